@@ -1,0 +1,81 @@
+/* torsion/mjmodel.h — mjOption, mjStatistic and mjModel: the compiled, read-only model.
+ *
+ * A model is produced by the MJCF compiler (mj_loadXML) and never modified by the engine;
+ * any number of threads may share it. All arrays live in one allocation (`buffer`) laid out
+ * from the table in mjxmacro.h. */
+#ifndef TORSION_MJMODEL_H
+#define TORSION_MJMODEL_H
+
+#include <stddef.h>
+
+#include "mjtnum.h"
+#include "mjxmacro.h"
+
+/* physics options, set from <option> */
+typedef struct mjOption_ {
+  /* timing and solver parameters */
+  mjtNum timestep;
+  mjtNum apirate;
+  mjtNum impratio;
+  mjtNum tolerance;
+  mjtNum ls_tolerance;
+  mjtNum noslip_tolerance;
+  mjtNum ccd_tolerance;
+  mjtNum sleep_tolerance;
+  /* physical constants */
+  mjtNum gravity[3];
+  mjtNum wind[3];
+  mjtNum magnetic[3];
+  mjtNum density;
+  mjtNum viscosity;
+  /* contact overrides (used with the override enable flag) */
+  mjtNum o_margin;
+  mjtNum o_solref[mjNREF];
+  mjtNum o_solimp[mjNIMP];
+  mjtNum o_friction[5];
+  /* discrete settings */
+  int integrator;
+  int cone;
+  int jacobian;
+  int solver;
+  int iterations;
+  int ls_iterations;
+  int noslip_iterations;
+  int ccd_iterations;
+  int disableflags;
+  int enableflags;
+  int disableactuator;
+  int sdf_initpoints;
+  int sdf_iterations;
+} mjOption;
+
+/* model statistics computed by the compiler */
+typedef struct mjStatistic_ {
+  mjtNum meaninertia;
+  mjtNum meanmass;
+  mjtNum meansize;
+  mjtNum extent;
+  mjtNum center[3];
+} mjStatistic;
+
+/* the compiled model */
+typedef struct mjModel_ {
+  /* sizes */
+#define X(name) int name;
+  MJMODEL_INTS(X)
+#undef X
+
+  /* options and statistics */
+  mjOption opt;
+  mjStatistic stat;
+
+  /* the single buffer holding every array below */
+  void* buffer;
+
+  /* arrays, see mjxmacro.h */
+#define X(type, name, rows, cols) type* name;
+  MJMODEL_POINTERS(X)
+#undef X
+} mjModel;
+
+#endif /* TORSION_MJMODEL_H */

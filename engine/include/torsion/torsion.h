@@ -1,0 +1,382 @@
+/* torsion/torsion.h — the public API of the Torsion physics engine.
+ *
+ * Types and functions carry MuJoCo's names and meanings: code written against MuJoCo's
+ * mujoco.h should need only this #include changed. Functions that MuJoCo does not have use
+ * the prefix tn_. Everything declared here is implemented; a feature that is not implemented
+ * yet is reported as an error at load time, never silently ignored. */
+#ifndef TORSION_TORSION_H
+#define TORSION_TORSION_H
+
+#include <stddef.h>
+
+#include "mjdata.h"
+#include "mjmodel.h"
+#include "mjtnum.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Torsion's version, and the MuJoCo version whose semantics it follows */
+#define TORSION_VERSION "0.1.0"
+#define mjVERSION_HEADER 3014
+
+/* ---------------------------------------------------------------------------------------
+ * Errors and warnings
+ * ------------------------------------------------------------------------------------- */
+
+/* Handler for fatal engine errors. The library never exits or aborts: mju_error formats the
+ * message and calls this handler (default: print to stderr), then returns to its caller,
+ * which abandons the current computation. Install a handler to route errors elsewhere. */
+extern void (*mju_user_error)(const char* msg);
+
+/* Handler for warnings (default: print to stderr). */
+extern void (*mju_user_warning)(const char* msg);
+
+/* Report a fatal error (printf-style). Calls mju_user_error and returns. */
+void mju_error(const char* msg, ...);
+
+/* Report a warning (printf-style). Calls mju_user_warning. */
+void mju_warning(const char* msg, ...);
+
+/* Count warning `warning` in d->warning and record `info`; prints the first occurrence. */
+void mj_warning(mjData* d, int warning, int info);
+
+/* ---------------------------------------------------------------------------------------
+ * Loading and lifetime
+ * ------------------------------------------------------------------------------------- */
+
+/* Virtual file system: named in-memory files that asset references resolve against. */
+typedef struct mjVFS_ mjVFS;
+
+/* Parse and compile an MJCF file. On failure returns NULL and writes a message naming file,
+ * line, element and attribute into `error` (if not NULL, at most error_sz bytes).
+ * `vfs` may be NULL (files are read from disk relative to the model's directory). */
+mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz);
+
+/* Parse and compile MJCF text held in memory. Includes resolve relative to `dir` when
+ * given, or not at all when `dir` is NULL. Returns NULL with a message on failure. */
+mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int error_sz);
+
+/* Free a model returned by mj_loadXML or mj_copyModel. NULL is allowed. */
+void mj_deleteModel(mjModel* m);
+
+/* Deep copy of a model into `dest` (allocated when NULL). Returns dest. */
+mjModel* mj_copyModel(mjModel* dest, const mjModel* m);
+
+/* Size in bytes of the model's buffer. */
+size_t mj_sizeModel(const mjModel* m);
+
+/* Allocate and reset mjData for model m. Returns NULL (and reports) if out of memory. */
+mjData* mj_makeData(const mjModel* m);
+
+/* Copy all of src (state and derived quantities) into dest; allocates when dest is NULL. */
+mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src);
+
+/* Free mjData. NULL is allowed. */
+void mj_deleteData(mjData* d);
+
+/* Reset data to the model's defaults (qpos0, zero velocity, mocap at body poses). */
+void mj_resetData(const mjModel* m, mjData* d);
+
+/* Reset data, then apply keyframe `key` (out-of-range keys are reported and ignored). */
+void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key);
+
+/* ---------------------------------------------------------------------------------------
+ * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)
+ * ------------------------------------------------------------------------------------- */
+
+/* Remember the current top of the stack. */
+void mj_markStack(mjData* d);
+
+/* Pop everything allocated since the matching mj_markStack. */
+void mj_freeStack(mjData* d);
+
+/* Allocate n mjtNums / ints on the stack (8-byte aligned). Reports an error and returns NULL
+ * when the arena is exhausted. */
+mjtNum* mj_stackAllocNum(mjData* d, size_t n);
+int* mj_stackAllocInt(mjData* d, size_t n);
+
+/* ---------------------------------------------------------------------------------------
+ * Simulation
+ * ------------------------------------------------------------------------------------- */
+
+/* Advance the simulation by one timestep with the model's integrator. */
+void mj_step(const mjModel* m, mjData* d);
+
+/* First half of mj_step: everything up to and including velocity-dependent computations,
+ * so the user can set controls that depend on them before mj_step2. */
+void mj_step1(const mjModel* m, mjData* d);
+
+/* Second half of mj_step: actuation, acceleration and integration (Euler/implicit only;
+ * RK4 falls back to Euler as in MuJoCo). */
+void mj_step2(const mjModel* m, mjData* d);
+
+/* Forward dynamics: compute qacc and act_dot without integrating. */
+void mj_forward(const mjModel* m, mjData* d);
+
+/* The position, velocity and acceleration stages of mj_forward. */
+void mj_fwdPosition(const mjModel* m, mjData* d);
+void mj_fwdVelocity(const mjModel* m, mjData* d);
+void mj_fwdActuation(const mjModel* m, mjData* d);
+void mj_fwdAcceleration(const mjModel* m, mjData* d);
+void mj_fwdConstraint(const mjModel* m, mjData* d);
+
+/* Integrators: semi-implicit Euler (with implicit joint damping), 4th-order Runge-Kutta. */
+void mj_Euler(const mjModel* m, mjData* d);
+void mj_RungeKutta(const mjModel* m, mjData* d, int N);
+
+/* Divergence checks: warn and reset when qpos/qvel/qacc hold NaN, Inf or |x| > mjMAXVAL. */
+void mj_checkPos(const mjModel* m, mjData* d);
+void mj_checkVel(const mjModel* m, mjData* d);
+void mj_checkAcc(const mjModel* m, mjData* d);
+
+/* ---------------------------------------------------------------------------------------
+ * Pipeline components
+ * ------------------------------------------------------------------------------------- */
+
+/* Forward kinematics: body, joint, geom, site, camera and light poses (mocap included). */
+void mj_kinematics(const mjModel* m, mjData* d);
+
+/* Subtree centers of mass, com-based inertias (cinert) and motion dofs (cdof). */
+void mj_comPos(const mjModel* m, mjData* d);
+
+/* Camera and light poses (part of kinematics for tracking modes). */
+void mj_camlight(const mjModel* m, mjData* d);
+
+/* Tendon lengths and Jacobians (fixed and spatial with wrapping). */
+void mj_tendon(const mjModel* m, mjData* d);
+
+/* Actuator lengths and moment arms. */
+void mj_transmission(const mjModel* m, mjData* d);
+
+/* Composite rigid body inertias and the joint-space inertia matrix d->M (plus armature). */
+void mj_crb(const mjModel* m, mjData* d);
+
+/* Sparse L'DL factorization of d->M into d->qLD and d->qLDiagInv. */
+void mj_factorM(const mjModel* m, mjData* d);
+
+/* Solve M*x = y for n right-hand sides using the factorization (x and y may alias). */
+void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n);
+
+/* Half of the solve: x = sqrt(inv(D))*inv(L')*y. */
+void mj_solveM2(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y,
+                const mjtNum* sqrtInvD, int n);
+
+/* Body velocities (cvel) and cdof_dot. */
+void mj_comVel(const mjModel* m, mjData* d);
+
+/* Subtree linear velocity and angular momentum. */
+void mj_subtreeVel(const mjModel* m, mjData* d);
+
+/* Recursive Newton-Euler: result = M*qacc + C(q,v) (flg_acc=1) or C(q,v) only (0). */
+void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result);
+
+/* Passive forces: springs, dampers, gravity compensation, fluid forces. */
+void mj_passive(const mjModel* m, mjData* d);
+
+/* Actuator velocities, activation derivatives, forces and qfrc_actuator. (Declared above
+ * with the stages: mj_fwdActuation.) */
+
+/* Potential and kinetic energy into d->energy (when the energy flag is enabled). */
+void mj_energyPos(const mjModel* m, mjData* d);
+void mj_energyVel(const mjModel* m, mjData* d);
+
+/* ---------------------------------------------------------------------------------------
+ * Jacobians and matrix utilities
+ * ------------------------------------------------------------------------------------- */
+
+/* Jacobians (3 x nv each, either output may be NULL) of a global point on a body. */
+void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
+            const mjtNum point[3], int body);
+void mj_jacBody(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body);
+void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body);
+void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site);
+void mj_jacGeom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int geom);
+
+/* Dense nv x nv inertia from the sparse d->M (`M` is the CSR array, usually d->M). */
+void mj_fullM(const mjModel* m, mjtNum* dst, const mjtNum* M);
+
+/* res = M * vec using the sparse inertia d->M. */
+void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+/* ---------------------------------------------------------------------------------------
+ * State, positions and names
+ * ------------------------------------------------------------------------------------- */
+
+/* Number of mjtNums in the state selected by `spec` (a combination of mjtState bits). */
+int mj_stateSize(const mjModel* m, int spec);
+
+/* Copy the selected state components, in mjtState bit order, into `state`. */
+void mj_getState(const mjModel* m, const mjData* d, mjtNum* state, int spec);
+
+/* Set the selected state components from `state` (same layout as mj_getState). */
+void mj_setState(const mjModel* m, mjData* d, const mjtNum* state, int spec);
+
+/* qpos = qpos + vel*scale, with quaternions integrated on the sphere. */
+void mj_integratePos(const mjModel* m, mjtNum* qpos, const mjtNum* qvel, mjtNum dt);
+
+/* qvel = (qpos2 - qpos1)/dt, with quaternion differences in the tangent space. */
+void mj_differentiatePos(const mjModel* m, mjtNum* qvel, mjtNum dt, const mjtNum* qpos1,
+                         const mjtNum* qpos2);
+
+/* Normalize all quaternions in qpos. */
+void mj_normalizeQuat(const mjModel* m, mjtNum* qpos);
+
+/* Id of the named object of type `type` (mjtObj), or -1. */
+int mj_name2id(const mjModel* m, int type, const char* name);
+
+/* Name of object `id` of type `type`, or NULL when it has none. */
+const char* mj_id2name(const mjModel* m, int type, int id);
+
+/* ---------------------------------------------------------------------------------------
+ * Math: vectors (3D and n-D), matrices, quaternions, poses, spatial algebra
+ * ------------------------------------------------------------------------------------- */
+
+void mju_zero3(mjtNum res[3]);
+void mju_copy3(mjtNum res[3], const mjtNum data[3]);
+void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl);
+void mju_add3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]);
+void mju_sub3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]);
+void mju_addTo3(mjtNum res[3], const mjtNum vec[3]);
+void mju_subFrom3(mjtNum res[3], const mjtNum vec[3]);
+void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl);
+void mju_addScl3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3], mjtNum scl);
+mjtNum mju_normalize3(mjtNum vec[3]);
+mjtNum mju_norm3(const mjtNum vec[3]);
+mjtNum mju_dot3(const mjtNum vec1[3], const mjtNum vec2[3]);
+mjtNum mju_dist3(const mjtNum pos1[3], const mjtNum pos2[3]);
+void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]);
+void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]);
+void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]);
+void mju_zero4(mjtNum res[4]);
+void mju_unit4(mjtNum res[4]);
+void mju_copy4(mjtNum res[4], const mjtNum data[4]);
+mjtNum mju_normalize4(mjtNum vec[4]);
+
+void mju_zero(mjtNum* res, int n);
+void mju_fill(mjtNum* res, mjtNum val, int n);
+void mju_copy(mjtNum* res, const mjtNum* data, int n);
+mjtNum mju_sum(const mjtNum* vec, int n);
+mjtNum mju_L1(const mjtNum* vec, int n);
+void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n);
+void mju_add(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n);
+void mju_sub(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n);
+void mju_addTo(mjtNum* res, const mjtNum* vec, int n);
+void mju_subFrom(mjtNum* res, const mjtNum* vec, int n);
+void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n);
+void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl, int n);
+mjtNum mju_normalize(mjtNum* res, int n);
+mjtNum mju_norm(const mjtNum* res, int n);
+mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n);
+
+/* res = mat * vec, mat is nr x nc row-major */
+void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc);
+/* res = mat' * vec, mat is nr x nc row-major */
+void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc);
+/* vec1' * mat * vec2, mat is n x n */
+mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec2, int n);
+/* res = mat' (res is nc x nr) */
+void mju_transpose(mjtNum* res, const mjtNum* mat, int nr, int nc);
+/* res = mat1 * mat2 (r1 x c1 times c1 x c2) */
+void mju_mulMatMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1, int c2);
+/* res = mat1 * mat2' (r1 x c1 times (r2 x c1)') */
+void mju_mulMatMatT(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1, int r2);
+/* res = mat1' * mat2 ((r1 x c1)' times r1 x c2) */
+void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1, int c2);
+
+/* dense Cholesky: factor in place (returns rank), solve */
+int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag);
+void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n);
+
+/* eigen-decomposition of a symmetric 3x3 matrix: eigval[3], eigvec (columns, 3x3),
+ * quat (rotation of the eigenvector frame); returns iterations used */
+int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
+
+/* quaternions (w, x, y, z) */
+void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]);
+void mju_negQuat(mjtNum res[4], const mjtNum quat[4]);
+void mju_mulQuat(mjtNum res[4], const mjtNum quat1[4], const mjtNum quat2[4]);
+void mju_mulQuatAxis(mjtNum res[4], const mjtNum quat[4], const mjtNum axis[3]);
+void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle);
+void mju_quat2Vel(mjtNum res[3], const mjtNum quat[4], mjtNum dt);
+void mju_subQuat(mjtNum res[3], const mjtNum qa[4], const mjtNum qb[4]);
+void mju_quat2Mat(mjtNum res[9], const mjtNum quat[4]);
+void mju_mat2Quat(mjtNum quat[4], const mjtNum mat[9]);
+void mju_derivQuat(mjtNum res[4], const mjtNum quat[4], const mjtNum vel[3]);
+void mju_quatIntegrate(mjtNum quat[4], const mjtNum vel[3], mjtNum scale);
+void mju_quatZ2Vec(mjtNum quat[4], const mjtNum vec[3]);
+
+/* poses (position + quaternion) */
+void mju_mulPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos1[3],
+                 const mjtNum quat1[4], const mjtNum pos2[3], const mjtNum quat2[4]);
+void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
+                 const mjtNum quat[4]);
+void mju_trnVecPose(mjtNum res[3], const mjtNum pos[3], const mjtNum quat[4],
+                    const mjtNum vec[3]);
+
+/* spatial algebra: 6D motion/force vectors are (rotation, translation) */
+/* transform a 6D motion (flg_force=0) or force (1) vector by a frame shift */
+void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
+                          const mjtNum newpos[3], const mjtNum oldpos[3],
+                          const mjtNum rotnew2old[9]);
+/* cross products of 6D motion with motion (crossMotion) and with force (crossForce) */
+void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]);
+void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]);
+/* com-based inertia (10 numbers) from principal inertia, rotation and offset */
+void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
+                  const mjtNum dif[3], mjtNum mass);
+/* com-based motion dof from an axis (and its offset for translation dofs) */
+void mju_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]);
+/* res = cinert * vec (6D) */
+void mju_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]);
+/* res (6D) = sum over n dofs of dof[i] (6D each, consecutive) * vec[i] */
+void mju_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n);
+
+/* scalars */
+mjtNum mju_min(mjtNum a, mjtNum b);
+mjtNum mju_max(mjtNum a, mjtNum b);
+mjtNum mju_clip(mjtNum x, mjtNum min, mjtNum max);
+mjtNum mju_sign(mjtNum x);
+int mju_round(mjtNum x);
+/* 1 if x is NaN or |x| > mjMAXVAL */
+int mju_isBad(mjtNum x);
+/* 1 if all n entries are exactly zero */
+int mju_isZero(const mjtNum* vec, int n);
+
+/* ---------------------------------------------------------------------------------------
+ * Field registry (Torsion): look up any mjModel/mjData array by its MuJoCo name
+ * ------------------------------------------------------------------------------------- */
+
+/* element type of a registered array */
+typedef enum tnFieldType_ {
+  tnFIELD_NUM = 0, /* mjtNum */
+  tnFIELD_INT,     /* int */
+  tnFIELD_BYTE,    /* mjtByte */
+  tnFIELD_FLOAT,   /* float */
+  tnFIELD_CHAR     /* char */
+} tnFieldType;
+
+/* one array of mjModel or mjData */
+typedef struct tnField_ {
+  const char* name;
+  tnFieldType type;
+  int rows;
+  int cols;
+  const void* ptr;
+} tnField;
+
+/* Find model array `name` (e.g. "body_mass"). Returns 1 and fills f, or 0 if unknown. */
+int tn_modelField(const mjModel* m, const char* name, tnField* f);
+
+/* Find data array `name` (e.g. "qacc", "xpos"). Returns 1 and fills f, or 0 if unknown. */
+int tn_dataField(const mjModel* m, const mjData* d, const char* name, tnField* f);
+
+/* Value i of a registered array as mjtNum. */
+mjtNum tn_fieldValue(const tnField* f, int i);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TORSION_TORSION_H */

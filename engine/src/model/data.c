@@ -1,0 +1,207 @@
+/* model/data.c — mjData lifetime: allocation, copy, reset, keyframes and the arena stack.
+ *
+ * mj_makeData allocates every array in one buffer (layout from MJDATA_POINTERS) and a
+ * separate arena used as a stack for pipeline scratch memory, so mj_step never allocates. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_alloc.h"
+
+/* alignment of each array inside the buffer and of stack allocations */
+#define TN_ALIGN 64
+#define TN_STACK_ALIGN 8
+
+/* round n up to a multiple of a */
+static size_t align_to(size_t n, size_t a) {
+  return (n + a - 1) / a * a;
+}
+
+/* bytes needed by every array of mjData for model m */
+static size_t data_bytes(const mjModel* m) {
+  size_t total = 0;
+#define MJ_M(n) ((size_t)m->n)
+#define X(type, name, rows, cols) \
+  total += align_to(sizeof(type) * (size_t)m->rows * (cols), TN_ALIGN);
+  MJDATA_POINTERS(X)
+#undef X
+#undef MJ_M
+  return total;
+}
+
+/* point every array of d into d->buffer */
+static void data_set_pointers(const mjModel* m, mjData* d) {
+  char* ptr = (char*)d->buffer;
+#define MJ_M(n) ((size_t)m->n)
+#define X(type, name, rows, cols)                                   \
+  d->name = (type*)ptr;                                             \
+  ptr += align_to(sizeof(type) * (size_t)m->rows * (cols), TN_ALIGN);
+  MJDATA_POINTERS(X)
+#undef X
+#undef MJ_M
+}
+
+/* allocate data for model m and reset it */
+mjData* mj_makeData(const mjModel* m) {
+  mjData* d = calloc(1, sizeof(mjData));
+  if (!d) {
+    mju_error("mj_makeData: out of memory");
+    return NULL;
+  }
+
+  // array buffer
+  d->nbuffer = data_bytes(m);
+  d->buffer = aligned_alloc(TN_ALIGN, align_to(d->nbuffer ? d->nbuffer : 1, TN_ALIGN));
+
+  // arena: the model's request or the default for its size
+  size_t narena = m->narena > 0 ? (size_t)m->narena : 0;
+  size_t dflt = tn_defaultArena(m);
+  d->narena = align_to(narena > dflt ? narena : dflt, TN_ALIGN);
+  d->arena = aligned_alloc(TN_ALIGN, d->narena);
+
+  if (!d->buffer || !d->arena) {
+    free(d->buffer);
+    free(d->arena);
+    free(d);
+    mju_error("mj_makeData: out of memory");
+    return NULL;
+  }
+  data_set_pointers(m, d);
+  mj_resetData(m, d);
+  return d;
+}
+
+/* free data */
+void mj_deleteData(mjData* d) {
+  if (!d) {
+    return;
+  }
+  free(d->buffer);
+  free(d->arena);
+  free(d);
+}
+
+/* copy src into dest (allocating dest when NULL) */
+mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src) {
+  if (!dest) {
+    dest = mj_makeData(m);
+    if (!dest) {
+      return NULL;
+    }
+  }
+  if (dest->nbuffer != src->nbuffer || dest->narena != src->narena) {
+    mju_error("mj_copyData: destination was made for a different model");
+    return NULL;
+  }
+
+  // scalars, then buffers, then re-point arrays at dest's own buffer
+  void* buffer = dest->buffer;
+  void* arena = dest->arena;
+  *dest = *src;
+  dest->buffer = buffer;
+  dest->arena = arena;
+  memcpy(dest->buffer, src->buffer, src->nbuffer);
+  memcpy(dest->arena, src->arena, src->pstack);
+  data_set_pointers(m, dest);
+  return dest;
+}
+
+/* reset to the model's defaults */
+void mj_resetData(const mjModel* m, mjData* d) {
+  // clear everything derived and every counter
+  memset(d->buffer, 0, d->nbuffer);
+  memset(d->warning, 0, sizeof(d->warning));
+  memset(d->solver, 0, sizeof(d->solver));
+  memset(d->solver_niter, 0, sizeof(d->solver_niter));
+  d->nisland = 0;
+  d->pstack = 0;
+  d->pbase = 0;
+  d->maxuse_stack = 0;
+  d->time = 0;
+  d->energy[0] = d->energy[1] = 0;
+  d->ncon = d->ne = d->nf = d->nl = d->nefc = 0;
+  d->contact = NULL;
+
+  // default configuration
+  if (m->nq) {
+    memcpy(d->qpos, m->qpos0, sizeof(mjtNum) * m->nq);
+  }
+  for (int i = 0; i < m->neq; i++) {
+    d->eq_active[i] = m->eq_active0[i];
+  }
+
+  // mocap bodies start at their model poses
+  for (int b = 0; b < m->nbody; b++) {
+    int id = m->body_mocapid[b];
+    if (id >= 0) {
+      mju_copy3(d->mocap_pos + 3 * id, m->body_pos + 3 * b);
+      mju_copy4(d->mocap_quat + 4 * id, m->body_quat + 4 * b);
+    }
+  }
+}
+
+/* reset, then apply a keyframe */
+void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key) {
+  mj_resetData(m, d);
+  if (key < 0 || key >= m->nkey) {
+    if (key != -1) {
+      mju_warning("mj_resetDataKeyframe: keyframe %d out of range (nkey = %d)", key, m->nkey);
+    }
+    return;
+  }
+
+  // copy every keyframe field
+  d->time = m->key_time[key];
+  mju_copy(d->qpos, m->key_qpos + (size_t)key * m->nq, m->nq);
+  mju_copy(d->qvel, m->key_qvel + (size_t)key * m->nv, m->nv);
+  mju_copy(d->act, m->key_act + (size_t)key * m->na, m->na);
+  mju_copy(d->ctrl, m->key_ctrl + (size_t)key * m->nu, m->nu);
+  mju_copy(d->mocap_pos, m->key_mpos + (size_t)key * 3 * m->nmocap, 3 * m->nmocap);
+  mju_copy(d->mocap_quat, m->key_mquat + (size_t)key * 4 * m->nmocap, 4 * m->nmocap);
+}
+
+/* ---- arena stack ---- */
+
+/* frame marker stored on the stack: previous pbase */
+void mj_markStack(mjData* d) {
+  size_t top = align_to(d->pstack, TN_STACK_ALIGN);
+  if (top + sizeof(size_t) > d->narena) {
+    mju_error("mj_markStack: arena exhausted (%zu bytes)", d->narena);
+    return;
+  }
+  memcpy((char*)d->arena + top, &d->pbase, sizeof(size_t));
+  d->pbase = top;
+  d->pstack = top + sizeof(size_t);
+}
+
+/* pop to the last mark */
+void mj_freeStack(mjData* d) {
+  size_t base = d->pbase;
+  memcpy(&d->pbase, (char*)d->arena + base, sizeof(size_t));
+  d->pstack = base;
+}
+
+/* raw stack allocation */
+static void* stack_alloc(mjData* d, size_t bytes) {
+  size_t top = align_to(d->pstack, TN_STACK_ALIGN);
+  if (top + bytes > d->narena) {
+    mju_error("mj_stackAlloc: arena exhausted: need %zu bytes, have %zu", top + bytes,
+              d->narena);
+    return NULL;
+  }
+  d->pstack = top + bytes;
+  if (d->pstack > d->maxuse_stack) {
+    d->maxuse_stack = d->pstack;
+  }
+  return (char*)d->arena + top;
+}
+
+/* allocate mjtNums on the stack */
+mjtNum* mj_stackAllocNum(mjData* d, size_t n) {
+  return (mjtNum*)stack_alloc(d, sizeof(mjtNum) * n);
+}
+
+/* allocate ints on the stack */
+int* mj_stackAllocInt(mjData* d, size_t n) {
+  return (int*)stack_alloc(d, sizeof(int) * n);
+}

@@ -1,0 +1,55 @@
+/* tools/sim.h — shared pieces of torsion-sim: argument parsing, model loading with
+ * option overrides, state/control array checks, and the subcommand entry points. */
+#ifndef TORSION_SIM_H
+#define TORSION_SIM_H
+
+#include <torsion/torsion.h>
+
+#include "npy.h"
+
+/* options common to the subcommands */
+typedef struct simArgs_ {
+  const char* model;
+  const char* state;
+  const char* ctrl;
+  const char* qacc;
+  const char* out;
+  const char* fields;
+  const char* disable;
+  const char* enable;
+  const char* integrator;
+  int nstep;
+  int threads;
+  double ctrlnoise;
+  double eps;
+  int centered;
+  int seed;
+} simArgs;
+
+/* print "torsion-sim: <reason>" to stderr and return exit status 1 */
+int sim_fail(const char* fmt, ...);
+
+/* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
+mjModel* sim_load(const simArgs* args);
+
+/* read a state array [B, nstate] (2-D, or 1-D meaning B = 1); returns B or -1 */
+long sim_read_states(const char* path, int nstate, npyArray* arr);
+
+/* read a control array [B, nu] (forward) ; returns 0 or -1 */
+int sim_read_ctrl2(const char* path, long B, int nu, npyArray* arr);
+
+/* number of engine errors reported since start (the tool installs a handler) */
+int sim_engine_errors(void);
+
+/* allocate nthread mjData; NULL after printing why */
+mjData** sim_make_datas(const mjModel* m, int nthread);
+void sim_free_datas(mjData** datas, int nthread);
+
+/* subcommands */
+int cmd_info(const simArgs* args);
+int cmd_forward(const simArgs* args);
+int cmd_rollout(const simArgs* args);
+int cmd_speed(const simArgs* args);
+int cmd_dump(const simArgs* args);
+
+#endif /* TORSION_SIM_H */

@@ -1,0 +1,167 @@
+/* tools/sim_common.c — shared helpers of torsion-sim: failure reporting, the engine error
+ * handler, model loading with flag overrides, array shape checks, per-thread mjData. */
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* engine errors seen (the engine reports through mju_user_error and returns) */
+static atomic_int engine_errors;
+
+/* print one line and return the failure status */
+int sim_fail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("torsion-sim: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+/* engine error handler: report and count */
+static void on_engine_error(const char* msg) {
+  atomic_fetch_add(&engine_errors, 1);
+  fprintf(stderr, "torsion-sim: engine error: %s\n", msg);
+}
+
+/* number of engine errors */
+int sim_engine_errors(void) {
+  return atomic_load(&engine_errors);
+}
+
+/* MuJoCo's flag names, bit i = name[i] */
+static const char* disable_names[mjNDISABLE] = {
+    "constraint", "equality", "frictionloss", "limit", "contact", "spring", "damper",
+    "gravity", "clampctrl", "warmstart", "filterparent", "actuation", "refsafe", "sensor",
+    "midphase", "eulerdamp", "autoreset", "nativeccd", "island", "multiccd"};
+static const char* enable_names[mjNENABLE] = {"override", "energy",  "fwdinv", "invdiscrete",
+                                              "sleep",    "diagexact", "ipc"};
+
+/* parse a comma list of flag names into a bitmask; -1 on an unknown name */
+static int parse_flags(const char* list, const char** names, int n, const char* what) {
+  int mask = 0;
+  char buf[512];
+  snprintf(buf, sizeof(buf), "%s", list);
+  for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    int found = -1;
+    for (int i = 0; i < n; i++) {
+      if (!strcmp(tok, names[i])) {
+        found = i;
+      }
+    }
+    if (found < 0) {
+      sim_fail("unknown %s flag '%s'", what, tok);
+      return -1;
+    }
+    mask |= 1 << found;
+  }
+  return mask;
+}
+
+/* load the model and apply command-line overrides */
+mjModel* sim_load(const simArgs* args) {
+  mju_user_error = on_engine_error;
+
+  // overrides are validated before the (slower) load
+  int dis = 0, en = 0, integ = -1;
+  if (args->disable && (dis = parse_flags(args->disable, disable_names, mjNDISABLE,
+                                          "disable")) < 0) {
+    return NULL;
+  }
+  if (args->enable && (en = parse_flags(args->enable, enable_names, mjNENABLE, "enable")) < 0) {
+    return NULL;
+  }
+  if (args->integrator) {
+    const char* names[] = {"euler", "rk4", "implicit", "implicitfast"};
+    for (int i = 0; i < 4; i++) {
+      if (!strcmp(args->integrator, names[i])) {
+        integ = i;
+      }
+    }
+    if (integ < 0) {
+      sim_fail("unknown integrator '%s' (euler, rk4, implicit, implicitfast)",
+               args->integrator);
+      return NULL;
+    }
+  }
+
+  // compile
+  char err[1024] = "";
+  mjModel* m = mj_loadXML(args->model, NULL, err, sizeof(err));
+  if (!m) {
+    sim_fail("%s", err[0] ? err : "model failed to load");
+    return NULL;
+  }
+  m->opt.disableflags |= dis;
+  m->opt.enableflags |= en;
+  if (integ >= 0) {
+    m->opt.integrator = integ;
+  }
+  return m;
+}
+
+/* read states and check the row size */
+long sim_read_states(const char* path, int nstate, npyArray* arr) {
+  char err[512];
+  if (!path) {
+    sim_fail("missing --state");
+    return -1;
+  }
+  if (npy_read(path, arr, err, sizeof(err))) {
+    sim_fail("%s", err);
+    return -1;
+  }
+  long B = arr->ndim == 1 ? 1 : (long)arr->shape[0];
+  size_t row = arr->ndim == 1 ? arr->shape[0] : arr->shape[1];
+  if (arr->ndim < 1 || arr->ndim > 2 || row != (size_t)nstate) {
+    sim_fail("%s: states must be [B, %d] (mjSTATE_FULLPHYSICS), got %s%zu columns", path,
+             nstate, arr->ndim > 2 ? "more than 2 dimensions, " : "", row);
+    npy_free(arr);
+    return -1;
+  }
+  return B;
+}
+
+/* read controls [B, nu] */
+int sim_read_ctrl2(const char* path, long B, int nu, npyArray* arr) {
+  char err[512];
+  if (npy_read(path, arr, err, sizeof(err))) {
+    sim_fail("%s", err);
+    return -1;
+  }
+  int ok = (arr->ndim == 2 && arr->shape[0] == (size_t)B && arr->shape[1] == (size_t)nu) ||
+           (arr->ndim == 1 && B == 1 && arr->shape[0] == (size_t)nu);
+  if (!ok) {
+    sim_fail("%s: controls must be [%ld, %d]", path, B, nu);
+    npy_free(arr);
+    return -1;
+  }
+  return 0;
+}
+
+/* one mjData per thread */
+mjData** sim_make_datas(const mjModel* m, int nthread) {
+  mjData** datas = calloc((size_t)nthread, sizeof(mjData*));
+  for (int i = 0; datas && i < nthread; i++) {
+    if (!(datas[i] = mj_makeData(m))) {
+      sim_free_datas(datas, i);
+      datas = NULL;
+    }
+  }
+  if (!datas) {
+    sim_fail("out of memory allocating mjData");
+  }
+  return datas;
+}
+
+/* free them */
+void sim_free_datas(mjData** datas, int nthread) {
+  for (int i = 0; datas && i < nthread; i++) {
+    mj_deleteData(datas[i]);
+  }
+  free(datas);
+}

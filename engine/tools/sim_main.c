@@ -1,0 +1,134 @@
+/* tools/sim_main.c — torsion-sim, the in-process command-line tool.
+ *
+ * Subcommands: info, forward, rollout, speed, dump. Arrays are .npy files. Every later
+ * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+/* usage text */
+static const char* usage =
+    "usage: torsion-sim COMMAND MODEL.xml [options]\n"
+    "commands:\n"
+    "  info MODEL.xml                          sizes, masses and qpos0 as JSON\n"
+    "  forward MODEL.xml --state S.npy [--ctrl C.npy] --out QACC.npy\n"
+    "  rollout MODEL.xml --state S.npy [--ctrl C.npy] --nstep N --out OUT.npy [--threads T]\n"
+    "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X]\n"
+    "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
+    "options:\n"
+    "  --disable FLAGS     comma list of MuJoCo disable flags (constraint,contact,gravity,...)\n"
+    "  --enable FLAGS      comma list of MuJoCo enable flags (energy,...)\n"
+    "  --integrator NAME   euler | rk4 | implicit | implicitfast\n"
+    "states are [B, nstate] in the mjSTATE_FULLPHYSICS layout; arrays are float64 .npy\n";
+
+/* parse an integer option value */
+static int parse_int(const char* s, int* out) {
+  char* end;
+  long v = strtol(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || v < -2147483647L || v > 2147483647L) {
+    return -1;
+  }
+  *out = (int)v;
+  return 0;
+}
+
+/* parse a double option value */
+static int parse_double(const char* s, double* out) {
+  char* end;
+  *out = strtod(s, &end);
+  return (*s == '\0' || *end != '\0') ? -1 : 0;
+}
+
+/* fill args from argv[2..]; returns 0 or an exit status */
+static int parse_args(int argc, char** argv, simArgs* a) {
+  memset(a, 0, sizeof(*a));
+  a->threads = 1;
+  a->nstep = -1;
+  a->eps = 1e-6;
+  for (int i = 2; i < argc; i++) {
+    const char* k = argv[i];
+    const char* v = (i + 1 < argc) ? argv[i + 1] : NULL;
+
+    // flags without a value
+    if (!strcmp(k, "--centered")) {
+      a->centered = 1;
+      continue;
+    }
+    if (k[0] != '-') {
+      if (a->model) {
+        return sim_fail("unexpected argument '%s'", k);
+      }
+      a->model = k;
+      continue;
+    }
+    if (!v) {
+      return sim_fail("option %s needs a value", k);
+    }
+    i++;
+
+    // options with a value
+    if (!strcmp(k, "--state")) a->state = v;
+    else if (!strcmp(k, "--ctrl")) a->ctrl = v;
+    else if (!strcmp(k, "--qacc")) a->qacc = v;
+    else if (!strcmp(k, "--out")) a->out = v;
+    else if (!strcmp(k, "--fields")) a->fields = v;
+    else if (!strcmp(k, "--disable")) a->disable = v;
+    else if (!strcmp(k, "--enable")) a->enable = v;
+    else if (!strcmp(k, "--integrator")) a->integrator = v;
+    else if (!strcmp(k, "--nstep")) {
+      if (parse_int(v, &a->nstep) || a->nstep < 0) {
+        return sim_fail("--nstep must be a non-negative integer, got '%s'", v);
+      }
+    } else if (!strcmp(k, "--threads")) {
+      if (parse_int(v, &a->threads) || a->threads < 1 || a->threads > 1024) {
+        return sim_fail("--threads must be an integer in [1, 1024], got '%s'", v);
+      }
+    } else if (!strcmp(k, "--seed")) {
+      if (parse_int(v, &a->seed)) {
+        return sim_fail("--seed must be an integer, got '%s'", v);
+      }
+    } else if (!strcmp(k, "--ctrlnoise")) {
+      if (parse_double(v, &a->ctrlnoise) || !(a->ctrlnoise >= 0)) {
+        return sim_fail("--ctrlnoise must be a non-negative number, got '%s'", v);
+      }
+    } else if (!strcmp(k, "--eps")) {
+      if (parse_double(v, &a->eps) || !(a->eps > 0)) {
+        return sim_fail("--eps must be a positive number, got '%s'", v);
+      }
+    } else {
+      return sim_fail("unknown option '%s'", k);
+    }
+  }
+  if (!a->model) {
+    return sim_fail("missing MODEL.xml");
+  }
+  return 0;
+}
+
+/* dispatch */
+int main(int argc, char** argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 1 : 0;
+  }
+  simArgs args;
+  int rc = parse_args(argc, argv, &args);
+  if (rc) {
+    return rc;
+  }
+  const char* cmd = argv[1];
+  if (!strcmp(cmd, "info")) rc = cmd_info(&args);
+  else if (!strcmp(cmd, "forward")) rc = cmd_forward(&args);
+  else if (!strcmp(cmd, "rollout")) rc = cmd_rollout(&args);
+  else if (!strcmp(cmd, "speed")) rc = cmd_speed(&args);
+  else if (!strcmp(cmd, "dump")) rc = cmd_dump(&args);
+  else return sim_fail("unknown command '%s' (see torsion-sim --help)", cmd);
+
+  // an engine error during the run makes the command fail even if it produced output
+  if (rc == 0 && sim_engine_errors() > 0) {
+    return sim_fail("%d engine error(s) reported during '%s'", sim_engine_errors(), cmd);
+  }
+  return rc;
+}
