@@ -75,8 +75,9 @@ typedef struct mjData_ {
   int nl;
   int nefc;
 
-  /* contacts (capacity set by mjModel.nconmax; empty until the contacts milestone) */
+  /* contacts: capacity ncon_capacity (from <size nconmax>, else a default from the model) */
   mjContact* contact;
+  int ncon_capacity;
 
   /* the single buffer holding every array below */
   void* buffer;

@@ -141,6 +141,9 @@ void mj_kinematics(const mjModel* m, mjData* d);
 /* Subtree centers of mass, com-based inertias (cinert) and motion dofs (cdof). */
 void mj_comPos(const mjModel* m, mjData* d);
 
+/* Collision detection: broad phase, filters and narrow phase into d->contact[0..ncon). */
+void mj_collision(const mjModel* m, mjData* d);
+
 /* Camera and light poses (part of kinematics for tracking modes). */
 void mj_camlight(const mjModel* m, mjData* d);
 
@@ -343,6 +346,25 @@ int mju_round(mjtNum x);
 int mju_isBad(mjtNum x);
 /* 1 if all n entries are exactly zero */
 int mju_isZero(const mjtNum* vec, int n);
+
+/* ---------------------------------------------------------------------------------------
+ * Batch helpers (Torsion): many independent simulations of one model, OpenMP over items
+ * ------------------------------------------------------------------------------------- */
+
+/* Rollouts with mujoco.rollout semantics. Thread i of nthread uses datas[i]; every item is
+ * reset (mj_resetData) and set from its own initial state, so results are identical for
+ * every thread count. state0: [B, nstate] (spec `spec`); ctrl: NULL or [B, ctrl_nt, nu]
+ * with ctrl_nt = nstep or 1 (control held); out: [B, nstep, nstate], row t the state after
+ * step t. warnings (optional, [B]) receives per item the bitmask (1 << mjtWarning) of the
+ * warnings raised. Returns 0 on success, -1 on invalid arguments. */
+int tn_rolloutBatch(const mjModel* m, mjData** datas, int nthread, int B, int nstep,
+                    int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
+                    mjtNum* out, int* warnings);
+
+/* mj_forward for B states (spec `spec`) with optional controls [B, nu]; writes qacc
+ * [B, nv]. Same threading contract as tn_rolloutBatch. Returns 0 on success. */
+int tn_forwardBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
+                    const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out);
 
 /* ---------------------------------------------------------------------------------------
  * Field registry (Torsion): look up any mjModel/mjData array by its MuJoCo name

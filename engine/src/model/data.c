@@ -59,9 +59,14 @@ mjData* mj_makeData(const mjModel* m) {
   d->narena = align_to(narena > dflt ? narena : dflt, TN_ALIGN);
   d->arena = aligned_alloc(TN_ALIGN, d->narena);
 
-  if (!d->buffer || !d->arena) {
+  // contact buffer: the model's nconmax, else room for many contacts per geom
+  d->ncon_capacity = m->nconmax > 0 ? m->nconmax : (m->ngeom * 16 > 1024 ? m->ngeom * 16 : 1024);
+  d->contact = calloc((size_t)d->ncon_capacity, sizeof(mjContact));
+
+  if (!d->buffer || !d->arena || !d->contact) {
     free(d->buffer);
     free(d->arena);
+    free(d->contact);
     free(d);
     mju_error("mj_makeData: out of memory");
     return NULL;
@@ -78,6 +83,7 @@ void mj_deleteData(mjData* d) {
   }
   free(d->buffer);
   free(d->arena);
+  free(d->contact);
   free(d);
 }
 
@@ -89,19 +95,23 @@ mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src) {
       return NULL;
     }
   }
-  if (dest->nbuffer != src->nbuffer || dest->narena != src->narena) {
+  if (dest->nbuffer != src->nbuffer || dest->narena != src->narena ||
+      dest->ncon_capacity != src->ncon_capacity) {
     mju_error("mj_copyData: destination was made for a different model");
     return NULL;
   }
 
-  // scalars, then buffers, then re-point arrays at dest's own buffer
+  // scalars, then buffers, then re-point arrays at dest's own buffers
   void* buffer = dest->buffer;
   void* arena = dest->arena;
+  mjContact* contact = dest->contact;
   *dest = *src;
   dest->buffer = buffer;
   dest->arena = arena;
+  dest->contact = contact;
   memcpy(dest->buffer, src->buffer, src->nbuffer);
   memcpy(dest->arena, src->arena, src->pstack);
+  memcpy(dest->contact, src->contact, sizeof(mjContact) * (size_t)src->ncon);
   data_set_pointers(m, dest);
   return dest;
 }
@@ -120,7 +130,6 @@ void mj_resetData(const mjModel* m, mjData* d) {
   d->time = 0;
   d->energy[0] = d->energy[1] = 0;
   d->ncon = d->ne = d->nf = d->nl = d->nefc = 0;
-  d->contact = NULL;
 
   // default configuration
   if (m->nq) {

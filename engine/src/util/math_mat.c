@@ -1,0 +1,148 @@
+/* util/math_mat.c — dense row-major matrix products, transpose and Cholesky.
+ *
+ * Products are organized so the inner loop is a contiguous dot product or axpy: row-times-
+ * vector uses tnu_dot, transposed products accumulate scaled rows (skipping zero scales,
+ * which keeps sparse-ish Jacobians cheap). The Cholesky factor is the lower triangle of the
+ * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is. */
+#include <math.h>
+
+#include <torsion/torsion.h>
+#include "util/util_inline.h"
+
+/* res[nr] = mat * vec */
+void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  for (int r = 0; r < nr; r++) {
+    res[r] = tnu_dot(mat + (size_t)r * nc, vec, nc);
+  }
+}
+
+/* res[nc] = mat' * vec */
+void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  mju_zero(res, nc);
+
+  // accumulate rows of mat scaled by the entries of vec
+  for (int r = 0; r < nr; r++) {
+    mjtNum s = vec[r];
+    if (s != 0) {
+      tnu_addToScl(res, mat + (size_t)r * nc, s, nc);
+    }
+  }
+}
+
+/* vec1' * mat * vec2 */
+mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec2, int n) {
+  mjtNum res = 0;
+  for (int r = 0; r < n; r++) {
+    res += vec1[r] * tnu_dot(mat + (size_t)r * n, vec2, n);
+  }
+  return res;
+}
+
+/* res (nc x nr) = mat' */
+void mju_transpose(mjtNum* res, const mjtNum* mat, int nr, int nc) {
+  for (int r = 0; r < nr; r++) {
+    for (int c = 0; c < nc; c++) {
+      res[(size_t)c * nr + r] = mat[(size_t)r * nc + c];
+    }
+  }
+}
+
+/* res (r1 x c2) = mat1 (r1 x c1) * mat2 (c1 x c2) */
+void mju_mulMatMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1,
+                   int c2) {
+  mju_zero(res, r1 * c2);
+
+  // row i of res accumulates rows of mat2 scaled by row i of mat1
+  for (int i = 0; i < r1; i++) {
+    for (int k = 0; k < c1; k++) {
+      mjtNum s = mat1[(size_t)i * c1 + k];
+      if (s != 0) {
+        tnu_addToScl(res + (size_t)i * c2, mat2 + (size_t)k * c2, s, c2);
+      }
+    }
+  }
+}
+
+/* res (r1 x r2) = mat1 (r1 x c1) * mat2' (mat2 is r2 x c1) */
+void mju_mulMatMatT(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1,
+                    int r2) {
+  for (int i = 0; i < r1; i++) {
+    for (int j = 0; j < r2; j++) {
+      res[(size_t)i * r2 + j] = tnu_dot(mat1 + (size_t)i * c1, mat2 + (size_t)j * c1, c1);
+    }
+  }
+}
+
+/* res (c1 x c2) = mat1' * mat2 (mat1 is r1 x c1, mat2 is r1 x c2) */
+void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1,
+                    int c2) {
+  mju_zero(res, c1 * c2);
+
+  // each row i contributes the outer product of its rows in mat1 and mat2
+  for (int i = 0; i < r1; i++) {
+    for (int j = 0; j < c1; j++) {
+      mjtNum s = mat1[(size_t)i * c1 + j];
+      if (s != 0) {
+        tnu_addToScl(res + (size_t)j * c2, mat2 + (size_t)i * c2, s, c2);
+      }
+    }
+  }
+}
+
+/* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
+ * mindiag and its column below the diagonal is zeroed (the dof is decoupled, as MuJoCo
+ * does); returns n minus the number of clamped pivots */
+int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
+  int rank = n;
+
+  for (int j = 0; j < n; j++) {
+    mjtNum* rowj = mat + (size_t)j * n;
+
+    // pivot: A_jj minus the squared norm of row j of L so far
+    mjtNum piv = rowj[j];
+    if (j) {
+      piv -= tnu_dot(rowj, rowj, j);
+    }
+
+    // clamped pivot: decoupled column
+    if (piv < mindiag) {
+      rowj[j] = sqrt(mindiag);
+      rank--;
+      for (int i = j + 1; i < n; i++) {
+        mat[(size_t)i * n + j] = 0;
+      }
+      continue;
+    }
+    rowj[j] = sqrt(piv);
+
+    // column j below the diagonal
+    mjtNum inv = 1 / rowj[j];
+    for (int i = j + 1; i < n; i++) {
+      mjtNum* rowi = mat + (size_t)i * n;
+      rowi[j] = (rowi[j] - tnu_dot(rowi, rowj, j)) * inv;
+    }
+  }
+  return rank;
+}
+
+/* solve (L L') res = vec with the factor from mju_cholFactor (res may alias vec) */
+void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
+  // forward substitution: L y = vec
+  for (int i = 0; i < n; i++) {
+    const mjtNum* rowi = mat + (size_t)i * n;
+    mjtNum v = vec[i];
+    if (i) {
+      v -= tnu_dot(rowi, res, i);
+    }
+    res[i] = v / rowi[i];
+  }
+
+  // backward substitution: L' res = y
+  for (int i = n - 1; i >= 0; i--) {
+    mjtNum v = res[i];
+    for (int j = i + 1; j < n; j++) {
+      v -= mat[(size_t)j * n + i] * res[j];
+    }
+    res[i] = v / mat[(size_t)i * n + i];
+  }
+}

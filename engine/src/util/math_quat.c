@@ -1,0 +1,232 @@
+/* util/math_quat.c — quaternions (w, x, y, z), rotation matrices and poses.
+ *
+ * Unit quaternions represent orientations; products are Hamilton products, q1*q2 applies q2
+ * first in q1's frame. Rotation matrices are 3x3 row-major. A pose is a position plus a
+ * quaternion; mulPose composes frames, negPose inverts one. */
+#include <math.h>
+
+#include <torsion/torsion.h>
+#include "util/util_inline.h"
+
+/* rotate vec by quat (fast form v + 2 u x (w v + u x v); identity copies) */
+void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]) {
+  tnu_rotVecQuat(res, vec, quat);
+}
+
+/* res = conjugate of quat */
+void mju_negQuat(mjtNum res[4], const mjtNum quat[4]) {
+  res[0] = quat[0];
+  res[1] = -quat[1];
+  res[2] = -quat[2];
+  res[3] = -quat[3];
+}
+
+/* res = quat1 * quat2 */
+void mju_mulQuat(mjtNum res[4], const mjtNum quat1[4], const mjtNum quat2[4]) {
+  tnu_mulQuat(res, quat1, quat2);
+}
+
+/* res = quat * (0, axis) */
+void mju_mulQuatAxis(mjtNum res[4], const mjtNum quat[4], const mjtNum axis[3]) {
+  mjtNum w = -quat[1] * axis[0] - quat[2] * axis[1] - quat[3] * axis[2];
+  mjtNum x = quat[0] * axis[0] + quat[2] * axis[2] - quat[3] * axis[1];
+  mjtNum y = quat[0] * axis[1] + quat[3] * axis[0] - quat[1] * axis[2];
+  mjtNum z = quat[0] * axis[2] + quat[1] * axis[1] - quat[2] * axis[0];
+  res[0] = w;
+  res[1] = x;
+  res[2] = y;
+  res[3] = z;
+}
+
+/* res = rotation by angle about unit axis; exactly the identity when angle == 0 */
+void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle) {
+  // zero angle: exact identity
+  if (angle == 0) {
+    mju_unit4(res);
+    return;
+  }
+
+  // half-angle form
+  mjtNum s = sin(angle * 0.5);
+  res[0] = cos(angle * 0.5);
+  res[1] = axis[0] * s;
+  res[2] = axis[1] * s;
+  res[3] = axis[2] * s;
+}
+
+/* angular velocity that rotates by quat in time dt (angle wrapped to (-pi, pi]) */
+void mju_quat2Vel(mjtNum res[3], const mjtNum quat[4], mjtNum dt) {
+  mjtNum axis[3] = {quat[1], quat[2], quat[3]};
+  mjtNum sin_half = tnu_normalize3(axis);
+
+  // rotation angle, wrapped
+  mjtNum speed = 2 * atan2(sin_half, quat[0]);
+  if (speed > mjPI) {
+    speed -= 2 * mjPI;
+  }
+  speed /= dt;
+
+  tnu_scl3(res, axis, speed);
+}
+
+/* res = velocity taking qb to qa in unit time: quat2Vel(neg(qb) * qa, 1) */
+void mju_subQuat(mjtNum res[3], const mjtNum qa[4], const mjtNum qb[4]) {
+  mjtNum qneg[4], qdif[4];
+  mju_negQuat(qneg, qb);
+  tnu_mulQuat(qdif, qneg, qa);
+  mju_quat2Vel(res, qdif, 1);
+}
+
+/* rotation matrix of a unit quaternion; the exact identity gives the exact identity */
+void mju_quat2Mat(mjtNum res[9], const mjtNum quat[4]) {
+  // identity shortcut
+  if (quat[0] == 1 && quat[1] == 0 && quat[2] == 0 && quat[3] == 0) {
+    res[0] = 1, res[1] = 0, res[2] = 0;
+    res[3] = 0, res[4] = 1, res[5] = 0;
+    res[6] = 0, res[7] = 0, res[8] = 1;
+    return;
+  }
+
+  // products of components
+  const mjtNum q00 = quat[0] * quat[0], q01 = quat[0] * quat[1];
+  const mjtNum q02 = quat[0] * quat[2], q03 = quat[0] * quat[3];
+  const mjtNum q11 = quat[1] * quat[1], q12 = quat[1] * quat[2];
+  const mjtNum q13 = quat[1] * quat[3], q22 = quat[2] * quat[2];
+  const mjtNum q23 = quat[2] * quat[3], q33 = quat[3] * quat[3];
+
+  // diagonal
+  res[0] = q00 + q11 - q22 - q33;
+  res[4] = q00 - q11 + q22 - q33;
+  res[8] = q00 - q11 - q22 + q33;
+
+  // off-diagonal
+  res[1] = 2 * (q12 - q03);
+  res[2] = 2 * (q13 + q02);
+  res[3] = 2 * (q12 + q03);
+  res[5] = 2 * (q23 - q01);
+  res[6] = 2 * (q13 - q02);
+  res[7] = 2 * (q23 + q01);
+}
+
+/* unit quaternion of a rotation matrix (branch on the largest component), normalized */
+void mju_mat2Quat(mjtNum quat[4], const mjtNum mat[9]) {
+  // w largest
+  if (mat[0] + mat[4] + mat[8] > 0) {
+    quat[0] = 0.5 * sqrt(1 + mat[0] + mat[4] + mat[8]);
+    quat[1] = 0.25 * (mat[7] - mat[5]) / quat[0];
+    quat[2] = 0.25 * (mat[2] - mat[6]) / quat[0];
+    quat[3] = 0.25 * (mat[3] - mat[1]) / quat[0];
+  }
+
+  // x largest
+  else if (mat[0] > mat[4] && mat[0] > mat[8]) {
+    quat[1] = 0.5 * sqrt(1 + mat[0] - mat[4] - mat[8]);
+    quat[0] = 0.25 * (mat[7] - mat[5]) / quat[1];
+    quat[2] = 0.25 * (mat[1] + mat[3]) / quat[1];
+    quat[3] = 0.25 * (mat[2] + mat[6]) / quat[1];
+  }
+
+  // y largest
+  else if (mat[4] > mat[8]) {
+    quat[2] = 0.5 * sqrt(1 - mat[0] + mat[4] - mat[8]);
+    quat[0] = 0.25 * (mat[2] - mat[6]) / quat[2];
+    quat[1] = 0.25 * (mat[1] + mat[3]) / quat[2];
+    quat[3] = 0.25 * (mat[5] + mat[7]) / quat[2];
+  }
+
+  // z largest
+  else {
+    quat[3] = 0.5 * sqrt(1 - mat[0] - mat[4] + mat[8]);
+    quat[0] = 0.25 * (mat[3] - mat[1]) / quat[3];
+    quat[1] = 0.25 * (mat[2] + mat[6]) / quat[3];
+    quat[2] = 0.25 * (mat[5] + mat[7]) / quat[3];
+  }
+
+  mju_normalize4(quat);
+}
+
+/* res = time derivative of quat for angular velocity vel: 0.5 * (0, vel) * quat (velocity on
+ * the left, as MuJoCo 3.14 computes it; verified bit for bit) */
+void mju_derivQuat(mjtNum res[4], const mjtNum quat[4], const mjtNum vel[3]) {
+  mjtNum w = 0.5 * (-vel[0] * quat[1] - vel[1] * quat[2] - vel[2] * quat[3]);
+  mjtNum x = 0.5 * (vel[0] * quat[0] + vel[1] * quat[3] - vel[2] * quat[2]);
+  mjtNum y = 0.5 * (-vel[0] * quat[3] + vel[1] * quat[0] + vel[2] * quat[1]);
+  mjtNum z = 0.5 * (vel[0] * quat[2] - vel[1] * quat[1] + vel[2] * quat[0]);
+  res[0] = w;
+  res[1] = x;
+  res[2] = y;
+  res[3] = z;
+}
+
+/* integrate quat (normalized first) by local angular velocity vel over time scale, then
+ * normalize */
+void mju_quatIntegrate(mjtNum quat[4], const mjtNum vel[3], mjtNum scale) {
+  mjtNum axis[3] = {vel[0], vel[1], vel[2]};
+  mjtNum qrot[4];
+
+  // rotation by |vel|*scale about vel's direction
+  mjtNum angle = scale * tnu_normalize3(axis);
+  mju_axisAngle2Quat(qrot, axis, angle);
+
+  // apply in the local frame to the normalized quaternion
+  mju_normalize4(quat);
+  tnu_mulQuat(quat, quat, qrot);
+  mju_normalize4(quat);
+}
+
+/* minimal rotation taking the z axis to vec */
+void mju_quatZ2Vec(mjtNum quat[4], const mjtNum vec[3]) {
+  static const mjtNum z[3] = {0, 0, 1};
+  mjtNum dir[3] = {vec[0], vec[1], vec[2]};
+  mjtNum axis[3];
+  mju_unit4(quat);
+
+  // direction of vec; a zero vector gives the identity
+  if (tnu_normalize3(dir) < mjMINVAL) {
+    return;
+  }
+
+  // rotation axis z x dir
+  tnu_cross(axis, z, dir);
+  mjtNum s = tnu_normalize3(axis);
+
+  // parallel or antiparallel: identity or half turn about x
+  if (s < mjMINVAL) {
+    if (dir[2] < 0) {
+      quat[0] = 0;
+      quat[1] = 1;
+    }
+    return;
+  }
+
+  // rotate by the angle between z and dir
+  mju_axisAngle2Quat(quat, axis, atan2(s, dir[2]));
+}
+
+/* compose poses: pos = pos1 + rot(quat1) pos2, quat = quat1 * quat2 */
+void mju_mulPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos1[3],
+                 const mjtNum quat1[4], const mjtNum pos2[3], const mjtNum quat2[4]) {
+  mjtNum q[4], p[3];
+  tnu_mulQuat(q, quat1, quat2);
+  tnu_rotVecQuat(p, pos2, quat1);
+  tnu_add3(posres, p, pos1);
+  mju_copy4(quatres, q);
+}
+
+/* invert a pose: quat = neg(quat), pos = -rot(neg(quat)) pos */
+void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
+                 const mjtNum quat[4]) {
+  mjtNum q[4];
+  mju_negQuat(q, quat);
+  tnu_rotVecQuat(posres, pos, q);
+  tnu_scl3(posres, posres, -1);
+  mju_copy4(quatres, q);
+}
+
+/* res = pos + rot(quat) vec */
+void mju_trnVecPose(mjtNum res[3], const mjtNum pos[3], const mjtNum quat[4],
+                    const mjtNum vec[3]) {
+  mjtNum p[3];
+  tnu_rotVecQuat(p, vec, quat);
+  tnu_add3(res, p, pos);
+}
