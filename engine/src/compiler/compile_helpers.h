@@ -62,6 +62,11 @@ void tn_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNu
 int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum quat[4],
                               char* err, int errsz);
 
+/* mju_eig3 as MuJoCo's compiler applies it to body inertias: identical, except that the
+ * quarter turns that sort the eigenvalues are not renormalized (implemented in
+ * util/math_eig3.c; used by tn_combineInertia and tn_fullInertiaToPrincipal). */
+int tn_eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
+
 /* Sizes of the sparse patterns, from the dof tree (dof_parentid, -1 for roots) and the
  * body tree: nM (= nC: the full ancestor pattern of M), nD (full symmetric dof pattern),
  * nB (body-dof pattern: each body with the dofs of its ancestors and itself... as MuJoCo's
@@ -71,7 +76,7 @@ void tn_countSparsity(int nv, const int* dof_parentid, int nbody, const int* bod
                       int* nD, int* nB);
 
 /* The post-compilation pass. Precondition: every field read from MJCF and every address,
- * tree and count field has been filled by the compiler (body_parentid/rootid/weldid/jnt*/
+ * tree and count field has been filled by the compiler (body_parentid/rootid/weldid, jnt_*,
  * dof_bodyid/jntid/parentid/treeid, qpos0, qpos_spring, masses and inertias, geoms, sites,
  * tendons/wraps, actuators, sensors, keyframes, names). This computes everything MuJoCo
  * derives after that: dof_Madr and the M/D/B sparsity arrays, body_subtreemass,

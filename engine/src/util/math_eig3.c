@@ -4,7 +4,8 @@
  * bit for bit (checked against MuJoCo 3.14 on random matrices): the compiler uses it to
  * find the principal axes of body inertias, and tests compare body_inertia and body_iquat
  * with MuJoCo's, so the pivoting, rotation formula, stopping rule and the final ordering
- * (decreasing eigenvalues, reached by quarter-turn rotations) all follow MuJoCo. */
+ * (decreasing eigenvalues, reached by quarter-turn rotations) all follow MuJoCo.
+ * tn_eig3Compiler (declared in compiler/compile_helpers.h) is the compiler's variant. */
 #include <math.h>
 
 #include <torsion/torsion.h>
@@ -60,8 +61,9 @@ static void eig3_rotation(mjtNum rot[4], const mjtNum D[9], int r, int c, int k)
   rot[k + 1] = (k == 1 ? th : -th) * scl;
 }
 
-/* eigenvalues (decreasing), eigenvectors (columns of eigvec) and their frame quaternion */
-int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+/* the decomposition; renormalize selects whether the sorting turns renormalize the frame */
+static int eig3_solve(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
+                      int renormalize) {
   mjtNum D[9], rot[4];
   int iter;
 
@@ -110,11 +112,24 @@ int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum ma
       rot[1] = rot[2] = rot[3] = 0;
       rot[(j + 2) % 3 + 1] = rot[0];
       mju_mulQuat(quat, quat, rot);
-      mju_normalize4(quat);
+      if (renormalize) {
+        mju_normalize4(quat);
+      }
     }
   }
 
   // eigenvectors from the final frame
   mju_quat2Mat(eigvec, quat);
   return iter;
+}
+
+/* eigenvalues (decreasing), eigenvectors (columns of eigvec) and their frame quaternion */
+int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return eig3_solve(eigval, eigvec, quat, mat, 1);
+}
+
+/* the compiler's variant: MuJoCo's compiled body_iquat keeps the sorting turns
+ * unrenormalized (norm off by ~1e-15), so body frames match MuJoCo's bit for bit */
+int tn_eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return eig3_solve(eigval, eigvec, quat, mat, 0);
 }
