@@ -1,0 +1,73 @@
+/* forward/step.c — advancing the simulation: mj_step, and mj_step1/mj_step2 which split it
+ * around the point where velocity-dependent quantities are known (for user controllers).
+ *
+ * mj_step checks the state, runs mj_forward, checks qacc, then integrates with the model's
+ * integrator: semi-implicit Euler (mj_Euler) or 4th-order Runge-Kutta (mj_RungeKutta).
+ * mj_step2 cannot run Runge-Kutta (it needs the whole pipeline per stage) and uses Euler.
+ * The implicit and implicitfast integrators are not implemented yet: stepping a model that
+ * selects them reports an error through mju_error on every step and integrates with Euler. */
+#include <torsion/torsion.h>
+
+/* report that the model's implicit integrator is not available, then use Euler */
+static void step_implicit_fallback(const mjModel* m, mjData* d) {
+  mju_error("mj_step: integrator '%s' is not implemented yet; stepping with Euler",
+            m->opt.integrator == mjINT_IMPLICIT ? "implicit" : "implicitfast");
+  mj_Euler(m, d);
+}
+
+/* integrate with the model's integrator; Runge-Kutta only when the full pipeline ran */
+static void step_integrate(const mjModel* m, mjData* d, int allow_rk4) {
+  switch (m->opt.integrator) {
+    case mjINT_EULER: mj_Euler(m, d); break;
+    case mjINT_RK4:
+      if (allow_rk4) {
+        mj_RungeKutta(m, d, 4);
+      } else {
+        mj_Euler(m, d);
+      }
+      break;
+    case mjINT_IMPLICIT:
+    case mjINT_IMPLICITFAST: step_implicit_fallback(m, d); break;
+    default: mju_error("mj_step: invalid integrator %d", m->opt.integrator); break;
+  }
+}
+
+/* advance by one timestep */
+void mj_step(const mjModel* m, mjData* d) {
+  // check the state, compute forward dynamics, check the result
+  mj_checkPos(m, d);
+  mj_checkVel(m, d);
+  mj_forward(m, d);
+  mj_checkAcc(m, d);
+
+  // integrate
+  step_integrate(m, d, 1);
+}
+
+/* first half of the step: up to the velocity-dependent quantities */
+void mj_step1(const mjModel* m, mjData* d) {
+  int energy = m->opt.enableflags & mjENBL_ENERGY;
+
+  // check the state
+  mj_checkPos(m, d);
+  mj_checkVel(m, d);
+
+  // position and velocity stages (with energy when enabled)
+  mj_fwdPosition(m, d);
+  if (energy) {
+    mj_energyPos(m, d);
+  }
+  mj_fwdVelocity(m, d);
+  if (energy) {
+    mj_energyVel(m, d);
+  }
+}
+
+/* second half of the step: forces, acceleration, check, integration (Euler for RK4) */
+void mj_step2(const mjModel* m, mjData* d) {
+  mj_fwdActuation(m, d);
+  mj_fwdAcceleration(m, d);
+  mj_fwdConstraint(m, d);
+  mj_checkAcc(m, d);
+  step_integrate(m, d, 0);
+}

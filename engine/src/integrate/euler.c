@@ -1,0 +1,107 @@
+/* integrate/euler.c — semi-implicit Euler with implicit joint damping, and the state
+ * update shared by all integrators.
+ *
+ * Semi-implicit: v' = v + h*a, then q' = q + h*v' (positions use the new velocity). When
+ * any dof has damping (and neither mjDSBL_EULERDAMP nor mjDSBL_DAMPER is set) it is integrated
+ * implicitly: a = (M + h*diag(damping))^-1 (qfrc_smooth + qfrc_constraint), with the
+ * modified inertia factored in d->qH / d->qHDiagInv (same CSR layout as M). */
+#include <math.h>
+
+#include <torsion/torsion.h>
+
+#include "integrate/integrate.h"
+#include "smooth/smooth.h"
+
+/* next value of one activation */
+static mjtNum advance_act(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
+  mjtNum h = m->opt.timestep;
+
+  // exact integral of the first-order filter, or an Euler step
+  if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
+    mjtNum tau = mju_max(mjMINVAL, m->actuator_dynprm[u * mjNDYN]);
+    act = act + act_dot * tau * (1 - exp(-h / tau));
+  } else {
+    act = act + act_dot * h;
+  }
+
+  // clamp to the activation range
+  if (m->actuator_actlimited[u]) {
+    act = mju_clip(act, m->actuator_actrange[2 * u], m->actuator_actrange[2 * u + 1]);
+  }
+  return act;
+}
+
+/* advance activations, velocities, positions and time by one timestep */
+void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
+                const mjtNum* qvel) {
+  mjtNum h = m->opt.timestep;
+
+  // activations of stateful actuators (stateless ones have actnum = 0); frozen, not even
+  // clamped, while actuation is disabled
+  if (m->na && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
+    for (int u = 0; u < m->nu; u++) {
+      int adr = m->actuator_actadr[u], num = m->actuator_actnum[u];
+      for (int k = adr; k < adr + num; k++) {
+        d->act[k] = advance_act(m, u, d->act[k], act_dot[k]);
+      }
+    }
+  }
+
+  // keep the acceleration for the solver's warmstart
+  mju_copy(d->qacc_warmstart, d->qacc, m->nv);
+
+  // velocities, then positions (with the new velocity unless one is given), then time
+  mju_addToScl(d->qvel, qacc, h, m->nv);
+  mj_integratePos(m, d->qpos, qvel ? qvel : d->qvel, h);
+  d->time += h;
+}
+
+/* does any dof need implicit damping? (not when damping or eulerdamp is disabled) */
+static int euler_has_damping(const mjModel* m) {
+  if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) {
+    return 0;
+  }
+  for (int i = 0; i < m->nv; i++) {
+    if (m->dof_damping[i] > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* qacc with damping integrated implicitly: (M + h*diag(damping)) qacc = total force */
+static void euler_damped_qacc(const mjModel* m, mjData* d, mjtNum* qacc) {
+  int nv = m->nv;
+  mjtNum h = m->opt.timestep;
+
+  // right-hand side: every force, constraint included
+  mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
+
+  // qH = M + h*diag(damping), factored in place
+  mju_copy(d->qH, d->M, m->nC);
+  for (int i = 0; i < nv; i++) {
+    d->qH[m->M_rowadr[i] + m->M_rownnz[i] - 1] += h * m->dof_damping[i];
+  }
+  tn_factorLD(m, d, d->qH, d->qHDiagInv);
+
+  // solve
+  tn_solveLD(m, qacc, 1, d->qH, d->qHDiagInv);
+}
+
+/* semi-implicit Euler step */
+void mj_Euler(const mjModel* m, mjData* d) {
+  // no damping: use the forward dynamics' acceleration
+  if (!euler_has_damping(m)) {
+    tn_advance(m, d, d->act_dot, d->qacc, NULL);
+    return;
+  }
+
+  // damping: implicit in velocity
+  mj_markStack(d);
+  mjtNum* qacc = mj_stackAllocNum(d, m->nv);
+  if (qacc) {
+    euler_damped_qacc(m, d, qacc);
+    tn_advance(m, d, d->act_dot, qacc, NULL);
+  }
+  mj_freeStack(d);
+}

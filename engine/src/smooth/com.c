@@ -1,0 +1,101 @@
+/* smooth/com.c — com-based quantities: subtree centers of mass, body inertias (cinert) and
+ * motion dofs (cdof), all in the global orientation with the origin at the center of mass
+ * of each body's kinematic tree (subtree_com of body_rootid).
+ *
+ * Working about the tree's com rather than the world origin keeps the spatial algebra of
+ * mj_crb, mj_rne and mj_comVel accurate far from the origin. */
+#include <torsion/torsion.h>
+
+#include "util/util_inline.h"
+
+/* subtree centers of mass, accumulated from the leaves (mass_subtree is scratch) */
+static void com_subtree(const mjModel* m, mjData* d, mjtNum* mass_subtree) {
+  mju_zero(mass_subtree, m->nbody);
+  mju_zero(d->subtree_com, 3 * m->nbody);
+
+  // backward pass: mass-weighted positions flow to the parent before normalizing
+  for (int b = m->nbody - 1; b >= 0; b--) {
+    mjtNum* com = d->subtree_com + 3 * b;
+
+    // own contribution
+    tnu_addToScl3(com, d->xipos + 3 * b, m->body_mass[b]);
+    mass_subtree[b] += m->body_mass[b];
+
+    // pass the weighted sum to the parent
+    if (b > 0) {
+      int parent = m->body_parentid[b];
+      tnu_addTo3(d->subtree_com + 3 * parent, com);
+      mass_subtree[parent] += mass_subtree[b];
+    }
+
+    // normalize; a massless subtree sits at the body's inertial frame
+    if (mass_subtree[b] < mjMINVAL) {
+      tnu_copy3(com, d->xipos + 3 * b);
+    } else {
+      tnu_scl3(com, com, 1.0 / mass_subtree[b]);
+    }
+  }
+}
+
+/* com-based inertia of every body, about its tree's center of mass */
+static void com_inertia(const mjModel* m, mjData* d) {
+  for (int b = 1; b < m->nbody; b++) {
+    mjtNum offset[3];
+    tnu_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    mju_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
+                 m->body_mass[b]);
+  }
+}
+
+/* com-based motion dofs of joint j */
+static void com_joint_dofs(const mjModel* m, mjData* d, int j) {
+  int body = m->jnt_bodyid[j];
+  mjtNum* cdof = d->cdof + 6 * m->jnt_dofadr[j];
+  const mjtNum* xmat = d->xmat + 9 * body;
+  mjtNum offset[3];
+
+  // vector from the joint anchor to the tree's com
+  tnu_sub3(offset, d->subtree_com + 3 * m->body_rootid[body], d->xanchor + 3 * j);
+
+  switch (m->jnt_type[j]) {
+    // free: translations along the world axes, then rotations as for a ball joint
+    case mjJNT_FREE:
+      mju_zero(cdof, 18);
+      cdof[3] = cdof[6 + 4] = cdof[12 + 5] = 1;
+      cdof += 18;
+      // fall through
+
+    // ball: rotations about the body frame's axes (columns of xmat)
+    case mjJNT_BALL:
+      for (int k = 0; k < 3; k++) {
+        mjtNum axis[3] = {xmat[k], xmat[k + 3], xmat[k + 6]};
+        mju_dofCom(cdof + 6 * k, axis, offset);
+      }
+      break;
+
+    // slide: translation along the axis
+    case mjJNT_SLIDE: mju_dofCom(cdof, d->xaxis + 3 * j, NULL); break;
+
+    // hinge: rotation about the axis through the anchor
+    default: mju_dofCom(cdof, d->xaxis + 3 * j, offset); break;
+  }
+}
+
+/* subtree_com, cinert and cdof */
+void mj_comPos(const mjModel* m, mjData* d) {
+  mj_markStack(d);
+  mjtNum* mass_subtree = mj_stackAllocNum(d, m->nbody);
+  if (!mass_subtree) {
+    mj_freeStack(d);
+    return;
+  }
+
+  // centers of mass, inertias, motion dofs
+  com_subtree(m, d, mass_subtree);
+  com_inertia(m, d);
+  for (int j = 0; j < m->njnt; j++) {
+    com_joint_dofs(m, d, j);
+  }
+
+  mj_freeStack(d);
+}

@@ -1,0 +1,133 @@
+/* smooth/crb.c — the joint-space inertia matrix M: composite rigid-body inertias (crb),
+ * M in CSR form (d->M), tendon armature, and the two ways of using M directly: the dense
+ * expansion (mj_fullM) and the product M*vec (mj_mulM).
+ *
+ * M's layout (m->M_rownnz/M_rowadr/M_colind): row i holds the dof's ancestors j <= i in
+ * increasing column order with the diagonal last. "Simple" dofs (m->dof_simplenum > 0)
+ * have a constant diagonal M computed by the compiler (m->dof_M0) and no off-diagonals
+ * (MuJoCo leaves them out of the pattern; where the pattern keeps them, they are zero). */
+#include <torsion/torsion.h>
+
+#include "smooth/smooth.h"
+#include "util/util_inline.h"
+
+/* composite inertias: each body's cinert plus those of its descendants (same tree) */
+static void crb_composite(const mjModel* m, mjData* d) {
+  mju_copy(d->crb, d->cinert, 10 * m->nbody);
+
+  // backward pass: add each body to its parent, except into the world
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int parent = m->body_parentid[b];
+    if (parent > 0) {
+      mjtNum* dst = d->crb + 10 * parent;
+      const mjtNum* src = d->crb + 10 * b;
+      for (int k = 0; k < 10; k++) {
+        dst[k] += src[k];
+      }
+    }
+  }
+}
+
+/* row i of M: M(i,j) = cdof_j' * crb_body(i) * cdof_i over the ancestors j, + armature.
+ * Simple dofs have structural zeros off the diagonal and the constant diagonal dof_M0; while
+ * dof_M0 is not known yet (the compiler's own pass at qpos0 computes it from this very
+ * matrix) the diagonal is computed like any other. */
+static void crb_row(const mjModel* m, mjData* d, int i) {
+  int adr = m->M_rowadr[i];
+  int diag = adr + m->M_rownnz[i] - 1;
+  int simple = m->dof_simplenum[i] != 0;
+
+  // simple dof with a known diagonal: constant row
+  if (simple && m->dof_M0[i] > 0) {
+    for (int k = adr; k < diag; k++) {
+      d->M[k] = 0;
+    }
+    d->M[diag] = m->dof_M0[i];
+    return;
+  }
+
+  // force produced by a unit motion of dof i on its body's composite inertia
+  mjtNum buf[6];
+  tnu_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+
+  // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
+  for (int k = adr; k < diag; k++) {
+    d->M[k] = simple ? 0 : tnu_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
+  }
+
+  // diagonal, with armature
+  d->M[diag] = m->dof_armature[i] + tnu_dot(d->cdof + 6 * i, buf, 6);
+}
+
+/* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
+void tn_tendonArmature(const mjModel* m, mjData* d) {
+  int nv = m->nv;
+  for (int t = 0; t < m->ntendon; t++) {
+    mjtNum armature = m->tendon_armature[t];
+    if (armature == 0) {
+      continue;
+    }
+
+    // rows touched by the tendon: add armature*J(i)*J(j) over the row's columns
+    const mjtNum* J = d->ten_J + (size_t)t * nv;
+    for (int i = 0; i < nv; i++) {
+      if (J[i] == 0) {
+        continue;
+      }
+      mjtNum scl = armature * J[i];
+      int adr = m->M_rowadr[i], end = adr + m->M_rownnz[i];
+      for (int k = adr; k < end; k++) {
+        d->M[k] += scl * J[m->M_colind[k]];
+      }
+    }
+  }
+}
+
+/* composite rigid-body inertias and the joint-space inertia matrix (with tendon armature) */
+void mj_crb(const mjModel* m, mjData* d) {
+  crb_composite(m, d);
+
+  // one row per dof
+  for (int i = 0; i < m->nv; i++) {
+    crb_row(m, d, i);
+  }
+
+  // tendon inertia (needs ten_J from mj_tendon)
+  tn_tendonArmature(m, d);
+}
+
+/* dense symmetric nv x nv matrix from the CSR array M */
+void mj_fullM(const mjModel* m, mjtNum* dst, const mjtNum* M) {
+  int nv = m->nv;
+  mju_zero(dst, nv * nv);
+
+  // scatter each stored entry to both triangles
+  for (int i = 0; i < nv; i++) {
+    int adr = m->M_rowadr[i], end = adr + m->M_rownnz[i];
+    for (int k = adr; k < end; k++) {
+      int j = m->M_colind[k];
+      dst[i * nv + j] = M[k];
+      dst[j * nv + i] = M[k];
+    }
+  }
+}
+
+/* res = M * vec with the sparse d->M (res must not alias vec) */
+void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  for (int i = 0; i < m->nv; i++) {
+    int adr = m->M_rowadr[i];
+    int diag = adr + m->M_rownnz[i] - 1;
+
+    // diagonal and lower triangle of row i
+    mjtNum sum = d->M[diag] * vec[i];
+    for (int k = adr; k < diag; k++) {
+      sum += d->M[k] * vec[m->M_colind[k]];
+    }
+    res[i] = sum;
+
+    // upper triangle: row i's entries seen as column i of earlier rows
+    for (int k = adr; k < diag; k++) {
+      res[m->M_colind[k]] += d->M[k] * vec[i];
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/* smooth/factor.c — sparse L'DL factorization of the joint-space inertia and solves with it.
+ *
+ * M = L' D L with L unit lower triangular. Eliminating from the last dof backwards, the
+ * update of row k only touches the rows of k's ancestors, whose columns are a prefix of
+ * row k's columns: the factor has exactly M's sparsity (no fill-in) and is stored in M's
+ * CSR layout (d->qLD: L off the diagonal, D on it; d->qLDiagInv = 1/D). The same routines
+ * factor and solve the Euler integrator's M + h*diag(damping) (d->qH, d->qHDiagInv). */
+#include <torsion/torsion.h>
+
+#include "smooth/smooth.h"
+#include "util/util_inline.h"
+
+/* in-place L'DL factorization of a matrix with M's CSR layout */
+void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
+  // backward loop over rows: row k is final once all its descendants are eliminated
+  for (int k = m->nv - 1; k >= 0; k--) {
+    int start = m->M_rowadr[k];
+    int diag = start + m->M_rownnz[k] - 1;
+
+    // guard against a (nearly) singular pivot
+    if (mat[diag] < mjMINVAL) {
+      mj_warning(d, mjWARN_INERTIA, k);
+      mat[diag] = mjMINVAL;
+    }
+    mjtNum invD = 1 / mat[diag];
+    diaginv[k] = invD;
+
+    // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
+    for (int adr = diag - 1; adr >= start; adr--) {
+      int i = m->M_colind[adr];
+      tnu_addToScl(mat + m->M_rowadr[i], mat + start, -mat[adr] * invD, m->M_rownnz[i]);
+    }
+
+    // scale row k's off-diagonals into L
+    for (int adr = start; adr < diag; adr++) {
+      mat[adr] *= invD;
+    }
+  }
+}
+
+/* one vector: x <- inv(L') x, the first half of the solve */
+static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+  for (int i = m->nv - 1; i >= 0; i--) {
+    mjtNum xi = x[i];
+    if (xi == 0) {
+      continue;
+    }
+
+    // x(j) -= L(i,j) * x(i) for the ancestors j of i
+    int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
+    for (int k = adr; k < diag; k++) {
+      x[m->M_colind[k]] -= qLD[k] * xi;
+    }
+  }
+}
+
+/* one vector: x <- inv(L) x, the second half of the solve */
+static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+  for (int i = 0; i < m->nv; i++) {
+    int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
+
+    // x(i) -= L(i,j) * x(j) for the ancestors j of i, nearest first
+    mjtNum xi = x[i];
+    for (int k = diag - 1; k >= adr; k--) {
+      xi -= qLD[k] * x[m->M_colind[k]];
+    }
+    x[i] = xi;
+  }
+}
+
+/* solve (L'DL) x = x in place for n vectors */
+void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
+  int nv = m->nv;
+  for (int v = 0; v < n; v++, x += nv) {
+    solve_Lt(m, x, qLD);
+    for (int i = 0; i < nv; i++) {
+      x[i] *= diaginv[i];
+    }
+    solve_L(m, x, qLD);
+  }
+}
+
+/* factor d->M into d->qLD, d->qLDiagInv */
+void mj_factorM(const mjModel* m, mjData* d) {
+  mju_copy(d->qLD, d->M, m->nC);
+  tn_factorLD(m, d, d->qLD, d->qLDiagInv);
+}
+
+/* x = inv(M) y for n vectors (x may equal y) */
+void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
+  if (x != y) {
+    mju_copy(x, y, n * m->nv);
+  }
+  tn_solveLD(m, x, n, d->qLD, d->qLDiagInv);
+}
+
+/* half of the solve: x = sqrt(inv(D)) inv(L') y for n vectors (x may equal y) */
+void mj_solveM2(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, const mjtNum* sqrtInvD,
+                int n) {
+  int nv = m->nv;
+  if (x != y) {
+    mju_copy(x, y, n * nv);
+  }
+  for (int v = 0; v < n; v++) {
+    mjtNum* xv = x + (size_t)v * nv;
+    solve_Lt(m, xv, d->qLD);
+    for (int i = 0; i < nv; i++) {
+      xv[i] *= sqrtInvD[i];
+    }
+  }
+}

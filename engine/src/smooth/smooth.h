@@ -1,0 +1,97 @@
+/* smooth/smooth.h — internal interface of the smooth multi-body dynamics core.
+ *
+ * The public stages (mj_kinematics, mj_comPos, mj_crb, mj_factorM, mj_rne, mj_jac*, ...)
+ * are declared in torsion.h. This header adds the building blocks other engine modules
+ * share: the local-to-global frame map with MuJoCo's "sameframe" shortcuts, the sparse
+ * L'DL factorization and solve of any matrix with M's CSR layout (used for d->qLD and the
+ * Euler integrator's d->qH), and the mapping of Cartesian forces to joint space. */
+#ifndef TORSION_SMOOTH_H
+#define TORSION_SMOOTH_H
+
+#include <torsion/torsion.h>
+
+/* how a child frame relates to its body's frames (values of MuJoCo's mjtSameFrame) */
+enum {
+  tnSAMEFRAME_NONE = 0,  /* general pose */
+  tnSAMEFRAME_BODY,      /* same as the body frame */
+  tnSAMEFRAME_INERTIA,   /* same as the body's inertial frame */
+  tnSAMEFRAME_BODYROT,   /* same orientation as the body frame */
+  tnSAMEFRAME_INERTIAROT /* same orientation as the body's inertial frame */
+};
+
+/* Global pose of a frame given in body `body`'s local coordinates: xpos = xmat*pos + body
+ * position, xmat = rotation of (xquat*quat). Either output may be NULL (then its input is
+ * ignored). `sameframe` (tnSAMEFRAME_*) allows copying the body's pose instead. */
+void tn_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                     const mjtNum quat[4], int body, int sameframe);
+
+/* Sparse L'DL factorization in place of a symmetric positive definite matrix `mat` with
+ * M's CSR layout (m->M_rownnz/M_rowadr/M_colind). On return the off-diagonal slots hold L
+ * (unit lower triangular), the diagonal slots D, and diaginv = 1/D. A diagonal below
+ * mjMINVAL is clamped and reported as mjWARN_INERTIA. */
+void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv);
+
+/* Solve (L'DL) x = x in place for n vectors of length nv, given a factor from tn_factorLD. */
+void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv);
+
+/* qfrc += J' * [force; torque] for a force and torque (either may be NULL) applied at
+ * global `point` on `body` (J: the point's Jacobians, see mj_jac). Walks only the body's
+ * dof chain: no scratch memory, O(depth) work. */
+void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], const mjtNum torque[3],
+                   const mjtNum point[3], int body, mjtNum* qfrc);
+
+/* qfrc += the joint-space image of every body's d->xfrc_applied (at the body's com). */
+void tn_xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc);
+
+/* M += tendon armature: for each tendon k, armature_k * ten_J[k]' ten_J[k] restricted to
+ * M's sparsity pattern (called by mj_crb after the tendon Jacobians are known). */
+void tn_tendonArmature(const mjModel* m, mjData* d);
+
+/* qfrc += armature * J' * (Jdot*qvel) for every spatial tendon with armature (the bias
+ * force that goes with the tendon armature added to M; after mj_rne in mj_fwdVelocity). */
+void tn_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
+
+/* ---- small fixed-size helpers for the hot loops (no calls; the same order of floating-point
+ * operations as the corresponding mju_ functions, so results are identical) ---- */
+
+/* res = v (6 numbers) */
+static inline void tn_copy6(mjtNum res[6], const mjtNum v[6]) {
+  for (int k = 0; k < 6; k++) {
+    res[k] = v[k];
+  }
+}
+
+/* res += v (6 numbers) */
+static inline void tn_addTo6(mjtNum res[6], const mjtNum v[6]) {
+  for (int k = 0; k < 6; k++) {
+    res[k] += v[k];
+  }
+}
+
+/* res = v (9 numbers) */
+static inline void tn_copy9(mjtNum res[9], const mjtNum v[9]) {
+  for (int k = 0; k < 9; k++) {
+    res[k] = v[k];
+  }
+}
+
+/* res = sum over n consecutive 6D dofs of dof[i]*vec[i], accumulated in dof order (as
+ * mju_mulDofVec); zero when n = 0 */
+static inline void tn_mulDofVec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
+  if (n <= 0) {
+    for (int k = 0; k < 6; k++) {
+      res[k] = 0;
+    }
+    return;
+  }
+  for (int k = 0; k < 6; k++) {
+    res[k] = dof[k] * vec[0];
+  }
+  for (int i = 1; i < n; i++) {
+    for (int k = 0; k < 6; k++) {
+      res[k] += dof[6 * i + k] * vec[i];
+    }
+  }
+}
+
+#endif /* TORSION_SMOOTH_H */

@@ -1,0 +1,184 @@
+/* smooth/tendon.c — tendon lengths and Jacobians (mj_tendon).
+ *
+ * A fixed tendon is a linear combination of scalar joint positions. A spatial tendon is a
+ * path through sites, possibly wrapping around spheres and cylinders between two sites
+ * (geometry in tendon_wrap.c) and split into branches by pulleys, each branch's length
+ * divided by the pulley's divisor. The tendon Jacobian d->ten_J (dense ntendon x nv) is the
+ * sum over path segments of the segment direction projected on the difference of the
+ * point Jacobians of its two ends. The path points are recorded in ten_wrapadr,
+ * ten_wrapnum, wrap_obj and wrap_xpos for visualisation, as MuJoCo records them. */
+
+#include "smooth/tendon_wrap.h"
+
+/* scratch buffers shared by the segments of all spatial tendons */
+typedef struct {
+  mjtNum* jac1;    /* 3 x nv: point Jacobian at the segment start */
+  mjtNum* jac2;    /* 3 x nv: point Jacobian at the segment end */
+  mjtNum* jacdif;  /* 3 x nv: their difference */
+  mjtNum* grad;    /* nv: gradient of the segment length */
+} TendonScratch;
+
+/* fixed tendon: length and Jacobian are linear in the joint coordinates */
+static void fixedTendon(const mjModel* m, mjData* d, int i) {
+  int adr = m->tendon_adr[i], num = m->tendon_num[i];
+  mjtNum* J = d->ten_J + (size_t)i*m->nv;
+
+  for (int j = adr; j < adr + num; j++) {
+    int jnt = m->wrap_objid[j];
+    mjtNum coef = m->wrap_prm[j];
+
+    // length: coef * joint position; Jacobian: coef at the joint's dof
+    d->ten_length[i] += coef * d->qpos[m->jnt_qposadr[jnt]];
+    J[m->jnt_dofadr[jnt]] = coef;
+  }
+}
+
+/* add the gradient of |p1 - p0| (p0 on body b0, p1 on body b1), scaled, to J */
+static void addSegmentJacobian(const mjModel* m, mjData* d, TendonScratch* s, mjtNum* J,
+                               const mjtNum p0[3], int b0, const mjtNum p1[3], int b1,
+                               mjtNum scale) {
+  int nv = m->nv;
+  mjtNum dir[3];
+
+  // unit direction of the segment
+  mju_sub3(dir, p1, p0);
+  mju_normalize3(dir);
+
+  // difference of the end-point Jacobians
+  mj_jac(m, d, s->jac1, NULL, p0, b0);
+  mj_jac(m, d, s->jac2, NULL, p1, b1);
+  mju_sub(s->jacdif, s->jac2, s->jac1, 3*nv);
+
+  // project on the segment direction, accumulate
+  mju_mulMatTVec(s->grad, s->jacdif, dir, 3, nv);
+  mju_addToScl(J, s->grad, scale, nv);
+}
+
+/* record one path point for visualisation */
+static void recordPoint(mjData* d, int* wrapcount, int tendon, const mjtNum pos[3],
+                        int obj) {
+  mju_copy3(d->wrap_xpos + 3*(*wrapcount), pos);
+  d->wrap_obj[*wrapcount] = obj;
+  d->ten_wrapnum[tendon]++;
+  (*wrapcount)++;
+}
+
+/* spatial tendon: sites, wrapping geoms and pulleys */
+static void spatialTendon(const mjModel* m, mjData* d, int i, TendonScratch* s,
+                          int* wrapcount) {
+  int adr = m->tendon_adr[i], num = m->tendon_num[i];
+  mjtNum* J = d->ten_J + (size_t)i*m->nv;
+  mjtNum divisor = 1;
+
+  for (int j = 0; j < num - 1; j++) {
+    int type0 = m->wrap_type[adr + j], type1 = m->wrap_type[adr + j + 1];
+    int id0 = m->wrap_objid[adr + j];
+
+    // pulley: start a new branch with its divisor, record a separator point
+    if (type0 == mjWRAP_PULLEY || type1 == mjWRAP_PULLEY) {
+      if (type0 == mjWRAP_PULLEY) {
+        mjtNum zero[3] = {0, 0, 0};
+        divisor = m->wrap_prm[adr + j];
+        recordPoint(d, wrapcount, i, zero, -2);
+      }
+      continue;
+    }
+
+    // path points of this piece and the bodies carrying them
+    mjtNum pnt[12];
+    int body[4];
+    int npnt = 2, geom = -1;
+    mju_copy3(pnt, d->site_xpos + 3*id0);
+    body[0] = m->site_bodyid[id0];
+
+    // site - geom - site: try to wrap
+    int id1 = m->wrap_objid[adr + j + 1];
+    mjtNum wlen = -1;
+    if (type1 == mjWRAP_SPHERE || type1 == mjWRAP_CYLINDER) {
+      int sideid = mju_round(m->wrap_prm[adr + j + 1]);
+      geom = id1;
+      id1 = m->wrap_objid[adr + j + 2];
+      wlen = tn_wrap(pnt + 3, d->site_xpos + 3*id0, d->site_xpos + 3*id1,
+                     d->geom_xpos + 3*geom, d->geom_xmat + 9*geom, m->geom_size[3*geom],
+                     type1, sideid >= 0 ? d->site_xpos + 3*sideid : NULL);
+    }
+
+    // complete the piece: straight, or straight - surface - straight
+    if (wlen < 0) {
+      mju_copy3(pnt + 3, d->site_xpos + 3*id1);
+      body[1] = m->site_bodyid[id1];
+      d->ten_length[i] += mju_dist3(pnt, pnt + 3) / divisor;
+    } else {
+      npnt = 4;
+      mju_copy3(pnt + 9, d->site_xpos + 3*id1);
+      body[1] = body[2] = m->geom_bodyid[geom];
+      body[3] = m->site_bodyid[id1];
+      d->ten_length[i] += (mju_dist3(pnt, pnt + 3) + wlen + mju_dist3(pnt + 6, pnt + 9)) /
+                          divisor;
+    }
+
+    // Jacobian: straight pieces whose ends move with different bodies
+    for (int k = 0; k < npnt - 1; k++) {
+      if (body[k] != body[k + 1]) {
+        addSegmentJacobian(m, d, s, J, pnt + 3*k, body[k], pnt + 3*k + 3, body[k + 1],
+                           1 / divisor);
+      }
+    }
+
+    // record the start site and the tangent points
+    recordPoint(d, wrapcount, i, pnt, -1);
+    if (npnt == 4) {
+      recordPoint(d, wrapcount, i, pnt + 3, geom);
+      recordPoint(d, wrapcount, i, pnt + 6, geom);
+    }
+
+    // skip the geom; record the end site at the end of a branch
+    if (geom >= 0) {
+      j++;
+    }
+    if (j == num - 2 || m->wrap_type[adr + j + 2] == mjWRAP_PULLEY) {
+      recordPoint(d, wrapcount, i, d->site_xpos + 3*id1, -1);
+    }
+  }
+}
+
+/* tendon lengths, Jacobians and visualisation paths */
+void mj_tendon(const mjModel* m, mjData* d) {
+  int nv = m->nv, ntendon = m->ntendon;
+  if (!ntendon) {
+    return;
+  }
+
+  // clear outputs
+  mju_zero(d->ten_length, ntendon);
+  mju_zero(d->ten_J, ntendon*nv);
+
+  // scratch for the segment Jacobians
+  mj_markStack(d);
+  TendonScratch s;
+  s.jac1 = mj_stackAllocNum(d, 3*nv);
+  s.jac2 = mj_stackAllocNum(d, 3*nv);
+  s.jacdif = mj_stackAllocNum(d, 3*nv);
+  s.grad = mj_stackAllocNum(d, nv);
+  if (nv && (!s.jac1 || !s.jac2 || !s.jacdif || !s.grad)) {
+    mj_freeStack(d);
+    return;
+  }
+
+  // each tendon: fixed or spatial
+  int wrapcount = 0;
+  for (int i = 0; i < ntendon; i++) {
+    d->ten_wrapadr[i] = wrapcount;
+    d->ten_wrapnum[i] = 0;
+    if (m->tendon_num[i] == 0) {
+      continue;
+    }
+    if (m->wrap_type[m->tendon_adr[i]] == mjWRAP_JOINT) {
+      fixedTendon(m, d, i);
+    } else {
+      spatialTendon(m, d, i, &s, &wrapcount);
+    }
+  }
+
+  mj_freeStack(d);
+}

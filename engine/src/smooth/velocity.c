@@ -1,0 +1,145 @@
+/* smooth/velocity.c — velocity kinematics: com-based body velocities (cvel), the rates of
+ * change of the motion dofs (cdof_dot), and subtree linear velocity / angular momentum.
+ *
+ * cdof_dot = cvel x cdof uses the body velocity accumulated up to the joint: a hinge or
+ * slide uses the velocity before its own motion (its own term would vanish anyway), a ball
+ * joint's three dofs all use the velocity before the ball, and a free joint's rotations
+ * use the velocity after its translation (its translations have cdof_dot = 0). */
+#include <torsion/torsion.h>
+
+#include "smooth/smooth.h"
+#include "util/util_inline.h"
+
+/* cdof_dot for a free or ball joint's 3 rotational dofs, then add their motion to cvel */
+static void vel_rotations(const mjData* d, int dof, mjtNum cvel[6], mjtNum* cdofdot) {
+  mjtNum tmp[6];
+  for (int k = 0; k < 3; k++) {
+    tnu_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
+  }
+  tn_mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+  tn_addTo6(cvel, tmp);
+}
+
+/* cvel and cdof_dot of body b from its parent's velocity and its own dofs */
+static void vel_body(const mjModel* m, mjData* d, int b) {
+  int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
+  mjtNum cvel[6], tmp[6];
+
+  // start from the parent's velocity
+  tn_copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
+
+  for (int j = 0; j < dofnum; j++) {
+    int dof = dofadr + j;
+    mjtNum* cdofdot = d->cdof_dot + 6 * dof;
+
+    switch (m->jnt_type[m->dof_jntid[dof]]) {
+      // free: translations first (no cdof_dot), then rotations like a ball
+      case mjJNT_FREE:
+        mju_zero(cdofdot, 18);
+        tn_mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+        tn_addTo6(cvel, tmp);
+        vel_rotations(d, dof + 3, cvel, cdofdot + 18);
+        j += 5;
+        break;
+
+      // ball: three rotations at once
+      case mjJNT_BALL:
+        vel_rotations(d, dof, cvel, cdofdot);
+        j += 2;
+        break;
+
+      // hinge or slide: cdof_dot from the velocity before this dof
+      default:
+        tnu_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
+        tnu_addToScl(cvel, d->cdof + 6 * dof, d->qvel[dof], 6);
+        break;
+    }
+  }
+
+  tn_copy6(d->cvel + 6 * b, cvel);
+}
+
+/* com-based velocities of all bodies and cdof_dot of all dofs */
+void mj_comVel(const mjModel* m, mjData* d) {
+  mju_zero(d->cvel, 6);
+  for (int b = 1; b < m->nbody; b++) {
+    vel_body(m, d, b);
+  }
+}
+
+/* velocity of body b's com (rotation, translation) in the global frame */
+static void vel_bodycom(const mjModel* m, const mjData* d, int b, mjtNum res[6]) {
+  mju_transformSpatial(res, d->cvel + 6 * b, 0, d->xipos + 3 * b,
+                       d->subtree_com + 3 * m->body_rootid[b], NULL);
+}
+
+/* per body: com velocity, linear momentum and angular momentum about its own com */
+static void subtree_bodies(const mjModel* m, mjData* d, mjtNum* body_vel) {
+  for (int b = 0; b < m->nbody; b++) {
+    mjtNum* vel = body_vel + 6 * b;
+    const mjtNum* ximat = d->ximat + 9 * b;
+    const mjtNum* inertia = m->body_inertia + 3 * b;
+    mjtNum w[3];
+
+    // linear momentum
+    vel_bodycom(m, d, b, vel);
+    tnu_scl3(d->subtree_linvel + 3 * b, vel + 3, m->body_mass[b]);
+
+    // angular momentum: inertia applied in the principal frame
+    tnu_mulMatTVec3(w, ximat, vel);
+    w[0] *= inertia[0];
+    w[1] *= inertia[1];
+    w[2] *= inertia[2];
+    tnu_mulMatVec3(d->subtree_angmom + 3 * b, ximat, w);
+  }
+}
+
+/* subtree linear velocity: momenta summed towards the root, divided by subtree mass */
+static void subtree_linvel(const mjModel* m, mjData* d) {
+  for (int b = m->nbody - 1; b >= 0; b--) {
+    if (b > 0) {
+      tnu_addTo3(d->subtree_linvel + 3 * m->body_parentid[b], d->subtree_linvel + 3 * b);
+    }
+    tnu_scl3(d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * b,
+             1 / mju_max(mjMINVAL, m->body_subtreemass[b]));
+  }
+}
+
+/* subtree angular momentum about each subtree's com, accumulated towards the root */
+static void subtree_angmom(const mjModel* m, mjData* d, const mjtNum* body_vel) {
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int parent = m->body_parentid[b];
+    mjtNum dx[3], dv[3], dp[3], dL[3];
+
+    // the body's own momentum relative to its subtree's com
+    tnu_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
+    tnu_sub3(dv, body_vel + 6 * b + 3, d->subtree_linvel + 3 * b);
+    tnu_scl3(dp, dv, m->body_mass[b]);
+    tnu_cross(dL, dx, dp);
+    tnu_addTo3(d->subtree_angmom + 3 * b, dL);
+
+    // the subtree's momentum, moved to the parent's subtree com
+    tnu_addTo3(d->subtree_angmom + 3 * parent, d->subtree_angmom + 3 * b);
+    tnu_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * parent);
+    tnu_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * parent);
+    tnu_scl3(dv, dv, m->body_subtreemass[b]);
+    tnu_cross(dL, dx, dv);
+    tnu_addTo3(d->subtree_angmom + 3 * parent, dL);
+  }
+}
+
+/* subtree linear velocity and angular momentum */
+void mj_subtreeVel(const mjModel* m, mjData* d) {
+  mj_markStack(d);
+  mjtNum* body_vel = mj_stackAllocNum(d, 6 * (size_t)m->nbody);
+  if (!body_vel) {
+    mj_freeStack(d);
+    return;
+  }
+
+  subtree_bodies(m, d, body_vel);
+  subtree_linvel(m, d);
+  subtree_angmom(m, d, body_vel);
+
+  mj_freeStack(d);
+}
