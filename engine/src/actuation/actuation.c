@@ -1,0 +1,238 @@
+/* actuation/actuation.c — mj_fwdActuation: activation dynamics and actuator forces.
+ *
+ * Each actuator reads its control (clamped to ctrlrange into a scratch copy; d->ctrl is
+ * never modified), advances its activation (act_dot: integrator or first-order filter),
+ * and produces a scalar force gain*input + bias, input being the control for stateless
+ * actuators and the activation (the next one with actearly) for stateful ones. Forces are
+ * clamped to forcerange, total actuator forces on a tendon to its actuatorfrcrange, mapped
+ * to joint space through the moment arms, gravity compensation routed to actuators is
+ * added, and the result is clamped per joint to actuatorfrcrange. */
+
+#include <math.h>
+
+#include <torsion/torsion.h>
+
+/* number of dofs of a joint type */
+static int jointDofs(int type) {
+  return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+}
+
+/* 1 if the actuator's group is disabled by mjOption.disableactuator */
+static int actuatorDisabled(const mjModel* m, int i) {
+  int group = m->actuator_group[i];
+  if (group < 0 || group > 30) {
+    return 0;
+  }
+  return (m->opt.disableactuator & (1 << group)) != 0;
+}
+
+/* clamped copy of the controls; all zero if any control is bad */
+static void clampedControls(const mjModel* m, mjData* d, mjtNum* ctrl) {
+  int nu = m->nu;
+  int clamp = !(m->opt.disableflags & mjDSBL_CLAMPCTRL);
+
+  for (int i = 0; i < nu; i++) {
+    ctrl[i] = d->ctrl[i];
+    if (clamp && m->actuator_ctrllimited[i]) {
+      const mjtNum* range = m->actuator_ctrlrange + 2*i;
+      ctrl[i] = mju_clip(ctrl[i], range[0], range[1]);
+    }
+  }
+
+  // a bad control zeroes all of them (and is counted as a warning)
+  for (int i = 0; i < nu; i++) {
+    if (mju_isBad(ctrl[i])) {
+      mj_warning(d, mjWARN_BADCTRL, i);
+      mju_zero(ctrl, nu);
+      break;
+    }
+  }
+}
+
+/* activation derivatives of stateful actuators */
+static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) {
+  mju_zero(d->act_dot, m->na);
+  for (int i = 0; i < m->nu; i++) {
+    if (m->actuator_actadr[i] < 0 || m->actuator_actnum[i] == 0) {
+      continue;
+    }
+    int last = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+    const mjtNum* prm = m->actuator_dynprm + mjNDYN*i;
+
+    switch (m->actuator_dyntype[i]) {
+      case mjDYN_INTEGRATOR:
+        d->act_dot[last] = ctrl[i];
+        break;
+
+      case mjDYN_FILTER:
+      case mjDYN_FILTEREXACT:
+        d->act_dot[last] = (ctrl[i] - d->act[last]) / mju_max(prm[0], mjMINVAL);
+        break;
+
+      default:
+        mju_error("mj_fwdActuation: dynamics type %d (actuator %d) not implemented yet",
+                  m->actuator_dyntype[i], i);
+        return;
+    }
+  }
+}
+
+/* activation after one step (actearly): Euler or exact filter, clamped to actrange */
+static mjtNum nextActivation(const mjModel* m, const mjData* d, int i, int adr) {
+  mjtNum act = d->act[adr], act_dot = d->act_dot[adr], h = m->opt.timestep;
+
+  if (m->actuator_dyntype[i] == mjDYN_FILTEREXACT) {
+    mjtNum tau = mju_max(m->actuator_dynprm[mjNDYN*i], mjMINVAL);
+    act = act + act_dot * tau * (1 - exp(-h / tau));
+  } else {
+    act = act + act_dot * h;
+  }
+
+  if (m->actuator_actlimited[i]) {
+    const mjtNum* range = m->actuator_actrange + 2*i;
+    act = mju_clip(act, range[0], range[1]);
+  }
+  return act;
+}
+
+/* scalar force of actuator i: gain*input + bias, clamped to forcerange */
+static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ctrl) {
+  mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
+
+  // input: control, or the last activation element (next one with actearly)
+  mjtNum input = ctrl[i];
+  if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
+    int last = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
+    input = m->actuator_actearly[i] ? nextActivation(m, d, i, last) : d->act[last];
+  }
+
+  // gain
+  const mjtNum* gprm = m->actuator_gainprm + mjNGAIN*i;
+  mjtNum gain = 0;
+  switch (m->actuator_gaintype[i]) {
+    case mjGAIN_FIXED:
+      gain = gprm[0];
+      break;
+    case mjGAIN_AFFINE:
+      gain = gprm[0] + gprm[1]*len + gprm[2]*vel;
+      break;
+    default:
+      mju_error("mj_fwdActuation: gain type %d (actuator %d) not implemented yet",
+                m->actuator_gaintype[i], i);
+  }
+
+  // bias
+  const mjtNum* bprm = m->actuator_biasprm + mjNBIAS*i;
+  mjtNum bias = 0;
+  switch (m->actuator_biastype[i]) {
+    case mjBIAS_NONE:
+      break;
+    case mjBIAS_AFFINE:
+      bias = bprm[0] + bprm[1]*len + bprm[2]*vel;
+      break;
+    default:
+      mju_error("mj_fwdActuation: bias type %d (actuator %d) not implemented yet",
+                m->actuator_biastype[i], i);
+  }
+
+  // force, clamped to forcerange
+  mjtNum force = gain * input + bias;
+  if (m->actuator_forcelimited[i]) {
+    const mjtNum* range = m->actuator_forcerange + 2*i;
+    force = mju_clip(force, range[0], range[1]);
+  }
+  return force;
+}
+
+/* scale the forces of tendon actuators so each limited tendon's total stays in range */
+static void tendonForceLimits(const mjModel* m, mjData* d) {
+  for (int t = 0; t < m->ntendon; t++) {
+    if (!m->tendon_actfrclimited[t]) {
+      continue;
+    }
+
+    // total actuator force acting on the tendon
+    mjtNum total = 0;
+    for (int i = 0; i < m->nu; i++) {
+      if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2*i] == t) {
+        total += d->actuator_force[i] * m->actuator_gear[6*i];
+      }
+    }
+
+    // outside the range: scale the contributing forces
+    const mjtNum* range = m->tendon_actfrcrange + 2*t;
+    if (total < range[0] || total > range[1]) {
+      mjtNum scale = mju_clip(total, range[0], range[1]) / total;
+      for (int i = 0; i < m->nu; i++) {
+        if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2*i] == t) {
+          d->actuator_force[i] *= scale;
+        }
+      }
+    }
+  }
+}
+
+/* joint space: moment' * force, gravity compensation routed to actuators, joint clamps */
+static void jointForces(const mjModel* m, mjData* d) {
+  mju_mulMatTVec(d->qfrc_actuator, d->actuator_moment, d->actuator_force, m->nu, m->nv);
+
+  // gravity compensation of joints with actuatorgravcomp
+  if (m->ngravcomp && !(m->opt.disableflags & mjDSBL_GRAVITY) &&
+      mju_norm3(m->opt.gravity) != 0) {
+    for (int j = 0; j < m->njnt; j++) {
+      if (m->jnt_actgravcomp[j]) {
+        int adr = m->jnt_dofadr[j];
+        mju_addTo(d->qfrc_actuator + adr, d->qfrc_gravcomp + adr, jointDofs(m->jnt_type[j]));
+      }
+    }
+  }
+
+  // per-joint actuator force limits
+  for (int j = 0; j < m->njnt; j++) {
+    if (!m->jnt_actfrclimited[j]) {
+      continue;
+    }
+    const mjtNum* range = m->jnt_actfrcrange + 2*j;
+    int adr = m->jnt_dofadr[j], num = jointDofs(m->jnt_type[j]);
+    for (int k = adr; k < adr + num; k++) {
+      d->qfrc_actuator[k] = mju_clip(d->qfrc_actuator[k], range[0], range[1]);
+    }
+  }
+}
+
+/* actuator forces, activation derivatives and qfrc_actuator */
+void mj_fwdActuation(const mjModel* m, mjData* d) {
+  int nu = m->nu;
+
+  // clear outputs
+  mju_zero(d->actuator_force, nu);
+  mju_zero(d->act_dot, m->na);
+
+  // disabled or no actuators: no actuator forces
+  if (nu == 0 || (m->opt.disableflags & mjDSBL_ACTUATION)) {
+    mju_zero(d->qfrc_actuator, m->nv);
+    return;
+  }
+
+  // clamped controls, activation dynamics
+  mj_markStack(d);
+  mjtNum* ctrl = mj_stackAllocNum(d, nu);
+  if (!ctrl) {
+    mj_freeStack(d);
+    return;
+  }
+  clampedControls(m, d, ctrl);
+  activationDynamics(m, d, ctrl);
+
+  // scalar forces of enabled actuators
+  for (int i = 0; i < nu; i++) {
+    if (!actuatorDisabled(m, i)) {
+      d->actuator_force[i] = actuatorForce(m, d, i, ctrl);
+    }
+  }
+  tendonForceLimits(m, d);
+
+  // map to joint space
+  jointForces(m, d);
+  mj_freeStack(d);
+}

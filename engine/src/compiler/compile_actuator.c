@@ -1,0 +1,186 @@
+/* compiler/compile_actuator.c — actuators: transmission targets, activation addresses,
+ * limit flags, inherited ranges, and (after the constants pass) the damping ratio of
+ * position servos converted to a damping gain with the reflected inertia at qpos0. */
+#include <math.h>
+#include <string.h>
+
+#include "compiler/compile_internal.h"
+
+/* transmission target: a joint or a tendon */
+static int compile_target(tnCompiler* c, int i, const tnSpecActuator* a) {
+  mjModel* m = c->m;
+  m->actuator_trntype[i] = a->trntype;
+  m->actuator_trnid[2 * i + 1] = -1;
+  const char* attr = a->trntype == mjTRN_TENDON ? "tendon"
+                     : a->trntype == mjTRN_JOINT ? "joint"
+                                                 : "jointinparent";
+  int type = a->trntype == mjTRN_TENDON ? mjOBJ_TENDON : mjOBJ_JOINT;
+  m->actuator_trnid[2 * i] = tn_compileRequire(c, type, a->target, a->src, attr);
+  return m->actuator_trnid[2 * i] >= 0;
+}
+
+/* inheritrange: control (position) or activation (intvelocity) range from the joint */
+static int inherit_range(tnCompiler* c, int i, const tnSpecActuator* a) {
+  mjModel* m = c->m;
+  if (a->inheritrange <= 0) {
+    return 1;
+  }
+  const char* n = a->src->name;
+  int intvel = strcmp(n, "intvelocity") == 0;
+  const char* own = intvel ? "actrange" : "ctrlrange";
+  const mjtNum* given = intvel ? a->actrange : a->ctrlrange;
+  if (given[0] != 0 || given[1] != 0) {
+    return tn_compileFail(c, a->src, "inheritrange", "%s and inheritrange cannot both be defined",
+                          own);
+  }
+
+  // the target's range
+  const mjtNum* range;
+  int id = m->actuator_trnid[2 * i];
+  if (m->actuator_trntype[i] == mjTRN_TENDON) {
+    range = m->tendon_range + 2 * id;
+  } else {
+    int t = m->jnt_type[id];
+    if (t != mjJNT_HINGE && t != mjJNT_SLIDE) {
+      return tn_compileFail(c, a->src, "inheritrange", "needs a hinge or slide joint");
+    }
+    range = m->jnt_range + 2 * id;
+  }
+  if (range[0] >= range[1]) {
+    return tn_compileFail(c, a->src, "inheritrange", "target has no range to inherit");
+  }
+
+  // centered, scaled
+  mjtNum mid = 0.5 * (range[0] + range[1]);
+  mjtNum half = 0.5 * a->inheritrange * (range[1] - range[0]);
+  mjtNum* dst = intvel ? m->actuator_actrange + 2 * i : m->actuator_ctrlrange + 2 * i;
+  dst[0] = mid - half;
+  dst[1] = mid + half;
+  if (intvel) {
+    m->actuator_actlimited[i] = 1;
+  } else {
+    m->actuator_ctrllimited[i] = 1;
+  }
+  return 1;
+}
+
+/* one actuator */
+static int compile_actuator(tnCompiler* c, int i, int* na) {
+  mjModel* m = c->m;
+  const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
+  if (!compile_target(c, i, a)) {
+    return 0;
+  }
+  m->actuator_dyntype[i] = a->dyntype;
+  m->actuator_gaintype[i] = a->gaintype;
+  m->actuator_biastype[i] = a->biastype;
+  mju_copy(m->actuator_dynprm + mjNDYN * i, a->dynprm, mjNDYN);
+  mju_copy(m->actuator_gainprm + mjNGAIN * i, a->gainprm, mjNGAIN);
+  mju_copy(m->actuator_biasprm + mjNBIAS * i, a->biasprm, mjNBIAS);
+  m->actuator_actearly[i] = (mjtByte)a->actearly;
+  m->actuator_group[i] = a->group;
+  mju_copy(m->actuator_gear + 6 * i, a->gear, 6);
+  m->actuator_cranklength[i] = a->cranklength;
+  mju_copy(m->actuator_lengthrange + 2 * i, a->lengthrange, 2);
+
+  // activation states
+  int actnum = a->actdim >= 0 ? a->actdim : a->dyntype != mjDYN_NONE;
+  if (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE)) {
+    return tn_compileFail(c, a->src, "actdim", "must be 1 with activation dynamics");
+  }
+  m->actuator_actnum[i] = actnum;
+  m->actuator_actadr[i] = actnum ? *na : -1;
+  *na += actnum;
+
+  // ranges and their flags
+  int cl = 0, fl = 0, al = 0;
+  mju_copy(m->actuator_ctrlrange + 2 * i, a->ctrlrange, 2);
+  mju_copy(m->actuator_forcerange + 2 * i, a->forcerange, 2);
+  mju_copy(m->actuator_actrange + 2 * i, a->actrange, 2);
+  if (!tn_compileLimited(c, a->ctrllimited, a->ctrlrange, a->src, "ctrllimited", "ctrlrange",
+                         &cl) ||
+      !tn_compileLimited(c, a->forcelimited, a->forcerange, a->src, "forcelimited",
+                         "forcerange", &fl) ||
+      !tn_compileLimited(c, a->actlimited, a->actrange, a->src, "actlimited", "actrange",
+                         &al)) {
+    return 0;
+  }
+  m->actuator_ctrllimited[i] = (mjtByte)cl;
+  m->actuator_forcelimited[i] = (mjtByte)fl;
+  m->actuator_actlimited[i] = (mjtByte)al;
+  if (!inherit_range(c, i, a)) {
+    return 0;
+  }
+  return tn_compileUser(c, m->actuator_user + m->nuser_actuator * i, m->nuser_actuator,
+                        &a->user, a->src);
+}
+
+int tn_compileActuators(tnCompiler* c) {
+  int na = 0;
+  for (int i = 0; i < c->m->nu; i++) {
+    if (!compile_actuator(c, i, &na)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * damping ratio -> damping gain
+ * ------------------------------------------------------------------------------------- */
+
+/* sum over the transmission's dofs of dof_M0 / moment^2 (0: unsupported transmission) */
+static mjtNum reflected_mass(const mjModel* m, int i) {
+  int id = m->actuator_trnid[2 * i];
+  const mjtNum* gear = m->actuator_gear + 6 * i;
+  mjtNum mass = 0;
+  if (m->actuator_trntype[i] == mjTRN_TENDON) {
+    // fixed tendons: moment of dof = coef * gear (spatial tendons need kinematics)
+    int adr = m->tendon_adr[id];
+    for (int w = adr; w < adr + m->tendon_num[id]; w++) {
+      if (m->wrap_type[w] != mjWRAP_JOINT) {
+        return 0;
+      }
+    }
+    for (int w = adr; w < adr + m->tendon_num[id]; w++) {
+      int dof = m->jnt_dofadr[m->wrap_objid[w]];
+      mjtNum moment = m->wrap_prm[w] * gear[0];
+      if (moment != 0) {
+        mass += m->dof_M0[dof] / (moment * moment);
+      }
+    }
+    return mass;
+  }
+
+  // joints: one moment per dof from the gear
+  int adr = m->jnt_dofadr[id];
+  int nv = m->jnt_type[id] == mjJNT_FREE ? 6 : m->jnt_type[id] == mjJNT_BALL ? 3 : 1;
+  for (int k = 0; k < nv; k++) {
+    mjtNum moment = gear[k];
+    if (moment != 0) {
+      mass += m->dof_M0[adr + k] / (moment * moment);
+    }
+  }
+  return mass;
+}
+
+int tn_compileDampratio(tnCompiler* c) {
+  mjModel* m = c->m;
+  for (int i = 0; i < m->nu; i++) {
+    mjtNum* gain = m->actuator_gainprm + mjNGAIN * i;
+    mjtNum* bias = m->actuator_biasprm + mjNBIAS * i;
+    int servo = m->actuator_gaintype[i] == mjGAIN_FIXED &&
+                m->actuator_biastype[i] == mjBIAS_AFFINE && gain[0] == -bias[1];
+    if (!servo || bias[2] <= 0) {
+      continue;
+    }
+    mjtNum mass = reflected_mass(m, i);
+    if (mass <= 0) {
+      const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
+      return tn_compileFail(c, a->src, "dampratio",
+                            "not implemented yet for this transmission");
+    }
+    bias[2] = -bias[2] * 2 * sqrt(gain[0] * mass);
+  }
+  return 1;
+}

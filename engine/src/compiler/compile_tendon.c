@@ -1,0 +1,227 @@
+/* compiler/compile_tendon.c — tendons with their wrap paths, and equality constraints.
+ *
+ * Path elements become (wrap_type, wrap_objid, wrap_prm): joint (coef), site, sphere or
+ * cylinder geom (side site id or -1) and pulley (divisor). Equality data holds what the
+ * file gives (anchors, relative pose, polynomial, torque scale); values MuJoCo derives at
+ * qpos0 are filled by tn_compileFinish. */
+#include <string.h>
+
+#include "compiler/compile_internal.h"
+
+/* one path element */
+static int compile_wrap(tnCompiler* c, int w, int spatial) {
+  mjModel* m = c->m;
+  const tnSpecWrap* s = TN_AT(c->spec->wraps, tnSpecWrap, w);
+  m->wrap_type[w] = s->type;
+  m->wrap_objid[w] = -1;
+  m->wrap_prm[w] = s->prm;
+  switch (s->type) {
+    case mjWRAP_JOINT: {
+      int j = tn_compileRequire(c, mjOBJ_JOINT, s->obj, s->src, "joint");
+      if (j < 0) {
+        return 0;
+      }
+      if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
+        return tn_compileFail(c, s->src, "joint", "fixed tendons need hinge or slide joints");
+      }
+      m->wrap_objid[w] = j;
+      return 1;
+    }
+    case mjWRAP_SITE:
+      m->wrap_objid[w] = tn_compileRequire(c, mjOBJ_SITE, s->obj, s->src, "site");
+      m->wrap_prm[w] = 0;
+      return m->wrap_objid[w] >= 0;
+    case mjWRAP_PULLEY:
+      return 1;
+    default: {
+      // geom: sphere or cylinder, optional side site
+      int g = tn_compileRequire(c, mjOBJ_GEOM, s->obj, s->src, "geom");
+      if (g < 0) {
+        return 0;
+      }
+      int type = m->geom_type[g];
+      if (type != mjGEOM_SPHERE && type != mjGEOM_CYLINDER) {
+        return tn_compileFail(c, s->src, "geom", "wrapping geoms must be spheres or cylinders");
+      }
+      m->wrap_type[w] = type == mjGEOM_SPHERE ? mjWRAP_SPHERE : mjWRAP_CYLINDER;
+      m->wrap_objid[w] = g;
+      m->wrap_prm[w] = -1;
+      if (s->side && s->side[0]) {
+        m->wrap_prm[w] = tn_compileRequire(c, mjOBJ_SITE, s->side, s->src, "sidesite");
+        return m->wrap_prm[w] >= 0;
+      }
+      (void)spatial;
+      return 1;
+    }
+  }
+}
+
+/* spatial paths: each pulley-separated branch starts and ends at a site, and every
+ * geom sits between two sites */
+static int check_path(tnCompiler* c, const tnSpecTendon* t) {
+  const int* type = c->m->wrap_type + t->wrapadr;
+  int n = t->wrapnum;
+  for (int i = 0; i < n; i++) {
+    int first = i == 0 || type[i - 1] == mjWRAP_PULLEY;
+    int last = i == n - 1 || type[i + 1] == mjWRAP_PULLEY;
+    int geom = type[i] == mjWRAP_SPHERE || type[i] == mjWRAP_CYLINDER;
+    if (type[i] == mjWRAP_JOINT) {
+      return tn_compileFail(c, t->src, NULL, "spatial tendons cannot contain joints");
+    }
+    if (type[i] != mjWRAP_PULLEY && (first || last) && type[i] != mjWRAP_SITE) {
+      return tn_compileFail(c, t->src, NULL,
+                            "spatial tendon path must start and end with a site");
+    }
+    if (geom && (type[i - 1] != mjWRAP_SITE || type[i + 1] != mjWRAP_SITE)) {
+      return tn_compileFail(c, t->src, NULL, "a wrapping geom must be between two sites");
+    }
+  }
+  return 1;
+}
+
+/* one tendon */
+static int compile_tendon(tnCompiler* c, int i) {
+  mjModel* m = c->m;
+  const tnSpecTendon* t = TN_AT(c->spec->tendons, tnSpecTendon, i);
+  m->tendon_adr[i] = t->wrapadr;
+  m->tendon_num[i] = t->wrapnum;
+  for (int w = t->wrapadr; w < t->wrapadr + t->wrapnum; w++) {
+    if (!t->spatial && TN_AT(c->spec->wraps, tnSpecWrap, w)->type != mjWRAP_JOINT) {
+      return tn_compileFail(c, t->src, NULL, "fixed tendons contain only joints");
+    }
+    if (!compile_wrap(c, w, t->spatial)) {
+      return 0;
+    }
+  }
+  if (t->spatial && !check_path(c, t)) {
+    return 0;
+  }
+
+  // limits and properties
+  int limited = 0, actlimited = 0;
+  if (!tn_compileLimited(c, t->limited, t->range, t->src, "limited", "range", &limited) ||
+      !tn_compileLimited(c, t->actfrclimited, t->actfrcrange, t->src, "actuatorfrclimited",
+                         "actuatorfrcrange", &actlimited)) {
+    return 0;
+  }
+  m->tendon_limited[i] = (mjtByte)limited;
+  m->tendon_actfrclimited[i] = (mjtByte)actlimited;
+  m->tendon_group[i] = t->group;
+  m->tendon_width[i] = t->width;
+  mju_copy(m->tendon_solref_lim + mjNREF * i, t->solref_limit, mjNREF);
+  mju_copy(m->tendon_solimp_lim + mjNIMP * i, t->solimp_limit, mjNIMP);
+  mju_copy(m->tendon_solref_fri + mjNREF * i, t->solref_friction, mjNREF);
+  mju_copy(m->tendon_solimp_fri + mjNIMP * i, t->solimp_friction, mjNIMP);
+  mju_copy(m->tendon_range + 2 * i, t->range, 2);
+  mju_copy(m->tendon_actfrcrange + 2 * i, t->actfrcrange, 2);
+  m->tendon_margin[i] = t->margin;
+  m->tendon_stiffness[i] = t->stiffness;
+  m->tendon_damping[i] = t->damping;
+  m->tendon_armature[i] = t->armature;
+  m->tendon_frictionloss[i] = t->frictionloss;
+  mju_copy(m->tendon_lengthspring + 2 * i, t->springlength, 2);
+  memcpy(m->tendon_rgba + 4 * i, t->rgba, sizeof(float) * 4);
+  m->tendon_matid[i] = -1;
+  if (t->material && t->material[0]) {
+    m->tendon_matid[i] = tn_compileRequire(c, mjOBJ_MATERIAL, t->material, t->src, "material");
+    if (m->tendon_matid[i] < 0) {
+      return 0;
+    }
+  }
+  return tn_compileUser(c, m->tendon_user + m->nuser_tendon * i, m->nuser_tendon, &t->user,
+                        t->src);
+}
+
+int tn_compileTendons(tnCompiler* c) {
+  for (int i = 0; i < c->m->ntendon; i++) {
+    if (!compile_tendon(c, i)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * equality constraints
+ * ------------------------------------------------------------------------------------- */
+
+/* connect/weld objects: bodies (body2 defaults to the world) or sites */
+static int eq_frames(tnCompiler* c, int i, const tnSpecEquality* e) {
+  mjModel* m = c->m;
+  int type = e->use_sites ? mjOBJ_SITE : mjOBJ_BODY;
+  const char* a1 = e->use_sites ? "site1" : "body1";
+  const char* a2 = e->use_sites ? "site2" : "body2";
+  m->eq_objtype[i] = type;
+  m->eq_obj1id[i] = tn_compileRequire(c, type, e->name1, e->src, a1);
+  if (m->eq_obj1id[i] < 0) {
+    return 0;
+  }
+  m->eq_obj2id[i] = e->name2 ? tn_compileRequire(c, type, e->name2, e->src, a2) : 0;
+  return m->eq_obj2id[i] >= 0;
+}
+
+/* joint/tendon objects: scalar joints, optional second object */
+static int eq_scalars(tnCompiler* c, int i, const tnSpecEquality* e) {
+  mjModel* m = c->m;
+  int joint = e->type == mjEQ_JOINT;
+  int type = joint ? mjOBJ_JOINT : mjOBJ_TENDON;
+  const char* a1 = joint ? "joint1" : "tendon1";
+  const char* a2 = joint ? "joint2" : "tendon2";
+  m->eq_objtype[i] = mjOBJ_UNKNOWN;
+  m->eq_obj1id[i] = tn_compileRequire(c, type, e->name1, e->src, a1);
+  m->eq_obj2id[i] = -1;
+  if (m->eq_obj1id[i] < 0) {
+    return 0;
+  }
+  if (e->name2) {
+    m->eq_obj2id[i] = tn_compileRequire(c, type, e->name2, e->src, a2);
+    if (m->eq_obj2id[i] < 0) {
+      return 0;
+    }
+  }
+  for (int k = 0; joint && k < 2; k++) {
+    int j = k ? m->eq_obj2id[i] : m->eq_obj1id[i];
+    if (j >= 0 && m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
+      return tn_compileFail(c, e->src, k ? a2 : a1, "only hinge and slide joints");
+    }
+  }
+  return 1;
+}
+
+/* one equality */
+static int compile_equality(tnCompiler* c, int i) {
+  mjModel* m = c->m;
+  const tnSpecEquality* e = TN_AT(c->spec->equalities, tnSpecEquality, i);
+  mjtNum* data = m->eq_data + mjNEQDATA * i;
+  m->eq_type[i] = e->type;
+  m->eq_active0[i] = (mjtByte)e->active;
+  mju_copy(m->eq_solref + mjNREF * i, e->solref, mjNREF);
+  mju_copy(m->eq_solimp + mjNIMP * i, e->solimp, mjNIMP);
+  if (e->type == mjEQ_CONNECT || e->type == mjEQ_WELD) {
+    if (!eq_frames(c, i, e)) {
+      return 0;
+    }
+    if (e->type == mjEQ_CONNECT && e->use_sites) {
+      return 1;
+    }
+    mju_copy3(data, e->anchor);
+    if (e->type == mjEQ_WELD) {
+      mju_copy(data + 3, e->relpose, 7);
+    }
+  } else if (!eq_scalars(c, i, e)) {
+    return 0;
+  } else {
+    mju_copy(data, e->polycoef, 5);
+  }
+  data[10] = e->torquescale;
+  return 1;
+}
+
+int tn_compileEqualities(tnCompiler* c) {
+  for (int i = 0; i < c->m->neq; i++) {
+    if (!compile_equality(c, i)) {
+      return 0;
+    }
+  }
+  return 1;
+}

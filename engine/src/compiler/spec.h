@@ -1,0 +1,423 @@
+/* compiler/spec.h — internal: the intermediate model between the MJCF reader and the
+ * compiler.
+ *
+ * The reader (src/xml) fills a tnSpec with what the file says, attribute by attribute, with
+ * MuJoCo's defaults and default classes already applied; the compiler (compile_*.c) turns
+ * it into an mjModel. Values are kept as written (angles in compiler units, orientations
+ * unconverted, names unresolved): every conversion and cross-reference happens in the
+ * compiler, which reports errors at the element (src) that caused them. */
+#ifndef TORSION_SPEC_H
+#define TORSION_SPEC_H
+
+#include <torsion/torsion.h>
+
+#include "compiler/compile_helpers.h"
+#include "xml/xml_tree.h"
+
+/* tri-state of limited/ctrllimited/... attributes */
+enum { TN_FALSE = 0, TN_TRUE = 1, TN_AUTO = 2 };
+
+/* a growable array of fixed-size elements (malloc'ed) */
+typedef struct tnVec_ {
+  void* data;
+  int n;
+  int cap;
+} tnVec;
+
+/* push a zeroed element of `size` bytes; NULL on OOM */
+void* tn_vecPush(tnVec* v, size_t size);
+/* free the array */
+void tn_vecFree(tnVec* v);
+/* typed access to element i */
+#define TN_AT(vec, type, i) (((type*)(vec).data) + (i))
+
+/* user data attached to an object (user="...") */
+typedef struct tnUser_ {
+  mjtNum* v; /* pool memory */
+  int n;
+} tnUser;
+
+/* ---------------------------------------------------------------------------------------
+ * objects that default classes provide (defaults + attributes)
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct tnSpecJoint_ {
+  int type;
+  int group;
+  mjtNum pos[3];
+  mjtNum axis[3];
+  mjtNum ref, springref;
+  mjtNum stiffness, damping, armature, frictionloss, margin;
+  mjtNum springdamper[2];
+  int limited; /* TN_FALSE/TN_TRUE/TN_AUTO */
+  mjtNum range[2];
+  int actfrclimited;
+  mjtNum actfrcrange[2];
+  int actgravcomp;
+  mjtNum solref_limit[mjNREF], solimp_limit[mjNIMP];
+  mjtNum solref_friction[mjNREF], solimp_friction[mjNIMP];
+  tnUser user;
+  /* element only */
+  const char* name;
+  int body;
+  tnXmlNode* src;
+} tnSpecJoint;
+
+typedef struct tnSpecGeom_ {
+  int type;
+  int contype, conaffinity, condim, group, priority;
+  mjtNum size[3];
+  mjtNum friction[3];
+  mjtNum mass; /* NaN: from density */
+  mjtNum density;
+  int shellinertia;
+  mjtNum solmix;
+  mjtNum solref[mjNREF], solimp[mjNIMP];
+  mjtNum margin, gap;
+  int has_fromto;
+  mjtNum fromto[6];
+  mjtNum pos[3];
+  tnOrientation orient;
+  const char* material;
+  const char* hfield;
+  const char* mesh;
+  float rgba[4];
+  int fluidshape; /* 0 none, 1 ellipsoid */
+  mjtNum fluidcoef[5];
+  tnUser user;
+  const char* name;
+  int body;
+  tnXmlNode* src;
+} tnSpecGeom;
+
+typedef struct tnSpecSite_ {
+  int type;
+  int group;
+  mjtNum size[3];
+  int has_fromto;
+  mjtNum fromto[6];
+  mjtNum pos[3];
+  tnOrientation orient;
+  const char* material;
+  float rgba[4];
+  tnUser user;
+  const char* name;
+  int body;
+  tnXmlNode* src;
+} tnSpecSite;
+
+typedef struct tnSpecCamera_ {
+  int mode;
+  const char* target;
+  mjtNum pos[3];
+  tnOrientation orient;
+  mjtNum fovy, ipd;
+  tnUser user;
+  const char* name;
+  int body;
+  tnXmlNode* src;
+} tnSpecCamera;
+
+typedef struct tnSpecLight_ {
+  int mode;
+  const char* target;
+  int directional, castshadow, active;
+  mjtNum pos[3], dir[3];
+  float attenuation[3], cutoff, exponent, ambient[3], diffuse[3], specular[3];
+  const char* name;
+  int body;
+  tnXmlNode* src;
+} tnSpecLight;
+
+typedef struct tnSpecMaterial_ {
+  const char* texture;
+  float texrepeat[2];
+  int texuniform;
+  float emission, specular, shininess, reflectance;
+  float rgba[4];
+  const char* name;
+  tnXmlNode* src;
+} tnSpecMaterial;
+
+typedef struct tnSpecPair_ {
+  /* set flags: unspecified values are combined from the two geoms */
+  int has_condim, has_friction, has_solref, has_solimp, has_margin, has_gap;
+  int condim;
+  mjtNum friction[5];
+  mjtNum solref[mjNREF], solreffriction[mjNREF], solimp[mjNIMP];
+  mjtNum margin, gap;
+  const char* geom1;
+  const char* geom2;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecPair;
+
+typedef struct tnSpecEquality_ {
+  int type;
+  int active;
+  mjtNum solref[mjNREF], solimp[mjNIMP];
+  const char* name1; /* body1/joint1/tendon1/site1 */
+  const char* name2;
+  int use_sites;
+  mjtNum anchor[3];
+  int has_relpose;
+  mjtNum relpose[7];
+  mjtNum torquescale;
+  mjtNum polycoef[5];
+  const char* name;
+  tnXmlNode* src;
+} tnSpecEquality;
+
+typedef struct tnSpecTendon_ {
+  int spatial; /* 0 fixed, 1 spatial */
+  int group;
+  int limited;
+  mjtNum range[2];
+  int actfrclimited;
+  mjtNum actfrcrange[2];
+  mjtNum solref_limit[mjNREF], solimp_limit[mjNIMP];
+  mjtNum solref_friction[mjNREF], solimp_friction[mjNIMP];
+  mjtNum frictionloss;
+  mjtNum springlength[2];
+  mjtNum width, margin, stiffness, damping, armature;
+  const char* material;
+  float rgba[4];
+  tnUser user;
+  int wrapadr, wrapnum; /* into tnSpec.wraps */
+  const char* name;
+  tnXmlNode* src;
+} tnSpecTendon;
+
+/* one element of a tendon path */
+typedef struct tnSpecWrap_ {
+  int type;          /* mjWRAP_JOINT/PULLEY/SITE/SPHERE (geom; type fixed at compile) */
+  const char* obj;   /* joint, site or geom name */
+  const char* side;  /* sidesite name (geom wraps) */
+  mjtNum prm;        /* joint coef or pulley divisor */
+  tnXmlNode* src;
+} tnSpecWrap;
+
+/* actuator shortcut kinds (the element used) */
+enum {
+  TN_ACT_GENERAL = 0,
+  TN_ACT_MOTOR,
+  TN_ACT_POSITION,
+  TN_ACT_VELOCITY,
+  TN_ACT_INTVELOCITY,
+  TN_ACT_DAMPER,
+  TN_ACT_CYLINDER
+};
+
+typedef struct tnSpecActuator_ {
+  int group;
+  int ctrllimited, forcelimited, actlimited;
+  mjtNum ctrlrange[2], forcerange[2], actrange[2], lengthrange[2];
+  mjtNum gear[6];
+  mjtNum cranklength;
+  int actdim;
+  int dyntype, gaintype, biastype;
+  mjtNum dynprm[mjNDYN], gainprm[mjNGAIN], biasprm[mjNBIAS];
+  int actearly;
+  mjtNum inheritrange;
+  tnUser user;
+  /* element only: the transmission target */
+  int trntype;
+  const char* target;
+  const char* refsite;
+  const char* cranksite;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecActuator;
+
+/* ---------------------------------------------------------------------------------------
+ * objects without default classes
+ * ------------------------------------------------------------------------------------- */
+
+typedef struct tnSpecBody_ {
+  const char* name;
+  int parent;
+  const char* childclass; /* class applied to descendants (resolved at read time) */
+  mjtNum pos[3];
+  tnOrientation orient;
+  int mocap;
+  mjtNum gravcomp;
+  tnUser user;
+  /* <inertial> */
+  int has_inertial;
+  mjtNum ipos[3];
+  tnOrientation iorient;
+  mjtNum mass;
+  int has_diaginertia, has_fullinertia;
+  mjtNum inertia[3];
+  mjtNum fullinertia[6];
+  tnXmlNode* inertial_src;
+  tnXmlNode* src;
+} tnSpecBody;
+
+typedef struct tnSpecTexture_ {
+  int type;
+  int width, height, nchannel;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecTexture;
+
+typedef struct tnSpecHField_ {
+  int nrow, ncol;
+  mjtNum size[4];
+  mjtNum* elevation; /* pool memory, nrow*ncol values or NULL */
+  int nelevation;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecHField;
+
+typedef struct tnSpecExclude_ {
+  const char* body1;
+  const char* body2;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecExclude;
+
+typedef struct tnSpecSensor_ {
+  int type;
+  const char* name;
+  int objtype;
+  const char* objname;
+  int reftype;
+  const char* refname;
+  int intprm[3];
+  int datatype, needstage, dim; /* user sensors */
+  mjtNum cutoff, noise;
+  tnUser user;
+  tnXmlNode* src;
+} tnSpecSensor;
+
+typedef struct tnSpecNumeric_ {
+  const char* name;
+  int size; /* -1: from data */
+  mjtNum* data;
+  int ndata;
+  tnXmlNode* src;
+} tnSpecNumeric;
+
+typedef struct tnSpecText_ {
+  const char* name;
+  const char* data;
+  tnXmlNode* src;
+} tnSpecText;
+
+typedef struct tnSpecTuple_ {
+  const char* name;
+  int adr, num; /* into tnSpec.tuple_elems */
+  tnXmlNode* src;
+} tnSpecTuple;
+
+typedef struct tnSpecTupleElem_ {
+  int objtype;
+  const char* objname;
+  mjtNum prm;
+  tnXmlNode* src;
+} tnSpecTupleElem;
+
+/* a keyframe: arrays with their given lengths (-1: not given) */
+typedef struct tnSpecKey_ {
+  const char* name;
+  mjtNum time;
+  mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat;
+  int nqpos, nqvel, nact, nctrl, nmpos, nmquat;
+  tnXmlNode* src;
+} tnSpecKey;
+
+/* one default class */
+typedef struct tnDefault_ {
+  const char* name;
+  int parent;
+  tnSpecJoint joint;
+  tnSpecGeom geom;
+  tnSpecSite site;
+  tnSpecCamera camera;
+  tnSpecLight light;
+  tnSpecMaterial material;
+  tnSpecPair pair;
+  tnSpecEquality equality;
+  tnSpecTendon tendon;
+  tnSpecActuator actuator;
+} tnDefault;
+
+/* <compiler> settings */
+typedef struct tnCompilerSettings_ {
+  int degree;       /* angle="degree" (default) */
+  char eulerseq[3];
+  int inertiafromgeom; /* TN_FALSE/TN_TRUE/TN_AUTO */
+  int inertiagrouprange[2];
+  int autolimits;
+  mjtNum boundmass, boundinertia;
+  mjtNum settotalmass;
+  int balanceinertia;
+  int discardvisual;
+  const char* meshdir;
+  const char* texturedir;
+  const char* assetdir;
+} tnCompilerSettings;
+
+/* everything read from one MJCF document */
+typedef struct tnSpec_ {
+  tnPool pool; /* strings and small arrays */
+  const char* modelname;
+  const char* filename; /* main file (for messages) */
+  tnCompilerSettings compiler;
+  mjOption opt;
+
+  /* <size> */
+  long long memory; /* bytes, -1: default */
+  int njmax, nconmax, nstack, nuserdata, nkey;
+  int nuser_body, nuser_jnt, nuser_geom, nuser_site, nuser_cam, nuser_tendon,
+      nuser_actuator, nuser_sensor;
+
+  /* <statistic> overrides (NaN: computed) */
+  mjtNum stat_meaninertia, stat_meanmass, stat_meansize, stat_extent, stat_center[3];
+
+  tnVec defaults;   /* tnDefault, [0] = "main" */
+  tnVec bodies;     /* tnSpecBody, [0] = world, depth-first preorder */
+  tnVec joints;     /* tnSpecJoint */
+  tnVec geoms;      /* tnSpecGeom */
+  tnVec sites;      /* tnSpecSite */
+  tnVec cameras;    /* tnSpecCamera */
+  tnVec lights;     /* tnSpecLight */
+  tnVec materials;  /* tnSpecMaterial */
+  tnVec textures;   /* tnSpecTexture */
+  tnVec hfields;    /* tnSpecHField */
+  tnVec pairs;      /* tnSpecPair */
+  tnVec excludes;   /* tnSpecExclude */
+  tnVec equalities; /* tnSpecEquality */
+  tnVec tendons;    /* tnSpecTendon */
+  tnVec wraps;      /* tnSpecWrap */
+  tnVec actuators;  /* tnSpecActuator */
+  tnVec sensors;    /* tnSpecSensor */
+  tnVec numerics;   /* tnSpecNumeric */
+  tnVec texts;      /* tnSpecText */
+  tnVec tuples;     /* tnSpecTuple */
+  tnVec tuple_elems; /* tnSpecTupleElem */
+  tnVec keys;       /* tnSpecKey */
+} tnSpec;
+
+/* a new spec with MuJoCo's defaults (main class, world body); NULL on OOM */
+tnSpec* tn_specNew(void);
+/* free a spec */
+void tn_specFree(tnSpec* spec);
+
+/* MuJoCo's built-in defaults of each object */
+void tn_specDefaultJoint(tnSpecJoint* j);
+void tn_specDefaultGeom(tnSpecGeom* g);
+void tn_specDefaultSite(tnSpecSite* s);
+void tn_specDefaultCamera(tnSpecCamera* c);
+void tn_specDefaultLight(tnSpecLight* l);
+void tn_specDefaultMaterial(tnSpecMaterial* m);
+void tn_specDefaultPair(tnSpecPair* p);
+void tn_specDefaultEquality(tnSpecEquality* e);
+void tn_specDefaultTendon(tnSpecTendon* t);
+void tn_specDefaultActuator(tnSpecActuator* a);
+
+/* compile a spec into a model; NULL with a message naming the offending element */
+mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz);
+
+#endif /* TORSION_SPEC_H */

@@ -1,0 +1,91 @@
+/* xml/xml_elements_actuator.c — <actuator>: general actuators and their shortcuts
+ * (motor, position, velocity, intvelocity, damper, cylinder) with joint, jointinparent or
+ * tendon transmission. Site, body and slider-crank transmissions are not implemented yet. */
+#include <string.h>
+
+#include "xml/xml_reader.h"
+
+/* transmission attributes and their types (-1: not implemented yet) */
+static const struct {
+  const char* attr;
+  int trntype;
+} transmissions[] = {{"joint", mjTRN_JOINT},
+                     {"jointinparent", mjTRN_JOINTINPARENT},
+                     {"tendon", mjTRN_TENDON},
+                     {"site", -1},
+                     {"body", -1},
+                     {"cranksite", -1}};
+
+/* the one transmission target of an actuator */
+static int read_target(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+  const char* found = NULL;
+  for (int i = 0; i < 6; i++) {
+    const char* attr = transmissions[i].attr;
+    if (!tn_xmlAttr(node, attr)) {
+      continue;
+    }
+    if (found) {
+      tn_xmlError(r->err, r->errsz, node, attr, "actuator already has a target ('%s')", found);
+      return 0;
+    }
+    found = attr;
+    if (transmissions[i].trntype < 0) {
+      tn_xmlError(r->err, r->errsz, node, attr,
+                  "%s transmission is not implemented yet",
+                  strcmp(attr, "cranksite") == 0 ? "slider-crank" : attr);
+      return 0;
+    }
+    a->trntype = transmissions[i].trntype;
+    TN_TRY(tn_rdName(r, node, attr, &a->target));
+  }
+
+  // refsite and slidersite only make sense with site / slider-crank transmissions
+  if (tn_xmlAttr(node, "refsite") || tn_xmlAttr(node, "slidersite")) {
+    const char* attr = tn_xmlAttr(node, "refsite") ? "refsite" : "slidersite";
+    return tn_rdFail(r, node, attr, "not implemented yet") + 1;
+  }
+  if (!found) {
+    return tn_rdFail(r, node, NULL, "actuator needs a transmission target (joint, tendon, ...)") +
+           1;
+  }
+  return 1;
+}
+
+/* one actuator element */
+static int read_actuator(tnReader* r, tnXmlNode* node) {
+  int kind = tn_actuatorKind(node->name);
+  if (kind < 0) {
+    return tn_rdFail(r, node, NULL, "not implemented yet") + 1;
+  }
+  int cls = tn_elementClass(r, node, 0);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecActuator a = TN_AT(r->spec->defaults, tnDefault, cls)->actuator;
+  a.src = node;
+  TN_OK(tn_readActuatorAttrs(r, node, kind, &a));
+  TN_TRY(tn_rdName(r, node, "name", &a.name));
+  if (!read_target(r, node, &a)) {
+    return 0;
+  }
+
+  // the element's own checks
+  if (kind == TN_ACT_DAMPER && a.ctrlrange[0] < 0) {
+    return tn_rdFail(r, node, "ctrlrange", "damper control range must be nonnegative") + 1;
+  }
+  tnSpecActuator* dst = tn_vecPush(&r->spec->actuators, sizeof(tnSpecActuator));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = a;
+  return 1;
+}
+
+int tn_readActuator(tnReader* r, tnXmlNode* node) {
+  for (int i = 0; i < node->nchild; i++) {
+    if (!read_actuator(r, node->child[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}

@@ -1,0 +1,220 @@
+/* xml/xml_elements_body.c — the kinematic tree: <worldbody>, <body> and what bodies hold
+ * (<inertial>, <joint>, <freejoint>, <geom>, <site>, <camera>, <light>).
+ *
+ * Bodies are numbered in document (depth-first pre-) order, the world being body 0. Each
+ * object records its body; the compiler later groups objects by body as MuJoCo does. An
+ * element's class comes from its `class` attribute, else the nearest `childclass`. */
+#include <string.h>
+
+#include "xml/xml_reader.h"
+
+/* freejoint alignment keywords (only the default behaviour is implemented) */
+static const tnKeyword align_words[] = {{"false", 0}, {"true", 1}, {"auto", 2}, {NULL, 0}};
+
+/* the class record of index cls */
+static tnDefault* class_of(tnReader* r, int cls) {
+  return TN_AT(r->spec->defaults, tnDefault, cls);
+}
+
+/* <inertial> of body b */
+static int read_inertial(tnReader* r, tnXmlNode* node, int b) {
+  tnSpecBody* body = TN_AT(r->spec->bodies, tnSpecBody, b);
+  if (body->has_inertial) {
+    return tn_rdFail(r, node, NULL, "a body can have only one <inertial>") + 1;
+  }
+  body->has_inertial = 1;
+  body->inertial_src = node;
+  if (tn_rdNums(r, node, "pos", body->ipos, 3, 3) <= 0) {
+    return tn_rdFail(r, node, "pos", "required attribute missing") + 1;
+  }
+  TN_TRY(tn_rdOrientation(r, node, &body->iorient));
+  if (tn_rdNums(r, node, "mass", &body->mass, 1, 1) <= 0) {
+    return tn_rdFail(r, node, "mass", "required attribute missing") + 1;
+  }
+  int got = tn_rdNums(r, node, "diaginertia", body->inertia, 3, 3);
+  TN_TRY(got);
+  body->has_diaginertia = got > 0;
+  got = tn_rdNums(r, node, "fullinertia", body->fullinertia, 6, 6);
+  TN_TRY(got);
+  body->has_fullinertia = got > 0;
+  if (body->has_diaginertia && body->has_fullinertia) {
+    return tn_rdFail(r, node, "fullinertia", "diaginertia and fullinertia both given") + 1;
+  }
+  if (!body->has_diaginertia && !body->has_fullinertia) {
+    return tn_rdFail(r, node, "diaginertia", "diaginertia or fullinertia is required") + 1;
+  }
+  return 1;
+}
+
+/* <joint> or <freejoint> */
+static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls) {
+  tnSpecJoint j;
+  if (strcmp(node->name, "freejoint") == 0) {
+    // not affected by default classes
+    tn_specDefaultJoint(&j);
+    j.type = mjJNT_FREE;
+    TN_TRY(tn_rdInts(r, node, "group", &j.group, 1, 1));
+    int align = 0;
+    TN_TRY(tn_rdKeyword(r, node, "align", align_words, &align));
+    if (align == 1) {
+      return tn_rdFail(r, node, "align", "free joint alignment is not implemented yet") + 1;
+    }
+  } else {
+    cls = tn_elementClass(r, node, cls);
+    if (cls < 0) {
+      return 0;
+    }
+    j = class_of(r, cls)->joint;
+    TN_OK(tn_readJointAttrs(r, node, &j));
+  }
+  TN_TRY(tn_rdName(r, node, "name", &j.name));
+  j.body = b;
+  j.src = node;
+  tnSpecJoint* dst = tn_vecPush(&r->spec->joints, sizeof(tnSpecJoint));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = j;
+  return 1;
+}
+
+/* <geom> */
+static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls) {
+  cls = tn_elementClass(r, node, cls);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecGeom g = class_of(r, cls)->geom;
+  TN_OK(tn_readGeomAttrs(r, node, &g));
+  TN_TRY(tn_rdName(r, node, "name", &g.name));
+  g.body = b;
+  g.src = node;
+  tnSpecGeom* dst = tn_vecPush(&r->spec->geoms, sizeof(tnSpecGeom));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = g;
+  return 1;
+}
+
+/* <site> */
+static int read_site(tnReader* r, tnXmlNode* node, int b, int cls) {
+  cls = tn_elementClass(r, node, cls);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecSite s = class_of(r, cls)->site;
+  TN_OK(tn_readSiteAttrs(r, node, &s));
+  TN_TRY(tn_rdName(r, node, "name", &s.name));
+  s.body = b;
+  s.src = node;
+  tnSpecSite* dst = tn_vecPush(&r->spec->sites, sizeof(tnSpecSite));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = s;
+  return 1;
+}
+
+/* <camera> */
+static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls) {
+  cls = tn_elementClass(r, node, cls);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecCamera c = class_of(r, cls)->camera;
+  TN_OK(tn_readCameraAttrs(r, node, &c));
+  TN_TRY(tn_rdName(r, node, "name", &c.name));
+  c.body = b;
+  c.src = node;
+  tnSpecCamera* dst = tn_vecPush(&r->spec->cameras, sizeof(tnSpecCamera));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = c;
+  return 1;
+}
+
+/* <light> */
+static int read_light(tnReader* r, tnXmlNode* node, int b, int cls) {
+  cls = tn_elementClass(r, node, cls);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecLight l = class_of(r, cls)->light;
+  TN_OK(tn_readLightAttrs(r, node, &l));
+  TN_TRY(tn_rdName(r, node, "name", &l.name));
+  l.body = b;
+  l.src = node;
+  tnSpecLight* dst = tn_vecPush(&r->spec->lights, sizeof(tnSpecLight));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = l;
+  return 1;
+}
+
+static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls);
+
+/* <body>: a new body under `parent`, then its children */
+static int read_body(tnReader* r, tnXmlNode* node, int parent, int cls) {
+  tnSpecBody* body = tn_vecPush(&r->spec->bodies, sizeof(tnSpecBody));
+  if (!body) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  int b = r->spec->bodies.n - 1;
+  body->parent = parent;
+  body->src = node;
+  TN_TRY(tn_rdName(r, node, "name", &body->name));
+  TN_TRY(tn_rdNums(r, node, "pos", body->pos, 3, 3));
+  TN_TRY(tn_rdOrientation(r, node, &body->orient));
+  TN_TRY(tn_rdBool(r, node, "mocap", &body->mocap));
+  TN_TRY(tn_rdNums(r, node, "gravcomp", &body->gravcomp, 1, 1));
+  TN_TRY(tn_rdUser(r, node, &body->user));
+
+  // childclass applies to everything below
+  const char* cc = tn_rdStr(node, "childclass");
+  if (cc) {
+    cls = tn_findClass(r->spec, cc);
+    if (cls < 0) {
+      tn_xmlError(r->err, r->errsz, node, "childclass", "unknown default class '%s'", cc);
+      return 0;
+    }
+  }
+  return read_body_children(r, node, b, cls);
+}
+
+/* the children of body b (or of the world) */
+static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls) {
+  for (int i = 0; i < node->nchild; i++) {
+    tnXmlNode* c = node->child[i];
+    const char* n = c->name;
+    int ok;
+    if (strcmp(n, "body") == 0) {
+      ok = read_body(r, c, b, cls);
+    } else if (strcmp(n, "inertial") == 0) {
+      ok = read_inertial(r, c, b);
+    } else if (strcmp(n, "joint") == 0 || strcmp(n, "freejoint") == 0) {
+      ok = read_joint(r, c, b, cls);
+    } else if (strcmp(n, "geom") == 0) {
+      ok = read_geom(r, c, b, cls);
+    } else if (strcmp(n, "site") == 0) {
+      ok = read_site(r, c, b, cls);
+    } else if (strcmp(n, "camera") == 0) {
+      ok = read_camera(r, c, b, cls);
+    } else if (strcmp(n, "light") == 0) {
+      ok = read_light(r, c, b, cls);
+    } else {
+      ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
+    }
+    if (!ok) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* <worldbody> */
+int tn_readWorldbody(tnReader* r, tnXmlNode* node) {
+  return read_body_children(r, node, 0, 0);
+}

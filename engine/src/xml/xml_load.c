@@ -1,0 +1,108 @@
+/* xml/xml_load.c — the public loaders: mj_loadXML and tn_loadXMLString.
+ *
+ * Parse (xml_read.c), validate against the schema (xml_schema.c), read the sections into a
+ * spec in MuJoCo's section order (settings and default classes before the objects that use
+ * them), check that every attribute was consumed, then compile (src/compiler). */
+#include <stdio.h>
+#include <string.h>
+
+#include "xml/xml_reader.h"
+#include "xml/xml_schema.h"
+
+/* one section reader */
+typedef int (*tnSectionFn)(tnReader*, tnXmlNode*);
+
+/* section names in reading order, with their readers (NULL: visual, ignored) */
+static const struct {
+  const char* name;
+  tnSectionFn fn;
+} sections[] = {
+    {"compiler", tn_readCompiler}, {"option", tn_readOption},     {"size", tn_readSize},
+    {"statistic", tn_readStatistic}, {"visual", NULL},            {"default", NULL},
+    {"custom", tn_readCustom},     {"asset", tn_readAsset},       {"worldbody", tn_readWorldbody},
+    {"contact", tn_readContact},   {"equality", tn_readEquality}, {"tendon", tn_readTendon},
+    {"actuator", tn_readActuator}, {"sensor", tn_readSensor},     {"keyframe", tn_readKeyframe},
+};
+
+/* read every top-level section of the document into the spec */
+static int read_sections(tnReader* r, tnXmlNode* root) {
+  TN_TRY(tn_rdName(r, root, "model", &r->spec->modelname));
+  for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
+    for (int i = 0; i < root->nchild; i++) {
+      tnXmlNode* c = root->child[i];
+      if (strcmp(c->name, sections[s].name) != 0) {
+        continue;
+      }
+      int ok = 1;
+      if (strcmp(c->name, "default") == 0) {
+        ok = tn_readDefaults(r, c, -1);
+      } else if (sections[s].fn) {
+        ok = sections[s].fn(r, c);
+      }
+      if (!ok) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+/* spec from a parsed document, then the model */
+static mjModel* load_doc(tnXmlDoc* doc, char* error, int error_sz) {
+  if (!doc) {
+    return NULL;
+  }
+  mjModel* m = NULL;
+  tnSpec* spec = NULL;
+  if (tn_xmlValidate(doc->root, error, error_sz)) {
+    spec = tn_specNew();
+    if (!spec) {
+      snprintf(error, (size_t)error_sz, "out of memory");
+    }
+  }
+  if (spec) {
+    tnReader r = {spec, doc, error, error_sz};
+    spec->filename = doc->root->file;
+    if (read_sections(&r, doc->root) && tn_xmlCheckUsed(doc->root, error, error_sz)) {
+      m = tn_compileSpec(spec, error, error_sz);
+    }
+  }
+  tn_specFree(spec);
+  tn_xmlFree(doc);
+  return m;
+}
+
+/* a scratch buffer when the caller passes none */
+typedef struct tnErrBuf_ {
+  char* err;
+  int errsz;
+  char local[1024];
+} tnErrBuf;
+
+static void errbuf_init(tnErrBuf* b, char* error, int error_sz) {
+  b->err = error && error_sz > 0 ? error : b->local;
+  b->errsz = error && error_sz > 0 ? error_sz : (int)sizeof(b->local);
+  b->err[0] = 0;
+}
+
+/* parse and compile an MJCF file */
+mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz) {
+  tnErrBuf b;
+  errbuf_init(&b, error, error_sz);
+  if (vfs) {
+    snprintf(b.err, (size_t)b.errsz, "mj_loadXML: virtual file systems are not implemented yet");
+    return NULL;
+  }
+  if (!filename) {
+    snprintf(b.err, (size_t)b.errsz, "mj_loadXML: no file name given");
+    return NULL;
+  }
+  return load_doc(tn_xmlLoadFile(filename, b.err, b.errsz), b.err, b.errsz);
+}
+
+/* parse and compile MJCF text */
+mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int error_sz) {
+  tnErrBuf b;
+  errbuf_init(&b, error, error_sz);
+  return load_doc(tn_xmlLoadString(xml, dir, "<string>", b.err, b.errsz), b.err, b.errsz);
+}

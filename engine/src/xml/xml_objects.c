@@ -1,0 +1,426 @@
+/* xml/xml_objects.c — attribute readers for the objects that default classes provide:
+ * joint, geom, site, camera, light, material, pair, equality, tendon and actuator.
+ *
+ * Each reader overwrites the fields of an object (already holding its class defaults) with
+ * the attributes present on one element. The same reader serves a <default> child and a
+ * model element, which is how classes cascade. Actuator shortcuts (motor, position,
+ * velocity, intvelocity, damper, cylinder) translate into the general parameters exactly
+ * as MuJoCo does, on top of whatever the class already holds. */
+#include <math.h>
+#include <string.h>
+
+#include "xml/xml_reader.h"
+
+/* keyword tables */
+static const tnKeyword joint_types[] = {{"free", mjJNT_FREE},
+                                        {"ball", mjJNT_BALL},
+                                        {"slide", mjJNT_SLIDE},
+                                        {"hinge", mjJNT_HINGE},
+                                        {NULL, 0}};
+static const tnKeyword geom_types[] = {
+    {"plane", mjGEOM_PLANE},   {"hfield", mjGEOM_HFIELD},     {"sphere", mjGEOM_SPHERE},
+    {"capsule", mjGEOM_CAPSULE}, {"ellipsoid", mjGEOM_ELLIPSOID}, {"cylinder", mjGEOM_CYLINDER},
+    {"box", mjGEOM_BOX},       {"mesh", mjGEOM_MESH},         {"sdf", mjGEOM_SDF},
+    {NULL, 0}};
+static const tnKeyword camlight_modes[] = {{"fixed", mjCAMLIGHT_FIXED},
+                                           {"track", mjCAMLIGHT_TRACK},
+                                           {"trackcom", mjCAMLIGHT_TRACKCOM},
+                                           {"targetbody", mjCAMLIGHT_TARGETBODY},
+                                           {"targetbodycom", mjCAMLIGHT_TARGETBODYCOM},
+                                           {NULL, 0}};
+static const tnKeyword fluid_shapes[] = {{"none", 0}, {"ellipsoid", 1}, {NULL, 0}};
+static const tnKeyword light_types[] = {
+    {"spot", 0}, {"directional", 1}, {"point", 2}, {"image", 3}, {NULL, 0}};
+static const tnKeyword projections[] = {{"perspective", 0}, {"orthographic", 1}, {NULL, 0}};
+static const tnKeyword dyn_types[] = {{"none", mjDYN_NONE},
+                                      {"integrator", mjDYN_INTEGRATOR},
+                                      {"filter", mjDYN_FILTER},
+                                      {"filterexact", mjDYN_FILTEREXACT},
+                                      {"muscle", -1},
+                                      {"user", -1},
+                                      {NULL, 0}};
+static const tnKeyword gain_types[] = {
+    {"fixed", mjGAIN_FIXED}, {"affine", mjGAIN_AFFINE}, {"muscle", -1}, {"user", -1},
+    {NULL, 0}};
+static const tnKeyword bias_types[] = {
+    {"none", mjBIAS_NONE}, {"affine", mjBIAS_AFFINE}, {"muscle", -1}, {"user", -1},
+    {NULL, 0}};
+
+/* mark visual-only attributes as consumed */
+static void ignore_attrs(tnXmlNode* node, const char* const* names) {
+  for (int i = 0; names[i]; i++) {
+    tn_rdStr(node, names[i]);
+  }
+}
+
+/* solref (1-2 numbers) and solimp (1-5 numbers) */
+static int rd_solref(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* v) {
+  return tn_rdNums(r, node, attr, v, 1, mjNREF);
+}
+static int rd_solimp(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* v) {
+  return tn_rdNums(r, node, attr, v, 1, mjNIMP);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * body elements
+ * ------------------------------------------------------------------------------------- */
+
+int tn_readJointAttrs(tnReader* r, tnXmlNode* node, tnSpecJoint* j) {
+  TN_TRY(tn_rdKeyword(r, node, "type", joint_types, &j->type));
+  TN_TRY(tn_rdInts(r, node, "group", &j->group, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "pos", j->pos, 3, 3));
+  TN_TRY(tn_rdNums(r, node, "axis", j->axis, 3, 3));
+  TN_TRY(tn_rdNums(r, node, "springdamper", j->springdamper, 2, 2));
+  TN_TRY(tn_rdTri(r, node, "limited", &j->limited));
+  TN_TRY(tn_rdTri(r, node, "actuatorfrclimited", &j->actfrclimited));
+  TN_TRY(rd_solref(r, node, "solreflimit", j->solref_limit));
+  TN_TRY(rd_solimp(r, node, "solimplimit", j->solimp_limit));
+  TN_TRY(rd_solref(r, node, "solreffriction", j->solref_friction));
+  TN_TRY(rd_solimp(r, node, "solimpfriction", j->solimp_friction));
+  TN_TRY(tn_rdNums(r, node, "stiffness", &j->stiffness, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "range", j->range, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "actuatorfrcrange", j->actfrcrange, 2, 2));
+  TN_TRY(tn_rdBool(r, node, "actuatorgravcomp", &j->actgravcomp));
+  TN_TRY(tn_rdNums(r, node, "margin", &j->margin, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "ref", &j->ref, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "springref", &j->springref, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "armature", &j->armature, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "damping", &j->damping, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "frictionloss", &j->frictionloss, 1, 1));
+  TN_TRY(tn_rdUser(r, node, &j->user));
+  return 1;
+}
+
+int tn_readGeomAttrs(tnReader* r, tnXmlNode* node, tnSpecGeom* g) {
+  TN_TRY(tn_rdKeyword(r, node, "type", geom_types, &g->type));
+  TN_TRY(tn_rdInts(r, node, "contype", &g->contype, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "conaffinity", &g->conaffinity, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "condim", &g->condim, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "group", &g->group, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "priority", &g->priority, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "size", g->size, 1, 3));
+  TN_TRY(tn_rdName(r, node, "material", &g->material));
+  TN_TRY(tn_rdNums(r, node, "friction", g->friction, 1, 3));
+  TN_TRY(tn_rdNums(r, node, "mass", &g->mass, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "density", &g->density, 1, 1));
+  TN_TRY(tn_rdBool(r, node, "shellinertia", &g->shellinertia));
+  TN_TRY(tn_rdNums(r, node, "solmix", &g->solmix, 1, 1));
+  TN_TRY(rd_solref(r, node, "solref", g->solref));
+  TN_TRY(rd_solimp(r, node, "solimp", g->solimp));
+  TN_TRY(tn_rdNums(r, node, "margin", &g->margin, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "gap", &g->gap, 1, 1));
+  int got = tn_rdNums(r, node, "fromto", g->fromto, 6, 6);
+  TN_TRY(got);
+  g->has_fromto |= got > 0;
+  TN_TRY(tn_rdNums(r, node, "pos", g->pos, 3, 3));
+  TN_TRY(tn_rdOrientation(r, node, &g->orient));
+  TN_TRY(tn_rdName(r, node, "hfield", &g->hfield));
+  TN_TRY(tn_rdName(r, node, "mesh", &g->mesh));
+  TN_TRY(tn_rdFloats(r, node, "rgba", g->rgba, 4, 4));
+  TN_TRY(tn_rdKeyword(r, node, "fluidshape", fluid_shapes, &g->fluidshape));
+  TN_TRY(tn_rdNums(r, node, "fluidcoef", g->fluidcoef, 1, 5));
+  TN_TRY(tn_rdUser(r, node, &g->user));
+  return 1;
+}
+
+int tn_readSiteAttrs(tnReader* r, tnXmlNode* node, tnSpecSite* s) {
+  TN_TRY(tn_rdKeyword(r, node, "type", geom_types, &s->type));
+  TN_TRY(tn_rdInts(r, node, "group", &s->group, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "pos", s->pos, 3, 3));
+  TN_TRY(tn_rdOrientation(r, node, &s->orient));
+  TN_TRY(tn_rdName(r, node, "material", &s->material));
+  TN_TRY(tn_rdNums(r, node, "size", s->size, 1, 3));
+  int got = tn_rdNums(r, node, "fromto", s->fromto, 6, 6);
+  TN_TRY(got);
+  s->has_fromto |= got > 0;
+  TN_TRY(tn_rdFloats(r, node, "rgba", s->rgba, 4, 4));
+  TN_TRY(tn_rdUser(r, node, &s->user));
+  return 1;
+}
+
+int tn_readCameraAttrs(tnReader* r, tnXmlNode* node, tnSpecCamera* c) {
+  // rendering-only intrinsics: validated by the schema, not kept
+  static const char* const visual[] = {"resolution", "output", "focal", "focalpixel",
+                                       "principal", "principalpixel", "sensorsize", NULL};
+  int projection = 0;
+  TN_TRY(tn_rdKeyword(r, node, "projection", projections, &projection));
+  ignore_attrs(node, visual);
+  TN_TRY(tn_rdNums(r, node, "fovy", &c->fovy, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "ipd", &c->ipd, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "pos", c->pos, 3, 3));
+  TN_TRY(tn_rdOrientation(r, node, &c->orient));
+  TN_TRY(tn_rdKeyword(r, node, "mode", camlight_modes, &c->mode));
+  TN_TRY(tn_rdName(r, node, "target", &c->target));
+  TN_TRY(tn_rdUser(r, node, &c->user));
+  return 1;
+}
+
+int tn_readLightAttrs(tnReader* r, tnXmlNode* node, tnSpecLight* l) {
+  // rendering-only properties: validated, not kept
+  static const char* const visual[] = {"bulbradius", "intensity", "range", "softness",
+                                       "texture", NULL};
+  ignore_attrs(node, visual);
+  TN_TRY(tn_rdBool(r, node, "directional", &l->directional));
+  int type = 0;
+  int got = tn_rdKeyword(r, node, "type", light_types, &type);
+  TN_TRY(got);
+  if (got) {
+    l->directional = type == 1;
+  }
+  TN_TRY(tn_rdBool(r, node, "castshadow", &l->castshadow));
+  TN_TRY(tn_rdBool(r, node, "active", &l->active));
+  TN_TRY(tn_rdNums(r, node, "pos", l->pos, 3, 3));
+  TN_TRY(tn_rdNums(r, node, "dir", l->dir, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "attenuation", l->attenuation, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "cutoff", &l->cutoff, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "exponent", &l->exponent, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "ambient", l->ambient, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "diffuse", l->diffuse, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "specular", l->specular, 3, 3));
+  TN_TRY(tn_rdKeyword(r, node, "mode", camlight_modes, &l->mode));
+  TN_TRY(tn_rdName(r, node, "target", &l->target));
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * assets and model-level objects
+ * ------------------------------------------------------------------------------------- */
+
+int tn_readMaterialAttrs(tnReader* r, tnXmlNode* node, tnSpecMaterial* m) {
+  static const char* const visual[] = {"metallic", "roughness", NULL};
+  ignore_attrs(node, visual);
+  TN_TRY(tn_rdName(r, node, "texture", &m->texture));
+  TN_TRY(tn_rdFloats(r, node, "texrepeat", m->texrepeat, 2, 2));
+  TN_TRY(tn_rdBool(r, node, "texuniform", &m->texuniform));
+  TN_TRY(tn_rdFloats(r, node, "emission", &m->emission, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "specular", &m->specular, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "shininess", &m->shininess, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "reflectance", &m->reflectance, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "rgba", m->rgba, 4, 4));
+  return 1;
+}
+
+int tn_readPairAttrs(tnReader* r, tnXmlNode* node, tnSpecPair* p) {
+  int got;
+  TN_TRY(got = tn_rdInts(r, node, "condim", &p->condim, 1, 1));
+  p->has_condim |= got > 0;
+  TN_TRY(got = tn_rdNums(r, node, "friction", p->friction, 1, 5));
+  p->has_friction |= got > 0;
+  TN_TRY(got = rd_solref(r, node, "solref", p->solref));
+  p->has_solref |= got > 0;
+  TN_TRY(rd_solref(r, node, "solreffriction", p->solreffriction));
+  TN_TRY(got = rd_solimp(r, node, "solimp", p->solimp));
+  p->has_solimp |= got > 0;
+  TN_TRY(got = tn_rdNums(r, node, "gap", &p->gap, 1, 1));
+  p->has_gap |= got > 0;
+  TN_TRY(got = tn_rdNums(r, node, "margin", &p->margin, 1, 1));
+  p->has_margin |= got > 0;
+  return 1;
+}
+
+int tn_readEqualityAttrs(tnReader* r, tnXmlNode* node, tnSpecEquality* e) {
+  TN_TRY(tn_rdBool(r, node, "active", &e->active));
+  TN_TRY(rd_solref(r, node, "solref", e->solref));
+  TN_TRY(rd_solimp(r, node, "solimp", e->solimp));
+  return 1;
+}
+
+int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t) {
+  TN_TRY(tn_rdInts(r, node, "group", &t->group, 1, 1));
+  TN_TRY(tn_rdTri(r, node, "limited", &t->limited));
+  TN_TRY(tn_rdTri(r, node, "actuatorfrclimited", &t->actfrclimited));
+  TN_TRY(tn_rdNums(r, node, "range", t->range, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "actuatorfrcrange", t->actfrcrange, 2, 2));
+  TN_TRY(rd_solref(r, node, "solreflimit", t->solref_limit));
+  TN_TRY(rd_solimp(r, node, "solimplimit", t->solimp_limit));
+  TN_TRY(rd_solref(r, node, "solreffriction", t->solref_friction));
+  TN_TRY(rd_solimp(r, node, "solimpfriction", t->solimp_friction));
+  TN_TRY(tn_rdNums(r, node, "frictionloss", &t->frictionloss, 1, 1));
+
+  // one spring length means both ends of the dead band
+  int got = tn_rdNums(r, node, "springlength", t->springlength, 1, 2);
+  TN_TRY(got);
+  if (got == 1) {
+    t->springlength[1] = t->springlength[0];
+  }
+  TN_TRY(tn_rdNums(r, node, "width", &t->width, 1, 1));
+  TN_TRY(tn_rdName(r, node, "material", &t->material));
+  TN_TRY(tn_rdNums(r, node, "margin", &t->margin, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "stiffness", &t->stiffness, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "damping", &t->damping, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "armature", &t->armature, 1, 1));
+  TN_TRY(tn_rdFloats(r, node, "rgba", t->rgba, 4, 4));
+  TN_TRY(tn_rdUser(r, node, &t->user));
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * actuators
+ * ------------------------------------------------------------------------------------- */
+
+/* TN_ACT_* kind of an element name */
+int tn_actuatorKind(const char* name) {
+  static const char* const names[] = {"general", "motor",  "position", "velocity",
+                                      "intvelocity", "damper", "cylinder"};
+  for (int i = 0; i < 7; i++) {
+    if (strcmp(name, names[i]) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* a type keyword that maps to a not-implemented type */
+static int rd_type(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
+                   int* out) {
+  int v = *out;
+  int got = tn_rdKeyword(r, node, attr, table, &v);
+  if (got > 0 && v < 0) {
+    return tn_rdFail(r, node, attr, "this actuator type is not implemented yet");
+  }
+  if (got > 0) {
+    *out = v;
+  }
+  return got;
+}
+
+/* attributes shared by all actuator elements */
+static int rd_actuator_common(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+  TN_TRY(tn_rdInts(r, node, "group", &a->group, 1, 1));
+  TN_TRY(tn_rdTri(r, node, "ctrllimited", &a->ctrllimited));
+  TN_TRY(tn_rdTri(r, node, "forcelimited", &a->forcelimited));
+  TN_TRY(tn_rdTri(r, node, "actlimited", &a->actlimited));
+  TN_TRY(tn_rdNums(r, node, "ctrlrange", a->ctrlrange, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "forcerange", a->forcerange, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "actrange", a->actrange, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "lengthrange", a->lengthrange, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "gear", a->gear, 1, 6));
+  TN_TRY(tn_rdNums(r, node, "cranklength", &a->cranklength, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "actdim", &a->actdim, 1, 1));
+  TN_TRY(rd_type(r, node, "dyntype", dyn_types, &a->dyntype));
+  TN_TRY(rd_type(r, node, "gaintype", gain_types, &a->gaintype));
+  TN_TRY(rd_type(r, node, "biastype", bias_types, &a->biastype));
+  TN_TRY(tn_rdNums(r, node, "dynprm", a->dynprm, 1, mjNDYN));
+  TN_TRY(tn_rdNums(r, node, "gainprm", a->gainprm, 1, mjNGAIN));
+  TN_TRY(tn_rdNums(r, node, "biasprm", a->biasprm, 1, mjNBIAS));
+  TN_TRY(tn_rdBool(r, node, "actearly", &a->actearly));
+  TN_TRY(tn_rdUser(r, node, &a->user));
+  return 1;
+}
+
+/* a nonnegative scalar attribute */
+static int rd_nonneg(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* v) {
+  int got = tn_rdNums(r, node, attr, v, 1, 1);
+  if (got > 0 && *v < 0) {
+    return tn_rdFail(r, node, attr, "must be nonnegative");
+  }
+  return got;
+}
+
+/* kv or dampratio into biasprm[2] (dampratio is stored positive, resolved at compile);
+ * 1/0 */
+static int rd_damping(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+  mjtNum kv = 0, dampratio = 0;
+  int gotkv = rd_nonneg(r, node, "kv", &kv);
+  TN_TRY(gotkv);
+  int gotdr = rd_nonneg(r, node, "dampratio", &dampratio);
+  TN_TRY(gotdr);
+  if (gotkv && gotdr) {
+    return tn_rdFail(r, node, "dampratio", "kv and dampratio cannot both be defined") + 1;
+  }
+  if (gotkv) {
+    a->biasprm[2] = -kv;
+  }
+  if (gotdr) {
+    a->biasprm[2] = dampratio;
+  }
+  return 1;
+}
+
+/* position servo part shared by position and intvelocity */
+static int rd_servo(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+  mjtNum kp = a->gainprm[0];
+  TN_TRY(rd_nonneg(r, node, "kp", &kp));
+  a->gaintype = mjGAIN_FIXED;
+  a->gainprm[0] = kp;
+  a->biastype = mjBIAS_AFFINE;
+  a->biasprm[1] = -kp;
+  TN_OK(rd_damping(r, node, a));
+  TN_TRY(tn_rdNums(r, node, "inheritrange", &a->inheritrange, 1, 1));
+  return 1;
+}
+
+/* shortcut semantics on top of the current parameters */
+static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator* a) {
+  mjtNum v;
+  switch (kind) {
+    case TN_ACT_MOTOR:
+      a->gaintype = mjGAIN_FIXED;
+      a->gainprm[0] = 1;
+      a->biastype = mjBIAS_NONE;
+      a->dyntype = mjDYN_NONE;
+      return 1;
+
+    case TN_ACT_POSITION:
+      TN_OK(rd_servo(r, node, a));
+      v = 0;
+      int got = rd_nonneg(r, node, "timeconst", &v);
+      TN_TRY(got);
+      if (got) {
+        a->dynprm[0] = v;
+        a->dyntype = v > 0 ? mjDYN_FILTEREXACT : mjDYN_NONE;
+      }
+      return 1;
+
+    case TN_ACT_VELOCITY:
+      v = a->gainprm[0];
+      TN_TRY(rd_nonneg(r, node, "kv", &v));
+      a->gaintype = mjGAIN_FIXED;
+      a->gainprm[0] = v;
+      a->biastype = mjBIAS_AFFINE;
+      memset(a->biasprm, 0, sizeof(a->biasprm));
+      a->biasprm[2] = -v;
+      a->dyntype = mjDYN_NONE;
+      return 1;
+
+    case TN_ACT_INTVELOCITY:
+      a->dyntype = mjDYN_INTEGRATOR;
+      return rd_servo(r, node, a);
+
+    case TN_ACT_DAMPER:
+      v = 0;
+      TN_TRY(rd_nonneg(r, node, "kv", &v));
+      a->gaintype = mjGAIN_AFFINE;
+      a->gainprm[0] = 0;
+      a->gainprm[1] = 0;
+      a->gainprm[2] = -v;
+      a->biastype = mjBIAS_NONE;
+      a->dyntype = mjDYN_NONE;
+      a->ctrllimited = TN_TRUE;
+      return 1;
+
+    case TN_ACT_CYLINDER: {
+      mjtNum diameter = -1;
+      a->dyntype = mjDYN_FILTER;
+      TN_TRY(tn_rdNums(r, node, "timeconst", &a->dynprm[0], 1, 1));
+      a->gaintype = mjGAIN_FIXED;
+      TN_TRY(tn_rdNums(r, node, "area", &a->gainprm[0], 1, 1));
+      int gotd = tn_rdNums(r, node, "diameter", &diameter, 1, 1);
+      TN_TRY(gotd);
+      if (gotd) {
+        a->gainprm[0] = mjPI / 4 * diameter * diameter;
+      }
+      a->biastype = mjBIAS_AFFINE;
+      TN_TRY(tn_rdNums(r, node, "bias", a->biasprm, 3, 3));
+      return 1;
+    }
+
+    default:
+      return 1;
+  }
+}
+
+int tn_readActuatorAttrs(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator* a) {
+  TN_OK(rd_actuator_common(r, node, a));
+  return apply_shortcut(r, node, kind, a);
+}

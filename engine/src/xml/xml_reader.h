@@ -1,0 +1,117 @@
+/* xml/xml_reader.h — internal: reading attribute values into the spec.
+ *
+ * Every reader returns >0 when the attribute was present and valid, 0 when absent, and -1
+ * after writing an error naming file, line, element and attribute. Reading an attribute
+ * marks it consumed (see tn_xmlCheckUsed). */
+#ifndef TORSION_XML_READER_H
+#define TORSION_XML_READER_H
+
+#include "compiler/spec.h"
+#include "xml/xml_error.h"
+#include "xml/xml_tree.h"
+
+/* state of one MJCF reading */
+typedef struct tnReader_ {
+  tnSpec* spec;
+  tnXmlDoc* doc;
+  char* err;
+  int errsz;
+} tnReader;
+
+/* a keyword and its value */
+typedef struct tnKeyword_ {
+  const char* word;
+  int value;
+} tnKeyword;
+
+/* Two conventions: attribute readers (tn_rd*) return >0 present, 0 absent, -1 error;
+ * element and object readers (tn_read*, read_*) return 1 on success and 0 on error. Both
+ * macros below are used inside the latter and return 0 on failure. */
+
+/* return 0 from the enclosing function when an attribute reader failed (< 0) */
+#define TN_TRY(expr)  \
+  do {                \
+    if ((expr) < 0) { \
+      return 0;       \
+    }                 \
+  } while (0)
+
+/* return 0 from the enclosing function when an element reader failed (== 0) */
+#define TN_OK(expr) \
+  do {              \
+    if (!(expr)) {  \
+      return 0;     \
+    }               \
+  } while (0)
+
+/* the raw value (marks it consumed), NULL when absent */
+const char* tn_rdStr(tnXmlNode* node, const char* attr);
+
+/* a string copied into the spec's pool */
+int tn_rdName(tnReader* r, tnXmlNode* node, const char* attr, const char** out);
+
+/* nmin..nmax finite numbers; writes only the numbers given; returns how many */
+int tn_rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin, int nmax);
+/* the same into floats */
+int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin,
+                int nmax);
+/* nmin..nmax integers */
+int tn_rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin, int nmax);
+/* any number of numbers into pool memory (*n = count) */
+int tn_rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, int* n);
+
+/* one of the keywords of a NULL-terminated table */
+int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
+                 int* out);
+/* "true"/"false" -> 1/0 */
+int tn_rdBool(tnReader* r, tnXmlNode* node, const char* attr, int* out);
+/* "false"/"true"/"auto" -> TN_FALSE/TN_TRUE/TN_AUTO */
+int tn_rdTri(tnReader* r, tnXmlNode* node, const char* attr, int* out);
+
+/* quat/axisangle/euler/xyaxes/zaxis (at most one) into an orientation */
+int tn_rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o);
+/* user="..." data */
+int tn_rdUser(tnReader* r, tnXmlNode* node, tnUser* user);
+
+/* error helper: message at node/attr, returns -1 */
+int tn_rdFail(tnReader* r, tnXmlNode* node, const char* attr, const char* msg);
+
+/* per-object attribute readers shared by default classes and elements (xml_objects.c);
+ * 1 on success, 0 on error */
+int tn_readJointAttrs(tnReader* r, tnXmlNode* node, tnSpecJoint* j);
+int tn_readGeomAttrs(tnReader* r, tnXmlNode* node, tnSpecGeom* g);
+int tn_readSiteAttrs(tnReader* r, tnXmlNode* node, tnSpecSite* s);
+int tn_readCameraAttrs(tnReader* r, tnXmlNode* node, tnSpecCamera* c);
+int tn_readLightAttrs(tnReader* r, tnXmlNode* node, tnSpecLight* l);
+int tn_readMaterialAttrs(tnReader* r, tnXmlNode* node, tnSpecMaterial* m);
+int tn_readPairAttrs(tnReader* r, tnXmlNode* node, tnSpecPair* p);
+int tn_readEqualityAttrs(tnReader* r, tnXmlNode* node, tnSpecEquality* e);
+int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t);
+/* actuator: `kind` is the element (TN_ACT_*); shortcut semantics applied as MuJoCo does */
+int tn_readActuatorAttrs(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator* a);
+/* the TN_ACT_* kind of an actuator element name, -1 if none */
+int tn_actuatorKind(const char* name);
+
+/* default classes (xml_defaults.c) */
+int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent);
+/* index of a class by name, -1 when unknown */
+int tn_findClass(const tnSpec* spec, const char* name);
+/* class of an element: its class attribute, else `inherited`; -1 after an error */
+int tn_elementClass(tnReader* r, tnXmlNode* node, int inherited);
+
+/* sections (xml_elements_*.c) */
+int tn_readCompiler(tnReader* r, tnXmlNode* node);
+int tn_readOption(tnReader* r, tnXmlNode* node);
+int tn_readSize(tnReader* r, tnXmlNode* node);
+int tn_readStatistic(tnReader* r, tnXmlNode* node);
+int tn_readWorldbody(tnReader* r, tnXmlNode* node);
+int tn_readAsset(tnReader* r, tnXmlNode* node);
+int tn_readContact(tnReader* r, tnXmlNode* node);
+int tn_readEquality(tnReader* r, tnXmlNode* node);
+int tn_readTendon(tnReader* r, tnXmlNode* node);
+int tn_readActuator(tnReader* r, tnXmlNode* node);
+int tn_readSensor(tnReader* r, tnXmlNode* node);
+int tn_readKeyframe(tnReader* r, tnXmlNode* node);
+int tn_readCustom(tnReader* r, tnXmlNode* node);
+
+#endif /* TORSION_XML_READER_H */

@@ -1,0 +1,65 @@
+/* xml/xml_tree.h — internal: the MJCF document as a plain tree with source positions.
+ *
+ * mxml parses the text; xml_read.c copies its elements into this tree, splices <include>d
+ * files in place and records, for every element, the file and line it came from (mxml keeps
+ * no line numbers), so every later error can name FILE:LINE. All memory of a document lives
+ * in one pool freed with tn_xmlFree. */
+#ifndef TORSION_XML_TREE_H
+#define TORSION_XML_TREE_H
+
+#include <stddef.h>
+
+/* a bump allocator: blocks chained together, freed all at once */
+typedef struct tnPoolBlock_ tnPoolBlock;
+typedef struct tnPool_ {
+  tnPoolBlock* head;
+} tnPool;
+
+/* zeroed memory from the pool (NULL on OOM) */
+void* tn_poolAlloc(tnPool* pool, size_t size);
+/* copy of a string in the pool */
+char* tn_poolStrdup(tnPool* pool, const char* s);
+/* free every block */
+void tn_poolFree(tnPool* pool);
+
+/* one attribute: name="value" */
+typedef struct tnXmlAttr_ {
+  const char* name;
+  const char* value;
+  int used; /* set when a reader consumed it; leftovers are "not implemented yet" */
+} tnXmlAttr;
+
+/* one element with its attributes, children and source position */
+typedef struct tnXmlNode_ {
+  const char* name;
+  const char* file; /* path of the file holding the element */
+  int line;         /* 1-based line of its start tag, 0 if unknown */
+  int nattr;
+  tnXmlAttr* attr;
+  int nchild;
+  struct tnXmlNode_** child;
+  struct tnXmlNode_* parent;
+} tnXmlNode;
+
+/* a parsed document: the <mujoco> root and the pool owning everything */
+typedef struct tnXmlDoc_ {
+  tnPool pool;
+  tnXmlNode* root;
+  const char* dir; /* directory of the main file ("" when none), for assets and includes */
+} tnXmlDoc;
+
+/* Parse a file (includes resolved relative to its directory). NULL with a message. */
+tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz);
+
+/* Parse text held in memory; `label` names it in messages; includes resolve relative to
+ * `dir`, or are an error when dir is NULL. NULL with a message. */
+tnXmlDoc* tn_xmlLoadString(const char* text, const char* dir, const char* label, char* err,
+                           int errsz);
+
+/* free a document (NULL allowed) */
+void tn_xmlFree(tnXmlDoc* doc);
+
+/* value of an attribute, or NULL when absent */
+const char* tn_xmlAttr(const tnXmlNode* node, const char* name);
+
+#endif /* TORSION_XML_TREE_H */
