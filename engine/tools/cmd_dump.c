@@ -98,7 +98,7 @@ static int dump_data_field(const mjModel* m, mjData* d, const simArgs* args,
   if (!tn_dataField(m, d, name, &f)) {
     return sim_fail("unknown field '%s'", name);
   }
-  int nstate = mj_stateSize(m, mjSTATE_FULLPHYSICS);
+  int nstate = mj_stateSize(m, args->spec);
   size_t per = (size_t)f.rows * f.cols;
   mjtNum* buf = malloc(sizeof(mjtNum) * (per * B + 1));
   if (!buf) {
@@ -108,7 +108,7 @@ static int dump_data_field(const mjModel* m, mjData* d, const simArgs* args,
   // recompute for every state and collect
   for (long b = 0; b < B; b++) {
     mj_resetData(m, d);
-    mj_setState(m, d, st->data + b * nstate, mjSTATE_FULLPHYSICS);
+    mj_setState(m, d, st->data + b * nstate, args->spec);
     if (ct->data) {
       memcpy(d->ctrl, ct->data + b * m->nu, sizeof(mjtNum) * m->nu);
     }
@@ -137,7 +137,7 @@ int cmd_dump(const simArgs* args) {
 
   // optional states and controls for data fields
   if (args->state) {
-    B = sim_read_states(args->state, mj_stateSize(m, mjSTATE_FULLPHYSICS), &st);
+    B = sim_read_states(args->state, mj_stateSize(m, args->spec), &st);
     if (B < 0 || (args->ctrl && sim_read_ctrl2(args->ctrl, B, m->nu, &ct))) {
       goto done;
     }

@@ -21,7 +21,7 @@ int cmd_forward(const simArgs* args) {
   char err[512];
 
   // inputs
-  long B = sim_read_states(args->state, mj_stateSize(m, mjSTATE_FULLPHYSICS), &st);
+  long B = sim_read_states(args->state, mj_stateSize(m, args->spec), &st);
   if (B < 0 || (args->ctrl && sim_read_ctrl2(args->ctrl, B, m->nu, &ct))) {
     goto done;
   }
@@ -32,7 +32,7 @@ int cmd_forward(const simArgs* args) {
   if (!qacc || !datas) {
     goto done;
   }
-  if (tn_forwardBatch(m, datas, args->threads, (int)B, mjSTATE_FULLPHYSICS, st.data,
+  if (tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data,
                       args->ctrl ? ct.data : NULL, qacc)) {
     goto done;
   }
@@ -65,7 +65,7 @@ int cmd_rollout(const simArgs* args) {
     return 1;
   }
   int rc = 1, N = args->nstep, ctrl_nt = 1;
-  int nstate = mj_stateSize(m, mjSTATE_FULLPHYSICS);
+  int nstate = mj_stateSize(m, args->spec);
   npyArray st = {0}, ct = {0};
   mjtNum* out = NULL;
   mjData** datas = NULL;
@@ -95,7 +95,7 @@ int cmd_rollout(const simArgs* args) {
   if (!out || !datas) {
     goto done;
   }
-  if (tn_rolloutBatch(m, datas, args->threads, (int)B, N, mjSTATE_FULLPHYSICS, st.data,
+  if (tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data,
                       args->ctrl ? ct.data : NULL, ctrl_nt, out, NULL)) {
     goto done;
   }

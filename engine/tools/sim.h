@@ -24,6 +24,7 @@ typedef struct simArgs_ {
   double eps;
   int centered;
   int seed;
+  int spec; /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
 } simArgs;
 
 /* print "torsion-sim: <reason>" to stderr and return exit status 1 */
@@ -51,5 +52,6 @@ int cmd_forward(const simArgs* args);
 int cmd_rollout(const simArgs* args);
 int cmd_speed(const simArgs* args);
 int cmd_dump(const simArgs* args);
+int cmd_contacts(const simArgs* args);
 
 #endif /* TORSION_SIM_H */

@@ -118,7 +118,7 @@ long sim_read_states(const char* path, int nstate, npyArray* arr) {
   long B = arr->ndim == 1 ? 1 : (long)arr->shape[0];
   size_t row = arr->ndim == 1 ? arr->shape[0] : arr->shape[1];
   if (arr->ndim < 1 || arr->ndim > 2 || row != (size_t)nstate) {
-    sim_fail("%s: states must be [B, %d] (mjSTATE_FULLPHYSICS), got %s%zu columns", path,
+    sim_fail("%s: states must be [B, %d] (see --spec), got %s%zu columns", path,
              nstate, arr->ndim > 2 ? "more than 2 dimensions, " : "", row);
     npy_free(arr);
     return -1;

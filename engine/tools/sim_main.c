@@ -1,6 +1,6 @@
 /* tools/sim_main.c — torsion-sim, the in-process command-line tool.
  *
- * Subcommands: info, forward, rollout, speed, dump. Arrays are .npy files. Every later
+ * Subcommands: info, forward, rollout, speed, dump, contacts. Arrays are .npy files. Every later
  * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +17,14 @@ static const char* usage =
     "  rollout MODEL.xml --state S.npy [--ctrl C.npy] --nstep N --out OUT.npy [--threads T]\n"
     "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X]\n"
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
+    "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
     "options:\n"
     "  --disable FLAGS     comma list of MuJoCo disable flags (constraint,contact,gravity,...)\n"
     "  --enable FLAGS      comma list of MuJoCo enable flags (energy,...)\n"
     "  --integrator NAME   euler | rk4 | implicit | implicitfast\n"
-    "states are [B, nstate] in the mjSTATE_FULLPHYSICS layout; arrays are float64 .npy\n";
+    "  --spec SPEC         state layout of --state and outputs: fullphysics (default),\n"
+    "                      integration (adds warmstart and user inputs), physics, or a mask\n"
+    "states are [B, nstate] in the --spec layout; arrays are float64 .npy\n";
 
 /* parse an integer option value */
 static int parse_int(const char* s, int* out) {
@@ -47,6 +50,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
   a->threads = 1;
   a->nstep = -1;
   a->eps = 1e-6;
+  a->spec = mjSTATE_FULLPHYSICS;
   for (int i = 2; i < argc; i++) {
     const char* k = argv[i];
     const char* v = (i + 1 < argc) ? argv[i + 1] : NULL;
@@ -77,6 +81,15 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--disable")) a->disable = v;
     else if (!strcmp(k, "--enable")) a->enable = v;
     else if (!strcmp(k, "--integrator")) a->integrator = v;
+    else if (!strcmp(k, "--spec")) {
+      if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
+      else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
+      else if (!strcmp(v, "physics")) a->spec = mjSTATE_PHYSICS;
+      else if (parse_int(v, &a->spec) || a->spec <= 0 || (a->spec & ~mjSTATE_INTEGRATION)) {
+        return sim_fail("--spec must be fullphysics, integration, physics or a valid mjtState "
+                        "bitmask, got '%s'", v);
+      }
+    }
     else if (!strcmp(k, "--nstep")) {
       if (parse_int(v, &a->nstep) || a->nstep < 0) {
         return sim_fail("--nstep must be a non-negative integer, got '%s'", v);
@@ -124,6 +137,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(cmd, "rollout")) rc = cmd_rollout(&args);
   else if (!strcmp(cmd, "speed")) rc = cmd_speed(&args);
   else if (!strcmp(cmd, "dump")) rc = cmd_dump(&args);
+  else if (!strcmp(cmd, "contacts")) rc = cmd_contacts(&args);
   else return sim_fail("unknown command '%s' (see torsion-sim --help)", cmd);
 
   // an engine error during the run makes the command fail even if it produced output

@@ -127,6 +127,8 @@ void mj_resetData(const mjModel* m, mjData* d) {
   d->pstack = 0;
   d->pbase = 0;
   d->maxuse_stack = 0;
+  d->parena = 0;
+  d->nJ = d->nA = 0;
   d->time = 0;
   d->energy[0] = d->energy[1] = 0;
   d->ncon = d->ne = d->nf = d->nl = d->nefc = 0;
@@ -169,12 +171,13 @@ void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key) {
   mju_copy(d->mocap_quat, m->key_mquat + (size_t)key * 4 * m->nmocap, 4 * m->nmocap);
 }
 
-/* ---- arena stack ---- */
+/* ---- arena stack: grows up from the bottom; the efc arrays (d->parena bytes) sit at the
+ * top of the same arena (see src/constraint) ---- */
 
 /* frame marker stored on the stack: previous pbase */
 void mj_markStack(mjData* d) {
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
-  if (top + sizeof(size_t) > d->narena) {
+  if (top + sizeof(size_t) + d->parena > d->narena) {
     mju_error("mj_markStack: arena exhausted (%zu bytes)", d->narena);
     return;
   }
@@ -193,7 +196,7 @@ void mj_freeStack(mjData* d) {
 /* raw stack allocation */
 static void* stack_alloc(mjData* d, size_t bytes) {
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
-  if (top + bytes > d->narena) {
+  if (top + bytes + d->parena > d->narena) {
     mju_error("mj_stackAlloc: arena exhausted: need %zu bytes, have %zu", top + bytes,
               d->narena);
     return NULL;
