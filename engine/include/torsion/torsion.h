@@ -355,8 +355,9 @@ int mju_isZero(const mjtNum* vec, int n);
  * reset (mj_resetData) and set from its own initial state, so results are identical for
  * every thread count. state0: [B, nstate] (spec `spec`); ctrl: NULL or [B, ctrl_nt, nu]
  * with ctrl_nt = nstep or 1 (control held); out: [B, nstep, nstate], row t the state after
- * step t. warnings (optional, [B]) receives per item the bitmask (1 << mjtWarning) of the
- * warnings raised. Returns 0 on success, -1 on invalid arguments. */
+ * step t; an item that raises a warning stops there and repeats that state in its
+ * remaining rows, like mujoco.rollout. warnings (optional, [B]) receives per item the
+ * bitmask (1 << mjtWarning) of the warnings raised. Returns 0 on success, -1 on invalid arguments. */
 int tn_rolloutBatch(const mjModel* m, mjData** datas, int nthread, int B, int nstep,
                     int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
                     mjtNum* out, int* warnings);

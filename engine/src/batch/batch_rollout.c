@@ -2,7 +2,8 @@
  *
  * Work is split by item with a static schedule; every item starts from mj_resetData plus
  * its own state, so an item's result never depends on which thread ran it or what that
- * thread ran before. */
+ * thread ran before. As in mujoco.rollout, an item whose step raises a warning (divergence
+ * and reset) stops there and its remaining rows repeat the state after that step. */
 #include <string.h>
 
 #include <omp.h>
@@ -35,7 +36,16 @@ static void rollout_one(const mjModel* m, mjData* d, int nstep, int spec, int ns
       memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
     }
     mj_step(m, d);
-    mj_getState(m, d, out + (size_t)t * nstate, spec);
+    mjtNum* row = out + (size_t)t * nstate;
+    mj_getState(m, d, row, spec);
+
+    // after a divergence warning, mujoco.rollout stops and repeats the last state
+    if (warning_mask(d)) {
+      for (int r = t + 1; r < nstep; r++) {
+        memcpy(out + (size_t)r * nstate, row, sizeof(mjtNum) * nstate);
+      }
+      break;
+    }
   }
   if (warning) {
     *warning = warning_mask(d);
