@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# scripts/test.sh — the whole test suite: install what it needs (apt packages only when one
+# is missing; the pinned Python environment .venv from requirements-test.txt), build into
+# build/, run the C unit tests (meson test), then the pytest suite (differential tests
+# against MuJoCo through torsion-sim). The output ends with pytest's summary line; the exit
+# status is non-zero when the build, any unit test or any pytest test failed.
+#   extra arguments go to pytest, e.g.  bash scripts/test.sh -k humanoid -x
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+cd "$TORSION_ROOT"
+
+# set-up failures stop here: without packages or the venv nothing can run
+ensure_apt_packages || exit 1
+ensure_venv || exit 1
+
+# build; a failure is remembered (pytest then reports every check that needs the binary)
+status=0
+if ! build_engine; then
+  echo "BUILD FAILED (see above); the tests below run against whatever exists" >&2
+  status=1
+fi
+
+# C unit tests; the results are kept in build/meson-logs/testlog.json for pytest to report
+step "meson test -C build --print-errorlogs"
+if [ -f build/build.ninja ]; then
+  if ! "$MESON" test -C build --print-errorlogs; then
+    echo "C UNIT TESTS FAILED (see above)" >&2
+    status=1
+  fi
+  export TORSION_MESON_TESTLOG="$TORSION_ROOT/build/meson-logs/testlog.json"
+else
+  echo "no build/ to test" >&2
+  status=1
+fi
+
+# the pytest suite; its summary line is the last line of output
+step "pytest"
+export TORSION_SIM="$TORSION_ROOT/build/engine/tools/torsion-sim"
+.venv/bin/python -m pytest "$@"
+rc=$?
+if [ "$rc" -ne 0 ]; then
+  status=$rc
+fi
+exit "$status"

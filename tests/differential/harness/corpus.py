@@ -1,0 +1,80 @@
+"""corpus — the models the differential tests and the benchmark run on.
+
+Real models nobody on this team wrote, found in the installed Python packages (so the list
+follows the pinned versions): every MJCF file in gymnasium's MuJoCo assets and every model
+in the dm_control suite except dog.xml (meshes and muscles: a later milestone). Our own
+models under tests/models (the demo chain, the tendon models) are added as "local/...".
+A model's id is "<source>/<file name without .xml>", e.g. "gym/ant", "dmc/humanoid_CMU".
+"""
+import importlib.util
+import os
+from dataclasses import dataclass
+
+# models of the packages that stay out, with the reason
+EXCLUDED = {"dmc/dog": "needs meshes and muscles (a later milestone)"}
+
+REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
+LOCAL_DIRS = ["tests/models", "tests/models/tendons"]
+
+
+@dataclass(frozen=True)
+class Model:
+    id: str     # "gym/ant"
+    path: str   # absolute path of the MJCF file
+
+    def __str__(self):
+        return self.id
+
+
+def _package_dir(package, *sub):
+    """Directory inside an installed package (None when the package is missing)."""
+    spec = importlib.util.find_spec(package)
+    if spec is None or spec.origin is None:
+        return None
+    return os.path.join(os.path.dirname(spec.origin), *sub)
+
+
+def _xml_files(directory):
+    """Sorted MJCF files directly inside directory."""
+    if not directory or not os.path.isdir(directory):
+        return []
+    return sorted(os.path.join(directory, f) for f in os.listdir(directory)
+                  if f.endswith(".xml"))
+
+
+def package_models():
+    """The gymnasium and dm_control suite models (the corpus of issue 2)."""
+    sources = [("gym", _package_dir("gymnasium", "envs", "mujoco", "assets")),
+               ("dmc", _package_dir("dm_control", "suite"))]
+    models = []
+    for prefix, directory in sources:
+        if directory is None:
+            raise RuntimeError("package for '%s' models is not installed" % prefix)
+        for path in _xml_files(directory):
+            mid = "%s/%s" % (prefix, os.path.basename(path)[:-4])
+            if mid not in EXCLUDED:
+                models.append(Model(mid, path))
+    return models
+
+
+def local_models():
+    """Our own models (tests/models/*.xml, tests/models/tendons/*.xml)."""
+    models = []
+    for rel in LOCAL_DIRS:
+        sub = rel[len("tests/models"):].strip("/")
+        for path in _xml_files(os.path.join(REPO_ROOT, rel)):
+            name = os.path.basename(path)[:-4]
+            models.append(Model("local/" + (sub + "/" if sub else "") + name, path))
+    return models
+
+
+def all_models():
+    """Every model the differential tests cover."""
+    return package_models() + local_models()
+
+
+def select(models, patterns):
+    """Models whose id contains one of the patterns (all when patterns is empty)."""
+    if not patterns:
+        return list(models)
+    return [m for m in models if any(p in m.id for p in patterns)]

@@ -1,0 +1,135 @@
+"""torsion — the Torsion side of every comparison: runs the torsion-sim binary (the only way
+the tests drive Torsion) and moves arrays in and out as .npy files.
+
+The binary is $TORSION_SIM, or build/engine/tools/torsion-sim under the repository root.
+Every call has a time limit so that a hang fails one test instead of stalling the suite.
+"""
+import json
+import os
+import subprocess
+import tempfile
+
+import numpy as np
+
+from . import corpus
+
+DEFAULT_SIM = os.path.join(corpus.REPO_ROOT, "build", "engine", "tools", "torsion-sim")
+TIMEOUT = 300  # seconds for one torsion-sim call
+
+
+class TorsionError(AssertionError):
+    """torsion-sim failed: the command, its exit status and what it printed."""
+
+
+def sim_path():
+    """Path of the torsion-sim binary to test."""
+    return os.environ.get("TORSION_SIM", DEFAULT_SIM)
+
+
+def run(args, check=True, timeout=TIMEOUT):
+    """Run torsion-sim with args; returns the CompletedProcess (raises TorsionError when
+    check is set and it failed, or when the binary is missing)."""
+    __tracebackhide__ = True
+    sim = sim_path()
+    if not os.access(sim, os.X_OK):
+        raise TorsionError("torsion-sim not found at %s (build it: ninja -C build, or set "
+                           "TORSION_SIM)" % sim)
+    cmd = [sim] + [str(a) for a in args]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        raise TorsionError("timed out after %d s: %s" % (timeout, " ".join(cmd)))
+    if check and proc.returncode != 0:
+        raise TorsionError("%s\n  exit status %d%s\n  stderr: %s" % (
+            " ".join(cmd), proc.returncode,
+            " (killed by signal %d)" % -proc.returncode if proc.returncode < 0 else "",
+            proc.stderr.strip()[-2000:] or "(empty)"))
+    return proc
+
+
+def _flag_args(disable=(), integrator=None):
+    """--disable / --integrator arguments."""
+    args = []
+    if disable:
+        args += ["--disable", ",".join(disable)]
+    if integrator:
+        args += ["--integrator", integrator]
+    return args
+
+
+def _save(directory, name, array):
+    """Save a float64 C-order array as directory/name.npy and return its path."""
+    path = os.path.join(directory, name + ".npy")
+    np.save(path, np.ascontiguousarray(array, dtype="<f8"))
+    return path
+
+
+def _load(path, shape=None):
+    """Load a torsion-sim output, checking dtype and (optionally) shape."""
+    if not os.path.exists(path):
+        raise TorsionError("torsion-sim wrote no %s" % path)
+    a = np.load(path)
+    if a.dtype != np.dtype("<f8"):
+        raise TorsionError("%s has dtype %s, expected little-endian float64" % (path, a.dtype))
+    if shape is not None and tuple(a.shape) != tuple(shape):
+        raise TorsionError("%s has shape %s, expected %s" % (path, a.shape, tuple(shape)))
+    return a
+
+
+def info(model_path):
+    """`torsion-sim info`: the JSON object as a dict."""
+    out = run(["info", model_path]).stdout
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        raise TorsionError("info printed invalid JSON (%s): %r" % (e, out[:500]))
+
+
+def forward(model_path, states, ctrl=None, disable=()):
+    """`torsion-sim forward`: qacc [B, nv] after mj_forward at each state."""
+    with tempfile.TemporaryDirectory(prefix="tn-fwd-") as tmp:
+        args = ["forward", model_path, "--state", _save(tmp, "state", states)]
+        if ctrl is not None:
+            args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
+        out = os.path.join(tmp, "qacc.npy")
+        run(args + ["--out", out] + _flag_args(disable))
+        return _load(out)
+
+
+def rollout(model_path, states, ctrl, nstep, disable=(), threads=1, integrator=None):
+    """`torsion-sim rollout`: states after each step [B, nstep, nstate]."""
+    with tempfile.TemporaryDirectory(prefix="tn-roll-") as tmp:
+        args = ["rollout", model_path, "--state", _save(tmp, "state", states),
+                "--nstep", nstep, "--threads", threads]
+        if ctrl is not None:
+            args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
+        out = os.path.join(tmp, "out.npy")
+        run(args + ["--out", out] + _flag_args(disable, integrator))
+        return _load(out, (len(states), nstep, np.shape(states)[1]))
+
+
+def speed(model_path, nstep, threads=1, ctrlnoise=None, disable=()):
+    """`torsion-sim speed`: the JSON object as a dict."""
+    args = ["speed", model_path, "--nstep", nstep, "--threads", threads]
+    if ctrlnoise is not None:
+        args += ["--ctrlnoise", ctrlnoise]
+    out = run(args + _flag_args(disable), timeout=max(TIMEOUT, 3600)).stdout
+    try:
+        return json.loads(out)
+    except ValueError as e:
+        raise TorsionError("speed printed invalid JSON (%s): %r" % (e, out[:500]))
+
+
+def dump(model_path, fields, states=None, ctrl=None, disable=()):
+    """`torsion-sim dump`: {field: array}; model fields [rows, cols], data fields (with
+    states) [B, rows, cols]."""
+    with tempfile.TemporaryDirectory(prefix="tn-dump-") as tmp:
+        prefix = os.path.join(tmp, "dump")
+        args = ["dump", model_path, "--fields", ",".join(fields), "--out", prefix]
+        if states is not None:
+            args += ["--state", _save(tmp, "state", states)]
+        if ctrl is not None:
+            args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
+        run(args + _flag_args(disable))
+        return {f: _load("%s_%s.npy" % (prefix, f)) for f in fields}
