@@ -75,6 +75,50 @@ typedef struct mjData_ {
   int nl;
   int nefc;
 
+  /* ---- constraint rows (owned by src/constraint) -------------------------------------
+   * The efc_* arrays have run-time sizes, so mj_makeConstraint allocates them from the TOP
+   * of d->arena (the scratch stack grows up from the bottom); they stay valid and readable
+   * until the next mj_makeConstraint. `parena` is the number of bytes they use there. */
+  int nJ;                        /* non-zeros in efc_J (nefc*nv when dense) */
+  int nA;                        /* non-zeros in efc_AR (0 unless PGS or noslip needs it) */
+  size_t parena;                 /* arena bytes used by the efc arrays, at its top */
+  size_t maxuse_arena;           /* largest parena so far */
+  int maxuse_efc;                /* largest nefc so far */
+  int solver_nnz[mjNISLAND];     /* non-zeros in the solver matrix (Hessian or AR) */
+  mjtNum solver_fwdinv[2];       /* forward-inverse comparison: qfrc, efc */
+
+  /* computed by mj_makeConstraint */
+  int* efc_type;                 /* constraint type (mjtConstraint)            (nefc) */
+  int* efc_id;                   /* id of the object of that type              (nefc) */
+  int* efc_J_rownnz;             /* sparse J: non-zeros per row                (nefc) */
+  int* efc_J_rowadr;             /* sparse J: row start in colind              (nefc) */
+  int* efc_J_rowsuper;           /* sparse J: following rows with same pattern (nefc) */
+  int* efc_J_colind;             /* sparse J: column indices                   (nJ) */
+  mjtNum* efc_J;                 /* constraint Jacobian, dense nefc x nv or CSR (nJ) */
+  mjtNum* efc_pos;               /* constraint position (equality, limit, contact) */
+  mjtNum* efc_margin;            /* inclusion margin (limit, contact)          (nefc) */
+  mjtNum* efc_frictionloss;      /* frictionloss (friction rows)               (nefc) */
+  mjtNum* efc_diagA;             /* diagonal of A, approximate or exact        (nefc) */
+  mjtNum* efc_KBIP;              /* stiffness, damping, impedance, imp'        (nefc x 4) */
+  mjtNum* efc_D;                 /* constraint mass                            (nefc) */
+  mjtNum* efc_R;                 /* inverse constraint mass                    (nefc) */
+
+  /* computed by mj_projectConstraint (PGS and noslip only) */
+  int* efc_AR_rownnz;            /* sparse AR: non-zeros per row               (nefc) */
+  int* efc_AR_rowadr;            /* sparse AR: row start in colind             (nefc) */
+  int* efc_AR_colind;            /* sparse AR: column indices                  (nA) */
+  mjtNum* efc_AR;                /* J inv(M) J' + R, dense nefc x nefc or CSR  (nA) */
+
+  /* computed by mj_referenceConstraint */
+  mjtNum* efc_vel;               /* velocity in constraint space: J qvel       (nefc) */
+  mjtNum* efc_aref;              /* reference pseudo-acceleration              (nefc) */
+
+  /* computed by mj_fwdConstraint */
+  mjtNum* efc_b;                 /* linear cost term: J qacc_smooth - aref     (nefc) */
+  int* efc_state;                /* constraint state (mjtConstraintState)      (nefc) */
+  mjtNum* efc_force;             /* constraint force in constraint space       (nefc) */
+  /* ---- end of the constraint block ------------------------------------------------ */
+
   /* contacts: capacity ncon_capacity (from <size nconmax>, else a default from the model) */
   mjContact* contact;
   int ncon_capacity;

@@ -409,6 +409,9 @@
   /* implicit integration: factorized M - h*D (CSR like M) */  \
   X(mjtNum, qH, nC, 1)                                         \
   X(mjtNum, qHDiagInv, nv, 1)                                  \
+  /* velocity derivative of smooth forces and its LU (D pattern) */ \
+  X(mjtNum, qDeriv, nD, 1)                                     \
+  X(mjtNum, qLU, nD, 1)                                        \
   /* acceleration/force-dependent */                           \
   X(mjtNum, actuator_force, nu, 1)                             \
   X(mjtNum, qfrc_actuator, nv, 1)                              \

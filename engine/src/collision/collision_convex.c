@@ -1,0 +1,272 @@
+/* collision/collision_convex.c — general convex pairs through libccd's MPR.
+ *
+ * Pairs without an analytic collider (ellipsoid, cylinder, mesh, and their mixes with the
+ * other primitives) go through Minkowski Portal Refinement (ccdMPRPenetration, libccd in
+ * double precision), with MuJoCo's settings: the geom centers as portal seeds,
+ * ccd_tolerance and ccd_iterations from the model options, each shape inflated by half the
+ * margin so that separated pairs within the margin are found. */
+#include <math.h>
+
+#include <ccd/ccd.h>
+
+#include "collision/collision_internal.h"
+#include "util/util_inline.h"
+#include "collision/collision_support.h"
+
+/* libccd callbacks on tnConvex objects */
+static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
+  mjtNum d[3] = {dir->v[0], dir->v[1], dir->v[2]}, res[3];
+  tn_convexSupport(res, (const tnConvex*)obj, d);
+  vec->v[0] = res[0];
+  vec->v[1] = res[1];
+  vec->v[2] = res[2];
+}
+
+static void ccdCenter(const void* obj, ccd_vec3_t* center) {
+  const tnConvex* o = obj;
+  if (o->geom < 0) {
+    mjtNum c[3] = {0, 0, 0};
+    for (int i = 0; i < 6; i++) {
+      tnu_addTo3(c, o->prism[i]);
+    }
+    tnu_scl3(c, c, 1.0 / 6.0);
+    center->v[0] = c[0];
+    center->v[1] = c[1];
+    center->v[2] = c[2];
+  } else {
+    center->v[0] = o->pos[0];
+    center->v[1] = o->pos[1];
+    center->v[2] = o->pos[2];
+  }
+}
+
+/* closest point on the surface of an ellipsoid (semi-axes a) to local point p; returns the
+ * outward unit normal there. The Lagrange condition q_i = a_i^2 p_i / (a_i^2 + t) with
+ * sum (q_i/a_i)^2 = 1 is solved for t by bisection, bracketed as in Eberly's method. */
+static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3]) {
+  // smallest semi-axis bounds t from below
+  int k = 0;
+  for (int i = 1; i < 3; i++) {
+    if (a[i] < a[k]) {
+      k = i;
+    }
+  }
+  mjtNum ap = 0;
+  for (int i = 0; i < 3; i++) {
+    ap += a[i] * a[i] * p[i] * p[i];
+  }
+  mjtNum lo = -a[k] * a[k] + a[k] * fabs(p[k]), hi = sqrt(ap);
+  if (lo > hi) {
+    mjtNum tmp = lo;
+    lo = hi;
+    hi = tmp;
+  }
+
+  // bisection on the decreasing function F(t) = sum (a_i p_i / (a_i^2 + t))^2 - 1
+  for (int iter = 0; iter < 200 && hi - lo > 0; iter++) {
+    mjtNum t = 0.5 * (lo + hi), f = -1;
+    if (t == lo || t == hi) {
+      break;
+    }
+    for (int i = 0; i < 3; i++) {
+      mjtNum r = a[i] * p[i] / (a[i] * a[i] + t);
+      f += r * r;
+    }
+    if (f > 0) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+  }
+
+  // normal at q: gradient q_i / a_i^2 = p_i / (a_i^2 + t)
+  mjtNum t = 0.5 * (lo + hi);
+  for (int i = 0; i < 3; i++) {
+    normal[i] = p[i] / (a[i] * a[i] + t);
+  }
+  tnu_normalize3(normal);
+}
+
+/* outward unit normal of geom g at the surface point closest to global point p; returns 0
+ * for types without a smooth surface normal (box, mesh, prism) */
+static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj,
+                         const mjtNum p[3]) {
+  mjtNum dif[3], local[3], n[3] = {0, 0, 0};
+  if (obj->geom < 0) {
+    return 0;
+  }
+  const mjtNum* size = m->geom_size + 3 * obj->geom;
+  tnu_sub3(dif, p, obj->pos);
+  tnu_mulMatTVec3(local, obj->mat, dif);
+
+  switch (obj->type) {
+    case mjGEOM_SPHERE:
+      tnu_copy3(n, local);
+      break;
+    case mjGEOM_CAPSULE:
+      tnu_copy3(n, local);
+      n[2] -= mju_clip(local[2], -size[1], size[1]);
+      break;
+    case mjGEOM_ELLIPSOID:
+      ellipsoidNormal(n, size, local);
+      break;
+    case mjGEOM_CYLINDER:
+      // radial normal of the side; none near the caps
+      if (fabs(local[2]) > 0.95 * size[1]) {
+        return 0;
+      }
+      n[0] = local[0];
+      n[1] = local[1];
+      break;
+    default:
+      return 0;
+  }
+  tnu_normalize3(n);
+  tnu_mulMatVec3(normal, obj->mat, n);
+  return 1;
+}
+
+/* MuJoCo's normal for MPR contacts: from the surface normals of the smooth geoms at their
+ * points closest to the contact point (geom 1's outward normal minus geom 2's) */
+static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                      const tnConvex* obj2) {
+  mjtNum n1[3], n2[3], normal[3] = {0, 0, 0};
+  int has1 = surfaceNormal(n1, m, obj1, con->pos);
+  int has2 = surfaceNormal(n2, m, obj2, con->pos);
+  if (has1) {
+    tnu_addTo3(normal, n1);
+  }
+  if (has2) {
+    tnu_subFrom3(normal, n2);
+  }
+  if ((has1 || has2) && tnu_normalize3(normal) >= mjMINVAL) {
+    tnu_copy3(con->frame, normal);
+  }
+}
+
+static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                             const tnConvex* obj2, mjtNum margin, int fix);
+
+/* MPR penetration between two convex objects: one contact or none */
+int tn_convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                         const tnConvex* obj2, mjtNum margin) {
+  return convexPenetration(m, con, obj1, obj2, margin, 1);
+}
+
+/* MPR penetration, with or without MuJoCo's normal fix */
+static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                             const tnConvex* obj2, mjtNum margin, int fix) {
+  ccd_t ccd;
+  ccd_real_t depth;
+  ccd_vec3_t dir, pos;
+
+  // MuJoCo's MPR settings
+  CCD_INIT(&ccd);
+  ccd.support1 = ccdSupport;
+  ccd.support2 = ccdSupport;
+  ccd.center1 = ccdCenter;
+  ccd.center2 = ccdCenter;
+  ccd.max_iterations = m->opt.ccd_iterations;
+  ccd.mpr_tolerance = m->opt.ccd_tolerance;
+
+  // no penetration of the inflated shapes, or an undefined normal
+  if (ccdMPRPenetration(obj1, obj2, &ccd, &depth, &dir, &pos) != 0) {
+    return 0;
+  }
+  mjtNum normal[3] = {dir.v[0], dir.v[1], dir.v[2]};
+  if (tnu_norm3(normal) < mjMINVAL) {
+    return 0;
+  }
+  mjtNum p[3] = {pos.v[0], pos.v[1], pos.v[2]};
+  tn_setContact(con, margin - depth, p, normal, NULL);
+  if (fix) {
+    fixNormal(m, con, obj1, obj2);
+  }
+  return 1;
+}
+
+/* rotate a convex object by mat about point `center` */
+static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
+  mjtNum dif[3], tmp[3], mat[9];
+  tnu_sub3(dif, obj->pos, center);
+  tnu_mulMatVec3(tmp, rot, dif);
+  tnu_add3(obj->pos, center, tmp);
+  mju_mulMatMat(mat, rot, obj->mat, 3, 3, 3);
+  mju_copy(obj->mat, mat, 9);
+}
+
+/* rotation matrix about unit axis by angle */
+static void axisRotation(mjtNum rot[9], const mjtNum axis[3], mjtNum angle) {
+  mjtNum quat[4];
+  mju_axisAngle2Quat(quat, axis, angle);
+  mju_quat2Mat(rot, quat);
+}
+
+/* 1 if MuJoCo's multi-contact search applies: neither shape is strictly convex */
+static int multiApplies(const mjModel* m, int g1, int g2) {
+  if (m->opt.disableflags & mjDSBL_MULTICCD) {
+    return 0;
+  }
+  for (int i = 0; i < 2; i++) {
+    int type = m->geom_type[i ? g2 : g1];
+    if (type == mjGEOM_SPHERE || type == mjGEOM_ELLIPSOID) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* multi-contact search: tilt the pair by +-1e-3 rad about the two tangents of the first
+ * contact (geom 2 one way, geom 1 the other, about the contact point) and keep each new
+ * contact found (not within 1e-3 * the smaller bounding radius of an earlier one), with
+ * the first contact's distance */
+static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                         const tnConvex* obj2, mjtNum margin) {
+  mjtNum frame[9], rot[9], rotT[9];
+
+  // contacts closer than the tilt times the smaller bounding radius are repeats
+  mjtNum r1 = m->geom_rbound[obj1->geom], r2 = m->geom_rbound[obj2->geom];
+  mjtNum tol = 1e-3 * (r1 < r2 ? r1 : r2);
+  mju_copy(frame, con[0].frame, 9);
+  tn_makeFrame(frame);
+  int n = 1;
+  for (int a = 0; a < 2; a++) {
+    for (int s = 1; s >= -1; s -= 2) {
+      tnConvex p1 = *obj1, p2 = *obj2;
+      axisRotation(rot, frame + 3 + 3 * a, s * 1e-3);
+      mju_transpose(rotT, rot, 3, 3);
+      rotateAbout(&p1, rotT, con[0].pos);
+      rotateAbout(&p2, rot, con[0].pos);
+      if (!convexPenetration(m, con + n, &p1, &p2, margin, 0)) {
+        continue;
+      }
+      fixNormal(m, con + n, obj1, obj2);
+
+      // keep it unless it repeats a contact already found (within tol)
+      int repeat = 0;
+      for (int k = 0; k < n; k++) {
+        if (tnu_dist3(con[k].pos, con[n].pos) < tol) {
+          repeat = 1;
+        }
+      }
+      if (!repeat) {
+        con[n].dist = con[0].dist;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
+/* convex - convex */
+int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                     mjtNum margin) {
+  tnConvex obj1, obj2;
+  tn_convexInit(&obj1, m, d, g1, margin / 2);
+  tn_convexInit(&obj2, m, d, g2, margin / 2);
+  int n = tn_convexPenetration(m, con, &obj1, &obj2, margin);
+  if (n && multiApplies(m, g1, g2)) {
+    n = multiContacts(m, con, &obj1, &obj2, margin);
+  }
+  return n;
+}

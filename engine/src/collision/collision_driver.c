@@ -1,0 +1,413 @@
+/* collision/collision_driver.c — mj_collision: from candidate pairs to d->contact.
+ *
+ * MuJoCo's order is kept because later stages (constraint rows, PGS) depend on it: the
+ * broad phase yields body pairs sorted by signature (body1 << 16) + body2; explicit <pair>
+ * entries, sorted by the same signature, are merged in before the body pair with an equal
+ * or larger signature; excluded body pairs are dropped; then every geom pair of the body
+ * pair is tested (skipping geom pairs already given explicitly). Each geom pair passes the
+ * collider table and a bounding-sphere test, then its contacts receive the mixed contact
+ * parameters (priority, solmix, maxima) or the explicit pair's own. */
+#include <math.h>
+#include <string.h>
+
+#include "collision/collision_internal.h"
+#include "util/util_inline.h"
+
+/* mjDISABLED / mjENABLED as in MuJoCo */
+#define TN_DISABLED(m, x) ((m)->opt.disableflags & (x))
+#define TN_ENABLED(m, x) ((m)->opt.enableflags & (x))
+
+/* the collider table, [type1][type2] for type1 <= type2 */
+const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
+  /* PLANE */
+  {NULL, NULL, tn_collidePlaneSphere, tn_collidePlaneCapsule, tn_collidePlaneConvex,
+   tn_collidePlaneCylinder, tn_collidePlaneBox, tn_collidePlaneConvex, NULL},
+  /* HFIELD */
+  {NULL, NULL, tn_collideHField, tn_collideHField, tn_collideHField, tn_collideHField,
+   tn_collideHField, tn_collideHField, NULL},
+  /* SPHERE */
+  {NULL, NULL, tn_collideSphereSphere, tn_collideSphereCapsule, tn_collideConvex,
+   tn_collideSphereCylinder, tn_collideSphereBox, tn_collideConvex, NULL},
+  /* CAPSULE */
+  {NULL, NULL, NULL, tn_collideCapsuleCapsule, tn_collideConvex, tn_collideConvex,
+   tn_collideCapsuleBox, tn_collideConvex, NULL},
+  /* ELLIPSOID */
+  {NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex,
+   tn_collideConvex, NULL},
+  /* CYLINDER */
+  {NULL, NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, NULL},
+  /* BOX */
+  {NULL, NULL, NULL, NULL, NULL, NULL, tn_collideBoxBox, tn_collideConvex, NULL},
+  /* MESH */
+  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn_collideConvex, NULL},
+  /* SDF */
+  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---------------------------------------------------------------------------------------
+ * Contact frame
+ * ------------------------------------------------------------------------------------- */
+
+/* complete a contact frame from its normal and optional tangent hint */
+void tn_makeFrame(mjtNum frame[9]) {
+  mjtNum tmp[3];
+
+  // unit normal
+  tnu_normalize3(frame);
+
+  // no usable hint: start from the y axis, or z when the normal is close to y
+  if (tnu_norm3(frame + 3) < 0.5) {
+    tnu_zero3(frame + 3);
+    if (fabs(frame[1]) < 0.5) {
+      frame[4] = 1;
+    } else {
+      frame[5] = 1;
+    }
+  }
+
+  // first tangent: remove the normal component, normalize
+  tnu_scl3(tmp, frame, tnu_dot3(frame, frame + 3));
+  tnu_subFrom3(frame + 3, tmp);
+  tnu_normalize3(frame + 3);
+
+  // second tangent completes the right-handed frame
+  tnu_cross(frame + 6, frame, frame + 3);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Contact parameters
+ * ------------------------------------------------------------------------------------- */
+
+/* contact parameters of one geom pair (or explicit pair) before override */
+typedef struct tnContactParam_ {
+  int condim;
+  mjtNum margin;
+  mjtNum gap;
+  mjtNum friction[5];
+  mjtNum solref[mjNREF];
+  mjtNum solreffriction[mjNREF];
+  mjtNum solimp[mjNIMP];
+} tnContactParam;
+
+/* mix the parameters of two geoms: priority first, else solmix and maxima (margin and
+ * gap, which always add up, are set before detection) */
+static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
+  mjtNum fri[3];
+  p->solreffriction[0] = p->solreffriction[1] = 0;
+
+  // different priority: everything from the higher-priority geom
+  if (m->geom_priority[g1] != m->geom_priority[g2]) {
+    int g = m->geom_priority[g1] > m->geom_priority[g2] ? g1 : g2;
+    p->condim = m->geom_condim[g];
+    mju_copy(p->solref, m->geom_solref + mjNREF * g, mjNREF);
+    mju_copy(p->solimp, m->geom_solimp + mjNIMP * g, mjNIMP);
+    tnu_copy3(fri, m->geom_friction + 3 * g);
+  }
+
+  // same priority: condim and friction maxima, solref/solimp weighted by solmix
+  else {
+    p->condim = m->geom_condim[g1] > m->geom_condim[g2] ? m->geom_condim[g1]
+                                                         : m->geom_condim[g2];
+
+    // solmix weight of geom 1
+    mjtNum s1 = m->geom_solmix[g1], s2 = m->geom_solmix[g2], mix;
+    if (s1 >= mjMINVAL && s2 >= mjMINVAL) {
+      mix = s1 / (s1 + s2);
+    } else if (s1 < mjMINVAL && s2 < mjMINVAL) {
+      mix = 0.5;
+    } else if (s1 < mjMINVAL) {
+      mix = 0;
+    } else {
+      mix = 1;
+    }
+
+    // solref: weighted for the standard form, minimum for the direct form
+    const mjtNum* ref1 = m->geom_solref + mjNREF * g1;
+    const mjtNum* ref2 = m->geom_solref + mjNREF * g2;
+    for (int i = 0; i < mjNREF; i++) {
+      if (ref1[0] > 0 && ref2[0] > 0) {
+        p->solref[i] = mix * ref1[i] + (1 - mix) * ref2[i];
+      } else {
+        p->solref[i] = ref1[i] < ref2[i] ? ref1[i] : ref2[i];
+      }
+    }
+
+    // solimp: weighted
+    const mjtNum* imp1 = m->geom_solimp + mjNIMP * g1;
+    const mjtNum* imp2 = m->geom_solimp + mjNIMP * g2;
+    for (int i = 0; i < mjNIMP; i++) {
+      p->solimp[i] = mix * imp1[i] + (1 - mix) * imp2[i];
+    }
+
+    // friction: elementwise maximum
+    for (int i = 0; i < 3; i++) {
+      fri[i] = mju_max(m->geom_friction[3 * g1 + i], m->geom_friction[3 * g2 + i]);
+    }
+  }
+
+  // 3 geom friction coefficients to the 5 contact coefficients
+  p->friction[0] = fri[0];
+  p->friction[1] = fri[0];
+  p->friction[2] = fri[1];
+  p->friction[3] = fri[2];
+  p->friction[4] = fri[2];
+}
+
+/* parameters of explicit pair `ipair` */
+static void pairParam(const mjModel* m, int ipair, tnContactParam* p) {
+  p->condim = m->pair_dim[ipair];
+  p->margin = m->pair_margin[ipair];
+  p->gap = m->pair_gap[ipair];
+  mju_copy(p->friction, m->pair_friction + 5 * ipair, 5);
+  mju_copy(p->solref, m->pair_solref + mjNREF * ipair, mjNREF);
+  mju_copy(p->solreffriction, m->pair_solreffriction + mjNREF * ipair, mjNREF);
+  mju_copy(p->solimp, m->pair_solimp + mjNIMP * ipair, mjNIMP);
+}
+
+/* global override of margin, solref, solimp and friction (enable flag "override") */
+static void overrideParam(const mjModel* m, tnContactParam* p) {
+  if (!TN_ENABLED(m, mjENBL_OVERRIDE)) {
+    return;
+  }
+  p->margin = m->opt.o_margin;
+  mju_copy(p->solref, m->opt.o_solref, mjNREF);
+  mju_copy(p->solreffriction, m->opt.o_solref, mjNREF);
+  mju_copy(p->solimp, m->opt.o_solimp, mjNIMP);
+  mju_copy(p->friction, m->opt.o_friction, 5);
+}
+
+/* write ids and parameters into n new contacts */
+static void setContacts(mjContact* con, int n, int g1, int g2, const tnContactParam* p) {
+  for (int i = 0; i < n; i++) {
+    mjContact* c = con + i;
+
+    // ids: geoms only (no flex)
+    c->geom1 = c->geom[0] = g1;
+    c->geom2 = c->geom[1] = g2;
+    c->flex[0] = c->flex[1] = -1;
+    c->elem[0] = c->elem[1] = -1;
+    c->vert[0] = c->vert[1] = -1;
+
+    // parameters, friction kept above the minimum
+    c->dim = p->condim;
+    c->includemargin = p->margin;
+    for (int k = 0; k < 5; k++) {
+      c->friction[k] = mju_max(mjMINMU, p->friction[k]);
+    }
+    mju_copy(c->solref, p->solref, mjNREF);
+    mju_copy(c->solreffriction, p->solreffriction, mjNREF);
+    mju_copy(c->solimp, p->solimp, mjNIMP);
+
+    // contacts in the gap (beyond the margin) are kept but excluded from constraints
+    c->exclude = c->dist >= p->margin;
+
+    // filled later by the constraint stage
+    c->mu = 0;
+    mju_zero(c->H, 36);
+    c->efc_address = -1;
+
+    // complete the frame
+    tn_makeFrame(c->frame);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Geom pairs
+ * ------------------------------------------------------------------------------------- */
+
+/* 1 if the bounding spheres (or plane and sphere) rule out contact within margin */
+static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+  mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
+  const mjtNum* p1 = d->geom_xpos + 3 * g1;
+  const mjtNum* p2 = d->geom_xpos + 3 * g2;
+
+  // two bounded geoms: sphere-sphere test
+  if (r1 > 0 && r2 > 0) {
+    return tnu_dist3(p1, p2) > r1 + r2 + margin;
+  }
+
+  // plane (g1, unbounded) and bounded geom: signed distance of the sphere to the plane
+  if (m->geom_type[g1] == mjGEOM_PLANE && r2 > 0) {
+    mjtNum normal[3], dif[3];
+    tn_matCol(normal, d->geom_xmat + 9 * g1, 2);
+    tnu_sub3(dif, p2, p1);
+    return tnu_dot3(dif, normal) > r2 + margin;
+  }
+  return 0;
+}
+
+/* test geom pair (g1, g2), or explicit pair ipair when ipair >= 0; append contacts */
+static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
+  tnContactParam prm;
+
+  // explicit pair: geoms and parameters from the pair
+  if (ipair >= 0) {
+    g1 = m->pair_geom1[ipair];
+    g2 = m->pair_geom2[ipair];
+  }
+
+  // order the geoms by type for the collider table
+  if (m->geom_type[g1] > m->geom_type[g2]) {
+    int tmp = g1;
+    g1 = g2;
+    g2 = tmp;
+  }
+  tnCollideFunc func = tn_collideTable[m->geom_type[g1]][m->geom_type[g2]];
+  if (!func) {
+    return;
+  }
+
+  // margin and gap decide detection; the other parameters are mixed only on contact
+  if (ipair >= 0) {
+    pairParam(m, ipair, &prm);
+  } else {
+    prm.margin = m->geom_margin[g1] + m->geom_margin[g2];
+    prm.gap = m->geom_gap[g1] + m->geom_gap[g2];
+  }
+  if (TN_ENABLED(m, mjENBL_OVERRIDE)) {
+    prm.margin = m->opt.o_margin;
+  }
+  mjtNum detect = prm.margin + prm.gap;
+
+  // bounding-sphere filter
+  if (filterSphere(m, d, g1, g2, detect)) {
+    return;
+  }
+
+  // room for a full collider output: in place, or in scratch when the buffer is nearly full
+  int room = d->ncon_capacity - d->ncon;
+  mjContact* con = d->contact + d->ncon;
+  int scratch = room < mjMAXCONPAIR;
+  if (scratch) {
+    mj_markStack(d);
+    con = (mjContact*)mj_stackAllocNum(d, (sizeof(mjContact) * mjMAXCONPAIR + 7) / 8);
+    if (!con) {
+      mj_freeStack(d);
+      return;
+    }
+  }
+  // narrow phase
+  int n = func(m, d, con, g1, g2, detect);
+  if (n > mjMAXCONPAIR) {
+    n = mjMAXCONPAIR;
+  }
+  if (n > 0) {
+    if (ipair < 0) {
+      mixGeomParam(m, g1, g2, &prm);
+    }
+    overrideParam(m, &prm);
+    setContacts(con, n, g1, g2, &prm);
+  }
+
+  // append: copy from scratch what fits, warn when contacts are dropped
+  if (scratch) {
+    int keep = n < room ? n : room;
+    if (keep > 0) {
+      memcpy(d->contact + d->ncon, con, sizeof(mjContact) * keep);
+    }
+    if (keep < n) {
+      mj_warning(d, mjWARN_CONTACTFULL, d->ncon_capacity);
+    }
+    n = keep;
+    mj_freeStack(d);
+  }
+  d->ncon += n;
+}
+
+/* 1 if geom pair (g1, g2) is one of the explicit pairs [start, end) */
+static int isExplicit(const mjModel* m, int g1, int g2, int start, int end) {
+  for (int k = start; k < end; k++) {
+    int p1 = m->pair_geom1[k], p2 = m->pair_geom2[k];
+    if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* 1 if body-pair signature `sig` is excluded */
+static int isExcluded(const mjModel* m, int sig) {
+  for (int i = 0; i < m->nexclude; i++) {
+    if (m->exclude_signature[i] == sig) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end) */
+static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end) {
+  int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
+  int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
+  for (int g1 = adr1; g1 < adr1 + num1; g1++) {
+    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
+      // contype/conaffinity compatibility
+      if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
+            (m->geom_contype[g2] & m->geom_conaffinity[g1]))) {
+        continue;
+      }
+
+      // already tested as an explicit pair
+      if (start < end && isExplicit(m, g1, g2, start, end)) {
+        continue;
+      }
+      collideGeoms(m, d, g1, g2, -1);
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * mj_collision
+ * ------------------------------------------------------------------------------------- */
+
+/* collision detection: fill d->contact[0 .. d->ncon) */
+void mj_collision(const mjModel* m, mjData* d) {
+  int npair = m->npair;
+  long nbodypair = (long)m->nbody * (m->nbody - 1) / 2;
+  d->ncon = 0;
+
+  // contacts disabled, or nothing can collide
+  if (TN_DISABLED(m, mjDSBL_CONSTRAINT) || TN_DISABLED(m, mjDSBL_CONTACT) ||
+      nbodypair + npair == 0 || d->ncon_capacity <= 0 || !d->contact) {
+    return;
+  }
+
+  mj_markStack(d);
+
+  // broad phase: sorted candidate body pairs, as many as the arena allows
+  long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
+  int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
+  int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
+  int nbp = bodypair ? tn_broadphase(m, d, bodypair, maxpair) : 0;
+
+  // merge explicit pairs and body pairs in signature order
+  int pairadr = 0;
+  for (int i = 0; i < nbp; i++) {
+    int sig = bodypair[i];
+
+    // explicit pairs with signature up to this one
+    int start = pairadr, merged = 0;
+    while (pairadr < npair && m->pair_signature[pairadr] <= sig) {
+      if (m->pair_signature[pairadr] == sig) {
+        merged = 1;
+      }
+      collideGeoms(m, d, -1, -1, pairadr++);
+    }
+
+    // excluded body pair
+    if (m->nexclude && isExcluded(m, sig)) {
+      continue;
+    }
+
+    // all geom pairs of the body pair
+    collideBodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
+                  merged ? pairadr : 0);
+  }
+
+  // remaining explicit pairs
+  while (pairadr < npair) {
+    collideGeoms(m, d, -1, -1, pairadr++);
+  }
+
+  mj_freeStack(d);
+}

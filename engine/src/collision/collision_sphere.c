@@ -1,0 +1,160 @@
+/* collision/collision_sphere.c — a sphere (always g1) against sphere, capsule, cylinder and
+ * box, all analytic with one contact.
+ *
+ * Each reduces to the closest point of the other geom to the sphere center. When the center
+ * lies inside the other geom, the contact goes through the nearest face (box: the face with
+ * the smallest depth, x before y before z; cylinder: side or cap, cap on a tie). Degenerate
+ * directions fall back as MuJoCo's do: coincident sphere centers use (1,0,0), a center at
+ * the box center uses the box's own axis, a center on the cylinder axis uses the horizontal
+ * direction perpendicular to that axis. */
+#include <math.h>
+
+#include "collision/collision_internal.h"
+#include "util/util_inline.h"
+
+/* contact between two spheres */
+int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3],
+                    mjtNum r2, mjtNum margin) {
+  mjtNum normal[3], pos[3];
+
+  // distance between the surfaces along the line of centers (clearly apart: skip the root)
+  tnu_sub3(normal, c2, c1);
+  mjtNum reach = r1 + r2 + margin;
+  if (reach >= 0 && tnu_dot3(normal, normal) > reach * reach * (1 + 1e-10)) {
+    return 0;
+  }
+  mjtNum dist = tnu_normalize3(normal) - r1 - r2;
+  if (dist > margin) {
+    return 0;
+  }
+
+  // halfway between the two surface points
+  tnu_addScl3(pos, c1, normal, r1 + dist / 2);
+  tn_setContact(con, dist, pos, normal, NULL);
+  return 1;
+}
+
+/* closest point to p on segment c + t*axis, t in [-1, 1] */
+mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
+                           const mjtNum axis[3]) {
+  mjtNum dif[3];
+  tnu_sub3(dif, p, c);
+  mjtNum len2 = tnu_dot3(axis, axis);
+  mjtNum t = len2 > mjMINVAL ? tnu_dot3(dif, axis) / len2 : 0;
+  t = mju_clip(t, -1, 1);
+  tnu_addScl3(res, c, axis, t);
+  return t;
+}
+
+/* sphere - sphere */
+int tn_collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin) {
+  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1],
+                         d->geom_xpos + 3 * g2, m->geom_size[3 * g2], margin);
+}
+
+/* sphere - capsule: sphere against the closest point of the capsule segment */
+int tn_collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                            mjtNum margin) {
+  mjtNum axis[3], closest[3];
+  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  tnu_scl3(axis, axis, m->geom_size[3 * g2 + 1]);
+  tn_closestOnSegment(closest, d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2, axis);
+  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], closest,
+                         m->geom_size[3 * g2], margin);
+}
+
+/* write the contact of a sphere (center c, radius r) whose surface is at depth `depth`
+ * below a surface with unit normal `normal` (pointing from the sphere into the geom) */
+static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtNum normal[3],
+                         mjtNum dist, mjtNum margin) {
+  mjtNum pos[3];
+  if (dist > margin) {
+    return 0;
+  }
+  tnu_addScl3(pos, c, normal, r + dist / 2);
+  tn_setContact(con, dist, pos, normal, NULL);
+  return 1;
+}
+
+/* sphere - box */
+int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                        mjtNum margin) {
+  mjtNum dif[3], local[3], closest[3], nlocal[3] = {0, 0, 0}, normal[3];
+  const mjtNum* c = d->geom_xpos + 3 * g1;
+  const mjtNum* mat = d->geom_xmat + 9 * g2;
+  const mjtNum* size = m->geom_size + 3 * g2;
+  mjtNum r = m->geom_size[3 * g1];
+
+  // sphere center in the box frame, and its clamp onto the box
+  tnu_sub3(dif, c, d->geom_xpos + 3 * g2);
+  tnu_mulMatTVec3(local, mat, dif);
+  int inside = 1;
+  for (int k = 0; k < 3; k++) {
+    closest[k] = mju_clip(local[k], -size[k], size[k]);
+    if (closest[k] != local[k]) {
+      inside = 0;
+    }
+  }
+
+  // outside: from the center to the closest point
+  if (!inside) {
+    tnu_sub3(nlocal, closest, local);
+    mjtNum len = tnu_normalize3(nlocal);
+    tnu_mulMatVec3(normal, mat, nlocal);
+    return sphereContact(con, c, r, normal, len - r, margin);
+  }
+
+  // inside: through the nearest face (first axis on ties)
+  int axis = 0;
+  mjtNum depth = size[0] - fabs(local[0]);
+  for (int k = 1; k < 3; k++) {
+    if (size[k] - fabs(local[k]) < depth) {
+      depth = size[k] - fabs(local[k]);
+      axis = k;
+    }
+  }
+  nlocal[axis] = local[axis] > 0 ? -1 : 1;
+  tnu_mulMatVec3(normal, mat, nlocal);
+  return sphereContact(con, c, r, normal, -depth - r, margin);
+}
+
+/* sphere - cylinder */
+int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                             mjtNum margin) {
+  mjtNum dif[3], axis[3], radial[3], normal[3], closest[3];
+  const mjtNum* c = d->geom_xpos + 3 * g1;
+  const mjtNum* cc = d->geom_xpos + 3 * g2;
+  mjtNum r = m->geom_size[3 * g1];
+  mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
+
+  // axial coordinate and radial offset of the sphere center
+  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  tnu_sub3(dif, c, cc);
+  mjtNum t = tnu_dot3(dif, axis);
+  tnu_addScl3(radial, dif, axis, -t);
+  mjtNum rlen = tnu_norm3(radial);
+
+  // inside the cylinder: through the side or the cap, whichever is nearer (cap on a tie)
+  if (rlen <= radius && fabs(t) <= half) {
+    mjtNum side = radius - rlen, cap = half - fabs(t);
+    if (side < cap) {
+      if (rlen < mjMINVAL) {
+        mjtNum up[3] = {0, 0, 1};
+        tnu_cross(normal, up, axis);
+        tnu_normalize3(normal);
+      } else {
+        tnu_scl3(normal, radial, -1 / rlen);
+      }
+      return sphereContact(con, c, r, normal, -side - r, margin);
+    }
+    tnu_scl3(normal, axis, t > 0 ? -1 : 1);
+    return sphereContact(con, c, r, normal, -cap - r, margin);
+  }
+
+  // outside: closest point of the solid cylinder (radial part clamped, axial clamped)
+  mjtNum scale = rlen > radius ? radius / rlen : 1;
+  tnu_addScl3(closest, cc, axis, mju_clip(t, -half, half));
+  tnu_addToScl3(closest, radial, scale);
+  return tn_sphereSphere(con, c, r, closest, 0, margin);
+}

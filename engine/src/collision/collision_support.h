@@ -1,0 +1,38 @@
+/* collision/collision_support.h — support functions of convex geoms (internal).
+ *
+ * A support function returns the point of a convex shape farthest along a direction. The
+ * general convex collider (libccd's MPR), plane-convex and the height-field prisms use
+ * them. A tnConvex describes one shape at a pose (the geom's own pose, or a perturbed one
+ * for the multi-contact search) with an optional inflation along the direction. */
+#ifndef TORSION_COLLISION_SUPPORT_H
+#define TORSION_COLLISION_SUPPORT_H
+
+#include <torsion/torsion.h>
+
+/* one convex shape for the support-based algorithms */
+typedef struct tnConvex_ {
+  const mjModel* m;
+  int geom;           /* geom id, or -1 for a height-field prism */
+  int type;           /* mjtGeom of the shape */
+  mjtNum pos[3];      /* pose: position and rotation (row-major, local to global) */
+  mjtNum mat[9];
+  mjtNum inflate;     /* distance added along the direction to every support point */
+  mjtNum prism[6][3]; /* prism vertices (global) when geom < 0 */
+} tnConvex;
+
+/* set up `obj` for geom g at its current pose with the given inflation */
+void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate);
+
+/* support point of `obj` in global direction dir (any length) */
+void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
+
+/* support point of geom g (at its current pose) in global direction dir */
+void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
+                      const mjtNum dir[3]);
+
+/* plane (gp) against mesh geom gm: vertices within margin of the plane (internal to
+ * collision_plane.c, implemented with the mesh helpers in collision_support.c) */
+int tn_planeMesh(const mjModel* m, mjData* d, mjContact* con, int gp, int gm,
+                 const mjtNum normal[3], mjtNum margin);
+
+#endif /* TORSION_COLLISION_SUPPORT_H */

@@ -1,0 +1,184 @@
+/* constraint/constraint.h — internal interface of the constraint model and solvers.
+ *
+ * The constraint stage turns contacts, limits, friction loss and equality constraints into
+ * scalar rows (efc_*: Jacobian, position, impedance, reference acceleration) and solves
+ * MuJoCo's convex problem for the constraint forces with PGS, CG or Newton. This header
+ * declares what the files of src/constraint share: the enumerations MuJoCo's public header
+ * has (until torsion/mjtnum.h carries them), the arena region holding the efc arrays, the
+ * Jacobian kernels that hide the dense/sparse choice, and the solver entry points. */
+#ifndef TORSION_CONSTRAINT_H
+#define TORSION_CONSTRAINT_H
+
+#include <torsion/torsion.h>
+
+/* constraint types and states: MuJoCo's names and values (to move into mjtnum.h) */
+#ifndef TORSION_HAS_MJTCONSTRAINT
+typedef enum mjtConstraint_ {
+  mjCNSTR_EQUALITY = 0,
+  mjCNSTR_FRICTION_DOF,
+  mjCNSTR_FRICTION_TENDON,
+  mjCNSTR_LIMIT_JOINT,
+  mjCNSTR_LIMIT_TENDON,
+  mjCNSTR_CONTACT_FRICTIONLESS,
+  mjCNSTR_CONTACT_PYRAMIDAL,
+  mjCNSTR_CONTACT_ELLIPTIC
+} mjtConstraint;
+
+typedef enum mjtConstraintState_ {
+  mjCNSTRSTATE_SATISFIED = 0,
+  mjCNSTRSTATE_QUADRATIC,
+  mjCNSTRSTATE_LINEARNEG,
+  mjCNSTRSTATE_LINEARPOS,
+  mjCNSTRSTATE_CONE
+} mjtConstraintState;
+#endif
+
+/* option flags, as MuJoCo's mjDISABLED / mjENABLED */
+#define TN_CDISABLED(m, x) (((m)->opt.disableflags & (x)) != 0)
+#define TN_CENABLED(m, x) (((m)->opt.enableflags & (x)) != 0)
+
+/* ---------------------------------------------------------------------------------------
+ * Public stages (declared here until torsion.h carries them)
+ * ------------------------------------------------------------------------------------- */
+
+/* Build the constraint rows: efc_type/id/J/pos/margin/frictionloss/diagA/KBIP/D/R, ne, nf,
+ * nl, nefc, contact efc_address and mu. Allocates every efc array from the arena's top. */
+void mj_makeConstraint(const mjModel* m, mjData* d);
+
+/* efc_AR = J inv(M) J' + diag(R) when a dual solver (PGS) or noslip needs it. */
+void mj_projectConstraint(const mjModel* m, mjData* d);
+
+/* efc_vel = J qvel and efc_aref = -B efc_vel - K I (efc_pos - efc_margin). */
+void mj_referenceConstraint(const mjModel* m, mjData* d);
+
+/* Given jar = J qacc - aref: efc_force, efc_state, qfrc_constraint and (if cost is not NULL)
+ * the constraint cost; flg_coneHessian also fills contact[].H for elliptic cones. */
+void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                         int flg_coneHessian);
+
+/* res = J vec (nefc) and res = J' vec (nv), for dense or sparse efc_J. */
+void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+/* The constraint stage of mj_fwdConstraint: from qacc_smooth, qfrc_smooth, the factored M
+ * and the efc rows, compute efc_b, then qacc, qfrc_constraint, efc_force, efc_state and the
+ * solver statistics with the selected solver (plus noslip). qacc_warmstart is read only. */
+void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
+
+/* ---------------------------------------------------------------------------------------
+ * Arena region of the efc arrays (constraint_arena.c)
+ * ------------------------------------------------------------------------------------- */
+
+/* Release the efc arrays (parena = 0, nefc = 0). */
+void tn_efcRelease(mjData* d);
+
+/* Allocate every efc array for d->nefc rows and d->nJ Jacobian non-zeros (and nefc*nefc
+ * or the sparse AR pattern when `nA` > 0). Returns 0 (with mjWARN_CNSTRFULL) if the arena
+ * is too small, leaving nefc = 0. */
+int tn_efcAllocate(const mjModel* m, mjData* d, int nA);
+
+/* Allocate `n` more ints from the efc region (the sparse AR pattern); NULL if full. */
+int* tn_efcAllocInt(mjData* d, size_t n);
+mjtNum* tn_efcAllocNum(mjData* d, size_t n);
+
+/* After copying mjData src into dest (same model): copy src's efc region into dest's arena
+ * and point dest's efc arrays into it (for mj_copyData). */
+void tn_efcCopy(mjData* dest, const mjData* src);
+
+/* ---------------------------------------------------------------------------------------
+ * Jacobian kernels (constraint_jacobian.c)
+ * ------------------------------------------------------------------------------------- */
+
+/* 1 if efc_J is stored sparse: option jacobian sparse, or auto with nv >= 60 */
+int tn_isSparse(const mjModel* m);
+
+/* 1 if the solver needs efc_AR: PGS or noslip iterations > 0 */
+int tn_isDual(const mjModel* m);
+
+/* Dofs that move body `body` (its chain to the root), ascending; returns the count. */
+int tn_bodyChain(const mjModel* m, int body, int* chain);
+
+/* Sorted union of the chains of two bodies; returns the count. */
+int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain);
+
+/* Translational and rotational Jacobian (3 x n each, row-major) of global `point` on
+ * `body`, evaluated only at the n dofs of `chain` (zeros where the dof does not move the
+ * body). Either output may be NULL. Same arithmetic as mj_jac. */
+void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
+                 const int* chain, int n, mjtNum* jacp, mjtNum* jacr);
+
+/* res = J[i] . vec for row i */
+mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec);
+
+/* vec += scl * J[i]' for row i */
+void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl);
+
+/* Dense copy of row i (length nv). */
+void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row);
+
+/* Count, for sparse efc_J, how many following rows share each row's pattern. */
+void tn_makeRowSuper(mjData* d);
+
+/* ---------------------------------------------------------------------------------------
+ * Row construction helpers (constraint_rows.c, constraint_equality.c)
+ * ------------------------------------------------------------------------------------- */
+
+/* Append `size` rows with Jacobian `jac` (size x n values, at the dofs `chain`, or dense
+ * size x nv when chain is NULL), positions pos[size] (NULL: 0), one margin and frictionloss,
+ * type and id. Increments d->nefc. */
+void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
+                const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
+                int id);
+
+/* Equality rows: count (rows and sparse non-zeros) and instantiate. */
+int tn_countEquality(const mjModel* m, mjData* d, int* nnz);
+void tn_instantiateEquality(const mjModel* m, mjData* d);
+
+/* efc_aref -= Jdot qvel for connect and weld rows (needs cvel, cdof_dot). */
+void tn_equalityBias(const mjModel* m, mjData* d);
+
+/* Allocate efc_AR: dense nefc x nefc, or the sparse pattern of rows sharing a dof
+ * (constraint_project.c). Returns 0 (rows released) if the arena is full. */
+int tn_allocAR(const mjModel* m, mjData* d);
+
+/* Impedance, diagA, R, D, KBIP for all rows; contact mu (constraint_impedance.c). */
+void tn_makeImpedance(const mjModel* m, mjData* d);
+
+/* ---------------------------------------------------------------------------------------
+ * Solvers
+ * ------------------------------------------------------------------------------------- */
+
+/* Scale of solver statistics: 1 / (meaninertia * max(1, nv)). */
+mjtNum tn_solverScale(const mjModel* m);
+
+/* Record the statistics of iteration `iter` (island 0). */
+void tn_saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement,
+                  mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
+                  int nupdate);
+
+/* Primal solvers (reduced primal problem): CG and Newton, starting from d->qacc. */
+void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton);
+
+/* Dual PGS from d->efc_force; then qfrc_constraint and qacc. */
+void tn_solPGS(const mjModel* m, mjData* d, int maxiter);
+
+/* Noslip PGS on friction rows, after the main solver. */
+void tn_solNoSlip(const mjModel* m, mjData* d, int maxiter);
+
+/* Dual helpers shared by PGS and noslip (solver_dual.c) */
+void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
+                     int flg_subR);
+void tn_dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim,
+                  int flg_subR);
+void tn_dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR);
+void tn_dualState(const mjModel* m, mjData* d, int* state);
+void tn_projectCone(mjtNum* f, const mjtNum* friction, int dim);
+mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
+                         const mjtNum* res, int dim);
+
+/* min 0.5 x'Ax + x'b subject to sum (x_i/d_i)^2 <= r^2, n = 2..5 (solver_qcqp.c).
+ * Returns 1 if the constraint is active. */
+int tn_QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r,
+            int n);
+
+#endif /* TORSION_CONSTRAINT_H */

@@ -1,0 +1,372 @@
+/* constraint/constraint_impedance.c — soft-constraint parameters of every row: the diagonal
+ * of A (efc_diagA), impedance and its derivative, stiffness and damping (efc_KBIP), the
+ * regularizer R and its inverse D; and mj_referenceConstraint (efc_vel, efc_aref).
+ *
+ * diagA approximates diag(J inv(M) J') from the compiled body/dof/tendon invweight0, or is
+ * exact with the diagexact flag. Contacts share one base value: elliptic friction rows get
+ * base/impratio scaled by (mu_0/mu_k)^2, pyramidal edges get 2 mu_0^2/impratio times the
+ * base of their first edge. Then R = (1-imp)/imp * diagA, D = 1/R, with the impedance from
+ * solimp at r = pos - margin and K, B from solref (timeconst/dampratio, or the direct
+ * negative -stiffness/-damping form), timeconst at least 2 timesteps unless refsafe is off. */
+#include <math.h>
+
+#include "constraint/constraint.h"
+#include "util/util_inline.h"
+
+/* ---------------------------------------------------------------------------------------
+ * Diagonal of A
+ * ------------------------------------------------------------------------------------- */
+
+/* body of an equality's object k: the object, or a site's body */
+static int eqBody(const mjModel* m, int eq, int k) {
+  int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
+  return m->eq_objtype[eq] == mjOBJ_SITE ? m->site_bodyid[id] : id;
+}
+
+/* approximate diagA of an equality row; `sub` is the row's index within the constraint */
+static mjtNum diagEquality(const mjModel* m, int eq, int sub) {
+  int o1 = m->eq_obj1id[eq], o2 = m->eq_obj2id[eq];
+  switch (m->eq_type[eq]) {
+    case mjEQ_CONNECT:
+      return m->body_invweight0[2 * eqBody(m, eq, 0)] + m->body_invweight0[2 * eqBody(m, eq, 1)];
+    case mjEQ_WELD: {
+      int rot = sub > 2;
+      return m->body_invweight0[2 * eqBody(m, eq, 0) + rot] +
+             m->body_invweight0[2 * eqBody(m, eq, 1) + rot];
+    }
+    case mjEQ_JOINT: {
+      mjtNum v = m->dof_invweight0[m->jnt_dofadr[o1]];
+      return o2 >= 0 ? v + m->dof_invweight0[m->jnt_dofadr[o2]] : v;
+    }
+    case mjEQ_TENDON: {
+      mjtNum v = m->tendon_invweight0[o1];
+      return o2 >= 0 ? v + m->tendon_invweight0[o2] : v;
+    }
+    default:
+      return 0;
+  }
+}
+
+/* translational invweight of a contact's two bodies */
+static mjtNum contactTran(const mjModel* m, const mjContact* con) {
+  int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+  return m->body_invweight0[2 * b1] + m->body_invweight0[2 * b2];
+}
+
+/* exact diag(J inv(M) J') of row i */
+static mjtNum diagExact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum* sol) {
+  tn_rowDense(m, d, i, row);
+  mj_solveM(m, d, sol, row, 1);
+  return tnu_dot(row, sol, m->nv);
+}
+
+/* diagA of one contact's rows, starting at row i; returns the row count */
+static int diagContact(const mjModel* m, mjData* d, int i, int exact, mjtNum* row,
+                       mjtNum* sol) {
+  const mjContact* con = d->contact + d->efc_id[i];
+  int type = d->efc_type[i], dim = con->dim;
+  mjtNum* dA = d->efc_diagA;
+  mjtNum fr0 = con->friction[0], impratio = m->opt.impratio;
+
+  // frictionless: the normal row
+  if (type == mjCNSTR_CONTACT_FRICTIONLESS) {
+    dA[i] = exact ? diagExact(m, d, i, row, sol) : contactTran(m, con);
+    return 1;
+  }
+
+  // pyramidal: every edge from the first edge's diagonal
+  if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
+    mjtNum tran = contactTran(m, con);
+    mjtNum edge = exact ? diagExact(m, d, i, row, sol) : tran + fr0 * fr0 * tran;
+    mjtNum v = 2 * fr0 * fr0 * edge / impratio;
+    for (int k = 0; k < 2 * (dim - 1); k++) {
+      dA[i + k] = v;
+    }
+    return 2 * (dim - 1);
+  }
+
+  // elliptic: normal, then friction rows from normal/impratio scaled by (mu_0/mu_k)^2
+  dA[i] = exact ? diagExact(m, d, i, row, sol) : contactTran(m, con);
+  mjtNum first = dA[i] / impratio;
+  for (int k = 1; k < dim; k++) {
+    mjtNum fk = con->friction[k - 1];
+    dA[i + k] = first * fr0 * fr0 / (fk * fk);
+  }
+  return dim;
+}
+
+/* efc_diagA for every row */
+static void makeDiagA(const mjModel* m, mjData* d) {
+  int exact = TN_CENABLED(m, mjENBL_DIAGEXACT);
+  mj_markStack(d);
+  mjtNum* row = mj_stackAllocNum(d, (size_t)m->nv);
+  mjtNum* sol = mj_stackAllocNum(d, (size_t)m->nv);
+
+  for (int i = 0; i < d->nefc;) {
+    int id = d->efc_id[i], type = d->efc_type[i];
+
+    // contacts: all rows of the contact at once
+    if (type >= mjCNSTR_CONTACT_FRICTIONLESS) {
+      i += diagContact(m, d, i, exact, row, sol);
+      continue;
+    }
+
+    // exact: J inv(M) J'
+    if (exact) {
+      d->efc_diagA[i] = diagExact(m, d, i, row, sol);
+      i++;
+      continue;
+    }
+
+    // approximate, by type
+    switch (type) {
+      case mjCNSTR_EQUALITY: {
+        int rows = m->eq_type[id] == mjEQ_CONNECT ? 3 : (m->eq_type[id] == mjEQ_WELD ? 6 : 1);
+        for (int k = 0; k < rows; k++) {
+          d->efc_diagA[i + k] = diagEquality(m, id, k);
+        }
+        i += rows;
+        continue;
+      }
+      case mjCNSTR_FRICTION_DOF:
+        d->efc_diagA[i] = m->dof_invweight0[id];
+        break;
+      case mjCNSTR_FRICTION_TENDON:
+      case mjCNSTR_LIMIT_TENDON:
+        d->efc_diagA[i] = m->tendon_invweight0[id];
+        break;
+      case mjCNSTR_LIMIT_JOINT:
+        d->efc_diagA[i] = m->dof_invweight0[m->jnt_dofadr[id]];
+        break;
+      default:
+        d->efc_diagA[i] = 0;
+        break;
+    }
+    i++;
+  }
+  mj_freeStack(d);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Impedance and reference parameters
+ * ------------------------------------------------------------------------------------- */
+
+/* solref, solreffriction and solimp of row i */
+static void solParams(const mjModel* m, const mjData* d, int i, mjtNum solref[2],
+                      mjtNum solreffri[2], mjtNum solimp[5]) {
+  int id = d->efc_id[i];
+  const mjtNum *ref = NULL, *imp = NULL;
+  solreffri[0] = solreffri[1] = 0;
+
+  switch (d->efc_type[i]) {
+    case mjCNSTR_EQUALITY:
+      ref = m->eq_solref + mjNREF * id, imp = m->eq_solimp + mjNIMP * id;
+      break;
+    case mjCNSTR_FRICTION_DOF:
+      ref = m->dof_solref + mjNREF * id, imp = m->dof_solimp + mjNIMP * id;
+      break;
+    case mjCNSTR_FRICTION_TENDON:
+      ref = m->tendon_solref_fri + mjNREF * id, imp = m->tendon_solimp_fri + mjNIMP * id;
+      break;
+    case mjCNSTR_LIMIT_JOINT:
+      ref = m->jnt_solref + mjNREF * id, imp = m->jnt_solimp + mjNIMP * id;
+      break;
+    case mjCNSTR_LIMIT_TENDON:
+      ref = m->tendon_solref_lim + mjNREF * id, imp = m->tendon_solimp_lim + mjNIMP * id;
+      break;
+    default: {
+      const mjContact* con = d->contact + id;
+      ref = con->solref, imp = con->solimp;
+      solreffri[0] = con->solreffriction[0], solreffri[1] = con->solreffriction[1];
+      if (TN_CENABLED(m, mjENBL_OVERRIDE)) {
+        ref = m->opt.o_solref, imp = m->opt.o_solimp;
+      }
+      break;
+    }
+  }
+  solref[0] = ref[0], solref[1] = ref[1];
+  for (int k = 0; k < mjNIMP; k++) {
+    solimp[k] = imp[k];
+  }
+
+  // impedance range limits
+  solimp[0] = mju_clip(solimp[0], mjMINIMP, mjMAXIMP);
+  solimp[1] = mju_clip(solimp[1], mjMINIMP, mjMAXIMP);
+}
+
+/* impedance and its derivative with respect to r = pos - margin */
+static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP) {
+  mjtNum dmin = solimp[0], dmax = solimp[1], width = solimp[2];
+  mjtNum mid = solimp[3], power = solimp[4];
+
+  // flat function
+  if (dmin == dmax || width <= mjMINVAL) {
+    *imp = 0.5 * (dmin + dmax);
+    *impP = 0;
+    return;
+  }
+
+  // normalized distance and its sign
+  mjtNum x = r / width, sgn = 1;
+  if (x < 0) {
+    x = -x;
+    sgn = -1;
+  }
+
+  // saturated at either end
+  if (x >= 1 || x <= 0) {
+    *imp = x >= 1 ? dmax : dmin;
+    *impP = 0;
+    return;
+  }
+
+  // sigmoid: a x^p below the midpoint, 1 - b (1-x)^p above it
+  mjtNum y, yP;
+  if (power == 1) {
+    y = x;
+    yP = 1;
+  } else if (x <= mid) {
+    mjtNum a = 1 / pow(mid, power - 1);
+    y = a * pow(x, power);
+    yP = power * a * pow(x, power - 1);
+  } else {
+    mjtNum b = 1 / pow(1 - mid, power - 1);
+    y = 1 - b * pow(1 - x, power);
+    yP = power * b * pow(1 - x, power - 1);
+  }
+
+  // scale to [dmin, dmax]
+  *imp = dmin + y * (dmax - dmin);
+  *impP = yP * sgn * (dmax - dmin) / width;
+}
+
+/* stiffness K and damping B from solref, dmax and the timestep */
+static void refParams(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjtNum* K,
+                      mjtNum* B) {
+  // direct form: -stiffness, -damping
+  if (solref[0] <= 0) {
+    *K = -solref[0] / (dmax * dmax);
+    *B = -solref[1] / dmax;
+    return;
+  }
+
+  // time constant (at least two timesteps unless refsafe is disabled) and damping ratio
+  mjtNum timeconst = solref[0], dampratio = solref[1];
+  if (!TN_CDISABLED(m, mjDSBL_REFSAFE)) {
+    timeconst = mju_max(timeconst, 2 * m->opt.timestep);
+  }
+  *K = 1 / (dmax * dmax * timeconst * timeconst * dampratio * dampratio);
+  *B = 2 / (dmax * timeconst);
+}
+
+/* 1 if row i is a friction direction of an elliptic contact */
+static int isEllipticFriction(const mjData* d, int i) {
+  if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
+    return 0;
+  }
+  return d->contact[d->efc_id[i]].efc_address != i;
+}
+
+/* violation that sets row i's impedance: the whole residual's norm for an equality
+ * constraint (connect, weld), the normal's for an elliptic friction row, else the row's */
+static mjtNum impedanceViolation(const mjData* d, int i) {
+  int type = d->efc_type[i], id = d->efc_id[i];
+
+  // equality: norm of all rows of the same constraint
+  if (type == mjCNSTR_EQUALITY) {
+    int a = i, b = i;
+    while (a > 0 && d->efc_type[a - 1] == mjCNSTR_EQUALITY && d->efc_id[a - 1] == id) {
+      a--;
+    }
+    while (b + 1 < d->ne && d->efc_id[b + 1] == id) {
+      b++;
+    }
+    if (a == b) {
+      return d->efc_pos[i];
+    }
+    mjtNum s = 0;
+    for (int k = a; k <= b; k++) {
+      s += d->efc_pos[k] * d->efc_pos[k];
+    }
+    return sqrt(s);
+  }
+
+  // elliptic friction rows: the contact's normal row
+  int r = isEllipticFriction(d, i) ? d->contact[id].efc_address : i;
+  return d->efc_pos[r] - d->efc_margin[r];
+}
+
+/* efc_KBIP, efc_R, efc_D for every row */
+static void makeKBIP(const mjModel* m, mjData* d) {
+  for (int i = 0; i < d->nefc; i++) {
+    mjtNum solref[2], solreffri[2], solimp[5], imp, impP, K, B;
+    solParams(m, d, i, solref, solreffri, solimp);
+
+    // impedance at the violation
+    impedance(solimp, impedanceViolation(d, i), &imp, &impP);
+
+    // elliptic friction rows: no stiffness, damping from solreffriction when given
+    if (isEllipticFriction(d, i)) {
+      const mjtNum* ref = (solreffri[0] || solreffri[1]) ? solreffri : solref;
+      refParams(m, ref, solimp[1], &K, &B);
+      K = 0;
+    } else {
+      refParams(m, solref, solimp[1], &K, &B);
+    }
+
+    // friction loss: no position residual, no stiffness
+    if (d->efc_type[i] == mjCNSTR_FRICTION_DOF || d->efc_type[i] == mjCNSTR_FRICTION_TENDON) {
+      K = 0;
+    }
+
+    // save, then regularizer and constraint mass
+    mjtNum* kbip = d->efc_KBIP + 4 * i;
+    kbip[0] = K, kbip[1] = B, kbip[2] = imp, kbip[3] = impP;
+    d->efc_R[i] = mju_max(mjMINVAL, (1 - imp) * d->efc_diagA[i] / imp);
+    d->efc_D[i] = 1 / d->efc_R[i];
+  }
+}
+
+/* friction of the regularized cone, per contact */
+static void makeContactMu(const mjModel* m, mjData* d) {
+  for (int c = 0; c < d->ncon; c++) {
+    mjContact* con = d->contact + c;
+    int adr = con->efc_address;
+    if (adr < 0 || con->dim == 1) {
+      con->mu = 0;
+      continue;
+    }
+    if (d->efc_type[adr] == mjCNSTR_CONTACT_ELLIPTIC) {
+      con->mu = con->friction[0] * sqrt(d->efc_R[adr + 1] / d->efc_R[adr]);
+    } else {
+      con->mu = con->friction[0] / sqrt(m->opt.impratio);
+    }
+  }
+}
+
+/* diagA, impedance, K, B, R, D and contact mu */
+void tn_makeImpedance(const mjModel* m, mjData* d) {
+  makeDiagA(m, d);
+  makeKBIP(m, d);
+  makeContactMu(m, d);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Reference acceleration
+ * ------------------------------------------------------------------------------------- */
+
+/* efc_vel = J qvel; efc_aref = -B vel - K I (pos - margin) (- Jdot qvel for connect, weld) */
+void mj_referenceConstraint(const mjModel* m, mjData* d) {
+  if (!d->nefc) {
+    return;
+  }
+  mj_mulJacVec(m, d, d->efc_vel, d->qvel);
+  for (int i = 0; i < d->nefc; i++) {
+    const mjtNum* kbip = d->efc_KBIP + 4 * i;
+    d->efc_aref[i] = -kbip[1] * d->efc_vel[i] -
+                     kbip[0] * kbip[2] * (d->efc_pos[i] - d->efc_margin[i]);
+  }
+
+  // connect and weld: remove the velocity-product acceleration
+  tn_equalityBias(m, d);
+}

@@ -1,0 +1,224 @@
+/* constraint/constraint_jacobian.c — the constraint Jacobian: dense or sparse storage,
+ * dof chains, and the products every solver needs.
+ *
+ * MuJoCo stores efc_J dense (nefc x nv) or sparse (CSR: efc_J_rownnz/rowadr/colind, column
+ * indices ascending) by the rule of option `jacobian`: sparse when asked, or for `auto`
+ * when nv >= 60. A row's sparsity is the chain of dofs that move the bodies involved (the
+ * union of both bodies' chains for a contact or connect), so structural zeros may be
+ * stored. Every kernel below works for either storage. */
+#include "constraint/constraint.h"
+#include "util/util_inline.h"
+
+/* sparse when asked, or auto with many dofs */
+int tn_isSparse(const mjModel* m) {
+  return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
+}
+
+/* dual solver or noslip: efc_AR needed */
+int tn_isDual(const mjModel* m) {
+  return m->opt.solver == mjSOL_PGS || m->opt.noslip_iterations > 0;
+}
+
+/* last dof moving body (or -1), skipping ancestors without dofs */
+static int lastDof(const mjModel* m, int body) {
+  while (body > 0 && m->body_dofnum[body] == 0) {
+    body = m->body_parentid[body];
+  }
+  return body > 0 ? m->body_dofadr[body] + m->body_dofnum[body] - 1 : -1;
+}
+
+/* the dofs moving body, ascending */
+int tn_bodyChain(const mjModel* m, int body, int* chain) {
+  // walk towards the root, then reverse
+  int n = 0;
+  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+    chain[n++] = i;
+  }
+  for (int a = 0, b = n - 1; a < b; a++, b--) {
+    int t = chain[a];
+    chain[a] = chain[b];
+    chain[b] = t;
+  }
+  return n;
+}
+
+/* sorted union of two bodies' chains */
+int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
+  int n = 0;
+  int i1 = lastDof(m, body1), i2 = lastDof(m, body2);
+
+  // walk both chains down from the largest index, keeping each dof once
+  while (i1 >= 0 || i2 >= 0) {
+    int next = i1 > i2 ? i1 : i2;
+    chain[n++] = next;
+    if (i1 == next) {
+      i1 = m->dof_parentid[i1];
+    }
+    if (i2 == next) {
+      i2 = m->dof_parentid[i2];
+    }
+  }
+
+  // descending to ascending
+  for (int a = 0, b = n - 1; a < b; a++, b--) {
+    int t = chain[a];
+    chain[a] = chain[b];
+    chain[b] = t;
+  }
+  return n;
+}
+
+/* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */
+void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
+                 const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
+  mjtNum offset[3], tmp[3];
+
+  // clear
+  if (jacp) {
+    mju_zero(jacp, 3 * n);
+  }
+  if (jacr) {
+    mju_zero(jacr, 3 * n);
+  }
+
+  // point relative to the tree's com
+  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
+
+  // walk the body's dofs from the leaf; both lists descend from the chain's end
+  int k = n - 1;
+  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+    while (k >= 0 && chain[k] > i) {
+      k--;
+    }
+    if (k < 0) {
+      break;
+    }
+    const mjtNum* cdof = d->cdof + 6 * i;
+
+    // rotation: the dof's angular velocity
+    if (jacr) {
+      jacr[k] = cdof[0];
+      jacr[k + n] = cdof[1];
+      jacr[k + 2 * n] = cdof[2];
+    }
+
+    // translation: linear velocity at the com plus rotation about it
+    if (jacp) {
+      tnu_cross(tmp, cdof, offset);
+      jacp[k] = cdof[3] + tmp[0];
+      jacp[k + n] = cdof[4] + tmp[1];
+      jacp[k + 2 * n] = cdof[5] + tmp[2];
+    }
+  }
+}
+
+/* dot product of a sparse vector (values at ind) with a dense one, blocked like tnu_dot */
+static mjtNum dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n, const int* ind) {
+  mjtNum res = 0, tail = 0;
+  int i = 0;
+
+  // blocks of four with independent accumulators
+  if (n >= 4) {
+    mjtNum s0 = vec1[0] * vec2[ind[0]], s1 = vec1[1] * vec2[ind[1]];
+    mjtNum s2 = vec1[2] * vec2[ind[2]], s3 = vec1[3] * vec2[ind[3]];
+    for (i = 4; i <= n - 4; i += 4) {
+      s0 += vec1[i] * vec2[ind[i]];
+      s1 += vec1[i + 1] * vec2[ind[i + 1]];
+      s2 += vec1[i + 2] * vec2[ind[i + 2]];
+      s3 += vec1[i + 3] * vec2[ind[i + 3]];
+    }
+    res = (s0 + s2) + (s1 + s3);
+  }
+
+  // remaining entries
+  for (; i < n; i++) {
+    tail += vec1[i] * vec2[ind[i]];
+  }
+  return res + tail;
+}
+
+/* J[i] . vec */
+mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
+  if (tn_isSparse(m)) {
+    int adr = d->efc_J_rowadr[i];
+    return dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+  }
+  return tnu_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
+}
+
+/* vec += scl * J[i]' */
+void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
+  if (tn_isSparse(m)) {
+    int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
+    const mjtNum* val = d->efc_J + adr;
+    const int* ind = d->efc_J_colind + adr;
+    for (int k = 0; k < nnz; k++) {
+      vec[ind[k]] += scl * val[k];
+    }
+    return;
+  }
+  tnu_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
+}
+
+/* dense copy of row i */
+void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
+  if (tn_isSparse(m)) {
+    mju_zero(row, m->nv);
+    int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
+    for (int k = 0; k < nnz; k++) {
+      row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
+    }
+    return;
+  }
+  mju_copy(row, d->efc_J + (size_t)i * m->nv, m->nv);
+}
+
+/* res = J vec */
+void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  for (int i = 0; i < d->nefc; i++) {
+    res[i] = tn_rowDot(m, d, i, vec);
+  }
+}
+
+/* res = J' vec */
+void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  // dense: MuJoCo's transposed product, rows scaled and accumulated
+  if (!tn_isSparse(m)) {
+    mju_mulMatTVec(res, d->efc_J, vec, d->nefc, m->nv);
+    return;
+  }
+
+  // sparse: scatter each row
+  mju_zero(res, m->nv);
+  for (int i = 0; i < d->nefc; i++) {
+    if (vec[i] != 0) {
+      tn_rowAddTo(m, d, i, res, vec[i]);
+    }
+  }
+}
+
+/* 1 if sparse rows a and b have the same column pattern */
+static int samePattern(const mjData* d, int a, int b) {
+  int nnz = d->efc_J_rownnz[a];
+  if (d->efc_J_rownnz[b] != nnz) {
+    return 0;
+  }
+  const int* ia = d->efc_J_colind + d->efc_J_rowadr[a];
+  const int* ib = d->efc_J_colind + d->efc_J_rowadr[b];
+  for (int k = 0; k < nnz; k++) {
+    if (ia[k] != ib[k]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* supernodes: how many following rows share each row's pattern */
+void tn_makeRowSuper(mjData* d) {
+  int nefc = d->nefc;
+  for (int i = nefc - 1; i >= 0; i--) {
+    d->efc_J_rowsuper[i] = (i < nefc - 1 && samePattern(d, i, i + 1))
+                               ? d->efc_J_rowsuper[i + 1] + 1
+                               : 0;
+  }
+}

@@ -1,0 +1,417 @@
+/* constraint/constraint_rows.c — mj_makeConstraint: the scalar constraint rows.
+ *
+ * Rows are ordered by type — equality, friction loss, limit, contact — and by model element
+ * within a type (MuJoCo's order). Every instantiation function runs twice: a counting pass
+ * (rows and sparse non-zeros, so the efc arrays can be allocated exactly from the arena)
+ * and a filling pass. A row's Jacobian is built on the chain of dofs that can move it, then
+ * stored densely or sparsely by tn_addRows. Impedance and regularization follow in
+ * constraint_impedance.c. */
+#include "constraint/constraint.h"
+#include "util/util_inline.h"
+
+/* ---------------------------------------------------------------------------------------
+ * Row storage
+ * ------------------------------------------------------------------------------------- */
+
+/* append rows; in the counting pass (efc_type == NULL) only sizes are accumulated */
+void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
+                const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
+                int id) {
+  int nv = m->nv, sparse = tn_isSparse(m);
+
+  // counting pass
+  if (!d->efc_type) {
+    d->nefc += size;
+    d->nJ += sparse ? size * (chain ? n : nv) : size * nv;
+    return;
+  }
+
+  for (int r = 0; r < size; r++) {
+    int row = d->nefc + r;
+    const mjtNum* src = jac + (size_t)r * (chain ? n : nv);
+
+    // descriptors
+    d->efc_type[row] = type;
+    d->efc_id[row] = id;
+    d->efc_pos[row] = pos ? pos[r] : 0;
+    d->efc_margin[row] = margin;
+    d->efc_frictionloss[row] = frictionloss;
+
+    // sparse: values at the chain's dofs
+    if (sparse) {
+      int adr = d->nJ, cnt = chain ? n : nv;
+      d->efc_J_rownnz[row] = cnt;
+      d->efc_J_rowadr[row] = adr;
+      for (int k = 0; k < cnt; k++) {
+        d->efc_J_colind[adr + k] = chain ? chain[k] : k;
+      }
+      mju_copy(d->efc_J + adr, src, cnt);
+      d->nJ += cnt;
+    }
+
+    // dense: scatter into a cleared row
+    else {
+      mjtNum* dst = d->efc_J + (size_t)row * nv;
+      if (chain) {
+        mju_zero(dst, nv);
+        for (int k = 0; k < n; k++) {
+          dst[chain[k]] = src[k];
+        }
+      } else {
+        mju_copy(dst, src, nv);
+      }
+    }
+  }
+  d->nefc += size;
+}
+
+/* dofs with a non-zero entry in tendon t's structure: its joints, or the chains of the
+ * bodies its path visits; ascending */
+static int tendonChain(const mjModel* m, const mjData* d, int t, int* chain, int* mark) {
+  int nv = m->nv, n = 0;
+
+  // mark every dof with a non-zero moment, and every dof a path body moves
+  for (int i = 0; i < nv; i++) {
+    mark[i] = d->ten_J[(size_t)t * nv + i] != 0;
+  }
+  int adr = m->tendon_adr[t], num = m->tendon_num[t];
+  for (int w = adr; w < adr + num; w++) {
+    int type = m->wrap_type[w], obj = m->wrap_objid[w], body = -1;
+    if (type == mjWRAP_JOINT) {
+      int j = obj, dof = m->jnt_dofadr[j];
+      mark[dof] = 1;
+    } else if (type == mjWRAP_SITE) {
+      body = m->site_bodyid[obj];
+    } else if (type == mjWRAP_SPHERE || type == mjWRAP_CYLINDER) {
+      body = m->geom_bodyid[obj];
+    }
+    if (body > 0) {
+      int b = body;
+      while (b > 0 && m->body_dofnum[b] == 0) {
+        b = m->body_parentid[b];
+      }
+      for (int i = b > 0 ? m->body_dofadr[b] + m->body_dofnum[b] - 1 : -1; i >= 0;
+           i = m->dof_parentid[i]) {
+        mark[i] = 1;
+      }
+    }
+  }
+
+  // collect in order
+  for (int i = 0; i < nv; i++) {
+    if (mark[i]) {
+      chain[n++] = i;
+    }
+  }
+  return n;
+}
+
+/* gather tendon t's Jacobian at the chain's dofs, scaled */
+static void tendonJac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
+                      mjtNum scl, mjtNum* jac) {
+  const mjtNum* row = d->ten_J + (size_t)t * m->nv;
+  for (int k = 0; k < n; k++) {
+    jac[k] = scl * row[chain[k]];
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Friction loss
+ * ------------------------------------------------------------------------------------- */
+
+/* dof and tendon friction loss rows */
+static void instantiateFriction(const mjModel* m, mjData* d) {
+  if (TN_CDISABLED(m, mjDSBL_FRICTIONLOSS)) {
+    return;
+  }
+  mj_markStack(d);
+  int* chain = mj_stackAllocInt(d, (size_t)m->nv);
+  int* mark = mj_stackAllocInt(d, (size_t)m->nv);
+  mjtNum* jac = mj_stackAllocNum(d, (size_t)m->nv);
+
+  // dofs: unit row
+  for (int i = 0; i < m->nv; i++) {
+    if (m->dof_frictionloss[i] > 0) {
+      mjtNum one = 1;
+      tn_addRows(m, d, &one, &i, 1, NULL, 0, m->dof_frictionloss[i], 1,
+                 mjCNSTR_FRICTION_DOF, i);
+    }
+  }
+
+  // tendons: the tendon's Jacobian
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->tendon_frictionloss[t] > 0) {
+      int n = tendonChain(m, d, t, chain, mark);
+      tendonJac(m, d, t, chain, n, 1, jac);
+      tn_addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
+                 mjCNSTR_FRICTION_TENDON, t);
+    }
+  }
+  mj_freeStack(d);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Limits
+ * ------------------------------------------------------------------------------------- */
+
+/* one scalar joint's lower and upper limit rows */
+static void limitScalar(const mjModel* m, mjData* d, int j) {
+  mjtNum value = d->qpos[m->jnt_qposadr[j]], margin = m->jnt_margin[j];
+  int dof = m->jnt_dofadr[j];
+
+  // lower side (-1), then upper side (+1)
+  for (int side = -1; side <= 1; side += 2) {
+    mjtNum dist = side * (m->jnt_range[2 * j + (side + 1) / 2] - value);
+    if (dist < margin) {
+      mjtNum jac = -side;
+      tn_addRows(m, d, &jac, &dof, 1, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+    }
+  }
+}
+
+/* a ball joint's rotation-angle limit row */
+static void limitBall(const mjModel* m, mjData* d, int j) {
+  mjtNum quat[4], axis[3], margin = m->jnt_margin[j];
+  int dof = m->jnt_dofadr[j];
+
+  // rotation angle and axis of the normalized joint quaternion
+  mju_copy4(quat, d->qpos + m->jnt_qposadr[j]);
+  mju_normalize4(quat);
+  mju_quat2Vel(axis, quat, 1);
+  mjtNum angle = mju_normalize3(axis);
+
+  // distance to the larger range value
+  mjtNum value = mju_max(m->jnt_range[2 * j], m->jnt_range[2 * j + 1]);
+  mjtNum dist = value - angle;
+  if (dist < margin) {
+    int chain[3] = {dof, dof + 1, dof + 2};
+    mjtNum jac[3] = {-axis[0], -axis[1], -axis[2]};
+    tn_addRows(m, d, jac, chain, 3, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+  }
+}
+
+/* one tendon's lower and upper limit rows */
+static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mark,
+                        mjtNum* jac) {
+  mjtNum value = d->ten_length[t], margin = m->tendon_margin[t];
+  int n = -1;
+
+  // lower side (-1), then upper side (+1)
+  for (int side = -1; side <= 1; side += 2) {
+    mjtNum dist = side * (m->tendon_range[2 * t + (side + 1) / 2] - value);
+    if (dist < margin) {
+      if (n < 0) {
+        n = tendonChain(m, d, t, chain, mark);
+      }
+      tendonJac(m, d, t, chain, n, -side, jac);
+      tn_addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
+    }
+  }
+}
+
+/* joint and tendon limit rows */
+static void instantiateLimit(const mjModel* m, mjData* d) {
+  if (TN_CDISABLED(m, mjDSBL_LIMIT)) {
+    return;
+  }
+
+  // joints
+  for (int j = 0; j < m->njnt; j++) {
+    if (!m->jnt_limited[j]) {
+      continue;
+    }
+    int type = m->jnt_type[j];
+    if (type == mjJNT_SLIDE || type == mjJNT_HINGE) {
+      limitScalar(m, d, j);
+    } else if (type == mjJNT_BALL) {
+      limitBall(m, d, j);
+    }
+  }
+
+  // tendons
+  if (m->ntendon) {
+    mj_markStack(d);
+    int* chain = mj_stackAllocInt(d, (size_t)m->nv);
+    int* mark = mj_stackAllocInt(d, (size_t)m->nv);
+    mjtNum* jac = mj_stackAllocNum(d, (size_t)m->nv);
+    for (int t = 0; t < m->ntendon; t++) {
+      if (m->tendon_limited[t]) {
+        limitTendon(m, d, t, chain, mark, jac);
+      }
+    }
+    mj_freeStack(d);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Contacts
+ * ------------------------------------------------------------------------------------- */
+
+/* contact rows in the contact frame: dif = J(body2) - J(body1) at the contact point, then
+ * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif */
+static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* con,
+                            const int* chain, int n, mjtNum* jacp, mjtNum* jacr,
+                            mjtNum* tmp, mjtNum* frm) {
+  int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+  int rot = con->dim > 3;
+
+  // body 2 minus body 1 at the contact point
+  tn_jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
+  tn_jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
+  for (int k = 0; k < 3 * n; k++) {
+    jacp[k] -= tmp[k];
+  }
+  if (rot) {
+    for (int k = 0; k < 3 * n; k++) {
+      jacr[k] -= tmp[3 * n + k];
+    }
+  }
+
+  // rotate into the contact frame: rows 0-2 translation, 3-5 rotation
+  mju_mulMatMat(frm, con->frame, jacp, 3, 3, n);
+  if (rot) {
+    mju_mulMatMat(frm + 3 * n, con->frame, jacr, 3, 3, n);
+  }
+}
+
+/* one contact's rows (pyramidal edges or elliptic components) */
+static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
+                        int n, mjtNum* scratch) {
+  int dim = con->dim, pyramid = dim > 1 && m->opt.cone == mjCONE_PYRAMIDAL;
+  int nrow = dim == 1 ? 1 : (pyramid ? 2 * (dim - 1) : dim);
+  int type = dim == 1 ? mjCNSTR_CONTACT_FRICTIONLESS
+                      : (pyramid ? mjCNSTR_CONTACT_PYRAMIDAL : mjCNSTR_CONTACT_ELLIPTIC);
+  mjtNum pos[10];
+  for (int r = 0; r < nrow; r++) {
+    pos[r] = (r == 0 || pyramid) ? con->dist : 0;
+  }
+  con->efc_address = d->nefc;
+
+  // counting pass: sizes only
+  if (!d->efc_type) {
+    tn_addRows(m, d, NULL, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+    return;
+  }
+
+  // frame Jacobian: 6 rows of n
+  mjtNum *jacp = scratch, *jacr = jacp + 3 * n, *tmp = jacr + 3 * n;
+  mjtNum *frm = tmp + 6 * n, *rows = frm + 6 * n;
+  contactFrameJac(m, d, con, chain, n, jacp, jacr, tmp, frm);
+
+  // pyramidal: edges J_n +- mu_k J_k
+  if (pyramid) {
+    for (int k = 1; k < dim; k++) {
+      mjtNum mu = con->friction[k - 1];
+      const mjtNum* jk = frm + k * n;
+      mjtNum* plus = rows + (2 * k - 2) * n;
+      mjtNum* minus = rows + (2 * k - 1) * n;
+      for (int c = 0; c < n; c++) {
+        plus[c] = frm[c] + mu * jk[c];
+        minus[c] = frm[c] + (-mu) * jk[c];
+      }
+    }
+  }
+
+  // elliptic or frictionless: the frame rows themselves
+  else {
+    mju_copy(rows, frm, dim * n);
+  }
+  tn_addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+}
+
+/* contact rows for every included contact */
+static void instantiateContact(const mjModel* m, mjData* d) {
+  if (TN_CDISABLED(m, mjDSBL_CONTACT) || !d->ncon) {
+    return;
+  }
+  mj_markStack(d);
+  int* chain = mj_stackAllocInt(d, (size_t)m->nv);
+  mjtNum* scratch = mj_stackAllocNum(d, (size_t)(28 * (m->nv > 0 ? m->nv : 1)));
+
+  for (int i = 0; i < d->ncon; i++) {
+    mjContact* con = d->contact + i;
+    con->efc_address = -1;
+    if (con->exclude) {
+      continue;
+    }
+
+    // dofs moving either geom's body; none: nothing to constrain
+    int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+    int n = tn_mergeChain(m, b1, b2, chain);
+    if (!n) {
+      continue;
+    }
+    contactRows(m, d, con, i, chain, n, scratch);
+  }
+  mj_freeStack(d);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Driver
+ * ------------------------------------------------------------------------------------- */
+
+/* every row type in MuJoCo's order; ne/nf/nl from the running counts */
+static void instantiateAll(const mjModel* m, mjData* d) {
+  tn_instantiateEquality(m, d);
+  int ne = d->nefc;
+  instantiateFriction(m, d);
+  int nf = d->nefc - ne;
+  instantiateLimit(m, d);
+  int nl = d->nefc - ne - nf;
+  instantiateContact(m, d);
+  d->ne = ne;
+  d->nf = nf;
+  d->nl = nl;
+}
+
+/* build the constraint rows, their impedance and regularization */
+void mj_makeConstraint(const mjModel* m, mjData* d) {
+  // release last step's rows
+  tn_efcRelease(d);
+  d->ne = d->nf = d->nl = 0;
+  d->nisland = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    d->contact[i].efc_address = -1;
+  }
+  if (TN_CDISABLED(m, mjDSBL_CONSTRAINT)) {
+    return;
+  }
+
+  // counting pass (efc_type NULL marks it)
+  d->efc_type = NULL;
+  instantiateAll(m, d);
+  if (!d->nefc) {
+    d->ne = d->nf = d->nl = 0;
+    return;
+  }
+  if (!tn_isSparse(m)) {
+    d->nJ = d->nefc * m->nv;
+  }
+
+  // allocate, with the AR pattern size when a dual solver needs it
+  int nefc = d->nefc, nJ = d->nJ;
+  if (!tn_efcAllocate(m, d, 0)) {
+    return;
+  }
+
+  // filling pass
+  d->nefc = 0;
+  d->nJ = tn_isSparse(m) ? 0 : nJ;
+  instantiateAll(m, d);
+  if (d->nefc != nefc || d->nJ != nJ) {
+    mju_error("mj_makeConstraint: row count changed between passes");
+    tn_efcRelease(d);
+    return;
+  }
+  if (tn_isSparse(m)) {
+    tn_makeRowSuper(d);
+  }
+
+  // AR storage for PGS and noslip
+  if (tn_isDual(m) && !tn_allocAR(m, d)) {
+    return;
+  }
+
+  // impedance, diagA, R, D, KBIP
+  tn_makeImpedance(m, d);
+}

@@ -1,0 +1,146 @@
+/* constraint/solver_dual.c — pieces of the dual problem shared by PGS and noslip:
+ *   min_f 0.5 f'(A + R) f + f'b   subject to f in the constraint set,
+ * with AR = A + R from mj_projectConstraint (dense or sparse) and b = efc_b. Residuals,
+ * diagonal blocks, the inverse diagonal, the cost change of a block update (reverted when
+ * it increases the cost) and the row states implied by a force. */
+#include <math.h>
+
+#include "constraint/constraint.h"
+#include "util/util_inline.h"
+
+/* AR[r, c] (0 when not stored) */
+static mjtNum entryAR(const mjModel* m, const mjData* d, int r, int c) {
+  if (!tn_isSparse(m)) {
+    return d->efc_AR[(size_t)r * d->nefc + c];
+  }
+  int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
+  const int* col = d->efc_AR_colind + adr;
+  for (int k = 0; k < nnz; k++) {
+    if (col[k] == c) {
+      return d->efc_AR[adr + k];
+    }
+  }
+  return 0;
+}
+
+/* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR) */
+void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
+                     int flg_subR) {
+  int nefc = d->nefc;
+  for (int j = 0; j < dim; j++) {
+    int r = i + j;
+    if (tn_isSparse(m)) {
+      int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
+      mjtNum s = 0;
+      for (int k = 0; k < nnz; k++) {
+        s += d->efc_AR[adr + k] * d->efc_force[d->efc_AR_colind[adr + k]];
+      }
+      res[j] = s + d->efc_b[r];
+    } else {
+      res[j] = tnu_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
+    }
+    if (flg_subR) {
+      res[j] -= d->efc_R[r] * d->efc_force[r];
+    }
+  }
+}
+
+/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR) */
+void tn_dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim,
+                  int flg_subR) {
+  for (int j = 0; j < dim; j++) {
+    for (int k = 0; k < dim; k++) {
+      block[j * dim + k] = entryAR(m, d, i + j, i + k);
+    }
+    if (flg_subR) {
+      block[j * dim + j] -= d->efc_R[i + j];
+    }
+  }
+}
+
+/* res = 1 / diag(AR) (minus R when flg_subR) */
+void tn_dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
+  for (int i = 0; i < d->nefc; i++) {
+    mjtNum v = entryAR(m, d, i, i);
+    if (flg_subR) {
+      v -= d->efc_R[i];
+    }
+    res[i] = 1 / mju_max(mjMINVAL, v);
+  }
+}
+
+/* cost change of replacing oldforce by force in a block; reverts an increase */
+mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
+                         const mjtNum* res, int dim) {
+  mjtNum change;
+
+  // 0.5 delta' A delta + delta' res
+  if (dim == 1) {
+    mjtNum delta = force[0] - oldforce[0];
+    change = 0.5 * delta * delta * A[0] + delta * res[0];
+  } else {
+    mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
+    for (int j = 0; j < dim; j++) {
+      delta[j] = force[j] - oldforce[j];
+    }
+    change = 0.5 * mju_mulVecMatVec(delta, A, delta, dim) + mju_dot(delta, res, dim);
+  }
+
+  // increase: restore
+  if (change > 1e-10) {
+    for (int j = 0; j < dim; j++) {
+      force[j] = oldforce[j];
+    }
+    change = 0;
+  }
+  return change;
+}
+
+/* row states implied by the dual force */
+void tn_dualState(const mjModel* m, mjData* d, int* state) {
+  int ne = d->ne, nf = d->nf, nefc = d->nefc;
+  (void)m;
+  for (int i = 0; i < nefc; i++) {
+    mjtNum f = d->efc_force[i];
+
+    // equality: always quadratic
+    if (i < ne) {
+      state[i] = mjCNSTRSTATE_QUADRATIC;
+      continue;
+    }
+
+    // friction loss: at a bound linear, else quadratic
+    if (i < ne + nf) {
+      mjtNum fl = d->efc_frictionloss[i];
+      state[i] = f >= fl    ? mjCNSTRSTATE_LINEARNEG
+                 : f <= -fl ? mjCNSTRSTATE_LINEARPOS
+                            : mjCNSTRSTATE_QUADRATIC;
+      continue;
+    }
+
+    // elliptic contacts: not classified by the dual solvers (left as they were)
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+      continue;
+    }
+
+    // limits and other contacts: active when pushing
+    state[i] = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+  }
+}
+
+/* project a contact force onto the friction cone |f_k / mu_k| <= f_0: a non-positive normal
+ * force gives zero, friction outside the cone is scaled onto its surface */
+void tn_projectCone(mjtNum* f, const mjtNum* friction, int dim) {
+  if (f[0] <= 0) {
+    mju_zero(f, dim);
+    return;
+  }
+  mjtNum s = 0;
+  for (int j = 1; j < dim; j++) {
+    mjtNum t = f[j] / friction[j - 1];
+    s += t * t;
+  }
+  if (s > f[0] * f[0]) {
+    mju_scl(f + 1, f + 1, f[0] / sqrt(s), dim - 1);
+  }
+}

@@ -1,0 +1,284 @@
+/* constraint/solver_pgs.c — projected Gauss-Seidel on the dual problem.
+ *
+ * One sweep visits every constraint in order and sets it to its optimum given the others:
+ * scalar rows by a Newton step on their residual, clamped to the friction-loss interval or
+ * to non-negative force; an elliptic contact first along the ray from the cone's tip
+ * through its current force, then its friction forces within the cone's slice at the new
+ * normal force (a QCQP). A block update that would increase the cost is reverted. Sweeps
+ * stop when the scaled improvement falls below `tolerance`.
+ *
+ * As in MuJoCo 3.14, the sweep order is a permutation of the rows, reshuffled before every
+ * sweep (Fisher-Yates, from the last position down; an elliptic contact is one unit) with a PCG32 generator (XSH-RR output,
+ * LCG multiplier 6364136223846793005, increment 1) started from state 1 at each solve.
+ * Sweeps are accelerated with Nesterov-style momentum: each sweep starts from
+ * y = f + beta_j (f - f_prev), projected onto the constraint set (friction loss clamped,
+ * normal force non-negative, cone friction scaled onto the cone), with
+ * beta_j = max(0, (j-1)/(j+2)); while beta > 0 the counter j restarts
+ * at 0 whenever the sweep's correction opposes the momentum, (f_new - y).(y - f) < 0. */
+#include <math.h>
+#include <stdint.h>
+
+#include "constraint/constraint.h"
+#include "util/util_inline.h"
+
+/* residual AR[i,:] f + b[i] of one row, dense or sparse AR */
+static inline mjtNum rowResidual(const mjData* d, int i, int sparse) {
+  if (!sparse) {
+    return tnu_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
+  }
+  int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
+  const int* col = d->efc_AR_colind + adr;
+  const mjtNum* val = d->efc_AR + adr;
+  mjtNum s = 0;
+  for (int k = 0; k < nnz; k++) {
+    s += val[k] * d->efc_force[col[k]];
+  }
+  return s + d->efc_b[i];
+}
+
+/* scalar row: unconstrained minimum, then the row's bounds */
+static void updateScalar(const mjData* d, int i, const mjtNum* res, const mjtNum* ARinv) {
+  mjtNum* force = d->efc_force;
+  force[i] -= res[0] * ARinv[i];
+
+  // friction loss: interval
+  if (i >= d->ne && i < d->ne + d->nf) {
+    mjtNum fl = d->efc_frictionloss[i];
+    if (force[i] < -fl) {
+      force[i] = -fl;
+    } else if (force[i] > fl) {
+      force[i] = fl;
+    }
+  }
+
+  // limits and contacts: non-negative
+  else if (i >= d->ne + d->nf && force[i] < 0) {
+    force[i] = 0;
+  }
+}
+
+/* elliptic contact: ray update, then friction QCQP at the new normal force */
+static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
+                           const mjtNum* A, const mjtNum* oldforce) {
+  const mjContact* con = d->contact + d->efc_id[i];
+  mjtNum* force = d->efc_force + i;
+  mjtNum v[6], Av[6], Ac[25], bc[5], x[5];
+  int nf = dim - 1;
+
+  // ray from the tip through the current force (the normal when at the tip)
+  mju_copy(v, force, dim);
+  if (mju_norm(v, dim) < mjMINVAL) {
+    mju_zero(v, dim);
+    v[0] = 1;
+  }
+  mju_mulMatVec(Av, A, v, dim, dim);
+  mjtNum denom = mju_dot(v, Av, dim);
+  if (denom >= mjMINVAL) {
+    mjtNum t = -mju_dot(v, res, dim) / denom;
+
+    // keep the normal force non-negative
+    if (force[0] + t * v[0] < 0) {
+      t = -force[0] / v[0];
+    }
+    mju_addToScl(force, v, t, dim);
+  }
+
+  // friction given the normal: Ac = A[1:,1:], bc = gradient at zero friction
+  for (int j = 0; j < nf; j++) {
+    for (int k = 0; k < nf; k++) {
+      Ac[j * nf + k] = A[(j + 1) * dim + k + 1];
+    }
+    bc[j] = res[j + 1] + A[(j + 1) * dim] * (force[0] - oldforce[0]);
+    for (int k = 0; k < nf; k++) {
+      bc[j] -= Ac[j * nf + k] * oldforce[k + 1];
+    }
+  }
+
+  // no normal force: no friction
+  if (force[0] < mjMINVAL) {
+    mju_zero(force + 1, nf);
+    return;
+  }
+
+  // friction within the cone slice; on the boundary, project exactly onto it
+  int active = tn_QCQP(x, Ac, bc, con->friction, force[0], nf);
+  if (active) {
+    mjtNum s = 0;
+    for (int j = 0; j < nf; j++) {
+      s += x[j] * x[j] / (con->friction[j] * con->friction[j]);
+    }
+    s = sqrt(force[0] * force[0] / mju_max(mjMINVAL, s));
+    mju_scl(x, x, s, nf);
+  }
+  mju_copy(force + 1, x, nf);
+}
+
+/* PCG32: next 32-bit output (XSH-RR of the old state) */
+static uint32_t pcg32Next(uint64_t* state) {
+  uint64_t old = *state;
+  *state = old * 6364136223846793005ULL + 1ULL;
+  uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
+  uint32_t rot = (uint32_t)(old >> 59);
+  return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
+}
+
+/* reshuffle the sweep order in place */
+static void shuffle(int* order, int n, uint64_t* rng) {
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)(pcg32Next(rng) % (uint32_t)(i + 1));
+    int t = order[i];
+    order[i] = order[j];
+    order[j] = t;
+  }
+}
+
+/* first row of every constraint (scalar rows, elliptic contacts as one); returns count */
+static int makeBlocks(const mjData* d, int* blockadr) {
+  int n = 0;
+  for (int i = 0; i < d->nefc; i++) {
+    blockadr[n++] = i;
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+      i += d->contact[d->efc_id[i]].dim - 1;
+    }
+  }
+  return n;
+}
+
+/* project the extrapolated forces onto each row's set (interval, half-line, cone) */
+static void projectForces(const mjData* d, mjtNum* f) {
+  int ne = d->ne, nf = d->nf, nefc = d->nefc;
+  for (int i = ne; i < nefc; i++) {
+    // friction loss: interval
+    if (i < ne + nf) {
+      mjtNum fl = d->efc_frictionloss[i];
+      f[i] = f[i] < -fl ? -fl : (f[i] > fl ? fl : f[i]);
+      continue;
+    }
+
+    // elliptic contact: the cone
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+      const mjContact* con = d->contact + d->efc_id[i];
+      tn_projectCone(f + i, con->friction, con->dim);
+      i += con->dim - 1;
+      continue;
+    }
+
+    // limits and other contacts: non-negative
+    if (f[i] < 0) {
+      f[i] = 0;
+    }
+  }
+}
+
+/* count state changes and active rows */
+static void countStates(const mjData* d, const int* oldstate, int* nactive, int* nchange) {
+  *nactive = *nchange = 0;
+  for (int i = 0; i < d->nefc; i++) {
+    *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
+    *nchange += d->efc_state[i] != oldstate[i];
+  }
+}
+
+/* PGS from d->efc_force */
+void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
+  int nefc = d->nefc, iter = 0;
+  mjtNum scale = tn_solverScale(m);
+  mjtNum res[6], oldforce[6], Athis[36];
+  mj_markStack(d);
+  mjtNum* ARinv = mj_stackAllocNum(d, (size_t)nefc);
+  mjtNum* ARdiag = mj_stackAllocNum(d, (size_t)nefc);
+  int sparse = tn_isSparse(m);
+  int* oldstate = mj_stackAllocInt(d, (size_t)nefc);
+  int* order = mj_stackAllocInt(d, (size_t)nefc);
+  int* blockadr = mj_stackAllocInt(d, (size_t)nefc);
+  mjtNum* prev = mj_stackAllocNum(d, (size_t)nefc);
+  mjtNum* start = mj_stackAllocNum(d, (size_t)nefc);
+  uint64_t rng = 1;
+  int j = 0;
+  mju_copy(prev, d->efc_force, nefc);
+  int nblock = makeBlocks(d, blockadr);
+  for (int k = 0; k < nblock; k++) {
+    order[k] = k;
+  }
+
+  // diagonal, its inverse, and initial states
+  tn_dualDiagInv(m, d, ARinv, 0);
+  for (int i = 0; i < nefc; i++) {
+    tn_dualBlock(m, d, ARdiag + i, i, 1, 0);
+  }
+  tn_dualState(m, d, d->efc_state);
+
+  while (iter < maxiter) {
+    mjtNum improvement = 0;
+    for (int i = 0; i < nefc; i++) {
+      oldstate[i] = d->efc_state[i];
+    }
+
+    // momentum: start from y = f + beta (f - f_prev), projected; remember f
+    mjtNum beta = j > 1 ? (mjtNum)(j - 1) / (j + 2) : 0;
+    for (int i = 0; i < nefc; i++) {
+      mjtNum f = d->efc_force[i];
+      start[i] = beta > 0 ? f + beta * (f - prev[i]) : f;
+      prev[i] = f;
+    }
+    if (beta > 0) {
+      projectForces(d, start);
+      mju_copy(d->efc_force, start, nefc);
+    }
+
+    // one sweep over the constraints (rows, or whole elliptic contacts) in a fresh order
+    shuffle(order, nblock, &rng);
+    for (int k = 0; k < nblock; k++) {
+      int i = blockadr[order[k]];
+      // scalar row: update, cost change (reverted if positive)
+      if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
+        res[0] = rowResidual(d, i, sparse);
+        oldforce[0] = d->efc_force[i];
+        updateScalar(d, i, res, ARinv);
+        mjtNum delta = d->efc_force[i] - oldforce[0];
+        mjtNum change = 0.5 * delta * delta * ARdiag[i] + delta * res[0];
+        if (change > 1e-10) {
+          d->efc_force[i] = oldforce[0];
+          change = 0;
+        }
+        improvement -= change;
+        continue;
+      }
+
+      // elliptic contact: residual, block, update, cost change
+      int dim = d->contact[d->efc_id[i]].dim;
+      tn_dualResidual(m, d, res, i, dim, 0);
+      mju_copy(oldforce, d->efc_force + i, dim);
+      tn_dualBlock(m, d, Athis, i, dim, 0);
+      updateElliptic(d, i, dim, res, Athis, oldforce);
+      improvement -= tn_dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
+    }
+
+    // restart the momentum when the sweep undid it: (f_new - y).(y - f) < 0
+    mjtNum dir = 0;
+    if (beta > 0) {
+      for (int i = 0; i < nefc; i++) {
+        dir += (d->efc_force[i] - start[i]) * (start[i] - prev[i]);
+      }
+    }
+    j = dir < 0 ? 0 : j + 1;
+
+    // states, statistics, termination
+    int nactive, nchange;
+    tn_dualState(m, d, d->efc_state);
+    countStates(d, oldstate, &nactive, &nchange);
+    improvement *= scale;
+    tn_saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    iter++;
+    if (improvement < m->opt.tolerance) {
+      break;
+    }
+  }
+  d->solver_niter[0] = iter;
+  mj_freeStack(d);
+
+  // joint space: qfrc_constraint = J' f, qacc = qacc_smooth + M \ qfrc_constraint
+  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+  mju_addTo(d->qacc, d->qacc_smooth, m->nv);
+}

@@ -1,0 +1,197 @@
+/* constraint/solver_primal.c — CG and Newton on the reduced primal problem.
+ *
+ * Starting from d->qacc (set by the warmstart), each iteration runs the exact line search
+ * along the search direction, moves qacc, Ma and Jaref, re-evaluates the constraint states
+ * and forces, and the gradient grad = M qacc - qfrc_smooth - J' force. Newton's direction
+ * is -H^-1 grad; CG's is -M^-1 grad plus the Hager-Zhang multiple of the previous
+ * direction. Iteration stops when the scaled cost improvement or gradient norm falls below
+ * `tolerance`, when the line search makes no progress, or after `iterations`. */
+#include <string.h>
+
+#include "constraint/solver_primal.h"
+#include "util/util_inline.h"
+
+/* scratch for the solver, from the stack frame of the caller */
+static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Newton) {
+  int nv = m->nv, nefc = d->nefc;
+  memset(ctx, 0, sizeof(*ctx));
+  ctx->nv = nv;
+  ctx->nefc = nefc;
+  ctx->ne = d->ne;
+  ctx->nf = d->nf;
+  ctx->flg_Newton = flg_Newton;
+  ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
+  ctx->scale = tn_solverScale(m);
+
+  // joint space
+  ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
+  ctx->grad = mj_stackAllocNum(d, (size_t)nv);
+  ctx->Mgrad = mj_stackAllocNum(d, (size_t)nv);
+  ctx->search = mj_stackAllocNum(d, (size_t)nv);
+  ctx->Mv = mj_stackAllocNum(d, (size_t)nv);
+  ctx->prev_grad = mj_stackAllocNum(d, (size_t)nv);
+  ctx->prev_Mgrad = mj_stackAllocNum(d, (size_t)nv);
+
+  // constraint space
+  ctx->Jaref = mj_stackAllocNum(d, (size_t)nefc);
+  ctx->Jv = mj_stackAllocNum(d, (size_t)nefc);
+  ctx->quad = mj_stackAllocNum(d, (size_t)(3 * nefc));
+  ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
+
+  // Newton's dense Hessian (the sparse one is built per iteration)
+  ctx->H = flg_Newton && !tn_isSparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
+}
+
+/* constraint forces and states at the current Jaref; cost including the Gauss term */
+static void updateConstraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = ctx->nv, nefc = ctx->nefc;
+  memcpy(ctx->oldstate, d->efc_state, sizeof(int) * (size_t)nefc);
+
+  // constraint cost, force, state
+  mj_constraintUpdate(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic);
+
+  // active rows and state changes
+  ctx->nactive = 0;
+  ctx->nchange = 0;
+  for (int i = 0; i < nefc; i++) {
+    ctx->nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
+    ctx->nchange += d->efc_state[i] != ctx->oldstate[i];
+  }
+
+  // Gauss cost: 0.5 (Ma - qfrc_smooth)'(qacc - qacc_smooth)
+  mjtNum gauss = 0;
+  for (int i = 0; i < nv; i++) {
+    gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
+  }
+  ctx->gauss = gauss;
+  ctx->cost += gauss;
+}
+
+/* gradient and preconditioned gradient */
+static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = ctx->nv;
+
+  // grad = M qacc - qfrc_smooth - qfrc_constraint
+  for (int i = 0; i < nv; i++) {
+    ctx->grad[i] = ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
+  }
+
+  // Newton: H \ grad; CG: M \ grad
+  if (ctx->flg_Newton && ctx->H) {
+    tn_newtonSolve(ctx);
+  } else if (ctx->flg_Newton) {
+    tn_newtonSolveSparse(ctx);
+  } else {
+    mj_solveM(m, d, ctx->Mgrad, ctx->grad, 1);
+  }
+}
+
+/* CG: Hager-Zhang direction (preconditioned by M), with its lower bound
+ *   beta = (Py - 2 d (y'Py)/(d'y))' g / (d'y),  beta >= -1 / (|d| min(0.01, |g_prev|))
+ * where y = g - g_prev, Py = Mgrad - Mgrad_prev, d the previous direction */
+static void updateDirectionCG(tnPrimal* ctx) {
+  int nv = ctx->nv;
+  mjtNum* y = ctx->prev_grad;
+  mjtNum* Py = ctx->prev_Mgrad;
+
+  // lower bound from the previous gradient's norm, then y and Py in place
+  mjtNum eta = -1 / (mju_norm(ctx->search, nv) * mju_min(0.01, mju_norm(ctx->prev_grad, nv)));
+  mju_sub(y, ctx->grad, ctx->prev_grad, nv);
+  mju_sub(Py, ctx->Mgrad, ctx->prev_Mgrad, nv);
+
+  // Hager-Zhang coefficient
+  mjtNum dy = tnu_dot(ctx->search, y, nv);
+  mjtNum beta = 0;
+  if (dy != 0) {
+    mjtNum yPy = tnu_dot(y, Py, nv);
+    mjtNum dg = tnu_dot(ctx->search, ctx->grad, nv);
+    beta = (tnu_dot(Py, ctx->grad, nv) - 2 * yPy * dg / dy) / dy;
+  }
+  beta = mju_max(beta, eta);
+
+  // new direction
+  for (int i = 0; i < nv; i++) {
+    ctx->search[i] = -ctx->Mgrad[i] + beta * ctx->search[i];
+  }
+}
+
+/* Newton's Hessian (dense, or sparse inside its own stack frame) and the gradient */
+static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  if (!ctx->flg_Newton || ctx->H) {
+    if (ctx->flg_Newton) {
+      tn_newtonHessian(m, d, ctx);
+    }
+    updateGradient(m, d, ctx);
+    return;
+  }
+  mj_markStack(d);
+  tn_newtonHessianSparse(m, d, ctx);
+  updateGradient(m, d, ctx);
+  mj_freeStack(d);
+}
+
+/* CG or Newton from d->qacc */
+void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
+  int nv = m->nv, nefc = d->nefc, iter = 0;
+  tnPrimal ctx;
+  mj_markStack(d);
+  allocContext(m, d, &ctx, flg_Newton);
+
+  // initial state: Ma, Jaref, constraints, Hessian, gradient
+  mj_mulM(m, d, ctx.Ma, d->qacc);
+  mj_mulJacVec(m, d, ctx.Jaref, d->qacc);
+  mju_subFrom(ctx.Jaref, d->efc_aref, nefc);
+  for (int i = 0; i < nefc; i++) {
+    d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
+  }
+  updateConstraint(m, d, &ctx);
+  updateHessianGradient(m, d, &ctx);
+
+  // first direction: the preconditioned gradient
+  mju_scl(ctx.search, ctx.Mgrad, -1, nv);
+
+  while (iter < maxiter) {
+    // exact line search; no progress: done
+    mjtNum alpha = tn_lineSearch(m, d, &ctx);
+    if (alpha == 0) {
+      break;
+    }
+
+    // move
+    mju_addToScl(d->qacc, ctx.search, alpha, nv);
+    mju_addToScl(ctx.Ma, ctx.Mv, alpha, nv);
+    mju_addToScl(ctx.Jaref, ctx.Jv, alpha, nefc);
+
+    // keep the previous gradients (CG) and cost
+    mjtNum oldcost = ctx.cost;
+    if (!flg_Newton) {
+      mju_copy(ctx.prev_grad, ctx.grad, nv);
+      mju_copy(ctx.prev_Mgrad, ctx.Mgrad, nv);
+    }
+
+    // re-evaluate constraints, Hessian and gradient
+    updateConstraint(m, d, &ctx);
+    updateHessianGradient(m, d, &ctx);
+
+    // statistics
+    mjtNum improvement = ctx.scale * (oldcost - ctx.cost);
+    mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
+    tn_saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
+                 ctx.LSiter, 0);
+    iter++;
+
+    // converged
+    if (improvement < m->opt.tolerance || gradient < m->opt.tolerance) {
+      break;
+    }
+
+    // next direction
+    if (flg_Newton) {
+      mju_scl(ctx.search, ctx.Mgrad, -1, nv);
+    } else {
+      updateDirectionCG(&ctx);
+    }
+  }
+  d->solver_niter[0] = iter;
+  mj_freeStack(d);
+}

@@ -1,0 +1,74 @@
+/* constraint/solver_primal.h — state shared by the primal solvers (CG and Newton) and
+ * their exact line search.
+ *
+ * Both minimize the reduced primal cost over accelerations x:
+ *   cost(x) = 0.5 (Mx - qfrc_smooth)'(x - qacc_smooth) + s(Jx - aref)
+ * keeping Ma = M x and Jaref = J x - aref up to date along the search direction. */
+#ifndef TORSION_SOLVER_PRIMAL_H
+#define TORSION_SOLVER_PRIMAL_H
+
+#include "constraint/constraint.h"
+
+typedef struct tnPrimal_ {
+  /* problem */
+  int nv, nefc, ne, nf;
+  int flg_Newton;           /* Newton (Hessian preconditioner) or CG (M preconditioner) */
+  int elliptic;             /* elliptic cones present */
+  mjtNum scale;             /* 1 / (meaninertia * max(1, nv)) */
+
+  /* joint space (nv) */
+  mjtNum* Ma;               /* M qacc */
+  mjtNum* grad;             /* gradient: Ma - qfrc_smooth - qfrc_constraint */
+  mjtNum* Mgrad;            /* preconditioned gradient */
+  mjtNum* search;           /* search direction */
+  mjtNum* Mv;               /* M search */
+  mjtNum* prev_grad;        /* CG: previous gradient */
+  mjtNum* prev_Mgrad;       /* CG: previous preconditioned gradient */
+
+  /* constraint space (nefc) */
+  mjtNum* Jaref;            /* J qacc - aref */
+  mjtNum* Jv;               /* J search */
+  mjtNum* quad;             /* per-row quadratic of the line search (3 per row) */
+  int* oldstate;            /* states before the last update */
+
+  /* Newton, dense Jacobian: Hessian and its Cholesky factor (nv x nv) */
+  mjtNum* H;
+
+  /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last) */
+  int Hnnz;
+  int* Hrownnz;
+  int* Hrowadr;
+  int* Hcolind;
+  mjtNum* Hval;
+  mjtNum* Hdiaginv;
+
+  /* costs and statistics */
+  mjtNum cost, gauss;
+  mjtNum quadGauss[3];
+  int nactive, nchange;
+  int LSiter, LSresult;
+  mjtNum LSslope;
+} tnPrimal;
+
+/* one evaluation point of the line search */
+typedef struct tnLinePoint_ {
+  mjtNum alpha;
+  mjtNum cost;
+  mjtNum deriv[2];
+} tnLinePoint;
+
+/* exact line search along ctx->search from d->qacc; returns the step (0: no progress) */
+mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
+
+/* Newton: build H = M + J' D_active J (+ cone Hessians) and factor it in place */
+void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
+
+/* Newton: Mgrad = H \ grad with the factored Hessian */
+void tn_newtonSolve(const tnPrimal* ctx);
+
+/* sparse Jacobian: build and factor H into ctx's CSR arrays (allocated on the stack, so
+ * call inside a frame that lasts until the solve), and solve with it */
+void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
+void tn_newtonSolveSparse(const tnPrimal* ctx);
+
+#endif /* TORSION_SOLVER_PRIMAL_H */
