@@ -155,7 +155,7 @@ static void tendonForceLimits(const mjModel* m, mjData* d) {
     mjtNum total = 0;
     for (int i = 0; i < m->nu; i++) {
       if (m->actuator_trntype[i] == mjTRN_TENDON && m->actuator_trnid[2*i] == t) {
-        total += d->actuator_force[i] * m->actuator_gear[6*i];
+        total += d->actuator_force[i];
       }
     }
 

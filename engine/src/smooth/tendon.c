@@ -29,7 +29,7 @@ static void fixedTendon(const mjModel* m, mjData* d, int i) {
 
     // length: coef * joint position; Jacobian: coef at the joint's dof
     d->ten_length[i] += coef * d->qpos[m->jnt_qposadr[jnt]];
-    J[m->jnt_dofadr[jnt]] = coef;
+    J[m->jnt_dofadr[jnt]] += coef;
   }
 }
 

@@ -5,7 +5,8 @@
  * the plane through its center and the two end points, the (infinite) cylinder in its
  * cross-section plane, the height then interpolated linearly along the unrolled path
  * (a helix on the surface). A side site chooses on which side of the obstacle the path
- * goes; a side site inside the obstacle makes the path touch the surface at one point. */
+ * goes (and forces wrapping when it lies across the straight segment from the obstacle);
+ * a side site inside the obstacle makes the path touch the surface at a single point. */
 
 #include <math.h>
 
@@ -66,7 +67,9 @@ static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0
 }
 
 /* side site inside the circle: the path touches the circle at the single point x that
- * makes it shortest (reflection law), found by Newton's method on the angle of x */
+ * makes it shortest (reflection law), found by Newton's method on the angle of x to
+ * round-off. MuJoCo's iterative solution stops earlier: its contact point differs by up
+ * to ~1e-7 rad (lengths agree to round-off, the point is stationary; Jacobians ~1e-8). */
 static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
   const mjtNum* e0 = end;
   const mjtNum* e1 = end + 2;
@@ -121,6 +124,55 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
   return 0;
 }
 
+/* choose the tangent points of the path around the circle: of the two candidate paths,
+ * one on each side, the one whose chord midpoint points most toward the side point, or
+ * without a side point the one with the shorter chord; paths whose straight pieces cross
+ * each other are ruled out */
+static void chooseTangents(mjtNum pnt[4], const mjtNum e0[2], const mjtNum e1[2],
+                           const mjtNum* side, mjtNum r) {
+  mjtNum cand[2][4], good[2];
+  for (int k = 0; k < 2; k++) {
+    mjtNum sgn = (k == 0 ? -1 : 1);
+    circleTangent(cand[k], e0, r, sgn);
+    circleTangent(cand[k] + 2, e1, r, -sgn);
+
+    // rating
+    if (side) {
+      mjtNum mid[2] = {cand[k][0] + cand[k][2], cand[k][1] + cand[k][3]};
+      mju_normalize(mid, 2);
+      good[k] = mid[0]*side[0] + mid[1]*side[1];
+    } else {
+      mjtNum chord[2] = {cand[k][0] - cand[k][2], cand[k][1] - cand[k][3]};
+      good[k] = -sqnorm2(chord);
+    }
+
+    // straight pieces crossing each other: strongly penalized
+    if (segmentsCross(e0, cand[k], e1, cand[k] + 2)) {
+      good[k] -= 10000;
+    }
+  }
+
+  int best = (good[0] > good[1] ? 0 : 1);
+  for (int i = 0; i < 4; i++) {
+    pnt[i] = cand[best][i];
+  }
+}
+
+/* length of the arc from pnt[0..1] to pnt[2..3] travelled by a path arriving from e0: the
+ * short arc, or the long one when the path goes round the other way */
+static mjtNum arcLength(const mjtNum pnt[4], const mjtNum e0[2], mjtNum r) {
+  mjtNum cosang = (pnt[0]*pnt[2] + pnt[1]*pnt[3]) / (r*r);
+  mjtNum angle = acos(mju_clip(cosang, -1, 1));
+
+  // sense of travel at the first point against the sense of the short arc
+  mjtNum sense = pnt[0]*(pnt[1] - e0[1]) - pnt[1]*(pnt[0] - e0[0]);
+  mjtNum chord = pnt[0]*pnt[3] - pnt[1]*pnt[2];
+  if (sense * chord < 0) {
+    angle = 2*mjPI - angle;
+  }
+  return r * angle;
+}
+
 /* 2D wrap of the segment end[0..1]-end[2..3] around the circle of radius r at the origin;
  * side (2D, may be NULL) selects the side, `inside` says that the side point lies inside
  * the obstacle. Returns the arc length or -1 (no wrap). */
@@ -134,7 +186,7 @@ static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side,
     return -1;
   }
 
-  // side point inside the circle: single contact point
+  // side point inside the obstacle: single contact point
   if (side && inside) {
     return wrapInside(pnt, end, r);
   }
@@ -146,42 +198,9 @@ static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side,
     return -1;
   }
 
-  // the two candidate paths, one on each side of the circle; rate each by the
-  // direction of its chord midpoint along the side point, or else by its chord length
-  mjtNum cand[2][4], good[2], mid[2];
-  for (int k = 0; k < 2; k++) {
-    mjtNum sgn = (k == 0 ? -1 : 1);
-    circleTangent(cand[k], e0, r, sgn);
-    circleTangent(cand[k] + 2, e1, r, -sgn);
-    if (side) {
-      mid[0] = cand[k][0] + cand[k][2];
-      mid[1] = cand[k][1] + cand[k][3];
-      mju_normalize(mid, 2);
-      good[k] = mid[0]*side[0] + mid[1]*side[1];
-    } else {
-      mjtNum chord[2] = {cand[k][0] - cand[k][2], cand[k][1] - cand[k][3]};
-      good[k] = -sqnorm2(chord);
-    }
-
-    // straight pieces crossing each other: strongly penalized
-    if (segmentsCross(e0, cand[k], e1, cand[k] + 2)) {
-      good[k] -= 10000;
-    }
-  }
-  int best = (good[0] > good[1] ? 0 : 1);
-  for (int i = 0; i < 4; i++) {
-    pnt[i] = cand[best][i];
-  }
-
-  // arc angle: the short arc, or the long one when the path travels round the other way
-  mjtNum cosang = (pnt[0]*pnt[2] + pnt[1]*pnt[3]) / (r*r);
-  mjtNum angle = acos(mju_clip(cosang, -1, 1));
-  mjtNum sense = pnt[0]*(pnt[1] - e0[1]) - pnt[1]*(pnt[0] - e0[0]);
-  mjtNum chord = pnt[0]*pnt[3] - pnt[1]*pnt[2];
-  if (sense * chord < 0) {
-    angle = 2*mjPI - angle;
-  }
-  return r * angle;
+  // tangent points and the arc between them
+  chooseTangents(pnt, e0, e1, side, r);
+  return arcLength(pnt, e0, r);
 }
 
 /* sphere: 2D wrap in the plane through the center and the two end points */

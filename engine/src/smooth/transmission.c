@@ -3,7 +3,8 @@
  * Every actuator acts through a transmission with a scalar length l(q) and a moment-arm
  * vector dl/dq (one row of the dense nu x nv d->actuator_moment). Joint transmissions scale
  * the joint coordinate by the gear (3D or 6D gears for ball and free joints, expressed in
- * the child frame, or in the parent frame for jointinparent); tendon transmissions scale
+ * the child frame, or in the parent frame for jointinparent; a free joint's length is
+ * zero, as in MuJoCo); tendon transmissions scale
  * the tendon length and Jacobian. Slider-crank, site and body transmissions are not
  * implemented yet (the compiler rejects them). */
 
@@ -11,11 +12,13 @@
 
 /* rotational part of a ball/free joint: length from the quaternion's rotation vector,
  * moment arm = gear axis (rotated into the child frame for jointinparent) */
-static mjtNum rotationalGear(mjtNum moment[3], const mjtNum quat[4], const mjtNum gear[3],
+static mjtNum rotationalGear(mjtNum moment[3], const mjtNum qpos[4], const mjtNum gear[3],
                              int inparent) {
-  mjtNum axis[3], gearaxis[3];
+  mjtNum quat[4], axis[3], gearaxis[3];
 
-  // rotation vector of the joint quaternion
+  // rotation vector of the normalized joint quaternion
+  mju_copy4(quat, qpos);
+  mju_normalize4(quat);
   mju_quat2Vel(axis, quat, 1);
 
   // gear axis in the child frame
@@ -53,11 +56,10 @@ static void jointTransmission(const mjModel* m, mjData* d, int i) {
       break;
 
     case mjJNT_FREE:
-      // free joint: 3D gear on the position, 3D gear on the rotation vector
-      d->actuator_length[i] = mju_dot3(d->qpos + qadr, gear);
+      // free joint: 6D gear on the translation and rotation dofs, length fixed at zero
+      d->actuator_length[i] = 0;
       mju_copy3(moment + dadr, gear);
-      d->actuator_length[i] +=
-          rotationalGear(moment + dadr + 3, d->qpos + qadr + 3, gear + 3, inparent);
+      rotationalGear(moment + dadr + 3, d->qpos + qadr + 3, gear + 3, inparent);
       break;
   }
 }

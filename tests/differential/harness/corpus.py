@@ -16,11 +16,27 @@ EXCLUDED = {"dmc/dog": "needs meshes and muscles (a later milestone)"}
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 LOCAL_DIRS = ["tests/models", "tests/models/tendons"]
 
+# documented fidelity gaps (docs/fidelity.md): the model's dynamics tolerances are widened
+# by this factor, with the reason. Corpus models never appear here.
+KNOWN_GAPS = {
+    "local/tendons/sphere_wrap_inside": (
+        1e3, "side site inside the obstacle: MuJoCo stops its iterative tangent search short "
+             "of the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~4e-8"),
+    "local/tendons/cylinder_wrap_inside": (
+        1e3, "side site inside the obstacle: MuJoCo stops its iterative tangent search short "
+             "of the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~2e-8"),
+}
+
 
 @dataclass(frozen=True)
 class Model:
     id: str     # "gym/ant"
     path: str   # absolute path of the MJCF file
+
+    @property
+    def tol_factor(self):
+        """Factor on dynamics tolerances: 1 except for documented gaps (KNOWN_GAPS)."""
+        return KNOWN_GAPS.get(self.id, (1.0, ""))[0]
 
     def __str__(self):
         return self.id
