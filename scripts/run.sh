@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/run.sh — the main job: install what the build needs, build Torsion into build/,
 # then measure a bundled model with `torsion-sim speed` and run a short batched
-# `torsion-sim rollout` on it, printing what they measured.
+# `torsion-sim rollout` on it, then start torsiond on a temporary socket, run `torsion
+# bench` against it and stop it cleanly, printing what they all measured.
 #   MODEL=path/to/model.xml bash scripts/run.sh   measures another model instead
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -47,3 +48,7 @@ python3 scripts/npy_tool.py summary "$WORK/out.npy" --nq "$NQ"
 python3 -c 'import sys; t = float(sys.argv[2]) - float(sys.argv[1]); print(
   "rollout wall time %.3f s (%.0f steps/s including loading and file I/O)" % (t, 16000 / t))' \
   "$start" "$end"
+
+# the daemon: start torsiond on a temporary socket, run `torsion bench` against it, stop it
+step "torsiond + torsion bench on $MODEL"
+BUILD="$TORSION_ROOT/build" MODEL="$MODEL" bash clients/examples/serve_and_bench.sh

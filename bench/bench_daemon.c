@@ -1,0 +1,422 @@
+/* bench/bench_daemon.c — the daemon benchmark: torsiond against the in-process engine in
+ * the same run.
+ *
+ * 1. Throughput: B rollouts of N steps (default humanoid, 64 x 1000) with T threads —
+ *    in process through tn_rolloutBatch (OpenMP, T threads) and through torsiond (T workers)
+ *    over its Unix socket, alternately, --reps times; the ratio of the medians
+ *    (in-process time / daemon time) should be >= 0.95. The daemon's result is checked bit
+ *    for bit against the in-process one.
+ * 2. Latency: the round trip of a one-environment SessionStep (default model:
+ *    tests/models/pendulum_chain.xml) over TCP loopback and over the Unix socket:
+ *    p50 < 50 us and p99 < 200 us on loopback are the targets.
+ * The program starts its own torsiond (--torsiond PATH) on a temporary socket and port and
+ * prints one JSON object; --md FILE also writes the Markdown table, and --update-docs FILE
+ * puts it between the bench_daemon markers of FILE (docs/benchmarks.md). */
+#include <errno.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <torsion/torsion.h>
+
+#include "torsion_client.h"
+
+/* options */
+typedef struct benchOpts_ {
+  const char* model;
+  const char* latency_model;
+  const char* torsiond;
+  const char* json;
+  const char* md;
+  const char* docs;
+  int batch, nstep, threads, reps, latency_steps;
+} benchOpts;
+
+/* wall clock */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* sort helper */
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+/* median of n values (sorts them) */
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* nearest-rank percentile of a sorted array */
+static double pct(const double* v, int n, double q) {
+  int k = (int)ceil(q * n);
+  return v[k > 0 ? k - 1 : 0];
+}
+
+/* read a whole file */
+static char* slurp(const char* path) {
+  FILE* f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char* buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[n] = '\0';
+  fclose(f);
+  return buf;
+}
+
+/* an unused loopback port */
+static int free_port(void) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t len = sizeof(a);
+  int port = 0;
+  if (fd >= 0 && !bind(fd, (struct sockaddr*)&a, sizeof(a)) &&
+      !getsockname(fd, (struct sockaddr*)&a, &len)) {
+    port = ntohs(a.sin_port);
+  }
+  if (fd >= 0)
+    close(fd);
+  return port;
+}
+
+/* start torsiond; returns its pid (or -1) once the socket answers */
+static pid_t start_daemon(const benchOpts* o, const char* sock, int port) {
+  char workers[16], portstr[16];
+  snprintf(workers, sizeof(workers), "%d", o->threads);
+  snprintf(portstr, sizeof(portstr), "%d", port);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(o->torsiond, o->torsiond, "--socket", sock, "--workers", workers, "--tcp-port", portstr,
+          "--log-level", "warn", (char*)NULL);
+    _exit(127);
+  }
+  char addr[640], err[256];
+  snprintf(addr, sizeof(addr), "unix:%s", sock);
+  for (int i = 0; i < 200 && pid > 0; i++) {
+    tnClient* c = tnc_connect(addr, err, sizeof(err));
+    if (c) {
+      tnc_close(c);
+      return pid;
+    }
+    usleep(50000);
+  }
+  return -1;
+}
+
+/* deterministic uniform numbers in [-1, 1] */
+static double unit_noise(unsigned long long* s) {
+  *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+  return (double)(*s >> 11) / 4503599627370496.0 - 1.0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * throughput
+ * ------------------------------------------------------------------------------------- */
+
+/* in-process and daemon rollout times; returns 0 and fills the medians and the equality */
+static int throughput(const benchOpts* o, tnClient* c, double* t_in, double* t_d, int* equal,
+                      int* nstate_out) {
+  char err[1024] = "";
+  mjModel* m = mj_loadXML(o->model, NULL, err, sizeof(err));
+  char* xml = slurp(o->model);
+  if (!m || !xml) {
+    fprintf(stderr, "bench_daemon: cannot load %s: %s\n", o->model, err);
+    return -1;
+  }
+  int B = o->batch, N = o->nstep, T = o->threads, nu = m->nu;
+  int nstate = mj_stateSize(m, mjSTATE_FULLPHYSICS);
+  *nstate_out = nstate;
+
+  // inputs: the initial state with a little velocity noise, small random controls
+  mjData** datas = malloc(sizeof(mjData*) * (size_t)T);
+  for (int i = 0; i < T; i++) datas[i] = mj_makeData(m);
+  mj_resetDataKeyframe(m, datas[0], m->nkey > 0 ? 0 : -1);
+  double* state0 = malloc(sizeof(double) * (size_t)B * nstate);
+  double* ctrl = malloc(sizeof(double) * ((size_t)B * N * nu + 1));
+  double* out = malloc(sizeof(double) * (size_t)B * N * nstate);
+  unsigned long long seed = 12345;
+  for (int b = 0; b < B; b++) {
+    mj_getState(m, datas[0], state0 + (size_t)b * nstate, mjSTATE_FULLPHYSICS);
+    for (int k = 0; k < m->nv; k++)
+      state0[(size_t)b * nstate + 1 + m->nq + k] = 0.05 * unit_noise(&seed);
+  }
+  for (size_t i = 0; i < (size_t)B * N * nu; i++) ctrl[i] = 0.2 * unit_noise(&seed);
+
+  // the daemon's copy of the model
+  char handle[65];
+  if (tnc_load_xml(c, xml, NULL, 0, handle, NULL)) {
+    fprintf(stderr, "bench_daemon: daemon load: %s\n", tnc_error(c));
+    return -1;
+  }
+  tncRollout q = {handle, 0, B, nstate, nu, N, state0, nu ? ctrl : NULL, B, N, 0, 0, 0, 0, 0, 0};
+
+  // alternate the two, reps times
+  double* tin = malloc(sizeof(double) * (size_t)o->reps);
+  double* td = malloc(sizeof(double) * (size_t)o->reps);
+  *equal = 1;
+  for (int r = 0; r < o->reps; r++) {
+    double t0 = now_s();
+    tn_rolloutBatch(m, datas, T, B, N, mjSTATE_FULLPHYSICS, state0, nu ? ctrl : NULL, N, out, NULL);
+    tin[r] = now_s() - t0;
+    tncRolloutResult res;
+    t0 = now_s();
+    if (tnc_rollout(c, &q, &res)) {
+      fprintf(stderr, "bench_daemon: daemon rollout: %s\n", tnc_error(c));
+      return -1;
+    }
+    td[r] = now_s() - t0;
+    if (memcmp(res.states, out, sizeof(double) * (size_t)B * N * nstate) != 0)
+      *equal = 0;
+    tnc_rollout_free(&res);
+    fprintf(stderr, "  rep %d: in-process %.3f s, daemon %.3f s\n", r + 1, tin[r], td[r]);
+  }
+  *t_in = median(tin, o->reps);
+  *t_d = median(td, o->reps);
+  for (int i = 0; i < T; i++) mj_deleteData(datas[i]);
+  free(datas);
+  free(tin);
+  free(td);
+  free(state0);
+  free(ctrl);
+  free(out);
+  free(xml);
+  mj_deleteModel(m);
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * latency
+ * ------------------------------------------------------------------------------------- */
+
+/* one-environment SessionStep round trips over an address; fills p50/p99/max (us) */
+static int latency(const benchOpts* o, const char* addr, double* p50, double* p99, double* pmax) {
+  char err[256];
+  tnClient* c = tnc_connect(addr, err, sizeof(err));
+  char* xml = slurp(o->latency_model);
+  if (!c || !xml) {
+    fprintf(stderr, "bench_daemon: latency: %s\n", c ? "cannot read the model" : err);
+    return -1;
+  }
+  char handle[65];
+  tncSession s;
+  int n = o->latency_steps;
+  double* lat = malloc(sizeof(double) * (size_t)n);
+  double state[4096], ctrl[256] = {0};
+  if (tnc_hello(c, NULL, NULL) || tnc_load_xml(c, xml, NULL, 0, handle, NULL) ||
+      tnc_session_create(c, handle, 1, 0, 0.0, 0, 0, 0, &s, NULL) || s.nstate > 4096 ||
+      s.nu > 256) {
+    fprintf(stderr, "bench_daemon: latency setup: %s\n", tnc_error(c));
+    return -1;
+  }
+  unsigned long long seed = 7;
+  for (int i = 0; i < n / 10 + n; i++) {
+    for (int k = 0; k < s.nu; k++) ctrl[k] = 0.1 * unit_noise(&seed);
+    double t0 = now_s();
+    if (tnc_session_step(c, &s, ctrl, 1, state, NULL, NULL)) {
+      fprintf(stderr, "bench_daemon: step: %s\n", tnc_error(c));
+      return -1;
+    }
+    if (i >= n / 10)
+      lat[i - n / 10] = (now_s() - t0) * 1e6;  // the first tenth warms up
+  }
+  qsort(lat, (size_t)n, sizeof(double), cmp_double);
+  *p50 = pct(lat, n, 0.5);
+  *p99 = pct(lat, n, 0.99);
+  *pmax = lat[n - 1];
+  free(lat);
+  free(xml);
+  tnc_close(c);
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * main
+ * ------------------------------------------------------------------------------------- */
+
+/* replace the text between the bench_daemon markers of a Markdown file */
+static int update_docs(const char* path, const char* table) {
+  static const char* begin = "<!-- bench_daemon:begin -->\n";
+  static const char* end = "<!-- bench_daemon:end -->";
+  char* doc = slurp(path);
+  char* b = doc ? strstr(doc, begin) : NULL;
+  char* e = b ? strstr(b, end) : NULL;
+  FILE* f = e ? fopen(path, "w") : NULL;
+  if (!f) {
+    free(doc);
+    return -1;
+  }
+  fwrite(doc, 1, (size_t)(b - doc) + strlen(begin), f);
+  fputs(table, f);
+  fputs(e, f);
+  fclose(f);
+  free(doc);
+  return 0;
+}
+
+/* parse argv */
+static int parse(int argc, char** argv, benchOpts* o) {
+  *o = (benchOpts){NULL,
+                   "tests/models/pendulum_chain.xml",
+                   "build/server/torsiond",
+                   NULL,
+                   NULL,
+                   NULL,
+                   64,
+                   1000,
+                   (int)sysconf(_SC_NPROCESSORS_ONLN),
+                   5,
+                   20000};
+  for (int i = 1; i < argc; i++) {
+    const char* k = argv[i];
+    const char* v = i + 1 < argc ? argv[++i] : NULL;
+    if (!v)
+      return -1;
+    if (!strcmp(k, "--model"))
+      o->model = v;
+    else if (!strcmp(k, "--latency-model"))
+      o->latency_model = v;
+    else if (!strcmp(k, "--torsiond"))
+      o->torsiond = v;
+    else if (!strcmp(k, "--json"))
+      o->json = v;
+    else if (!strcmp(k, "--md"))
+      o->md = v;
+    else if (!strcmp(k, "--update-docs"))
+      o->docs = v;
+    else if (!strcmp(k, "--batch"))
+      o->batch = atoi(v);
+    else if (!strcmp(k, "--nstep"))
+      o->nstep = atoi(v);
+    else if (!strcmp(k, "--threads"))
+      o->threads = atoi(v);
+    else if (!strcmp(k, "--reps"))
+      o->reps = atoi(v);
+    else if (!strcmp(k, "--latency-steps"))
+      o->latency_steps = atoi(v);
+    else
+      return -1;
+  }
+  return o->model && o->batch > 0 && o->nstep > 0 && o->threads > 0 && o->reps > 0 &&
+                 o->latency_steps >= 100
+             ? 0
+             : -1;
+}
+
+/* start the daemon, measure, report */
+int main(int argc, char** argv) {
+  benchOpts o;
+  if (parse(argc, argv, &o)) {
+    fprintf(stderr,
+            "usage: bench_daemon --model MODEL.xml [--torsiond PATH] [--batch 64] "
+            "[--nstep 1000] [--threads T] [--reps 5] [--latency-model XML] "
+            "[--latency-steps 20000] [--json OUT] [--md OUT] [--update-docs MD]\n");
+    return 2;
+  }
+
+  // a private daemon on a temporary socket and a free loopback port
+  char dir[] = "/tmp/bench-daemon-XXXXXX", sock[600], unix_addr[640], tcp_addr[64];
+  if (!mkdtemp(dir))
+    return 1;
+  snprintf(sock, sizeof(sock), "%s/s", dir);
+  snprintf(unix_addr, sizeof(unix_addr), "unix:%s", sock);
+  int port = free_port();
+  snprintf(tcp_addr, sizeof(tcp_addr), "tcp:127.0.0.1:%d", port);
+  pid_t pid = start_daemon(&o, sock, port);
+  if (pid < 0) {
+    fprintf(stderr, "bench_daemon: torsiond did not start (%s)\n", o.torsiond);
+    return 1;
+  }
+  char err[256];
+  tnClient* c = tnc_connect(unix_addr, err, sizeof(err));
+
+  // the two measurements
+  double t_in = 0, t_d = 0, u50 = 0, u99 = 0, umax = 0, l50 = 0, l99 = 0, lmax = 0;
+  int equal = 0, nstate = 0;
+  fprintf(stderr, "throughput: %s, %d x %d steps, %d threads\n", o.model, o.batch, o.nstep,
+          o.threads);
+  int rc = c ? throughput(&o, c, &t_in, &t_d, &equal, &nstate) : -1;
+  tnc_close(c);
+  if (!rc)
+    rc = latency(&o, tcp_addr, &l50, &l99, &lmax);
+  if (!rc)
+    rc = latency(&o, unix_addr, &u50, &u99, &umax);
+
+  // stop the daemon
+  kill(pid, SIGTERM);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  rmdir(dir);
+  if (rc)
+    return 1;
+
+  // report
+  double steps = (double)o.batch * o.nstep, ratio = t_d > 0 ? t_in / t_d : 0;
+  char json[2048];
+  snprintf(
+      json, sizeof(json),
+      "{\"model\": \"%s\", \"batch\": %d, \"nstep\": %d, \"threads\": %d, \"reps\": %d, "
+      "\"inprocess_s\": %.6f, \"daemon_s\": %.6f, \"inprocess_steps_per_s\": %.1f, "
+      "\"daemon_steps_per_s\": %.1f, \"ratio\": %.4f, \"bitwise_equal\": %s, "
+      "\"latency_model\": \"%s\", \"session_step_tcp_us\": {\"p50\": %.1f, \"p99\": %.1f, "
+      "\"max\": %.1f}, \"session_step_unix_us\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f}, "
+      "\"daemon_exit_status\": %d}\n",
+      o.model, o.batch, o.nstep, o.threads, o.reps, t_in, t_d, steps / t_in, steps / t_d, ratio,
+      equal ? "true" : "false", o.latency_model, l50, l99, lmax, u50, u99, umax,
+      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  fputs(json, stdout);
+  if (o.json) {
+    FILE* f = fopen(o.json, "w");
+    if (f) {
+      fputs(json, f);
+      fclose(f);
+    }
+  }
+  const char* model_name = strrchr(o.model, '/') ? strrchr(o.model, '/') + 1 : o.model;
+  char table[4096];
+  int n = snprintf(table, sizeof(table),
+                   "| measurement | in-process | torsiond | ratio / target |\n|---|---|---|---|\n");
+  n += snprintf(table + n, sizeof(table) - (size_t)n,
+                "| `%s` rollouts %d x %d, %d threads (median of %d) | %.3f s (%.0f steps/s) | "
+                "%.3f s (%.0f steps/s) | **%.3f** (target >= 0.95); bitwise equal: %s |\n",
+                model_name, o.batch, o.nstep, o.threads, o.reps, t_in, steps / t_in, t_d,
+                steps / t_d, ratio, equal ? "yes" : "NO");
+  n +=
+      snprintf(table + n, sizeof(table) - (size_t)n,
+               "| SessionStep round trip, 1 env, TCP loopback (`%s`) | | p50 %.1f us, p99 %.1f us, "
+               "max %.1f us | target p50 < 50 us, p99 < 200 us |\n",
+               o.latency_model, l50, l99, lmax);
+  snprintf(table + n, sizeof(table) - (size_t)n,
+           "| SessionStep round trip, 1 env, Unix socket | | p50 %.1f us, p99 %.1f us, max %.1f us "
+           "| |\n",
+           u50, u99, umax);
+  if (o.md) {
+    FILE* f = fopen(o.md, "w");
+    if (f) {
+      fputs(table, f);
+      fclose(f);
+    }
+  }
+  if (o.docs && update_docs(o.docs, table)) {
+    fprintf(stderr, "bench_daemon: cannot update %s (markers missing?)\n", o.docs);
+  }
+  return equal ? 0 : 1;
+}

@@ -1,0 +1,179 @@
+/* clients/c/torsion_client.h — a small blocking C client for torsiond.
+ *
+ * One tnClient is one connection, used by one thread at a time. Calls send one request
+ * and wait for its final frame; streamed results (Rollout, Forward) are assembled into
+ * caller-visible arrays. The raw layer (tnc_send / tnc_recv / tnc_send_bytes) exposes the
+ * protobuf-c messages of proto/torsion.proto for tests and tools that need more. Every
+ * function returning int gives 0 on success and -1 on failure; tnc_error() says why and
+ * tnc_error_code() gives the server's ErrorCode (or TNC_E_* below for client-side failures). */
+#ifndef TORSION_CLIENT_H
+#define TORSION_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "torsion.pb-c.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* client-side failure codes (server codes are the positive torsion.v1.ErrorCode values) */
+#define TNC_E_IO (-1)       /* connection failed or closed */
+#define TNC_E_PROTOCOL (-2) /* an unexpected or undecodable response */
+#define TNC_E_ARGUMENT (-3) /* a bad argument to the client call */
+#define TNC_E_MEMORY (-4)
+
+/* mjtState combinations (MuJoCo's values) */
+#define TNC_STATE_FULLPHYSICS 0x201F /* TIME | QPOS | QVEL | ACT | HISTORY | PLUGIN */
+#define TNC_STATE_INTEGRATION 0x3FFF /* every component */
+
+typedef struct tnClient_ tnClient;
+
+/* connect to "unix:PATH", "tcp:HOST:PORT", a path containing '/', or "HOST:PORT".
+ * Returns NULL with a message in err on failure. */
+tnClient* tnc_connect(const char* address, char* err, size_t errsz);
+
+/* close and free */
+void tnc_close(tnClient* c);
+
+/* the last failure */
+const char* tnc_error(const tnClient* c);
+int tnc_error_code(const tnClient* c);
+
+/* bytes sent and received on this connection */
+uint64_t tnc_bytes_sent(const tnClient* c);
+uint64_t tnc_bytes_received(const tnClient* c);
+
+/* ---------------------------------------------------------------------------------------
+ * raw layer
+ * ------------------------------------------------------------------------------------- */
+
+/* a fresh request id */
+uint64_t tnc_next_id(tnClient* c);
+
+/* send one request frame */
+int tnc_send(tnClient* c, const Torsion__V1__Request* req);
+
+/* send arbitrary bytes (tests of malformed input) */
+int tnc_send_bytes(tnClient* c, const void* data, size_t len);
+
+/* receive one response frame; NULL on failure. Free with tnc_free. */
+Torsion__V1__Response* tnc_recv(tnClient* c);
+void tnc_free(Torsion__V1__Response* r);
+
+/* send `req` (its id is set) and return its final response; an Error response is returned
+ * too (and recorded as the last error) */
+Torsion__V1__Response* tnc_call(tnClient* c, Torsion__V1__Request* req);
+
+/* ---------------------------------------------------------------------------------------
+ * calls
+ * ------------------------------------------------------------------------------------- */
+
+/* server facts from Hello */
+typedef struct tncHello_ {
+  uint32_t protocol_version;
+  uint32_t workers;
+  uint32_t mujoco_version;
+  uint64_t max_frame_bytes;
+  char server_version[32];
+} tncHello;
+
+/* Hello with an optional token (NULL: none); out may be NULL */
+int tnc_hello(tnClient* c, const char* token, tncHello* out);
+
+/* a named asset blob */
+typedef struct tncAsset_ {
+  const char* name;
+  const void* data;
+  size_t len;
+} tncAsset;
+
+/* load MJCF text (with assets) or a server-side path; handle receives the model handle */
+int tnc_load_xml(tnClient* c, const char* xml, const tncAsset* assets, int nasset, char handle[65],
+                 int* cached);
+int tnc_load_path(tnClient* c, const char* path, char handle[65], int* cached);
+
+/* model sizes */
+typedef struct tncModelInfo_ {
+  int nq, nv, nu, na, nbody, nsensordata, nkey, nmocap;
+  double timestep;
+  int state_sizes[16]; /* mj_stateSize of each mjtState bit */
+  int nstate_full;
+  char name[128];
+} tncModelInfo;
+
+int tnc_model_info(tnClient* c, const char* handle, tncModelInfo* info);
+
+/* mj_stateSize of a spec from the component sizes */
+int tnc_state_size(const tncModelInfo* info, int spec);
+
+int tnc_unload(tnClient* c, const char* handle);
+
+/* a rollout request */
+typedef struct tncRollout_ {
+  const char* model;
+  int spec; /* mjtState bits; 0: FULLPHYSICS */
+  int B, nstate, nu, nstep;
+  const double* state0; /* [B, nstate] */
+  const double* ctrl;   /* [ctrl_b, ctrl_t, nu] or NULL */
+  int ctrl_b, ctrl_t;   /* 1 or B, 1 or nstep */
+  int record_every;
+  int final_only;
+  int sensordata;
+  int float32;
+  int chunk_envs;
+  uint32_t deadline_ms;
+} tncRollout;
+
+/* its assembled result */
+typedef struct tncRolloutResult_ {
+  int B, nrec, nstate, nsens, float32;
+  void* states;       /* [B, nrec, nstate] double or float */
+  void* sensordata;   /* [B, nrec, nsens] or NULL */
+  uint32_t* warnings; /* [B] */
+  uint32_t* steps;    /* [nrec] */
+  int nframes;
+} tncRolloutResult;
+
+int tnc_rollout(tnClient* c, const tncRollout* req, tncRolloutResult* out);
+void tnc_rollout_free(tncRolloutResult* r);
+
+/* forward dynamics: qacc [B, nv] for states [B, nstate] and controls [ctrl_b, nu] (NULL) */
+int tnc_forward(tnClient* c, const char* model, int spec, int B, int nstate, const double* state,
+                const double* ctrl, int ctrl_b, int nu, int nv, double* qacc);
+
+/* an open session */
+typedef struct tncSession_ {
+  uint64_t id;
+  int nenv, nstate, nsens, nu, sensordata;
+} tncSession;
+
+/* create: states_out [nenv, nstate] (may be NULL) receives the reset states */
+int tnc_session_create(tnClient* c, const char* model, int nenv, int keyframe, double noise,
+                       uint64_t seed, int spec, int sensordata, tncSession* s, double* states_out);
+
+/* step with ctrl [nenv, nu] (NULL: keep); outputs may be NULL */
+int tnc_session_step(tnClient* c, const tncSession* s, const double* ctrl, int frame_skip,
+                     double* states_out, double* sens_out, uint32_t* warnings);
+
+/* reset environments where mask[i] (NULL: all) */
+int tnc_session_reset(tnClient* c, const tncSession* s, const unsigned char* mask,
+                      double* states_out);
+
+/* get / set states under `spec` (0: the session's) with nstate columns */
+int tnc_session_get_state(tnClient* c, const tncSession* s, int spec, int nstate, double* out);
+int tnc_session_set_state(tnClient* c, const tncSession* s, int spec, int nstate,
+                          const double* states);
+
+int tnc_session_close(tnClient* c, const tncSession* s);
+
+/* Stats and Health as raw responses (free with tnc_free) */
+Torsion__V1__Response* tnc_stats(tnClient* c);
+Torsion__V1__Response* tnc_health(tnClient* c);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TORSION_CLIENT_H */

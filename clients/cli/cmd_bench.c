@@ -1,0 +1,494 @@
+/* clients/cli/cmd_bench.c — `torsion bench`: run a described workload against torsiond
+ * and report steps/s, requests/s, latency percentiles and bytes moved.
+ *
+ * Each connection is a thread with its own client. Requests follow the mix as a weighted
+ * round-robin (rollout, session step, forward). The run lasts --duration seconds or until
+ * --requests have been sent; a progress bar is drawn on a terminal; --json prints one JSON
+ * object for scripts. */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* request kinds of the mix */
+enum { K_ROLLOUT = 0, K_STEP, K_FORWARD, K_N };
+static const char* kind_names[K_N] = {"rollout", "session_step", "forward"};
+
+/* the workload */
+typedef struct benchCfg_ {
+  const cliOpts* o;
+  const char* model;
+  int batch, nstep, connections, envs, frame_skip, warmup, float32, final_only, json, progress;
+  double duration;
+  long long requests;
+  int mix[K_N];
+  char handle[65];
+} benchCfg;
+
+/* latencies of one kind (microseconds) */
+typedef struct latList_ {
+  double* v;
+  size_t n, cap;
+} latList;
+
+/* one connection's results */
+typedef struct benchThread_ {
+  benchCfg* cfg;
+  int index;
+  pthread_t th;
+  latList lat[K_N];
+  uint64_t steps, errors, sent, received;
+  char error[512];
+} benchThread;
+
+/* shared progress */
+static atomic_llong done_requests;
+static atomic_llong done_steps;
+static atomic_int stop_flag;
+
+/* wall clock */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* append a latency */
+static void lat_add(latList* l, double us) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 1024;
+    double* g = realloc(l->v, cap * sizeof(double));
+    if (!g)
+      return;
+    l->v = g;
+    l->cap = cap;
+  }
+  l->v[l->n++] = us;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * one connection
+ * ------------------------------------------------------------------------------------- */
+
+/* the inputs a connection reuses for every request */
+typedef struct benchInputs_ {
+  tncModelInfo info;
+  tncSession sess;
+  int have_session;
+  double* state0;    /* [batch, nstate] */
+  double* ctrl_roll; /* [batch, 1, nu] */
+  double* ctrl_step; /* [envs, nu] */
+  double* qacc;      /* [batch, nv] */
+  double* step_out;  /* [envs, nstate] */
+} benchInputs;
+
+/* deterministic controls in [-0.5, 0.5] */
+static void fill_ctrl(double* c, size_t n, unsigned seed) {
+  for (size_t i = 0; i < n; i++) {
+    seed = seed * 1103515245u + 12345u;
+    c[i] = ((seed >> 8) & 0xffff) / 65535.0 - 0.5;
+  }
+}
+
+/* model info, a reset state (from a session) and the control arrays */
+static int prepare(tnClient* c, benchCfg* cfg, benchInputs* in, int tid) {
+  memset(in, 0, sizeof(*in));
+  if (tnc_model_info(c, cfg->handle, &in->info))
+    return -1;
+  int nstate = in->info.nstate_full, nu = in->info.nu, envs = cfg->envs;
+  double* reset = malloc(sizeof(double) * (size_t)nstate * envs + 8);
+  in->state0 = malloc(sizeof(double) * (size_t)nstate * cfg->batch + 8);
+  in->ctrl_roll = malloc(sizeof(double) * (size_t)nu * cfg->batch + 8);
+  in->ctrl_step = malloc(sizeof(double) * (size_t)nu * envs + 8);
+  in->qacc = malloc(sizeof(double) * (size_t)in->info.nv * cfg->batch + 8);
+  in->step_out = malloc(sizeof(double) * (size_t)nstate * envs + 8);
+  if (!reset || !in->state0 || !in->ctrl_roll || !in->ctrl_step || !in->qacc || !in->step_out) {
+    free(reset);
+    return -1;
+  }
+  if (tnc_session_create(c, cfg->handle, envs, 0, 0.0, (uint64_t)tid, 0, 0, &in->sess, reset)) {
+    free(reset);
+    return -1;
+  }
+  in->have_session = 1;
+  for (int b = 0; b < cfg->batch; b++) {
+    memcpy(in->state0 + (size_t)b * nstate, reset, sizeof(double) * nstate);
+  }
+  free(reset);
+  fill_ctrl(in->ctrl_roll, (size_t)nu * cfg->batch, 17u + (unsigned)tid);
+  fill_ctrl(in->ctrl_step, (size_t)nu * envs, 29u + (unsigned)tid);
+  return 0;
+}
+
+/* one request of a kind; returns env-steps computed, or -1 */
+static long long one_request(tnClient* c, benchCfg* cfg, benchInputs* in, int kind) {
+  int nstate = in->info.nstate_full;
+  if (kind == K_ROLLOUT) {
+    tncRollout q = {cfg->handle, 0,
+                    cfg->batch,  nstate,
+                    in->info.nu, cfg->nstep,
+                    in->state0,  in->info.nu ? in->ctrl_roll : NULL,
+                    cfg->batch,  1,
+                    0,           cfg->final_only,
+                    0,           cfg->float32,
+                    0,           0};
+    tncRolloutResult r;
+    if (tnc_rollout(c, &q, &r))
+      return -1;
+    tnc_rollout_free(&r);
+    return (long long)cfg->batch * cfg->nstep;
+  }
+  if (kind == K_STEP) {
+    if (tnc_session_step(c, &in->sess, in->info.nu ? in->ctrl_step : NULL, cfg->frame_skip,
+                         in->step_out, NULL, NULL)) {
+      return -1;
+    }
+    return (long long)cfg->envs * cfg->frame_skip;
+  }
+  if (tnc_forward(c, cfg->handle, 0, cfg->batch, nstate, in->state0, NULL, 0, in->info.nu,
+                  in->info.nv, in->qacc)) {
+    return -1;
+  }
+  return cfg->batch;
+}
+
+/* the thread: connect, prepare, warm up, then run the mix until told to stop */
+static void* bench_main(void* arg) {
+  benchThread* t = arg;
+  benchCfg* cfg = t->cfg;
+  tnClient* c = cli_connect(cfg->o);
+  benchInputs in;
+  memset(&in, 0, sizeof(in));
+  int tid = t->index;
+  if (!c || prepare(c, cfg, &in, tid)) {
+    snprintf(t->error, sizeof(t->error), "%s", c ? tnc_error(c) : "cannot connect");
+    t->errors++;
+    goto done;
+  }
+
+  // the weighted round-robin pattern
+  int pattern[64], np = 0;
+  for (int k = 0; k < K_N; k++) {
+    for (int w = 0; w < cfg->mix[k] && np < 64; w++) pattern[np++] = k;
+  }
+  for (int i = 0; i < cfg->warmup * np; i++) {
+    one_request(c, cfg, &in, pattern[i % np]);
+  }
+
+  // timed requests
+  for (long long i = 0; !atomic_load(&stop_flag); i++) {
+    if (cfg->requests > 0 && atomic_fetch_add(&done_requests, 0) >= cfg->requests)
+      break;
+    int kind = pattern[i % np];
+    double t0 = now_s();
+    long long steps = one_request(c, cfg, &in, kind);
+    double us = (now_s() - t0) * 1e6;
+    if (steps < 0) {
+      snprintf(t->error, sizeof(t->error), "%s", tnc_error(c));
+      t->errors++;
+      if (tnc_error_code(c) == TNC_E_IO)
+        break;
+      continue;
+    }
+    lat_add(&t->lat[kind], us);
+    t->steps += (uint64_t)steps;
+    atomic_fetch_add(&done_requests, 1);
+    atomic_fetch_add(&done_steps, steps);
+  }
+  if (in.have_session)
+    tnc_session_close(c, &in.sess);
+
+done:
+  if (c) {
+    t->sent = tnc_bytes_sent(c);
+    t->received = tnc_bytes_received(c);
+  }
+  free(in.state0);
+  free(in.ctrl_roll);
+  free(in.ctrl_step);
+  free(in.qacc);
+  free(in.step_out);
+  tnc_close(c);
+  return NULL;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * options, the run and the report
+ * ------------------------------------------------------------------------------------- */
+
+/* usage of the subcommand */
+static const char* bench_usage =
+    "usage: torsion bench --model MODEL.xml|HANDLE [options]\n"
+    "  --batch B          items per Rollout/Forward (default 64)\n"
+    "  --nstep N          steps per Rollout (default 100)\n"
+    "  --connections C    concurrent connections, one thread each (default 1)\n"
+    "  --duration S       seconds to run (default 10)\n"
+    "  --requests R       stop after R requests in total (default: by duration)\n"
+    "  --mix SPEC         weights, e.g. rollout=1,step=4,forward=1 (default rollout=1)\n"
+    "  --envs E           environments of each connection's session (default 1)\n"
+    "  --frame-skip K     steps per SessionStep (default 1)\n"
+    "  --warmup W         untimed rounds of the mix per connection (default 1)\n"
+    "  --float32          float32 rollout outputs\n"
+    "  --final-only       rollouts return only the final state\n"
+    "  --json             one JSON object on stdout instead of the table\n"
+    "  --no-progress      no progress bar\n";
+
+/* parse "rollout=1,step=2,forward=0" */
+static int parse_mix(const char* s, int mix[K_N]) {
+  memset(mix, 0, sizeof(int) * K_N);
+  char buf[256];
+  snprintf(buf, sizeof(buf), "%s", s);
+  for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char* eq = strchr(tok, '=');
+    long long w = 1;
+    if (eq) {
+      *eq = '\0';
+      if (cli_int(eq + 1, &w) || w > 32)
+        return -1;
+    }
+    if (!strcmp(tok, "rollout"))
+      mix[K_ROLLOUT] = (int)w;
+    else if (!strcmp(tok, "step") || !strcmp(tok, "session_step"))
+      mix[K_STEP] = (int)w;
+    else if (!strcmp(tok, "forward"))
+      mix[K_FORWARD] = (int)w;
+    else
+      return -1;
+  }
+  return mix[0] + mix[1] + mix[2] > 0 ? 0 : -1;
+}
+
+/* parse every option */
+static int parse_bench(const cliOpts* o, benchCfg* b) {
+  memset(b, 0, sizeof(*b));
+  *b = (benchCfg){.o = o,
+                  .batch = 64,
+                  .nstep = 100,
+                  .connections = 1,
+                  .envs = 1,
+                  .frame_skip = 1,
+                  .warmup = 1,
+                  .duration = 10,
+                  .progress = isatty(2)};
+  b->mix[K_ROLLOUT] = 1;
+  for (int i = 1; i < o->argc; i++) {
+    const char* k = o->argv[i];
+    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
+      fputs(bench_usage, stdout);
+      return 1;
+    }
+    if (!strcmp(k, "--float32")) {
+      b->float32 = 1;
+      continue;
+    }
+    if (!strcmp(k, "--final-only")) {
+      b->final_only = 1;
+      continue;
+    }
+    if (!strcmp(k, "--json")) {
+      b->json = 1;
+      b->progress = 0;
+      continue;
+    }
+    if (!strcmp(k, "--no-progress")) {
+      b->progress = 0;
+      continue;
+    }
+    if (i + 1 >= o->argc)
+      return cli_fail("bench: %s needs a value", k) + 1;
+    const char* v = o->argv[++i];
+    long long n = 0;
+    int isnum = !cli_int(v, &n) && n <= 1000000000;
+    if (!strcmp(k, "--model"))
+      b->model = v;
+    else if (!strcmp(k, "--mix")) {
+      if (parse_mix(v, b->mix))
+        return cli_fail("bench: bad --mix %s", v) + 1;
+    } else if (!strcmp(k, "--duration"))
+      b->duration = atof(v);
+    else if (isnum && n > 0 && !strcmp(k, "--batch"))
+      b->batch = (int)n;
+    else if (isnum && !strcmp(k, "--nstep"))
+      b->nstep = (int)n;
+    else if (isnum && n > 0 && n <= 4096 && !strcmp(k, "--connections"))
+      b->connections = (int)n;
+    else if (isnum && !strcmp(k, "--requests"))
+      b->requests = n;
+    else if (isnum && n > 0 && !strcmp(k, "--envs"))
+      b->envs = (int)n;
+    else if (isnum && n > 0 && !strcmp(k, "--frame-skip"))
+      b->frame_skip = (int)n;
+    else if (isnum && !strcmp(k, "--warmup"))
+      b->warmup = (int)n;
+    else
+      return cli_fail("bench: bad option %s %s", k, v) + 1;
+  }
+  if (!b->model)
+    return cli_fail("bench: --model is required") + 1;
+  if (!(b->duration > 0) && b->requests <= 0)
+    return cli_fail("bench: need --duration or --requests") + 1;
+  return 0;
+}
+
+/* draw the progress bar on stderr */
+static void draw_progress(const benchCfg* b, double elapsed) {
+  double frac = b->requests > 0 ? (double)atomic_load(&done_requests) / (double)b->requests
+                                : elapsed / b->duration;
+  frac = frac > 1 ? 1 : frac;
+  char bar[31];
+  int fill = (int)(frac * 30);
+  for (int i = 0; i < 30; i++) bar[i] = i < fill ? '#' : '.';
+  bar[30] = '\0';
+  double steps = (double)atomic_load(&done_steps);
+  fprintf(stderr, "\r[%s] %3.0f%%  %lld requests  %.3g steps/s ", bar, 100 * frac,
+          (long long)atomic_load(&done_requests), elapsed > 0 ? steps / elapsed : 0.0);
+  fflush(stderr);
+}
+
+/* sort helper */
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+/* percentile of a sorted list (nearest rank) */
+static double pct(const latList* l, double q) {
+  if (!l->n)
+    return 0;
+  size_t k = (size_t)ceil(q * (double)l->n);
+  return l->v[k ? k - 1 : 0];
+}
+
+/* print the table or the JSON object */
+static void report(const benchCfg* b, benchThread* th, double elapsed) {
+  latList all = {0}, merged[K_N];
+  memset(merged, 0, sizeof(merged));
+  uint64_t steps = 0, errors = 0, sent = 0, recv = 0;
+  for (int i = 0; i < b->connections; i++) {
+    steps += th[i].steps;
+    errors += th[i].errors;
+    sent += th[i].sent;
+    recv += th[i].received;
+    for (int k = 0; k < K_N; k++) {
+      for (size_t j = 0; j < th[i].lat[k].n; j++) {
+        lat_add(&merged[k], th[i].lat[k].v[j]);
+        lat_add(&all, th[i].lat[k].v[j]);
+      }
+    }
+  }
+  for (int k = 0; k < K_N; k++) qsort(merged[k].v, merged[k].n, sizeof(double), cmp_double);
+  qsort(all.v, all.n, sizeof(double), cmp_double);
+  double rps = all.n / elapsed, sps = steps / elapsed;
+
+  if (b->json) {
+    printf(
+        "{\"model\": \"%s\", \"handle\": \"%s\", \"connections\": %d, \"batch\": %d, "
+        "\"nstep\": %d, \"envs\": %d, \"frame_skip\": %d, \"mix\": {\"rollout\": %d, "
+        "\"step\": %d, \"forward\": %d}, \"seconds\": %.6f, \"requests\": %zu, "
+        "\"requests_per_s\": %.3f, \"steps\": %llu, \"steps_per_s\": %.1f, "
+        "\"bytes_sent\": %llu, \"bytes_received\": %llu, \"errors\": %llu, \"latency_us\": {",
+        b->model, b->handle, b->connections, b->batch, b->nstep, b->envs, b->frame_skip, b->mix[0],
+        b->mix[1], b->mix[2], elapsed, all.n, rps, (unsigned long long)steps, sps,
+        (unsigned long long)sent, (unsigned long long)recv, (unsigned long long)errors);
+    const char* sep = "";
+    for (int k = 0; k <= K_N; k++) {
+      const latList* l = k < K_N ? &merged[k] : &all;
+      if (!l->n)
+        continue;
+      printf(
+          "%s\"%s\": {\"count\": %zu, \"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
+          "\"max\": %.1f}",
+          sep, k < K_N ? kind_names[k] : "all", l->n, pct(l, 0.5), pct(l, 0.9), pct(l, 0.99),
+          l->n ? l->v[l->n - 1] : 0.0);
+      sep = ", ";
+    }
+    printf("}}\n");
+  } else {
+    printf("torsion bench: %s, %d connection(s), %.2f s\n", b->model, b->connections, elapsed);
+    printf("  requests  %10zu  (%.1f/s)   errors %llu\n", all.n, rps, (unsigned long long)errors);
+    printf("  steps     %10llu  (%.4g steps/s)\n", (unsigned long long)steps, sps);
+    printf("  bytes     sent %.3g MB, received %.3g MB\n", sent / 1e6, recv / 1e6);
+    printf("  latency (us)       p50        p90        p99        max      count\n");
+    for (int k = 0; k <= K_N; k++) {
+      const latList* l = k < K_N ? &merged[k] : &all;
+      if (!l->n)
+        continue;
+      printf("    %-12s %10.1f %10.1f %10.1f %10.1f %10zu\n", k < K_N ? kind_names[k] : "all",
+             pct(l, 0.5), pct(l, 0.9), pct(l, 0.99), l->v[l->n - 1], l->n);
+    }
+  }
+  for (int k = 0; k < K_N; k++) free(merged[k].v);
+  free(all.v);
+}
+
+/* bench */
+int cmd_bench(const cliOpts* o) {
+  benchCfg b;
+  int prc = parse_bench(o, &b);
+  if (prc)
+    return prc == 1 ? 0 : 1;
+
+  // load once up front so every connection finds the model
+  tnClient* c = cli_connect(o);
+  if (!c || cli_model(c, b.model, b.handle)) {
+    tnc_close(c);
+    return 1;
+  }
+  tnc_close(c);
+
+  // the connections
+  benchThread* th = calloc((size_t)b.connections, sizeof(benchThread));
+  if (!th)
+    return cli_fail("out of memory");
+  atomic_store(&done_requests, 0);
+  atomic_store(&done_steps, 0);
+  atomic_store(&stop_flag, 0);
+  double t0 = now_s();
+  int started = 0;
+  for (int i = 0; i < b.connections; i++, started++) {
+    th[i].cfg = &b;
+    th[i].index = i;
+    if (pthread_create(&th[i].th, NULL, bench_main, &th[i]))
+      break;
+  }
+
+  // wait for the duration (or the request count), drawing progress
+  for (;;) {
+    double el = now_s() - t0;
+    if (b.progress)
+      draw_progress(&b, el);
+    if ((b.requests <= 0 && el >= b.duration) ||
+        (b.requests > 0 && atomic_load(&done_requests) >= b.requests) ||
+        (b.duration > 0 && b.requests > 0 && el >= b.duration)) {
+      break;
+    }
+    usleep(b.progress ? 100000 : 20000);
+  }
+  atomic_store(&stop_flag, 1);
+  for (int i = 0; i < started; i++) pthread_join(th[i].th, NULL);
+  double elapsed = now_s() - t0;
+  if (b.progress) {
+    draw_progress(&b, elapsed);
+    fputc('\n', stderr);
+  }
+
+  // report, and the first error if any
+  report(&b, th, elapsed);
+  int rc = 0;
+  for (int i = 0; i < started; i++) {
+    if (th[i].errors && th[i].error[0]) {
+      cli_fail("connection %d: %llu error(s), last: %s", i, (unsigned long long)th[i].errors,
+               th[i].error);
+      rc = 1;
+    }
+    for (int k = 0; k < K_N; k++) free(th[i].lat[k].v);
+  }
+  free(th);
+  return rc;
+}

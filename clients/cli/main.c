@@ -1,0 +1,161 @@
+/* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
+ * (--socket / --tcp / --token), connecting, and dispatch to the subcommands. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* usage text */
+static const char* usage =
+    "usage: torsion [--socket PATH | --tcp HOST:PORT] [--token T | --token-file F] COMMAND ...\n"
+    "commands:\n"
+    "  load MODEL.xml [--asset NAME=FILE ...] [--server-path]   load; prints the handle as JSON\n"
+    "  info MODEL.xml|HANDLE                   sizes and names as JSON\n"
+    "  unload HANDLE\n"
+    "  rollout MODEL.xml|HANDLE --state S.npy [--ctrl C.npy] --nstep N --out OUT.npy\n"
+    "          [--spec BITS] [--every K | --final-only] [--float32] [--sensordata SENS.npy]\n"
+    "          [--chunk-envs K] [--deadline-ms MS]\n"
+    "  forward MODEL.xml|HANDLE --state S.npy [--ctrl C.npy] --out QACC.npy [--spec BITS]\n"
+    "  bench [options]                         workload benchmark (torsion bench --help)\n"
+    "  stats | health                          server counters as JSON\n"
+    "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
+    "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
+
+/* error line */
+int cli_fail(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("torsion: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 1;
+}
+
+/* a non-negative integer */
+int cli_int(const char* s, long long* out) {
+  char* end;
+  long long v = strtoll(s, &end, 10);
+  if (!*s || *end || v < 0) {
+    return -1;
+  }
+  *out = v;
+  return 0;
+}
+
+/* read a whole file */
+char* cli_read_file(const char* path, size_t* len) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  char* buf = NULL;
+  if (!fseek(f, 0, SEEK_END)) {
+    long n = ftell(f);
+    if (n >= 0 && !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
+      if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+      } else {
+        buf[n] = '\0';
+        if (len)
+          *len = (size_t)n;
+      }
+    }
+  }
+  fclose(f);
+  return buf;
+}
+
+/* connect and Hello */
+tnClient* cli_connect(const cliOpts* o) {
+  char err[512];
+  tnClient* c = tnc_connect(o->address, err, sizeof(err));
+  if (!c) {
+    cli_fail("%s", err);
+    return NULL;
+  }
+  if (tnc_hello(c, o->token, NULL)) {
+    cli_fail("hello: %s", tnc_error(c));
+    tnc_close(c);
+    return NULL;
+  }
+  return c;
+}
+
+/* read the token file's first line */
+static char* read_token(const char* path) {
+  char* t = cli_read_file(path, NULL);
+  if (t) {
+    t[strcspn(t, "\r\n")] = '\0';
+  }
+  return t;
+}
+
+/* global options, then the command */
+int main(int argc, char** argv) {
+  static char addr[600];
+  const char* env = getenv("TORSIOND_SOCKET");
+  snprintf(addr, sizeof(addr), "unix:%s", env && env[0] ? env : "/tmp/torsiond.sock");
+  cliOpts o = {addr, NULL, 0, NULL};
+  char* token_buf = NULL;
+  int i = 1;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    const char* a = argv[i];
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      fputs(usage, stdout);
+      return 0;
+    }
+    if (i + 1 >= argc) {
+      return cli_fail("%s needs a value", a);
+    }
+    if (!strcmp(a, "--socket")) {
+      snprintf(addr, sizeof(addr), "unix:%s", argv[++i]);
+    } else if (!strcmp(a, "--tcp")) {
+      snprintf(addr, sizeof(addr), "tcp:%s", argv[++i]);
+    } else if (!strcmp(a, "--token")) {
+      o.token = argv[++i];
+    } else if (!strcmp(a, "--token-file")) {
+      free(token_buf);
+      token_buf = read_token(argv[++i]);
+      if (!token_buf) {
+        return cli_fail("cannot read %s", argv[i]);
+      }
+      o.token = token_buf;
+    } else {
+      return cli_fail("unknown option %s (see torsion --help)", a);
+    }
+  }
+  if (i >= argc) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  o.argc = argc - i;
+  o.argv = argv + i;
+
+  // dispatch
+  const char* cmd = argv[i];
+  int rc;
+  if (!strcmp(cmd, "load"))
+    rc = cmd_load(&o);
+  else if (!strcmp(cmd, "info"))
+    rc = cmd_info(&o);
+  else if (!strcmp(cmd, "unload"))
+    rc = cmd_unload(&o);
+  else if (!strcmp(cmd, "rollout"))
+    rc = cmd_rollout(&o);
+  else if (!strcmp(cmd, "forward"))
+    rc = cmd_forward(&o);
+  else if (!strcmp(cmd, "bench"))
+    rc = cmd_bench(&o);
+  else if (!strcmp(cmd, "stats"))
+    rc = cmd_stats(&o);
+  else if (!strcmp(cmd, "health"))
+    rc = cmd_health(&o);
+  else
+    rc = cli_fail("unknown command '%s' (see torsion --help)", cmd);
+  free(token_buf);
+  return rc;
+}

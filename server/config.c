@@ -1,0 +1,348 @@
+/* server/config.c — the option table, INI reading (libinih), flags and --help.
+ *
+ * One table lists every option once with its section, type, default and help text; the
+ * defaults, the file reader, the flag parser and --help are all driven by it (the Redis
+ * idea). Byte sizes accept the suffixes k, M and G (powers of 1024). */
+#include "config.h"
+
+#include "log.h"
+
+#include <ini.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <torsion/torsion.h>
+
+/* option value types */
+typedef enum tdOptType_ { OPT_STR = 0, OPT_INT, OPT_I64, OPT_BYTES } tdOptType;
+
+/* one option */
+typedef struct tdOption_ {
+  const char* section;
+  const char* name;
+  tdOptType type;
+  size_t offset;
+  size_t size;     /* buffer size of string options */
+  const char* def; /* default, parsed like a file value */
+  const char* help;
+} tdOption;
+
+#define STR(sec, f, d, h) \
+  { sec, #f, OPT_STR, offsetof(tdConfig, f), sizeof(((tdConfig*)0)->f), d, h }
+#define INT(sec, f, d, h) \
+  { sec, #f, OPT_INT, offsetof(tdConfig, f), 0, d, h }
+#define I64(sec, f, d, h) \
+  { sec, #f, OPT_I64, offsetof(tdConfig, f), 0, d, h }
+#define BYTES(sec, f, d, h) \
+  { sec, #f, OPT_BYTES, offsetof(tdConfig, f), 0, d, h }
+
+/* the table: every option of torsiond */
+static const tdOption options[] = {
+    STR("listen", socket, "/tmp/torsiond.sock", "Unix socket path (mode 0600); empty: none"),
+    INT("listen", tcp_port, "0", "TCP port; 0: no TCP listener"),
+    STR("listen", tcp_address, "127.0.0.1",
+        "TCP bind address; a non-loopback address requires a token"),
+    STR("listen", token, "", "auth token that Hello must carry (prefer token_file)"),
+    STR("listen", token_file, "", "file whose first line is the auth token"),
+    INT("listen", max_connections, "1024", "simultaneous connections"),
+    INT("engine", workers, "0", "worker threads; 0: the number of cores"),
+    STR("engine", model_root, "", "LoadModel paths resolve only under here; empty: paths refused"),
+    STR("engine", tmp_dir, "/tmp", "directory where client asset blobs are staged"),
+    BYTES("limits", max_frame_bytes, "64M", "largest request frame"),
+    BYTES("limits", max_model_bytes, "32M", "MJCF text plus assets of one LoadModel"),
+    I64("limits", max_batch, "65536", "B of one Rollout or Forward"),
+    I64("limits", max_nstep, "1000000", "nstep of one Rollout"),
+    I64("limits", max_batch_steps, "100000000", "B x nstep of one Rollout"),
+    BYTES("limits", max_output_bytes, "1G", "output bytes of one request"),
+    INT("limits", max_models, "64", "loaded models"),
+    INT("limits", max_sessions_per_connection, "16", "open sessions per connection"),
+    INT("limits", max_envs_per_session, "65536", "environments per session"),
+    INT("limits", max_frame_skip, "10000", "frame_skip of one SessionStep"),
+    INT("limits", max_inflight_per_connection, "64",
+        "unfinished requests of one connection before reading pauses"),
+    BYTES("limits", max_unsent_bytes_per_connection, "64M",
+          "unsent response bytes of one connection before reading pauses"),
+    I64("limits", max_queued_steps, "4000000000",
+        "env-steps of unfinished work (all connections) before reading pauses"),
+    BYTES("limits", max_unsent_bytes, "1G",
+          "unsent response bytes (all connections) before reading pauses"),
+    BYTES("limits", frame_target_bytes, "8M", "target size of one streamed result frame"),
+    INT("timeouts", default_deadline_ms, "600000",
+        "deadline of a request that names none; 0: none"),
+    INT("timeouts", max_deadline_ms, "3600000", "larger requested deadlines are clamped; 0: none"),
+    INT("timeouts", drain_timeout_ms, "30000", "on SIGTERM, time given to in-flight work"),
+    STR("log", log_level, "info", "debug | info | warn | error | off"),
+};
+
+#define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
+
+/* parse a signed 64-bit integer, with k/M/G suffixes for byte sizes */
+static int parse_i64(const char* s, int bytes, int64_t* out) {
+  char* end;
+  long long v = strtoll(s, &end, 10);
+  if (end == s) {
+    return -1;
+  }
+  long long mul = 1;
+  if (bytes && *end) {
+    if (*end == 'k' || *end == 'K')
+      mul = 1024LL;
+    else if (*end == 'm' || *end == 'M')
+      mul = 1024LL * 1024;
+    else if (*end == 'g' || *end == 'G')
+      mul = 1024LL * 1024 * 1024;
+    else
+      return -1;
+    end++;
+  }
+  if (*end != '\0' || v < 0 || v > INT64_MAX / mul) {
+    return -1;
+  }
+  *out = (int64_t)(v * mul);
+  return 0;
+}
+
+/* store one value into cfg; returns 0 or -1 when it does not parse */
+static int set_value(tdConfig* cfg, const tdOption* o, const char* value) {
+  char* field = (char*)cfg + o->offset;
+  int64_t v;
+  switch (o->type) {
+    case OPT_STR:
+      if (strlen(value) >= o->size) {
+        return -1;
+      }
+      memcpy(field, value, strlen(value) + 1);
+      return 0;
+    case OPT_INT:
+      if (parse_i64(value, 0, &v) || v > 2147483647) {
+        return -1;
+      }
+      *(int*)field = (int)v;
+      return 0;
+    case OPT_I64:
+    case OPT_BYTES:
+      if (parse_i64(value, o->type == OPT_BYTES, &v)) {
+        return -1;
+      }
+      *(int64_t*)field = v;
+      return 0;
+  }
+  return -1;
+}
+
+/* find an option by name (flags use '-' where names use '_') */
+static const tdOption* find_option(const char* name, size_t len) {
+  for (int i = 0; i < NOPTIONS; i++) {
+    const char* n = options[i].name;
+    if (strlen(n) != len) {
+      continue;
+    }
+    size_t k = 0;
+    while (k < len && (name[k] == n[k] || (name[k] == '-' && n[k] == '_'))) {
+      k++;
+    }
+    if (k == len) {
+      return &options[i];
+    }
+  }
+  return NULL;
+}
+
+/* defaults from the table */
+void td_config_defaults(tdConfig* cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  for (int i = 0; i < NOPTIONS; i++) {
+    set_value(cfg, &options[i], options[i].def);
+  }
+}
+
+/* state passed through ini_parse */
+typedef struct iniCtx_ {
+  tdConfig* cfg;
+  const char* path;
+  int failed;
+} iniCtx;
+
+/* libinih callback: one key = value in a section */
+static int on_ini(void* user, const char* section, const char* name, const char* value) {
+  iniCtx* ctx = user;
+  const tdOption* o = find_option(name, strlen(name));
+  if (!o || strcmp(o->section, section) != 0) {
+    fprintf(stderr, "torsiond: %s: unknown option '%s' in section [%s]\n", ctx->path, name,
+            section);
+    ctx->failed = 1;
+    return 0;
+  }
+  if (set_value(ctx->cfg, o, value)) {
+    fprintf(stderr, "torsiond: %s: bad value '%s' for %s\n", ctx->path, value, name);
+    ctx->failed = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* read a config file */
+static int read_file(tdConfig* cfg, const char* path) {
+  iniCtx ctx = {cfg, path, 0};
+  int rc = ini_parse(path, on_ini, &ctx);
+  if (rc < 0) {
+    fprintf(stderr, "torsiond: cannot read config file %s\n", path);
+    return -1;
+  }
+  if (rc > 0 && !ctx.failed) {
+    fprintf(stderr, "torsiond: %s:%d: syntax error\n", path, rc);
+  }
+  return (rc != 0 || ctx.failed) ? -1 : 0;
+}
+
+/* the value of flag argv[*i] ("--k=v" or "--k v"); NULL when missing */
+static const char* flag_value(int argc, char** argv, int* i, const char* eq) {
+  if (eq) {
+    return eq + 1;
+  }
+  if (*i + 1 >= argc) {
+    return NULL;
+  }
+  return argv[++*i];
+}
+
+/* parse flags: --config first, then the rest */
+int td_config_load(tdConfig* cfg, int argc, char** argv) {
+  td_config_defaults(cfg);
+
+  // --help, --version and --config come first
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      td_config_help(argv[0]);
+      return 1;
+    }
+    if (!strcmp(argv[i], "--version")) {
+      printf("torsiond %s (engine %s, MuJoCo semantics %d)\n", TORSION_VERSION, TORSION_VERSION,
+             mjVERSION_HEADER);
+      return 1;
+    }
+  }
+  for (int i = 1; i < argc; i++) {
+    const char* eq = strchr(argv[i], '=');
+    if (!strncmp(argv[i], "--config", 8) && (argv[i][8] == '\0' || argv[i][8] == '=')) {
+      const char* v = flag_value(argc, argv, &i, eq);
+      if (!v || read_file(cfg, v)) {
+        if (!v)
+          fprintf(stderr, "torsiond: --config needs a file\n");
+        return -1;
+      }
+    }
+  }
+
+  // every other flag overrides the file
+  for (int i = 1; i < argc; i++) {
+    const char* a = argv[i];
+    if (strncmp(a, "--", 2) != 0) {
+      fprintf(stderr, "torsiond: unexpected argument '%s' (see --help)\n", a);
+      return -1;
+    }
+    const char* eq = strchr(a, '=');
+    size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+    if (len == 6 && !strncmp(a + 2, "config", 6)) {
+      if (!eq)
+        i++;
+      continue;
+    }
+    const tdOption* o = find_option(a + 2, len);
+    if (!o) {
+      fprintf(stderr, "torsiond: unknown option '%s' (see --help)\n", a);
+      return -1;
+    }
+    const char* v = flag_value(argc, argv, &i, eq);
+    if (!v || set_value(cfg, o, v)) {
+      fprintf(stderr, "torsiond: bad or missing value for %.*s\n", (int)(len + 2), a);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* is this a loopback address */
+static int is_loopback(const char* addr) {
+  return !strncmp(addr, "127.", 4) || !strcmp(addr, "::1") || !strcmp(addr, "localhost");
+}
+
+/* read the first line of the token file */
+static int read_token_file(tdConfig* cfg) {
+  FILE* f = fopen(cfg->token_file, "r");
+  if (!f) {
+    fprintf(stderr, "torsiond: cannot read token_file %s\n", cfg->token_file);
+    return -1;
+  }
+  char line[sizeof(cfg->token)];
+  if (!fgets(line, sizeof(line), f)) {
+    line[0] = '\0';
+  }
+  fclose(f);
+  line[strcspn(line, "\r\n")] = '\0';
+  memcpy(cfg->token, line, strlen(line) + 1);
+  return 0;
+}
+
+/* consistency checks */
+int td_config_finish(tdConfig* cfg) {
+  if (cfg->token_file[0] && read_token_file(cfg)) {
+    return -1;
+  }
+  if (td_log_parse_level(cfg->log_level) < 0) {
+    fprintf(stderr, "torsiond: log_level must be debug, info, warn, error or off\n");
+    return -1;
+  }
+  if (!cfg->socket[0] && cfg->tcp_port == 0) {
+    fprintf(stderr, "torsiond: no listener: set socket or tcp_port\n");
+    return -1;
+  }
+  if (cfg->tcp_port < 0 || cfg->tcp_port > 65535) {
+    fprintf(stderr, "torsiond: tcp_port must be in [0, 65535]\n");
+    return -1;
+  }
+  if (cfg->tcp_port && !is_loopback(cfg->tcp_address) && !cfg->token[0]) {
+    fprintf(stderr, "torsiond: tcp_address %s is not loopback: a token (token_file) is required\n",
+            cfg->tcp_address);
+    return -1;
+  }
+  if (cfg->workers < 0 || cfg->workers > 1024 || cfg->max_connections < 1 ||
+      cfg->max_frame_bytes < 64 || cfg->max_frame_bytes > 0xFFFFFFFFLL ||
+      cfg->max_inflight_per_connection < 1 || cfg->max_models < 1 ||
+      cfg->frame_target_bytes < 1024) {
+    fprintf(stderr,
+            "torsiond: an option is out of range (workers <= 1024, max_frame_bytes in "
+            "[64, 4G), frame_target_bytes >= 1k, counts >= 1)\n");
+    return -1;
+  }
+  return 0;
+}
+
+/* --help: the table with defaults */
+void td_config_help(const char* argv0) {
+  printf(
+      "usage: %s [--config FILE] [--OPTION=VALUE ...]\n\n"
+      "torsiond serves batched MuJoCo-compatible simulation over protobuf frames.\n"
+      "Every option below may be set in the config file (INI: `name = value` under its\n"
+      "[section]) or as a flag (--name=value or --name value, '-' or '_'); flags win.\n"
+      "Byte sizes accept k, M, G suffixes.\n",
+      argv0);
+  const char* section = "";
+  for (int i = 0; i < NOPTIONS; i++) {
+    const tdOption* o = &options[i];
+    if (strcmp(section, o->section)) {
+      section = o->section;
+      printf("\n[%s]\n", section);
+    }
+    char flag[64];
+    snprintf(flag, sizeof(flag), "--%s", o->name);
+    for (char* p = flag + 2; *p; p++) {
+      *p = *p == '_' ? '-' : *p;
+    }
+    printf("  %-36s %s (default: %s)\n", flag, o->help, o->def[0] ? o->def : "\"\"");
+  }
+  printf("\n  %-36s %s\n  %-36s %s\n  %-36s %s\n", "--config FILE", "read FILE first", "--help",
+         "this text", "--version", "print the version");
+}

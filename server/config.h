@@ -1,0 +1,67 @@
+/* server/config.h — torsiond's configuration: one table of options with defaults and help.
+ *
+ * Every option can be set in the config file (INI, read with libinih: `key = value` under
+ * its [section]) and as a command-line flag (--key=value or --key value); flags override
+ * the file. `torsiond --help` prints the table. */
+#ifndef TORSIOND_CONFIG_H
+#define TORSIOND_CONFIG_H
+
+#include <stdint.h>
+
+/* the whole configuration */
+typedef struct tdConfig_ {
+  /* [listen] */
+  char socket[512];      /* Unix socket path ("" = no Unix listener) */
+  int tcp_port;          /* 0 = no TCP listener */
+  char tcp_address[256]; /* address the TCP listener binds */
+  char token[256];       /* auth token (Hello must carry it) */
+  char token_file[512];  /* file holding the token (first line) */
+  int max_connections;
+
+  /* [engine] */
+  int workers;          /* 0 = number of cores */
+  char model_root[512]; /* server-side model paths resolve under here ("" = off) */
+  char tmp_dir[512];    /* where client asset blobs are staged for the compiler */
+
+  /* [limits] */
+  int64_t max_frame_bytes;
+  int64_t max_model_bytes;
+  int64_t max_batch;
+  int64_t max_nstep;
+  int64_t max_batch_steps;
+  int64_t max_output_bytes;
+  int max_models;
+  int max_sessions_per_connection;
+  int max_envs_per_session;
+  int max_frame_skip;
+  int max_inflight_per_connection;
+  int64_t max_unsent_bytes_per_connection;
+  int64_t max_queued_steps;   /* global: env-steps of unfinished work */
+  int64_t max_unsent_bytes;   /* global: encoded bytes not yet written */
+  int64_t frame_target_bytes; /* target size of one streamed result frame */
+
+  /* [timeouts] */
+  int default_deadline_ms;
+  int max_deadline_ms;
+  int drain_timeout_ms;
+
+  /* [log] */
+  char log_level[16];
+} tdConfig;
+
+/* fill cfg with the built-in defaults */
+void td_config_defaults(tdConfig* cfg);
+
+/* read argv: --config FILE first (when present), then every other flag. Returns 0 to
+ * go on, 1 when --help/--version printed and the program should exit 0, -1 on an error
+ * (already printed). */
+int td_config_load(tdConfig* cfg, int argc, char** argv);
+
+/* check cross-option consistency (token required for a public TCP address, ...) and read
+ * token_file; returns 0 or -1 after printing why */
+int td_config_finish(tdConfig* cfg);
+
+/* print the option table with defaults to stdout */
+void td_config_help(const char* argv0);
+
+#endif /* TORSIOND_CONFIG_H */

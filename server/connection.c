@@ -1,0 +1,408 @@
+/* server/connection.c — one client connection: reading, framing, writing, back-pressure.
+ *
+ * Frames are a 4-byte big-endian length and a payload. Bytes accumulate in a per-connection
+ * buffer grown to hold the frame being read; complete frames are dispatched in order. A
+ * frame longer than max_frame_bytes breaks the framing: the client gets one BAD_FRAME error
+ * and the connection closes once it is written. Back-pressure: when the connection (or the
+ * server as a whole) is over its limits on unfinished requests, queued work or unsent
+ * bytes, the connection stops reading and stops dispatching buffered frames until it is
+ * back under them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "log.h"
+#include "server.h"
+#include "session.h"
+
+/* read granularity and the buffer size kept while idle */
+#define TD_READ_CHUNK (64 * 1024)
+
+/* one uv_write in flight */
+typedef struct tdWrite_ {
+  uv_write_t req;
+  tdConn* c;
+  char* buf;
+  size_t len;
+} tdWrite;
+
+static void process_frames(tdConn* c);
+
+/* ---------------------------------------------------------------------------------------
+ * lifetime
+ * ------------------------------------------------------------------------------------- */
+
+/* allocate and link */
+tdConn* td_conn_new(tdServer* srv) {
+  tdConn* c = calloc(1, sizeof(tdConn));
+  if (!c) {
+    return NULL;
+  }
+  c->srv = srv;
+  c->cid = ++srv->next_cid;
+  c->h.handle.data = c;
+  c->next = srv->conns;
+  if (srv->conns) {
+    srv->conns->prev = c;
+  }
+  srv->conns = c;
+  srv->nconn++;
+  return c;
+}
+
+/* unlink from the server's list */
+static void unlink_conn(tdConn* c) {
+  tdServer* srv = c->srv;
+  if (c->prev)
+    c->prev->next = c->next;
+  else if (srv->conns == c)
+    srv->conns = c->next;
+  if (c->next)
+    c->next->prev = c->prev;
+  c->prev = c->next = NULL;
+}
+
+/* the handle is closed: free */
+static void on_closed(uv_handle_t* h) {
+  tdConn* c = h->data;
+  free(c->rbuf);
+  free(c);
+}
+
+/* close the handle (once) and leave the server's list */
+static void close_handle(tdConn* c) {
+  if (!c->handle_closed) {
+    c->handle_closed = 1;
+    unlink_conn(c);
+    uv_close(&c->h.handle, on_closed);
+  }
+}
+
+/* half-close once everything queued is written (lingering connections) */
+static void maybe_shutdown(tdConn* c) {
+  if (c->lingering && !c->shut && !c->handle_closed && c->unsent == 0) {
+    c->shut = 1;
+    if (uv_shutdown(&c->shutdown_req, &c->h.stream, NULL)) {
+      close_handle(c);
+    }
+  }
+}
+
+/* leave the paused state (reading is managed by the caller) */
+static void unpause(tdConn* c) {
+  if (c->paused) {
+    c->paused = 0;
+    c->srv->npaused--;
+  }
+}
+
+static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf);
+static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf);
+
+/* close: cancel the jobs, close the sessions, then close (or linger) */
+void td_conn_close(tdConn* c, int graceful) {
+  tdServer* srv = c->srv;
+  if (!c->closing) {
+    c->closing = 1;
+    unpause(c);
+    srv->nconn--;
+    td_log(TD_LOG_DEBUG, "disconnect", "conn=%llu peer=%s", (unsigned long long)c->cid, c->peer);
+
+    // sessions first (their waiting calls are cancelled), then every job; both outlive
+    // the connection until the workers let go of them
+    td_session_conn_closed(c);
+    tdJob* next;
+    for (tdJob* j = c->jobs; j; j = next) {
+      next = j->jnext;
+      td_job_detach(j);
+    }
+    c->jobs = NULL;
+  }
+
+  // graceful: keep reading (to drop) until the peer closes or the linger time is over
+  if (graceful && !c->lingering && !c->handle_closed && !srv->stopping) {
+    c->lingering = 1;
+    c->linger_deadline_ns = td_now_ns() + 1000000000ull;
+    c->rpos = c->rlen = 0;
+    if (!c->reading && uv_read_start(&c->h.stream, on_alloc, on_read) == 0) {
+      c->reading = 1;
+    }
+    maybe_shutdown(c);
+  } else if (!graceful || srv->stopping) {
+    close_handle(c);
+  }
+  td_server_check_drain(srv);
+}
+
+/* close the lingering connections whose time is over */
+void td_conn_reap_lingering(tdServer* srv) {
+  uint64_t now = td_now_ns();
+  tdConn* next;
+  for (tdConn* c = srv->conns; c; c = next) {
+    next = c->next;
+    if (c->lingering && now >= c->linger_deadline_ns) {
+      close_handle(c);
+    }
+  }
+}
+
+/* an accepted handle that failed to start */
+void td_conn_discard(tdConn* c) {
+  c->closing = 1;
+  c->srv->nconn--;
+  close_handle(c);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * reading and framing
+ * ------------------------------------------------------------------------------------- */
+
+/* big-endian length at p */
+static uint32_t frame_len(const char* p) {
+  const unsigned char* u = (const unsigned char*)p;
+  return (uint32_t)u[0] << 24 | (uint32_t)u[1] << 16 | (uint32_t)u[2] << 8 | u[3];
+}
+
+/* give libuv room for the rest of the current frame (at least one read chunk) */
+static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
+  (void)suggested;
+  tdConn* c = h->data;
+  if (c->lingering) {
+    c->rpos = c->rlen = 0;
+  }
+  size_t avail = c->rlen - c->rpos;
+
+  // room for the rest of the frame being read (when its length is known and legal), grown
+  // at most by doubling so a client announcing a large frame does not get the memory before
+  // it sends the bytes
+  size_t want = TD_READ_CHUNK;
+  if (avail >= 4) {
+    uint64_t flen = frame_len(c->rbuf + c->rpos);
+    if (flen <= (uint64_t)c->srv->cfg.max_frame_bytes && 4 + flen > avail &&
+        4 + flen - avail > want) {
+      size_t missing = (size_t)(4 + flen - avail);
+      want = missing < avail ? missing : (avail > want ? avail : want);
+    }
+  }
+
+  // compact, then grow
+  if (c->rpos > 0 && c->rcap - c->rlen < want) {
+    memmove(c->rbuf, c->rbuf + c->rpos, avail);
+    c->rlen = avail;
+    c->rpos = 0;
+  }
+  if (c->rcap - c->rlen < want) {
+    char* grown = realloc(c->rbuf, c->rlen + want);
+    if (grown) {
+      c->rbuf = grown;
+      c->rcap = c->rlen + want;
+    }
+  }
+  *buf =
+      uv_buf_init(c->rbuf ? c->rbuf + c->rlen : NULL, c->rbuf ? (unsigned)(c->rcap - c->rlen) : 0);
+}
+
+/* bytes arrived (or the peer went away) */
+static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
+  (void)buf;
+  tdConn* c = s->data;
+  if (nread < 0) {
+    if (nread != UV_EOF) {
+      td_log(TD_LOG_DEBUG, "read_error", "conn=%llu err=%s", (unsigned long long)c->cid,
+             uv_err_name((int)nread));
+    }
+    td_conn_close(c, 0);
+    return;
+  }
+  if (nread == 0) {
+    return;
+  }
+
+  // a lingering connection drops what it reads (up to a bound)
+  if (c->lingering) {
+    c->discarded += (size_t)nread;
+    if (c->discarded > (16u << 20)) {
+      close_handle(c);
+    }
+    return;
+  }
+  c->rlen += (size_t)nread;
+  c->srv->metrics.bytes_in += (uint64_t)nread;
+  process_frames(c);
+}
+
+/* over any limit that stops reading */
+static int over_limits(const tdConn* c) {
+  const tdServer* srv = c->srv;
+  const tdConfig* cfg = &srv->cfg;
+  return c->ninflight >= cfg->max_inflight_per_connection ||
+         (int64_t)c->unsent >= cfg->max_unsent_bytes_per_connection ||
+         srv->queued_steps >= cfg->max_queued_steps || srv->unsent >= cfg->max_unsent_bytes;
+}
+
+/* stop reading until the limits allow */
+static void pause_conn(tdConn* c) {
+  if (!c->paused) {
+    if (c->reading) {
+      uv_read_stop(&c->h.stream);
+      c->reading = 0;
+    }
+    c->paused = 1;
+    c->srv->npaused++;
+  }
+}
+
+/* dispatch every complete frame in the buffer while allowed */
+static void process_frames(tdConn* c) {
+  if (c->processing) {
+    return;
+  }
+  c->processing = 1;
+  while (!c->closing && !c->paused && c->rlen - c->rpos >= 4) {
+    size_t avail = c->rlen - c->rpos;
+    uint32_t flen = frame_len(c->rbuf + c->rpos);
+
+    // a length beyond the limit breaks the framing: answer once and close
+    if ((int64_t)flen > c->srv->cfg.max_frame_bytes) {
+      td_conn_send_error(c, td_peek_id((const uint8_t*)c->rbuf + c->rpos + 4, avail - 4),
+                         TD_E_BAD_FRAME, "frame of %u bytes exceeds max_frame_bytes %lld", flen,
+                         (long long)c->srv->cfg.max_frame_bytes);
+      td_conn_close(c, 1);
+      break;
+    }
+    if (avail < 4 + (size_t)flen) {
+      break;
+    }
+    c->rpos += 4 + (size_t)flen;
+    td_dispatch_frame(c, (const uint8_t*)c->rbuf + c->rpos - flen, flen);
+    if (!c->closing && over_limits(c)) {
+      pause_conn(c);
+    }
+  }
+
+  // reset (and shrink a large idle buffer)
+  if (c->rpos == c->rlen) {
+    c->rpos = c->rlen = 0;
+    if (c->rcap > 4 * TD_READ_CHUNK) {
+      free(c->rbuf);
+      c->rbuf = NULL;
+      c->rcap = 0;
+    }
+  }
+  c->processing = 0;
+}
+
+/* start reading an accepted connection */
+void td_conn_start(tdConn* c) {
+  if (uv_read_start(&c->h.stream, on_alloc, on_read) == 0) {
+    c->reading = 1;
+  } else {
+    td_conn_close(c, 0);
+  }
+}
+
+/* resume when back under the limits */
+void td_conn_maybe_resume(tdConn* c) {
+  if (!c->paused || c->closing || over_limits(c)) {
+    return;
+  }
+  c->paused = 0;
+  c->srv->npaused--;
+
+  // buffered frames first; reading restarts unless that paused the connection again
+  process_frames(c);
+  if (!c->closing && !c->paused && !c->reading &&
+      uv_read_start(&c->h.stream, on_alloc, on_read) == 0) {
+    c->reading = 1;
+  }
+}
+
+/* try every paused connection */
+void td_server_resume_paused(tdServer* srv) {
+  if (srv->npaused == 0) {
+    return;
+  }
+  tdConn* next;
+  for (tdConn* c = srv->conns; c; c = next) {
+    next = c->next;
+    td_conn_maybe_resume(c);
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * writing
+ * ------------------------------------------------------------------------------------- */
+
+/* a write completed (or was cancelled by the close) */
+static void on_write(uv_write_t* req, int status) {
+  tdWrite* w = (tdWrite*)req;
+  tdConn* c = w->c;
+  tdServer* srv = c->srv;
+  c->unsent -= w->len;
+  srv->unsent -= (int64_t)w->len;
+  free(w->buf);
+  free(w);
+
+  // a failed write ends the connection; a lingering one half-closes once everything is out
+  if (status < 0) {
+    td_conn_close(c, 0);
+  } else {
+    maybe_shutdown(c);
+  }
+  if (!c->closing) {
+    td_conn_maybe_resume(c);
+  }
+  td_server_resume_paused(srv);
+  td_server_check_drain(srv);
+}
+
+/* queue a frame */
+void td_conn_write(tdConn* c, char* frame, size_t len) {
+  if (c->handle_closed || c->shut) {
+    free(frame);
+    return;
+  }
+  tdWrite* w = malloc(sizeof(tdWrite));
+  if (!w) {
+    free(frame);
+    td_conn_close(c, 0);
+    return;
+  }
+  w->c = c;
+  w->buf = frame;
+  w->len = len;
+  uv_buf_t b = uv_buf_init(frame, (unsigned)len);
+  c->unsent += len;
+  c->srv->unsent += (int64_t)len;
+  c->srv->metrics.bytes_out += len;
+  int rc = uv_write(&w->req, &c->h.stream, &b, 1, on_write);
+  if (rc) {
+    c->unsent -= len;
+    c->srv->unsent -= (int64_t)len;
+    free(frame);
+    free(w);
+    td_conn_close(c, 0);
+  }
+}
+
+/* an error frame */
+void td_conn_send_error(tdConn* c, uint64_t id, int code, const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  char* frame;
+  size_t len;
+  if (td_pack_error(id, code, msg, &frame, &len) == 0) {
+    td_conn_write(c, frame, len);
+  }
+  if (td_log_enabled(TD_LOG_DEBUG)) {
+    char q[600];
+    td_log(TD_LOG_DEBUG, "request_error", "conn=%llu id=%llu code=%d msg=%s",
+           (unsigned long long)c->cid, (unsigned long long)id, code,
+           td_log_quote(q, sizeof(q), msg));
+  }
+}

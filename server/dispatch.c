@@ -1,0 +1,194 @@
+/* server/dispatch.c — decoding a frame into a Request, the checks every request passes
+ * (authentication, draining, duplicate ids) and routing to the request families; plus
+ * Cancel and the small helpers the handlers share. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "job.h"
+#include "log.h"
+#include "requests.h"
+
+/* time one chunk should hold a worker, and the step count used while a model's step cost
+ * is still unknown */
+#define TD_CHUNK_TARGET_NS 4000000ull
+#define TD_CHUNK_MAX_STEPS 20000
+
+/* ---------------------------------------------------------------------------------------
+ * helpers shared by the handlers
+ * ------------------------------------------------------------------------------------- */
+
+/* send a response built on the loop */
+void td_reply(tdConn* c, tdResp* r, int kind, double t0) {
+  char* frame;
+  size_t len;
+  if (td_pack_frame(r, &frame, &len)) {
+    td_conn_send_error(c, r->id, TD_E_INTERNAL, "response too large or out of memory");
+    if (kind >= 0)
+      td_metrics_request(&c->srv->metrics, kind, TD_E_INTERNAL, 0);
+    return;
+  }
+  td_conn_write(c, frame, len);
+  if (kind >= 0 && r->final) {
+    td_metrics_request(&c->srv->metrics, kind, 0, (td_now_s() - t0) * 1e6);
+  }
+}
+
+/* reject before any job exists */
+void td_reject(tdConn* c, tdReq* req, int kind, double t0, int code, const char* fmt, ...) {
+  char msg[600];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  td_conn_send_error(c, req->id, code, "%s", msg);
+  td_metrics_request(&c->srv->metrics, kind, code, (td_now_s() - t0) * 1e6);
+  protobuf_c_message_free_unpacked(&req->base, NULL);
+}
+
+/* a model by handle */
+tdModel* td_lookup_model(tdConn* c, tdReq* req, int kind, double t0, const char* handle) {
+  tdModel* mod = handle ? td_registry_find(&c->srv->reg, handle) : NULL;
+  if (!mod) {
+    td_reject(c, req, kind, t0, TD_E_MODEL_NOT_FOUND, "no loaded model has handle '%.80s'",
+              handle ? handle : "");
+  }
+  return mod;
+}
+
+/* chunk size: about four chunks per worker, bounded by frame size and by chunk time */
+int td_chunk_items(const tdServer* srv, const tdModel* mod, int nitems, size_t bytes_per_item,
+                   int64_t steps_per_item) {
+  int64_t per = (nitems + 4 * srv->nworkers - 1) / (4 * srv->nworkers);
+  if (bytes_per_item > 0) {
+    int64_t by_bytes = srv->cfg.frame_target_bytes / (int64_t)bytes_per_item;
+    per = per < by_bytes ? per : by_bytes;
+  }
+  if (steps_per_item > 0) {
+    uint64_t ns = atomic_load_explicit(&mod->step_ns, memory_order_relaxed);
+    int64_t by_time = ns ? (int64_t)(TD_CHUNK_TARGET_NS / (ns * (uint64_t)steps_per_item))
+                         : TD_CHUNK_MAX_STEPS / steps_per_item;
+    per = per < by_time ? per : by_time;
+  }
+
+  // but never more than TD_MAX_CHUNKS chunks (their bookkeeping is per chunk)
+  int64_t fewest = (nitems + TD_MAX_CHUNKS - 1) / TD_MAX_CHUNKS;
+  per = per > fewest ? per : fewest;
+  return per < 1 ? 1 : (int)per;
+}
+
+/* a valid mjtState spec */
+int td_state_spec(uint32_t spec, int fallback) {
+  if (spec == 0) {
+    return fallback;
+  }
+  return (spec & ~((1u << mjNSTATE) - 1)) ? -1 : (int)spec;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Cancel
+ * ------------------------------------------------------------------------------------- */
+
+/* cancel another request of this connection */
+static void req_cancel(tdConn* c, tdReq* req, double t0) {
+  tdJob* target = td_job_find(c, req->cancel->target_id);
+  if (target) {
+    td_job_fail(target, TD_E_CANCELLED, "cancelled by request %llu", (unsigned long long)req->id);
+  }
+  Torsion__V1__CancelResult res = TORSION__V1__CANCEL_RESULT__INIT;
+  res.found = target != NULL;
+  tdResp r = TORSION__V1__RESPONSE__INIT;
+  r.id = req->id;
+  r.final = 1;
+  r.body_case = TORSION__V1__RESPONSE__BODY_CANCEL;
+  r.cancel = &res;
+  td_reply(c, &r, TORSION__V1__REQUEST__BODY_CANCEL - 10, t0);
+  protobuf_c_message_free_unpacked(&req->base, NULL);
+}
+
+/* ---------------------------------------------------------------------------------------
+ * dispatch
+ * ------------------------------------------------------------------------------------- */
+
+/* the id of an undecodable frame, when its first field is a readable id */
+uint64_t td_peek_id(const uint8_t* p, size_t len) {
+  if (len < 2 || p[0] != 0x08) {
+    return 0;
+  }
+  uint64_t v = 0;
+  for (size_t i = 1; i < len && i <= 10; i++) {
+    v |= (uint64_t)(p[i] & 0x7f) << (7 * (i - 1));
+    if (!(p[i] & 0x80)) {
+      return v;
+    }
+  }
+  return 0;
+}
+
+/* requests that start new work are refused while draining */
+static int creates_work(int body) {
+  switch (body) {
+    case TORSION__V1__REQUEST__BODY_LOAD_MODEL:
+    case TORSION__V1__REQUEST__BODY_ROLLOUT:
+    case TORSION__V1__REQUEST__BODY_FORWARD:
+    case TORSION__V1__REQUEST__BODY_CREATE_SESSION:
+    case TORSION__V1__REQUEST__BODY_SESSION_STEP:
+    case TORSION__V1__REQUEST__BODY_SESSION_RESET:
+    case TORSION__V1__REQUEST__BODY_SESSION_GET_STATE:
+    case TORSION__V1__REQUEST__BODY_SESSION_SET_STATE: return 1;
+    default: return 0;
+  }
+}
+
+/* decode, check and route one frame */
+void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
+  tdServer* srv = c->srv;
+  double t0 = td_now_s();
+  tdReq* req =
+      (tdReq*)protobuf_c_message_unpack(&torsion__v1__request__descriptor, NULL, len, data);
+  if (!req) {
+    td_conn_send_error(c, td_peek_id(data, len), TD_E_BAD_MESSAGE,
+                       "frame of %zu bytes is not a torsion.v1.Request", len);
+    td_metrics_request(&srv->metrics, -1, TD_E_BAD_MESSAGE, 0);
+    return;
+  }
+  int body = (int)req->body_case;
+  int kind = (body >= 10 && body < 10 + TD_NKIND) ? body - 10 : -1;
+
+  // authentication: nothing but Hello until the token has been shown
+  if (c->auth_required && !c->authenticated && body != TORSION__V1__REQUEST__BODY_HELLO) {
+    td_reject(c, req, kind, t0, TD_E_UNAUTHENTICATED, "Hello with the token must come first");
+    td_conn_close(c, 1);
+    return;
+  }
+
+  // common refusals
+  if (kind < 0) {
+    td_reject(c, req, kind, t0, TD_E_UNKNOWN_REQUEST,
+              "request body not set or of a type this server does not know");
+    return;
+  }
+  if (srv->draining && creates_work(body)) {
+    td_reject(c, req, kind, t0, TD_E_SHUTTING_DOWN, "the server is draining");
+    return;
+  }
+  if (td_job_find(c, req->id)) {
+    td_reject(c, req, kind, t0, TD_E_DUPLICATE_ID, "request id %llu is still in flight",
+              (unsigned long long)req->id);
+    return;
+  }
+
+  // route
+  switch (body) {
+    case TORSION__V1__REQUEST__BODY_HELLO: td_req_hello(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_LOAD_MODEL: td_req_load_model(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_MODEL_INFO: td_req_model_info(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_UNLOAD_MODEL: td_req_unload_model(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_ROLLOUT: td_req_rollout(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_FORWARD: td_req_forward(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_STATS: td_req_stats(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_HEALTH: td_req_health(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_CANCEL: req_cancel(c, req, t0); break;
+    default: td_req_session(c, req, t0); break;
+  }
+}

@@ -1,0 +1,49 @@
+/* server/metrics.h — counters and latency histograms served by the Stats request.
+ *
+ * Everything here is touched only by the loop thread (completions are counted when the
+ * loop sends the final frame), so no locking is needed. Histograms have ten log-spaced
+ * buckets per decade from 1 us to 100 s; percentiles interpolate inside a bucket. */
+#ifndef TORSIOND_METRICS_H
+#define TORSIOND_METRICS_H
+
+#include <stdint.h>
+
+/* request kinds, in protocol order (Request.body field number - 10) */
+#define TD_NKIND 15
+#define TD_HIST_NBOUND 81
+
+/* one latency histogram */
+typedef struct tdHist_ {
+  uint64_t counts[TD_HIST_NBOUND + 1];
+  uint64_t count;
+  double max_us;
+} tdHist;
+
+/* all counters */
+typedef struct tdMetrics_ {
+  double start_s;
+  uint64_t requests_total;
+  uint64_t requests_failed;
+  uint64_t steps_total;
+  uint64_t bytes_in;
+  uint64_t bytes_out;
+  uint64_t errors_by_code[32];
+  tdHist latency[TD_NKIND];
+} tdMetrics;
+
+/* protocol names of the request kinds */
+extern const char* const td_kind_names[TD_NKIND];
+
+/* upper bound (us) of histogram bucket i */
+double td_hist_bound(int i);
+
+/* record one latency */
+void td_hist_add(tdHist* h, double us);
+
+/* the q-quantile (0..1) in microseconds; 0 when empty */
+double td_hist_quantile(const tdHist* h, double q);
+
+/* record a finished request of `kind` (-1 when unknown) with its error code (0 = ok) */
+void td_metrics_request(tdMetrics* m, int kind, int code, double us);
+
+#endif /* TORSIOND_METRICS_H */

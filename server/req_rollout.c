@@ -1,0 +1,280 @@
+/* server/req_rollout.c — Rollout: B independent rollouts with mujoco.rollout semantics.
+ *
+ * Each item runs exactly what `torsion-sim rollout` runs: mj_resetData, mj_setState with
+ * the request's spec, then per step the control row copied into ctrl and mj_step, the state
+ * recorded with mj_getState after the chosen steps. Items are split into env-range chunks;
+ * each chunk's result streams back as one RolloutResult frame as soon as it is done. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "requests.h"
+
+/* check the stop flags every this many steps */
+#define TD_STOP_CHECK_EVERY 8
+
+/* what the workers need (inputs point into the request) */
+typedef struct tdRollout_ {
+  int spec, nstate, nstep, nu, nsens, B;
+  int nrec;
+  uint32_t* rec_steps; /* [nrec]: record after this many steps */
+  int f32, sensordata;
+  const double* state0; /* [B, nstate] */
+  const double* ctrl;   /* [cb, ct, nu] or NULL */
+  int ctrl_per_item, ctrl_per_step;
+} tdRollout;
+
+/* bitmask of the warnings raised in d */
+static uint32_t warning_mask(const mjData* d) {
+  uint32_t mask = 0;
+  for (int w = 0; w < mjNWARNING; w++) {
+    if (d->warning[w].number > 0) {
+      mask |= 1u << w;
+    }
+  }
+  return mask;
+}
+
+/* run one item, recording into the chunk's buffers at row offset `row`; 0 or -1 to stop */
+static int run_item(tdJob* job, tdRollout* p, mjData* d, int b, void* states, void* sens,
+                    size_t row, double* tmp, tdCompletion* c) {
+  const mjModel* m = job->model->m;
+  mj_resetData(m, d);
+  mj_setState(m, d, p->state0 + (size_t)b * p->nstate, p->spec);
+  const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? b : 0) *
+                                               (p->ctrl_per_step ? p->nstep : 1) * p->nu
+                               : NULL;
+  int r = 0;
+  for (int t = 0; t < p->nstep; t++) {
+    // this step's control, one step, and the record
+    if (ctrl && p->nu) {
+      memcpy(d->ctrl, ctrl + (size_t)(p->ctrl_per_step ? t : 0) * p->nu, sizeof(double) * p->nu);
+    }
+    mj_step(m, d);
+    if (td_engine_failed()) {
+      return -1;
+    }
+    if (r < p->nrec && p->rec_steps[r] == (uint32_t)(t + 1)) {
+      if (p->f32) {
+        mj_getState(m, d, tmp, p->spec);
+        td_store(states, (row + r) * p->nstate, tmp, p->nstate, 1);
+      } else {
+        mj_getState(m, d, (double*)states + (row + r) * p->nstate, p->spec);
+      }
+      if (p->sensordata) {
+        td_store(sens, (row + r) * p->nsens, d->sensordata, p->nsens, p->f32);
+      }
+      r++;
+    }
+    c->steps++;
+    if (t % TD_STOP_CHECK_EVERY == 0 && td_job_should_stop(job, c)) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* worker: one env range */
+static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
+  tdRollout* p = job->payload;
+  mjData* d = job->model->datas[w->index];
+  int e0, ne;
+  td_job_chunk_range(job, chunk, &e0, &ne);
+  size_t es = p->f32 ? 4 : 8;
+  size_t nst = (size_t)ne * p->nrec * p->nstate, nse = (size_t)ne * p->nrec * p->nsens;
+
+  // output buffers for this chunk
+  void* states = malloc(nst * es + 8);
+  void* sens = p->sensordata ? malloc(nse * es + 8) : NULL;
+  uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
+  double* tmp = malloc(sizeof(double) * (size_t)(p->nstate + 1));
+  if (!states || (p->sensordata && !sens) || !warnings || !tmp) {
+    td_completion_error(c, TD_E_INTERNAL, "out of memory");
+    goto done;
+  }
+
+  // run the items (timed: the model's step cost sizes later chunks)
+  uint64_t t0 = td_now_ns();
+  for (int i = 0; i < ne; i++) {
+    if (run_item(job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c)) {
+      goto done;
+    }
+    warnings[i] = warning_mask(d);
+  }
+  td_model_note_cost(job->model, c->steps, td_now_ns() - t0);
+
+  // encode the frame (the last chunk to finish carries the final flag)
+  {
+    uint64_t sshape[3] = {(uint64_t)ne, (uint64_t)p->nrec, (uint64_t)p->nstate};
+    uint64_t eshape[3] = {(uint64_t)ne, (uint64_t)p->nrec, (uint64_t)p->nsens};
+    Torsion__V1__Array sa = TORSION__V1__ARRAY__INIT, ea = TORSION__V1__ARRAY__INIT;
+    td_set_array(&sa, sshape, 3, p->f32, states, nst);
+    td_set_array(&ea, eshape, 3, p->f32, sens, nse);
+    Torsion__V1__RolloutResult res = TORSION__V1__ROLLOUT_RESULT__INIT;
+    res.env_offset = (uint32_t)e0;
+    res.env_count = (uint32_t)ne;
+    res.states = &sa;
+    res.sensordata = p->sensordata ? &ea : NULL;
+    res.n_warnings = (size_t)ne;
+    res.warnings = warnings;
+    res.nrec = (uint32_t)p->nrec;
+    res.batch = (uint32_t)p->B;
+    if (e0 == 0) {
+      res.n_steps = (size_t)p->nrec;
+      res.steps = p->rec_steps;
+    }
+    tdResp r = TORSION__V1__RESPONSE__INIT;
+    r.id = job->id;
+    r.final = td_job_chunk_done(job);
+    r.body_case = TORSION__V1__RESPONSE__BODY_ROLLOUT;
+    r.rollout = &res;
+    c->final = r.final;
+    if (td_pack_frame(&r, &c->frame, &c->len)) {
+      td_completion_error(c, TD_E_INTERNAL, "result frame too large");
+    }
+  }
+
+done:
+  free(states);
+  free(sens);
+  free(warnings);
+  free(tmp);
+}
+
+/* free the payload */
+static void release(tdJob* job) {
+  tdRollout* p = job->payload;
+  if (p) {
+    free(p->rec_steps);
+    free(p);
+  }
+}
+
+static const tdJobOps rollout_ops = {run_chunk, NULL, release};
+
+/* the recorded steps: every k-th, the last always; or the last only */
+static uint32_t* record_steps(int nstep, int every, int final_only, int* nrec) {
+  int k = every < 1 ? 1 : every;
+  int n = final_only ? (nstep > 0) : (nstep / k + (nstep % k != 0));
+  uint32_t* rec = malloc(sizeof(uint32_t) * (size_t)(n + 1));
+  if (!rec) {
+    return NULL;
+  }
+  if (final_only) {
+    if (n)
+      rec[0] = (uint32_t)nstep;
+  } else {
+    for (int i = 0; i < n; i++) {
+      rec[i] = (uint32_t)((i + 1) * k > nstep ? nstep : (i + 1) * k);
+    }
+  }
+  *nrec = n;
+  return rec;
+}
+
+/* Rollout: validate everything, then queue */
+void td_req_rollout(tdConn* c, tdReq* req, double t0) {
+  const tdConfig* cfg = &c->srv->cfg;
+  int kind = TORSION__V1__REQUEST__BODY_ROLLOUT - 10;
+  Torsion__V1__RolloutRequest* rr = req->rollout;
+  char why[512];
+
+  // model and spec
+  tdModel* mod = td_lookup_model(c, req, kind, t0, rr->model);
+  if (!mod) {
+    return;
+  }
+  const mjModel* m = mod->m;
+  int spec = td_state_spec(rr->state_spec, mjSTATE_FULLPHYSICS);
+  if (spec < 0) {
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "state_spec %u has bits beyond mjNSTATE",
+              rr->state_spec);
+    return;
+  }
+  int nstate = mj_stateSize(m, spec);
+
+  // initial states [B, nstate]
+  int64_t sshape[2] = {-1, nstate}, sgot[2];
+  if (td_check_array(rr->initial_state, "initial_state", 2, sshape, sgot, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s", why);
+    return;
+  }
+  int64_t B = sgot[0], N = rr->nstep;
+  if (B < 1 || B > cfg->max_batch || N > cfg->max_nstep || B * N > cfg->max_batch_steps) {
+    td_reject(c, req, kind, t0, B < 1 ? TD_E_INVALID_ARGUMENT : TD_E_LIMIT_EXCEEDED,
+              "B=%lld nstep=%lld outside the limits (max_batch %lld, max_nstep %lld, "
+              "max_batch_steps %lld)",
+              (long long)B, (long long)N, (long long)cfg->max_batch, (long long)cfg->max_nstep,
+              (long long)cfg->max_batch_steps);
+    return;
+  }
+
+  // controls [B or 1, nstep or 1, nu]
+  int64_t cshape[3] = {-1, -1, m->nu}, cgot[3] = {0, 0, 0};
+  if (rr->ctrl) {
+    if (td_check_array(rr->ctrl, "ctrl", 3, cshape, cgot, why, sizeof(why))) {
+      td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s", why);
+      return;
+    }
+    if ((cgot[0] != B && cgot[0] != 1) || (cgot[1] != N && cgot[1] != 1)) {
+      td_reject(c, req, kind, t0, TD_E_BAD_SHAPE,
+                "ctrl is [%lld, %lld, %d]: expected [%lld or 1, %lld or 1, %d]", (long long)cgot[0],
+                (long long)cgot[1], m->nu, (long long)B, (long long)N, m->nu);
+      return;
+    }
+  }
+
+  // what is recorded, and its size
+  int nrec = 0;
+  uint32_t* rec = record_steps((int)N, (int)rr->record_every, rr->final_only, &nrec);
+  int f32 = rr->output_dtype == TD_F32, nsens = m->nsensordata;
+  size_t per_item = (size_t)nrec * (nstate + (rr->sensordata ? nsens : 0)) * (f32 ? 4 : 8);
+  if (!rec || (double)per_item * B > (double)cfg->max_output_bytes) {
+    free(rec);
+    td_reject(c, req, kind, t0, rec ? TD_E_LIMIT_EXCEEDED : TD_E_INTERNAL,
+              "output of %.0f bytes exceeds max_output_bytes (use record_every or final_only)",
+              (double)per_item * B);
+    return;
+  }
+
+  // the job
+  tdRollout* p = calloc(1, sizeof(tdRollout));
+  tdJob* job = p ? td_job_new(c, req, &rollout_ops, kind) : NULL;
+  if (!job) {
+    free(p);
+    free(rec);
+    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
+    return;
+  }
+  *p = (tdRollout){spec,
+                   nstate,
+                   (int)N,
+                   m->nu,
+                   nsens,
+                   (int)B,
+                   nrec,
+                   rec,
+                   f32,
+                   rr->sensordata,
+                   (const double*)rr->initial_state->data.data,
+                   rr->ctrl ? (const double*)rr->ctrl->data.data : NULL,
+                   0,
+                   0};
+  p->ctrl_per_item = rr->ctrl && cgot[0] == B;
+  p->ctrl_per_step = rr->ctrl && cgot[1] == N;
+  job->payload = p;
+  job->model = mod;
+  td_model_ref(mod);
+  job->cost_steps = B * N;
+
+  // chunks: the client's choice, else spread over the workers
+  int per = rr->chunk_envs ? (int)rr->chunk_envs
+                           : td_chunk_items(c->srv, mod, (int)B, per_item, N > 0 ? N : 1);
+  if ((int64_t)per * TD_MAX_CHUNKS < B) {
+    per = (int)((B + TD_MAX_CHUNKS - 1) / TD_MAX_CHUNKS);
+  }
+  if ((double)per * per_item > 2e9) {
+    per = (int)(2e9 / (per_item ? per_item : 1));
+  }
+  td_job_submit(job, (int)B, per, 0);
+}

@@ -1,0 +1,217 @@
+/* tests/integration/test_server_parts.c — cmocka tests of torsiond's self-contained parts:
+ * the content hash, file-reference and path confinement rules, asset staging, latency
+ * histograms, Array validation, the token comparison and the option table. The daemon as a
+ * whole is tested by the pytest files next to this one, which start the real binary. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "metrics.h"
+#include "pathguard.h"
+#include "sha256.h"
+#include "wire.h"
+
+/* hex SHA-256 of a string */
+static void sha(const char* s, char out[65]) {
+  tdSha256 h;
+  td_sha256_init(&h);
+  td_sha256_update(&h, s, strlen(s));
+  td_sha256_hex(&h, out);
+}
+
+/* FIPS 180-4 example vectors, and streaming in odd pieces */
+static void test_sha256_vectors(void** state) {
+  (void)state;
+  char out[65];
+  sha("", out);
+  assert_string_equal(out, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  sha("abc", out);
+  assert_string_equal(out, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  const char* two = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+  sha(two, out);
+  assert_string_equal(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  tdSha256 h;
+  td_sha256_init(&h);
+  for (size_t i = 0; i < strlen(two); i += 5) {
+    td_sha256_update(&h, two + i, strlen(two) - i < 5 ? strlen(two) - i : 5);
+  }
+  td_sha256_hex(&h, out);
+  assert_string_equal(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+/* number of file references, or -1 */
+static int refs(const char* xml) {
+  char why[256];
+  return td_scan_file_refs(xml, strlen(xml), NULL, NULL, why, sizeof(why));
+}
+
+/* which MJCF file references are accepted */
+static void test_file_reference_rules(void** state) {
+  (void)state;
+  assert_int_equal(refs("<mujoco><worldbody/></mujoco>"), 0);
+  assert_int_equal(refs("<mujoco><include file='a/b.xml'/><mesh file=\"m.stl\"/></mujoco>"), 2);
+  assert_int_equal(refs("<mujoco><compiler meshdir='meshes'/></mujoco>"), 1);
+  assert_int_equal(refs("<mujoco><!-- <include file='/etc/passwd'/> --></mujoco>"), 0);
+  assert_int_equal(refs("<mujoco><include file='/etc/passwd'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><include file='../x.xml'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><include file='a/../../x.xml'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><include file='~/x.xml'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><include file='a\\..\\x.xml'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><include file='&#46;&#46;/x'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><compiler texturedir='/tmp'/></mujoco>"), -1);
+  assert_int_equal(refs("<mujoco><texture fileright='../r.png'/></mujoco>"), -1);
+  assert_int_equal(refs("<!DOCTYPE m [<!ENTITY e SYSTEM '/etc/passwd'>]><mujoco/>"), -1);
+  assert_int_equal(refs("<mujoco><geom name='a..b' size='1'/></mujoco>"), 0);
+}
+
+/* asset names */
+static void test_asset_names(void** state) {
+  (void)state;
+  char why[256];
+  assert_int_equal(td_check_asset_name("a.xml", why, sizeof(why)), 0);
+  assert_int_equal(td_check_asset_name("meshes/part_1.stl", why, sizeof(why)), 0);
+  const char* bad[] = {"", "/a", "../a", "a/../b", "a//b", "./a", "a/", "a b", "a:b", "a\\b"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    assert_int_equal(td_check_asset_name(bad[i], why, sizeof(why)), -1);
+  }
+}
+
+/* model-root confinement, symlinks included */
+static void test_model_root(void** state) {
+  (void)state;
+  char root[] = "/tmp/td-parts-XXXXXX", path[512], out[4096], why[512];
+  assert_non_null(mkdtemp(root));
+  snprintf(path, sizeof(path), "%s/in.xml", root);
+  FILE* f = fopen(path, "w");
+  fputs("<mujoco/>", f);
+  fclose(f);
+  snprintf(path, sizeof(path), "%s/link.xml", root);
+  assert_int_equal(symlink("/etc/hostname", path), 0);
+  assert_int_equal(td_resolve_under_root(root, "in.xml", out, sizeof(out), why, sizeof(why)), 0);
+  assert_int_equal(td_resolve_under_root(root, "link.xml", out, sizeof(out), why, sizeof(why)), -1);
+  assert_int_equal(
+      td_resolve_under_root(root, "../etc/hostname", out, sizeof(out), why, sizeof(why)), -1);
+  assert_int_equal(td_resolve_under_root(root, "/etc/hostname", out, sizeof(out), why, sizeof(why)),
+                   -1);
+  assert_int_equal(td_resolve_under_root("", "in.xml", out, sizeof(out), why, sizeof(why)), -1);
+  unlink(path);
+  snprintf(path, sizeof(path), "%s/in.xml", root);
+  unlink(path);
+  rmdir(root);
+}
+
+/* staging writes the blobs in a private directory and removes them all */
+static void test_stage_blobs(void** state) {
+  (void)state;
+  char dir[1024], why[512], path[1200];
+  tdBlob blobs[2] = {{"a.xml", "<mujoco/>", 9}, {"sub/b.bin", "\0\1\2", 3}};
+  assert_int_equal(td_stage_blobs("/tmp", blobs, 2, dir, sizeof(dir), why, sizeof(why)), 0);
+  struct stat st;
+  assert_int_equal(stat(dir, &st), 0);
+  assert_int_equal(st.st_mode & 0777, 0700);
+  snprintf(path, sizeof(path), "%s/sub/b.bin", dir);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_size, 3);
+  td_unstage_blobs(dir);
+  assert_int_not_equal(stat(dir, &st), 0);
+  tdBlob dup[2] = {{"a.xml", "x", 1}, {"a.xml", "y", 1}};
+  assert_int_equal(td_stage_blobs("/tmp", dup, 2, dir, sizeof(dir), why, sizeof(why)), -1);
+}
+
+/* histogram quantiles are ordered and bounded by the maximum */
+static void test_histogram(void** state) {
+  (void)state;
+  tdHist h;
+  memset(&h, 0, sizeof(h));
+  assert_true(td_hist_quantile(&h, 0.5) == 0.0);
+  for (int i = 1; i <= 1000; i++) {
+    td_hist_add(&h, (double)i);
+  }
+  double p50 = td_hist_quantile(&h, 0.5), p99 = td_hist_quantile(&h, 0.99);
+  assert_true(p50 > 400 && p50 < 600);
+  assert_true(p99 > p50 && p99 <= 1000.0);
+  assert_true(td_hist_quantile(&h, 1.0) <= h.max_us);
+  assert_int_equal(h.count, 1000);
+}
+
+/* input arrays: dtype, dimensions, extents and byte length */
+static void test_check_array(void** state) {
+  (void)state;
+  double data[6] = {0};
+  uint64_t shape[2] = {2, 3};
+  Torsion__V1__Array a = TORSION__V1__ARRAY__INIT;
+  a.n_shape = 2;
+  a.shape = shape;
+  a.data.data = (uint8_t*)data;
+  a.data.len = sizeof(data);
+  int64_t want[2] = {-1, 3}, got[2];
+  char why[256];
+  assert_int_equal(td_check_array(&a, "x", 2, want, got, why, sizeof(why)), 0);
+  assert_int_equal(got[0], 2);
+  want[1] = 4;
+  assert_int_equal(td_check_array(&a, "x", 2, want, got, why, sizeof(why)), -1);
+  want[1] = 3;
+  a.data.len = 40;
+  assert_int_equal(td_check_array(&a, "x", 2, want, got, why, sizeof(why)), -1);
+  a.data.len = sizeof(data);
+  a.dtype = TD_F32;
+  assert_int_equal(td_check_array(&a, "x", 2, want, got, why, sizeof(why)), -1);
+  a.dtype = TD_F64;
+  uint64_t huge[2] = {1ull << 40, 3};
+  a.shape = huge;
+  assert_int_equal(td_check_array(&a, "x", 2, want, got, why, sizeof(why)), -1);
+  assert_int_equal(td_check_array(NULL, "x", 2, want, got, why, sizeof(why)), -1);
+}
+
+/* the token comparison */
+static void test_secret_equal(void** state) {
+  (void)state;
+  assert_true(td_secret_equal("abc", "abc"));
+  assert_false(td_secret_equal("abc", "abd"));
+  assert_false(td_secret_equal("abc", "abcd"));
+  assert_false(td_secret_equal("", "a"));
+  assert_true(td_secret_equal("", ""));
+}
+
+/* defaults, flags in both spellings, byte suffixes and errors */
+static void test_config_flags(void** state) {
+  (void)state;
+  tdConfig cfg;
+  char* argv[] = {"torsiond", "--workers=3", "--max-frame-bytes", "2M",
+                  "--socket", "/tmp/x.sock", "--max_batch=10"};
+  assert_int_equal(td_config_load(&cfg, 7, argv), 0);
+  assert_int_equal(cfg.workers, 3);
+  assert_int_equal(cfg.max_frame_bytes, 2 * 1024 * 1024);
+  assert_int_equal(cfg.max_batch, 10);
+  assert_string_equal(cfg.socket, "/tmp/x.sock");
+  assert_int_equal(cfg.max_inflight_per_connection, 64);
+  assert_int_equal(td_config_finish(&cfg), 0);
+  char* bad[] = {"torsiond", "--max-batch", "lots"};
+  assert_int_equal(td_config_load(&cfg, 3, bad), -1);
+  char* unknown[] = {"torsiond", "--frobnicate=1"};
+  assert_int_equal(td_config_load(&cfg, 2, unknown), -1);
+  char* public_tcp[] = {"torsiond", "--tcp-port=5555", "--tcp-address=0.0.0.0"};
+  assert_int_equal(td_config_load(&cfg, 3, public_tcp), 0);
+  assert_int_equal(td_config_finish(&cfg), -1);
+}
+
+/* the test list */
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sha256_vectors), cmocka_unit_test(test_file_reference_rules),
+      cmocka_unit_test(test_asset_names),    cmocka_unit_test(test_model_root),
+      cmocka_unit_test(test_stage_blobs),    cmocka_unit_test(test_histogram),
+      cmocka_unit_test(test_check_array),    cmocka_unit_test(test_secret_equal),
+      cmocka_unit_test(test_config_flags),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
