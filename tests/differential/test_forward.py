@@ -16,7 +16,7 @@ def test_qacc(model):
                            disable=oracle.SMOOTH_ONLY)
     try:
         labels = [lab.replace("qvel", "qacc") for lab in compare.state_labels(m)["qvel"]]
-        compare.check_rows(qacc, expected, QACC_TOL * model.tol_factor, "qacc", labels, row_name="state")
+        compare.check_rows(qacc, expected, QACC_TOL, "qacc", labels, row_name="state")
     except AssertionError as e:
         # diagnose at the worst state: the first model field or stage that differs
         if np.shape(qacc) == np.shape(expected):

@@ -21,7 +21,7 @@ def test_one_step(model, integrator):
     inputs, ctrl, outputs = cases.trajectory_case(model, integrator)
     ours = torsion.rollout(model.path, inputs, cases.ctrl_or_none(m, ctrl[:, None, :]), 1,
                            disable=oracle.SMOOTH_ONLY, threads=2, integrator=integrator)
-    compare.check_states(m, ours[:, 0, :], outputs, STEP_TOL * model.tol_factor,
+    compare.check_states(m, ours[:, 0, :], outputs, STEP_TOL,
                          "state after one %s step" % integrator)
 
 
@@ -31,7 +31,7 @@ def test_rollout(model):
     s0, ctrl, expected = cases.rollout_case(model)
     ours = torsion.rollout(model.path, s0, cases.ctrl_or_none(m, ctrl), cases.NROLL_STEP,
                            disable=oracle.SMOOTH_ONLY)
-    compare.check_states(m, ours, expected, ROLLOUT_TOL * model.tol_factor,
+    compare.check_states(m, ours, expected, ROLLOUT_TOL,
                          "%d-step rollout (%s)" % (cases.NROLL_STEP,
                                                    oracle.INTEGRATOR_NAMES[m.opt.integrator]))
 
@@ -56,7 +56,7 @@ def test_rollout_ctrl_forms(model_id):
     held = ctrl[:, :1, :]
     expected = oracle.rollout(m, s0, held, 30)
     ours = torsion.rollout(model.path, s0, held, 30, disable=oracle.SMOOTH_ONLY)
-    compare.check_states(m, ours, expected, ROLLOUT_TOL * model.tol_factor, "rollout with controls [B, 1, nu]")
+    compare.check_states(m, ours, expected, ROLLOUT_TOL, "rollout with controls [B, 1, nu]")
     expected = oracle.rollout(m, s0, np.zeros((len(s0), 1, m.nu)), 30)
     ours = torsion.rollout(model.path, s0, None, 30, disable=oracle.SMOOTH_ONLY)
-    compare.check_states(m, ours, expected, ROLLOUT_TOL * model.tol_factor, "rollout without --ctrl")
+    compare.check_states(m, ours, expected, ROLLOUT_TOL, "rollout without --ctrl")

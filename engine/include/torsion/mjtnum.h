@@ -254,6 +254,28 @@ typedef enum mjtWrap_ {
   mjWRAP_CYLINDER
 } mjtWrap;
 
+/* constraint row types (mjData.efc_type) */
+#define TORSION_HAS_MJTCONSTRAINT 1
+typedef enum mjtConstraint_ {
+  mjCNSTR_EQUALITY = 0,
+  mjCNSTR_FRICTION_DOF,
+  mjCNSTR_FRICTION_TENDON,
+  mjCNSTR_LIMIT_JOINT,
+  mjCNSTR_LIMIT_TENDON,
+  mjCNSTR_CONTACT_FRICTIONLESS,
+  mjCNSTR_CONTACT_PYRAMIDAL,
+  mjCNSTR_CONTACT_ELLIPTIC
+} mjtConstraint;
+
+/* constraint row states (mjData.efc_state) */
+typedef enum mjtConstraintState_ {
+  mjCNSTRSTATE_SATISFIED = 0,
+  mjCNSTRSTATE_QUADRATIC,
+  mjCNSTRSTATE_LINEARNEG,
+  mjCNSTRSTATE_LINEARPOS,
+  mjCNSTRSTATE_CONE
+} mjtConstraintState;
+
 /* computation stages (sensors) */
 typedef enum mjtStage_ { mjSTAGE_NONE = 0, mjSTAGE_POS, mjSTAGE_VEL, mjSTAGE_ACC } mjtStage;
 

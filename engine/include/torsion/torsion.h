@@ -144,6 +144,29 @@ void mj_comPos(const mjModel* m, mjData* d);
 /* Collision detection: broad phase, filters and narrow phase into d->contact[0..ncon). */
 void mj_collision(const mjModel* m, mjData* d);
 
+/* Constraint rows (efc_*: J, pos, margin, frictionloss, diagA, KBIP, D, R; ne, nf, nl,
+ * nefc) for equality, friction loss, limit and contact constraints, in that order. */
+void mj_makeConstraint(const mjModel* m, mjData* d);
+
+/* efc_AR = J inv(M) J' + diag(R), when a dual solver (PGS) or noslip needs it. */
+void mj_projectConstraint(const mjModel* m, mjData* d);
+
+/* efc_vel = J qvel and the reference acceleration efc_aref. */
+void mj_referenceConstraint(const mjModel* m, mjData* d);
+
+/* Given jar = J qacc - aref: efc_force, efc_state, qfrc_constraint and (if cost is not NULL)
+ * the constraint cost; flg_coneHessian also fills contact[].H for elliptic cones. */
+void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                         int flg_coneHessian);
+
+/* res = J*vec (nefc) and res = J'*vec (nv), for dense or sparse efc_J. */
+void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+/* The solve of mj_fwdConstraint: qacc, qfrc_constraint, efc_force, efc_state and solver
+ * statistics with the model's solver (PGS, CG, Newton) and noslip. */
+void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
+
 /* Camera and light poses (part of kinematics for tracking modes). */
 void mj_camlight(const mjModel* m, mjData* d);
 

@@ -9,6 +9,7 @@
 
 #include "forward/forward.h"
 #include "smooth/smooth.h"
+#include "constraint/constraint.h"
 
 /* position-dependent computations */
 void mj_fwdPosition(const mjModel* m, mjData* d) {
@@ -24,12 +25,15 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   mj_crb(m, d);
   mj_factorM(m, d);
 
-  // contacts and constraint rows: none yet (collision and mj_makeConstraint go here)
-  d->ncon = 0;
-  d->ne = d->nf = d->nl = d->nefc = 0;
+  // contacts and constraint rows
+  mj_collision(m, d);
+  mj_makeConstraint(m, d);
 
   // actuator lengths and moment arms
   mj_transmission(m, d);
+
+  // inverse inertia in constraint space (PGS, noslip)
+  mj_projectConstraint(m, d);
 }
 
 /* velocity-dependent computations */
@@ -46,7 +50,8 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mj_comVel(m, d);
   mj_passive(m, d);
 
-  // reference constraint accelerations go here (contacts milestone)
+  // reference constraint accelerations
+  mj_referenceConstraint(m, d);
 
   // bias forces: RNE without acceleration, plus the tendon-armature bias
   mj_rne(m, d, 0, d->qfrc_bias);
@@ -69,14 +74,7 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
 
 /* constraint forces and the final acceleration */
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
-  int nv = m->nv;
-
-  // no constraint rows: the unconstrained solution (solvers: contacts milestone)
-  d->nefc = 0;
-  d->ncon = 0;
-  d->nisland = 0;
-  mju_zero(d->qfrc_constraint, nv);
-  mju_copy(d->qacc, d->qacc_smooth, nv);
+  tn_fwdConstraintSolve(m, d);
 }
 
 /* the pipeline, skipping stages up to skipstage and optionally the optional outputs */

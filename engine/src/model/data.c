@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model_alloc.h"
+#include "constraint/constraint.h"
 
 /* alignment of each array inside the buffer and of stack allocations */
 #define TN_ALIGN 64
@@ -53,10 +54,9 @@ mjData* mj_makeData(const mjModel* m) {
   d->nbuffer = data_bytes(m);
   d->buffer = aligned_alloc(TN_ALIGN, align_to(d->nbuffer ? d->nbuffer : 1, TN_ALIGN));
 
-  // arena: the model's request or the default for its size
-  size_t narena = m->narena > 0 ? (size_t)m->narena : 0;
-  size_t dflt = tn_defaultArena(m);
-  d->narena = align_to(narena > dflt ? narena : dflt, TN_ALIGN);
+  // arena: exactly the model's <size memory> when given (as MuJoCo), else the default
+  size_t narena = m->narena > 0 ? (size_t)m->narena : tn_defaultArena(m);
+  d->narena = align_to(narena, TN_ALIGN);
   d->arena = aligned_alloc(TN_ALIGN, d->narena);
 
   // contact buffer: the model's nconmax, else room for many contacts per geom
@@ -113,6 +113,7 @@ mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src) {
   memcpy(dest->arena, src->arena, src->pstack);
   memcpy(dest->contact, src->contact, sizeof(mjContact) * (size_t)src->ncon);
   data_set_pointers(m, dest);
+  tn_efcCopy(dest, src);
   return dest;
 }
 
@@ -132,6 +133,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   d->time = 0;
   d->energy[0] = d->energy[1] = 0;
   d->ncon = d->ne = d->nf = d->nl = d->nefc = 0;
+  tn_efcRelease(d);
 
   // default configuration
   if (m->nq) {

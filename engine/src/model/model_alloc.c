@@ -139,11 +139,13 @@ mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
   return dest;
 }
 
-/* default arena: room for dense nv x nv work matrices and per-body scratch */
+/* default arena: room for the stack of the smooth stages plus the constraint rows of many
+ * contacts (efc_J, efc_AR, solver scratch), comparable to MuJoCo's defaults (~15 MB for a
+ * humanoid, ~50 MB for a crowd of 22) */
 size_t tn_defaultArena(const mjModel* m) {
-  size_t nv = (size_t)m->nv, nb = (size_t)m->nbody;
-  size_t need = sizeof(mjtNum) * (6 * nv * nv + 64 * nv + 64 * nb + 32 * (size_t)m->na +
-                                  16 * (size_t)m->nu + 16 * (size_t)m->ntendon * (nv + 8) +
-                                  32 * (size_t)m->nwrap + 4096);
-  return need < (1u << 20) ? (1u << 20) : need;
+  size_t nv = (size_t)m->nv;
+  size_t need = ((size_t)16 << 20) + 64 * nv * nv + 2048 * (size_t)m->ngeom +
+                sizeof(mjtNum) * (64 * nv + 64 * (size_t)m->nbody +
+                                  16 * (size_t)m->ntendon * (nv + 8) + 32 * (size_t)m->nwrap);
+  return need;
 }

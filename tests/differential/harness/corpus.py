@@ -16,15 +16,16 @@ EXCLUDED = {"dmc/dog": "needs meshes and muscles (a later milestone)"}
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 LOCAL_DIRS = ["tests/models", "tests/models/tendons"]
 
-# documented fidelity gaps (docs/fidelity.md): the model's dynamics tolerances are widened
-# by this factor, with the reason. Corpus models never appear here.
+# documented fidelity gaps (docs/fidelity.md): these local scenes are left out of the
+# dynamics corpus and checked by test_known_gaps.py with the tolerance the gap allows.
+# Corpus models never appear here.
 KNOWN_GAPS = {
-    "local/tendons/sphere_wrap_inside": (
-        1e3, "side site inside the obstacle: MuJoCo stops its iterative tangent search short "
-             "of the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~4e-8"),
-    "local/tendons/cylinder_wrap_inside": (
-        1e3, "side site inside the obstacle: MuJoCo stops its iterative tangent search short "
-             "of the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~2e-8"),
+    "local/tendons/sphere_wrap_inside":
+        "side site inside the obstacle: MuJoCo stops its iterative tangent search short of "
+        "the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~4e-8",
+    "local/tendons/cylinder_wrap_inside":
+        "side site inside the obstacle: MuJoCo stops its iterative tangent search short of "
+        "the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~2e-8",
 }
 
 
@@ -32,11 +33,6 @@ KNOWN_GAPS = {
 class Model:
     id: str     # "gym/ant"
     path: str   # absolute path of the MJCF file
-
-    @property
-    def tol_factor(self):
-        """Factor on dynamics tolerances: 1 except for documented gaps (KNOWN_GAPS)."""
-        return KNOWN_GAPS.get(self.id, (1.0, ""))[0]
 
     def __str__(self):
         return self.id
@@ -85,8 +81,13 @@ def local_models():
 
 
 def all_models():
-    """Every model the differential tests cover."""
-    return package_models() + local_models()
+    """Every model the dynamics tests cover (documented gap scenes excluded)."""
+    return [m for m in package_models() + local_models() if m.id not in KNOWN_GAPS]
+
+
+def gap_models():
+    """The local scenes with a documented fidelity gap (KNOWN_GAPS)."""
+    return [m for m in local_models() if m.id in KNOWN_GAPS]
 
 
 def select(models, patterns):

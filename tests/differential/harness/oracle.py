@@ -232,7 +232,7 @@ def _dense(m, d, name):
             adr, nnz = d.moment_rowadr[i], d.moment_rownnz[i]
             out[i, d.moment_colind[adr:adr + nnz]] = d.actuator_moment[adr:adr + nnz]
         return out
-    return as_rows(getattr(d, name))
+    return as_rows(np.array(getattr(d, name), dtype=float))
 
 
 def data_fields(m, states, ctrl, names):
