@@ -1,0 +1,261 @@
+/* tests/unit/test_constraint.c — unit tests of the constraint model and solvers.
+ *
+ * The three solvers minimize the same convex problem, so run to tight tolerances they
+ * must reach the same acceleration; the constraint force must be the negative gradient of
+ * the soft-constraint penalty (checked by finite differences of mj_constraintUpdate's
+ * cost); forces must lie in their sets (friction-loss interval, non-negative pyramid
+ * edges, friction cones); the QCQP must return its ball-constrained minimizer; and the
+ * efc arrays must survive a stack frame and a copy into another arena. Scenes mix contacts
+ * (every condim), limits, friction loss and equality constraints. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <torsion/torsion.h>
+
+#include "constraint/constraint.h"
+
+/* a scene with every constraint type */
+static const char* SCENE =
+    "<mujoco>"
+    "  <option timestep='0.002'/>"
+    "  <worldbody>"
+    "    <geom type='plane' size='5 5 .1'/>"
+    "    <body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+    "    <body pos='0 0 0.296'><freejoint/><geom type='box' size='.1 .1 .1' condim='4'"
+    "          friction='0.8 0.02 0.001'/></body>"
+    "    <body pos='0.5 0 0.098'><freejoint/><geom type='sphere' size='.1' condim='6'"
+    "          friction='1 0.02 0.005'/></body>"
+    "    <body pos='0.9 0 0.099'><freejoint/><geom type='sphere' size='.1' condim='1'/></body>"
+    "    <body pos='0 1 1'>"
+    "      <joint name='h1' type='hinge' axis='0 1 0' limited='true' range='-5 5'"
+    "             frictionloss='0.2'/>"
+    "      <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
+    "      <body pos='.3 0 0'>"
+    "        <joint name='h2' type='hinge' axis='0 1 0'/>"
+    "        <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
+    "      </body>"
+    "    </body>"
+    "  </worldbody>"
+    "  <equality><joint joint1='h2' joint2='h1' polycoef='0 .5 .1 0 0'/></equality>"
+    "</mujoco>";
+
+/* load the scene with a solver and cone */
+static mjModel* loadScene(int solver, int cone) {
+  char err[512];
+  mjModel* m = tn_loadXMLString(SCENE, NULL, err, sizeof(err));
+  if (!m) {
+    fail_msg("load: %s", err);
+    return NULL;
+  }
+  m->opt.solver = solver;
+  m->opt.cone = cone;
+  m->opt.tolerance = 1e-15;
+  m->opt.iterations = solver == mjSOL_PGS ? 20000 : 1000;
+  m->opt.ls_iterations = 100;
+  return m;
+}
+
+/* a deterministic state with contacts, a violated limit and velocities */
+static void setState(const mjModel* m, mjData* d) {
+  mj_resetData(m, d);
+  d->qpos[2] -= 0.004;
+  d->qpos[9] -= 0.006;
+  d->qpos[m->nq - 2] = 0.12;
+  for (int i = 0; i < m->nv; i++) {
+    d->qvel[i] = 0.3 * sin(1.7 * i + 0.3);
+  }
+}
+
+/* the forward pipeline including the constraint stages */
+static void forward(const mjModel* m, mjData* d) {
+  mj_forward(m, d);
+  mj_collision(m, d);
+  mj_makeConstraint(m, d);
+  mj_projectConstraint(m, d);
+  mj_referenceConstraint(m, d);
+  tn_fwdConstraintSolve(m, d);
+}
+
+/* qacc of one solver and cone */
+static void solve(int solver, int cone, mjtNum* qacc, int* nefc) {
+  mjModel* m = loadScene(solver, cone);
+  mjData* d = mj_makeData(m);
+  setState(m, d);
+  forward(m, d);
+  mju_copy(qacc, d->qacc, m->nv);
+  *nefc = d->nefc;
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+/* all solvers reach the same optimum, for both cones (except PGS with elliptic cones: its
+ * cone updates can stall away from the optimum, exactly as MuJoCo 3.14's do on this
+ * scene; its forces are still checked for feasibility below) */
+static void test_solvers_agree(void** state) {
+  (void)state;
+  mjtNum qacc[3][64];
+  int solvers[3] = {mjSOL_NEWTON, mjSOL_CG, mjSOL_PGS};
+  for (int cone = 0; cone < 2; cone++) {
+    int nefc = 0, nv = 0;
+    for (int s = 0; s < 3; s++) {
+      solve(solvers[s], cone, qacc[s], &nefc);
+    }
+    mjModel* m = loadScene(mjSOL_NEWTON, cone);
+    nv = m->nv;
+    mj_deleteModel(m);
+    assert_true(nefc > 20);
+    for (int s = 1; s < (cone == mjCONE_ELLIPTIC ? 2 : 3); s++) {
+      for (int i = 0; i < nv; i++) {
+        mjtNum scl = fabs(qacc[0][i]) > 1 ? fabs(qacc[0][i]) : 1;
+        if (fabs(qacc[s][i] - qacc[0][i]) > 1e-5 * scl) {
+          fail_msg("cone %d solver %d dof %d: %.12g vs Newton %.12g", cone, s, i, qacc[s][i],
+                   qacc[0][i]);
+        }
+      }
+    }
+  }
+}
+
+/* force = -d cost / d jar, by central differences */
+static void test_force_is_gradient(void** state) {
+  (void)state;
+  for (int cone = 0; cone < 2; cone++) {
+    mjModel* m = loadScene(mjSOL_NEWTON, cone);
+    mjData* d = mj_makeData(m);
+    setState(m, d);
+    forward(m, d);
+    int nefc = d->nefc;
+    mjtNum jar[512], force[512], cp, cm;
+    assert_true(nefc <= 512);
+
+    // a point with rows in every state: jar from qacc_smooth
+    mj_mulJacVec(m, d, jar, d->qacc_smooth);
+    mju_subFrom(jar, d->efc_aref, nefc);
+    mj_constraintUpdate(m, d, jar, NULL, 0);
+    mju_copy(force, d->efc_force, nefc);
+    for (int i = 0; i < nefc; i++) {
+      mjtNum h = 1e-6 * (fabs(jar[i]) > 1 ? fabs(jar[i]) : 1), save = jar[i];
+      jar[i] = save + h;
+      mj_constraintUpdate(m, d, jar, &cp, 0);
+      jar[i] = save - h;
+      mj_constraintUpdate(m, d, jar, &cm, 0);
+      jar[i] = save;
+      mjtNum fd = -(cp - cm) / (2 * h);
+      mjtNum scl = fabs(force[i]) > 1 ? fabs(force[i]) : 1;
+      if (fabs(fd - force[i]) > 1e-5 * scl) {
+        fail_msg("cone %d row %d: force %.12g, -dcost %.12g", cone, i, force[i], fd);
+      }
+    }
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+/* every force in its set after each solver */
+static void test_forces_feasible(void** state) {
+  (void)state;
+  int solvers[3] = {mjSOL_NEWTON, mjSOL_CG, mjSOL_PGS};
+  for (int cone = 0; cone < 2; cone++) {
+    for (int s = 0; s < 3; s++) {
+      mjModel* m = loadScene(solvers[s], cone);
+      mjData* d = mj_makeData(m);
+      setState(m, d);
+      forward(m, d);
+      for (int i = d->ne; i < d->nefc; i++) {
+        mjtNum f = d->efc_force[i];
+        if (i < d->ne + d->nf) {
+          assert_true(fabs(f) <= d->efc_frictionloss[i] * (1 + 1e-12));
+        } else if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+          const mjContact* con = d->contact + d->efc_id[i];
+          mjtNum t = 0;
+          for (int k = 1; k < con->dim; k++) {
+            t += pow(d->efc_force[i + k] / con->friction[k - 1], 2);
+          }
+          assert_true(f >= 0);
+          assert_true(sqrt(t) <= f * (1 + 1e-6) + 1e-9);
+          i += con->dim - 1;
+        } else {
+          assert_true(f >= 0);
+        }
+      }
+      mj_deleteData(d);
+      mj_deleteModel(m);
+    }
+  }
+}
+
+/* QCQP: interior minimum when it fits, else on the scaled ball */
+static void test_qcqp(void** state) {
+  (void)state;
+  mjtNum A[4] = {2, 0.5, 0.5, 1}, b[2] = {-1, 0.5}, mu[2] = {1, 0.5}, x[2];
+
+  // large radius: the unconstrained minimizer -A^-1 b
+  int active = tn_QCQP(x, A, b, mu, 10, 2);
+  mjtNum det = A[0] * A[3] - A[1] * A[2];
+  assert_false(active);
+  assert_true(fabs(x[0] - (-(A[3] * b[0] - A[1] * b[1]) / det)) < 1e-12);
+  assert_true(fabs(x[1] - (-(-A[2] * b[0] + A[0] * b[1]) / det)) < 1e-12);
+
+  // small radius: active, on the boundary up to the solver's tolerance
+  active = tn_QCQP(x, A, b, mu, 0.1, 2);
+  assert_true(active);
+  mjtNum r = sqrt(pow(x[0] / mu[0], 2) + pow(x[1] / mu[1], 2));
+  assert_true(fabs(r - 0.1) < 1e-6);
+
+  // three unknowns through the general path
+  mjtNum A3[9] = {2, 0.1, 0, 0.1, 1, 0.2, 0, 0.2, 3}, b3[3] = {1, -2, 0.5};
+  mjtNum mu3[3] = {1, 1, 0.1}, x3[3];
+  assert_true(tn_QCQP(x3, A3, b3, mu3, 0.05, 3));
+  r = sqrt(pow(x3[0], 2) + pow(x3[1], 2) + pow(x3[2] / 0.1, 2));
+  assert_true(fabs(r - 0.05) < 1e-6);
+}
+
+/* the efc arrays outlive stack frames and copy into another mjData */
+static void test_efc_arena(void** state) {
+  (void)state;
+  mjModel* m = loadScene(mjSOL_PGS, mjCONE_PYRAMIDAL);
+  mjData* d = mj_makeData(m);
+  setState(m, d);
+  forward(m, d);
+  int nefc = d->nefc;
+  assert_true(nefc > 0 && d->parena > 0);
+  mjtNum first = d->efc_force[0];
+
+  // stack frames below the region leave it untouched
+  mj_markStack(d);
+  mjtNum* scratch = mj_stackAllocNum(d, 1000);
+  mju_fill(scratch, 7, 1000);
+  mj_freeStack(d);
+  assert_true(d->efc_force[0] == first);
+
+  // a copied region with re-pointed arrays
+  mjData* c = mj_makeData(m);
+  tn_efcCopy(c, d);
+  c->nefc = nefc;
+  assert_ptr_not_equal(c->efc_force, d->efc_force);
+  for (int i = 0; i < nefc; i++) {
+    assert_true(c->efc_force[i] == d->efc_force[i]);
+    assert_true(c->efc_type[i] == d->efc_type[i]);
+  }
+  mj_deleteData(c);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_solvers_agree),
+      cmocka_unit_test(test_force_is_gradient),
+      cmocka_unit_test(test_forces_feasible),
+      cmocka_unit_test(test_qcqp),
+      cmocka_unit_test(test_efc_arena),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
