@@ -18,6 +18,7 @@ typedef struct simArgs_ {
   const char* disable;
   const char* enable;
   const char* integrator;
+  const char* option;
   int nstep;
   int threads;
   double ctrlnoise;

@@ -62,6 +62,73 @@ static int parse_flags(const char* list, const char** names, int n, const char* 
   return mask;
 }
 
+/* index of `v` in a NULL-terminated list of names, or -1 */
+static int name_index(const char* v, const char* const* names) {
+  for (int i = 0; names[i]; i++) {
+    if (!strcmp(v, names[i])) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* apply "key=value,key=value" overrides to the model's options; -1 after printing why */
+static int apply_options(mjModel* m, const char* list) {
+  static const char* const solvers[] = {"pgs", "cg", "newton", NULL};
+  static const char* const cones[] = {"pyramidal", "elliptic", NULL};
+  static const char* const jacobians[] = {"dense", "sparse", "auto", NULL};
+  char buf[1024];
+  snprintf(buf, sizeof(buf), "%s", list);
+  for (char* tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char* eq = strchr(tok, '=');
+    if (!eq) {
+      sim_fail("--option: expected key=value, got '%s'", tok);
+      return -1;
+    }
+    *eq = '\0';
+    const char *key = tok, *val = eq + 1;
+    char* end;
+    double num = strtod(val, &end);
+    int isnum = *val && !*end;
+
+    // enumerated options
+    int idx = -1;
+    if (!strcmp(key, "solver") && (idx = name_index(val, solvers)) >= 0) {
+      m->opt.solver = idx;
+    } else if (!strcmp(key, "cone") && (idx = name_index(val, cones)) >= 0) {
+      m->opt.cone = idx;
+    } else if (!strcmp(key, "jacobian") && (idx = name_index(val, jacobians)) >= 0) {
+      m->opt.jacobian = idx;
+    }
+    // integer options
+    else if (isnum && num >= 0 && num == (int)num && !strcmp(key, "iterations")) {
+      m->opt.iterations = (int)num;
+    } else if (isnum && num >= 0 && num == (int)num && !strcmp(key, "ls_iterations")) {
+      m->opt.ls_iterations = (int)num;
+    } else if (isnum && num >= 0 && num == (int)num && !strcmp(key, "noslip_iterations")) {
+      m->opt.noslip_iterations = (int)num;
+    }
+    // real options
+    else if (isnum && num >= 0 && !strcmp(key, "tolerance")) {
+      m->opt.tolerance = num;
+    } else if (isnum && num >= 0 && !strcmp(key, "ls_tolerance")) {
+      m->opt.ls_tolerance = num;
+    } else if (isnum && num >= 0 && !strcmp(key, "noslip_tolerance")) {
+      m->opt.noslip_tolerance = num;
+    } else if (isnum && num > 0 && !strcmp(key, "impratio")) {
+      m->opt.impratio = num;
+    } else if (isnum && num > 0 && !strcmp(key, "timestep")) {
+      m->opt.timestep = num;
+    } else if (isnum && !strcmp(key, "o_margin")) {
+      m->opt.o_margin = num;
+    } else {
+      sim_fail("--option: unknown key or bad value '%s=%s'", key, val);
+      return -1;
+    }
+  }
+  return 0;
+}
+
 /* load the model and apply command-line overrides */
 mjModel* sim_load(const simArgs* args) {
   mju_user_error = on_engine_error;
@@ -100,6 +167,10 @@ mjModel* sim_load(const simArgs* args) {
   m->opt.enableflags |= en;
   if (integ >= 0) {
     m->opt.integrator = integ;
+  }
+  if (args->option && apply_options(m, args->option)) {
+    mj_deleteModel(m);
+    return NULL;
   }
   return m;
 }

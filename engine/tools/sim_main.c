@@ -22,6 +22,10 @@ static const char* usage =
     "  --disable FLAGS     comma list of MuJoCo disable flags (constraint,contact,gravity,...)\n"
     "  --enable FLAGS      comma list of MuJoCo enable flags (energy,...)\n"
     "  --integrator NAME   euler | rk4 | implicit | implicitfast\n"
+    "  --option K=V,...    override mjOption fields: solver=pgs|cg|newton, cone=pyramidal|\n"
+    "                      elliptic, jacobian=dense|sparse|auto, iterations, ls_iterations,\n"
+    "                      noslip_iterations, tolerance, ls_tolerance, noslip_tolerance,\n"
+    "                      impratio, timestep, o_margin\n"
     "  --spec SPEC         state layout of --state and outputs: fullphysics (default),\n"
     "                      integration (adds warmstart and user inputs), physics, or a mask\n"
     "states are [B, nstate] in the --spec layout; arrays are float64 .npy\n";
@@ -81,6 +85,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--disable")) a->disable = v;
     else if (!strcmp(k, "--enable")) a->enable = v;
     else if (!strcmp(k, "--integrator")) a->integrator = v;
+    else if (!strcmp(k, "--option")) a->option = v;
     else if (!strcmp(k, "--spec")) {
       if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
       else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
