@@ -33,6 +33,29 @@ static void fill_noise(mjtNum* out, size_t n, uint64_t seed, mjtNum scale) {
   }
 }
 
+/* the stage clock installed by --profile (seconds) */
+static mjtNum profile_clock(void) {
+  return now();
+}
+
+/* print the per-stage split summed over threads, in seconds per step */
+static void print_profile(mjData** datas, int T, double steps) {
+  mjtNum sum[mjNTIMER] = {0};
+  for (int t = 0; t < T; t++) {
+    for (int i = 0; i < mjNTIMER; i++) {
+      sum[i] += datas[t]->timer[i].duration;
+    }
+  }
+  double col = sum[mjTIMER_POS_COLLISION];
+  double make = sum[mjTIMER_POS_MAKE] + sum[mjTIMER_POS_PROJECT];
+  double solve = sum[mjTIMER_CONSTRAINT];
+  double fwd = sum[mjTIMER_FORWARD];
+  printf(", \"profile_us_per_step\": {\"collision\": %.3f, \"make_constraint\": %.3f, "
+         "\"solver\": %.3f, \"other_forward\": %.3f, \"forward\": %.3f}",
+         1e6 * col / steps, 1e6 * make / steps, 1e6 * solve / steps,
+         1e6 * (fwd - col - make - solve) / steps, 1e6 * fwd / steps);
+}
+
 /* speed subcommand */
 int cmd_speed(const simArgs* args) {
   mjModel* m = sim_load(args);
@@ -54,6 +77,11 @@ int cmd_speed(const simArgs* args) {
   for (int t = 0; t < T && args->ctrlnoise > 0; t++) {
     fill_noise(noise + (size_t)t * N * m->nu, (size_t)N * m->nu, (uint64_t)t + 1,
                args->ctrlnoise);
+  }
+
+  // optional stage timing (mjcb_time is global: set before the threads start)
+  if (args->profile) {
+    mjcb_time = profile_clock;
   }
 
   // each thread steps its own data from the initial state (keyframe 0 when present)
@@ -78,9 +106,13 @@ int cmd_speed(const simArgs* args) {
   double steps = (double)T * N;
   printf("{\"model\": \"%s\", \"nstep\": %d, \"nthread\": %d, \"seconds\": %.6f, "
          "\"steps_per_second\": %.1f, \"contacts_per_step\": %.3f, "
-         "\"constraints_per_step\": %.3f}\n",
+         "\"constraints_per_step\": %.3f",
          args->model, N, T, elapsed, elapsed > 0 ? steps / elapsed : 0.0,
          steps > 0 ? ncon / steps : 0.0, steps > 0 ? nefc / steps : 0.0);
+  if (args->profile && steps > 0) {
+    print_profile(datas, T, steps);
+  }
+  printf("}\n");
   free(noise);
   sim_free_datas(datas, T);
   mj_deleteModel(m);

@@ -24,6 +24,7 @@ typedef struct simArgs_ {
   double ctrlnoise;
   double eps;
   int centered;
+  int profile;
   int seed;
   int spec; /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
 } simArgs;

@@ -15,7 +15,7 @@ static const char* usage =
     "  info MODEL.xml                          sizes, masses and qpos0 as JSON\n"
     "  forward MODEL.xml --state S.npy [--ctrl C.npy] --out QACC.npy\n"
     "  rollout MODEL.xml --state S.npy [--ctrl C.npy] --nstep N --out OUT.npy [--threads T]\n"
-    "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X]\n"
+    "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X] [--profile]\n"
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
     "options:\n"
@@ -62,6 +62,10 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     // flags without a value
     if (!strcmp(k, "--centered")) {
       a->centered = 1;
+      continue;
+    }
+    if (!strcmp(k, "--profile")) {
+      a->profile = 1;
       continue;
     }
     if (k[0] != '-') {

@@ -16,6 +16,12 @@ typedef struct mjWarningStat_ {
   int number;
 } mjWarningStat;
 
+/* accumulated time of one pipeline timer (units of mjcb_time) */
+typedef struct mjTimerStat_ {
+  mjtNum duration;
+  int number;
+} mjTimerStat;
+
 /* per-iteration solver statistics */
 typedef struct mjSolverStat_ {
   mjtNum improvement;
@@ -62,6 +68,7 @@ typedef struct mjData_ {
 
   /* diagnostics */
   mjWarningStat warning[mjNWARNING];
+  mjTimerStat timer[mjNTIMER];
   mjSolverStat solver[mjNSOLVER];
   int solver_niter[mjNISLAND];
   int nisland;

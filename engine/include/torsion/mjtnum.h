@@ -276,6 +276,26 @@ typedef enum mjtConstraintState_ {
   mjCNSTRSTATE_CONE
 } mjtConstraintState;
 
+/* pipeline timers (mjData.timer), filled when mjcb_time is installed */
+typedef enum mjtTimer_ {
+  mjTIMER_STEP = 0,
+  mjTIMER_FORWARD,
+  mjTIMER_INVERSE,
+  mjTIMER_POSITION,
+  mjTIMER_VELOCITY,
+  mjTIMER_ACTUATION,
+  mjTIMER_CONSTRAINT,
+  mjTIMER_ADVANCE,
+  mjTIMER_POS_KINEMATICS,
+  mjTIMER_POS_INERTIA,
+  mjTIMER_POS_COLLISION,
+  mjTIMER_POS_MAKE,
+  mjTIMER_POS_PROJECT,
+  mjTIMER_COL_BROAD,
+  mjTIMER_COL_NARROW,
+  mjNTIMER
+} mjtTimer;
+
 /* computation stages (sensors) */
 typedef enum mjtStage_ { mjSTAGE_NONE = 0, mjSTAGE_POS, mjSTAGE_VEL, mjSTAGE_ACC } mjtStage;
 

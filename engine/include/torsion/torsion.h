@@ -30,6 +30,11 @@ extern "C" {
  * which abandons the current computation. Install a handler to route errors elsewhere. */
 extern void (*mju_user_error)(const char* msg);
 
+/* Clock for the pipeline timers in mjData.timer (NULL: no timing, the default). Install a
+ * function returning the current time (any unit); set it before starting threads. */
+typedef mjtNum (*mjfTime)(void);
+extern mjfTime mjcb_time;
+
 /* Handler for warnings (default: print to stderr). */
 extern void (*mju_user_warning)(const char* msg);
 

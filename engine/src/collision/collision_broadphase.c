@@ -16,7 +16,7 @@
 /* per-body broad-phase record */
 typedef struct tnBPBody_ {
   int body;
-  int always;  /* holds a plane or unbounded geom: paired with every body */
+  int always; /* holds a plane or unbounded geom: paired with every body */
   int contype;
   int conaffinity;
   mjtNum lo[3];
@@ -159,8 +159,7 @@ static int boxOverlap(const tnBPBody* r1, const tnBPBody* r2) {
 }
 
 /* small models: every record pair in body order, so the output is already sorted */
-static int allPairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs,
-                    int maxpair) {
+static int allPairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs, int maxpair) {
   int npair = 0;
   for (int i = 0; i < nrec; i++) {
     for (int j = i + 1; j < nrec; j++) {
@@ -174,8 +173,8 @@ static int allPairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs,
 
 /* large models: bodies with unbounded geoms against all, sweep and prune for the rest,
  * then sort */
-static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec,
-                      int nbounded, int* pairs, int maxpair) {
+static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec, int nbounded,
+                      int* pairs, int maxpair) {
   int npair = 0;
 
   // bodies with unbounded geoms pair with every other body (each pair once)
@@ -196,8 +195,7 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
   // sweep and prune over the bounded bodies
   if (nbounded > 1) {
     mj_markStack(d);
-    tnSweepKey* key =
-        (tnSweepKey*)mj_stackAllocNum(d, (sizeof(tnSweepKey) * nbounded + 7) / 8);
+    tnSweepKey* key = (tnSweepKey*)mj_stackAllocNum(d, (sizeof(tnSweepKey) * nbounded + 7) / 8);
     if (key) {
       int axis = sweepAxis(rec, nrec), nkey = 0;
       for (int i = 0; i < nrec; i++) {

@@ -6,8 +6,10 @@
  * slab planes; ties go to the lower segment parameter). The second sphere sits at an end of
  * the stretch of segment lying over the same box feature: for a face, the stretch over the
  * face rectangle, the end away from the first point; for an edge or corner, the stretch
- * along the edge, its lower end unless that one is beyond the margin. A segment passing
- * through the box yields one contact at its shallower end. */
+ * along the edge, its lower end unless that one is beyond the margin. A segment reaching
+ * into the box yields one contact: at an end inside the box, else at the deepest point of
+ * the crossing. MuJoCo's second-point rule is matched for most resting configurations;
+ * some end-on edge/corner contacts and deep crossings still differ. */
 #include <math.h>
 
 #include "collision/collision_internal.h"

@@ -4,7 +4,12 @@
  * other primitives) go through Minkowski Portal Refinement (ccdMPRPenetration, libccd in
  * double precision), with MuJoCo's settings: the geom centers as portal seeds,
  * ccd_tolerance and ccd_iterations from the model options, each shape inflated by half the
- * margin so that separated pairs within the margin are found. */
+ * margin so that separated pairs within the margin are found. MPR's direction is replaced
+ * as MuJoCo does: by the difference of the outward surface normals of the smooth geoms
+ * (sphere, capsule, ellipsoid, cylinder side) at their points closest to the contact
+ * point. With the multiccd option (default on; skipped when a sphere or ellipsoid is
+ * involved) the pair is tilted by +-1e-3 rad about both contact tangents and each new,
+ * distinct contact found is added with the first contact's distance. */
 #include <math.h>
 
 #include <ccd/ccd.h>
@@ -40,47 +45,68 @@ static void ccdCenter(const void* obj, ccd_vec3_t* center) {
   }
 }
 
-/* closest point on the surface of an ellipsoid (semi-axes a) to local point p; returns the
- * outward unit normal there. The Lagrange condition q_i = a_i^2 p_i / (a_i^2 + t) with
- * sum (q_i/a_i)^2 = 1 is solved for t by bisection, bracketed as in Eberly's method. */
+/* outward unit normal of an ellipsoid (semi-axes a) at the surface point closest to local
+ * point p. The Lagrange condition q_i = a_i^2 p_i / (a_i^2 + t), sum (q_i/a_i)^2 = 1 is
+ * solved for t: from outside as MuJoCo does (Newton from t = 0 stopped at the first step
+ * below 1e-6, whose small bias its contacts carry), from inside by Newton from the left
+ * end of Eberly's bracket to convergence (MuJoCo's inside solution agrees to ~1e-7). The normal is
+ * p_i / (a_i^2 + t). */
 static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3]) {
-  // smallest semi-axis bounds t from below
-  int k = 0;
-  for (int i = 1; i < 3; i++) {
-    if (a[i] < a[k]) {
-      k = i;
-    }
-  }
-  mjtNum ap = 0;
+  mjtNum t = 0, s2 = 0;
   for (int i = 0; i < 3; i++) {
-    ap += a[i] * a[i] * p[i] * p[i];
-  }
-  mjtNum lo = -a[k] * a[k] + a[k] * fabs(p[k]), hi = sqrt(ap);
-  if (lo > hi) {
-    mjtNum tmp = lo;
-    lo = hi;
-    hi = tmp;
+    s2 += p[i] * p[i] / (a[i] * a[i]);
   }
 
-  // bisection on the decreasing function F(t) = sum (a_i p_i / (a_i^2 + t))^2 - 1
-  for (int iter = 0; iter < 200 && hi - lo > 0; iter++) {
-    mjtNum t = 0.5 * (lo + hi), f = -1;
-    if (t == lo || t == hi) {
-      break;
-    }
-    for (int i = 0; i < 3; i++) {
-      mjtNum r = a[i] * p[i] / (a[i] * a[i] + t);
-      f += r * r;
-    }
-    if (f > 0) {
-      lo = t;
-    } else {
-      hi = t;
+  // outside: MuJoCo's Newton iteration on F(t) = sum (a_i p_i / (a_i^2 + t))^2 - 1 from
+  // t = 0, stopping (without taking it) at the first step shorter than 1e-6
+  if (s2 >= 1) {
+    for (int iter = 0; iter < 100; iter++) {
+      mjtNum f = -1, df = 0;
+      for (int i = 0; i < 3; i++) {
+        mjtNum den = a[i] * a[i] + t, r = a[i] * p[i] / den;
+        f += r * r;
+        df -= 2 * r * r / den;
+      }
+      if (df >= 0) {
+        break;
+      }
+      mjtNum step = -f / df;
+      if (fabs(step) < 1e-6) {
+        break;
+      }
+      t += step;
     }
   }
 
-  // normal at q: gradient q_i / a_i^2 = p_i / (a_i^2 + t)
-  mjtNum t = 0.5 * (lo + hi);
+  // inside: Newton from the left end of Eberly's bracket; F is convex and decreasing
+  // there, so the iterates increase monotonically to the root
+  else {
+    int k = 0;
+    for (int i = 1; i < 3; i++) {
+      if (a[i] < a[k]) {
+        k = i;
+      }
+    }
+    t = -a[k] * a[k] + a[k] * fabs(p[k]);
+    for (int iter = 0; iter < 100; iter++) {
+      mjtNum f = -1, df = 0;
+      for (int i = 0; i < 3; i++) {
+        mjtNum den = a[i] * a[i] + t, r = a[i] * p[i] / den;
+        f += r * r;
+        df -= 2 * r * r / den;
+      }
+      if (f <= 0 || df >= 0) {
+        break;
+      }
+      mjtNum next = t - f / df;
+      if (!(next > t)) {
+        break;
+      }
+      t = next;
+    }
+  }
+
+  // normal at the closest point
   for (int i = 0; i < 3; i++) {
     normal[i] = p[i] / (a[i] * a[i] + t);
   }
@@ -100,16 +126,12 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
   tnu_mulMatTVec3(local, obj->mat, dif);
 
   switch (obj->type) {
-    case mjGEOM_SPHERE:
-      tnu_copy3(n, local);
-      break;
+    case mjGEOM_SPHERE: tnu_copy3(n, local); break;
     case mjGEOM_CAPSULE:
       tnu_copy3(n, local);
       n[2] -= mju_clip(local[2], -size[1], size[1]);
       break;
-    case mjGEOM_ELLIPSOID:
-      ellipsoidNormal(n, size, local);
-      break;
+    case mjGEOM_ELLIPSOID: ellipsoidNormal(n, size, local); break;
     case mjGEOM_CYLINDER:
       // radial normal of the side; none near the caps
       if (fabs(local[2]) > 0.95 * size[1]) {
@@ -118,8 +140,7 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
       n[0] = local[0];
       n[1] = local[1];
       break;
-    default:
-      return 0;
+    default: return 0;
   }
   tnu_normalize3(n);
   tnu_mulMatVec3(normal, obj->mat, n);
@@ -259,8 +280,7 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
 }
 
 /* convex - convex */
-int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin) {
+int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnConvex obj1, obj2;
   tn_convexInit(&obj1, m, d, g1, margin / 2);
   tn_convexInit(&obj2, m, d, g2, margin / 2);

@@ -19,29 +19,29 @@
 
 /* the collider table, [type1][type2] for type1 <= type2 */
 const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
-  /* PLANE */
-  {NULL, NULL, tn_collidePlaneSphere, tn_collidePlaneCapsule, tn_collidePlaneConvex,
-   tn_collidePlaneCylinder, tn_collidePlaneBox, tn_collidePlaneConvex, NULL},
-  /* HFIELD */
-  {NULL, NULL, tn_collideHField, tn_collideHField, tn_collideHField, tn_collideHField,
-   tn_collideHField, tn_collideHField, NULL},
-  /* SPHERE */
-  {NULL, NULL, tn_collideSphereSphere, tn_collideSphereCapsule, tn_collideConvex,
-   tn_collideSphereCylinder, tn_collideSphereBox, tn_collideConvex, NULL},
-  /* CAPSULE */
-  {NULL, NULL, NULL, tn_collideCapsuleCapsule, tn_collideConvex, tn_collideConvex,
-   tn_collideCapsuleBox, tn_collideConvex, NULL},
-  /* ELLIPSOID */
-  {NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex,
-   tn_collideConvex, NULL},
-  /* CYLINDER */
-  {NULL, NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, NULL},
-  /* BOX */
-  {NULL, NULL, NULL, NULL, NULL, NULL, tn_collideBoxBox, tn_collideConvex, NULL},
-  /* MESH */
-  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn_collideConvex, NULL},
-  /* SDF */
-  {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
+    /* PLANE */
+    {NULL, NULL, tn_collidePlaneSphere, tn_collidePlaneCapsule, tn_collidePlaneConvex,
+     tn_collidePlaneCylinder, tn_collidePlaneBox, tn_collidePlaneConvex, NULL},
+    /* HFIELD */
+    {NULL, NULL, tn_collideHField, tn_collideHField, tn_collideHField, tn_collideHField,
+     tn_collideHField, tn_collideHField, NULL},
+    /* SPHERE */
+    {NULL, NULL, tn_collideSphereSphere, tn_collideSphereCapsule, tn_collideConvex,
+     tn_collideSphereCylinder, tn_collideSphereBox, tn_collideConvex, NULL},
+    /* CAPSULE */
+    {NULL, NULL, NULL, tn_collideCapsuleCapsule, tn_collideConvex, tn_collideConvex,
+     tn_collideCapsuleBox, tn_collideConvex, NULL},
+    /* ELLIPSOID */
+    {NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, tn_collideConvex,
+     NULL},
+    /* CYLINDER */
+    {NULL, NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, NULL},
+    /* BOX */
+    {NULL, NULL, NULL, NULL, NULL, NULL, tn_collideBoxBox, tn_collideConvex, NULL},
+    /* MESH */
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn_collideConvex, NULL},
+    /* SDF */
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
 
 /* ---------------------------------------------------------------------------------------
@@ -106,8 +106,7 @@ static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
 
   // same priority: condim and friction maxima, solref/solimp weighted by solmix
   else {
-    p->condim = m->geom_condim[g1] > m->geom_condim[g2] ? m->geom_condim[g1]
-                                                         : m->geom_condim[g2];
+    p->condim = m->geom_condim[g1] > m->geom_condim[g2] ? m->geom_condim[g1] : m->geom_condim[g2];
 
     // solmix weight of geom 1
     mjtNum s1 = m->geom_solmix[g1], s2 = m->geom_solmix[g2], mix;
@@ -236,6 +235,57 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
   return 0;
 }
 
+/* 1 if the geoms' oriented bounding boxes (geom_aabb in the geom frames, grown by the
+ * margin) are separated along one of the 15 box-box axes; 0 when unknown (no box) */
+static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+  const mjtNum* a1 = m->geom_aabb + 6 * g1;
+  const mjtNum* a2 = m->geom_aabb + 6 * g2;
+  const mjtNum* mat1 = d->geom_xmat + 9 * g1;
+  const mjtNum* mat2 = d->geom_xmat + 9 * g2;
+  if (!(a1[3] > 0 && a1[4] > 0 && a1[5] > 0 && a2[3] > 0 && a2[4] > 0 && a2[5] > 0)) {
+    return 0;
+  }
+
+  // box centers in the global frame, their difference
+  mjtNum c1[3], c2[3], dif[3];
+  tnu_mulMatVec3(c1, mat1, a1);
+  tnu_addTo3(c1, d->geom_xpos + 3 * g1);
+  tnu_mulMatVec3(c2, mat2, a2);
+  tnu_addTo3(c2, d->geom_xpos + 3 * g2);
+  tnu_sub3(dif, c2, c1);
+
+  // candidate axes: the 3 + 3 box axes and their 9 cross products
+  mjtNum ax1[3][3], ax2[3][3], axis[3];
+  for (int k = 0; k < 3; k++) {
+    tn_matCol(ax1[k], mat1, k);
+    tn_matCol(ax2[k], mat2, k);
+  }
+  for (int i = 0; i < 15; i++) {
+    if (i < 3) {
+      tnu_copy3(axis, ax1[i]);
+    } else if (i < 6) {
+      tnu_copy3(axis, ax2[i - 3]);
+    } else {
+      tnu_cross(axis, ax1[(i - 6) / 3], ax2[(i - 6) % 3]);
+      mjtNum len = tnu_norm3(axis);
+      if (len < 1e-6) {
+        continue;
+      }
+      tnu_scl3(axis, axis, 1 / len);
+    }
+
+    // projection radii of both boxes, grown by the margin
+    mjtNum r = margin;
+    for (int k = 0; k < 3; k++) {
+      r += a1[3 + k] * fabs(tnu_dot3(ax1[k], axis)) + a2[3 + k] * fabs(tnu_dot3(ax2[k], axis));
+    }
+    if (fabs(tnu_dot3(dif, axis)) > r * (1 + 1e-10) + 1e-10) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* test geom pair (g1, g2), or explicit pair ipair when ipair >= 0; append contacts */
 static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
   tnContactParam prm;
@@ -269,8 +319,9 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
   }
   mjtNum detect = prm.margin + prm.gap;
 
-  // bounding-sphere filter
-  if (filterSphere(m, d, g1, g2, detect)) {
+  // bounding-sphere filter; for the costly MPR pairs also the bounding-box filter
+  if (filterSphere(m, d, g1, g2, detect) ||
+      (func == tn_collideConvex && filterBox(m, d, g1, g2, detect))) {
     return;
   }
 

@@ -6,7 +6,9 @@
  * function, grown by the margin) selects the grid cells; each cell holds two triangles
  * split along the diagonal from (row, col) to (row+1, col+1). Every prism whose top can
  * reach the geom is tested with MPR against the geom; each hit is one contact, rows
- * outer, columns inner, up to mjMAXCONPAIR contacts. */
+ * outer, columns inner, up to mjMAXCONPAIR contacts. The margin enters as MuJoCo's does:
+ * the prism tops are raised by the margin, the geom is inflated by half of it, and the
+ * contact distance is minus the penetration depth found. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
@@ -21,8 +23,7 @@ static void fieldPoint(mjtNum res[3], const mjData* d, int g, mjtNum x, mjtNum y
 }
 
 /* height field - convex geom */
-int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin) {
+int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   int hid = m->geom_dataid[g1];
   if (hid < 0) {
     return 0;
@@ -44,16 +45,29 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
     tn_convexSupport(sup, &geom, dir);
     tnu_sub3(dif, sup, d->geom_xpos + 3 * g1);
     tnu_mulMatTVec3(local, hmat, dif);
-    hi[k] = local[k] + margin / 2;
+    hi[k] = local[k];
     tnu_scl3(dir, dir, -1);
     tn_convexSupport(sup, &geom, dir);
     tnu_sub3(dif, sup, d->geom_xpos + 3 * g1);
     tnu_mulMatTVec3(local, hmat, dif);
-    lo[k] = local[k] - margin / 2;
+    lo[k] = local[k];
+  }
+
+  // lowest point of the (uninflated) geom along the field's z axis, for prism culling
+  mjtNum zlow;
+  {
+    tnConvex plain = geom;
+    plain.inflate = 0;
+    tn_matCol(dir, hmat, 2);
+    mju_scl3(dir, dir, -1);
+    tn_convexSupport(sup, &plain, dir);
+    mju_sub3(dif, sup, d->geom_xpos + 3 * g1);
+    mju_mulMatTVec3(local, hmat, dif);
+    zlow = local[2];
   }
 
   // entirely above the highest possible elevation, or below the base, or outside
-  if (lo[2] > size[2] || hi[2] < -size[3] || lo[0] > size[0] || hi[0] < -size[0] ||
+  if (lo[2] > size[2] + margin || hi[2] < -size[3] || lo[0] > size[0] || hi[0] < -size[0] ||
       lo[1] > size[1] || hi[1] < -size[1]) {
     return 0;
   }
@@ -72,7 +86,7 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
   prism.m = m;
   prism.geom = -1;
   prism.type = mjGEOM_MESH;
-  prism.inflate = margin / 2;
+  prism.inflate = 0;
   int n = 0;
   for (int r = rmin; r < rmax; r++) {
     for (int c = cmin; c < cmax; c++) {
@@ -82,7 +96,7 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
       for (int k = 0; k < 4; k++) {
         cx[k] = -size[0] + dx * (c + cc[k]);
         cy[k] = -size[1] + dy * (r + cr[k]);
-        cz[k] = data[(r + cr[k]) * ncol + c + cc[k]] * size[2];
+        cz[k] = data[(r + cr[k]) * ncol + c + cc[k]] * size[2] + margin;
       }
 
       // two triangles: the one with the (row+1, col) corner, then the one with (row, col+1)
@@ -98,7 +112,7 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
         }
 
         // the geom is above this prism's top
-        if (lo[2] > top) {
+        if (zlow > top) {
           continue;
         }
 
@@ -106,7 +120,7 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
         if (n >= mjMAXCONPAIR) {
           return n;
         }
-        n += tn_convexPenetration(m, con + n, &prism, &geom, margin);
+        n += tn_convexPenetration(m, con + n, &prism, &geom, 0);
       }
     }
   }

@@ -45,8 +45,7 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
                            mjtNum margin);
 int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                             mjtNum margin);
-int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                       mjtNum margin);
+int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                           mjtNum margin);
 
@@ -57,8 +56,7 @@ int tn_collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1,
                             mjtNum margin);
 int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                              mjtNum margin);
-int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                        mjtNum margin);
+int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* capsule with capsule and box */
 int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
@@ -67,12 +65,10 @@ int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, in
                          mjtNum margin);
 
 /* box with box */
-int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin);
+int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* general convex pairs through libccd's MPR (with the multi-contact option) */
-int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin);
+int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* MPR between two prepared convex objects (collision_support.h): one contact or none */
 struct tnConvex_;
@@ -80,15 +76,14 @@ int tn_convexPenetration(const mjModel* m, mjContact* con, const struct tnConvex
                          const struct tnConvex_* obj2, mjtNum margin);
 
 /* height field (g1) with a convex geom (g2), the field treated as triangular prisms */
-int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                     mjtNum margin);
+int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* ---- shared geometry helpers (collision_geometry.c) ---- */
 
 /* contact between two spheres (centers c1, c2, radii r1, r2) if within margin: writes one
  * contact and returns 1, else 0. A coincident pair of centers gets the normal (1,0,0). */
-int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3],
-                    mjtNum r2, mjtNum margin);
+int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
+                    mjtNum margin);
 
 /* closest point to p on segment c + t*axis, t in [-1, 1]; returns t */
 mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],

@@ -6,8 +6,8 @@
  * Contact counts and their order follow MuJoCo: capsule up to 2 (the two end spheres),
  * box up to 4 (corners facing the plane, in corner-index order), cylinder up to 4 (the
  * deepest rim point, the other disk's deepest rim point, then the near disk's points at
- * +-120 degrees), ellipsoid 1 (support point), mesh up to 4 (support vertex, then the
- * other vertices within the margin, deepest first). */
+ * +-120 degrees), ellipsoid 1 (support point), mesh up to 4 (the deepest vertices within
+ * the margin, deepest first). */
 #include <math.h>
 
 #include "collision/collision_internal.h"
@@ -74,8 +74,7 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
 }
 
 /* plane - box: corners on the plane side of the box center, within margin, at most 4 */
-int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                       mjtNum margin) {
+int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   mjtNum normal[3], local[3], corner[3], p[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
@@ -131,22 +130,22 @@ int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1,
   int n = 0;
   tnu_addScl3(near, center, axis, -half);
   tnu_addScl3(p, near, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal,
-                NULL, margin);
+  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+                margin);
 
   // deepest point of the far disk
   tnu_addScl3(p, center, axis, half);
   tnu_addToScl3(p, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal,
-                NULL, margin);
+  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+                margin);
 
   // near-disk points at +120 and -120 degrees from the deepest one (about the axis)
   tnu_cross(side, axis, radial);
   for (int s = 1; s >= -1; s -= 2) {
     tnu_addScl3(p, near, radial, -0.5 * radius);
     tnu_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
-    n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal,
-                  NULL, margin);
+    n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+                  margin);
   }
   return n;
 }

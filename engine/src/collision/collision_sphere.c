@@ -13,8 +13,8 @@
 #include "util/util_inline.h"
 
 /* contact between two spheres */
-int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3],
-                    mjtNum r2, mjtNum margin) {
+int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
+                    mjtNum margin) {
   mjtNum normal[3], pos[3];
 
   // distance between the surfaces along the line of centers (clearly apart: skip the root)
@@ -49,8 +49,8 @@ mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
 /* sphere - sphere */
 int tn_collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                            mjtNum margin) {
-  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1],
-                         d->geom_xpos + 3 * g2, m->geom_size[3 * g2], margin);
+  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
+                         m->geom_size[3 * g2], margin);
 }
 
 /* sphere - capsule: sphere against the closest point of the capsule segment */

@@ -11,8 +11,7 @@
 #include "collision/collision_support.h"
 
 /* support of a primitive or mesh in its local frame, local direction dir */
-static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type,
-                         const mjtNum dir[3]) {
+static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3]) {
   const mjtNum* size = m->geom_size + 3 * g;
   switch (type) {
     case mjGEOM_SPHERE: {
@@ -73,8 +72,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type,
       }
       break;
     }
-    default:
-      tnu_zero3(res);
+    default: tnu_zero3(res);
   }
 }
 

@@ -12,9 +12,9 @@
 /* one convex shape for the support-based algorithms */
 typedef struct tnConvex_ {
   const mjModel* m;
-  int geom;           /* geom id, or -1 for a height-field prism */
-  int type;           /* mjtGeom of the shape */
-  mjtNum pos[3];      /* pose: position and rotation (row-major, local to global) */
+  int geom;      /* geom id, or -1 for a height-field prism */
+  int type;      /* mjtGeom of the shape */
+  mjtNum pos[3]; /* pose: position and rotation (row-major, local to global) */
   mjtNum mat[9];
   mjtNum inflate;     /* distance added along the direction to every support point */
   mjtNum prism[6][3]; /* prism vertices (global) when geom < 0 */
@@ -27,8 +27,7 @@ void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtN
 void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
 
 /* support point of geom g (at its current pose) in global direction dir */
-void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
-                      const mjtNum dir[3]);
+void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g, const mjtNum dir[3]);
 
 /* plane (gp) against mesh geom gm: vertices within margin of the plane (internal to
  * collision_plane.c, implemented with the mesh helpers in collision_support.c) */

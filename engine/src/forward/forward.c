@@ -1,18 +1,25 @@
 /* forward/forward.c — the forward-dynamics pipeline: mj_forward and its stages.
  *
  * Position stage: kinematics, com quantities, cameras/lights, tendons, the inertia matrix and
- * its factorization, (collision and constraint rows: contacts milestone), transmission.
- * Velocity stage: tendon and actuator velocities, body velocities, passive forces, bias
- * forces. Then actuation, the smooth (unconstrained) acceleration and the constraint stage,
- * which for now has no constraint rows: qacc = qacc_smooth. */
+ * its factorization, collision and constraint rows, transmission, the projected constraint
+ * matrix. Velocity stage: tendon and actuator velocities, body velocities, passive forces,
+ * reference constraint accelerations, bias forces. Then actuation, the smooth
+ * (unconstrained) acceleration and the constraint solve. Stages are timed into
+ * mjData.timer when the user installs the clock mjcb_time. */
 #include <torsion/torsion.h>
 
 #include "forward/forward.h"
 #include "smooth/smooth.h"
 #include "constraint/constraint.h"
+#include "forward/timer.h"
+
+/* the user's clock for the stage timers (NULL: no timing) */
+mjfTime mjcb_time = NULL;
 
 /* position-dependent computations */
 void mj_fwdPosition(const mjModel* m, mjData* d) {
+  mjtNum tpos = tn_timerStart(), t = tpos;
+
   // kinematics and com-based quantities
   mj_kinematics(m, d);
   mj_comPos(m, d);
@@ -20,24 +27,38 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
 
   // tendon lengths and Jacobians (needed by the inertia's tendon armature)
   mj_tendon(m, d);
+  tn_timerEnd(d, mjTIMER_POS_KINEMATICS, t);
 
   // joint-space inertia and its factorization
+  t = tn_timerStart();
   mj_crb(m, d);
   mj_factorM(m, d);
+  tn_timerEnd(d, mjTIMER_POS_INERTIA, t);
 
-  // contacts and constraint rows
+  // contacts
+  t = tn_timerStart();
   mj_collision(m, d);
+  tn_timerEnd(d, mjTIMER_POS_COLLISION, t);
+
+  // constraint rows
+  t = tn_timerStart();
   mj_makeConstraint(m, d);
+  tn_timerEnd(d, mjTIMER_POS_MAKE, t);
 
   // actuator lengths and moment arms
   mj_transmission(m, d);
 
   // inverse inertia in constraint space (PGS, noslip)
+  t = tn_timerStart();
   mj_projectConstraint(m, d);
+  tn_timerEnd(d, mjTIMER_POS_PROJECT, t);
+  tn_timerEnd(d, mjTIMER_POSITION, tpos);
 }
 
 /* velocity-dependent computations */
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
+  mjtNum t = tn_timerStart();
+
   // tendon and actuator velocities: dense Jacobians times qvel
   if (m->ntendon) {
     mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
@@ -56,6 +77,7 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   // bias forces: RNE without acceleration, plus the tendon-armature bias
   mj_rne(m, d, 0, d->qfrc_bias);
   tn_tendonBias(m, d, d->qfrc_bias);
+  tn_timerEnd(d, mjTIMER_VELOCITY, t);
 }
 
 /* smooth acceleration: all forces except constraint forces */
@@ -74,13 +96,16 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
 
 /* constraint forces and the final acceleration */
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
+  mjtNum t = tn_timerStart();
   tn_fwdConstraintSolve(m, d);
+  tn_timerEnd(d, mjTIMER_CONSTRAINT, t);
 }
 
 /* the pipeline, skipping stages up to skipstage and optionally the optional outputs */
 void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   (void)skipsensor;  // no sensors yet; energy is computed whenever enabled, as in MuJoCo
+  mjtNum tfwd = tn_timerStart();
 
   // position-dependent
   if (skipstage < mjSTAGE_POS) {
@@ -99,9 +124,12 @@ void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) 
   }
 
   // force/acceleration-dependent
+  mjtNum t = tn_timerStart();
   mj_fwdActuation(m, d);
+  tn_timerEnd(d, mjTIMER_ACTUATION, t);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
+  tn_timerEnd(d, mjTIMER_FORWARD, tfwd);
 }
 
 /* forward dynamics */

@@ -122,6 +122,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   // clear everything derived and every counter
   memset(d->buffer, 0, d->nbuffer);
   memset(d->warning, 0, sizeof(d->warning));
+  memset(d->timer, 0, sizeof(d->timer));
   memset(d->solver, 0, sizeof(d->solver));
   memset(d->solver_niter, 0, sizeof(d->solver_niter));
   d->nisland = 0;

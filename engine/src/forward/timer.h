@@ -1,0 +1,21 @@
+/* forward/timer.h — internal: the pipeline's optional stage timers (mjData.timer), active
+ * only when the user installed the clock mjcb_time. */
+#ifndef TORSION_FORWARD_TIMER_H
+#define TORSION_FORWARD_TIMER_H
+
+#include <torsion/torsion.h>
+
+/* current time, or 0 when no clock is installed */
+static inline mjtNum tn_timerStart(void) {
+  return mjcb_time ? mjcb_time() : 0;
+}
+
+/* add the time since `start` to timer `id` */
+static inline void tn_timerEnd(mjData* d, int id, mjtNum start) {
+  if (mjcb_time) {
+    d->timer[id].duration += mjcb_time() - start;
+    d->timer[id].number++;
+  }
+}
+
+#endif /* TORSION_FORWARD_TIMER_H */
