@@ -11,7 +11,7 @@ static int compile_target(tnCompiler* c, int i, const tnSpecActuator* a) {
   mjModel* m = c->m;
   m->actuator_trntype[i] = a->trntype;
   m->actuator_trnid[2 * i + 1] = -1;
-  const char* attr = a->trntype == mjTRN_TENDON ? "tendon"
+  const char* attr = a->trntype == mjTRN_TENDON  ? "tendon"
                      : a->trntype == mjTRN_JOINT ? "joint"
                                                  : "jointinparent";
   int type = a->trntype == mjTRN_TENDON ? mjOBJ_TENDON : mjOBJ_JOINT;
@@ -99,10 +99,9 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   mju_copy(m->actuator_actrange + 2 * i, a->actrange, 2);
   if (!tn_compileLimited(c, a->ctrllimited, a->ctrlrange, a->src, "ctrllimited", "ctrlrange",
                          &cl) ||
-      !tn_compileLimited(c, a->forcelimited, a->forcerange, a->src, "forcelimited",
-                         "forcerange", &fl) ||
-      !tn_compileLimited(c, a->actlimited, a->actrange, a->src, "actlimited", "actrange",
-                         &al)) {
+      !tn_compileLimited(c, a->forcelimited, a->forcerange, a->src, "forcelimited", "forcerange",
+                         &fl) ||
+      !tn_compileLimited(c, a->actlimited, a->actrange, a->src, "actlimited", "actrange", &al)) {
     return 0;
   }
   m->actuator_ctrllimited[i] = (mjtByte)cl;
@@ -111,8 +110,8 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   if (!inherit_range(c, i, a)) {
     return 0;
   }
-  return tn_compileUser(c, m->actuator_user + m->nuser_actuator * i, m->nuser_actuator,
-                        &a->user, a->src);
+  return tn_compileUser(c, m->actuator_user + m->nuser_actuator * i, m->nuser_actuator, &a->user,
+                        a->src);
 }
 
 int tn_compileActuators(tnCompiler* c) {
@@ -129,7 +128,8 @@ int tn_compileActuators(tnCompiler* c) {
  * damping ratio -> damping gain
  * ------------------------------------------------------------------------------------- */
 
-/* sum over the transmission's dofs of dof_M0 / moment^2 (0: unsupported transmission) */
+/* sum over the transmission's dofs of dof_M0 / moment^2 (-1: spatial tendon, which needs
+ * the pipeline) */
 static mjtNum reflected_mass(const mjModel* m, int i) {
   int id = m->actuator_trnid[2 * i];
   const mjtNum* gear = m->actuator_gear + 6 * i;
@@ -139,7 +139,7 @@ static mjtNum reflected_mass(const mjModel* m, int i) {
     int adr = m->tendon_adr[id];
     for (int w = adr; w < adr + m->tendon_num[id]; w++) {
       if (m->wrap_type[w] != mjWRAP_JOINT) {
-        return 0;
+        return -1;
       }
     }
     for (int w = adr; w < adr + m->tendon_num[id]; w++) {
@@ -164,9 +164,34 @@ static mjtNum reflected_mass(const mjModel* m, int i) {
   return mass;
 }
 
+/* reflected mass through the transmission computed at qpos0 with the pipeline (spatial
+ * tendons): sum over dofs of dof_M0 / moment^2; -1 when the pipeline is unavailable */
+static mjtNum pipeline_mass(const mjModel* m, mjData** d, int i) {
+  if (!*d) {
+    *d = mj_makeData(m);
+    if (!*d) {
+      return -1;
+    }
+    mj_kinematics(m, *d);
+    mj_comPos(m, *d);
+    mj_tendon(m, *d);
+    mj_transmission(m, *d);
+  }
+  mjtNum mass = 0;
+  const mjtNum* moment = (*d)->actuator_moment + (size_t)m->nv * i;
+  for (int j = 0; j < m->nv; j++) {
+    if (moment[j] != 0) {
+      mass += m->dof_M0[j] / (moment[j] * moment[j]);
+    }
+  }
+  return mass;
+}
+
 int tn_compileDampratio(tnCompiler* c) {
   mjModel* m = c->m;
-  for (int i = 0; i < m->nu; i++) {
+  mjData* d = NULL;
+  int ok = 1;
+  for (int i = 0; i < m->nu && ok; i++) {
     mjtNum* gain = m->actuator_gainprm + mjNGAIN * i;
     mjtNum* bias = m->actuator_biasprm + mjNBIAS * i;
     int servo = m->actuator_gaintype[i] == mjGAIN_FIXED &&
@@ -174,13 +199,19 @@ int tn_compileDampratio(tnCompiler* c) {
     if (!servo || bias[2] <= 0) {
       continue;
     }
+
+    // reflected inertia at qpos0, directly for joints and fixed tendons (no moment: zero)
     mjtNum mass = reflected_mass(m, i);
-    if (mass <= 0) {
+    if (mass < 0) {
+      mass = pipeline_mass(m, &d, i);
+    }
+    if (mass < 0) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
-      return tn_compileFail(c, a->src, "dampratio",
-                            "not implemented yet for this transmission");
+      ok = tn_compileFail(c, a->src, "dampratio", "out of memory computing the inertia");
+      break;
     }
     bias[2] = -bias[2] * 2 * sqrt(gain[0] * mass);
   }
-  return 1;
+  mj_deleteData(d);
+  return ok;
 }

@@ -23,6 +23,7 @@ static int compile_body(tnCompiler* c, int b) {
   if (!tn_compileQuat(c, m->body_quat + 4 * b, &body->orient, body->src)) {
     return 0;
   }
+  tn_frameApply(&body->frame, m->body_pos + 3 * b, m->body_quat + 4 * b);
   m->body_gravcomp[b] = body->gravcomp;
   m->body_jntnum[b] = c->body_jntnum[b];
   m->body_jntadr[b] = c->body_jntadr[b];
@@ -30,8 +31,7 @@ static int compile_body(tnCompiler* c, int b) {
   m->body_dofadr[b] = c->body_dofadr[b];
   m->body_mocapid[b] = -1;
   m->body_iquat[4 * b] = 1;
-  return tn_compileUser(c, m->body_user + m->nuser_body * b, m->nuser_body, &body->user,
-                        body->src);
+  return tn_compileUser(c, m->body_user + m->nuser_body * b, m->nuser_body, &body->user, body->src);
 }
 
 /* mocap bodies: children of the world without joints, numbered in body order */
@@ -82,6 +82,7 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   mju_copy(m->jnt_solref + mjNREF * id, j->solref_limit, mjNREF);
   mju_copy(m->jnt_solimp + mjNIMP * id, j->solimp_limit, mjNIMP);
   mju_copy3(m->jnt_pos + 3 * id, j->pos);
+  tn_frameApply(&j->frame, m->jnt_pos + 3 * id, NULL);
   m->jnt_stiffness[id] = j->stiffness;
   m->jnt_margin[id] = j->margin;
   mju_copy(m->jnt_actfrcrange + 2 * id, j->actfrcrange, 2);
@@ -89,6 +90,7 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   // unit axis (free and ball joints get +z, as MuJoCo stores them)
   mjtNum* axis = m->jnt_axis + 3 * id;
   mju_copy3(axis, j->axis);
+  tn_frameRotate(&j->frame, axis);
   if (j->type == mjJNT_FREE || j->type == mjJNT_BALL) {
     axis[0] = axis[1] = 0;
     axis[2] = 1;
@@ -106,8 +108,8 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
                          "actuatorfrcrange", &actlimited)) {
     return 0;
   }
-  if (limited && j->type == mjJNT_FREE) {
-    return tn_compileFail(c, j->src, "limited", "free joints cannot be limited");
+  if (j->type == mjJNT_FREE) {
+    limited = 0; /* MuJoCo ignores limits of free joints */
   }
   if (limited && j->type == mjJNT_BALL && j->range[0] != 0) {
     return tn_compileFail(c, j->src, "range", "ball joint range must be \"0 max\"");
@@ -177,6 +179,12 @@ int tn_compileJoints(tnCompiler* c) {
     }
     if (c->body_dofnum[j->body] > 6) {
       return tn_compileFail(c, j->src, NULL, "more than 6 dofs in body");
+    }
+    int rot = j->type == mjJNT_HINGE || j->type == mjJNT_BALL;
+    for (int k = c->body_jntadr[j->body]; rot && k < id; k++) {
+      if (m->jnt_type[k] == mjJNT_BALL) {
+        return tn_compileFail(c, j->src, "type", "ball followed by rotation in body");
+      }
     }
     m->jnt_qposadr[id] = qadr;
     m->jnt_dofadr[id] = dadr;

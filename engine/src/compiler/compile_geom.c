@@ -8,33 +8,33 @@
 /* number of size parameters a primitive type requires */
 static int required_sizes(int type) {
   switch (type) {
-    case mjGEOM_SPHERE:
-      return 1;
+    case mjGEOM_SPHERE: return 1;
     case mjGEOM_CAPSULE:
-    case mjGEOM_CYLINDER:
-      return 2;
+    case mjGEOM_CYLINDER: return 2;
     case mjGEOM_ELLIPSOID:
-    case mjGEOM_BOX:
-      return 3;
-    default:
-      return 0;
+    case mjGEOM_BOX: return 3;
+    default: return 0;
   }
 }
 
-/* frame and size of a geom or site: fromto or pos + orientation */
+/* frame and size of a geom or site in its own <frame> (fromto, or pos + orientation), then
+ * the enclosing <frame> pose applied */
 static int compile_frame(tnCompiler* c, int type, int has_fromto, const mjtNum fromto[6],
-                         const mjtNum pos_in[3], const tnOrientation* orient,
-                         const tnXmlNode* src, mjtNum pos[3], mjtNum quat[4],
-                         mjtNum size[3]) {
+                         const mjtNum pos_in[3], const tnOrientation* orient, const tnFrame* frame,
+                         const tnXmlNode* src, mjtNum pos[3], mjtNum quat[4], mjtNum size[3]) {
   if (has_fromto) {
     char why[256] = "";
     if (!tn_fromtoFrame(type, fromto, pos, quat, size, why, sizeof(why))) {
       return tn_compileFail(c, src, "fromto", "%s", why[0] ? why : "invalid fromto");
     }
-    return 1;
+  } else {
+    mju_copy3(pos, pos_in);
+    if (!tn_compileQuat(c, quat, orient, src)) {
+      return 0;
+    }
   }
-  mju_copy3(pos, pos_in);
-  return tn_compileQuat(c, quat, orient, src);
+  tn_frameApply(frame, pos, quat);
+  return 1;
 }
 
 /* positive sizes for the type */
@@ -62,8 +62,7 @@ static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjtNum* size = m->geom_size + 3 * id;
   m->geom_dataid[id] = -1;
   if (g->type == mjGEOM_MESH || g->mesh) {
-    return tn_compileFail(c, g->src, g->mesh ? "mesh" : "type",
-                          "meshes are not implemented yet");
+    return tn_compileFail(c, g->src, g->mesh ? "mesh" : "type", "meshes are not implemented yet");
   }
   if (g->type == mjGEOM_SDF) {
     return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
@@ -86,8 +85,11 @@ static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
   if (g->hfield) {
     return tn_compileFail(c, g->src, "hfield", "only hfield geoms can reference an hfield");
   }
-  if (g->type == mjGEOM_PLANE && (size[0] < 0 || size[1] < 0 || size[2] < 0)) {
-    return tn_compileFail(c, g->src, "size", "plane sizes must be nonnegative");
+  if (g->type == mjGEOM_PLANE && m->body_weldid[g->body] != 0) {
+    return tn_compileFail(c, g->src, "type", "plane only allowed in static bodies");
+  }
+  if (g->type == mjGEOM_PLANE && !(size[2] > 0)) {
+    return tn_compileFail(c, g->src, "size", "plane size(3) must be positive");
   }
   return check_sizes(c, g->type, size, g->src, "geom");
 }
@@ -98,13 +100,17 @@ static int compile_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   m->geom_type[id] = g->type;
   m->geom_bodyid[id] = g->body;
   mju_copy3(m->geom_size + 3 * id, g->size);
-  if (!compile_frame(c, g->type, g->has_fromto, g->fromto, g->pos, &g->orient, g->src,
+  if (!compile_frame(c, g->type, g->has_fromto, g->fromto, g->pos, &g->orient, &g->frame, g->src,
                      m->geom_pos + 3 * id, m->geom_quat + 4 * id, m->geom_size + 3 * id) ||
       !compile_geom_shape(c, id, g)) {
     return 0;
   }
 
-  // contact properties
+  // mass properties as written, contact properties
+  if ((!isnan(g->mass) && g->mass < 0) || g->density < 0) {
+    return tn_compileFail(c, g->src, g->density < 0 ? "density" : "mass",
+                          "mass, inertia or density are negative in geom");
+  }
   if (g->condim != 1 && g->condim != 3 && g->condim != 4 && g->condim != 6) {
     return tn_compileFail(c, g->src, "condim", "must be 1, 3, 4 or 6");
   }
@@ -171,7 +177,7 @@ int tn_compileSites(tnCompiler* c) {
         s->type == mjGEOM_PLANE) {
       return tn_compileFail(c, s->src, "type", "site type must be a primitive solid");
     }
-    if (!compile_frame(c, s->type, s->has_fromto, s->fromto, s->pos, &s->orient, s->src,
+    if (!compile_frame(c, s->type, s->has_fromto, s->fromto, s->pos, &s->orient, &s->frame, s->src,
                        m->site_pos + 3 * id, m->site_quat + 4 * id, m->site_size + 3 * id) ||
         !check_sizes(c, s->type, m->site_size + 3 * id, s->src, "site")) {
       return 0;
@@ -181,8 +187,7 @@ int tn_compileSites(tnCompiler* c) {
       return 0;
     }
     memcpy(m->site_rgba + 4 * id, s->rgba, sizeof(float) * 4);
-    if (!tn_compileUser(c, m->site_user + m->nuser_site * id, m->nuser_site, &s->user,
-                        s->src)) {
+    if (!tn_compileUser(c, m->site_user + m->nuser_site * id, m->nuser_site, &s->user, s->src)) {
       return 0;
     }
   }
@@ -212,8 +217,11 @@ static int compile_camera(tnCompiler* c, int id, const tnSpecCamera* s) {
   mju_copy3(m->cam_pos + 3 * id, s->pos);
   m->cam_fovy[id] = s->fovy;
   m->cam_ipd[id] = s->ipd;
-  return tn_compileQuat(c, m->cam_quat + 4 * id, &s->orient, s->src) &&
-         target_body(c, s->mode, s->target, s->src, &m->cam_targetbodyid[id]) &&
+  if (!tn_compileQuat(c, m->cam_quat + 4 * id, &s->orient, s->src)) {
+    return 0;
+  }
+  tn_frameApply(&s->frame, m->cam_pos + 3 * id, m->cam_quat + 4 * id);
+  return target_body(c, s->mode, s->target, s->src, &m->cam_targetbodyid[id]) &&
          tn_compileUser(c, m->cam_user + m->nuser_cam * id, m->nuser_cam, &s->user, s->src);
 }
 
@@ -226,8 +234,10 @@ static int compile_light(tnCompiler* c, int id, const tnSpecLight* s) {
   m->light_castshadow[id] = (mjtByte)s->castshadow;
   m->light_active[id] = (mjtByte)s->active;
   mju_copy3(m->light_pos + 3 * id, s->pos);
+  tn_frameApply(&s->frame, m->light_pos + 3 * id, NULL);
   mjtNum* dir = m->light_dir + 3 * id;
   mju_copy3(dir, s->dir);
+  tn_frameRotate(&s->frame, dir);
   if (mju_norm3(dir) < mjMINVAL) {
     return tn_compileFail(c, s->src, "dir", "light direction cannot be zero");
   }

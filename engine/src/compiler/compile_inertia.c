@@ -32,10 +32,7 @@ static int explicit_inertia(tnCompiler* c, int b, const tnSpecBody* body) {
       return 0;
     }
   }
-  if (body->mass < 0 || m->body_inertia[3 * b] < 0 || m->body_inertia[3 * b + 1] < 0 ||
-      m->body_inertia[3 * b + 2] < 0) {
-    return tn_compileFail(c, src, NULL, "mass and inertia cannot be negative");
-  }
+  tn_frameApply(&body->iframe, m->body_ipos + 3 * b, m->body_iquat + 4 * b);
   return 1;
 }
 
@@ -71,8 +68,8 @@ static int geom_inertia(tnCompiler* c, int b) {
     const tnSpecGeom* g = TN_AT(c->spec->geoms, tnSpecGeom, c->geom_order[id]);
     char why[256] = "";
     mjtNum given = isnan(g->mass) ? -1 : g->mass;
-    if (!tn_geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density,
-                        g->shellinertia, mass + k, inert + 3 * k, why, sizeof(why))) {
+    if (!tn_geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density, g->shellinertia,
+                        mass + k, inert + 3 * k, why, sizeof(why))) {
       ok = tn_compileFail(c, g->src, NULL, "%s", why[0] ? why : "invalid geom inertia");
       break;
     }
@@ -93,6 +90,11 @@ static int geom_inertia(tnCompiler* c, int b) {
   return ok;
 }
 
+/* principal inertias satisfy A + B >= C for every ordering */
+static int triangle_ok(const mjtNum I[3]) {
+  return I[0] + I[1] >= I[2] && I[0] + I[2] >= I[1] && I[1] + I[2] >= I[0];
+}
+
 /* boundmass, boundinertia and balanceinertia on one body */
 static void adjust_body(tnCompiler* c, int b) {
   mjModel* m = c->m;
@@ -107,8 +109,8 @@ static void adjust_body(tnCompiler* c, int b) {
     }
   }
 
-  // triangle inequality violated: replace with the mean
-  if (s->balanceinertia && (I[0] + I[1] < I[2] || I[0] + I[2] < I[1] || I[1] + I[2] < I[0])) {
+  // triangle inequality violated: replace with the mean (or report, below)
+  if (s->balanceinertia && !triangle_ok(I)) {
     mjtNum mean = (I[0] + I[1] + I[2]) / 3;
     I[0] = I[1] = I[2] = mean;
   }
@@ -132,26 +134,35 @@ static void scale_total_mass(tnCompiler* c) {
   }
 }
 
-/* moving bodies need mass somewhere in their subtree */
-static int check_moving(tnCompiler* c) {
-  mjModel* m = c->m;
-  mjtNum* sub = calloc((size_t)m->nbody, sizeof(mjtNum));
-  if (!sub) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+/* true when body b has mass and all principal inertias above mjMINVAL */
+static int has_mass(const mjModel* m, int b) {
+  const mjtNum* I = m->body_inertia + 3 * b;
+  return m->body_mass[b] >= mjMINVAL && I[0] >= mjMINVAL && I[1] >= mjMINVAL && I[2] >= mjMINVAL;
+}
+
+/* true when b, or a body welded to it (descendants without joints), has mass */
+static int welded_mass(const mjModel* m, int b) {
+  if (has_mass(m, b)) {
+    return 1;
   }
-  for (int b = m->nbody - 1; b > 0; b--) {
-    sub[b] += m->body_mass[b];
-    sub[m->body_parentid[b]] += sub[b];
-  }
-  int ok = 1;
-  for (int b = 1; b < m->nbody && ok; b++) {
-    if (m->body_jntnum[b] && sub[b] < mjMINVAL) {
-      ok = tn_compileFail(c, TN_AT(c->spec->bodies, tnSpecBody, b)->src, NULL,
-                          "mass and inertia of moving bodies must be larger than mjMINVAL");
+  for (int k = b + 1; k < m->nbody; k++) {
+    if (m->body_parentid[k] == b && !m->body_jntnum[k] && welded_mass(m, k)) {
+      return 1;
     }
   }
-  free(sub);
-  return ok;
+  return 0;
+}
+
+/* every body with joints needs mass and inertia, its own or from bodies welded to it */
+static int check_moving(tnCompiler* c) {
+  mjModel* m = c->m;
+  for (int b = 1; b < m->nbody; b++) {
+    if (m->body_jntnum[b] && !welded_mass(m, b)) {
+      return tn_compileFail(c, TN_AT(c->spec->bodies, tnSpecBody, b)->src, NULL,
+                            "mass and inertia of moving bodies must be larger than mjMINVAL");
+    }
+  }
+  return 1;
 }
 
 int tn_compileInertias(tnCompiler* c) {
@@ -164,7 +175,17 @@ int tn_compileInertias(tnCompiler* c) {
     if (fromgeom ? !geom_inertia(c, b) : (body->has_inertial && !explicit_inertia(c, b, body))) {
       return 0;
     }
+
+    // no mass information: MuJoCo puts the inertial frame at the body frame
+    if (!body->has_inertial && m->body_mass[b] == 0) {
+      mju_copy3(m->body_ipos + 3 * b, m->body_pos + 3 * b);
+      mju_copy4(m->body_iquat + 4 * b, m->body_quat + 4 * b);
+    }
     adjust_body(c, b);
+    if (!triangle_ok(m->body_inertia + 3 * b)) {
+      return tn_compileFail(c, body->has_inertial ? body->inertial_src : body->src, NULL,
+                            "inertia must satisfy A + B >= C; use 'balanceinertia' to fix");
+    }
   }
   scale_total_mass(c);
   return check_moving(c);

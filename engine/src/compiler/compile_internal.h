@@ -23,17 +23,17 @@ typedef struct tnCompiler_ {
   int *site_order, *site_id;
   int *cam_order, *cam_id;
   int *light_order, *light_id;
-  int *pair_order, *pair_id;       /* pairs and excludes are sorted by body signature */
+  int *pair_order, *pair_id; /* pairs and excludes are sorted by body signature */
   int *exclude_order, *exclude_id;
 
   /* per body: joint count/address, dof count/address (before allocation) */
   int *body_jntnum, *body_jntadr, *body_dofnum, *body_dofadr;
-  int *dof_parentid; /* nv */
+  int* dof_parentid; /* nv */
 } tnCompiler;
 
 /* error at a spec element (printf-style); returns 0 */
-int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt,
-                   ...) __attribute__((format(printf, 4, 5)));
+int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* model id of the object named `name` of type `objtype` (mjtObj), -1 if none.
  * Valid once the ordering stage ran (body-grouped objects use model ids). */
@@ -51,36 +51,39 @@ int tn_jointNv(int type);
 int tn_compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */
 void tn_compileOrderFree(tnCompiler* c);
 int tn_sensorDim(const tnSpecSensor* sensor); /* compile_sensor.c: data size of a sensor */
-int tn_compileBodies(tnCompiler* c);         /* compile_body.c */
-int tn_compileJoints(tnCompiler* c);         /* compile_body.c */
-int tn_compileTrees(tnCompiler* c);          /* compile_body.c */
-int tn_compileInertias(tnCompiler* c);       /* compile_inertia.c */
-int tn_compileGeoms(tnCompiler* c);          /* compile_geom.c */
-int tn_compileSites(tnCompiler* c);          /* compile_geom.c */
-int tn_compileCamLights(tnCompiler* c);      /* compile_geom.c */
-int tn_compileAssets(tnCompiler* c);         /* compile_asset.c */
-int tn_compileContacts(tnCompiler* c);       /* compile_asset.c: pairs, excludes */
-int tn_compileTendons(tnCompiler* c);        /* compile_tendon.c */
-int tn_compileEqualities(tnCompiler* c);     /* compile_tendon.c */
-int tn_compileActuators(tnCompiler* c);      /* compile_actuator.c */
-int tn_compileDampratio(tnCompiler* c);      /* compile_actuator.c, after constants */
-int tn_compileSensors(tnCompiler* c);        /* compile_sensor.c */
-int tn_compileCustom(tnCompiler* c);         /* compile_custom.c */
-int tn_compileKeys(tnCompiler* c);           /* compile_custom.c */
-int tn_compileNames(tnCompiler* c);          /* compile_names.c */
-int tn_countNames(const tnSpec* spec);       /* compile_names.c: bytes of m->names */
-int tn_checkNames(tnCompiler* c);            /* compile_names.c: repeated names */
+int tn_compileBodies(tnCompiler* c);          /* compile_body.c */
+int tn_compileJoints(tnCompiler* c);          /* compile_body.c */
+int tn_compileTrees(tnCompiler* c);           /* compile_body.c */
+int tn_compileInertias(tnCompiler* c);        /* compile_inertia.c */
+int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
+int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
+int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
+int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
+int tn_compileContacts(tnCompiler* c);        /* compile_asset.c: pairs, excludes */
+int tn_compileTendons(tnCompiler* c);         /* compile_tendon.c */
+int tn_compileEqualities(tnCompiler* c);      /* compile_tendon.c */
+int tn_compileActuators(tnCompiler* c);       /* compile_actuator.c */
+int tn_compileDampratio(tnCompiler* c);       /* compile_actuator.c, after constants */
+int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
+int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
+int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */
+int tn_compileNames(tnCompiler* c);           /* compile_names.c */
+int tn_countNames(const tnSpec* spec);        /* compile_names.c: bytes of m->names */
+int tn_checkNames(tnCompiler* c);             /* compile_names.c: repeated names */
 
 /* copy user data into a model row of width n (zero-padded); 0 when too long */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user,
-                   const tnXmlNode* src);
+int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnXmlNode* src);
 
 /* resolve a TN_AUTO limited flag from its range; 0 on error */
 int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXmlNode* src,
                       const char* flagattr, const char* rangeattr, int* out);
 
+/* apply an enclosing <frame> pose to a local position and orientation (quat may be NULL) */
+void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]);
+/* rotate a direction by an enclosing <frame> */
+void tn_frameRotate(const tnFrame* f, mjtNum vec[3]);
+
 /* convert an orientation to a quaternion with the compiler's angle settings */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o,
-                   const tnXmlNode* src);
+int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnXmlNode* src);
 
 #endif /* TORSION_COMPILE_INTERNAL_H */

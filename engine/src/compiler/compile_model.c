@@ -47,12 +47,11 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 /* every fill stage, in dependency order */
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
-  return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) &&
-         tn_compileAssets(c) && tn_compileGeoms(c) && tn_compileSites(c) &&
-         tn_compileCamLights(c) && tn_compileContacts(c) && tn_compileInertias(c) &&
-         tn_compileTendons(c) && tn_compileEqualities(c) && tn_compileActuators(c) &&
-         tn_compileSensors(c) && tn_compileCustom(c) && tn_compileKeys(c) &&
-         tn_compileNames(c);
+  return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
+         tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
+         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
+         tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
+         tn_compileCustom(c) && tn_compileKeys(c) && tn_compileNames(c);
 }
 
 /* compile a spec into a model */

@@ -7,12 +7,12 @@
 #include "compiler/compile_internal.h"
 
 /* name and source element of spec object i of each named family */
-#define FAMILY(fn, vec, type)                                         \
-  static const char* fn##_name(const tnSpec* s, int i) {             \
-    return TN_AT(s->vec, type, i)->name;                              \
-  }                                                                   \
-  static const tnXmlNode* fn##_src(const tnSpec* s, int i) {         \
-    return TN_AT(s->vec, type, i)->src;                               \
+#define FAMILY(fn, vec, type)                                \
+  static const char* fn##_name(const tnSpec* s, int i) {     \
+    return TN_AT(s->vec, type, i)->name;                     \
+  }                                                          \
+  static const tnXmlNode* fn##_src(const tnSpec* s, int i) { \
+    return TN_AT(s->vec, type, i)->src;                      \
   }
 FAMILY(body, bodies, tnSpecBody)
 FAMILY(joint, joints, tnSpecJoint)
@@ -89,22 +89,14 @@ static const tnNameFamily* find_family(int objtype) {
 /* model id of spec object i (body-grouped families are renumbered) */
 static int model_id(const tnCompiler* c, int objtype, int i) {
   switch (objtype) {
-    case mjOBJ_JOINT:
-      return c->jnt_id[i];
-    case mjOBJ_GEOM:
-      return c->geom_id[i];
-    case mjOBJ_SITE:
-      return c->site_id[i];
-    case mjOBJ_CAMERA:
-      return c->cam_id[i];
-    case mjOBJ_LIGHT:
-      return c->light_id[i];
-    case mjOBJ_PAIR:
-      return c->pair_id ? c->pair_id[i] : i;
-    case mjOBJ_EXCLUDE:
-      return c->exclude_id ? c->exclude_id[i] : i;
-    default:
-      return i;
+    case mjOBJ_JOINT: return c->jnt_id[i];
+    case mjOBJ_GEOM: return c->geom_id[i];
+    case mjOBJ_SITE: return c->site_id[i];
+    case mjOBJ_CAMERA: return c->cam_id[i];
+    case mjOBJ_LIGHT: return c->light_id[i];
+    case mjOBJ_PAIR: return c->pair_id ? c->pair_id[i] : i;
+    case mjOBJ_EXCLUDE: return c->exclude_id ? c->exclude_id[i] : i;
+    default: return i;
   }
 }
 
@@ -130,8 +122,7 @@ int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnXmlN
   int id = tn_compileFind(c, objtype, name);
   if (id < 0) {
     const tnNameFamily* f = find_family(objtype);
-    tn_compileFail(c, src, attr, "unknown %s '%s'", f ? f->label : "object",
-                   name ? name : "");
+    tn_compileFail(c, src, attr, "unknown %s '%s'", f ? f->label : "object", name ? name : "");
   }
   return id;
 }
@@ -149,8 +140,8 @@ int tn_checkNames(tnCompiler* c) {
       for (int j = 0; j < i; j++) {
         const char* b = f->name(c->spec, j);
         if (b && strcmp(a, b) == 0) {
-          return tn_compileFail(c, f->src(c->spec, i), "name", "repeated %s name '%s'",
-                                f->label, a);
+          return tn_compileFail(c, f->src(c->spec, i), "name", "repeated %s name '%s'", f->label,
+                                a);
         }
       }
     }

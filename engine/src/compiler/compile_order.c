@@ -17,30 +17,49 @@ int tn_jointNv(int type) {
   return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
 }
 
-/* body of spec object i of an array whose elements start with... (per type accessors) */
-static int jnt_body(const tnSpec* s, int i) { return TN_AT(s->joints, tnSpecJoint, i)->body; }
-static int geom_body(const tnSpec* s, int i) { return TN_AT(s->geoms, tnSpecGeom, i)->body; }
-static int site_body(const tnSpec* s, int i) { return TN_AT(s->sites, tnSpecSite, i)->body; }
-static int cam_body(const tnSpec* s, int i) { return TN_AT(s->cameras, tnSpecCamera, i)->body; }
-static int light_body(const tnSpec* s, int i) { return TN_AT(s->lights, tnSpecLight, i)->body; }
+/* the body of spec object i, per body-grouped family */
+static int jnt_body(const tnSpec* s, int i) {
+  return TN_AT(s->joints, tnSpecJoint, i)->body;
+}
+static int geom_body(const tnSpec* s, int i) {
+  return TN_AT(s->geoms, tnSpecGeom, i)->body;
+}
+static int site_body(const tnSpec* s, int i) {
+  return TN_AT(s->sites, tnSpecSite, i)->body;
+}
+static int cam_body(const tnSpec* s, int i) {
+  return TN_AT(s->cameras, tnSpecCamera, i)->body;
+}
+static int light_body(const tnSpec* s, int i) {
+  return TN_AT(s->lights, tnSpecLight, i)->body;
+}
 
-/* stable grouping of n objects by body: order[k] = spec index, id[spec index] = k */
+/* stable grouping of n objects by body (counting sort): order[k] = spec index,
+ * id[spec index] = k */
 static int group_by_body(const tnSpec* s, int n, int (*body)(const tnSpec*, int), int** order,
                          int** id) {
+  int nb = s->bodies.n;
   *order = malloc(sizeof(int) * (size_t)(n ? n : 1));
   *id = malloc(sizeof(int) * (size_t)(n ? n : 1));
-  if (!*order || !*id) {
+  int* start = calloc((size_t)nb + 1, sizeof(int));
+  if (!*order || !*id || !start) {
+    free(start);
     return 0;
   }
-  int k = 0;
-  for (int b = 0; b < s->bodies.n; b++) {
-    for (int i = 0; i < n; i++) {
-      if (body(s, i) == b) {
-        (*order)[k] = i;
-        (*id)[i] = k++;
-      }
-    }
+
+  // first model id of each body's objects, then place in document order
+  for (int i = 0; i < n; i++) {
+    start[body(s, i) + 1]++;
   }
+  for (int b = 0; b < nb; b++) {
+    start[b + 1] += start[b];
+  }
+  for (int i = 0; i < n; i++) {
+    int k = start[body(s, i)]++;
+    (*order)[k] = i;
+    (*id)[i] = k;
+  }
+  free(start);
   return 1;
 }
 
@@ -97,19 +116,18 @@ static int count_dofs(tnCompiler* c, int* nq, int* nv) {
 }
 
 /* longest user array of an object family, checked against the <size> setting */
-#define USER_WIDTH(vec, type, setting, label)                                           \
-  do {                                                                                  \
-    int w = 0;                                                                          \
-    for (int i = 0; i < s->vec.n; i++) {                                                \
-      const type* o = TN_AT(s->vec, type, i);                                           \
-      if (s->setting >= 0 && o->user.n > s->setting) {                                  \
-        return tn_compileFail(c, o->src, "user",                                        \
-                              "%d values but nuser_%s is %d", o->user.n, label,         \
-                              s->setting);                                              \
-      }                                                                                 \
-      w = o->user.n > w ? o->user.n : w;                                                \
-    }                                                                                   \
-    sz->setting = s->setting >= 0 ? s->setting : w;                                  \
+#define USER_WIDTH(vec, type, setting, label)                                                      \
+  do {                                                                                             \
+    int w = 0;                                                                                     \
+    for (int i = 0; i < s->vec.n; i++) {                                                           \
+      const type* o = TN_AT(s->vec, type, i);                                                      \
+      if (s->setting >= 0 && o->user.n > s->setting) {                                             \
+        return tn_compileFail(c, o->src, "user", "%d values but nuser_%s is %d", o->user.n, label, \
+                              s->setting);                                                         \
+      }                                                                                            \
+      w = o->user.n > w ? o->user.n : w;                                                           \
+    }                                                                                              \
+    sz->setting = s->setting >= 0 ? s->setting : w;                                                \
   } while (0)
 
 /* widths of the user arrays */
@@ -173,8 +191,9 @@ static int asset_sizes(tnCompiler* c, mjModel* sz) {
   }
   if (hf > TN_MAX_DATA || num > TN_MAX_DATA || text > TN_MAX_DATA) {
     return tn_compileFail(c, NULL, NULL, "model too large (%s data)",
-                          hf > TN_MAX_DATA ? "height field" : num > TN_MAX_DATA ? "numeric"
-                                                                                 : "text");
+                          hf > TN_MAX_DATA    ? "height field"
+                          : num > TN_MAX_DATA ? "numeric"
+                                              : "text");
   }
   sz->nhfielddata = (int)hf;
   sz->nnumericdata = (int)num;
@@ -190,7 +209,7 @@ static int check_total(tnCompiler* c, const mjModel* sz) {
   MJMODEL_POINTERS(X)
 #undef X
 #undef MJ_M
-  if (bytes > (double)(1LL << 34)) {
+  if (bytes > (double)(1LL << 32)) {
     return tn_compileFail(c, NULL, NULL, "model too large (%.3g bytes)", bytes);
   }
   return 1;
@@ -266,19 +285,19 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
   for (int b = 0; b < sz->nbody; b++) {
     body_parent[b] = TN_AT(s->bodies, tnSpecBody, b)->parent;
   }
-  tn_countSparsity(sz->nv, c->dof_parentid, sz->nbody, body_parent, c->body_dofnum,
-                   c->body_dofadr, &sz->nM, &sz->nC, &sz->nD, &sz->nB);
+  tn_countSparsity(sz->nv, c->dof_parentid, sz->nbody, body_parent, c->body_dofnum, c->body_dofadr,
+                   &sz->nM, &sz->nC, &sz->nD, &sz->nB);
   free(body_parent);
   return check_total(c, sz);
 }
 
 /* free the ordering arrays */
 void tn_compileOrderFree(tnCompiler* c) {
-  int* arrays[] = {c->jnt_order,  c->jnt_id,     c->geom_order,  c->geom_id,
-                   c->site_order, c->site_id,    c->cam_order,   c->cam_id,
-                   c->light_order, c->light_id,  c->body_jntnum, c->body_jntadr,
-                   c->body_dofnum, c->body_dofadr, c->dof_parentid, c->pair_order,
-                   c->pair_id,    c->exclude_order, c->exclude_id};
+  int* arrays[] = {c->jnt_order,   c->jnt_id,        c->geom_order,   c->geom_id,
+                   c->site_order,  c->site_id,       c->cam_order,    c->cam_id,
+                   c->light_order, c->light_id,      c->body_jntnum,  c->body_jntadr,
+                   c->body_dofnum, c->body_dofadr,   c->dof_parentid, c->pair_order,
+                   c->pair_id,     c->exclude_order, c->exclude_id};
   for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
     free(arrays[i]);
   }

@@ -31,8 +31,7 @@ static int compile_wrap(tnCompiler* c, int w, int spatial) {
       m->wrap_objid[w] = tn_compileRequire(c, mjOBJ_SITE, s->obj, s->src, "site");
       m->wrap_prm[w] = 0;
       return m->wrap_objid[w] >= 0;
-    case mjWRAP_PULLEY:
-      return 1;
+    case mjWRAP_PULLEY: return 1;
     default: {
       // geom: sphere or cylinder, optional side site
       int g = tn_compileRequire(c, mjOBJ_GEOM, s->obj, s->src, "geom");
@@ -65,15 +64,18 @@ static int check_path(tnCompiler* c, const tnSpecTendon* t) {
     int first = i == 0 || type[i - 1] == mjWRAP_PULLEY;
     int last = i == n - 1 || type[i + 1] == mjWRAP_PULLEY;
     int geom = type[i] == mjWRAP_SPHERE || type[i] == mjWRAP_CYLINDER;
+    const tnXmlNode* src = TN_AT(c->spec->wraps, tnSpecWrap, t->wrapadr + i)->src;
     if (type[i] == mjWRAP_JOINT) {
-      return tn_compileFail(c, t->src, NULL, "spatial tendons cannot contain joints");
+      return tn_compileFail(c, src, NULL, "spatial tendons cannot contain joints");
     }
     if (type[i] != mjWRAP_PULLEY && (first || last) && type[i] != mjWRAP_SITE) {
-      return tn_compileFail(c, t->src, NULL,
-                            "spatial tendon path must start and end with a site");
+      return tn_compileFail(c, src, NULL, "spatial tendon path must start and end with a site");
+    }
+    if (type[i] == mjWRAP_SITE && first && last) {
+      return tn_compileFail(c, src, NULL, "a site needs a neighbor that is not a pulley");
     }
     if (geom && (type[i - 1] != mjWRAP_SITE || type[i + 1] != mjWRAP_SITE)) {
-      return tn_compileFail(c, t->src, NULL, "a wrapping geom must be between two sites");
+      return tn_compileFail(c, src, NULL, "a wrapping geom must be between two sites");
     }
   }
   return 1;
@@ -95,6 +97,9 @@ static int compile_tendon(tnCompiler* c, int i) {
   }
   if (t->spatial && !check_path(c, t)) {
     return 0;
+  }
+  if (t->spatial && !(t->width > 0)) {
+    return tn_compileFail(c, t->src, "width", "spatial tendons must have positive width");
   }
 
   // limits and properties
@@ -128,8 +133,7 @@ static int compile_tendon(tnCompiler* c, int i) {
       return 0;
     }
   }
-  return tn_compileUser(c, m->tendon_user + m->nuser_tendon * i, m->nuser_tendon, &t->user,
-                        t->src);
+  return tn_compileUser(c, m->tendon_user + m->nuser_tendon * i, m->nuser_tendon, &t->user, t->src);
 }
 
 int tn_compileTendons(tnCompiler* c) {
@@ -201,7 +205,12 @@ static int compile_equality(tnCompiler* c, int i) {
     if (!eq_frames(c, i, e)) {
       return 0;
     }
-    if (e->type == mjEQ_CONNECT && e->use_sites) {
+    // site-based: MuJoCo stores no anchor/pose (connect: all zero, weld: its fixed pattern)
+    if (e->use_sites) {
+      if (e->type == mjEQ_WELD) {
+        data[1] = 1;
+        data[10] = e->torquescale;
+      }
       return 1;
     }
     mju_copy3(data, e->anchor);

@@ -8,8 +8,7 @@
 #include "compiler/compile_internal.h"
 
 /* error at a spec element */
-int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt,
-                   ...) {
+int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
@@ -24,8 +23,7 @@ int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const 
 }
 
 /* user data row */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user,
-                   const tnXmlNode* src) {
+int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnXmlNode* src) {
   if (user->n > n) {
     return tn_compileFail(c, src, "user", "too many values (%d, at most %d)", user->n, n);
   }
@@ -36,7 +34,8 @@ int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user,
   return 1;
 }
 
-/* resolve limited="auto" from the range (autolimits), and validate a used range */
+/* resolve limited="auto" (autolimits: limited iff range[0] < range[1]) and validate a used
+ * range */
 int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXmlNode* src,
                       const char* flagattr, const char* rangeattr, int* out) {
   int hasrange = !(range[0] == 0 && range[1] == 0);
@@ -46,7 +45,7 @@ int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXm
                             "range given but '%s' is not set and compiler autolimits is false",
                             flagattr);
     }
-    flag = c->spec->compiler.autolimits && hasrange;
+    flag = c->spec->compiler.autolimits && range[0] < range[1];
   }
   if (flag && range[0] >= range[1]) {
     return tn_compileFail(c, src, rangeattr, "invalid range: lower bound must be below upper");
@@ -56,8 +55,7 @@ int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXm
 }
 
 /* orientation -> quaternion */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o,
-                   const tnXmlNode* src) {
+int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnXmlNode* src) {
   char why[256] = "";
   if (o->kind == TN_ORIENT_NONE) {
     quat[0] = 1;
@@ -70,4 +68,27 @@ int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o,
     return tn_compileFail(c, src, attrs[o->kind], "%s", why[0] ? why : "invalid orientation");
   }
   return 1;
+}
+
+/* pos = frame.pos + R(frame) pos, quat = frame.quat * quat */
+void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]) {
+  if (!f->active) {
+    return;
+  }
+  mjtNum p[3], q[4];
+  mju_rotVecQuat(p, pos, f->quat);
+  mju_add3(pos, p, f->pos);
+  if (quat) {
+    mju_mulQuat(q, f->quat, quat);
+    mju_copy4(quat, q);
+  }
+}
+
+/* vec = R(frame) vec */
+void tn_frameRotate(const tnFrame* f, mjtNum vec[3]) {
+  if (f->active) {
+    mjtNum v[3];
+    mju_rotVecQuat(v, vec, f->quat);
+    mju_copy3(vec, v);
+  }
 }

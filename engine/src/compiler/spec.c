@@ -250,10 +250,10 @@ void tn_specFree(tnSpec* s) {
   if (!s) {
     return;
   }
-  tnVec* vecs[] = {&s->defaults,  &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
-                   &s->cameras,   &s->lights,   &s->materials,  &s->textures, &s->hfields,
-                   &s->pairs,     &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
-                   &s->actuators, &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
+  tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
+                   &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields,
+                   &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
+                   &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
                    &s->tuple_elems, &s->keys};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
     tn_vecFree(vecs[i]);

@@ -31,6 +31,13 @@ void tn_vecFree(tnVec* v);
 /* typed access to element i */
 #define TN_AT(vec, type, i) (((type*)(vec).data) + (i))
 
+/* the accumulated pose of enclosing <frame> elements (active = 0: none) */
+typedef struct tnFrame_ {
+  int active;
+  mjtNum pos[3];
+  mjtNum quat[4];
+} tnFrame;
+
 /* user data attached to an object (user="...") */
 typedef struct tnUser_ {
   mjtNum* v; /* pool memory */
@@ -59,6 +66,7 @@ typedef struct tnSpecJoint_ {
   tnUser user;
   /* element only */
   const char* name;
+  tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
   tnXmlNode* src;
 } tnSpecJoint;
@@ -86,6 +94,7 @@ typedef struct tnSpecGeom_ {
   mjtNum fluidcoef[5];
   tnUser user;
   const char* name;
+  tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
   tnXmlNode* src;
 } tnSpecGeom;
@@ -102,6 +111,7 @@ typedef struct tnSpecSite_ {
   float rgba[4];
   tnUser user;
   const char* name;
+  tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
   tnXmlNode* src;
 } tnSpecSite;
@@ -114,6 +124,7 @@ typedef struct tnSpecCamera_ {
   mjtNum fovy, ipd;
   tnUser user;
   const char* name;
+  tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
   tnXmlNode* src;
 } tnSpecCamera;
@@ -125,6 +136,7 @@ typedef struct tnSpecLight_ {
   mjtNum pos[3], dir[3];
   float attenuation[3], cutoff, exponent, ambient[3], diffuse[3], specular[3];
   const char* name;
+  tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
   tnXmlNode* src;
 } tnSpecLight;
@@ -190,10 +202,10 @@ typedef struct tnSpecTendon_ {
 
 /* one element of a tendon path */
 typedef struct tnSpecWrap_ {
-  int type;          /* mjWRAP_JOINT/PULLEY/SITE/SPHERE (geom; type fixed at compile) */
-  const char* obj;   /* joint, site or geom name */
-  const char* side;  /* sidesite name (geom wraps) */
-  mjtNum prm;        /* joint coef or pulley divisor */
+  int type;         /* mjWRAP_JOINT/PULLEY/SITE/SPHERE (geom; type fixed at compile) */
+  const char* obj;  /* joint, site or geom name */
+  const char* side; /* sidesite name (geom wraps) */
+  mjtNum prm;       /* joint coef or pulley divisor */
   tnXmlNode* src;
 } tnSpecWrap;
 
@@ -251,6 +263,8 @@ typedef struct tnSpecBody_ {
   mjtNum inertia[3];
   mjtNum fullinertia[6];
   tnXmlNode* inertial_src;
+  tnFrame frame;  /* enclosing <frame> pose of the body */
+  tnFrame iframe; /* enclosing <frame> pose of its <inertial> */
   tnXmlNode* src;
 } tnSpecBody;
 
@@ -345,7 +359,7 @@ typedef struct tnDefault_ {
 
 /* <compiler> settings */
 typedef struct tnCompilerSettings_ {
-  int degree;       /* angle="degree" (default) */
+  int degree; /* angle="degree" (default) */
   char eulerseq[3];
   int inertiafromgeom; /* TN_FALSE/TN_TRUE/TN_AUTO */
   int inertiagrouprange[2];
@@ -370,34 +384,34 @@ typedef struct tnSpec_ {
   /* <size> */
   long long memory; /* bytes, -1: default */
   int njmax, nconmax, nstack, nuserdata, nkey;
-  int nuser_body, nuser_jnt, nuser_geom, nuser_site, nuser_cam, nuser_tendon,
-      nuser_actuator, nuser_sensor;
+  int nuser_body, nuser_jnt, nuser_geom, nuser_site, nuser_cam, nuser_tendon, nuser_actuator,
+      nuser_sensor;
 
   /* <statistic> overrides (NaN: computed) */
   mjtNum stat_meaninertia, stat_meanmass, stat_meansize, stat_extent, stat_center[3];
 
-  tnVec defaults;   /* tnDefault, [0] = "main" */
-  tnVec bodies;     /* tnSpecBody, [0] = world, depth-first preorder */
-  tnVec joints;     /* tnSpecJoint */
-  tnVec geoms;      /* tnSpecGeom */
-  tnVec sites;      /* tnSpecSite */
-  tnVec cameras;    /* tnSpecCamera */
-  tnVec lights;     /* tnSpecLight */
-  tnVec materials;  /* tnSpecMaterial */
-  tnVec textures;   /* tnSpecTexture */
-  tnVec hfields;    /* tnSpecHField */
-  tnVec pairs;      /* tnSpecPair */
-  tnVec excludes;   /* tnSpecExclude */
-  tnVec equalities; /* tnSpecEquality */
-  tnVec tendons;    /* tnSpecTendon */
-  tnVec wraps;      /* tnSpecWrap */
-  tnVec actuators;  /* tnSpecActuator */
-  tnVec sensors;    /* tnSpecSensor */
-  tnVec numerics;   /* tnSpecNumeric */
-  tnVec texts;      /* tnSpecText */
-  tnVec tuples;     /* tnSpecTuple */
+  tnVec defaults;    /* tnDefault, [0] = "main" */
+  tnVec bodies;      /* tnSpecBody, [0] = world, depth-first preorder */
+  tnVec joints;      /* tnSpecJoint */
+  tnVec geoms;       /* tnSpecGeom */
+  tnVec sites;       /* tnSpecSite */
+  tnVec cameras;     /* tnSpecCamera */
+  tnVec lights;      /* tnSpecLight */
+  tnVec materials;   /* tnSpecMaterial */
+  tnVec textures;    /* tnSpecTexture */
+  tnVec hfields;     /* tnSpecHField */
+  tnVec pairs;       /* tnSpecPair */
+  tnVec excludes;    /* tnSpecExclude */
+  tnVec equalities;  /* tnSpecEquality */
+  tnVec tendons;     /* tnSpecTendon */
+  tnVec wraps;       /* tnSpecWrap */
+  tnVec actuators;   /* tnSpecActuator */
+  tnVec sensors;     /* tnSpecSensor */
+  tnVec numerics;    /* tnSpecNumeric */
+  tnVec texts;       /* tnSpecText */
+  tnVec tuples;      /* tnSpecTuple */
   tnVec tuple_elems; /* tnSpecTupleElem */
-  tnVec keys;       /* tnSpecKey */
+  tnVec keys;        /* tnSpecKey */
 } tnSpec;
 
 /* a new spec with MuJoCo's defaults (main class, world body); NULL on OOM */

@@ -72,9 +72,9 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
 /* Release the efc arrays (parena = 0, nefc = 0). */
 void tn_efcRelease(mjData* d);
 
-/* Allocate every efc array for d->nefc rows and d->nJ Jacobian non-zeros (and nefc*nefc
- * or the sparse AR pattern when `nA` > 0). Returns 0 (with mjWARN_CNSTRFULL) if the arena
- * is too small, leaving nefc = 0. */
+/* Allocate every efc array for d->nefc rows and d->nJ Jacobian non-zeros, plus `nA` AR
+ * values when known (else tn_allocAR adds them). Returns 0 (with mjWARN_CNSTRFULL) if the
+ * arena is too small, leaving nefc = 0. */
 int tn_efcAllocate(const mjModel* m, mjData* d, int nA);
 
 /* Allocate `n` more ints from the efc region (the sparse AR pattern); NULL if full. */
@@ -130,8 +130,7 @@ void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain
                 const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
                 int id);
 
-/* Equality rows: count (rows and sparse non-zeros) and instantiate. */
-int tn_countEquality(const mjModel* m, mjData* d, int* nnz);
+/* Equality rows (counting pass when d->efc_type is NULL, as tn_addRows). */
 void tn_instantiateEquality(const mjModel* m, mjData* d);
 
 /* efc_aref -= Jdot qvel for connect and weld rows (needs cvel, cdof_dot). */

@@ -364,15 +364,20 @@ static void instantiateAll(const mjModel* m, mjData* d) {
   d->nl = nl;
 }
 
-/* build the constraint rows, their impedance and regularization */
-void mj_makeConstraint(const mjModel* m, mjData* d) {
-  // release last step's rows
+/* no rows this step (arena full or inconsistent): release and unlink the contacts */
+static void dropRows(mjData* d) {
   tn_efcRelease(d);
   d->ne = d->nf = d->nl = 0;
-  d->nisland = 0;
   for (int i = 0; i < d->ncon; i++) {
     d->contact[i].efc_address = -1;
   }
+}
+
+/* build the constraint rows, their impedance and regularization */
+void mj_makeConstraint(const mjModel* m, mjData* d) {
+  // release last step's rows
+  dropRows(d);
+  d->nisland = 0;
   if (TN_CDISABLED(m, mjDSBL_CONSTRAINT)) {
     return;
   }
@@ -388,9 +393,10 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
     d->nJ = d->nefc * m->nv;
   }
 
-  // allocate, with the AR pattern size when a dual solver needs it
+  // allocate (the AR pattern follows when a dual solver needs it)
   int nefc = d->nefc, nJ = d->nJ;
   if (!tn_efcAllocate(m, d, 0)) {
+    dropRows(d);
     return;
   }
 
@@ -400,7 +406,7 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
   instantiateAll(m, d);
   if (d->nefc != nefc || d->nJ != nJ) {
     mju_error("mj_makeConstraint: row count changed between passes");
-    tn_efcRelease(d);
+    dropRows(d);
     return;
   }
   if (tn_isSparse(m)) {
@@ -409,6 +415,7 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
 
   // AR storage for PGS and noslip
   if (tn_isDual(m) && !tn_allocAR(m, d)) {
+    dropRows(d);
     return;
   }
 

@@ -62,7 +62,11 @@ static void symbolic(const mjModel* m, const mjData* d, uint64_t* bits, int word
   // fill: eliminating k couples every pair of its remaining (lower) neighbours
   for (int k = nv - 1; k >= 0; k--) {
     const uint64_t* rk = bits + (size_t)k * words;
-    for (int w = 0; w < words; w++) {
+    int w0 = 0;
+    while (w0 < words && !rk[w0]) {
+      w0++;
+    }
+    for (int w = w0; w < words; w++) {
       uint64_t x = rk[w];
       while (x) {
         int i = w * 64 + __builtin_ctzll(x);
@@ -71,7 +75,7 @@ static void symbolic(const mjModel* m, const mjData* d, uint64_t* bits, int word
         // row i gains row k's columns below i
         uint64_t* ri = bits + (size_t)i * words;
         int full = i >> 6;
-        for (int v = 0; v < full; v++) {
+        for (int v = w0; v < full; v++) {
           ri[v] |= rk[v];
         }
         uint64_t mask = (((uint64_t)1) << (i & 63)) - 1;
@@ -107,27 +111,23 @@ static int layout(int nv, const uint64_t* bits, int words, int* rownnz, int* row
   return nnz;
 }
 
-/* H += scl * a' b on the pattern, a and b sparse with columns ca, cb (rows a >= b added
- * to the lower triangle); pos maps a column to its slot in the current row */
-static void addRowPair(const tnPrimal* ctx, const mjtNum* va, const int* ca,
-                       const mjtNum* vb, const int* cb, int n, mjtNum scl, int* pos) {
+/* scatter a dense n x n block B (lower triangle used) on columns col into H */
+static void scatterBlock(const tnPrimal* ctx, const mjtNum* B, const int* col, int n,
+                         int* pos) {
   for (int p = 0; p < n; p++) {
-    int r = ca[p];
-    int adr = ctx->Hrowadr[r], nnz = ctx->Hrownnz[r];
+    int r = col[p], adr = ctx->Hrowadr[r], nnz = ctx->Hrownnz[r];
     for (int k = 0; k < nnz; k++) {
       pos[ctx->Hcolind[adr + k]] = adr + k;
     }
-    mjtNum s = scl * va[p];
-    for (int q = 0; q < n; q++) {
-      if (cb[q] <= r) {
-        ctx->Hval[pos[cb[q]]] += s * vb[q];
-      }
+    for (int q = 0; q <= p; q++) {
+      ctx->Hval[pos[col[q]]] += B[p * n + q];
     }
   }
 }
 
-/* numeric values: M, then active rows and cones */
-static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx, int* pos) {
+/* numeric values: M, then active rows (grouped by shared sparsity) and cones */
+static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx, int* pos,
+                    mjtNum* B) {
   int nv = m->nv;
   memset(ctx->Hval, 0, sizeof(mjtNum) * (size_t)ctx->Hnnz);
 
@@ -143,28 +143,54 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx, int* pos) 
     }
   }
 
-  // rows: quadratic rows D J'J, cone contacts J' Hc J
-  for (int i = 0; i < d->nefc; i++) {
-    int st = d->efc_state[i];
-    const mjtNum* J = d->efc_J + d->efc_J_rowadr[i];
+  // rows sharing a pattern (supernodes): accumulate a dense block, scatter it once
+  for (int i = 0; i < d->nefc;) {
+    int n = d->efc_J_rownnz[i], last = i + d->efc_J_rowsuper[i];
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
-    int n = d->efc_J_rownnz[i];
-    if (st == mjCNSTRSTATE_QUADRATIC) {
-      addRowPair(ctx, J, col, J, col, n, d->efc_D[i], pos);
-    } else if (st == mjCNSTRSTATE_CONE) {
-      const mjContact* con = d->contact + d->efc_id[i];
-      int dim = con->dim;
-      for (int a = 0; a < dim; a++) {
-        for (int b = 0; b < dim; b++) {
-          mjtNum h = con->H[a * dim + b];
-          if (h != 0) {
-            addRowPair(ctx, d->efc_J + d->efc_J_rowadr[i + a], col,
-                       d->efc_J + d->efc_J_rowadr[i + b], col, n, h, pos);
+    int any = 0;
+    mju_zero(B, n * n);
+    for (int r = i; r <= last; r++) {
+      int st = d->efc_state[r];
+      const mjtNum* J = d->efc_J + d->efc_J_rowadr[r];
+
+      // quadratic row: D J'J
+      if (st == mjCNSTRSTATE_QUADRATIC) {
+        for (int p = 0; p < n; p++) {
+          mjtNum s = d->efc_D[r] * J[p];
+          for (int q = 0; q <= p; q++) {
+            B[p * n + q] += s * J[q];
           }
         }
+        any = 1;
       }
-      i += dim - 1;
+
+      // cone: J_c' H_c J_c over the contact's rows (same pattern)
+      else if (st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r) {
+        const mjContact* con = d->contact + d->efc_id[r];
+        int dim = con->dim;
+        for (int a = 0; a < dim; a++) {
+          const mjtNum* Ja = d->efc_J + d->efc_J_rowadr[r + a];
+          for (int b = 0; b < dim; b++) {
+            mjtNum h = con->H[a * dim + b];
+            const mjtNum* Jb = d->efc_J + d->efc_J_rowadr[r + b];
+            if (h == 0) {
+              continue;
+            }
+            for (int p = 0; p < n; p++) {
+              mjtNum s = h * Ja[p];
+              for (int q = 0; q <= p; q++) {
+                B[p * n + q] += s * Jb[q];
+              }
+            }
+          }
+        }
+        any = 1;
+      }
     }
+    if (any) {
+      scatterBlock(ctx, B, col, n, pos);
+    }
+    i = last + 1;
   }
 }
 
@@ -207,6 +233,11 @@ void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   uint64_t* bits = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
   int* pos = mj_stackAllocInt(d, (size_t)nv);
   int* cols = mj_stackAllocInt(d, (size_t)nv);
+  int maxn = 1;
+  for (int i = 0; i < d->nefc; i++) {
+    maxn = d->efc_J_rownnz[i] > maxn ? d->efc_J_rownnz[i] : maxn;
+  }
+  mjtNum* B = mj_stackAllocNum(d, (size_t)maxn * maxn);
   ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hdiaginv = mj_stackAllocNum(d, (size_t)nv);
@@ -217,7 +248,7 @@ void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
   ctx->Hval = mj_stackAllocNum(d, (size_t)ctx->Hnnz);
   layout(nv, bits, words, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind);
-  numeric(m, d, ctx, pos);
+  numeric(m, d, ctx, pos, B);
   factor(ctx, nv, pos);
   d->solver_nnz[0] = ctx->Hnnz;
 }

@@ -1,8 +1,9 @@
 /* constraint/solver_newton.c — the Hessian of the reduced primal cost for Newton's method.
  *
  * H = M + sum over quadratic rows of D_i J_i' J_i + sum over elliptic contacts in the cone's
- * middle zone of J_c' H_c J_c (H_c from mj_constraintUpdate). H is formed densely from the
- * rows' non-zeros and factored with Cholesky; Newton's preconditioned gradient is H \ grad. */
+ * middle zone of J_c' H_c J_c (H_c from mj_constraintUpdate). With a dense Jacobian, H is
+ * formed densely from the rows' non-zeros and factored with Cholesky; Newton's
+ * preconditioned gradient is H \ grad. (Sparse Jacobians: solver_hessian_sparse.c.) */
 #include "constraint/solver_primal.h"
 
 /* non-zeros of row i: values and columns (dense rows are compressed) */

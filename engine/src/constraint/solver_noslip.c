@@ -1,7 +1,8 @@
 /* constraint/solver_noslip.c — the noslip post-processor: after the main solver, PGS
  * sweeps over friction-loss rows and contact friction only, without the regularizer R
  * (so friction is hard), keeping the normal forces fixed. Pyramidal edge pairs exchange
- * force along their common normal; elliptic friction solves the cone slice's QCQP. */
+ * force along their common normal; elliptic friction solves the cone slice's QCQP. The
+ * first sweep's improvement also counts 0.5 f'Rf, the cost the regularizer stops adding. */
 #include <math.h>
 
 #include "constraint/constraint.h"

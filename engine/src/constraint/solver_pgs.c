@@ -7,9 +7,10 @@
  * normal force (a QCQP). A block update that would increase the cost is reverted. Sweeps
  * stop when the scaled improvement falls below `tolerance`.
  *
- * As in MuJoCo 3.14, the sweep order is a permutation of the rows, reshuffled before every
- * sweep (Fisher-Yates, from the last position down; an elliptic contact is one unit) with a PCG32 generator (XSH-RR output,
- * LCG multiplier 6364136223846793005, increment 1) started from state 1 at each solve.
+ * As in MuJoCo 3.14, the sweep order is a permutation of the constraints (an elliptic
+ * contact is one unit), reshuffled before every sweep by Fisher-Yates from the last
+ * position down, with a PCG32 generator (XSH-RR output, LCG multiplier
+ * 6364136223846793005, increment 1) started from state 1 at each solve.
  * Sweeps are accelerated with Nesterov-style momentum: each sweep starts from
  * y = f + beta_j (f - f_prev), projected onto the constraint set (friction loss clamped,
  * normal force non-negative, cone friction scaled onto the cone), with

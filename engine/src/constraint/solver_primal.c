@@ -5,7 +5,9 @@
  * and forces, and the gradient grad = M qacc - qfrc_smooth - J' force. Newton's direction
  * is -H^-1 grad; CG's is -M^-1 grad plus the Hager-Zhang multiple of the previous
  * direction. Iteration stops when the scaled cost improvement or gradient norm falls below
- * `tolerance`, when the line search makes no progress, or after `iterations`. */
+ * `tolerance`, when the line search makes no progress, or after `iterations`. Newton's
+ * Hessian (dense Cholesky, or a sparse L'DL with a sparse Jacobian) is rebuilt only when a
+ * constraint state changed or a cone is active: otherwise it is exactly the same matrix. */
 #include <string.h>
 
 #include "constraint/solver_primal.h"
@@ -115,19 +117,34 @@ static void updateDirectionCG(tnPrimal* ctx) {
   }
 }
 
-/* Newton's Hessian (dense, or sparse inside its own stack frame) and the gradient */
-static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  if (!ctx->flg_Newton || ctx->H) {
-    if (ctx->flg_Newton) {
-      tn_newtonHessian(m, d, ctx);
-    }
-    updateGradient(m, d, ctx);
-    return;
+/* 1 if Newton's Hessian must be rebuilt: first time, a state changed, or a cone is active
+ * (its Hessian depends on the point); otherwise H is unchanged and is kept */
+static int hessianStale(const mjData* d, const tnPrimal* ctx, int first) {
+  if (first || ctx->nchange) {
+    return 1;
   }
-  mj_markStack(d);
-  tn_newtonHessianSparse(m, d, ctx);
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_state[i] == mjCNSTRSTATE_CONE) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Newton's Hessian (dense, or sparse in its own stack frame on top) and the gradient */
+static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
+  if (ctx->flg_Newton && hessianStale(d, ctx, first)) {
+    if (ctx->H) {
+      tn_newtonHessian(m, d, ctx);
+    } else {
+      if (!first) {
+        mj_freeStack(d);
+      }
+      mj_markStack(d);
+      tn_newtonHessianSparse(m, d, ctx);
+    }
+  }
   updateGradient(m, d, ctx);
-  mj_freeStack(d);
 }
 
 /* CG or Newton from d->qacc */
@@ -145,7 +162,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
     d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
   }
   updateConstraint(m, d, &ctx);
-  updateHessianGradient(m, d, &ctx);
+  updateHessianGradient(m, d, &ctx, 1);
 
   // first direction: the preconditioned gradient
   mju_scl(ctx.search, ctx.Mgrad, -1, nv);
@@ -171,7 +188,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
 
     // re-evaluate constraints, Hessian and gradient
     updateConstraint(m, d, &ctx);
-    updateHessianGradient(m, d, &ctx);
+    updateHessianGradient(m, d, &ctx, 0);
 
     // statistics
     mjtNum improvement = ctx.scale * (oldcost - ctx.cost);
@@ -193,5 +210,10 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
     }
   }
   d->solver_niter[0] = iter;
+
+  // the sparse Hessian's frame, then the solver's
+  if (flg_Newton && !ctx.H) {
+    mj_freeStack(d);
+  }
   mj_freeStack(d);
 }

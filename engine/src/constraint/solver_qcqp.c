@@ -5,7 +5,6 @@
  * y(la) = -(A' + la I)^-1 b' for the smallest la >= 0 with |y(la)| <= r, found by Newton's
  * method on |y(la)|^2 - r^2 (at most 20 steps). */
 #include "constraint/constraint.h"
-#include "util/util_inline.h"
 
 /* two unknowns: explicit 2x2 inverse */
 static int qcqp2(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d,
@@ -75,14 +74,14 @@ static int qcqpN(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum
     // candidate and its violation
     mju_cholSolve(res, Ala, b, n);
     mju_scl(res, res, -1, n);
-    mjtNum val = tnu_dot(res, res, n) - r * r;
+    mjtNum val = mju_dot(res, res, n) - r * r;
     if (val < 1e-10) {
       break;
     }
 
     // Newton step on la: derivative -2 res' (A+la)^-1 res
     mju_cholSolve(tmp, Ala, res, n);
-    mjtNum deriv = -2.0 * tnu_dot(res, tmp, n);
+    mjtNum deriv = -2.0 * mju_dot(res, tmp, n);
     mjtNum delta = -val / deriv;
     if (delta < 1e-10) {
       break;

@@ -123,14 +123,12 @@ static int read_doubles(tnReader* r, tnXmlNode* node, const char* attr, double* 
 }
 
 /* nmin..nmax finite numbers */
-int tn_rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin,
-              int nmax) {
+int tn_rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin, int nmax) {
   return read_doubles(r, node, attr, out, nmin, nmax);
 }
 
 /* the same into floats */
-int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin,
-                int nmax) {
+int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin, int nmax) {
   double tmp[16];
   if (nmax > 16) {
     return tn_rdFail(r, node, attr, "internal: too many values");
@@ -162,8 +160,7 @@ int tn_rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin
     char* end = NULL;
     errno = 0;
     long x = strtol(s, &end, 10);
-    if (end == s || (*end && !is_space(*end)) || errno == ERANGE || x > INT_MAX ||
-        x < INT_MIN) {
+    if (end == s || (*end && !is_space(*end)) || errno == ERANGE || x > INT_MAX || x < INT_MIN) {
       return fail_value(r, node, attr, expected, v);
     }
     out[i] = (int)x;
@@ -195,8 +192,7 @@ int tn_rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, 
 }
 
 /* one keyword of a table */
-int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
-                 int* out) {
+int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table, int* out) {
   const char* v = tn_rdStr(node, attr);
   if (!v) {
     return 0;

@@ -30,8 +30,7 @@ static int read_target(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
     }
     found = attr;
     if (transmissions[i].trntype < 0) {
-      tn_xmlError(r->err, r->errsz, node, attr,
-                  "%s transmission is not implemented yet",
+      tn_xmlError(r->err, r->errsz, node, attr, "%s transmission is not implemented yet",
                   strcmp(attr, "cranksite") == 0 ? "slider-crank" : attr);
       return 0;
     }

@@ -11,11 +11,23 @@ static const tnKeyword texture_types[] = {
     {"2d", mjTEXTURE_2D}, {"cube", mjTEXTURE_CUBE}, {"skybox", mjTEXTURE_SKYBOX}, {NULL, 0}};
 
 /* texture attributes that only affect pixels */
-static const char* const texture_pixels[] = {
-    "colorspace", "content_type", "file",    "gridsize", "gridlayout", "fileright",
-    "fileleft",   "fileup",       "filedown", "filefront", "fileback",  "builtin",
-    "rgb1",       "rgb2",         "mark",    "markrgb",   "random",     "hflip",
-    "vflip",      NULL};
+static const char* const texture_pixels[] = {"colorspace", "content_type", "file",    "gridlayout",
+                                             "fileright",  "fileleft",     "fileup",  "filedown",
+                                             "filefront",  "fileback",     "builtin", "mark",
+                                             "hflip",      "vflip",        NULL};
+
+/* shapes of the pixel attributes, as MuJoCo validates them (1/0) */
+static int check_texture_values(tnReader* r, tnXmlNode* node) {
+  float rgb[3];
+  float random = 0;
+  int grid[2];
+  TN_TRY(tn_rdFloats(r, node, "rgb1", rgb, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "rgb2", rgb, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "markrgb", rgb, 3, 3));
+  TN_TRY(tn_rdFloats(r, node, "random", &random, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "gridsize", grid, 2, 2));
+  return 1;
+}
 
 /* <texture> */
 static int read_texture(tnReader* r, tnXmlNode* node) {
@@ -30,16 +42,20 @@ static int read_texture(tnReader* r, tnXmlNode* node) {
   for (int i = 0; texture_pixels[i]; i++) {
     tn_rdStr(node, texture_pixels[i]);
   }
+  TN_OK(check_texture_values(r, node));
   TN_TRY(tn_rdName(r, node, "name", &t->name));
   TN_TRY(tn_rdKeyword(r, node, "type", texture_types, &t->type));
   TN_TRY(tn_rdInts(r, node, "width", &t->width, 1, 1));
   TN_TRY(tn_rdInts(r, node, "height", &t->height, 1, 1));
   TN_TRY(tn_rdInts(r, node, "nchannel", &t->nchannel, 1, 1));
-  if (t->width < 0 || t->height < 0 || t->nchannel < 1 || t->nchannel > 4) {
-    return tn_rdFail(r, node, NULL, "invalid texture dimensions") + 1;
-  }
 
-  // builtin cube and skybox textures are six square faces stacked vertically
+  // builtin textures need their dimensions; cube and skybox ones are six square faces
+  if (builtin && t->width < 1) {
+    return tn_rdFail(r, node, "width", "invalid width of builtin texture") + 1;
+  }
+  if (builtin && t->type == mjTEXTURE_2D && t->height < 1) {
+    return tn_rdFail(r, node, "height", "invalid height of builtin texture") + 1;
+  }
   if (builtin && t->type != mjTEXTURE_2D) {
     t->height = 6 * t->width;
   }
@@ -94,7 +110,8 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
   }
   if (h->nrow < 1 || h->ncol < 1 || h->nrow > 1 << 14 || h->ncol > 1 << 14) {
     return tn_rdFail(r, node, h->nrow < 1 || h->nrow > 1 << 14 ? "nrow" : "ncol",
-                     "nrow and ncol must be in 1..16384") + 1;
+                     "nrow and ncol must be in 1..16384") +
+           1;
   }
   int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
   TN_TRY(got);

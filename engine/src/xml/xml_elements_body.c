@@ -1,9 +1,11 @@
 /* xml/xml_elements_body.c — the kinematic tree: <worldbody>, <body> and what bodies hold
- * (<inertial>, <joint>, <freejoint>, <geom>, <site>, <camera>, <light>).
+ * (<inertial>, <joint>, <freejoint>, <geom>, <site>, <camera>, <light>, <frame>).
  *
  * Bodies are numbered in document (depth-first pre-) order, the world being body 0. Each
  * object records its body; the compiler later groups objects by body as MuJoCo does. An
- * element's class comes from its `class` attribute, else the nearest `childclass`. */
+ * element's class comes from its `class` attribute, else the nearest `childclass`. A
+ * <frame> only contributes a pose (and childclass): objects inside it record the
+ * accumulated frame pose, which the compiler applies to their own pose. */
 #include <string.h>
 
 #include "xml/xml_reader.h"
@@ -17,8 +19,9 @@ static tnDefault* class_of(tnReader* r, int cls) {
 }
 
 /* <inertial> of body b */
-static int read_inertial(tnReader* r, tnXmlNode* node, int b) {
+static int read_inertial(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   tnSpecBody* body = TN_AT(r->spec->bodies, tnSpecBody, b);
+  body->iframe = *frame;
   if (body->has_inertial) {
     return tn_rdFail(r, node, NULL, "a body can have only one <inertial>") + 1;
   }
@@ -47,7 +50,7 @@ static int read_inertial(tnReader* r, tnXmlNode* node, int b) {
 }
 
 /* <joint> or <freejoint> */
-static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls) {
+static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   tnSpecJoint j;
   if (strcmp(node->name, "freejoint") == 0) {
     // not affected by default classes
@@ -69,6 +72,7 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls) {
   }
   TN_TRY(tn_rdName(r, node, "name", &j.name));
   j.body = b;
+  j.frame = *frame;
   j.src = node;
   tnSpecJoint* dst = tn_vecPush(&r->spec->joints, sizeof(tnSpecJoint));
   if (!dst) {
@@ -79,7 +83,7 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls) {
 }
 
 /* <geom> */
-static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls) {
+static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   cls = tn_elementClass(r, node, cls);
   if (cls < 0) {
     return 0;
@@ -88,6 +92,7 @@ static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls) {
   TN_OK(tn_readGeomAttrs(r, node, &g));
   TN_TRY(tn_rdName(r, node, "name", &g.name));
   g.body = b;
+  g.frame = *frame;
   g.src = node;
   tnSpecGeom* dst = tn_vecPush(&r->spec->geoms, sizeof(tnSpecGeom));
   if (!dst) {
@@ -98,7 +103,7 @@ static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls) {
 }
 
 /* <site> */
-static int read_site(tnReader* r, tnXmlNode* node, int b, int cls) {
+static int read_site(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   cls = tn_elementClass(r, node, cls);
   if (cls < 0) {
     return 0;
@@ -107,6 +112,7 @@ static int read_site(tnReader* r, tnXmlNode* node, int b, int cls) {
   TN_OK(tn_readSiteAttrs(r, node, &s));
   TN_TRY(tn_rdName(r, node, "name", &s.name));
   s.body = b;
+  s.frame = *frame;
   s.src = node;
   tnSpecSite* dst = tn_vecPush(&r->spec->sites, sizeof(tnSpecSite));
   if (!dst) {
@@ -117,7 +123,7 @@ static int read_site(tnReader* r, tnXmlNode* node, int b, int cls) {
 }
 
 /* <camera> */
-static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls) {
+static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   cls = tn_elementClass(r, node, cls);
   if (cls < 0) {
     return 0;
@@ -126,6 +132,7 @@ static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls) {
   TN_OK(tn_readCameraAttrs(r, node, &c));
   TN_TRY(tn_rdName(r, node, "name", &c.name));
   c.body = b;
+  c.frame = *frame;
   c.src = node;
   tnSpecCamera* dst = tn_vecPush(&r->spec->cameras, sizeof(tnSpecCamera));
   if (!dst) {
@@ -136,7 +143,7 @@ static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls) {
 }
 
 /* <light> */
-static int read_light(tnReader* r, tnXmlNode* node, int b, int cls) {
+static int read_light(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   cls = tn_elementClass(r, node, cls);
   if (cls < 0) {
     return 0;
@@ -145,6 +152,7 @@ static int read_light(tnReader* r, tnXmlNode* node, int b, int cls) {
   TN_OK(tn_readLightAttrs(r, node, &l));
   TN_TRY(tn_rdName(r, node, "name", &l.name));
   l.body = b;
+  l.frame = *frame;
   l.src = node;
   tnSpecLight* dst = tn_vecPush(&r->spec->lights, sizeof(tnSpecLight));
   if (!dst) {
@@ -154,16 +162,17 @@ static int read_light(tnReader* r, tnXmlNode* node, int b, int cls) {
   return 1;
 }
 
-static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls);
+static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame);
 
 /* <body>: a new body under `parent`, then its children */
-static int read_body(tnReader* r, tnXmlNode* node, int parent, int cls) {
+static int read_body(tnReader* r, tnXmlNode* node, int parent, int cls, const tnFrame* frame) {
   tnSpecBody* body = tn_vecPush(&r->spec->bodies, sizeof(tnSpecBody));
   if (!body) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
   int b = r->spec->bodies.n - 1;
   body->parent = parent;
+  body->frame = *frame;
   body->src = node;
   TN_TRY(tn_rdName(r, node, "name", &body->name));
   TN_TRY(tn_rdNums(r, node, "pos", body->pos, 3, 3));
@@ -181,29 +190,67 @@ static int read_body(tnReader* r, tnXmlNode* node, int parent, int cls) {
       return 0;
     }
   }
-  return read_body_children(r, node, b, cls);
+  const tnFrame none = {0, {0, 0, 0}, {1, 0, 0, 0}};
+  return read_body_children(r, node, b, cls, &none);
 }
 
-/* the children of body b (or of the world) */
-static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls) {
+/* <frame>: a pose (and class) applied to its children, which belong to body b */
+static int read_frame(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* outer) {
+  mjtNum pos[3] = {0, 0, 0}, quat[4] = {1, 0, 0, 0};
+  tnOrientation orient = {TN_ORIENT_NONE, {0}};
+  tn_rdStr(node, "name");
+  TN_TRY(tn_rdNums(r, node, "pos", pos, 3, 3));
+  TN_TRY(tn_rdOrientation(r, node, &orient));
+  const tnCompilerSettings* cs = &r->spec->compiler;
+  char why[256] = "";
+  if (orient.kind != TN_ORIENT_NONE &&
+      !tn_orientationToQuat(quat, &orient, cs->degree, cs->eulerseq, why, sizeof(why))) {
+    return tn_rdFail(r, node, NULL, why[0] ? why : "invalid orientation") + 1;
+  }
+  const char* cc = tn_rdStr(node, "childclass");
+  if (cc) {
+    cls = tn_findClass(r->spec, cc);
+    if (cls < 0) {
+      tn_xmlError(r->err, r->errsz, node, "childclass", "unknown default class '%s'", cc);
+      return 0;
+    }
+  }
+
+  // compose with the enclosing frames: outer * this
+  tnFrame f = {1, {0, 0, 0}, {1, 0, 0, 0}};
+  if (outer->active) {
+    mju_rotVecQuat(f.pos, pos, outer->quat);
+    mju_addTo3(f.pos, outer->pos);
+    mju_mulQuat(f.quat, outer->quat, quat);
+  } else {
+    mju_copy3(f.pos, pos);
+    mju_copy4(f.quat, quat);
+  }
+  return read_body_children(r, node, b, cls, &f);
+}
+
+/* the children of body b (or of the world), inside `frame` */
+static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     const char* n = c->name;
     int ok;
     if (strcmp(n, "body") == 0) {
-      ok = read_body(r, c, b, cls);
+      ok = read_body(r, c, b, cls, frame);
+    } else if (strcmp(n, "frame") == 0) {
+      ok = read_frame(r, c, b, cls, frame);
     } else if (strcmp(n, "inertial") == 0) {
-      ok = read_inertial(r, c, b);
+      ok = read_inertial(r, c, b, frame);
     } else if (strcmp(n, "joint") == 0 || strcmp(n, "freejoint") == 0) {
-      ok = read_joint(r, c, b, cls);
+      ok = read_joint(r, c, b, cls, frame);
     } else if (strcmp(n, "geom") == 0) {
-      ok = read_geom(r, c, b, cls);
+      ok = read_geom(r, c, b, cls, frame);
     } else if (strcmp(n, "site") == 0) {
-      ok = read_site(r, c, b, cls);
+      ok = read_site(r, c, b, cls, frame);
     } else if (strcmp(n, "camera") == 0) {
-      ok = read_camera(r, c, b, cls);
+      ok = read_camera(r, c, b, cls, frame);
     } else if (strcmp(n, "light") == 0) {
-      ok = read_light(r, c, b, cls);
+      ok = read_light(r, c, b, cls, frame);
     } else {
       ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
     }
@@ -216,5 +263,6 @@ static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls) {
 
 /* <worldbody> */
 int tn_readWorldbody(tnReader* r, tnXmlNode* node) {
-  return read_body_children(r, node, 0, 0);
+  const tnFrame none = {0, {0, 0, 0}, {1, 0, 0, 0}};
+  return read_body_children(r, node, 0, 0, &none);
 }

@@ -85,14 +85,18 @@ static int read_eq_frames(tnReader* r, tnXmlNode* node, tnSpecEquality* e) {
     }
     return 1;
   }
+  if (s1 && s2 && !b1 && !b2 && (anchor || tn_xmlAttr(node, "relpose"))) {
+    return tn_rdFail(r, node, anchor ? "anchor" : "relpose",
+                     "anchor and relpose cannot be used with site1/site2") +
+           1;
+  }
   if (s1 && s2 && !b1 && !b2) {
     e->use_sites = 1;
     e->name1 = s1;
     e->name2 = s2;
     return 1;
   }
-  return tn_rdFail(r, node, NULL, "either body1 (and body2) or site1 and site2 are required") +
-         1;
+  return tn_rdFail(r, node, NULL, "either body1 (and body2) or site1 and site2 are required") + 1;
 }
 
 /* one equality element */
@@ -176,15 +180,29 @@ int tn_readKeyframe(tnReader* r, tnXmlNode* node) {
  * ------------------------------------------------------------------------------------- */
 
 /* object types accepted in tuples and frame sensors */
-static const tnKeyword object_types[] = {
-    {"body", mjOBJ_BODY},         {"xbody", mjOBJ_XBODY},       {"joint", mjOBJ_JOINT},
-    {"dof", mjOBJ_DOF},           {"geom", mjOBJ_GEOM},         {"site", mjOBJ_SITE},
-    {"camera", mjOBJ_CAMERA},     {"light", mjOBJ_LIGHT},       {"mesh", mjOBJ_MESH},
-    {"hfield", mjOBJ_HFIELD},     {"texture", mjOBJ_TEXTURE},   {"material", mjOBJ_MATERIAL},
-    {"pair", mjOBJ_PAIR},         {"exclude", mjOBJ_EXCLUDE},   {"equality", mjOBJ_EQUALITY},
-    {"tendon", mjOBJ_TENDON},     {"actuator", mjOBJ_ACTUATOR}, {"sensor", mjOBJ_SENSOR},
-    {"numeric", mjOBJ_NUMERIC},   {"text", mjOBJ_TEXT},         {"tuple", mjOBJ_TUPLE},
-    {"key", mjOBJ_KEY},           {NULL, 0}};
+static const tnKeyword object_types[] = {{"body", mjOBJ_BODY},
+                                         {"xbody", mjOBJ_XBODY},
+                                         {"joint", mjOBJ_JOINT},
+                                         {"dof", mjOBJ_DOF},
+                                         {"geom", mjOBJ_GEOM},
+                                         {"site", mjOBJ_SITE},
+                                         {"camera", mjOBJ_CAMERA},
+                                         {"light", mjOBJ_LIGHT},
+                                         {"mesh", mjOBJ_MESH},
+                                         {"hfield", mjOBJ_HFIELD},
+                                         {"texture", mjOBJ_TEXTURE},
+                                         {"material", mjOBJ_MATERIAL},
+                                         {"pair", mjOBJ_PAIR},
+                                         {"exclude", mjOBJ_EXCLUDE},
+                                         {"equality", mjOBJ_EQUALITY},
+                                         {"tendon", mjOBJ_TENDON},
+                                         {"actuator", mjOBJ_ACTUATOR},
+                                         {"sensor", mjOBJ_SENSOR},
+                                         {"numeric", mjOBJ_NUMERIC},
+                                         {"text", mjOBJ_TEXT},
+                                         {"tuple", mjOBJ_TUPLE},
+                                         {"key", mjOBJ_KEY},
+                                         {NULL, 0}};
 
 /* <numeric> */
 static int read_numeric(tnReader* r, tnXmlNode* node) {

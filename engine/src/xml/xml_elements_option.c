@@ -15,8 +15,8 @@ static const tnKeyword angle_words[] = {{"radian", 0}, {"degree", 1}, {NULL, 0}}
 static const tnKeyword coordinate_words[] = {{"local", 0}, {"global", 1}, {NULL, 0}};
 
 /* compiler attributes that only concern meshes, rendering or threading: accepted */
-static const char* const compiler_ignored[] = {"strippath", "usethread", "saveinertial",
-                                               "exactmeshinertia", "fitaabb", NULL};
+static const char* const compiler_ignored[] = {"strippath",        "usethread", "saveinertial",
+                                               "exactmeshinertia", "fitaabb",   NULL};
 
 /* eulerseq: three of xyzXYZ */
 static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
@@ -90,12 +90,11 @@ static const tnKeyword flag_words[] = {{"disable", 0}, {"enable", 1}, {NULL, 0}}
 
 /* names of the disable and enable bits, in bit order */
 static const char* const disable_names[mjNDISABLE] = {
-    "constraint", "equality",  "frictionloss", "limit",    "contact",   "spring",   "damper",
+    "constraint", "equality",  "frictionloss", "limit",        "contact",   "spring",  "damper",
     "gravity",    "clampctrl", "warmstart",    "filterparent", "actuation", "refsafe", "sensor",
-    "midphase",   "eulerdamp", "autoreset",    "nativeccd", "island",   "multiccd"};
-static const char* const enable_names[mjNENABLE] = {"override", "energy", "fwdinv",
-                                                    "invdiscrete", "sleep", "diagexact",
-                                                    "ipc"};
+    "midphase",   "eulerdamp", "autoreset",    "nativeccd",    "island",    "multiccd"};
+static const char* const enable_names[mjNENABLE] = {
+    "override", "energy", "fwdinv", "invdiscrete", "sleep", "diagexact", "ipc"};
 
 /* <flag> */
 static int read_flag(tnReader* r, tnXmlNode* node) {
@@ -153,9 +152,6 @@ static int read_option_reals(tnReader* r, tnXmlNode* node, mjOption* o) {
   TN_TRY(tn_rdNums(r, node, "o_solref", o->o_solref, 1, mjNREF));
   TN_TRY(tn_rdNums(r, node, "o_solimp", o->o_solimp, 1, mjNIMP));
   TN_TRY(tn_rdNums(r, node, "o_friction", o->o_friction, 1, 5));
-  if (o->timestep <= 0) {
-    return tn_rdFail(r, node, "timestep", "must be positive") + 1;
-  }
   return 1;
 }
 
@@ -173,10 +169,6 @@ int tn_readOption(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdInts(r, node, "sdf_iterations", &o->sdf_iterations, 1, 1));
   TN_TRY(tn_rdInts(r, node, "sdf_initpoints", &o->sdf_initpoints, 1, 1));
   TN_TRY(rd_groupdisable(r, node, o));
-  if (o->iterations < 0 || o->ls_iterations < 0 || o->noslip_iterations < 0 ||
-      o->ccd_iterations < 0) {
-    return tn_rdFail(r, node, "iterations", "iteration counts must be nonnegative") + 1;
-  }
   for (int i = 0; i < node->nchild; i++) {
     if (!read_flag(r, node->child[i])) {
       return 0;
@@ -227,9 +219,9 @@ int tn_readSize(tnReader* r, tnXmlNode* node) {
   struct {
     const char* attr;
     int* dst;
-  } users[] = {{"nuser_body", &s->nuser_body},     {"nuser_jnt", &s->nuser_jnt},
-               {"nuser_geom", &s->nuser_geom},     {"nuser_site", &s->nuser_site},
-               {"nuser_cam", &s->nuser_cam},       {"nuser_tendon", &s->nuser_tendon},
+  } users[] = {{"nuser_body", &s->nuser_body},         {"nuser_jnt", &s->nuser_jnt},
+               {"nuser_geom", &s->nuser_geom},         {"nuser_site", &s->nuser_site},
+               {"nuser_cam", &s->nuser_cam},           {"nuser_tendon", &s->nuser_tendon},
                {"nuser_actuator", &s->nuser_actuator}, {"nuser_sensor", &s->nuser_sensor}};
   for (int i = 0; i < 8; i++) {
     TN_TRY(tn_rdInts(r, node, users[i].attr, users[i].dst, 1, 1));
@@ -253,5 +245,8 @@ int tn_readStatistic(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdNums(r, node, "meansize", &s->stat_meansize, 1, 1));
   TN_TRY(tn_rdNums(r, node, "extent", &s->stat_extent, 1, 1));
   TN_TRY(tn_rdNums(r, node, "center", s->stat_center, 3, 3));
+  if (!isnan(s->stat_extent) && !(s->stat_extent > 0)) {
+    return tn_rdFail(r, node, "extent", "extent must be strictly positive") + 1;
+  }
   return 1;
 }

@@ -95,8 +95,7 @@ static const tnKeyword stages[] = {{"none", mjSTAGE_NONE},
                                    {NULL, 0}};
 
 /* a required name attribute into objname with its object type */
-static int rd_obj(tnReader* r, tnXmlNode* node, const char* attr, int objtype,
-                  tnSpecSensor* s) {
+static int rd_obj(tnReader* r, tnXmlNode* node, const char* attr, int objtype, tnSpecSensor* s) {
   s->objtype = objtype;
   int got = tn_rdName(r, node, attr, &s->objname);
   if (got == 0) {
@@ -125,7 +124,8 @@ static int rd_frame_ref(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
   TN_TRY(gotn);
   if (gott != gotn) {
     return tn_rdFail(r, node, gott ? "refname" : "reftype",
-                     "reftype and refname must be given together") + 1;
+                     "reftype and refname must be given together") +
+           1;
   }
   return 1;
 }
@@ -138,8 +138,8 @@ static int rd_geom_pair(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
   TN_TRY(tn_rdName(r, node, "body1", &b1));
   TN_TRY(tn_rdName(r, node, "body2", &b2));
   if ((g1 && b1) || (!g1 && !b1) || (g2 && b2) || (!g2 && !b2)) {
-    return tn_rdFail(r, node, NULL,
-                     "exactly one of geom1/body1 and of geom2/body2 is required") + 1;
+    return tn_rdFail(r, node, NULL, "exactly one of geom1/body1 and of geom2/body2 is required") +
+           1;
   }
   s->objtype = g1 ? mjOBJ_GEOM : mjOBJ_BODY;
   s->objname = g1 ? g1 : b1;
@@ -151,18 +151,12 @@ static int rd_geom_pair(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
 /* the object attributes of a sensor of object kind `obj`; 1/0 */
 static int rd_sensor_object(tnReader* r, tnXmlNode* node, int obj, tnSpecSensor* s) {
   switch (obj) {
-    case OBJ_SITE:
-      return rd_obj(r, node, "site", mjOBJ_SITE, s) > 0;
-    case OBJ_JOINT:
-      return rd_obj(r, node, "joint", mjOBJ_JOINT, s) > 0;
-    case OBJ_TENDON:
-      return rd_obj(r, node, "tendon", mjOBJ_TENDON, s) > 0;
-    case OBJ_ACTUATOR:
-      return rd_obj(r, node, "actuator", mjOBJ_ACTUATOR, s) > 0;
-    case OBJ_BODY:
-      return rd_obj(r, node, "body", mjOBJ_BODY, s) > 0;
-    case OBJ_FRAME:
-      return rd_frame_obj(r, node, s) && rd_frame_ref(r, node, s);
+    case OBJ_SITE: return rd_obj(r, node, "site", mjOBJ_SITE, s) > 0;
+    case OBJ_JOINT: return rd_obj(r, node, "joint", mjOBJ_JOINT, s) > 0;
+    case OBJ_TENDON: return rd_obj(r, node, "tendon", mjOBJ_TENDON, s) > 0;
+    case OBJ_ACTUATOR: return rd_obj(r, node, "actuator", mjOBJ_ACTUATOR, s) > 0;
+    case OBJ_BODY: return rd_obj(r, node, "body", mjOBJ_BODY, s) > 0;
+    case OBJ_FRAME: return rd_frame_obj(r, node, s) && rd_frame_ref(r, node, s);
     case OBJ_CAMPROJ:
       TN_TRY(rd_obj(r, node, "site", mjOBJ_SITE, s));
       s->reftype = mjOBJ_CAMERA;
@@ -175,17 +169,22 @@ static int rd_sensor_object(tnReader* r, tnXmlNode* node, int obj, tnSpecSensor*
       return tn_rdName(r, node, "site", &s->refname) > 0
                  ? 1
                  : tn_rdFail(r, node, "site", "required attribute missing") + 1;
-    case OBJ_GEOMS:
-      return rd_geom_pair(r, node, s);
+    case OBJ_GEOMS: return rd_geom_pair(r, node, s);
     case OBJ_USER:
       TN_TRY(tn_rdKeyword(r, node, "objtype", user_objtypes, &s->objtype));
       TN_TRY(tn_rdName(r, node, "objname", &s->objname));
       TN_TRY(tn_rdKeyword(r, node, "datatype", datatypes, &s->datatype));
       TN_TRY(tn_rdKeyword(r, node, "needstage", stages, &s->needstage));
       TN_TRY(tn_rdInts(r, node, "dim", &s->dim, 1, 1));
+      if ((s->datatype == mjDATATYPE_AXIS && s->dim != 3) ||
+          (s->datatype == mjDATATYPE_QUATERNION && s->dim != 4)) {
+        return tn_rdFail(r, node, "dim",
+                         s->datatype == mjDATATYPE_AXIS ? "datatype axis requires dim=3"
+                                                        : "datatype quaternion requires dim=4") +
+               1;
+      }
       return s->dim >= 1 ? 1 : tn_rdFail(r, node, "dim", "a positive dimension is required") + 1;
-    default:
-      return 1;
+    default: return 1;
   }
 }
 

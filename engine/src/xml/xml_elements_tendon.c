@@ -30,8 +30,8 @@ static int read_wrap(tnReader* r, tnXmlNode* node, int spatial) {
     if (tn_rdNums(r, node, "divisor", &w->prm, 1, 1) <= 0) {
       return tn_xmlAttr(node, "divisor") ? 0 : tn_rdFail(r, node, "divisor", "required") + 1;
     }
-    if (w->prm <= 0) {
-      return tn_rdFail(r, node, "divisor", "must be positive") + 1;
+    if (w->prm < 0) {
+      return tn_rdFail(r, node, "divisor", "pulley has negative divisor") + 1;
     }
     return 1;
   }

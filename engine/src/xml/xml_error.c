@@ -5,8 +5,8 @@
 #include "xml/xml_error.h"
 
 /* "FILE:LINE: element 'NAME': attribute 'ATTR': MESSAGE" */
-void tn_xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr,
-                 const char* fmt, ...) {
+void tn_xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr, const char* fmt,
+                 ...) {
   if (!err || errsz <= 0) {
     return;
   }
@@ -14,8 +14,7 @@ void tn_xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr,
   // position and element
   int n = 0;
   if (node && node->line > 0) {
-    n = snprintf(err, (size_t)errsz, "%s:%d: element '%s': ", node->file, node->line,
-                 node->name);
+    n = snprintf(err, (size_t)errsz, "%s:%d: element '%s': ", node->file, node->line, node->name);
   } else if (node) {
     n = snprintf(err, (size_t)errsz, "%s: element '%s': ", node->file, node->name);
   }

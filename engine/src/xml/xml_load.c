@@ -17,11 +17,21 @@ static const struct {
   const char* name;
   tnSectionFn fn;
 } sections[] = {
-    {"compiler", tn_readCompiler}, {"option", tn_readOption},     {"size", tn_readSize},
-    {"statistic", tn_readStatistic}, {"visual", NULL},            {"default", NULL},
-    {"custom", tn_readCustom},     {"asset", tn_readAsset},       {"worldbody", tn_readWorldbody},
-    {"contact", tn_readContact},   {"equality", tn_readEquality}, {"tendon", tn_readTendon},
-    {"actuator", tn_readActuator}, {"sensor", tn_readSensor},     {"keyframe", tn_readKeyframe},
+    {"compiler", tn_readCompiler},
+    {"option", tn_readOption},
+    {"size", tn_readSize},
+    {"statistic", tn_readStatistic},
+    {"visual", NULL},
+    {"default", NULL},
+    {"custom", tn_readCustom},
+    {"asset", tn_readAsset},
+    {"worldbody", tn_readWorldbody},
+    {"contact", tn_readContact},
+    {"equality", tn_readEquality},
+    {"tendon", tn_readTendon},
+    {"actuator", tn_readActuator},
+    {"sensor", tn_readSensor},
+    {"keyframe", tn_readKeyframe},
 };
 
 /* read every top-level section of the document into the spec */

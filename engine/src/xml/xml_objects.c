@@ -17,11 +17,16 @@ static const tnKeyword joint_types[] = {{"free", mjJNT_FREE},
                                         {"slide", mjJNT_SLIDE},
                                         {"hinge", mjJNT_HINGE},
                                         {NULL, 0}};
-static const tnKeyword geom_types[] = {
-    {"plane", mjGEOM_PLANE},   {"hfield", mjGEOM_HFIELD},     {"sphere", mjGEOM_SPHERE},
-    {"capsule", mjGEOM_CAPSULE}, {"ellipsoid", mjGEOM_ELLIPSOID}, {"cylinder", mjGEOM_CYLINDER},
-    {"box", mjGEOM_BOX},       {"mesh", mjGEOM_MESH},         {"sdf", mjGEOM_SDF},
-    {NULL, 0}};
+static const tnKeyword geom_types[] = {{"plane", mjGEOM_PLANE},
+                                       {"hfield", mjGEOM_HFIELD},
+                                       {"sphere", mjGEOM_SPHERE},
+                                       {"capsule", mjGEOM_CAPSULE},
+                                       {"ellipsoid", mjGEOM_ELLIPSOID},
+                                       {"cylinder", mjGEOM_CYLINDER},
+                                       {"box", mjGEOM_BOX},
+                                       {"mesh", mjGEOM_MESH},
+                                       {"sdf", mjGEOM_SDF},
+                                       {NULL, 0}};
 static const tnKeyword camlight_modes[] = {{"fixed", mjCAMLIGHT_FIXED},
                                            {"track", mjCAMLIGHT_TRACK},
                                            {"trackcom", mjCAMLIGHT_TRACKCOM},
@@ -40,17 +45,29 @@ static const tnKeyword dyn_types[] = {{"none", mjDYN_NONE},
                                       {"user", -1},
                                       {NULL, 0}};
 static const tnKeyword gain_types[] = {
-    {"fixed", mjGAIN_FIXED}, {"affine", mjGAIN_AFFINE}, {"muscle", -1}, {"user", -1},
-    {NULL, 0}};
+    {"fixed", mjGAIN_FIXED}, {"affine", mjGAIN_AFFINE}, {"muscle", -1}, {"user", -1}, {NULL, 0}};
 static const tnKeyword bias_types[] = {
-    {"none", mjBIAS_NONE}, {"affine", mjBIAS_AFFINE}, {"muscle", -1}, {"user", -1},
-    {NULL, 0}};
+    {"none", mjBIAS_NONE}, {"affine", mjBIAS_AFFINE}, {"muscle", -1}, {"user", -1}, {NULL, 0}};
 
 /* mark visual-only attributes as consumed */
 static void ignore_attrs(tnXmlNode* node, const char* const* names) {
   for (int i = 0; names[i]; i++) {
     tn_rdStr(node, names[i]);
   }
+}
+
+/* stiffness/damping: MuJoCo 3.14 accepts polynomial terms after the linear coefficient;
+ * those nonlinear terms are not implemented yet */
+static int rd_poly(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* v) {
+  mjtNum vals[3] = {0, 0, 0};
+  int got = tn_rdNums(r, node, attr, vals, 1, 3);
+  if (got > 0) {
+    if (vals[1] != 0 || vals[2] != 0) {
+      return tn_rdFail(r, node, attr, "nonlinear (polynomial) terms are not implemented yet");
+    }
+    *v = vals[0];
+  }
+  return got;
 }
 
 /* solref (1-2 numbers) and solimp (1-5 numbers) */
@@ -77,7 +94,7 @@ int tn_readJointAttrs(tnReader* r, tnXmlNode* node, tnSpecJoint* j) {
   TN_TRY(rd_solimp(r, node, "solimplimit", j->solimp_limit));
   TN_TRY(rd_solref(r, node, "solreffriction", j->solref_friction));
   TN_TRY(rd_solimp(r, node, "solimpfriction", j->solimp_friction));
-  TN_TRY(tn_rdNums(r, node, "stiffness", &j->stiffness, 1, 1));
+  TN_TRY(rd_poly(r, node, "stiffness", &j->stiffness));
   TN_TRY(tn_rdNums(r, node, "range", j->range, 2, 2));
   TN_TRY(tn_rdNums(r, node, "actuatorfrcrange", j->actfrcrange, 2, 2));
   TN_TRY(tn_rdBool(r, node, "actuatorgravcomp", &j->actgravcomp));
@@ -85,7 +102,7 @@ int tn_readJointAttrs(tnReader* r, tnXmlNode* node, tnSpecJoint* j) {
   TN_TRY(tn_rdNums(r, node, "ref", &j->ref, 1, 1));
   TN_TRY(tn_rdNums(r, node, "springref", &j->springref, 1, 1));
   TN_TRY(tn_rdNums(r, node, "armature", &j->armature, 1, 1));
-  TN_TRY(tn_rdNums(r, node, "damping", &j->damping, 1, 1));
+  TN_TRY(rd_poly(r, node, "damping", &j->damping));
   TN_TRY(tn_rdNums(r, node, "frictionloss", &j->frictionloss, 1, 1));
   TN_TRY(tn_rdUser(r, node, &j->user));
   return 1;
@@ -140,8 +157,8 @@ int tn_readSiteAttrs(tnReader* r, tnXmlNode* node, tnSpecSite* s) {
 
 int tn_readCameraAttrs(tnReader* r, tnXmlNode* node, tnSpecCamera* c) {
   // rendering-only intrinsics: validated by the schema, not kept
-  static const char* const visual[] = {"resolution", "output", "focal", "focalpixel",
-                                       "principal", "principalpixel", "sensorsize", NULL};
+  static const char* const visual[] = {"resolution", "output",         "focal",      "focalpixel",
+                                       "principal",  "principalpixel", "sensorsize", NULL};
   int projection = 0;
   TN_TRY(tn_rdKeyword(r, node, "projection", projections, &projection));
   ignore_attrs(node, visual);
@@ -157,8 +174,8 @@ int tn_readCameraAttrs(tnReader* r, tnXmlNode* node, tnSpecCamera* c) {
 
 int tn_readLightAttrs(tnReader* r, tnXmlNode* node, tnSpecLight* l) {
   // rendering-only properties: validated, not kept
-  static const char* const visual[] = {"bulbradius", "intensity", "range", "softness",
-                                       "texture", NULL};
+  static const char* const visual[] = {"bulbradius", "intensity", "range",
+                                       "softness",   "texture",   NULL};
   ignore_attrs(node, visual);
   TN_TRY(tn_rdBool(r, node, "directional", &l->directional));
   int type = 0;
@@ -246,8 +263,8 @@ int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t) {
   TN_TRY(tn_rdNums(r, node, "width", &t->width, 1, 1));
   TN_TRY(tn_rdName(r, node, "material", &t->material));
   TN_TRY(tn_rdNums(r, node, "margin", &t->margin, 1, 1));
-  TN_TRY(tn_rdNums(r, node, "stiffness", &t->stiffness, 1, 1));
-  TN_TRY(tn_rdNums(r, node, "damping", &t->damping, 1, 1));
+  TN_TRY(rd_poly(r, node, "stiffness", &t->stiffness));
+  TN_TRY(rd_poly(r, node, "damping", &t->damping));
   TN_TRY(tn_rdNums(r, node, "armature", &t->armature, 1, 1));
   TN_TRY(tn_rdFloats(r, node, "rgba", t->rgba, 4, 4));
   TN_TRY(tn_rdUser(r, node, &t->user));
@@ -260,7 +277,7 @@ int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t) {
 
 /* TN_ACT_* kind of an element name */
 int tn_actuatorKind(const char* name) {
-  static const char* const names[] = {"general", "motor",  "position", "velocity",
+  static const char* const names[] = {"general",     "motor",  "position", "velocity",
                                       "intvelocity", "damper", "cylinder"};
   for (int i = 0; i < 7; i++) {
     if (strcmp(name, names[i]) == 0) {
@@ -340,7 +357,7 @@ static int rd_damping(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
 /* position servo part shared by position and intvelocity */
 static int rd_servo(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
   mjtNum kp = a->gainprm[0];
-  TN_TRY(rd_nonneg(r, node, "kp", &kp));
+  TN_TRY(tn_rdNums(r, node, "kp", &kp, 1, 1));
   a->gaintype = mjGAIN_FIXED;
   a->gainprm[0] = kp;
   a->biastype = mjBIAS_AFFINE;
@@ -374,7 +391,7 @@ static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator
 
     case TN_ACT_VELOCITY:
       v = a->gainprm[0];
-      TN_TRY(rd_nonneg(r, node, "kv", &v));
+      TN_TRY(tn_rdNums(r, node, "kv", &v, 1, 1));
       a->gaintype = mjGAIN_FIXED;
       a->gainprm[0] = v;
       a->biastype = mjBIAS_AFFINE;
@@ -383,9 +400,7 @@ static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator
       a->dyntype = mjDYN_NONE;
       return 1;
 
-    case TN_ACT_INTVELOCITY:
-      a->dyntype = mjDYN_INTEGRATOR;
-      return rd_servo(r, node, a);
+    case TN_ACT_INTVELOCITY: a->dyntype = mjDYN_INTEGRATOR; return rd_servo(r, node, a);
 
     case TN_ACT_DAMPER:
       v = 0;
@@ -415,8 +430,7 @@ static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator
       return 1;
     }
 
-    default:
-      return 1;
+    default: return 1;
   }
 }
 

@@ -33,7 +33,7 @@ typedef struct tnReadCtx_ {
   tnXmlDoc* doc;
   char* err;
   int errsz;
-  const char* dir;                        /* include directory, NULL: includes disabled */
+  const char* dir;                         /* include directory, NULL: includes disabled */
   const char* included[TN_XML_MAXINCLUDE]; /* every file included so far */
   int nincluded;
 } tnReadCtx;
@@ -304,8 +304,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   }
   if (!ctx->dir) {
     read_error(ctx, inc->file, inc->line,
-               "element 'include': includes need a directory (none given for this text): ",
-               file);
+               "element 'include': includes need a directory (none given for this text): ", file);
     return 0;
   }
   char* path = include_path(ctx, file);
@@ -443,8 +442,8 @@ static tnParsed* parse_text(tnReadCtx* ctx, const char* text, const char* file) 
     if (at && sscanf(at, " on line %d", &line) == 1) {
       mxml_error_text[at - mxml_error_text] = 0;
     }
-    read_error(ctx, file, line, "XML parse error: ",
-               mxml_error_text[0] ? mxml_error_text : "malformed document");
+    read_error(ctx, file, line,
+               "XML parse error: ", mxml_error_text[0] ? mxml_error_text : "malformed document");
     free_parsed(ps);
     return NULL;
   }

@@ -53,16 +53,14 @@ int tn_rdName(tnReader* r, tnXmlNode* node, const char* attr, const char** out);
 /* nmin..nmax finite numbers; writes only the numbers given; returns how many */
 int tn_rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin, int nmax);
 /* the same into floats */
-int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin,
-                int nmax);
+int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin, int nmax);
 /* nmin..nmax integers */
 int tn_rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin, int nmax);
 /* any number of numbers into pool memory (*n = count) */
 int tn_rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, int* n);
 
 /* one of the keywords of a NULL-terminated table */
-int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
-                 int* out);
+int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table, int* out);
 /* "true"/"false" -> 1/0 */
 int tn_rdBool(tnReader* r, tnXmlNode* node, const char* attr, int* out);
 /* "false"/"true"/"auto" -> TN_FALSE/TN_TRUE/TN_AUTO */

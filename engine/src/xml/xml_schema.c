@@ -46,8 +46,7 @@ static const tnSchemaRow schema[] = {
     {"visual", "global", TN_SCHEMA_IGNORE,
      "cameraid orthographic fovy ipd azimuth elevation linewidth glow offwidth offheight "
      "realtime ellipsoidinertia bvactive"},
-    {"visual", "quality", TN_SCHEMA_IGNORE,
-     "shadowsize offsamples numslices numstacks numquads"},
+    {"visual", "quality", TN_SCHEMA_IGNORE, "shadowsize offsamples numslices numstacks numquads"},
     {"visual", "headlight", TN_SCHEMA_IGNORE, "ambient diffuse specular active"},
     {"visual", "map", TN_SCHEMA_IGNORE,
      "stiffness stiffnessrot force torque alpha fogstart fogend znear zfar haze shadowclip "
@@ -246,8 +245,7 @@ static const tnSchemaRow schema[] = {
      "name class active solref solimp body1 body2 anchor site1 site2"},
     {"equality", "weld", TN_SCHEMA_OK,
      "name class active solref solimp body1 body2 relpose anchor site1 site2 torquescale"},
-    {"equality", "joint", TN_SCHEMA_OK,
-     "name class active solref solimp joint1 joint2 polycoef"},
+    {"equality", "joint", TN_SCHEMA_OK, "name class active solref solimp joint1 joint2 polycoef"},
     {"equality", "tendon", TN_SCHEMA_OK,
      "name class active solref solimp tendon1 tendon2 polycoef"},
     {"equality", "flex", TN_SCHEMA_NOTIMPL, "name class active solref solimp flex"},
@@ -301,18 +299,14 @@ static const tnSchemaRow schema[] = {
      "cranklength joint jointinparent site actdim dyntype dynprm tendon cranksite "
      "slidersite actearly"},
     {"mujoco", "sensor", TN_SCHEMA_OK, ""},
-    {"sensor", "touch", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user site"},
+    {"sensor", "touch", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user site"},
     {"sensor", "accelerometer", TN_SCHEMA_OK,
      "name nsample interp delay interval cutoff noise user site"},
     {"sensor", "velocimeter", TN_SCHEMA_OK,
      "name nsample interp delay interval cutoff noise user site"},
-    {"sensor", "gyro", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user site"},
-    {"sensor", "force", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user site"},
-    {"sensor", "torque", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user site"},
+    {"sensor", "gyro", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user site"},
+    {"sensor", "force", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user site"},
+    {"sensor", "torque", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user site"},
     {"sensor", "magnetometer", TN_SCHEMA_OK,
      "name nsample interp delay interval cutoff noise user site"},
     {"sensor", "camprojection", TN_SCHEMA_OK,
@@ -388,10 +382,8 @@ static const tnSchemaRow schema[] = {
     {"sensor", "contact", TN_SCHEMA_OK,
      "name nsample interp delay interval cutoff noise user geom1 geom2 body1 body2 "
      "subtree1 subtree2 site num data reduce"},
-    {"sensor", "e_potential", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user"},
-    {"sensor", "e_kinetic", TN_SCHEMA_OK,
-     "name nsample interp delay interval cutoff noise user"},
+    {"sensor", "e_potential", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user"},
+    {"sensor", "e_kinetic", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user"},
     {"sensor", "clock", TN_SCHEMA_OK, "name nsample interp delay interval cutoff noise user"},
     {"sensor", "tactile", TN_SCHEMA_NOTIMPL,
      "name geom mesh nsample interp delay interval cutoff user"},
@@ -406,9 +398,8 @@ static const tnSchemaRow schema[] = {
     {"tuple", "element", TN_SCHEMA_OK, "objtype objname prm"},
     {"mujoco", "keyframe", TN_SCHEMA_OK, ""},
     {"keyframe", "key", TN_SCHEMA_OK, "name time qpos qvel act mpos mquat ctrl"},
-    {"worldbody", "frame", TN_SCHEMA_NOTIMPL,
-     "name childclass pos quat axisangle xyaxes zaxis euler"},
-    {"body", "frame", TN_SCHEMA_NOTIMPL, "name childclass pos quat axisangle xyaxes zaxis euler"},
+    {"worldbody", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
+    {"body", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
     {"worldbody", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
     {"body", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
     {"worldbody", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
@@ -469,7 +460,7 @@ static void mark_used(tnXmlNode* node) {
 static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
   // find the element under its parent
   const tnSchemaRow* row = find_row(parent, node->name);
-  if (!row && strcmp(parent, "worldbody") == 0) {
+  if (!row && (strcmp(parent, "worldbody") == 0 || strcmp(parent, "frame") == 0)) {
     row = find_row("body", node->name);
   }
   if (!row) {

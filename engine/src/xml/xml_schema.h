@@ -6,9 +6,9 @@
 
 /* how Torsion treats an element of the schema */
 typedef enum tnSchemaStatus_ {
-  TN_SCHEMA_OK = 0,  /* read and compiled */
-  TN_SCHEMA_IGNORE,  /* purely visual: validated, then skipped */
-  TN_SCHEMA_NOTIMPL  /* known to MuJoCo, not implemented yet: an error */
+  TN_SCHEMA_OK = 0, /* read and compiled */
+  TN_SCHEMA_IGNORE, /* purely visual: validated, then skipped */
+  TN_SCHEMA_NOTIMPL /* known to MuJoCo, not implemented yet: an error */
 } tnSchemaStatus;
 
 /* Check every element and attribute below the <mujoco> root. Returns 0 with a message. */
