@@ -144,6 +144,12 @@ void td_req_forward(tdConn* c, tdReq* req, double t0) {
     return;
   }
 
+  // sensordata only where the engine evaluates sensors
+  if (fr->sensordata && !tn_sensorsEvaluated(m)) {
+    td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED, "sensordata was requested but the engine does not evaluate sensors yet (the model has %d); ask without sensordata", m->nsensor);
+    return;
+  }
+
   // output size
   int f32 = fr->output_dtype == TD_F32;
   size_t per_item = (size_t)(m->nv + (fr->sensordata ? m->nsensordata : 0)) * (f32 ? 4 : 8);

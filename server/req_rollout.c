@@ -224,6 +224,12 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     }
   }
 
+  // sensordata only where the engine evaluates sensors
+  if (rr->sensordata && !tn_sensorsEvaluated(m)) {
+    td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED, "sensordata was requested but the engine does not evaluate sensors yet (the model has %d); ask without sensordata", m->nsensor);
+    return;
+  }
+
   // what is recorded, and its size
   int nrec = 0;
   uint32_t* rec = record_steps((int)N, (int)rr->record_every, rr->final_only, &nrec);

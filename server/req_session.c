@@ -381,6 +381,12 @@ static void create_session(tdConn* c, tdReq* req, double t0, int kind) {
     return;
   }
 
+  // sensordata only where the engine evaluates sensors
+  if (cr->sensordata && !tn_sensorsEvaluated(m)) {
+    td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED, "sensordata was requested but the engine does not evaluate sensors yet (the model has %d); ask without sensordata", m->nsensor);
+    return;
+  }
+
   // the session
   tdSession* s = calloc(1, sizeof(tdSession));
   tdSessOp* p = calloc(1, sizeof(tdSessOp));

@@ -203,6 +203,11 @@ void mj_subtreeVel(const mjModel* m, mjData* d);
 /* Recursive Newton-Euler: result = M*qacc + C(q,v) (flg_acc=1) or C(q,v) only (0). */
 void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result);
 
+/* Whether mj_forward evaluates the model's sensors into d->sensordata. Torsion compiles
+ * sensors (sizes and addresses match MuJoCo) but does not evaluate them yet, so this is 1
+ * only for models without sensors; callers must not hand out sensordata otherwise. */
+int tn_sensorsEvaluated(const mjModel* m);
+
 /* Passive forces: springs, dampers, gravity compensation, fluid forces. */
 void mj_passive(const mjModel* m, mjData* d);
 
@@ -425,6 +430,77 @@ int tn_dataField(const mjModel* m, const mjData* d, const char* name, tnField* f
 
 /* Value i of a registered array as mjtNum. */
 mjtNum tn_fieldValue(const tnField* f, int i);
+
+/* ---------------------------------------------------------------------------------------
+ * Inverse dynamics and derivatives
+ * ------------------------------------------------------------------------------------- */
+
+/* Inverse dynamics: qacc must be set before calling. Computes qfrc_inverse = M qacc + bias -
+ * passive - constraint, with the soft constraint forces analytic in qacc. With
+ * mjENBL_INVDISCRETE, qacc is the discrete-time acceleration of the Euler or implicit(fast)
+ * integrator (converted to continuous time internally; d->qacc is left as given). */
+void mj_inverse(const mjModel* m, mjData* d);
+
+/* Position-dependent stage of mj_inverse: kinematics, com, tendons, inertia and its
+ * factorization, collision, constraint rows, transmission. */
+void mj_invPosition(const mjModel* m, mjData* d);
+
+/* Velocity-dependent stage of mj_inverse (the same as mj_fwdVelocity). */
+void mj_invVelocity(const mjModel* m, mjData* d);
+
+/* Constraint forces given qacc: efc_force, efc_state and qfrc_constraint from
+ * jar = J qacc - aref (no solver). */
+void mj_invConstraint(const mjModel* m, mjData* d);
+
+/* Compare forward and inverse dynamics after mj_forward: solver_fwdinv[0] = |qfrc_inverse -
+ * (qfrc_applied + J'xfrc_applied + qfrc_actuator)|, solver_fwdinv[1] = |efc_force(forward) -
+ * efc_force(inverse)|. The forward constraint forces are kept. */
+void mj_compareFwdInv(const mjModel* m, mjData* d);
+
+/* Finite-differenced discrete-time transition matrices (control theory notation):
+ * d(x_next) = A dx + B du, d(sensor) = C dx + D du, with x = (dq in the tangent space, qvel,
+ * act). Row-major outputs, each optional (NULL): A (2nv+na x 2nv+na), B (2nv+na x nu),
+ * C (nsensordata x 2nv+na), D (nsensordata x nu). Forward differences, or centered when
+ * flg_centered; one-sided at ctrlrange bounds. d's state, controls and warmstart are
+ * restored on return. The RK4 integrator is not supported (as in MuJoCo); C and D cannot
+ * be computed yet for models with sensors (sensors are not evaluated yet). */
+void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_centered,
+                      mjtNum* A, mjtNum* B, mjtNum* C, mjtNum* D);
+
+/* Finite-differenced Jacobians of (force, sensors) = mj_inverse(state, qacc), forward
+ * differences. All outputs optional (NULL) and transposed w.r.t. control theory (row i is
+ * the derivative with respect to input i): DfDq, DfDv, DfDa (nv x nv), DsDq, DsDv, DsDa
+ * (nv x nsensordata; not available yet for models with sensors), DmDq (nv x nC, derivative
+ * of d->M in its CSR layout). With flg_actuation, qfrc_actuator is subtracted from
+ * qfrc_inverse. */
+void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
+                   mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
+                   mjtNum* DsDa, mjtNum* DmDq);
+
+/* Batched mj_inverse (Torsion): for each of B states ([B, nstate] in the `spec` layout)
+ * and accelerations qacc [B, nv], qfrc_inverse into qfrc_out [B, nv]. Same threading
+ * contract as tn_rolloutBatch (datas[i] used by thread i; every item starts from
+ * mj_resetData, so results are identical for every thread count). Returns 0, or -1 after
+ * mju_error on invalid arguments. */
+int tn_inverseBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
+                    const mjtNum* state, const mjtNum* qacc, mjtNum* qfrc_out);
+
+/* Batched mjd_transitionFD (Torsion): for each state (and control [B, nu], or NULL for the
+ * zero control), the matrices into A [B, 2nv+na, 2nv+na], Bm [B, 2nv+na, nu], C and D
+ * [B, nsensordata, ...]; each output may be NULL. Same threading contract as
+ * tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid arguments, eps <= 0 or NaN,
+ * RK4 integrator, sensor matrices requested). */
+int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
+                         const mjtNum* state, const mjtNum* ctrl, mjtNum eps, int centered,
+                         mjtNum* A, mjtNum* Bm, mjtNum* C, mjtNum* D);
+
+/* Batched mjd_inverseFD (Torsion): for each state and qacc [B, nv], the seven optional
+ * outputs stacked over the batch ([B, nv, nv], [B, nv, nsensordata], [B, nv, nC]). Same
+ * threading contract as tn_rolloutBatch. Returns 0, or -1 after mju_error. */
+int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
+                      const mjtNum* state, const mjtNum* qacc, mjtNum eps, int flg_actuation,
+                      mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
+                      mjtNum* DsDa, mjtNum* DmDq);
 
 #ifdef __cplusplus
 }
