@@ -1,0 +1,151 @@
+/* compiler/mesh.h — mesh assets as pure functions the MJCF compiler calls.
+ *
+ * A <mesh> asset goes through three steps, each returning 0 on success or -1 with a
+ * one-line reason in err that names the asset (and its file, when it has one):
+ *   1. load: tn_meshLoadFile / tn_meshLoadBuffer (binary or ASCII STL, OBJ, MuJoCo's MSH)
+ *      or tn_meshFromLists (the inline vertex/face attributes);
+ *   2. process: tn_meshProcess applies scale, refpos and refquat, builds the convex hull
+ *      with qhull and its vertex graph (mjModel.mesh_graph), computes the volume, center
+ *      of mass and principal axes for the chosen inertia type, and moves the vertices into
+ *      that principal frame (mesh_pos, mesh_quat say where the frame is);
+ *   3. use: tn_meshGeomFrame, tn_meshGeomInertia and tn_meshGeomBounds give a mesh geom's
+ *      frame, mass properties and size / bounding radius / box; tn_meshToModel copies the
+ *      mesh into mjModel's mesh_* arrays.
+ * The numbers follow MuJoCo 3.14 (checked against it in tests/unit/test_mesh.c).
+ * Implemented in compiler/mesh_load.c, mesh_obj.c, mesh_hull.c and mesh_process.c. */
+#ifndef TORSION_MESH_H
+#define TORSION_MESH_H
+
+#include <stddef.h>
+
+#include <torsion/torsion.h>
+
+/* how mass and inertia are inferred from a mesh (same values as MuJoCo's mjtMeshInertia) */
+typedef enum tnMeshInertia_ {
+  TN_MESH_INERTIA_CONVEX = 0, /* volume of the convex hull */
+  TN_MESH_INERTIA_EXACT,      /* signed volume of a closed, outward-oriented mesh */
+  TN_MESH_INERTIA_LEGACY,     /* MuJoCo's default: unsigned volumes about the center */
+  TN_MESH_INERTIA_SHELL       /* mass spread uniformly over the surface */
+} tnMeshInertia;
+
+/* file formats; AUTO picks by the file name's extension (.stl, .obj, .msh) */
+typedef enum tnMeshFormat_ {
+  TN_MESH_FORMAT_AUTO = 0,
+  TN_MESH_FORMAT_STL, /* binary or ASCII STL */
+  TN_MESH_FORMAT_OBJ, /* Wavefront OBJ: v and f lines */
+  TN_MESH_FORMAT_MSH  /* MuJoCo's legacy binary mesh */
+} tnMeshFormat;
+
+/* the <mesh> attributes that change the geometry, and whether the hull is required */
+typedef struct tnMeshOptions_ {
+  mjtNum scale[3];       /* per-axis scale, applied last; default 1 1 1 */
+  mjtNum refpos[3];      /* subtracted from the vertices first; default 0 0 0 */
+  mjtNum refquat[4];     /* vertices rotated by its conjugate; default 1 0 0 0 */
+  tnMeshInertia inertia; /* default TN_MESH_INERTIA_LEGACY (MuJoCo 3.14's default) */
+  int maxhullvert;       /* most hull vertices; -1 = no limit, otherwise > 3 */
+  int needhull;          /* 1: a colliding geom uses the mesh, so a hull that cannot be
+                          * formed is an error; 0: the hull is built when possible */
+} tnMeshOptions;
+
+/* a mesh asset; every array is owned (tn_meshFree releases them) */
+typedef struct tnMesh_ {
+  char* name;  /* asset name (may be empty) */
+  char* file;  /* file name as given, or NULL for inline data */
+
+  /* geometry: after tn_meshProcess, vertices are in the mesh (principal) frame */
+  int nvert;
+  mjtNum* vert;  /* 3*nvert */
+  int nface;
+  int* face;     /* 3*nface vertex indices, counterclockwise seen from outside */
+
+  /* convex hull as MuJoCo's mesh_graph: [nv, nf, vert_edgeadr(nv), vert_globalid(nv),
+   * edge_localid(nv + 3*nf, each vertex's neighbors then -1), face_globalid(3*nf)];
+   * ngraph = 0 and graph = NULL when there is no hull */
+  int ngraph;
+  int* graph;
+
+  /* results of tn_meshProcess */
+  int processed;
+  tnMeshInertia inertia; /* inertia type used */
+  mjtNum scale[3];       /* the scale applied (mesh_scale) */
+  mjtNum pos[3];         /* mesh_pos: the mesh frame's origin (the center of mass) ... */
+  mjtNum quat[4];        /* mesh_quat: ... and its orientation, both in the asset's frame */
+  mjtNum volume;         /* volume, or surface area for TN_MESH_INERTIA_SHELL */
+  mjtNum boxsz[3];       /* half sizes of the box with the same inertia per unit mass */
+  mjtNum aamm[6];        /* axis-aligned box of the vertices in the mesh frame: min, max */
+} tnMesh;
+
+/* ---- loading ---- */
+
+/* Format from a file name's extension or an MJCF content_type ("model/stl", "model/obj",
+ * "model/vnd.mujoco.msh"); content_type wins when given. TN_MESH_FORMAT_AUTO if unknown. */
+tnMeshFormat tn_meshFormat(const char* filename, const char* content_type);
+
+/* Read a mesh file (format AUTO: from the extension). name is the asset name used in
+ * messages. The mesh is zeroed first; on failure it holds nothing to free. */
+int tn_meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
+                    char* err, int errsz);
+
+/* The same from a file's contents in memory; filename is used for messages and, with
+ * format AUTO, for the extension. */
+int tn_meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, const void* data,
+                      size_t size, tnMeshFormat format, char* err, int errsz);
+
+/* The inline vertex (3*nvert) and face (3*nface, may be 0) attributes. Coordinates are
+ * rounded to float as MuJoCo stores user vertices. Without faces, the faces become those
+ * of the convex hull during tn_meshProcess. */
+int tn_meshFromLists(tnMesh* mesh, const char* name, const mjtNum* vert, int nvert,
+                     const int* face, int nface, char* err, int errsz);
+
+/* Release the arrays and zero the struct (safe on a zeroed or partly loaded mesh). */
+void tn_meshFree(tnMesh* mesh);
+
+/* ---- processing ---- */
+
+/* Options as MuJoCo's defaults: scale 1, refpos 0, refquat identity, legacy inertia,
+ * maxhullvert -1, needhull 1. */
+void tn_meshDefaultOptions(tnMeshOptions* opt);
+
+/* Apply the options, build the hull and graph, compute the mass properties and move the
+ * vertices into the principal frame. Errors: fewer than 4 vertices, a hull that cannot be
+ * formed (coplanar or duplicate points) when needhull, a volume too small or negative
+ * (misoriented faces with "exact"), invalid options. */
+int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz);
+
+/* Convex hull of the mesh's current vertices with qhull (reentrant), as MuJoCo's
+ * mesh_graph layout (see tnMesh.graph) in a malloc'ed *graph of *ngraph ints. maxhullvert
+ * as in tnMeshOptions. Returns -1 with a reason naming the asset and file when qhull
+ * cannot form a 3-D hull (fewer than 4 points, coplanar or coincident points); qhull's own
+ * messages are captured, never printed. Used by tn_meshProcess. */
+int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, char* err,
+                int errsz);
+
+/* ---- mesh geoms ---- */
+
+/* A mesh geom's frame: the geom frame given in MJCF (pos, quat) composed with the mesh
+ * frame (mesh_pos, mesh_quat), as MuJoCo stores geom_pos and geom_quat. */
+void tn_meshGeomFrame(const tnMesh* mesh, const mjtNum pos[3], const mjtNum quat[4],
+                      mjtNum gpos[3], mjtNum gquat[4]);
+
+/* Mass and principal inertia (about the geom frame from tn_meshGeomFrame, at its origin,
+ * which is the mesh's center of mass) of a mesh geom; mass < 0 means density * volume
+ * (density per area for shell meshes). Like tn_geomInertia. Returns -1 with a reason
+ * when the mesh is not processed. */
+int tn_meshGeomInertia(const tnMesh* mesh, mjtNum mass, mjtNum density, mjtNum* mass_out,
+                       mjtNum inertia[3], char* err, int errsz);
+
+/* geom_size (largest |coordinate| per axis of the vertices), geom_rbound (the norm of
+ * that size) and geom_aabb (center and half sizes of the vertices' box), in the geom
+ * frame from tn_meshGeomFrame, from the double-precision vertices as MuJoCo does. */
+void tn_meshGeomBounds(const tnMesh* mesh, mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]);
+
+/* ---- into mjModel ---- */
+
+/* Copy mesh `id` into m at the given addresses (vertices, faces, graph; graphadr is
+ * ignored when the mesh has no hull): mesh_vertadr/num, mesh_faceadr/num, mesh_graphadr
+ * (-1 without hull), mesh_pos, mesh_quat, mesh_scale, mesh_vert (as float), mesh_face,
+ * mesh_graph. Sizes needed: nmeshvert += nvert, nmeshface += nface, nmeshgraph += ngraph. */
+void tn_meshToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int faceadr,
+                    int graphadr);
+
+#endif /* TORSION_MESH_H */

@@ -1,0 +1,29 @@
+/* compiler/mesh_internal.h — helpers shared by the mesh_*.c files (not part of the
+ * compiler's contract, which is compiler/mesh.h): error messages that name the asset,
+ * growable arrays, and the format parsers called by the loader. */
+#ifndef TORSION_MESH_INTERNAL_H
+#define TORSION_MESH_INTERNAL_H
+
+#include <stddef.h>
+
+#include "compiler/mesh.h"
+
+/* Write "mesh 'NAME' (file 'FILE'): <message>" (the file part only when file is given)
+ * into err and return -1. */
+int tn_meshError(char* err, int errsz, const char* name, const char* file, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Make room for at least `need` elements of `elsize` bytes in *arr (capacity in *cap).
+ * Returns 0, or -1 when out of memory (the array is left as it was). */
+int tn_meshReserve(void** arr, int* cap, int need, size_t elsize);
+
+/* Parse a Wavefront OBJ held in data[0..size) into mesh->vert / mesh->face: v and f lines,
+ * polygons triangulated as MuJoCo's loader does (quads along the shorter diagonal, larger
+ * polygons by ear clipping), negative indices relative to the vertices read so far; other
+ * lines (vt, vn, o, g, s, usemtl, ...) are ignored. Implemented in mesh_obj.c. */
+int tn_meshParseOBJ(tnMesh* mesh, const char* data, size_t size, char* err, int errsz);
+
+#endif /* TORSION_MESH_INTERNAL_H */
