@@ -29,16 +29,27 @@ static mjtNum qpos0_quad(const mjModel* m, mjData* d, const mjtNum* y, mjtNum* s
 /* dof_M0 (diagonal of M, which mj_crb reuses for simple dofs), then M as the pipeline
  * computes it; saved: nv ints of scratch for dof_simplenum */
 static void qpos0_inertia(mjModel* m, mjData* d, int* saved) {
-  // full composite-inertia pass with the simple-dof shortcut switched off
+  // full composite-inertia pass with the simple-dof shortcut and tendon armature switched
+  // off (MuJoCo's dof_M0 excludes tendon armature)
+  mj_markStack(d);
+  mjtNum* armature = mj_stackAllocNum(d, m->ntendon + 1);
   for (int i = 0; i < m->nv; i++) {
     saved[i] = m->dof_simplenum[i];
     m->dof_simplenum[i] = 0;
+  }
+  for (int t = 0; armature && t < m->ntendon; t++) {
+    armature[t] = m->tendon_armature[t];
+    m->tendon_armature[t] = 0;
   }
   mj_crb(m, d);
   for (int i = 0; i < m->nv; i++) {
     m->dof_M0[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1];
     m->dof_simplenum[i] = saved[i];
   }
+  for (int t = 0; armature && t < m->ntendon; t++) {
+    m->tendon_armature[t] = armature[t];
+  }
+  mj_freeStack(d);
 
   // M and its factorization as the pipeline will compute them
   mju_zero(d->M, m->nC);
