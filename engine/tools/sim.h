@@ -24,6 +24,7 @@ typedef struct simArgs_ {
   double ctrlnoise;
   double eps;
   int centered;
+  int actuation; /* inversefd: subtract qfrc_actuator (--actuation) */
   int profile;
   int seed;
   int spec; /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
@@ -55,5 +56,8 @@ int cmd_rollout(const simArgs* args);
 int cmd_speed(const simArgs* args);
 int cmd_dump(const simArgs* args);
 int cmd_contacts(const simArgs* args);
+int cmd_inverse(const simArgs* args);
+int cmd_transitionfd(const simArgs* args);
+int cmd_inversefd(const simArgs* args);
 
 #endif /* TORSION_SIM_H */

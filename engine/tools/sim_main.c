@@ -1,6 +1,7 @@
 /* tools/sim_main.c — torsion-sim, the in-process command-line tool.
  *
- * Subcommands: info, forward, rollout, speed, dump, contacts. Arrays are .npy files. Every later
+ * Subcommands: info, forward, rollout, speed, dump, contacts, inverse, transitionfd,
+ * inversefd. Arrays are .npy files. Every later
  * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,17 @@ static const char* usage =
     "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X] [--profile]\n"
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
+    "  inverse MODEL.xml --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
+    "  transitionfd MODEL.xml --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
+    "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu]\n"
+    "  inversefd MODEL.xml --state S.npy --qacc A.npy [--eps E] [--actuation] --out PREFIX\n"
+    "               PREFIX_DfDq/DfDv/DfDa [B,nv,nv] (row i: d/d input i), PREFIX_DmDq [B,nv,nC]\n"
     "options:\n"
     "  --disable FLAGS     comma list of MuJoCo disable flags (constraint,contact,gravity,...)\n"
     "  --enable FLAGS      comma list of MuJoCo enable flags (energy,...)\n"
     "  --integrator NAME   euler | rk4 | implicit | implicitfast\n"
+    "  --threads T         OpenMP threads (results identical for every T)\n"
+    "  --eps E             finite-difference step (default 1e-6); --centered: centered\n"
     "  --option K=V,...    override mjOption fields: solver=pgs|cg|newton, cone=pyramidal|\n"
     "                      elliptic, jacobian=dense|sparse|auto, iterations, ls_iterations,\n"
     "                      noslip_iterations, tolerance, ls_tolerance, noslip_tolerance,\n"
@@ -62,6 +70,10 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     // flags without a value
     if (!strcmp(k, "--centered")) {
       a->centered = 1;
+      continue;
+    }
+    if (!strcmp(k, "--actuation")) {
+      a->actuation = 1;
       continue;
     }
     if (!strcmp(k, "--profile")) {
@@ -147,6 +159,9 @@ int main(int argc, char** argv) {
   else if (!strcmp(cmd, "speed")) rc = cmd_speed(&args);
   else if (!strcmp(cmd, "dump")) rc = cmd_dump(&args);
   else if (!strcmp(cmd, "contacts")) rc = cmd_contacts(&args);
+  else if (!strcmp(cmd, "inverse")) rc = cmd_inverse(&args);
+  else if (!strcmp(cmd, "transitionfd")) rc = cmd_transitionfd(&args);
+  else if (!strcmp(cmd, "inversefd")) rc = cmd_inversefd(&args);
   else return sim_fail("unknown command '%s' (see torsion-sim --help)", cmd);
 
   // an engine error during the run makes the command fail even if it produced output

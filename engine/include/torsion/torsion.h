@@ -452,9 +452,10 @@ void mj_invVelocity(const mjModel* m, mjData* d);
  * jar = J qacc - aref (no solver). */
 void mj_invConstraint(const mjModel* m, mjData* d);
 
-/* Compare forward and inverse dynamics after mj_forward: solver_fwdinv[0] = |qfrc_inverse -
- * (qfrc_applied + J'xfrc_applied + qfrc_actuator)|, solver_fwdinv[1] = |efc_force(forward) -
- * efc_force(inverse)|. The forward constraint forces are kept. */
+/* Compare forward and inverse dynamics after mj_forward: solver_fwdinv[0] = |efc_force(forward)
+ * - efc_force(inverse)|, solver_fwdinv[1] = |qfrc_inverse - (qfrc_applied + J'xfrc_applied +
+ * qfrc_actuator)| (MuJoCo 3.14's order). The forward constraint forces are kept. mj_step
+ * calls it after mj_checkAcc when mjENBL_FWDINV is set. */
 void mj_compareFwdInv(const mjModel* m, mjData* d);
 
 /* Finite-differenced discrete-time transition matrices (control theory notation):
@@ -472,7 +473,7 @@ void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_cente
  * the derivative with respect to input i): DfDq, DfDv, DfDa (nv x nv), DsDq, DsDv, DsDa
  * (nv x nsensordata; not available yet for models with sensors), DmDq (nv x nC, derivative
  * of d->M in its CSR layout). With flg_actuation, qfrc_actuator is subtracted from
- * qfrc_inverse. */
+ * qfrc_inverse. The RK4 integrator is not supported (as in MuJoCo). */
 void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
                    mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
                    mjtNum* DsDa, mjtNum* DmDq);
@@ -496,7 +497,8 @@ int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, i
 
 /* Batched mjd_inverseFD (Torsion): for each state and qacc [B, nv], the seven optional
  * outputs stacked over the batch ([B, nv, nv], [B, nv, nsensordata], [B, nv, nC]). Same
- * threading contract as tn_rolloutBatch. Returns 0, or -1 after mju_error. */
+ * threading contract as tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid
+ * arguments, eps <= 0 or NaN, RK4 integrator, sensor Jacobians requested). */
 int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                       const mjtNum* state, const mjtNum* qacc, mjtNum eps, int flg_actuation,
                       mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
