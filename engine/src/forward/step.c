@@ -2,18 +2,12 @@
  * around the point where velocity-dependent quantities are known (for user controllers).
  *
  * mj_step checks the state, runs mj_forward, checks qacc, then integrates with the model's
- * integrator: semi-implicit Euler (mj_Euler) or 4th-order Runge-Kutta (mj_RungeKutta).
- * mj_step2 cannot run Runge-Kutta (it needs the whole pipeline per stage) and uses Euler.
- * The implicit and implicitfast integrators are not implemented yet: stepping a model that
- * selects them reports an error through mju_error on every step and integrates with Euler. */
+ * integrator: semi-implicit Euler (mj_Euler), 4th-order Runge-Kutta (mj_RungeKutta) or
+ * the implicit-in-velocity integrators (mj_implicit, for implicit and implicitfast).
+ * mj_step2 cannot run Runge-Kutta (it needs the whole pipeline per stage) and uses Euler. */
 #include <torsion/torsion.h>
 
-/* report that the model's implicit integrator is not available, then use Euler */
-static void step_implicit_fallback(const mjModel* m, mjData* d) {
-  mju_error("mj_step: integrator '%s' is not implemented yet; stepping with Euler",
-            m->opt.integrator == mjINT_IMPLICIT ? "implicit" : "implicitfast");
-  mj_Euler(m, d);
-}
+#include "integrate/implicit.h"
 
 /* integrate with the model's integrator; Runge-Kutta only when the full pipeline ran */
 static void step_integrate(const mjModel* m, mjData* d, int allow_rk4) {
@@ -27,7 +21,7 @@ static void step_integrate(const mjModel* m, mjData* d, int allow_rk4) {
       }
       break;
     case mjINT_IMPLICIT:
-    case mjINT_IMPLICITFAST: step_implicit_fallback(m, d); break;
+    case mjINT_IMPLICITFAST: mj_implicit(m, d); break;
     default: mju_error("mj_step: invalid integrator %d", m->opt.integrator); break;
   }
 }
@@ -39,6 +33,11 @@ void mj_step(const mjModel* m, mjData* d) {
   mj_checkVel(m, d);
   mj_forward(m, d);
   mj_checkAcc(m, d);
+
+  // optional forward/inverse comparison (solver_fwdinv)
+  if (m->opt.enableflags & mjENBL_FWDINV) {
+    mj_compareFwdInv(m, d);
+  }
 
   // integrate
   step_integrate(m, d, 1);
@@ -69,5 +68,8 @@ void mj_step2(const mjModel* m, mjData* d) {
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
   mj_checkAcc(m, d);
+  if (m->opt.enableflags & mjENBL_FWDINV) {
+    mj_compareFwdInv(m, d);
+  }
   step_integrate(m, d, 0);
 }
