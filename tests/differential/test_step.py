@@ -14,7 +14,7 @@ STEP_TOL = 1e-9
 ROLLOUT_TOL = 1e-8
 
 
-@pytest.mark.parametrize("integrator", ["euler", "rk4"])
+@pytest.mark.parametrize("integrator", ["euler", "rk4", "implicit", "implicitfast"])
 @by_model
 def test_one_step(model, integrator):
     m = oracle.load(model.path, integrator=integrator)

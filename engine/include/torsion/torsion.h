@@ -127,9 +127,14 @@ void mj_fwdActuation(const mjModel* m, mjData* d);
 void mj_fwdAcceleration(const mjModel* m, mjData* d);
 void mj_fwdConstraint(const mjModel* m, mjData* d);
 
-/* Integrators: semi-implicit Euler (with implicit joint damping), 4th-order Runge-Kutta. */
+/* Integrators: semi-implicit Euler (with implicit joint damping), 4th-order Runge-Kutta,
+ * implicit and implicitfast. */
 void mj_Euler(const mjModel* m, mjData* d);
 void mj_RungeKutta(const mjModel* m, mjData* d, int N);
+
+/* Implicit-in-velocity integration after mj_forward (mjINT_IMPLICIT: full velocity
+ * derivative, LU in qLU; mjINT_IMPLICITFAST: without the RNE term, symmetric, L'DL in qH). */
+void mj_implicit(const mjModel* m, mjData* d);
 
 /* Divergence checks: warn and reset when qpos/qvel/qacc hold NaN, Inf or |x| > mjMAXVAL. */
 void mj_checkPos(const mjModel* m, mjData* d);

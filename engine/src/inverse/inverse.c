@@ -14,6 +14,7 @@
 #include "constraint/constraint.h"
 #include "derivative/derivative.h"
 #include "inverse/inverse.h"
+#include "integrate/implicit.h"
 #include "smooth/smooth.h"
 
 /* position-dependent computations of the inverse dynamics */
@@ -114,8 +115,14 @@ static void discrete_to_continuous(const mjModel* m, mjData* d) {
       qfrc[i] += h * m->dof_damping[i] * d->qacc[i];
     }
   } else {
-    mjd_smooth_vel(m, d, integ == mjINT_IMPLICIT);
-    add_mulD(m, qfrc, d->qDeriv, d->qacc, -h);
+    // the derivative the step effectively applies (free rigid trees, simple bodies)
+    mjtNum* deriv = mj_stackAllocNum(d, m->nD ? m->nD : 1);
+    if (!deriv) {
+      mj_freeStack(d);
+      return;
+    }
+    tn_implicitDeriv(m, d, deriv);
+    add_mulD(m, qfrc, deriv, d->qacc, -h);
   }
 
   // qacc = M^-1 qfrc

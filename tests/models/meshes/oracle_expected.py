@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Regenerates the expected values in tests/unit/test_mesh.c from MuJoCo 3.14 (the oracle).
+
+Compiles mesh_scene.xml with mujoco.MjModel.from_xml_path and, for each mesh (one mesh geom
+per body, in order), prints a C initializer with the <mesh> and <geom> attributes read from the
+XML and what MuJoCo computed: vertex/face/graph counts and checksums, mesh_pos, mesh_quat,
+geom_pos, geom_quat, geom_size, geom_rbound, geom_aabb, body_mass, body_inertia, body_ipos,
+body_iquat. With --write it replaces the block between the ORACLE markers in test_mesh.c.
+
+Run with the test virtual environment's Python (it needs the mujoco package):
+  /tmp/venv/bin/python tests/models/meshes/oracle_expected.py --write
+"""
+import os
+import sys
+import textwrap
+import xml.etree.ElementTree as ET
+
+import mujoco
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENE = os.path.join(HERE, "mesh_scene.xml")
+TEST = os.path.join(HERE, "..", "..", "unit", "test_mesh.c")
+BEGIN, END = "/* BEGIN ORACLE VALUES", "/* END ORACLE VALUES */"
+INERTIA = {"convex": 0, "exact": 1, "legacy": 2, "shell": 3}
+
+
+def checksum(values):
+    """sum of (i % 13 + 1) * value, in order, as test_mesh.c computes it"""
+    total = 0.0
+    for i, v in enumerate(values):
+        total += (i % 13 + 1) * float(v)
+    return total
+
+
+def nums(text, default):
+    return [float(x) for x in text.split()] if text else default
+
+
+def c_list(values, fmt="%.17g"):
+    return "{" + ", ".join(fmt % v for v in values) + "}"
+
+
+def c_in(values):
+    """attribute values as written (shortest round-trip form)"""
+    return "{" + ", ".join(repr(float(v)).replace(".0", "") if float(v).is_integer()
+                           else repr(float(v)) for v in values) + "}"
+
+
+def c_str(text):
+    """a C string, split into adjacent literals on lines of at most 80 characters"""
+    if not text:
+        return "NULL"
+    parts = textwrap.wrap(" ".join(text.split()), width=80)
+    return "\n      ".join('"%s%s"' % (p, " " if i + 1 < len(parts) else "")
+                           for i, p in enumerate(parts))
+
+
+def orientation(geom):
+    """(kind, values) as tnOrientKind names the MJCF orientation attribute"""
+    for attr, kind in (("quat", "TN_ORIENT_QUAT"), ("euler", "TN_ORIENT_EULER"),
+                       ("axisangle", "TN_ORIENT_AXISANGLE")):
+        if geom.get(attr):
+            vals = nums(geom.get(attr), [])
+            return kind, vals + [0.0] * (6 - len(vals))
+    return "TN_ORIENT_NONE", [0.0] * 6
+
+
+def case(m, i, mesh, geom):
+    va, vn = m.mesh_vertadr[i], m.mesh_vertnum[i]
+    fa, fn = m.mesh_faceadr[i], m.mesh_facenum[i]
+    ga = m.mesh_graphadr[i]
+    graph = []
+    if ga >= 0:
+        nv, nf = m.mesh_graph[ga], m.mesh_graph[ga + 1]
+        graph = m.mesh_graph[ga:ga + 2 + 3 * nv + 6 * nf].tolist()
+    b = i + 1
+    kind, ovals = orientation(geom)
+    groups = [
+        # the <mesh> attributes
+        [c_str(mesh.get("name")), c_str(mesh.get("file"))],
+        [c_str(mesh.get("vertex"))],
+        [c_str(mesh.get("face"))],
+        [c_in(nums(mesh.get("scale"), [1, 1, 1])), c_in(nums(mesh.get("refpos"), [0, 0, 0])),
+         c_in(nums(mesh.get("refquat"), [1, 0, 0, 0])),
+         str(INERTIA[mesh.get("inertia", "legacy")]), mesh.get("maxhullvert", "-1")],
+        # the <geom> attributes
+        [c_in(nums(geom.get("pos"), [0, 0, 0])), "{%s, %s}" % (kind, c_in(ovals)),
+         geom.get("mass", "-1"), geom.get("density", "1000")],
+        # MuJoCo's mesh: counts and checksums of mesh_vert, mesh_face, mesh_graph
+        ["%d" % vn, "%d" % fn, "%d" % len(graph),
+         "%.17g" % checksum(m.mesh_vert[va:va + vn].ravel().astype(float)),
+         "%.17g" % checksum(m.mesh_face[fa:fa + fn].ravel()), "%.17g" % checksum(graph)],
+        # mesh_pos, mesh_quat
+        [c_list(m.mesh_pos[i]), c_list(m.mesh_quat[i])],
+        # geom_pos, geom_quat
+        [c_list(m.geom_pos[i]), c_list(m.geom_quat[i])],
+        # geom_size, geom_rbound
+        [c_list(m.geom_size[i]), "%.17g" % m.geom_rbound[i]],
+        # geom_aabb
+        [c_list(m.geom_aabb[i])],
+        # body_mass, body_inertia
+        ["%.17g" % m.body_mass[b], c_list(m.body_inertia[b])],
+        # body_ipos, body_iquat
+        [c_list(m.body_ipos[b]), c_list(m.body_iquat[b])],
+    ]
+    lines = []
+    for g in groups:
+        text = ", ".join(g)
+        if '"' in text:
+            lines += [text]
+        else:
+            lines += textwrap.wrap(text, width=94, break_long_words=False,
+                                   break_on_hyphens=False)
+    return "    {" + "\n     ".join(line if line.endswith(",") else line + ","
+                                    for line in lines[:-1]) + "\n     " + lines[-1] + "},"
+
+
+def main():
+    m = mujoco.MjModel.from_xml_path(SCENE)
+    root = ET.parse(SCENE).getroot()
+    meshes = root.find("asset").findall("mesh")
+    geoms = [b.find("geom") for b in root.find("worldbody").findall("body")]
+    lines = [BEGIN + ": generated by tests/models/meshes/oracle_expected.py",
+             " * from MuJoCo %s compiling mesh_scene.xml */" % mujoco.__version__,
+             "static const mesh_case CASES[] = {"]
+    lines += [case(m, i, mesh, geom) for i, (mesh, geom) in enumerate(zip(meshes, geoms))]
+    lines += ["};", END]
+    block = "\n".join(lines)
+    if "--write" in sys.argv:
+        text = open(TEST).read()
+        a, b = text.index(BEGIN), text.index(END) + len(END)
+        open(TEST, "w").write(text[:a] + block + text[b:])
+    else:
+        print(block)
+
+
+if __name__ == "__main__":
+    main()
