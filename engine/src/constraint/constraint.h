@@ -12,26 +12,7 @@
 #include <torsion/torsion.h>
 
 /* constraint types and states: MuJoCo's names and values (to move into mjtnum.h) */
-#ifndef TORSION_HAS_MJTCONSTRAINT
-typedef enum mjtConstraint_ {
-  mjCNSTR_EQUALITY = 0,
-  mjCNSTR_FRICTION_DOF,
-  mjCNSTR_FRICTION_TENDON,
-  mjCNSTR_LIMIT_JOINT,
-  mjCNSTR_LIMIT_TENDON,
-  mjCNSTR_CONTACT_FRICTIONLESS,
-  mjCNSTR_CONTACT_PYRAMIDAL,
-  mjCNSTR_CONTACT_ELLIPTIC
-} mjtConstraint;
-
-typedef enum mjtConstraintState_ {
-  mjCNSTRSTATE_SATISFIED = 0,
-  mjCNSTRSTATE_QUADRATIC,
-  mjCNSTRSTATE_LINEARNEG,
-  mjCNSTRSTATE_LINEARPOS,
-  mjCNSTRSTATE_CONE
-} mjtConstraintState;
-#endif
+/* mjtConstraint and mjtConstraintState come from the public mjtnum.h */
 
 /* option flags, as MuJoCo's mjDISABLED / mjENABLED */
 #define TN_CDISABLED(m, x) (((m)->opt.disableflags & (x)) != 0)
