@@ -11,7 +11,6 @@
 
 #include <torsion/torsion.h>
 
-/* constraint types and states: MuJoCo's names and values (to move into mjtnum.h) */
 /* mjtConstraint and mjtConstraintState come from the public mjtnum.h */
 
 /* option flags, as MuJoCo's mjDISABLED / mjENABLED */
