@@ -55,6 +55,19 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   tn_timerEnd(d, mjTIMER_POSITION, tpos);
 }
 
+/* moment row i times qvel: one product for scalar-joint transmissions, else the full row */
+static mjtNum actuator_velocity(const mjModel* m, const mjData* d, int i) {
+  int trn = m->actuator_trntype[i];
+  if (trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT) {
+    int jnt = m->actuator_trnid[2 * i];
+    if (m->jnt_type[jnt] == mjJNT_HINGE || m->jnt_type[jnt] == mjJNT_SLIDE) {
+      int dof = m->jnt_dofadr[jnt];
+      return d->actuator_moment[(size_t)i * m->nv + dof] * d->qvel[dof];
+    }
+  }
+  return mju_dot(d->actuator_moment + (size_t)i * m->nv, d->qvel, m->nv);
+}
+
 /* velocity-dependent computations */
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mjtNum t = tn_timerStart();
@@ -63,8 +76,8 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   if (m->ntendon) {
     mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
   }
-  if (m->nu) {
-    mju_mulMatVec(d->actuator_velocity, d->actuator_moment, d->qvel, m->nu, m->nv);
+  for (int i = 0; i < m->nu; i++) {
+    d->actuator_velocity[i] = actuator_velocity(m, d, i);
   }
 
   // body velocities and cdof_dot, passive forces

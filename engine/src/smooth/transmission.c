@@ -78,9 +78,10 @@ void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv, nu = m->nu;
   int reported = 0;
 
-  // clear outputs
+  // clear lengths; moment rows are rewritten where they can be non-zero (a joint's dofs
+  // are a fixed pattern, tendon rows are rewritten whole), the rest stay zero from reset
   mju_zero(d->actuator_length, nu);
-  mju_zero(d->actuator_moment, nu*nv);
+  (void)nv;
 
   for (int i = 0; i < nu; i++) {
     switch (m->actuator_trntype[i]) {
