@@ -1,5 +1,6 @@
 /* compiler/compile_geom.c — geoms, sites, cameras and lights: frames (pos/orientation or
- * fromto), sizes checked per type, contact properties, materials and fluid parameters. */
+ * fromto), sizes checked per type (mesh geoms: frame and bounds from their mesh), contact
+ * properties, materials and fluid parameters. */
 #include <math.h>
 #include <string.h>
 
@@ -56,13 +57,50 @@ static int material_id(tnCompiler* c, const char* name, const tnXmlNode* src) {
   return tn_compileRequire(c, mjOBJ_MATERIAL, name, src, "material");
 }
 
+/* a mesh geom: its frame composed with the mesh frame, size, rbound and aabb from the
+ * mesh's vertices (const_frames.c keeps these bounds) */
+static int compile_mesh_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
+  mjModel* m = c->m;
+  int mid;
+  const tnMesh* mesh = tn_compileGeomMesh(c, g, &mid);
+  if (!mesh) {
+    return 0;
+  }
+  if (g->shellinertia) {
+    return tn_compileFail(c, g->src, "shellinertia",
+                          "for mesh geoms, inertia should be specified in the mesh asset");
+  }
+  if (g->has_fromto) {
+    return tn_compileFail(c, g->src, "fromto", "fromto is not implemented yet for mesh geoms");
+  }
+  m->geom_dataid[id] = mid;
+
+  // the mesh frame composed with the geom's own pose, then the enclosing <frame> (MuJoCo's
+  // order)
+  mjtNum pos[3], quat[4];
+  mjtNum* gpos = m->geom_pos + 3 * id;
+  mjtNum* gquat = m->geom_quat + 4 * id;
+  mju_copy3(pos, g->pos);
+  if (!tn_compileQuat(c, quat, &g->orient, g->src)) {
+    return 0;
+  }
+  tn_meshGeomFrame(mesh, pos, quat, gpos, gquat);
+  tn_frameApply(&g->frame, gpos, gquat);
+  tn_meshGeomBounds(mesh, m->geom_size + 3 * id, m->geom_rbound + id, m->geom_aabb + 6 * id);
+  return 1;
+}
+
 /* the type-specific part of a geom: hfields, meshes, sizes */
 static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjModel* m = c->m;
   mjtNum* size = m->geom_size + 3 * id;
   m->geom_dataid[id] = -1;
-  if (g->type == mjGEOM_MESH || g->mesh) {
-    return tn_compileFail(c, g->src, g->mesh ? "mesh" : "type", "meshes are not implemented yet");
+  if (g->type == mjGEOM_MESH) {
+    return compile_mesh_geom(c, id, g);
+  }
+  if (g->mesh) {
+    return tn_compileFail(c, g->src, "mesh",
+                          "primitive geoms fitted to a mesh are not implemented yet");
   }
   if (g->type == mjGEOM_SDF) {
     return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");

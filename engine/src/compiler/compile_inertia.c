@@ -45,6 +45,18 @@ static int geom_counts(const tnCompiler* c, int id) {
   return g >= range[0] && g <= range[1] && t != mjGEOM_PLANE && t != mjGEOM_HFIELD;
 }
 
+/* mass and principal inertia of one geom in its frame (mesh geoms: from their mesh) */
+static int one_geom_inertia(tnCompiler* c, int id, const tnSpecGeom* g, mjtNum given,
+                            mjtNum* mass, mjtNum inert[3], char* why, int whysz) {
+  const mjModel* m = c->m;
+  if (m->geom_type[id] == mjGEOM_MESH) {
+    const tnMesh* mesh = c->meshes + m->geom_dataid[id];
+    return tn_meshGeomInertia(mesh, given, g->density, mass, inert, why, whysz) == 0;
+  }
+  return tn_geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density,
+                        g->shellinertia, mass, inert, why, whysz);
+}
+
 /* mass properties of body b from its geoms */
 static int geom_inertia(tnCompiler* c, int b) {
   mjModel* m = c->m;
@@ -68,8 +80,7 @@ static int geom_inertia(tnCompiler* c, int b) {
     const tnSpecGeom* g = TN_AT(c->spec->geoms, tnSpecGeom, c->geom_order[id]);
     char why[256] = "";
     mjtNum given = isnan(g->mass) ? -1 : g->mass;
-    if (!tn_geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density, g->shellinertia,
-                        mass + k, inert + 3 * k, why, sizeof(why))) {
+    if (!one_geom_inertia(c, id, g, given, mass + k, inert + 3 * k, why, sizeof(why))) {
       ok = tn_compileFail(c, g->src, NULL, "%s", why[0] ? why : "invalid geom inertia");
       break;
     }

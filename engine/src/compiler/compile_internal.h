@@ -7,6 +7,7 @@
 #define TORSION_COMPILE_INTERNAL_H
 
 #include "compiler/compile_helpers.h"
+#include "compiler/mesh.h"
 #include "compiler/spec.h"
 #include "xml/xml_error.h"
 
@@ -29,6 +30,10 @@ typedef struct tnCompiler_ {
   /* per body: joint count/address, dof count/address (before allocation) */
   int *body_jntnum, *body_jntadr, *body_dofnum, *body_dofadr;
   int* dof_parentid; /* nv */
+
+  /* processed mesh assets, in spec (= model) order */
+  tnMesh* meshes;
+  int nmesh;
 } tnCompiler;
 
 /* error at a spec element (printf-style); returns 0 */
@@ -59,6 +64,12 @@ int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
 int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
 int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
+int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process, pre-sizes */
+void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
+int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */
+void tn_compileMeshFree(tnCompiler* c);       /* compile_mesh.c */
+/* the processed mesh of mesh geom g and its id, NULL after an error (compile_mesh.c) */
+const tnMesh* tn_compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
 int tn_compileContacts(tnCompiler* c);        /* compile_asset.c: pairs, excludes */
 int tn_compileTendons(tnCompiler* c);         /* compile_tendon.c */
 int tn_compileEqualities(tnCompiler* c);      /* compile_tendon.c */

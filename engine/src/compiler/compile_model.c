@@ -1,7 +1,8 @@
 /* compiler/compile_model.c — tn_compileSpec: the compiler's driver.
  *
  * Stages, in order: names checked; objects numbered and every size computed; the model
- * allocated at once (tn_allocModel); options copied; bodies, joints and dofs, trees, geoms,
+ * allocated at once (tn_allocModel; mesh assets are loaded and processed before, as they
+ * set mesh sizes); options copied; bodies, joints and dofs, trees, geoms,
  * sites, cameras and lights, assets and contacts, mass properties, tendons, equalities,
  * actuators, sensors, custom data, keyframes and names filled; then the constants pass
  * (tn_compileFinish) and what depends on it (damping ratios, statistic overrides). */
@@ -48,6 +49,7 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
   return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
+         tn_compileMeshModel(c) &&
          tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
          tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
          tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
@@ -64,7 +66,7 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
 
   // numbering and sizes, then one allocation
   mjModel sizes;
-  int ok = tn_checkNames(&c) && tn_compileOrderSizes(&c, &sizes);
+  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileOrderSizes(&c, &sizes);
   if (ok) {
     c.m = tn_allocModel(&sizes);
     ok = c.m != NULL;
@@ -91,6 +93,7 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
   }
 
   tn_compileOrderFree(&c);
+  tn_compileMeshFree(&c);
   if (!ok) {
     mj_deleteModel(c.m);
     return NULL;

@@ -20,6 +20,7 @@ FAMILY(geom, geoms, tnSpecGeom)
 FAMILY(site, sites, tnSpecSite)
 FAMILY(cam, cameras, tnSpecCamera)
 FAMILY(light, lights, tnSpecLight)
+FAMILY(mesh, meshes, tnSpecMesh)
 FAMILY(hfield, hfields, tnSpecHField)
 FAMILY(tex, textures, tnSpecTexture)
 FAMILY(mat, materials, tnSpecMaterial)
@@ -52,6 +53,7 @@ static const tnNameFamily families[] = {
     {mjOBJ_SITE, offsetof(tnSpec, sites), site_name, site_src, "site"},
     {mjOBJ_CAMERA, offsetof(tnSpec, cameras), cam_name, cam_src, "camera"},
     {mjOBJ_LIGHT, offsetof(tnSpec, lights), light_name, light_src, "light"},
+    {mjOBJ_MESH, offsetof(tnSpec, meshes), mesh_name, mesh_src, "mesh"},
     {mjOBJ_HFIELD, offsetof(tnSpec, hfields), hfield_name, hfield_src, "hfield"},
     {mjOBJ_TEXTURE, offsetof(tnSpec, textures), tex_name, tex_src, "texture"},
     {mjOBJ_MATERIAL, offsetof(tnSpec, materials), mat_name, mat_src, "material"},
@@ -176,6 +178,7 @@ static int* name_adr(mjModel* m, int objtype) {
     case mjOBJ_SITE: return m->name_siteadr;
     case mjOBJ_CAMERA: return m->name_camadr;
     case mjOBJ_LIGHT: return m->name_lightadr;
+    case mjOBJ_MESH: return m->name_meshadr;
     case mjOBJ_HFIELD: return m->name_hfieldadr;
     case mjOBJ_TEXTURE: return m->name_texadr;
     case mjOBJ_MATERIAL: return m->name_matadr;

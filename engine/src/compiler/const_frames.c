@@ -241,6 +241,10 @@ static void geom_bounds(const mjModel* m, int g, mjtNum* rbound, mjtNum aabb[6])
 /* geom_rbound and geom_aabb */
 void tn_fillGeomBounds(mjModel* m) {
   for (int g = 0; g < m->ngeom; g++) {
+    // mesh geoms: set by the compiler from the mesh's double-precision vertices
+    if (m->geom_type[g] == mjGEOM_MESH) {
+      continue;
+    }
     geom_bounds(m, g, m->geom_rbound + g, m->geom_aabb + 6 * g);
   }
 }

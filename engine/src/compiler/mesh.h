@@ -4,15 +4,18 @@
  * one-line reason in err that names the asset (and its file, when it has one):
  *   1. load: tn_meshLoadFile / tn_meshLoadBuffer (binary or ASCII STL, OBJ, MuJoCo's MSH)
  *      or tn_meshFromLists (the inline vertex/face attributes);
- *   2. process: tn_meshProcess applies scale, refpos and refquat, builds the convex hull
- *      with qhull and its vertex graph (mjModel.mesh_graph), computes the volume, center
+ *   2. process: tn_meshProcess builds the convex hull with qhull and its vertex graph
+ *      (mjModel.mesh_graph), applies refpos, refquat and scale, computes the volume, center
  *      of mass and principal axes for the chosen inertia type, and moves the vertices into
  *      that principal frame (mesh_pos, mesh_quat say where the frame is);
  *   3. use: tn_meshGeomFrame, tn_meshGeomInertia and tn_meshGeomBounds give a mesh geom's
- *      frame, mass properties and size / bounding radius / box; tn_meshToModel copies the
- *      mesh into mjModel's mesh_* arrays.
- * The numbers follow MuJoCo 3.14 (checked against it in tests/unit/test_mesh.c).
- * Implemented in compiler/mesh_load.c, mesh_obj.c, mesh_hull.c and mesh_process.c. */
+ *      geom_pos / geom_quat, mass properties, and geom_size / geom_rbound / geom_aabb;
+ *      tn_meshToModel copies the mesh into mjModel's mesh_* arrays.
+ * The results equal MuJoCo 3.14's bit for bit on the test meshes and on every mesh shipped
+ * with dm_control (tests/unit/test_mesh.c holds MuJoCo's values for a test scene).
+ * Functions are pure: no globals, no output; safe to call from several threads.
+ * Implemented in compiler/mesh_load.c, mesh_obj.c, mesh_hull.c, mesh_inertia.c and
+ * mesh_process.c. */
 #ifndef TORSION_MESH_H
 #define TORSION_MESH_H
 
@@ -43,8 +46,12 @@ typedef struct tnMeshOptions_ {
   mjtNum refquat[4];     /* vertices rotated by its conjugate; default 1 0 0 0 */
   tnMeshInertia inertia; /* default TN_MESH_INERTIA_LEGACY (MuJoCo 3.14's default) */
   int maxhullvert;       /* most hull vertices; -1 = no limit, otherwise > 3 */
-  int needhull;          /* 1: a colliding geom uses the mesh, so a hull that cannot be
-                          * formed is an error; 0: the hull is built when possible */
+  int needhull;          /* 1 (MuJoCo's rule): the mesh is used by a geom with contype or
+                          * conaffinity nonzero, by a geom in an explicit <pair>, or by a
+                          * site, so a hull that cannot be formed is an error; 0 (unused,
+                          * or only on contype=conaffinity=0 geoms): the hull is built when
+                          * possible and silently omitted otherwise. Convex inertia and
+                          * meshes without faces always need it. */
 } tnMeshOptions;
 
 /* a mesh asset; every array is owned (tn_meshFree releases them) */
@@ -69,7 +76,8 @@ typedef struct tnMesh_ {
   tnMeshInertia inertia; /* inertia type used */
   mjtNum scale[3];       /* the scale applied (mesh_scale) */
   mjtNum pos[3];         /* mesh_pos: the mesh frame's origin (the center of mass) ... */
-  mjtNum quat[4];        /* mesh_quat: ... and its orientation, both in the asset's frame */
+  mjtNum quat[4];        /* mesh_quat: ... and its principal axes, both in the asset's
+                          * frame after refpos, refquat and scale */
   mjtNum volume;         /* volume, or surface area for TN_MESH_INERTIA_SHELL */
   mjtNum boxsz[3];       /* half sizes of the box with the same inertia per unit mass */
   mjtNum aamm[6];        /* axis-aligned box of the vertices in the mesh frame: min, max */
@@ -106,17 +114,20 @@ void tn_meshFree(tnMesh* mesh);
  * maxhullvert -1, needhull 1. */
 void tn_meshDefaultOptions(tnMeshOptions* opt);
 
-/* Apply the options, build the hull and graph, compute the mass properties and move the
- * vertices into the principal frame. Errors: fewer than 4 vertices, a hull that cannot be
- * formed (coplanar or duplicate points) when needhull, a volume too small or negative
- * (misoriented faces with "exact"), invalid options. */
+/* Build the hull and graph (from the vertices as loaded, as MuJoCo does), apply the
+ * options, compute the mass properties and move the vertices into the principal frame.
+ * Errors (as MuJoCo's): fewer than 4 vertices; a hull that cannot be formed (coplanar or
+ * coincident points) when needed; a volume too small or negative (inward faces; "convex"
+ * with a mirroring scale, as in MuJoCo); for "exact", faces of inconsistent orientation;
+ * invalid options. After a failure the mesh is unusable: free it. */
 int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz);
 
 /* Convex hull of the mesh's current vertices with qhull (reentrant), as MuJoCo's
- * mesh_graph layout (see tnMesh.graph) in a malloc'ed *graph of *ngraph ints. maxhullvert
- * as in tnMeshOptions. Returns -1 with a reason naming the asset and file when qhull
- * cannot form a 3-D hull (fewer than 4 points, coplanar or coincident points); qhull's own
- * messages are captured, never printed. Used by tn_meshProcess. */
+ * mesh_graph layout (see tnMesh.graph) in a malloc'ed *graph of *ngraph ints (the hull's
+ * faces point outward for these vertices). maxhullvert as in tnMeshOptions. Returns -1
+ * with a reason naming the asset and file when qhull cannot form a 3-D hull (fewer than 4
+ * points, coplanar or coincident points); qhull's own messages are captured, never
+ * printed. Used by tn_meshProcess. */
 int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, char* err,
                 int errsz);
 
@@ -129,8 +140,10 @@ void tn_meshGeomFrame(const tnMesh* mesh, const mjtNum pos[3], const mjtNum quat
 
 /* Mass and principal inertia (about the geom frame from tn_meshGeomFrame, at its origin,
  * which is the mesh's center of mass) of a mesh geom; mass < 0 means density * volume
- * (density per area for shell meshes). Like tn_geomInertia. Returns -1 with a reason
- * when the mesh is not processed. */
+ * (density per area for shell meshes). Like tn_geomInertia; feed the results, with the
+ * geom frame, to tn_combineInertia. Returns -1 with a reason when the mesh is not
+ * processed. (MuJoCo rejects shellinertia="true" on mesh geoms: "for mesh geoms, inertia
+ * should be specified in the mesh asset"; that check is the compiler's.) */
 int tn_meshGeomInertia(const tnMesh* mesh, mjtNum mass, mjtNum density, mjtNum* mass_out,
                        mjtNum inertia[3], char* err, int errsz);
 
@@ -141,10 +154,12 @@ void tn_meshGeomBounds(const tnMesh* mesh, mjtNum size[3], mjtNum* rbound, mjtNu
 
 /* ---- into mjModel ---- */
 
-/* Copy mesh `id` into m at the given addresses (vertices, faces, graph; graphadr is
- * ignored when the mesh has no hull): mesh_vertadr/num, mesh_faceadr/num, mesh_graphadr
- * (-1 without hull), mesh_pos, mesh_quat, mesh_scale, mesh_vert (as float), mesh_face,
- * mesh_graph. Sizes needed: nmeshvert += nvert, nmeshface += nface, nmeshgraph += ngraph. */
+/* Copy mesh `id` into m: vertadr counts vertices (mesh_vert + 3*vertadr), faceadr counts
+ * faces (mesh_face + 3*faceadr), graphadr counts ints in mesh_graph (ignored when the mesh
+ * has no hull). Fills mesh_vertadr/num, mesh_faceadr/num, mesh_graphadr (-1 without hull),
+ * mesh_pos, mesh_quat, mesh_scale, mesh_vert (as float), mesh_face (indices local to the
+ * mesh), mesh_graph. Model sizes: nmeshvert += nvert, nmeshface += nface,
+ * nmeshgraph += ngraph, per mesh. */
 void tn_meshToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int faceadr,
                     int graphadr);
 

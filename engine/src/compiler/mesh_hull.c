@@ -8,9 +8,10 @@
  * vertex's neighbors (as hull-local indices) followed by -1; faces are mesh vertex indices.
  *
  * qhull runs through its reentrant API ("qhull Qt": triangulated output; "Q9 TAn" stops
- * after maxhullvert vertices). The hull is built from the vertices as loaded, before scale,
- * refpos and refquat (as MuJoCo does; its graph is the same for any of those). The order of vertices, neighbors and faces is the one qhull's
- * lists give, visited as MuJoCo does, so the arrays equal MuJoCo's entry for entry.
+ * after maxhullvert vertices). The caller passes the vertices as loaded, before scale,
+ * refpos and refquat (as MuJoCo does: its graph is the same for any of those). The order
+ * of vertices, neighbors and faces is the one qhull's lists give, visited as MuJoCo does,
+ * so the arrays equal MuJoCo's entry for entry.
  * qhull's messages go to a memory stream; a failure becomes one clean line. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -59,10 +60,12 @@ static int fill_vertices(qhT* qh, int* graph, int nv, int nf, int npoint) {
     if (id < 0 || id >= npoint || i >= nv) {
       return -1;
     }
+
+    // where its neighbor list starts, and which mesh vertex it is
     edgeadr[i] = adr;
     globalid[i] = id;
 
-    // the other vertices of its neighboring facets, each once, in visiting order
+    // the other vertices of its neighboring facets, each once, in visiting order, then -1
     int start = adr;
     facetT *facet, **facetp;
     FOREACHfacet_(vertex->neighbors) {
@@ -84,6 +87,9 @@ static int fill_vertices(qhT* qh, int* graph, int nv, int nf, int npoint) {
         }
       }
     }
+    if (adr >= nv + 3 * nf) {
+      return -1;
+    }
     edge[adr++] = -1;
     i++;
   }
@@ -99,6 +105,7 @@ static int fill_faces(qhT* qh, int* graph, int nv, int nf) {
     if (adr >= 3 * nf || qh_setsize(qh, facet->vertices) != 3) {
       return -1;
     }
+    // corners in qhull's order, the first two swapped to orient the triangle outward
     int slot[3] = {0, 1, 2};
     if (facet->toporient) {
       slot[0] = 1, slot[1] = 0;

@@ -1,6 +1,7 @@
 /* compiler/mesh_internal.h — helpers shared by the mesh_*.c files (not part of the
  * compiler's contract, which is compiler/mesh.h): error messages that name the asset,
- * growable arrays, and the format parsers called by the loader. */
+ * growable arrays, the OBJ parser called by the loader, and the mass properties called by
+ * the processor. */
 #ifndef TORSION_MESH_INTERNAL_H
 #define TORSION_MESH_INTERNAL_H
 
@@ -25,5 +26,10 @@ int tn_meshReserve(void** arr, int* cap, int need, size_t elsize);
  * polygons by ear clipping), negative indices relative to the vertices read so far; other
  * lines (vt, vn, o, g, s, usemtl, ...) are ignored. Implemented in mesh_obj.c. */
 int tn_meshParseOBJ(tnMesh* mesh, const char* data, size_t size, char* err, int errsz);
+
+/* Center of mass and principal frame (mesh->pos, mesh->quat), volume (area for shell) and
+ * inertia box (mesh->boxsz) of a transformed mesh, for the given inertia type; "convex"
+ * needs mesh->graph. Vertices are not moved. Implemented in mesh_inertia.c. */
+int tn_meshMassProperties(tnMesh* mesh, tnMeshInertia type, char* err, int errsz);
 
 #endif /* TORSION_MESH_INTERNAL_H */

@@ -228,25 +228,26 @@ typedef struct corner_table_ {
   unsigned mask;
 } corner_table;
 
-/* hash of three float coordinates (+0 and -0 hash alike, as they compare equal) */
+/* hash of three float coordinates' bit patterns */
 static unsigned corner_hash(const float p[3]) {
   uint32_t h = 2166136261u;
   for (int k = 0; k < 3; k++) {
-    float v = p[k] == 0 ? 0.0f : p[k];
     uint32_t bits;
-    memcpy(&bits, &v, sizeof(bits));
+    memcpy(&bits, p + k, sizeof(bits));
     h = (h ^ bits) * 16777619u;
     h ^= h >> 15;
   }
   return h;
 }
 
-/* add one triangle corner: the index of an equal earlier vertex, or a new vertex */
+/* add one triangle corner: the index of an earlier vertex with the same bits (as MuJoCo
+ * merges them: -0 and +0 stay apart), or a new vertex */
 static int stl_corner(tnMesh* mesh, corner_table* tab, const float p[3]) {
   unsigned h = corner_hash(p) & tab->mask;
   while (tab->slot[h] >= 0) {
     const mjtNum* q = mesh->vert + 3 * tab->slot[h];
-    if (q[0] == p[0] && q[1] == p[1] && q[2] == p[2]) {
+    float qf[3] = {(float)q[0], (float)q[1], (float)q[2]};
+    if (memcmp(qf, p, sizeof(qf)) == 0) {
       return tab->slot[h];
     }
     h = (h + 1) & tab->mask;
@@ -337,64 +338,66 @@ static int token_is(const char* tok, size_t len, const char* word) {
   return len == strlen(word) && strncmp(tok, word, len) == 0;
 }
 
+/* three coordinates after "vertex", each a complete number, as floats; the parse position
+ * moves past them. Returns -1 when one is missing or malformed. */
+static int ascii_coords(const char** p, const char* end, float out[3]) {
+  char num[64];
+  size_t len;
+  for (int k = 0; k < 3; k++) {
+    const char* t = next_token(*p, end, &len);
+    if (len == 0 || len >= sizeof(num)) {
+      return -1;
+    }
+    memcpy(num, t, len);
+    num[len] = 0;
+    char* stop = NULL;
+    out[k] = strtof(num, &stop);
+    if (*stop) {
+      return -1;
+    }
+    *p = t + len;
+  }
+  return 0;
+}
+
 /* ASCII STL: "vertex x y z" triples grouped by facet; everything else is structure */
 static int stl_ascii(tnMesh* mesh, const char* data, size_t size, char* err, int errsz) {
-  const char *p = data, *end = data + size;
+  const char *p = data, *end = data + size, *why = NULL;
   float* corners = NULL;
   int cap = 0, ncorner = 0, infacet = 0, facetcorners = 0;
-  char num[64];
   size_t len;
 
   // walk the tokens, collecting the corners of each facet
-  for (const char* tok = next_token(p, end, &len); len; tok = next_token(p, end, &len)) {
+  for (const char* tok = next_token(p, end, &len); len && !why; tok = next_token(p, end, &len)) {
     p = tok + len;
     if (token_is(tok, len, "facet")) {
       infacet = 1;
       facetcorners = 0;
     } else if (token_is(tok, len, "endfacet")) {
-      if (!infacet || facetcorners != 3) {
-        free(corners);
-        return tn_meshError(err, errsz, mesh->name, mesh->file, "ASCII STL facet %d has %d "
-                            "vertices (3 expected)", ncorner / 3, facetcorners);
-      }
+      why = !infacet || facetcorners != 3 ? "a facet does not have 3 vertices" : NULL;
       infacet = 0;
     } else if (token_is(tok, len, "vertex")) {
-      if (!infacet || tn_meshReserve((void**)&corners, &cap, ncorner * 3 + 3, sizeof(float))) {
-        free(corners);
-        return tn_meshError(err, errsz, mesh->name, mesh->file, infacet ? "out of memory" :
-                            "ASCII STL vertex outside a facet");
+      // a corner: inside a facet, with room, and three good numbers
+      if (!infacet) {
+        why = "vertex outside a facet";
+      } else if (tn_meshReserve((void**)&corners, &cap, 3 * ncorner + 3, sizeof(float))) {
+        why = "out of memory";
+      } else if (ascii_coords(&p, end, corners + 3 * ncorner)) {
+        why = "missing or malformed vertex coordinate";
+      } else {
+        ncorner++;
+        facetcorners++;
       }
-      // three coordinates, each a complete number
-      for (int k = 0; k < 3; k++) {
-        const char* t = next_token(p, end, &len);
-        char* stop = NULL;
-        if (len == 0 || len >= sizeof(num)) {
-          free(corners);
-          return tn_meshError(err, errsz, mesh->name, mesh->file, "ASCII STL vertex %d: "
-                              "missing or bad coordinate", ncorner);
-        }
-        memcpy(num, t, len);
-        num[len] = 0;
-        corners[3 * ncorner + k] = strtof(num, &stop);
-        if (*stop) {
-          free(corners);
-          return tn_meshError(err, errsz, mesh->name, mesh->file, "ASCII STL vertex %d: bad "
-                              "coordinate '%s'", ncorner, num);
-        }
-        p = t + len;
-      }
-      ncorner++;
-      facetcorners++;
     }
   }
 
   // complete facets only
-  if (infacet || ncorner == 0) {
-    free(corners);
-    return tn_meshError(err, errsz, mesh->name, mesh->file, ncorner ? "ASCII STL ends inside "
-                        "a facet (truncated file)" : "ASCII STL has no facets");
+  if (!why && (infacet || ncorner == 0)) {
+    why = ncorner ? "file ends inside a facet (truncated)" : "no facets";
   }
-  int r = stl_build(mesh, corners, ncorner / 3, err, errsz);
+  int r = why ? tn_meshError(err, errsz, mesh->name, mesh->file, "ASCII STL: %s (near vertex "
+                             "%d)", why, ncorner)
+              : stl_build(mesh, corners, ncorner / 3, err, errsz);
   free(corners);
   return r;
 }

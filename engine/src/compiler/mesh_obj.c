@@ -184,8 +184,8 @@ static int triangulate(obj_reader* r) {
     for (int k = 0; k < n; k++) {
       if (v[k] >= r->mesh->nvert) {
         return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "face %d uses "
-                            "vertex %d, which does not exist (%d vertices)", i, v[k] + 1,
-                            r->mesh->nvert);
+                            "vertex %d (counting from 1), which does not exist (%d "
+                            "vertices)", i, v[k] + 1, r->mesh->nvert);
       }
     }
     int res = n == 3 ? add_triangle(r, v[0], v[1], v[2]) : n == 4 ? split_quad(r, v)
@@ -289,8 +289,12 @@ static int read_face(obj_reader* r, const char* p, const char* eol, int line) {
   return 0;
 }
 
-/* dispatch one line on its keyword */
+/* dispatch one line on its keyword (a '#' starts a comment) */
 static int read_line(obj_reader* r, const char* p, const char* eol, int line) {
+  const char* hash = memchr(p, '#', (size_t)(eol - p));
+  if (hash) {
+    eol = hash;
+  }
   while (p < eol && blank(*p)) {
     p++;
   }

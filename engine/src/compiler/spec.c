@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/mesh.h"
 #include "compiler/spec.h"
 #include "model/model_alloc.h"
 
@@ -178,6 +179,14 @@ void tn_specDefaultActuator(tnSpecActuator* a) {
   a->trntype = mjTRN_UNDEFINED;
 }
 
+void tn_specDefaultMesh(tnSpecMesh* m) {
+  memset(m, 0, sizeof(*m));
+  m->scale[0] = m->scale[1] = m->scale[2] = 1;
+  m->refquat[0] = 1;
+  m->inertia = TN_MESH_INERTIA_LEGACY;
+  m->maxhullvert = -1;
+}
+
 /* MuJoCo's <compiler> defaults */
 static void default_compiler(tnCompilerSettings* c) {
   memset(c, 0, sizeof(*c));
@@ -214,6 +223,7 @@ static int add_main_class(tnSpec* s) {
   tn_specDefaultEquality(&d->equality);
   tn_specDefaultTendon(&d->tendon);
   tn_specDefaultActuator(&d->actuator);
+  tn_specDefaultMesh(&d->mesh);
   return 1;
 }
 
@@ -251,7 +261,7 @@ void tn_specFree(tnSpec* s) {
     return;
   }
   tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
-                   &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields,
+                   &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,
                    &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
                    &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
                    &s->tuple_elems, &s->keys};

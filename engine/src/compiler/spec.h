@@ -241,6 +241,26 @@ typedef struct tnSpecActuator_ {
   tnXmlNode* src;
 } tnSpecActuator;
 
+/* a <mesh> asset: geometry options (defaults classes provide scale, maxhullvert and
+ * inertia), then its data source: a file or inline vertex/face lists */
+typedef struct tnSpecMesh_ {
+  mjtNum scale[3];
+  mjtNum refpos[3];
+  mjtNum refquat[4];
+  int inertia;     /* tnMeshInertia */
+  int maxhullvert; /* -1: no limit */
+  /* element only */
+  const char* file;         /* file name as written (NULL: inline data) */
+  const char* path;         /* file resolved against meshdir/assetdir and the model's dir */
+  const char* content_type; /* NULL: from the file's extension */
+  mjtNum* vertex;           /* pool memory, nvertex numbers (3 per vertex) or NULL */
+  int nvertex;
+  int* face; /* pool memory, nface indices (3 per face) or NULL */
+  int nface;
+  const char* name;
+  tnXmlNode* src;
+} tnSpecMesh;
+
 /* ---------------------------------------------------------------------------------------
  * objects without default classes
  * ------------------------------------------------------------------------------------- */
@@ -355,6 +375,7 @@ typedef struct tnDefault_ {
   tnSpecEquality equality;
   tnSpecTendon tendon;
   tnSpecActuator actuator;
+  tnSpecMesh mesh;
 } tnDefault;
 
 /* <compiler> settings */
@@ -368,6 +389,7 @@ typedef struct tnCompilerSettings_ {
   mjtNum settotalmass;
   int balanceinertia;
   int discardvisual;
+  int strippath; /* asset files: directories removed from their names */
   const char* meshdir;
   const char* texturedir;
   const char* assetdir;
@@ -399,6 +421,7 @@ typedef struct tnSpec_ {
   tnVec lights;      /* tnSpecLight */
   tnVec materials;   /* tnSpecMaterial */
   tnVec textures;    /* tnSpecTexture */
+  tnVec meshes;      /* tnSpecMesh */
   tnVec hfields;     /* tnSpecHField */
   tnVec pairs;       /* tnSpecPair */
   tnVec excludes;    /* tnSpecExclude */
@@ -430,6 +453,7 @@ void tn_specDefaultPair(tnSpecPair* p);
 void tn_specDefaultEquality(tnSpecEquality* e);
 void tn_specDefaultTendon(tnSpecTendon* t);
 void tn_specDefaultActuator(tnSpecActuator* a);
+void tn_specDefaultMesh(tnSpecMesh* m);
 
 /* compile a spec into a model; NULL with a message naming the offending element */
 mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz);

@@ -66,6 +66,9 @@ static int read_default_element(tnReader* r, tnXmlNode* c, tnDefault* d) {
   if (strcmp(n, "tendon") == 0) {
     return tn_readTendonAttrs(r, c, &d->tendon);
   }
+  if (strcmp(n, "mesh") == 0) {
+    return tn_readMeshAttrs(r, c, &d->mesh);
+  }
   return tn_rdFail(r, c, NULL, "not implemented yet in default classes") + 1;
 }
 

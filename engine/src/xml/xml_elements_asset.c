@@ -1,9 +1,16 @@
-/* xml/xml_elements_asset.c — <asset>: textures, materials and height fields.
+/* xml/xml_elements_asset.c — <asset>: textures, materials, meshes and height fields.
  *
  * Textures are kept for their type and dimensions only (Torsion does not render, so no
  * pixels are produced). Height fields hold elevation data given inline; without it they are
- * flat. Meshes, skins and asset files that need decoding are not implemented yet. */
+ * flat. Meshes keep their options and data source (a file path resolved here, like
+ * MuJoCo: against compiler meshdir, else assetdir, relative to the model's directory; or
+ * inline vertex/face lists); the compiler loads and processes them. Skins and height field
+ * files are not implemented yet. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "compiler/mesh.h"
 
 #include "xml/xml_reader.h"
 
@@ -121,6 +128,148 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * <mesh>
+ * ------------------------------------------------------------------------------------- */
+
+static const tnKeyword mesh_inertias[] = {{"convex", TN_MESH_INERTIA_CONVEX},
+                                          {"exact", TN_MESH_INERTIA_EXACT},
+                                          {"legacy", TN_MESH_INERTIA_LEGACY},
+                                          {"shell", TN_MESH_INERTIA_SHELL},
+                                          {NULL, 0}};
+
+/* mesh attributes that only affect rendering: accepted, not kept */
+static const char* const mesh_visual[] = {"normal", "texcoord", "smoothnormal", "material", NULL};
+
+int tn_readMeshAttrs(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
+  TN_TRY(tn_rdNums(r, node, "scale", m->scale, 3, 3));
+  TN_TRY(tn_rdInts(r, node, "maxhullvert", &m->maxhullvert, 1, 1));
+  TN_TRY(tn_rdKeyword(r, node, "inertia", mesh_inertias, &m->inertia));
+  return 1;
+}
+
+/* true for an absolute path */
+static int is_absolute(const char* path) {
+  return path[0] == '/';
+}
+
+/* join a directory and a name into the pool ("" or NULL directory: the name itself) */
+static const char* join_path(tnReader* r, const char* dir, const char* name) {
+  if (!dir || !dir[0] || is_absolute(name)) {
+    return tn_poolStrdup(&r->spec->pool, name);
+  }
+  size_t n = strlen(dir) + strlen(name) + 2;
+  char* out = tn_poolAlloc(&r->spec->pool, n);
+  if (out) {
+    snprintf(out, n, "%s/%s", dir, name);
+  }
+  return out;
+}
+
+/* a mesh file's path: meshdir (else assetdir), relative to the model's directory unless
+ * absolute, then the file itself unless absolute (strippath: its directories dropped) */
+static const char* mesh_path(tnReader* r, const char* file) {
+  const tnCompilerSettings* c = &r->spec->compiler;
+  const char* dir = c->meshdir ? c->meshdir : c->assetdir;
+  const char* base = r->doc && r->doc->dir ? r->doc->dir : "";
+  const char* slash = strrchr(file, '/');
+  if (c->strippath && slash) {
+    file = slash + 1;
+  }
+  if (dir && !is_absolute(dir)) {
+    dir = join_path(r, base, dir);
+  } else if (!dir) {
+    dir = base;
+  }
+  return dir ? join_path(r, dir, file) : NULL;
+}
+
+/* the asset name MuJoCo gives an unnamed mesh: its file name without directory and
+ * extension */
+static const char* name_from_file(tnReader* r, const char* file) {
+  const char* slash = strrchr(file, '/');
+  char* name = tn_poolStrdup(&r->spec->pool, slash ? slash + 1 : file);
+  char* dot = name ? strrchr(name, '.') : NULL;
+  if (dot && dot != name) {
+    *dot = 0;
+  }
+  return name;
+}
+
+/* face="..." as vertex indices (integers) */
+static int read_faces(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
+  mjtNum* v = NULL;
+  int n = 0;
+  int got = tn_rdNumArray(r, node, "face", &v, &n);
+  if (got <= 0) {
+    return got;
+  }
+  m->face = tn_poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(n ? n : 1));
+  if (!m->face) {
+    return tn_rdFail(r, node, "face", "out of memory");
+  }
+  for (int i = 0; i < n; i++) {
+    if (v[i] != floor(v[i]) || v[i] < 0 || v[i] > 2147483647.0) {
+      return tn_rdFail(r, node, "face", "face indices must be non-negative integers");
+    }
+    m->face[i] = (int)v[i];
+  }
+  m->nface = n;
+  return 1;
+}
+
+/* the data source: file (with content_type) or inline vertex/face lists */
+static int read_mesh_source(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
+  TN_TRY(tn_rdName(r, node, "file", &m->file));
+  TN_TRY(tn_rdName(r, node, "content_type", &m->content_type));
+  int got = tn_rdNumArray(r, node, "vertex", &m->vertex, &m->nvertex);
+  TN_TRY(got);
+  TN_TRY(read_faces(r, node, m));
+  if (m->file && m->vertex) {
+    return tn_rdFail(r, node, "vertex", "mesh cannot have both a file and vertex data") + 1;
+  }
+  if (!m->file && !m->vertex) {
+    return tn_rdFail(r, node, NULL, "mesh needs a file or vertex data") + 1;
+  }
+  if (m->vertex && m->nvertex % 3) {
+    return tn_rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
+  }
+  if (m->face && m->nface % 3) {
+    return tn_rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
+  }
+  if (m->file && !(m->path = mesh_path(r, m->file))) {
+    return tn_rdFail(r, node, "file", "out of memory") + 1;
+  }
+  return 1;
+}
+
+/* <mesh> */
+static int read_mesh(tnReader* r, tnXmlNode* node) {
+  int cls = tn_elementClass(r, node, 0);
+  if (cls < 0) {
+    return 0;
+  }
+  tnSpecMesh m = TN_AT(r->spec->defaults, tnDefault, cls)->mesh;
+  for (int i = 0; mesh_visual[i]; i++) {
+    tn_rdStr(node, mesh_visual[i]);
+  }
+  TN_OK(tn_readMeshAttrs(r, node, &m));
+  TN_TRY(tn_rdNums(r, node, "refpos", m.refpos, 3, 3));
+  TN_TRY(tn_rdNums(r, node, "refquat", m.refquat, 4, 4));
+  TN_OK(read_mesh_source(r, node, &m));
+  TN_TRY(tn_rdName(r, node, "name", &m.name));
+  if (!m.name && m.file) {
+    m.name = name_from_file(r, m.file);
+  }
+  m.src = node;
+  tnSpecMesh* dst = tn_vecPush(&r->spec->meshes, sizeof(tnSpecMesh));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = m;
+  return 1;
+}
+
 int tn_readAsset(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
@@ -131,6 +280,8 @@ int tn_readAsset(tnReader* r, tnXmlNode* node) {
       ok = read_material(r, c);
     } else if (strcmp(c->name, "hfield") == 0) {
       ok = read_hfield(r, c);
+    } else if (strcmp(c->name, "mesh") == 0) {
+      ok = read_mesh(r, c);
     } else {
       ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
     }

@@ -85,6 +85,9 @@ int tn_readMaterialAttrs(tnReader* r, tnXmlNode* node, tnSpecMaterial* m);
 int tn_readPairAttrs(tnReader* r, tnXmlNode* node, tnSpecPair* p);
 int tn_readEqualityAttrs(tnReader* r, tnXmlNode* node, tnSpecEquality* e);
 int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t);
+/* mesh attributes that default classes provide: scale, maxhullvert, inertia
+ * (xml_elements_asset.c) */
+int tn_readMeshAttrs(tnReader* r, tnXmlNode* node, tnSpecMesh* m);
 /* actuator: `kind` is the element (TN_ACT_*); shortcut semantics applied as MuJoCo does */
 int tn_readActuatorAttrs(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator* a);
 /* the TN_ACT_* kind of an actuator element name, -1 if none */

@@ -61,7 +61,7 @@ static const tnSchemaRow schema[] = {
      "contactgap rangefinder constraint slidercrank crankbroken frustum bv bvactive"},
     {"mujoco", "default", TN_SCHEMA_OK, "class"},
     {"default", "default", TN_SCHEMA_OK, "class"},
-    {"default", "mesh", TN_SCHEMA_NOTIMPL, "scale maxhullvert inertia"},
+    {"default", "mesh", TN_SCHEMA_OK, "scale maxhullvert inertia"},
     {"default", "material", TN_SCHEMA_OK,
      "texture texrepeat texuniform emission specular shininess reflectance metallic "
      "roughness rgba"},
@@ -123,7 +123,7 @@ static const tnSchemaRow schema[] = {
     {"plugin", "instance", TN_SCHEMA_NOTIMPL, "name"},
     {"instance", "config", TN_SCHEMA_NOTIMPL, "key value"},
     {"mujoco", "asset", TN_SCHEMA_OK, ""},
-    {"asset", "mesh", TN_SCHEMA_NOTIMPL,
+    {"asset", "mesh", TN_SCHEMA_OK,
      "name class content_type file vertex normal texcoord face refpos refquat scale "
      "smoothnormal maxhullvert inertia builtin params material"},
     {"mesh", "plugin", TN_SCHEMA_NOTIMPL, "plugin instance"},
