@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # scripts/test.sh — the whole test suite: install what it needs (apt packages only when one
 # is missing; the pinned Python environment .venv from requirements-test.txt), build into
-# build/, run the C unit tests (meson test), then the pytest suite (differential tests
-# against MuJoCo through torsion-sim). The output ends with pytest's summary line; the exit
+# build/, run the C unit tests (meson test), the daemon's integration tests once under
+# AddressSanitizer (build-asan/), then the whole pytest suite (differential tests against
+# MuJoCo through torsion-sim, integration tests against the real daemon). The output ends with pytest's summary line; the exit
 # status is non-zero when the build, any unit test or any pytest test failed.
 #   extra arguments go to pytest, e.g.  bash scripts/test.sh -k humanoid -x
 set -uo pipefail
@@ -30,6 +31,25 @@ if [ -f build/build.ninja ]; then
   export TORSION_MESON_TESTLOG="$TORSION_ROOT/build/meson-logs/testlog.json"
 else
   echo "no build/ to test" >&2
+  status=1
+fi
+
+# the daemon's integration tests once more under AddressSanitizer (leaks included): a
+# separate build-asan/ of everything, then tests/integration against it
+step "AddressSanitizer pass: build-asan/ and tests/integration"
+if [ ! -f build-asan/build.ninja ]; then
+  "$MESON" setup build-asan -Db_sanitize=address -Db_lundef=false \
+    -Dbuildtype=debugoptimized >/dev/null || status=1
+fi
+if [ -f build-asan/build.ninja ] && "$NINJA" -C build-asan >build-asan.log 2>&1; then
+  if ! TORSION_BUILD="$TORSION_ROOT/build-asan" ASAN_OPTIONS=detect_leaks=1 \
+      .venv/bin/python -m pytest -q -p no:cacheprovider tests/integration; then
+    echo "ASAN INTEGRATION TESTS FAILED (see above)" >&2
+    status=1
+  fi
+else
+  tail -n 30 build-asan.log >&2
+  echo "ASAN BUILD FAILED" >&2
   status=1
 fi
 
