@@ -77,19 +77,25 @@ def state_labels(m):
     for u in range(m.nu):
         act += ["act[%d] (actuator %s)" % (len(act) + k, name(mujoco.mjtObj.mjOBJ_ACTUATOR, u))
                 for k in range(max(0, m.actuator_actnum[u]))]
-    return {"time": ["time"], "qpos": qpos, "qvel": qvel, "act": act}
+    warm = [lab.replace("qvel", "qacc_warmstart") for lab in qvel]
+    ctrl = ["ctrl[%d] (actuator %s)" % (i, name(mujoco.mjtObj.mjOBJ_ACTUATOR, i))
+            for i in range(m.nu)]
+    return {"time": ["time"], "qpos": qpos, "qvel": qvel, "act": act,
+            "qacc_warmstart": warm, "ctrl": ctrl}
 
 
-def check_states(m, a, b, tol, what):
+def check_states(m, a, b, tol, what, spec=None):
     """Assert that Torsion states a match MuJoCo states b (any leading shape, last axis the
-    FULLPHYSICS state) block by block; returns the largest err."""
+    FULLPHYSICS state, or the state of another mjtState spec) block by block; returns the
+    largest err."""
     __tracebackhide__ = True
     from . import oracle
     check_shape(a, b, what)
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     labels = state_labels(m)
+    blocks = oracle.state_blocks(m) if spec is None else oracle.spec_blocks(m, spec)
     worst, failures = 0.0, []
-    for block, sl in oracle.state_blocks(m):
+    for block, sl in blocks:
         try:
             worst = max(worst, check_rows(a[..., sl], b[..., sl], tol, "%s %s" % (what, block),
                                           labels.get(block), row_name="state"))

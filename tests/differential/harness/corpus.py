@@ -15,6 +15,9 @@ EXCLUDED = {"dmc/dog": "needs meshes and muscles (a later milestone)"}
 
 REPO_ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 LOCAL_DIRS = ["tests/models", "tests/models/tendons"]
+# scenes written for issue 3 (contacts and constraints): the collision and constraint
+# helpers' scenes and the test suite's own (box tower, drops, humanoid crowd)
+CONTACT_DIRS = ["tests/models/collision", "tests/models/constraint", "tests/models/scenes"]
 
 # documented fidelity gaps (docs/fidelity.md): these local scenes are left out of the
 # dynamics corpus and checked by test_known_gaps.py with the tolerance the gap allows.
@@ -69,10 +72,11 @@ def package_models():
     return models
 
 
-def local_models():
-    """Our own models (tests/models/*.xml, tests/models/tendons/*.xml)."""
+def local_models(dirs=None):
+    """Our own models (tests/models/*.xml, tests/models/tendons/*.xml, or the given
+    directories under the repository root)."""
     models = []
-    for rel in LOCAL_DIRS:
+    for rel in LOCAL_DIRS if dirs is None else dirs:
         sub = rel[len("tests/models"):].strip("/")
         for path in _xml_files(os.path.join(REPO_ROOT, rel)):
             name = os.path.basename(path)[:-4]
@@ -83,6 +87,12 @@ def local_models():
 def all_models():
     """Every model the dynamics tests cover (documented gap scenes excluded)."""
     return [m for m in package_models() + local_models() if m.id not in KNOWN_GAPS]
+
+
+def contact_models():
+    """Every model the contact and constraint tests cover (issue 3): the dynamics corpus
+    plus the scenes of CONTACT_DIRS, ids "local/collision/box_stack" etc."""
+    return all_models() + local_models(CONTACT_DIRS)
 
 
 def gap_models():

@@ -12,9 +12,34 @@ import numpy as np
 from mujoco import rollout as mj_rollout
 
 FULLPHYSICS = int(mujoco.mjtState.mjSTATE_FULLPHYSICS)
+# the state with everything mj_step reads (warmstart, controls, applied forces, mocap ...)
+INTEGRATION = int(mujoco.mjtState.mjSTATE_INTEGRATION)
 
 # disable flags set on both sides for issue 2 (smooth dynamics only); see docs/fidelity.md
 SMOOTH_ONLY = ("constraint",)
+
+# disable flags set on MuJoCo's side only for issue 3 (contacts and constraints): Torsion has
+# no constraint islands and uses libccd for the general convex pairs, and ignores both
+# flags; see docs/fidelity.md
+CONTACT_ORACLE = ("island", "nativeccd")
+
+# option values as torsion-sim --option takes them
+SOLVERS = {"pgs": int(mujoco.mjtSolver.mjSOL_PGS), "cg": int(mujoco.mjtSolver.mjSOL_CG),
+           "newton": int(mujoco.mjtSolver.mjSOL_NEWTON)}
+CONES = {"pyramidal": int(mujoco.mjtCone.mjCONE_PYRAMIDAL),
+         "elliptic": int(mujoco.mjtCone.mjCONE_ELLIPTIC)}
+JACOBIANS = {"dense": int(mujoco.mjtJacobian.mjJAC_DENSE),
+             "sparse": int(mujoco.mjtJacobian.mjJAC_SPARSE),
+             "auto": int(mujoco.mjtJacobian.mjJAC_AUTO)}
+_ENUM_OPTIONS = {"solver": SOLVERS, "cone": CONES, "jacobian": JACOBIANS}
+
+# the parts of a state in layout order: (mjtState bit name, block name)
+STATE_PARTS = [("TIME", "time"), ("QPOS", "qpos"), ("QVEL", "qvel"), ("ACT", "act"),
+               ("HISTORY", "history"), ("WARMSTART", "qacc_warmstart"), ("CTRL", "ctrl"),
+               ("QFRC_APPLIED", "qfrc_applied"), ("XFRC_APPLIED", "xfrc_applied"),
+               ("EQ_ACTIVE", "eq_active"), ("MOCAP_POS", "mocap_pos"),
+               ("MOCAP_QUAT", "mocap_quat"), ("USERDATA", "userdata"),
+               ("PLUGIN", "plugin")]
 
 # integrator names as torsion-sim takes them
 INTEGRATORS = {
@@ -48,14 +73,28 @@ def disable_bits(names):
     return bits
 
 
+def apply_options(m, options):
+    """Set mjOption fields from (key, value) pairs as torsion-sim --option takes them:
+    solver/cone/jacobian by name, the other keys (iterations, tolerance, impratio, ...) by
+    number."""
+    for key, value in options:
+        if key in _ENUM_OPTIONS:
+            setattr(m.opt, key, _ENUM_OPTIONS[key][value])
+        else:
+            field = getattr(m.opt, key)
+            setattr(m.opt, key, type(field)(value))
+
+
 @functools.lru_cache(maxsize=None)
-def load(path, disable=SMOOTH_ONLY, integrator=None):
-    """Compile path with the given disable flags and integrator (None: the model's own).
-    Cached: callers must not modify the returned model."""
+def load(path, disable=SMOOTH_ONLY, integrator=None, options=()):
+    """Compile path with the given disable flags, integrator (None: the model's own) and
+    option overrides ((key, value) pairs, see apply_options). Cached: callers must not
+    modify the returned model."""
     m = mujoco.MjModel.from_xml_path(path)
     m.opt.disableflags |= disable_bits(disable)
     if integrator is not None:
         m.opt.integrator = INTEGRATORS[integrator]
+    apply_options(m, options)
     return m
 
 
@@ -64,9 +103,24 @@ def rng(model_id, purpose):
     return np.random.default_rng(zlib.crc32(("%s:%s" % (model_id, purpose)).encode()))
 
 
-def nstate(m):
-    """Size of a FULLPHYSICS state."""
-    return mujoco.mj_stateSize(m, FULLPHYSICS)
+def nstate(m, spec=FULLPHYSICS):
+    """Size of a state (FULLPHYSICS unless another mjtState spec is given)."""
+    return mujoco.mj_stateSize(m, spec)
+
+
+def spec_blocks(m, spec):
+    """(name, slice) of each non-empty part of a state of the given spec, in layout order
+    (time, qpos, qvel, act, history, qacc_warmstart, ctrl, ...)."""
+    blocks, start = [], 0
+    for bit, name in STATE_PARTS:
+        flag = int(getattr(mujoco.mjtState, "mjSTATE_" + bit))
+        if spec & flag:
+            size = mujoco.mj_stateSize(m, flag)
+            if size:
+                blocks.append((name, slice(start, start + size)))
+            start += size
+    assert start == nstate(m, spec), "state layout of spec %d not understood" % spec
+    return blocks
 
 
 def state_blocks(m):

@@ -9,3 +9,12 @@ MODELS = corpus.all_models()
 def by_model(func):
     """Parametrize a test over every corpus model (argument `model`, id "gym/ant")."""
     return pytest.mark.parametrize("model", MODELS, ids=str)(func)
+
+
+CONTACT_MODELS = corpus.contact_models()
+
+
+def by_contact_model(func):
+    """Parametrize a test over every model of the contact corpus (issue 3): the dynamics
+    corpus plus the collision, constraint and test scenes (ids "local/scenes/box_tower")."""
+    return pytest.mark.parametrize("model", CONTACT_MODELS, ids=str)(func)

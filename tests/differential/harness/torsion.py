@@ -48,13 +48,18 @@ def run(args, check=True, timeout=TIMEOUT):
     return proc
 
 
-def _flag_args(disable=(), integrator=None):
-    """--disable / --integrator arguments."""
+def _flag_args(disable=(), integrator=None, spec=None, options=()):
+    """--disable / --integrator / --spec / --option arguments (options: (key, value)
+    pairs, e.g. (("solver", "pgs"), ("cone", "elliptic")))."""
     args = []
     if disable:
         args += ["--disable", ",".join(disable)]
     if integrator:
         args += ["--integrator", integrator]
+    if spec:
+        args += ["--spec", spec]
+    if options:
+        args += ["--option", ",".join("%s=%s" % (k, v) for k, v in options)]
     return args
 
 
@@ -86,34 +91,39 @@ def info(model_path):
         raise TorsionError("info printed invalid JSON (%s): %r" % (e, out[:500]))
 
 
-def forward(model_path, states, ctrl=None, disable=()):
+def forward(model_path, states, ctrl=None, disable=(), spec=None, options=()):
     """`torsion-sim forward`: qacc [B, nv] after mj_forward at each state."""
     with tempfile.TemporaryDirectory(prefix="tn-fwd-") as tmp:
         args = ["forward", model_path, "--state", _save(tmp, "state", states)]
         if ctrl is not None:
             args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
         out = os.path.join(tmp, "qacc.npy")
-        run(args + ["--out", out] + _flag_args(disable))
+        run(args + ["--out", out] + _flag_args(disable, spec=spec, options=options))
         return _load(out)
 
 
-def rollout(model_path, states, ctrl, nstep, disable=(), threads=1, integrator=None):
-    """`torsion-sim rollout`: states after each step [B, nstep, nstate]."""
+def rollout(model_path, states, ctrl, nstep, disable=(), threads=1, integrator=None,
+            spec=None, options=()):
+    """`torsion-sim rollout`: states after each step [B, nstep, nstate] (in the --spec
+    layout of the input states)."""
     with tempfile.TemporaryDirectory(prefix="tn-roll-") as tmp:
         args = ["rollout", model_path, "--state", _save(tmp, "state", states),
                 "--nstep", nstep, "--threads", threads]
         if ctrl is not None:
             args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
         out = os.path.join(tmp, "out.npy")
-        run(args + ["--out", out] + _flag_args(disable, integrator))
+        run(args + ["--out", out] + _flag_args(disable, integrator, spec, options))
         return _load(out, (len(states), nstep, np.shape(states)[1]))
 
 
-def speed(model_path, nstep, threads=1, ctrlnoise=None, disable=()):
-    """`torsion-sim speed`: the JSON object as a dict."""
+def speed(model_path, nstep, threads=1, ctrlnoise=None, disable=(), profile=False):
+    """`torsion-sim speed`: the JSON object as a dict (with --profile: the per-stage split,
+    "profile_us_per_step")."""
     args = ["speed", model_path, "--nstep", nstep, "--threads", threads]
     if ctrlnoise is not None:
         args += ["--ctrlnoise", ctrlnoise]
+    if profile:
+        args += ["--profile"]
     out = run(args + _flag_args(disable), timeout=max(TIMEOUT, 3600)).stdout
     try:
         return json.loads(out)
@@ -121,7 +131,8 @@ def speed(model_path, nstep, threads=1, ctrlnoise=None, disable=()):
         raise TorsionError("speed printed invalid JSON (%s): %r" % (e, out[:500]))
 
 
-def dump(model_path, fields, states=None, ctrl=None, disable=()):
+def dump(model_path, fields, states=None, ctrl=None, disable=(), spec=None, options=(),
+         integrator=None):
     """`torsion-sim dump`: {field: array}; model fields [rows, cols], data fields (with
     states) [B, rows, cols]."""
     with tempfile.TemporaryDirectory(prefix="tn-dump-") as tmp:
@@ -131,5 +142,40 @@ def dump(model_path, fields, states=None, ctrl=None, disable=()):
             args += ["--state", _save(tmp, "state", states)]
         if ctrl is not None:
             args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
-        run(args + _flag_args(disable))
+        run(args + _flag_args(disable, integrator, spec, options))
         return {f: _load("%s_%s.npy" % (prefix, f)) for f in fields}
+
+
+# columns of each array `torsion-sim contacts` writes
+CONTACT_COLUMNS = {"geom": 2, "dist": 1, "pos": 3, "frame": 9, "dim": 1}
+
+
+def contacts(model_path, states, disable=(), spec=None, options=()):
+    """`torsion-sim contacts`: the active contacts after mj_forward at each state, as a list
+    (one entry per state) of {"geom": [n, 2] int, "dist": [n], "pos": [n, 3],
+    "frame": [n, 9], "dim": [n] int}."""
+    with tempfile.TemporaryDirectory(prefix="tn-con-") as tmp:
+        prefix = os.path.join(tmp, "con")
+        args = ["contacts", model_path, "--state", _save(tmp, "state", states),
+                "--out", prefix]
+        run(args + _flag_args(disable, spec=spec, options=options))
+        try:
+            with open(prefix + "_index.json") as f:
+                index = json.load(f)
+        except (OSError, ValueError) as e:
+            raise TorsionError("torsion-sim contacts wrote no valid index: %s" % e)
+        total = int(sum(index["count"]))
+        cols = {}
+        for name, width in CONTACT_COLUMNS.items():
+            a = _load("%s_%s.npy" % (prefix, name))
+            cols[name] = a.reshape(total, width) if width > 1 else a.reshape(total)
+    if index.get("nstate") != len(states) or len(index["count"]) != len(states):
+        raise TorsionError("contacts index covers %s states, expected %d" % (
+            index.get("nstate"), len(states)))
+    out = []
+    for off, cnt in zip(index["offset"], index["count"]):
+        rows = {k: v[off:off + cnt] for k, v in cols.items()}
+        rows["geom"] = rows["geom"].astype(int)
+        rows["dim"] = rows["dim"].astype(int)
+        out.append(rows)
+    return out

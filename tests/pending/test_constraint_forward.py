@@ -1,0 +1,63 @@
+"""Constrained forward dynamics (issue 3, item 7): at the 50 contact states per model
+(harness/constraint_cases.py, warmstart included), qacc within 1e-6 and the constraint
+force within 1e-5 (relative, compare.py) for the Newton, CG and PGS solvers under pyramidal
+and elliptic cones, both engines with the same settings (the model's own iterations and
+tolerances). The constraint force is compared in joint space, qfrc_constraint = J' efc_force,
+and row by row (efc_force, with every other efc field named when it differs) when
+torsion-sim has the `efc` command (harness/efc.py)."""
+import numpy as np
+import pytest
+
+from harness.params import by_contact_model
+from harness import compare, torsion
+from harness import constraint_cases as cc
+from harness import constraint_diagnose, efc
+
+QACC_TOL = 1e-6
+FORCE_TOL = 1e-5
+
+
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("solver", ["newton", "cg", "pgs"])
+@by_contact_model
+def test_constraint_qacc(model, solver, cone):
+    options = (("solver", solver), ("cone", cone))
+    m = cc.load(model, options=options)
+    states, expected = cc.forward_case(model, options)
+    ours = torsion.dump(model.path, ["qacc", "qfrc_constraint"], states, spec=cc.SPEC_NAME,
+                        options=options)
+    dofs = [lab.split(" ", 1)[1] for lab in compare.state_labels(m)["qvel"]]
+    failures, worst = [], np.zeros(len(states))
+    for name, tol in [("qacc", QACC_TOL), ("qfrc_constraint", FORCE_TOL)]:
+        a = ours[name].reshape(expected[name].shape) if ours[name].size == \
+            expected[name].size else ours[name]
+        try:
+            compare.check_rows(a, expected[name], tol, name,
+                               ["%s[%d] %s" % (name, i, d) for i, d in enumerate(dofs)],
+                               row_name="state")
+        except AssertionError as e:
+            failures.append(str(e))
+            if np.shape(a) == np.shape(expected[name]):
+                worst = np.maximum(worst, compare.row_errors(a, expected[name]) / tol)
+    if efc.available():
+        k, problem = _efc_problem(model, m, states, options)
+        if problem:
+            failures.append("efc rows differ at state %d: %s" % (k, problem))
+            worst[k] = np.inf
+    if failures:
+        k = int(np.argmax(worst))
+        raise AssertionError("%s\nat state %d:\n%s" % (
+            "\n".join(failures), k, constraint_diagnose.explain(model, states[k], options)))
+
+
+def _efc_problem(model, m, states, options):
+    """(state, first difference) of the efc rows at the first state whose efc_force (or
+    row count) differs; (None, None) when every state agrees."""
+    ours = efc.torsion_rows(model.path, states, spec=cc.SPEC_NAME, options=options)
+    theirs = cc.mujoco_efc(m, states)
+    for k, (o, t) in enumerate(zip(ours, theirs)):
+        force_err = compare.row_errors(o["force"][None], t["force"][None])[0] \
+            if len(o["force"]) == len(t["force"]) else np.inf
+        if not force_err <= FORCE_TOL:
+            return k, efc.first_difference(o, t) or "efc_force err %.3g" % force_err
+    return None, None

@@ -1,0 +1,34 @@
+"""Time stepping with constraints (issue 3, item 7): one-step consistency along a
+1000-step MuJoCo trajectory per model and integrator (MuJoCo's mjSTATE_INTEGRATION state at
+t in, warmstart and controls included; Torsion's state at t+1 against MuJoCo's) within 1e-6
+for Euler, RK4, implicit and implicitfast. All 1000 steps go to one `torsion-sim rollout
+--nstep 1 --spec integration` call."""
+import numpy as np
+import pytest
+
+from harness.params import by_contact_model
+from harness import compare, oracle, torsion
+from harness import constraint_cases as cc
+from harness import constraint_diagnose
+
+STEP_TOL = 1e-6
+
+
+@pytest.mark.parametrize("integrator", ["euler", "rk4", "implicit", "implicitfast"])
+@by_contact_model
+def test_constraint_one_step(model, integrator):
+    m = cc.load(model, integrator=integrator)
+    inputs, outputs = cc.step_case(model, integrator)
+    ours = torsion.rollout(model.path, inputs, None, 1, threads=2, integrator=integrator,
+                           spec=cc.SPEC_NAME)
+    try:
+        compare.check_states(m, ours[:, 0, :], outputs, STEP_TOL,
+                             "state after one %s step" % integrator, spec=cc.SPEC)
+    except AssertionError as e:
+        # diagnose mj_forward at the input state of the worst step
+        errs = [compare.row_errors(ours[:, 0, sl], outputs[:, sl])
+                for _, sl in oracle.spec_blocks(m, cc.SPEC)]
+        k = int(np.argmax(np.max(errs, axis=0)))
+        raise AssertionError("%s\nat step %d (input state %d):\n%s" % (
+            e, k, k, constraint_diagnose.explain(model, inputs[k],
+                                                 integrator=integrator))) from None
