@@ -7,8 +7,9 @@
  * search takes one Newton step from 0, then Newton steps in the descent direction until
  * the slope changes sign, then refines the bracket with the midpoint and Newton steps from
  * the ends, stopping at the first point with |slope| < tolerance * ls_tolerance *
- * |search| / scale or after ls_iterations evaluations. Newton's search also stops at once
- * when the quadratic model predicts an improvement below `tolerance` (MuJoCo 3.14). */
+ * |search| / scale or after ls_iterations evaluations. The search stops at once when the
+ * quadratic model at 0 predicts an improvement below `tolerance`: unscaled on CG's first
+ * search, scaled on Newton's searches after the first. */
 #include <math.h>
 
 #include "constraint/solver_primal.h"
@@ -253,11 +254,16 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_mulJacVec(m, d, ctx->Jv, ctx->search);
   prepareQuad(d, ctx);
 
-  // start; Newton: stop when the predicted (quadratic model) improvement is negligible
+  // start; stop at once when the quadratic model at 0 predicts a negligible improvement:
+  // CG only on its first search, unscaled; Newton only after its first, scaled (MuJoCo
+  // 3.14: CG may return the warmstart after 0 iterations, Newton always takes a step)
   p0.alpha = 0;
   evalPoint(d, ctx, &p0);
-  if (ctx->flg_Newton &&
-      0.5 * p0.deriv[0] * p0.deriv[0] / p0.deriv[1] * ctx->scale < m->opt.tolerance) {
+  mjtNum predicted = 0.5 * p0.deriv[0] * p0.deriv[0] / p0.deriv[1];
+  int negligible = ctx->flg_Newton
+                       ? !ctx->firstsearch && predicted * ctx->scale < m->opt.tolerance
+                       : ctx->firstsearch && predicted < m->opt.tolerance;
+  if (negligible) {
     ctx->LSresult = 2;
     return 0;
   }

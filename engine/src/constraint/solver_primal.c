@@ -169,6 +169,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
 
   while (iter < maxiter) {
     // exact line search; no progress: done
+    ctx.firstsearch = iter == 0;
     mjtNum alpha = tn_lineSearch(m, d, &ctx);
     if (alpha == 0) {
       break;

@@ -47,6 +47,7 @@ typedef struct tnPrimal_ {
   mjtNum quadGauss[3];
   int nactive, nchange;
   int LSiter, LSresult;
+  int firstsearch;          /* 1 during the first line search of the solve */
   mjtNum LSslope;
 } tnPrimal;
 
