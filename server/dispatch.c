@@ -85,6 +85,29 @@ int td_state_spec(uint32_t spec, int fallback) {
   return (spec & ~((1u << mjNSTATE) - 1)) ? -1 : (int)spec;
 }
 
+/* a request's state spec, or -1 after rejecting it */
+int td_request_spec(tdConn* c, tdReq* req, int kind, double t0, uint32_t spec, int fallback) {
+  int valid = td_state_spec(spec, fallback);
+  if (valid < 0) {
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "state_spec %u has bits beyond mjNSTATE",
+              spec);
+  }
+  return valid;
+}
+
+/* 0 when sensordata can be served (not asked, or the engine evaluates the model's
+ * sensors), else -1 after rejecting the request with ERROR_UNIMPLEMENTED */
+int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjModel* m,
+                        int wanted) {
+  if (!wanted || tn_sensorsEvaluated(m)) {
+    return 0;
+  }
+  td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED,
+            "sensordata was requested but the engine does not evaluate sensors yet (the model "
+            "has %d); ask without sensordata", m->nsensor);
+  return -1;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Cancel
  * ------------------------------------------------------------------------------------- */

@@ -185,10 +185,8 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     return;
   }
   const mjModel* m = mod->m;
-  int spec = td_state_spec(rr->state_spec, mjSTATE_FULLPHYSICS);
+  int spec = td_request_spec(c, req, kind, t0, rr->state_spec, mjSTATE_FULLPHYSICS);
   if (spec < 0) {
-    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "state_spec %u has bits beyond mjNSTATE",
-              rr->state_spec);
     return;
   }
   int nstate = mj_stateSize(m, spec);
@@ -225,8 +223,7 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
   }
 
   // sensordata only where the engine evaluates sensors
-  if (rr->sensordata && !tn_sensorsEvaluated(m)) {
-    td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED, "sensordata was requested but the engine does not evaluate sensors yet (the model has %d); ask without sensordata", m->nsensor);
+  if (td_check_sensordata(c, req, kind, t0, m, rr->sensordata)) {
     return;
   }
 

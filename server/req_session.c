@@ -382,8 +382,7 @@ static void create_session(tdConn* c, tdReq* req, double t0, int kind) {
   }
 
   // sensordata only where the engine evaluates sensors
-  if (cr->sensordata && !tn_sensorsEvaluated(m)) {
-    td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED, "sensordata was requested but the engine does not evaluate sensors yet (the model has %d); ask without sensordata", m->nsensor);
+  if (td_check_sensordata(c, req, kind, t0, m, cr->sensordata)) {
     return;
   }
 
@@ -476,9 +475,8 @@ static void session_call(tdConn* c, tdReq* req, double t0, int kind, uint64_t id
       break;
     }
     case TORSION__V1__REQUEST__BODY_SESSION_GET_STATE: {
-      int spec = td_state_spec(req->session_get_state->state_spec, s->spec);
+      int spec = td_request_spec(c, req, kind, t0, req->session_get_state->state_spec, s->spec);
       if (spec < 0) {
-        td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "state_spec has bits beyond mjNSTATE");
         return;
       }
       op.op = OP_GET;
@@ -488,9 +486,8 @@ static void session_call(tdConn* c, tdReq* req, double t0, int kind, uint64_t id
     }
     default: {
       Torsion__V1__SessionSetStateRequest* ss = req->session_set_state;
-      int spec = td_state_spec(ss->state_spec, s->spec);
+      int spec = td_request_spec(c, req, kind, t0, ss->state_spec, s->spec);
       if (spec < 0) {
-        td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "state_spec has bits beyond mjNSTATE");
         return;
       }
       int64_t shape[2] = {s->nenv, mj_stateSize(m, spec)}, got[2];

@@ -55,4 +55,12 @@ int td_chunk_items(const tdServer* srv, const tdModel* mod, int nitems, size_t b
 /* validate an mjtState spec (0 -> default); returns the spec or -1 */
 int td_state_spec(uint32_t spec, int fallback);
 
+/* a request's state spec (0: fallback), or -1 after rejecting the request */
+int td_request_spec(tdConn* c, tdReq* req, int kind, double t0, uint32_t spec, int fallback);
+
+/* 0 when sensordata can be served (not asked, or sensors are evaluated), else -1 after
+ * rejecting the request with ERROR_UNIMPLEMENTED */
+int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjModel* m,
+                        int wanted);
+
 #endif /* TORSIOND_REQUESTS_H */
