@@ -72,28 +72,6 @@ static int table_write(const contactTable* t, const char* prefix) {
   return 0;
 }
 
-/* write the JSON index */
-static int write_index(const char* prefix, long B, const long* count) {
-  char path[1024];
-  snprintf(path, sizeof(path), "%s_index.json", prefix);
-  FILE* f = fopen(path, "w");
-  if (!f) {
-    return sim_fail("%s: cannot create", path);
-  }
-  fprintf(f, "{\"nstate\": %ld, \"count\": [", B);
-  for (long b = 0; b < B; b++) {
-    fprintf(f, "%s%ld", b ? ", " : "", count[b]);
-  }
-  fprintf(f, "], \"offset\": [");
-  long off = 0;
-  for (long b = 0; b < B; b++) {
-    fprintf(f, "%s%ld", b ? ", " : "", off);
-    off += count[b];
-  }
-  fprintf(f, "]}\n");
-  return fclose(f) ? sim_fail("%s: write failed", path) : 0;
-}
-
 /* contacts subcommand */
 int cmd_contacts(const simArgs* args) {
   if (!args->out) {
@@ -124,7 +102,7 @@ int cmd_contacts(const simArgs* args) {
       goto done;
     }
   }
-  rc = table_write(&t, args->out) || write_index(args->out, B, count);
+  rc = table_write(&t, args->out) || sim_write_index(args->out, B, count);
 
 done:
   free(t.geom);

@@ -49,6 +49,10 @@ int sim_engine_errors(void);
 mjData** sim_make_datas(const mjModel* m, int nthread);
 void sim_free_datas(mjData** datas, int nthread);
 
+/* write PREFIX_index.json {"nstate": B, "count": [...], "offset": [...]} for a table whose
+ * rows are stacked over B states; returns 0 or 1 after printing why */
+int sim_write_index(const char* prefix, long B, const long* count);
+
 /* subcommands */
 int cmd_info(const simArgs* args);
 int cmd_forward(const simArgs* args);
@@ -56,6 +60,7 @@ int cmd_rollout(const simArgs* args);
 int cmd_speed(const simArgs* args);
 int cmd_dump(const simArgs* args);
 int cmd_contacts(const simArgs* args);
+int cmd_efc(const simArgs* args);
 int cmd_inverse(const simArgs* args);
 int cmd_transitionfd(const simArgs* args);
 int cmd_inversefd(const simArgs* args);

@@ -236,3 +236,25 @@ void sim_free_datas(mjData** datas, int nthread) {
   }
   free(datas);
 }
+
+/* write PREFIX_index.json: per-state row counts and offsets of a stacked table */
+int sim_write_index(const char* prefix, long B, const long* count) {
+  char path[1024];
+  snprintf(path, sizeof(path), "%s_index.json", prefix);
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    return sim_fail("%s: cannot create", path);
+  }
+  fprintf(f, "{\"nstate\": %ld, \"count\": [", B);
+  for (long b = 0; b < B; b++) {
+    fprintf(f, "%s%ld", b ? ", " : "", count[b]);
+  }
+  fprintf(f, "], \"offset\": [");
+  long off = 0;
+  for (long b = 0; b < B; b++) {
+    fprintf(f, "%s%ld", b ? ", " : "", off);
+    off += count[b];
+  }
+  fprintf(f, "]}\n");
+  return fclose(f) ? sim_fail("%s: write failed", path) : 0;
+}

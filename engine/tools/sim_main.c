@@ -1,6 +1,6 @@
 /* tools/sim_main.c — torsion-sim, the in-process command-line tool.
  *
- * Subcommands: info, forward, rollout, speed, dump, contacts, inverse, transitionfd,
+ * Subcommands: info, forward, rollout, speed, dump, contacts, efc, inverse, transitionfd,
  * inversefd. Arrays are .npy files. Every later
  * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
 #include <stdio.h>
@@ -19,6 +19,8 @@ static const char* usage =
     "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X] [--profile]\n"
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
+    "  efc MODEL.xml --state S.npy --out PREFIX   constraint rows per state (efc_*, dense J,\n"
+    "               solver iterations)\n"
     "  inverse MODEL.xml --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
     "  transitionfd MODEL.xml --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
     "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu]\n"
@@ -159,6 +161,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(cmd, "speed")) rc = cmd_speed(&args);
   else if (!strcmp(cmd, "dump")) rc = cmd_dump(&args);
   else if (!strcmp(cmd, "contacts")) rc = cmd_contacts(&args);
+  else if (!strcmp(cmd, "efc")) rc = cmd_efc(&args);
   else if (!strcmp(cmd, "inverse")) rc = cmd_inverse(&args);
   else if (!strcmp(cmd, "transitionfd")) rc = cmd_transitionfd(&args);
   else if (!strcmp(cmd, "inversefd")) rc = cmd_inversefd(&args);

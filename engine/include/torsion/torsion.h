@@ -158,6 +158,9 @@ void mj_collision(const mjModel* m, mjData* d);
  * nefc) for equality, friction loss, limit and contact constraints, in that order. */
 void mj_makeConstraint(const mjModel* m, mjData* d);
 
+/* 1 when efc_J is stored sparse (CSR): option jacobian="sparse", or "auto" with nv >= 60. */
+int mj_isSparse(const mjModel* m);
+
 /* efc_AR = J inv(M) J' + diag(R), when a dual solver (PGS) or noslip needs it. */
 void mj_projectConstraint(const mjModel* m, mjData* d);
 
@@ -208,10 +211,25 @@ void mj_subtreeVel(const mjModel* m, mjData* d);
 /* Recursive Newton-Euler: result = M*qacc + C(q,v) (flg_acc=1) or C(q,v) only (0). */
 void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result);
 
-/* Whether mj_forward evaluates the model's sensors into d->sensordata. Torsion compiles
- * sensors (sizes and addresses match MuJoCo) but does not evaluate them yet, so this is 1
- * only for models without sensors; callers must not hand out sensordata otherwise. */
+/* Whether mj_forward evaluates every sensor of the model into d->sensordata (1), or the
+ * model has a sensor type Torsion does not evaluate yet (0); callers must not hand out
+ * sensordata then. A model without sensors gives 1. */
 int tn_sensorsEvaluated(const mjModel* m);
+
+/* Sensor stages: position-, velocity- and acceleration-dependent sensors into sensordata
+ * (called by mj_forward unless the sensor flag is disabled). */
+void mj_sensorPos(const mjModel* m, mjData* d);
+void mj_sensorVel(const mjModel* m, mjData* d);
+void mj_sensorAcc(const mjModel* m, mjData* d);
+
+/* Body accelerations and interaction forces after the constraint solve: cacc, cfrc_int,
+ * cfrc_ext (used by accelerometer, force and torque sensors). */
+void mj_rnePostConstraint(const mjModel* m, mjData* d);
+
+/* Ray casting: distance from pnt along vec to the first geom hit (-1: none) and its id in
+ * geomid; geomgroup (NULL: all groups) and flg_static filter, bodyexclude skips a body. */
+mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
+              const mjtByte* geomgroup, mjtByte flg_static, int bodyexclude, int geomid[1]);
 
 /* Passive forces: springs, dampers, gravity compensation, fluid forces. */
 void mj_passive(const mjModel* m, mjData* d);

@@ -14,6 +14,11 @@ int tn_isSparse(const mjModel* m) {
   return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
 }
 
+/* the public name of the same rule */
+int mj_isSparse(const mjModel* m) {
+  return tn_isSparse(m);
+}
+
 /* dual solver or noslip: efc_AR needed */
 int tn_isDual(const mjModel* m) {
   return m->opt.solver == mjSOL_PGS || m->opt.noslip_iterations > 0;
