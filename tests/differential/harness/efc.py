@@ -1,12 +1,13 @@
 """efc — constraint rows (efc_*) of both engines and their comparison, row by row.
 
-Torsion's rows come from `torsion-sim efc MODEL --state S.npy --out PREFIX` when the binary
-has that command (proposed in issue 3; until it lands the checks compare the constraint
-force in joint space, qfrc_constraint, instead). Its files, per state after mj_forward,
-stacked over states like `torsion-sim contacts`:
+Torsion's rows come from `torsion-sim efc MODEL --state S.npy --out PREFIX` (engine/tools/
+cmd_efc.c; older binaries without the command make the checks fall back on the constraint
+force in joint space, qfrc_constraint). Its files, per state after mj_forward, stacked over
+states like `torsion-sim contacts`:
   PREFIX_{type,id,state}.npy [R] (float64 holding integers), PREFIX_{pos,margin,
   frictionloss,D,R,aref,force}.npy [R], PREFIX_J.npy [R, nv] (dense whatever the jacobian
-  option), PREFIX_index.json {"nstate": B, "count": [nefc per state], "offset": [...]}.
+  option), PREFIX_niter.npy [B] (solver iterations), PREFIX_index.json {"nstate": B,
+  "count": [nefc per state], "offset": [...]}.
 """
 import functools
 import json
