@@ -67,6 +67,12 @@ int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum qu
  * util/math_eig3.c; used by tn_combineInertia and tn_fullInertiaToPrincipal). */
 int tn_eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]);
 
+/* the same Jacobi decomposition with explicit tolerances relative to the input's largest
+ * entry (eps: stop rotating; sorteps: leave nearly equal eigenvalues unsorted) and the
+ * choice of renormalizing the frame after sorting turns (util/math_eig3.c) */
+int tn_eig3Tol(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
+               mjtNum eps, mjtNum sorteps, int renormalize);
+
 /* Sizes of the sparse patterns, from the dof tree (dof_parentid, -1 for roots) and the
  * body tree: nM (= nC: the full ancestor pattern of M), nD (full symmetric dof pattern),
  * nB (body-dof pattern: each body with the dofs of its ancestors and itself... as MuJoCo's

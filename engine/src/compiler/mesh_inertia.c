@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "compiler/compile_helpers.h"
 #include "compiler/mesh_internal.h"
 
 /* a triangle's area, unit normal and center; area 0 (normal unset) when degenerate */
@@ -170,78 +171,10 @@ static mjtNum inertia_about(const tnMesh* mesh, face_set fs, tnMeshInertia type,
  * (so a nearly isotropic mesh keeps its own axes). Found by comparing with MuJoCo 3.14. */
 #define MESH_EIG_TOL 1E-7
 
-/* most Jacobi iterations */
-#define MESH_EIG_MAXITER 500
-
-/* the Jacobi rotation (a quaternion about axis k) that zeroes D[r][c] */
-static void jacobi_rotation(mjtNum rot[4], const mjtNum D[9], int r, int c, int k) {
-  mjtNum off = D[3 * r + c];
-  mjtNum tau = (D[4 * c] - D[4 * r]) / (2 * off);
-  mjtNum t = tau >= 0 ? 1 / (tau + sqrt(1 + tau * tau)) : -1 / (-tau + sqrt(1 + tau * tau));
-  mjtNum th = t / (1 + sqrt(1 + t * t));
-  mjtNum scl = 1 / sqrt(1 + th * th);
-  rot[0] = scl;
-  rot[1] = rot[2] = rot[3] = 0;
-  rot[k + 1] = (k == 1 ? th : -th) * scl;
-}
-
-/* D = R' A R for row-major 3x3 matrices */
-static void rotate_tensor(mjtNum D[9], const mjtNum R[9], const mjtNum A[9]) {
-  mjtNum RA[9];
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      RA[3 * i + j] = R[i] * A[j] + R[3 + i] * A[3 + j] + R[6 + i] * A[6 + j];
-    }
-  }
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      D[3 * i + j] = RA[3 * i] * R[j] + RA[3 * i + 1] * R[3 + j] + RA[3 * i + 2] * R[6 + j];
-    }
-  }
-}
-
 /* principal moments (decreasing unless nearly equal) and the frame quaternion */
 static void mesh_eig3(mjtNum eigval[3], mjtNum quat[4], const mjtNum mat[9]) {
-  mjtNum scale = 0, D[9], R[9], rot[4];
-  for (int i = 0; i < 9; i++) {
-    scale = fmax(scale, fabs(mat[i]));
-  }
-  mjtNum tol = MESH_EIG_TOL * scale;
-
-  // rotate until the largest off-diagonal entry is negligible
-  mju_unit4(quat);
-  for (int iter = 0; iter < MESH_EIG_MAXITER; iter++) {
-    mju_quat2Mat(R, quat);
-    rotate_tensor(D, R, mat);
-    eigval[0] = D[0], eigval[1] = D[4], eigval[2] = D[8];
-    mjtNum a01 = fabs(D[1]), a02 = fabs(D[2]), a12 = fabs(D[5]);
-    int r = 1, c = 2, k = 0;
-    if (a01 > a02 && a01 > a12) {
-      r = 0, c = 1, k = 2;
-    } else if (a02 > a12) {
-      r = 0, c = 2, k = 1;
-    }
-    if (fabs(D[3 * r + c]) <= tol) {
-      break;
-    }
-    jacobi_rotation(rot, D, r, c, k);
-    mju_mulQuat(quat, quat, rot);
-    mju_normalize4(quat);
-  }
-
-  // sort decreasing (pairs 01, 12, 01) by quarter turns, leaving near-equal pairs alone
-  for (int pass = 0; pass < 3; pass++) {
-    int j = pass % 2;
-    if (eigval[j + 1] - eigval[j] > tol) {
-      mjtNum tmp = eigval[j];
-      eigval[j] = eigval[j + 1];
-      eigval[j + 1] = tmp;
-      rot[0] = 0.707106781186548;
-      rot[1] = rot[2] = rot[3] = 0;
-      rot[(j + 2) % 3 + 1] = rot[0];
-      mju_mulQuat(quat, quat, rot);
-    }
-  }
+  mjtNum eigvec[9];
+  tn_eig3Tol(eigval, eigvec, quat, mat, MESH_EIG_TOL, MESH_EIG_TOL, 0);
 }
 
 /* "exact" inertia needs consistently oriented faces: no directed edge may be used by two

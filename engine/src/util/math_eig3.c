@@ -5,7 +5,8 @@
  * find the principal axes of body inertias, and tests compare body_inertia and body_iquat
  * with MuJoCo's, so the pivoting, rotation formula, stopping rule and the final ordering
  * (decreasing eigenvalues, reached by quarter-turn rotations) all follow MuJoCo.
- * tn_eig3Compiler (declared in compiler/compile_helpers.h) is the compiler's variant. */
+ * tn_eig3Compiler and tn_eig3Tol (declared in compiler/compile_helpers.h) are the
+ * compiler's variants (body inertias; mesh principal axes with a looser tolerance). */
 #include <math.h>
 
 #include <torsion/torsion.h>
@@ -61,9 +62,11 @@ static void eig3_rotation(mjtNum rot[4], const mjtNum D[9], int r, int c, int k)
   rot[k + 1] = (k == 1 ? th : -th) * scl;
 }
 
-/* the decomposition; renormalize selects whether the sorting turns renormalize the frame */
-static int eig3_solve(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
-                      int renormalize) {
+/* the decomposition with tolerances relative to the input's largest entry: eps stops the
+ * rotations, sorteps leaves near-equal eigenvalues in place; renormalize selects whether the
+ * sorting turns renormalize the frame */
+int tn_eig3Tol(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
+               mjtNum eps, mjtNum sorteps, int renormalize) {
   mjtNum D[9], rot[4];
   int iter;
 
@@ -72,7 +75,7 @@ static int eig3_solve(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const 
   for (int i = 0; i < 9; i++) {
     scale = fmax(scale, fabs(mat[i]));
   }
-  mjtNum tol = EIG3_EPS * scale;
+  mjtNum tol = eps * scale;
 
   // Jacobi iterations from the identity frame: diagonalize R'*mat*R
   mju_unit4(quat);
@@ -99,7 +102,7 @@ static int eig3_solve(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const 
 
   // sort decreasing with three bubble passes (pairs 01, 12, 01), swapping axes by quarter
   // turns; eigenvalues equal to within a relative tolerance are left in place
-  mjtNum same = EIG3_SORTEPS * scale;
+  mjtNum same = sorteps * scale;
   for (int pass = 0; pass < 3; pass++) {
     int j = pass % 2;
     if (eigval[j + 1] - eigval[j] > same) {
@@ -125,11 +128,11 @@ static int eig3_solve(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const 
 
 /* eigenvalues (decreasing), eigenvectors (columns of eigvec) and their frame quaternion */
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eig3_solve(eigval, eigvec, quat, mat, 1);
+  return tn_eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 1);
 }
 
 /* the compiler's variant: MuJoCo's compiled body_iquat keeps the sorting turns
  * unrenormalized (norm off by ~1e-15), so body frames match MuJoCo's bit for bit */
 int tn_eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return eig3_solve(eigval, eigvec, quat, mat, 0);
+  return tn_eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 0);
 }
