@@ -82,85 +82,34 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls, const tnFram
   return 1;
 }
 
-/* <geom> */
-static int read_geom(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
-  cls = tn_elementClass(r, node, cls);
-  if (cls < 0) {
-    return 0;
+/* A body-level element that takes its class defaults, its own attributes and a name, and is
+ * stored in the spec with its body, frame and source node: <geom>, <site>, <camera>,
+ * <light> differ only in their types, so one definition serves them all. */
+#define TN_BODY_ELEMENT_READER(FUNC, TYPE, DEFAULTS, READ_ATTRS, VEC)                       \
+  static int FUNC(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {   \
+    cls = tn_elementClass(r, node, cls);                                                  \
+    if (cls < 0) {                                                                        \
+      return 0;                                                                           \
+    }                                                                                     \
+    TYPE e = class_of(r, cls)->DEFAULTS;                                                  \
+    TN_OK(READ_ATTRS(r, node, &e));                                                       \
+    TN_TRY(tn_rdName(r, node, "name", &e.name));                                          \
+    e.body = b;                                                                           \
+    e.frame = *frame;                                                                     \
+    e.src = node;                                                                         \
+    TYPE* dst = tn_vecPush(&r->spec->VEC, sizeof(TYPE));                                  \
+    if (!dst) {                                                                           \
+      return tn_rdFail(r, node, NULL, "out of memory") + 1;                               \
+    }                                                                                     \
+    *dst = e;                                                                             \
+    return 1;                                                                             \
   }
-  tnSpecGeom g = class_of(r, cls)->geom;
-  TN_OK(tn_readGeomAttrs(r, node, &g));
-  TN_TRY(tn_rdName(r, node, "name", &g.name));
-  g.body = b;
-  g.frame = *frame;
-  g.src = node;
-  tnSpecGeom* dst = tn_vecPush(&r->spec->geoms, sizeof(tnSpecGeom));
-  if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
-  }
-  *dst = g;
-  return 1;
-}
 
-/* <site> */
-static int read_site(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
-  cls = tn_elementClass(r, node, cls);
-  if (cls < 0) {
-    return 0;
-  }
-  tnSpecSite s = class_of(r, cls)->site;
-  TN_OK(tn_readSiteAttrs(r, node, &s));
-  TN_TRY(tn_rdName(r, node, "name", &s.name));
-  s.body = b;
-  s.frame = *frame;
-  s.src = node;
-  tnSpecSite* dst = tn_vecPush(&r->spec->sites, sizeof(tnSpecSite));
-  if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
-  }
-  *dst = s;
-  return 1;
-}
-
-/* <camera> */
-static int read_camera(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
-  cls = tn_elementClass(r, node, cls);
-  if (cls < 0) {
-    return 0;
-  }
-  tnSpecCamera c = class_of(r, cls)->camera;
-  TN_OK(tn_readCameraAttrs(r, node, &c));
-  TN_TRY(tn_rdName(r, node, "name", &c.name));
-  c.body = b;
-  c.frame = *frame;
-  c.src = node;
-  tnSpecCamera* dst = tn_vecPush(&r->spec->cameras, sizeof(tnSpecCamera));
-  if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
-  }
-  *dst = c;
-  return 1;
-}
-
-/* <light> */
-static int read_light(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
-  cls = tn_elementClass(r, node, cls);
-  if (cls < 0) {
-    return 0;
-  }
-  tnSpecLight l = class_of(r, cls)->light;
-  TN_OK(tn_readLightAttrs(r, node, &l));
-  TN_TRY(tn_rdName(r, node, "name", &l.name));
-  l.body = b;
-  l.frame = *frame;
-  l.src = node;
-  tnSpecLight* dst = tn_vecPush(&r->spec->lights, sizeof(tnSpecLight));
-  if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
-  }
-  *dst = l;
-  return 1;
-}
+/* <geom>, <site>, <camera>, <light> */
+TN_BODY_ELEMENT_READER(read_geom, tnSpecGeom, geom, tn_readGeomAttrs, geoms)
+TN_BODY_ELEMENT_READER(read_site, tnSpecSite, site, tn_readSiteAttrs, sites)
+TN_BODY_ELEMENT_READER(read_camera, tnSpecCamera, camera, tn_readCameraAttrs, cameras)
+TN_BODY_ELEMENT_READER(read_light, tnSpecLight, light, tn_readLightAttrs, lights)
 
 static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame);
 
