@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "job.h"
 #include "log.h"
@@ -108,6 +109,71 @@ int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjMode
   return -1;
 }
 
+/* the warnings raised in d as a bitmask (1 << mjtWarning) */
+uint32_t td_warning_mask(const mjData* d) {
+  uint32_t mask = 0;
+  for (int w = 0; w < mjNWARNING; w++) {
+    if (d->warning[w].number > 0) {
+      mask |= 1u << w;
+    }
+  }
+  return mask;
+}
+
+/* B of a [B, ncol] float64 input within [1, max_batch], or -1 after rejecting */
+int64_t td_request_batch(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a,
+                         const char* what, int ncol) {
+  char why[512];
+  int64_t shape[2] = {-1, ncol}, got[2];
+  if (td_check_array(a, what, 2, shape, got, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s", why);
+    return -1;
+  }
+  int64_t B = got[0], max = c->srv->cfg.max_batch;
+  if (B < 1 || B > max) {
+    td_reject(c, req, kind, t0, B < 1 ? TD_E_INVALID_ARGUMENT : TD_E_LIMIT_EXCEEDED,
+              "B=%lld outside [1, max_batch %lld]", (long long)B, (long long)max);
+    return -1;
+  }
+  return B;
+}
+
+/* reset d and load one item: its state, then its control row and accelerations when given
+ * (the per-item sequence of the engine's tn_*Batch helpers, so results match them bit for
+ * bit without an OpenMP region per item) */
+void td_load_item(const mjModel* m, mjData* d, int spec, const double* state, const double* ctrl,
+                  const double* qacc) {
+  mj_resetData(m, d);
+  mj_setState(m, d, state, spec);
+  if (ctrl && m->nu) {
+    memcpy(d->ctrl, ctrl, sizeof(double) * m->nu);
+  }
+  if (qacc && m->nv) {
+    memcpy(d->qacc, qacc, sizeof(double) * m->nv);
+  }
+}
+
+/* the float64 elements of a validated input (never NULL: empty arrays point at a zero) */
+const double* td_in_data(const tdArray* a) {
+  static const double none[1] = {0};
+  return a && a->data.data ? (const double*)a->data.data : none;
+}
+
+/* items per chunk: the client's choice, else the server's; at most TD_MAX_CHUNKS chunks and
+ * a frame's worth of output well below the protobuf limit */
+int td_request_chunk(const tdServer* srv, const tdModel* mod, int nitems, uint32_t chunk_envs,
+                     size_t bytes_per_item, int64_t steps_per_item) {
+  int per = chunk_envs ? (int)(chunk_envs < (uint32_t)nitems ? chunk_envs : (uint32_t)nitems)
+                       : td_chunk_items(srv, mod, nitems, bytes_per_item, steps_per_item);
+  if ((int64_t)per * TD_MAX_CHUNKS < nitems) {
+    per = (nitems + TD_MAX_CHUNKS - 1) / TD_MAX_CHUNKS;
+  }
+  if (bytes_per_item && (double)per * bytes_per_item > 2e9) {
+    per = (int)(2e9 / bytes_per_item);
+  }
+  return per < 1 ? 1 : per;
+}
+
 /* ---------------------------------------------------------------------------------------
  * Cancel
  * ------------------------------------------------------------------------------------- */
@@ -154,6 +220,9 @@ static int creates_work(int body) {
     case TORSION__V1__REQUEST__BODY_LOAD_MODEL:
     case TORSION__V1__REQUEST__BODY_ROLLOUT:
     case TORSION__V1__REQUEST__BODY_FORWARD:
+    case TORSION__V1__REQUEST__BODY_INVERSE:
+    case TORSION__V1__REQUEST__BODY_TRANSITION_FD:
+    case TORSION__V1__REQUEST__BODY_INVERSE_FD:
     case TORSION__V1__REQUEST__BODY_CREATE_SESSION:
     case TORSION__V1__REQUEST__BODY_SESSION_STEP:
     case TORSION__V1__REQUEST__BODY_SESSION_RESET:
@@ -209,6 +278,9 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
     case TORSION__V1__REQUEST__BODY_UNLOAD_MODEL: td_req_unload_model(c, req, t0); break;
     case TORSION__V1__REQUEST__BODY_ROLLOUT: td_req_rollout(c, req, t0); break;
     case TORSION__V1__REQUEST__BODY_FORWARD: td_req_forward(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_INVERSE: td_req_inverse(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_TRANSITION_FD: td_req_transition_fd(c, req, t0); break;
+    case TORSION__V1__REQUEST__BODY_INVERSE_FD: td_req_inverse_fd(c, req, t0); break;
     case TORSION__V1__REQUEST__BODY_STATS: td_req_stats(c, req, t0); break;
     case TORSION__V1__REQUEST__BODY_HEALTH: td_req_health(c, req, t0); break;
     case TORSION__V1__REQUEST__BODY_CANCEL: req_cancel(c, req, t0); break;

@@ -18,7 +18,10 @@ const char* const td_kind_names[TD_NKIND] = {"hello",
                                              "close_session",
                                              "stats",
                                              "health",
-                                             "cancel"};
+                                             "cancel",
+                                             "inverse",
+                                             "transition_fd",
+                                             "inverse_fd"};
 
 /* bucket bounds: 10^(i/10) microseconds */
 double td_hist_bound(int i) {

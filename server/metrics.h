@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 /* request kinds, in protocol order (Request.body field number - 10) */
-#define TD_NKIND 15
+#define TD_NKIND 18
 #define TD_HIST_NBOUND 81
 
 /* one latency histogram */

@@ -38,6 +38,13 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0);
 /* req_forward.c */
 void td_req_forward(tdConn* c, tdReq* req, double t0);
 
+/* req_inverse.c: Inverse */
+void td_req_inverse(tdConn* c, tdReq* req, double t0);
+
+/* req_fd.c: TransitionFD, InverseFD */
+void td_req_transition_fd(tdConn* c, tdReq* req, double t0);
+void td_req_inverse_fd(tdConn* c, tdReq* req, double t0);
+
 /* req_session.c: CreateSession, SessionStep, SessionReset, SessionGetState,
  * SessionSetState, CloseSession */
 void td_req_session(tdConn* c, tdReq* req, double t0);
@@ -62,5 +69,28 @@ int td_request_spec(tdConn* c, tdReq* req, int kind, double t0, uint32_t spec, i
  * rejecting the request with ERROR_UNIMPLEMENTED */
 int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjModel* m,
                         int wanted);
+
+/* the warnings raised in d as a bitmask (1 << mjtWarning) */
+uint32_t td_warning_mask(const mjData* d);
+
+/* B of a [B, ncol] float64 input `a` named `what`, within [1, max_batch]; -1 after rejecting
+ * the request (ERROR_BAD_SHAPE, ERROR_INVALID_ARGUMENT for B = 0, ERROR_LIMIT_EXCEEDED) */
+int64_t td_request_batch(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a,
+                         const char* what, int ncol);
+
+/* reset d and load one item: mj_resetData, mj_setState(state, spec), then the control row
+ * and the accelerations when not NULL — what the engine's tn_*Batch helpers do per item */
+void td_load_item(const mjModel* m, mjData* d, int spec, const double* state, const double* ctrl,
+                  const double* qacc);
+
+/* the float64 elements of a validated input array; never NULL (an empty one points at a
+ * zero), as the engine's batch helpers want */
+const double* td_in_data(const tdArray* a);
+
+/* items per chunk for nitems items: chunk_envs when the client set it (else the server's
+ * choice, td_chunk_items), bounded so there are at most TD_MAX_CHUNKS chunks and a chunk's
+ * output stays encodable */
+int td_request_chunk(const tdServer* srv, const tdModel* mod, int nitems, uint32_t chunk_envs,
+                     size_t bytes_per_item, int64_t steps_per_item);
 
 #endif /* TORSIOND_REQUESTS_H */

@@ -1,11 +1,12 @@
 /* clients/c/torsion_client.h — a small blocking C client for torsiond.
  *
  * One tnClient is one connection, used by one thread at a time. Calls send one request
- * and wait for its final frame; streamed results (Rollout, Forward) are assembled into
- * caller-visible arrays. The raw layer (tnc_send / tnc_recv / tnc_send_bytes) exposes the
- * protobuf-c messages of proto/torsion.proto for tests and tools that need more. Every
- * function returning int gives 0 on success and -1 on failure; tnc_error() says why and
- * tnc_error_code() gives the server's ErrorCode (or TNC_E_* below for client-side failures). */
+ * and wait for its final frame; streamed results (Rollout, Forward, Inverse, TransitionFD,
+ * InverseFD) are assembled into caller-visible arrays. The raw layer (tnc_send / tnc_recv /
+ * tnc_send_bytes) exposes the protobuf-c messages of proto/torsion.proto for tests and tools
+ * that need more. Every function returning int gives 0 on success and -1 on failure;
+ * tnc_error() says why and tnc_error_code() gives the server's ErrorCode (or TNC_E_* below
+ * for client-side failures). */
 #ifndef TORSION_CLIENT_H
 #define TORSION_CLIENT_H
 
@@ -142,6 +143,77 @@ void tnc_rollout_free(tncRolloutResult* r);
 /* forward dynamics: qacc [B, nv] for states [B, nstate] and controls [ctrl_b, nu] (NULL) */
 int tnc_forward(tnClient* c, const char* model, int spec, int B, int nstate, const double* state,
                 const double* ctrl, int ctrl_b, int nu, int nv, double* qacc);
+
+/* ---------------------------------------------------------------------------------------
+ * inverse dynamics and finite-difference derivatives (client_fd.c)
+ * ------------------------------------------------------------------------------------- */
+
+/* mjd_transitionFD for B states [B, nstate] (spec: mjtState bits, 0: FULLPHYSICS) and
+ * controls [ctrl_b, nu] (ctrl_b 1 or B; NULL: zero controls) */
+typedef struct tncTransitionFD_ {
+  const char* model;
+  int spec, B, nstate;
+  const double* state;
+  const double* ctrl;
+  int ctrl_b, nu;
+  double eps;          /* > 0 */
+  int centered;        /* 0 forward, 1 centered differences */
+  int sensors;         /* also C and D (model must have sensors) */
+  int chunk_envs;      /* 0: the server's choice */
+  uint32_t deadline_ms;
+} tncTransitionFD;
+/* the assembled result (arrays malloc'ed, row-major, MuJoCo's layout per item) */
+typedef struct tncTransitionFDResult_ {
+  int B, nx, nu, ns;    /* nx = 2*nv + na, ns = nsensordata (0 unless sensors) */
+  double* A;            /* [B, nx, nx] */
+  double* Bm;           /* [B, nx, nu] (NULL when nu == 0) */
+  double* C;            /* [B, ns, nx] or NULL */
+  double* D;            /* [B, ns, nu] or NULL */
+} tncTransitionFDResult;
+int tnc_transition_fd(tnClient* c, const tncTransitionFD* req, tncTransitionFDResult* out);
+void tnc_transition_fd_free(tncTransitionFDResult* r);
+/* mj_inverse: qfrc_inverse [B, nv] for states [B, nstate] and qacc [B, nv] */
+int tnc_inverse(tnClient* c, const char* model, int spec, int B, int nstate,
+                const double* state, const double* qacc, int nv, double* qfrc_out);
+
+/* the outputs of tnc_inverse_fd (InverseFDRequest.outputs bits, mjd_inverseFD's order) */
+#define TNC_IFD_DFDQ 0x01
+#define TNC_IFD_DFDV 0x02
+#define TNC_IFD_DFDA 0x04
+#define TNC_IFD_DSDQ 0x08 /* the sensor Jacobians need a model with evaluated sensors */
+#define TNC_IFD_DSDV 0x10
+#define TNC_IFD_DSDA 0x20
+#define TNC_IFD_DMDQ 0x40
+#define TNC_IFD_DEFAULT (TNC_IFD_DFDQ | TNC_IFD_DFDV | TNC_IFD_DFDA | TNC_IFD_DMDQ)
+
+/* mjd_inverseFD (forward differences) for B states [B, nstate] (spec: mjtState bits, 0:
+ * FULLPHYSICS) and accelerations qacc [B, nv] */
+typedef struct tncInverseFD_ {
+  const char* model;
+  int spec, B, nstate;
+  const double* state;
+  const double* qacc;
+  int nv;
+  double eps;     /* > 0 */
+  int actuation;  /* flg_actuation: qfrc_actuator is subtracted from qfrc_inverse */
+  int outputs;    /* TNC_IFD_* bits; 0: TNC_IFD_DEFAULT */
+  int chunk_envs; /* 0: the server's choice */
+  uint32_t deadline_ms;
+} tncInverseFD;
+/* the assembled result (arrays malloc'ed; NULL when not asked). As in MuJoCo, each item's
+ * matrices are transposed w.r.t. control theory: row i is the derivative w.r.t. input i */
+typedef struct tncInverseFDResult_ {
+  int B, nv, ns, nC; /* ns = nsensordata, nC = nonzeros of M (DmDq's columns) */
+  double* DfDq;      /* [B, nv, nv] */
+  double* DfDv;      /* [B, nv, nv] */
+  double* DfDa;      /* [B, nv, nv] */
+  double* DsDq;      /* [B, nv, ns] */
+  double* DsDv;      /* [B, nv, ns] */
+  double* DsDa;      /* [B, nv, ns] */
+  double* DmDq;      /* [B, nv, nC]: derivative of d->M in its CSR layout */
+} tncInverseFDResult;
+int tnc_inverse_fd(tnClient* c, const tncInverseFD* req, tncInverseFDResult* out);
+void tnc_inverse_fd_free(tncInverseFDResult* r);
 
 /* an open session */
 typedef struct tncSession_ {

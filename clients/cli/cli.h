@@ -38,5 +38,8 @@ int cmd_health(const cliOpts* o);
 int cmd_rollout(const cliOpts* o);
 int cmd_forward(const cliOpts* o);
 int cmd_bench(const cliOpts* o);
+int cmd_inverse(const cliOpts* o);
+int cmd_transitionfd(const cliOpts* o);
+int cmd_inversefd(const cliOpts* o);
 
 #endif /* TORSION_CLI_H */

@@ -2,7 +2,8 @@
  * and report steps/s, requests/s, latency percentiles and bytes moved.
  *
  * Each connection is a thread with its own client. Requests follow the mix as a weighted
- * round-robin (rollout, session step, forward). The run lasts --duration seconds or until
+ * round-robin (rollout, session step, forward, inverse, transitionFD, inverseFD; the last
+ * three over --fd-batch states). The run lasts --duration seconds or until
  * --requests have been sent; a progress bar is drawn on a terminal; --json prints one JSON
  * object for scripts. */
 #include <math.h>
@@ -17,14 +18,16 @@
 #include "cli.h"
 
 /* request kinds of the mix */
-enum { K_ROLLOUT = 0, K_STEP, K_FORWARD, K_N };
-static const char* kind_names[K_N] = {"rollout", "session_step", "forward"};
+enum { K_ROLLOUT = 0, K_STEP, K_FORWARD, K_INVERSE, K_TRANSFD, K_INVFD, K_N };
+static const char* kind_names[K_N] = {"rollout", "session_step",  "forward",
+                                      "inverse", "transition_fd", "inverse_fd"};
 
 /* the workload */
 typedef struct benchCfg_ {
   const cliOpts* o;
   const char* model;
   int batch, nstep, connections, envs, frame_skip, warmup, float32, final_only, json, progress;
+  int fd_batch;
   double duration;
   long long requests;
   int mix[K_N];
@@ -81,10 +84,11 @@ typedef struct benchInputs_ {
   tncModelInfo info;
   tncSession sess;
   int have_session;
-  double* state0;    /* [batch, nstate] */
-  double* ctrl_roll; /* [batch, 1, nu] */
+  double* state0;    /* [rows, nstate], rows = max(batch, fd_batch) */
+  double* ctrl_roll; /* [rows, 1, nu] */
   double* ctrl_step; /* [envs, nu] */
-  double* qacc;      /* [batch, nv] */
+  double* qacc;      /* [rows, nv]: Forward's output, Inverse's output */
+  double* qacc_in;   /* [rows, nv]: zero accelerations for Inverse and InverseFD */
   double* step_out;  /* [envs, nstate] */
 } benchInputs;
 
@@ -102,13 +106,16 @@ static int prepare(tnClient* c, benchCfg* cfg, benchInputs* in, int tid) {
   if (tnc_model_info(c, cfg->handle, &in->info))
     return -1;
   int nstate = in->info.nstate_full, nu = in->info.nu, envs = cfg->envs;
+  int rows = cfg->batch > cfg->fd_batch ? cfg->batch : cfg->fd_batch;
   double* reset = malloc(sizeof(double) * (size_t)nstate * envs + 8);
-  in->state0 = malloc(sizeof(double) * (size_t)nstate * cfg->batch + 8);
-  in->ctrl_roll = malloc(sizeof(double) * (size_t)nu * cfg->batch + 8);
+  in->state0 = malloc(sizeof(double) * (size_t)nstate * rows + 8);
+  in->ctrl_roll = malloc(sizeof(double) * (size_t)nu * rows + 8);
   in->ctrl_step = malloc(sizeof(double) * (size_t)nu * envs + 8);
-  in->qacc = malloc(sizeof(double) * (size_t)in->info.nv * cfg->batch + 8);
+  in->qacc = malloc(sizeof(double) * (size_t)in->info.nv * rows + 8);
+  in->qacc_in = calloc((size_t)in->info.nv * rows + 1, sizeof(double));
   in->step_out = malloc(sizeof(double) * (size_t)nstate * envs + 8);
-  if (!reset || !in->state0 || !in->ctrl_roll || !in->ctrl_step || !in->qacc || !in->step_out) {
+  if (!reset || !in->state0 || !in->ctrl_roll || !in->ctrl_step || !in->qacc || !in->qacc_in ||
+      !in->step_out) {
     free(reset);
     return -1;
   }
@@ -117,16 +124,54 @@ static int prepare(tnClient* c, benchCfg* cfg, benchInputs* in, int tid) {
     return -1;
   }
   in->have_session = 1;
-  for (int b = 0; b < cfg->batch; b++) {
+  for (int b = 0; b < rows; b++) {
     memcpy(in->state0 + (size_t)b * nstate, reset, sizeof(double) * nstate);
   }
   free(reset);
-  fill_ctrl(in->ctrl_roll, (size_t)nu * cfg->batch, 17u + (unsigned)tid);
+  fill_ctrl(in->ctrl_roll, (size_t)nu * rows, 17u + (unsigned)tid);
   fill_ctrl(in->ctrl_step, (size_t)nu * envs, 29u + (unsigned)tid);
   return 0;
 }
 
-/* one request of a kind; returns env-steps computed, or -1 */
+/* one Inverse, TransitionFD or InverseFD request over fd_batch states; returns the items
+ * computed, or -1 */
+static long long one_fd_request(tnClient* c, benchCfg* cfg, benchInputs* in, int kind) {
+  int nstate = in->info.nstate_full, B = cfg->fd_batch, nv = in->info.nv, nu = in->info.nu;
+  if (kind == K_INVERSE) {
+    int rc = tnc_inverse(c, cfg->handle, 0, B, nstate, in->state0, in->qacc_in, nv, in->qacc);
+    return rc ? -1 : B;
+  }
+  if (kind == K_TRANSFD) {
+    tncTransitionFD q = {.model = cfg->handle,
+                         .B = B,
+                         .nstate = nstate,
+                         .state = in->state0,
+                         .ctrl = nu ? in->ctrl_roll : NULL,
+                         .ctrl_b = B,
+                         .nu = nu,
+                         .eps = 1e-6};
+    tncTransitionFDResult r;
+    if (tnc_transition_fd(c, &q, &r))
+      return -1;
+    tnc_transition_fd_free(&r);
+    return B;
+  }
+  tncInverseFD q = {.model = cfg->handle,
+                    .B = B,
+                    .nstate = nstate,
+                    .state = in->state0,
+                    .qacc = in->qacc_in,
+                    .nv = nv,
+                    .eps = 1e-6};
+  tncInverseFDResult r;
+  if (tnc_inverse_fd(c, &q, &r))
+    return -1;
+  tnc_inverse_fd_free(&r);
+  return B;
+}
+
+/* one request of a kind; returns env-steps (Rollout, SessionStep) or items (the others)
+ * computed, or -1 */
 static long long one_request(tnClient* c, benchCfg* cfg, benchInputs* in, int kind) {
   int nstate = in->info.nstate_full;
   if (kind == K_ROLLOUT) {
@@ -151,11 +196,14 @@ static long long one_request(tnClient* c, benchCfg* cfg, benchInputs* in, int ki
     }
     return (long long)cfg->envs * cfg->frame_skip;
   }
-  if (tnc_forward(c, cfg->handle, 0, cfg->batch, nstate, in->state0, NULL, 0, in->info.nu,
-                  in->info.nv, in->qacc)) {
-    return -1;
+  if (kind == K_FORWARD) {
+    if (tnc_forward(c, cfg->handle, 0, cfg->batch, nstate, in->state0, NULL, 0, in->info.nu,
+                    in->info.nv, in->qacc)) {
+      return -1;
+    }
+    return cfg->batch;
   }
-  return cfg->batch;
+  return one_fd_request(c, cfg, in, kind);
 }
 
 /* the thread: connect, prepare, warm up, then run the mix until told to stop */
@@ -213,6 +261,7 @@ done:
   free(in.ctrl_roll);
   free(in.ctrl_step);
   free(in.qacc);
+  free(in.qacc_in);
   free(in.step_out);
   tnc_close(c);
   return NULL;
@@ -230,16 +279,30 @@ static const char* bench_usage =
     "  --connections C    concurrent connections, one thread each (default 1)\n"
     "  --duration S       seconds to run (default 10)\n"
     "  --requests R       stop after R requests in total (default: by duration)\n"
-    "  --mix SPEC         weights, e.g. rollout=1,step=4,forward=1 (default rollout=1)\n"
+    "  --mix SPEC         weights, e.g. rollout=1,step=4,forward=1 (default rollout=1); kinds:\n"
+    "                     rollout, step, forward, inverse, transitionfd, inversefd\n"
+    "  --fd-batch B       states per Inverse/TransitionFD/InverseFD (default 16)\n"
     "  --envs E           environments of each connection's session (default 1)\n"
     "  --frame-skip K     steps per SessionStep (default 1)\n"
     "  --warmup W         untimed rounds of the mix per connection (default 1)\n"
     "  --float32          float32 rollout outputs\n"
     "  --final-only       rollouts return only the final state\n"
     "  --json             one JSON object on stdout instead of the table\n"
-    "  --no-progress      no progress bar\n";
+    "  --no-progress      no progress bar\n"
+    "\"steps\" counts env-steps of Rollout and SessionStep, items of the other kinds.\n";
 
-/* parse "rollout=1,step=2,forward=0" */
+/* the mix kind of a name (both the CLI's and the protocol's spellings), or -1 */
+static int mix_kind(const char* name) {
+  static const char* alias[K_N] = {"rollout", "step",         "forward",
+                                   "inverse", "transitionfd", "inversefd"};
+  for (int k = 0; k < K_N; k++) {
+    if (!strcmp(name, alias[k]) || !strcmp(name, kind_names[k]))
+      return k;
+  }
+  return -1;
+}
+
+/* parse "rollout=1,step=2,forward=0,transitionfd=1" */
 static int parse_mix(const char* s, int mix[K_N]) {
   memset(mix, 0, sizeof(int) * K_N);
   char buf[256];
@@ -252,16 +315,14 @@ static int parse_mix(const char* s, int mix[K_N]) {
       if (cli_int(eq + 1, &w) || w > 32)
         return -1;
     }
-    if (!strcmp(tok, "rollout"))
-      mix[K_ROLLOUT] = (int)w;
-    else if (!strcmp(tok, "step") || !strcmp(tok, "session_step"))
-      mix[K_STEP] = (int)w;
-    else if (!strcmp(tok, "forward"))
-      mix[K_FORWARD] = (int)w;
-    else
+    int k = mix_kind(tok);
+    if (k < 0)
       return -1;
+    mix[k] = (int)w;
   }
-  return mix[0] + mix[1] + mix[2] > 0 ? 0 : -1;
+  int total = 0;
+  for (int k = 0; k < K_N; k++) total += mix[k];
+  return total > 0 ? 0 : -1;
 }
 
 /* parse every option */
@@ -269,6 +330,7 @@ static int parse_bench(const cliOpts* o, benchCfg* b) {
   memset(b, 0, sizeof(*b));
   *b = (benchCfg){.o = o,
                   .batch = 64,
+                  .fd_batch = 16,
                   .nstep = 100,
                   .connections = 1,
                   .envs = 1,
@@ -314,6 +376,8 @@ static int parse_bench(const cliOpts* o, benchCfg* b) {
       b->duration = atof(v);
     else if (isnum && n > 0 && !strcmp(k, "--batch"))
       b->batch = (int)n;
+    else if (isnum && n > 0 && !strcmp(k, "--fd-batch"))
+      b->fd_batch = (int)n;
     else if (isnum && !strcmp(k, "--nstep"))
       b->nstep = (int)n;
     else if (isnum && n > 0 && n <= 4096 && !strcmp(k, "--connections"))
@@ -389,12 +453,14 @@ static void report(const benchCfg* b, benchThread* th, double elapsed) {
   if (b->json) {
     printf(
         "{\"model\": \"%s\", \"handle\": \"%s\", \"connections\": %d, \"batch\": %d, "
-        "\"nstep\": %d, \"envs\": %d, \"frame_skip\": %d, \"mix\": {\"rollout\": %d, "
-        "\"step\": %d, \"forward\": %d}, \"seconds\": %.6f, \"requests\": %zu, "
+        "\"nstep\": %d, \"envs\": %d, \"frame_skip\": %d, \"fd_batch\": %d, \"mix\": {"
+        "\"rollout\": %d, \"step\": %d, \"forward\": %d, \"inverse\": %d, "
+        "\"transitionfd\": %d, \"inversefd\": %d}, \"seconds\": %.6f, \"requests\": %zu, "
         "\"requests_per_s\": %.3f, \"steps\": %llu, \"steps_per_s\": %.1f, "
         "\"bytes_sent\": %llu, \"bytes_received\": %llu, \"errors\": %llu, \"latency_us\": {",
-        b->model, b->handle, b->connections, b->batch, b->nstep, b->envs, b->frame_skip, b->mix[0],
-        b->mix[1], b->mix[2], elapsed, all.n, rps, (unsigned long long)steps, sps,
+        b->model, b->handle, b->connections, b->batch, b->nstep, b->envs, b->frame_skip,
+        b->fd_batch, b->mix[K_ROLLOUT], b->mix[K_STEP], b->mix[K_FORWARD], b->mix[K_INVERSE],
+        b->mix[K_TRANSFD], b->mix[K_INVFD], elapsed, all.n, rps, (unsigned long long)steps, sps,
         (unsigned long long)sent, (unsigned long long)recv, (unsigned long long)errors);
     const char* sep = "";
     for (int k = 0; k <= K_N; k++) {
@@ -414,12 +480,12 @@ static void report(const benchCfg* b, benchThread* th, double elapsed) {
     printf("  requests  %10zu  (%.1f/s)   errors %llu\n", all.n, rps, (unsigned long long)errors);
     printf("  steps     %10llu  (%.4g steps/s)\n", (unsigned long long)steps, sps);
     printf("  bytes     sent %.3g MB, received %.3g MB\n", sent / 1e6, recv / 1e6);
-    printf("  latency (us)       p50        p90        p99        max      count\n");
+    printf("  latency (us)        p50        p90        p99        max      count\n");
     for (int k = 0; k <= K_N; k++) {
       const latList* l = k < K_N ? &merged[k] : &all;
       if (!l->n)
         continue;
-      printf("    %-12s %10.1f %10.1f %10.1f %10.1f %10zu\n", k < K_N ? kind_names[k] : "all",
+      printf("    %-13s %10.1f %10.1f %10.1f %10.1f %10zu\n", k < K_N ? kind_names[k] : "all",
              pct(l, 0.5), pct(l, 0.9), pct(l, 0.99), l->v[l->n - 1], l->n);
     }
   }

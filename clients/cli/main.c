@@ -18,6 +18,12 @@ static const char* usage =
     "          [--spec BITS] [--every K | --final-only] [--float32] [--sensordata SENS.npy]\n"
     "          [--chunk-envs K] [--deadline-ms MS]\n"
     "  forward MODEL.xml|HANDLE --state S.npy [--ctrl C.npy] --out QACC.npy [--spec BITS]\n"
+    "  inverse MODEL.xml|HANDLE --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
+    "  transitionfd MODEL.xml|HANDLE --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
+    "          --out PREFIX   PREFIX_A [B,nx,nx], PREFIX_B [B,nx,nu] (+ _C, _D with sensors)\n"
+    "  inversefd MODEL.xml|HANDLE --state S.npy --qacc A.npy [--eps E] [--actuation]\n"
+    "          --out PREFIX   PREFIX_DfDq/DfDv/DfDa [B,nv,nv], PREFIX_DmDq [B,nv,nC]\n"
+    "          (the three also take --spec NAME|BITS, --chunk-envs K, --deadline-ms MS)\n"
     "  bench [options]                         workload benchmark (torsion bench --help)\n"
     "  stats | health                          server counters as JSON\n"
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
@@ -148,6 +154,12 @@ int main(int argc, char** argv) {
     rc = cmd_rollout(&o);
   else if (!strcmp(cmd, "forward"))
     rc = cmd_forward(&o);
+  else if (!strcmp(cmd, "inverse"))
+    rc = cmd_inverse(&o);
+  else if (!strcmp(cmd, "transitionfd"))
+    rc = cmd_transitionfd(&o);
+  else if (!strcmp(cmd, "inversefd"))
+    rc = cmd_inversefd(&o);
   else if (!strcmp(cmd, "bench"))
     rc = cmd_bench(&o);
   else if (!strcmp(cmd, "stats"))

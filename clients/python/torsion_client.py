@@ -11,6 +11,9 @@ frames are a 4-byte big-endian length and one serialized message (docs/protocol.
     states, sensordata, warnings, frames = c.rollout(h, state0, nstep=100, ctrl=ctrl)
     sid, obs = c.session(h, nenv=16, reset_noise=0.01, seed=1)
     obs, _, _ = c.step(sid, actions)
+    qfrc = c.inverse(h, states, qacc)                    # mj_inverse per item
+    m = c.transition_fd(h, states, ctrl, eps=1e-6)       # {"A": [B,nx,nx], "B": [B,nx,nu]}
+    j = c.inverse_fd(h, states, qacc)                    # {"DfDq": ..., "DmDq": ...}
 """
 import os
 import socket
@@ -25,6 +28,9 @@ BUILD = os.environ.get("TORSION_BUILD", os.path.join(REPO_ROOT, "build"))
 
 FULLPHYSICS = 0x201F
 INTEGRATION = 0x3FFF
+
+# InverseFDRequest.outputs bits, in mjd_inverseFD's argument order
+INVERSE_FD_OUTPUTS = ("DfDq", "DfDv", "DfDa", "DsDq", "DsDv", "DsDa", "DmDq")
 
 
 def build_path(*parts):
@@ -204,6 +210,57 @@ class Client:
         parts = sorted((f.forward for f in self.call(self.request(forward=fr))),
                        key=lambda p: p.env_offset)
         return np.concatenate([from_array(p.qacc) for p in parts])
+
+    def _parts(self, field, msg, deadline_ms=0):
+        """Send a batched request; its result parts sorted by env_offset."""
+        req = self.request(**{field: msg})
+        req.deadline_ms = deadline_ms
+        parts = sorted((getattr(f, field) for f in self.call(req)), key=lambda p: p.env_offset)
+        assert sum(p.env_count for p in parts) == parts[0].batch
+        return parts
+
+    def inverse(self, model, state, qacc, spec=0, deadline_ms=0, **opts):
+        """mj_inverse per item: qfrc_inverse [B, nv] for states [B, nstate] and qacc [B, nv]."""
+        ir = PB["InverseRequest"](model=model, state_spec=spec, **opts)
+        to_array(state, ir.state)
+        to_array(qacc, ir.qacc)
+        parts = self._parts("inverse", ir, deadline_ms)
+        return np.concatenate([from_array(p.qfrc_inverse) for p in parts])
+
+    def transition_fd(self, model, state, ctrl=None, eps=1e-6, centered=False, sensors=False,
+                      spec=0, deadline_ms=0, **opts):
+        """mjd_transitionFD per item: {"A": [B, nx, nx], "B": [B, nx, nu]} (+ "C", "D" with
+        sensors=True), ctrl [B or 1, nu] or None."""
+        tr = PB["TransitionFDRequest"](model=model, state_spec=spec, eps=eps, centered=centered,
+                                       sensors=sensors, **opts)
+        to_array(state, tr.state)
+        if ctrl is not None:
+            to_array(ctrl, tr.ctrl)
+        parts = self._parts("transition_fd", tr, deadline_ms)
+        out = {"A": np.concatenate([from_array(p.a) for p in parts]),
+               "B": np.concatenate([from_array(p.b) for p in parts])}
+        if parts[0].HasField("c"):
+            out["C"] = np.concatenate([from_array(p.c) for p in parts])
+            out["D"] = np.concatenate([from_array(p.d) for p in parts])
+        return out
+
+    def inverse_fd(self, model, state, qacc, eps=1e-6, actuation=False, outputs=None, spec=0,
+                   deadline_ms=0, **opts):
+        """mjd_inverseFD per item: a dict of the asked Jacobians (names of
+        INVERSE_FD_OUTPUTS; None: DfDq, DfDv, DfDa, DmDq), each [B, nv, cols]."""
+        mask = 0
+        for name in outputs or ():
+            mask |= 1 << INVERSE_FD_OUTPUTS.index(name)
+        ir = PB["InverseFDRequest"](model=model, state_spec=spec, eps=eps, actuation=actuation,
+                                    outputs=mask, **opts)
+        to_array(state, ir.state)
+        to_array(qacc, ir.qacc)
+        parts = self._parts("inverse_fd", ir, deadline_ms)
+        out = {}
+        for name in INVERSE_FD_OUTPUTS:
+            if parts[0].HasField(name.lower()):
+                out[name] = np.concatenate([from_array(getattr(p, name.lower())) for p in parts])
+        return out
 
     def session(self, model, nenv, **opts):
         r = self.call(self.request(create_session=PB["CreateSessionRequest"](

@@ -1,0 +1,293 @@
+/* clients/cli/cmd_fd.c — `torsion inverse`, `torsion transitionfd` and `torsion inversefd`:
+ * .npy in, the daemon computes, .npy out. Same arguments and output files as
+ * `torsion-sim inverse/transitionfd/inversefd`, so the two can be compared bit for bit:
+ *   inverse      --state S --qacc A --out QFRC.npy               qfrc_inverse [B, nv]
+ *   transitionfd --state S [--ctrl C] [--eps E] [--centered] --out PREFIX
+ *                PREFIX_A [B, nx, nx], PREFIX_B [B, nx, nu] (+ PREFIX_C, PREFIX_D with sensors)
+ *   inversefd    --state S --qacc A [--eps E] [--actuation] --out PREFIX
+ *                PREFIX_DfDq/DfDv/DfDa [B, nv, nv], PREFIX_DmDq [B, nv, nC] (+ PREFIX_Ds*)
+ * Sensor matrices are asked for when the model has sensors; when the daemon answers that it
+ * does not evaluate them yet, a note is printed and the rest is computed without them. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "npy.h"
+
+/* the options of the three commands */
+typedef struct fdArgs_ {
+  const char* model;
+  const char* state;
+  const char* ctrl;
+  const char* qacc;
+  const char* out;
+  int spec, centered, actuation;
+  double eps;
+  long long chunk_envs, deadline_ms;
+} fdArgs;
+
+/* a state layout: a name torsion-sim knows or a bitmask */
+static int parse_spec(const char* v, int* spec) {
+  long long n;
+  if (!strcmp(v, "fullphysics"))
+    *spec = TNC_STATE_FULLPHYSICS;
+  else if (!strcmp(v, "integration"))
+    *spec = TNC_STATE_INTEGRATION;
+  else if (!strcmp(v, "physics"))
+    *spec = 0x1E; /* mjSTATE_PHYSICS: QPOS | QVEL | ACT | HISTORY */
+  else if (!cli_int(v, &n) && n > 0 && n <= TNC_STATE_INTEGRATION)
+    *spec = (int)n;
+  else
+    return -1;
+  return 0;
+}
+
+/* parse the options */
+static int parse(const cliOpts* o, fdArgs* a) {
+  memset(a, 0, sizeof(*a));
+  a->spec = TNC_STATE_FULLPHYSICS;
+  a->eps = 1e-6;
+  for (int i = 1; i < o->argc; i++) {
+    const char* k = o->argv[i];
+    const char* v = i + 1 < o->argc ? o->argv[i + 1] : NULL;
+    if (!strcmp(k, "--centered") || !strcmp(k, "--actuation")) {
+      *(k[2] == 'c' ? &a->centered : &a->actuation) = 1;
+      continue;
+    }
+    if (k[0] != '-') {
+      if (a->model)
+        return cli_fail("unexpected argument %s", k);
+      a->model = k;
+      continue;
+    }
+    if (!v)
+      return cli_fail("%s needs a value", k);
+    i++;
+    char* end = NULL;
+    if (!strcmp(k, "--state"))
+      a->state = v;
+    else if (!strcmp(k, "--ctrl"))
+      a->ctrl = v;
+    else if (!strcmp(k, "--qacc"))
+      a->qacc = v;
+    else if (!strcmp(k, "--out"))
+      a->out = v;
+    else if (!strcmp(k, "--eps")) {
+      a->eps = strtod(v, &end);
+      if (!*v || *end || !(a->eps > 0))
+        return cli_fail("--eps must be a positive number, got '%s'", v);
+    } else if (!strcmp(k, "--spec") && !parse_spec(v, &a->spec)) {
+    } else if (!strcmp(k, "--chunk-envs") && !cli_int(v, &a->chunk_envs)) {
+    } else if (!strcmp(k, "--deadline-ms") && !cli_int(v, &a->deadline_ms)) {
+    } else
+      return cli_fail("bad option %s %s", k, v);
+  }
+  if (!a->model || !a->state || !a->out) {
+    return cli_fail("need MODEL, --state and --out");
+  }
+  return 0;
+}
+
+/* a [B, cols] input (1-D: one row when B == 1; `rows_any`: 1 row is accepted too); 0 or 1 */
+static int read_rows(const char* path, long B, int cols, int rows_any, npyData* arr,
+                     const char* what) {
+  char err[512];
+  if (npy_load(path, arr, err, sizeof(err))) {
+    return cli_fail("%s", err);
+  }
+  long rows = arr->ndim == 1 ? 1 : (long)arr->shape[0];
+  size_t ncol = arr->ndim == 1 ? arr->shape[0] : (arr->ndim == 2 ? arr->shape[1] : 0);
+  int rows_ok = rows == B || (rows_any && rows == 1);
+  if (arr->ndim < 1 || arr->ndim > 2 || ncol != (size_t)cols || !rows_ok ||
+      (arr->ndim == 1 && B != 1 && !rows_any)) {
+    return cli_fail("%s: %s must be [%ld%s, %d]", path, what, B, rows_any ? " or 1" : "", cols);
+  }
+  return 0;
+}
+
+/* write PREFIX_NAME.npy [B, rows, cols]; 0 or 1 */
+static int write_matrix(const char* prefix, const char* name, const double* data, long B, int rows,
+                        int cols) {
+  static const double none[1] = {0};
+  char path[4096], err[512];
+  snprintf(path, sizeof(path), "%s_%s.npy", prefix, name);
+  size_t shape[3] = {(size_t)B, (size_t)rows, (size_t)cols};
+  if (npy_save(path, data ? data : none, 0, 3, shape, err, sizeof(err))) {
+    return cli_fail("%s", err);
+  }
+  return 0;
+}
+
+/* connect, resolve the model, read the states; 0 or 1 (the client is closed by the caller) */
+static int open_job(const cliOpts* o, const fdArgs* a, tnClient** c, char handle[65],
+                    tncModelInfo* info, npyData* st, long* B) {
+  if (!(*c = cli_connect(o)))
+    return 1;
+  if (cli_model(*c, a->model, handle) || tnc_model_info(*c, handle, info)) {
+    return tnc_error(*c)[0] ? cli_fail("%s", tnc_error(*c)) : 1;
+  }
+  int nstate = tnc_state_size(info, a->spec);
+  char err[512];
+  if (npy_load(a->state, st, err, sizeof(err)))
+    return cli_fail("%s", err);
+  *B = st->ndim == 1 ? 1 : (long)st->shape[0];
+  size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
+  if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)nstate || *B < 1) {
+    return cli_fail("%s: states must be [B, %d]", a->state, nstate);
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the commands
+ * ------------------------------------------------------------------------------------- */
+
+/* inverse */
+int cmd_inverse(const cliOpts* o) {
+  fdArgs a;
+  if (parse(o, &a))
+    return 1;
+  if (!a.qacc)
+    return cli_fail("inverse: missing --qacc");
+  tnClient* c = NULL;
+  char handle[65], err[512];
+  tncModelInfo info;
+  npyData st = {0}, qa = {0};
+  double* qfrc = NULL;
+  long B = 0;
+  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  if (!rc)
+    rc = read_rows(a.qacc, B, info.nv, 0, &qa, "accelerations");
+  if (!rc) {
+    qfrc = malloc(sizeof(double) * (size_t)(B * info.nv + 1));
+    if (!qfrc || tnc_inverse(c, handle, a.spec, (int)B, tnc_state_size(&info, a.spec), st.data,
+                             qa.data, info.nv, qfrc)) {
+      rc = cli_fail("inverse: %s", qfrc ? tnc_error(c) : "out of memory");
+    }
+  }
+  if (!rc) {
+    size_t shape[2] = {(size_t)B, (size_t)info.nv};
+    rc = npy_save(a.out, qfrc, 0, 2, shape, err, sizeof(err)) ? cli_fail("%s", err) : 0;
+  }
+  free(qfrc);
+  npy_release(&st);
+  npy_release(&qa);
+  tnc_close(c);
+  return rc;
+}
+
+/* transitionfd */
+int cmd_transitionfd(const cliOpts* o) {
+  fdArgs a;
+  if (parse(o, &a))
+    return 1;
+  tnClient* c = NULL;
+  char handle[65];
+  tncModelInfo info;
+  npyData st = {0}, ct = {0};
+  tncTransitionFDResult res = {0};
+  long B = 0;
+  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  if (!rc && a.ctrl)
+    rc = read_rows(a.ctrl, B, info.nu, 1, &ct, "controls");
+  if (!rc) {
+    // with sensors when the model has them; without when the daemon cannot evaluate them
+    tncTransitionFD q = {handle,
+                         a.spec,
+                         (int)B,
+                         tnc_state_size(&info, a.spec),
+                         st.data,
+                         a.ctrl ? ct.data : NULL,
+                         a.ctrl && ct.ndim == 2 ? (int)ct.shape[0] : 1,
+                         info.nu,
+                         a.eps,
+                         a.centered,
+                         info.nsensordata > 0,
+                         (int)a.chunk_envs,
+                         (uint32_t)a.deadline_ms};
+    rc = tnc_transition_fd(c, &q, &res);
+    if (rc && q.sensors && tnc_error_code(c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
+      fprintf(stderr, "torsion: note: %s: %s_C.npy and %s_D.npy are not written\n", tnc_error(c),
+              a.out, a.out);
+      q.sensors = 0;
+      rc = tnc_transition_fd(c, &q, &res);
+    }
+    rc = rc ? cli_fail("transitionfd: %s", tnc_error(c)) : 0;
+  }
+
+  // PREFIX_A, PREFIX_B (empty without actuators), PREFIX_C and PREFIX_D
+  if (!rc) {
+    rc = write_matrix(a.out, "A", res.A, B, res.nx, res.nx) ||
+         write_matrix(a.out, "B", res.Bm, B, res.nx, res.nu);
+  }
+  if (!rc && res.C) {
+    rc = write_matrix(a.out, "C", res.C, B, res.ns, res.nx) ||
+         write_matrix(a.out, "D", res.D, B, res.ns, res.nu);
+  }
+  tnc_transition_fd_free(&res);
+  npy_release(&st);
+  npy_release(&ct);
+  tnc_close(c);
+  return rc;
+}
+
+/* inversefd */
+int cmd_inversefd(const cliOpts* o) {
+  fdArgs a;
+  if (parse(o, &a))
+    return 1;
+  if (a.centered)
+    return cli_fail("inversefd: only forward differences are supported (no --centered)");
+  if (!a.qacc)
+    return cli_fail("inversefd: missing --qacc");
+  tnClient* c = NULL;
+  char handle[65];
+  tncModelInfo info;
+  npyData st = {0}, qa = {0};
+  tncInverseFDResult res = {0};
+  long B = 0;
+  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  if (!rc)
+    rc = read_rows(a.qacc, B, info.nv, 0, &qa, "accelerations");
+  if (!rc) {
+    // all seven when the model has sensors; without the sensor ones when they are unevaluated
+    int sens = TNC_IFD_DSDQ | TNC_IFD_DSDV | TNC_IFD_DSDA;
+    tncInverseFD q = {handle,
+                      a.spec,
+                      (int)B,
+                      tnc_state_size(&info, a.spec),
+                      st.data,
+                      qa.data,
+                      info.nv,
+                      a.eps,
+                      a.actuation,
+                      TNC_IFD_DEFAULT | (info.nsensordata > 0 ? sens : 0),
+                      (int)a.chunk_envs,
+                      (uint32_t)a.deadline_ms};
+    rc = tnc_inverse_fd(c, &q, &res);
+    if (rc && (q.outputs & sens) &&
+        tnc_error_code(c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
+      fprintf(stderr, "torsion: note: %s: %s_DsDq/DsDv/DsDa.npy are not written\n", tnc_error(c),
+              a.out);
+      q.outputs = TNC_IFD_DEFAULT;
+      rc = tnc_inverse_fd(c, &q, &res);
+    }
+    rc = rc ? cli_fail("inversefd: %s", tnc_error(c)) : 0;
+  }
+
+  // PREFIX_DfDq, _DfDv, _DfDa, _DmDq (and _DsDq, _DsDv, _DsDa)
+  const char* names[7] = {"DfDq", "DfDv", "DfDa", "DsDq", "DsDv", "DsDa", "DmDq"};
+  const double* mats[7] = {res.DfDq, res.DfDv, res.DfDa, res.DsDq, res.DsDv, res.DsDa, res.DmDq};
+  int cols[7] = {res.nv, res.nv, res.nv, res.ns, res.ns, res.ns, res.nC};
+  for (int k = 0; k < 7 && !rc; k++) {
+    if (mats[k]) {
+      rc = write_matrix(a.out, names[k], mats[k], B, res.nv, cols[k]);
+    }
+  }
+  tnc_inverse_fd_free(&res);
+  npy_release(&st);
+  npy_release(&qa);
+  tnc_close(c);
+  return rc;
+}

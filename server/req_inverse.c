@@ -1,0 +1,139 @@
+/* server/req_inverse.c — Inverse: mj_inverse on B states with given accelerations,
+ * returning qfrc_inverse.
+ *
+ * Each item runs what `torsion-sim inverse` (tn_inverseBatch) runs per item: mj_resetData,
+ * mj_setState with the request's spec, qacc copied in, mj_inverse, on the worker's own
+ * mjData. Items are split into env-range chunks; each chunk streams back as one
+ * InverseResult frame, and the stop flags (cancel, deadline) are checked after every item. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "job.h"
+#include "requests.h"
+
+/* what the workers need (inputs point into the request) */
+typedef struct tdInverse_ {
+  int spec, nstate, nv, B, f32;
+  const double* state; /* [B, nstate] */
+  const double* qacc;  /* [B, nv] */
+} tdInverse;
+
+/* encode a chunk's frame (the last chunk to finish carries the final flag) */
+static void encode(tdJob* job, const tdInverse* p, int e0, int ne, void* qfrc, uint32_t* warnings,
+                   tdCompletion* c) {
+  uint64_t shape[2] = {(uint64_t)ne, (uint64_t)p->nv};
+  Torsion__V1__Array qa = TORSION__V1__ARRAY__INIT;
+  td_set_array(&qa, shape, 2, p->f32, qfrc, (size_t)ne * p->nv);
+  Torsion__V1__InverseResult res = TORSION__V1__INVERSE_RESULT__INIT;
+  res.env_offset = (uint32_t)e0;
+  res.env_count = (uint32_t)ne;
+  res.qfrc_inverse = &qa;
+  res.n_warnings = (size_t)ne;
+  res.warnings = warnings;
+  res.batch = (uint32_t)p->B;
+  tdResp r = TORSION__V1__RESPONSE__INIT;
+  r.id = job->id;
+  r.final = td_job_chunk_done(job);
+  r.body_case = TORSION__V1__RESPONSE__BODY_INVERSE;
+  r.inverse = &res;
+  c->final = r.final;
+  if (td_pack_frame(&r, &c->frame, &c->len)) {
+    td_completion_error(c, TD_E_INTERNAL, "result frame too large");
+  }
+}
+
+/* worker: one env range */
+static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
+  tdInverse* p = job->payload;
+  const mjModel* m = job->model->m;
+  mjData* d = job->model->datas[w->index];
+  int e0, ne;
+  td_job_chunk_range(job, chunk, &e0, &ne);
+  void* qfrc = malloc((size_t)ne * p->nv * (p->f32 ? 4 : 8) + 8);
+  uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
+  if (!qfrc || !warnings) {
+    td_completion_error(c, TD_E_INTERNAL, "out of memory");
+    goto done;
+  }
+
+  // reset, set, accelerations, inverse, copy out
+  for (int i = 0; i < ne; i++) {
+    int b = e0 + i;
+    td_load_item(m, d, p->spec, p->state + (size_t)b * p->nstate, NULL,
+                 p->qacc + (size_t)b * p->nv);
+    mj_inverse(m, d);
+    if (td_engine_failed() || td_job_should_stop(job, c)) {
+      goto done;
+    }
+    td_store(qfrc, (size_t)i * p->nv, d->qfrc_inverse, p->nv, p->f32);
+    warnings[i] = td_warning_mask(d);
+    c->steps++;
+  }
+  encode(job, p, e0, ne, qfrc, warnings, c);
+
+done:
+  free(qfrc);
+  free(warnings);
+}
+
+/* free the payload */
+static void release(tdJob* job) {
+  free(job->payload);
+}
+
+static const tdJobOps inverse_ops = {run_chunk, NULL, release};
+
+/* Inverse: validate, then queue */
+void td_req_inverse(tdConn* c, tdReq* req, double t0) {
+  const tdConfig* cfg = &c->srv->cfg;
+  int kind = TORSION__V1__REQUEST__BODY_INVERSE - 10;
+  Torsion__V1__InverseRequest* ir = req->inverse;
+  char why[512];
+
+  // model, spec, states [B, nstate]
+  tdModel* mod = td_lookup_model(c, req, kind, t0, ir->model);
+  if (!mod) {
+    return;
+  }
+  const mjModel* m = mod->m;
+  int spec = td_request_spec(c, req, kind, t0, ir->state_spec, mjSTATE_FULLPHYSICS);
+  if (spec < 0) {
+    return;
+  }
+  int nstate = mj_stateSize(m, spec);
+  int64_t B = td_request_batch(c, req, kind, t0, ir->state, "state", nstate);
+  if (B < 0) {
+    return;
+  }
+
+  // accelerations [B, nv]
+  int64_t qshape[2] = {B, m->nv}, qgot[2];
+  if (td_check_array(ir->qacc, "qacc", 2, qshape, qgot, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s (qacc must be [%lld, %d] float64)", why,
+              (long long)B, m->nv);
+    return;
+  }
+
+  // output size
+  int f32 = ir->output_dtype == TD_F32;
+  size_t per_item = (size_t)m->nv * (f32 ? 4 : 8);
+  if ((double)per_item * B > (double)cfg->max_output_bytes) {
+    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED, "output exceeds max_output_bytes");
+    return;
+  }
+
+  // the job
+  tdInverse* p = calloc(1, sizeof(tdInverse));
+  tdJob* job = p ? td_job_new(c, req, &inverse_ops, kind) : NULL;
+  if (!job) {
+    free(p);
+    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
+    return;
+  }
+  *p = (tdInverse){spec, nstate, m->nv, (int)B, f32, td_in_data(ir->state), td_in_data(ir->qacc)};
+  job->payload = p;
+  job->model = mod;
+  td_model_ref(mod);
+  job->cost_steps = B;
+  td_job_submit(job, (int)B, td_request_chunk(c->srv, mod, (int)B, ir->chunk_envs, per_item, 1), 0);
+}
