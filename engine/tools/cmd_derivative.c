@@ -1,6 +1,10 @@
 /* tools/cmd_derivative.c — `torsion-sim inverse`, `transitionfd` and `inversefd`: batched
  * inverse dynamics and finite-difference derivatives over .npy inputs, through the engine's
- * OpenMP batch helpers (tn_inverseBatch, tn_transitionFDBatch, tn_inverseFDBatch). */
+ * OpenMP batch helpers (tn_inverseBatch, tn_transitionFDBatch, tn_inverseFDBatch).
+ *
+ * For a model with sensors the sensor matrices are written too (transitionfd: C and D;
+ * inversefd: DsDq, DsDv, DsDa), unless the model has a sensor type the engine does not
+ * evaluate, which a note on stderr names. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -102,68 +106,86 @@ int cmd_inverse(const simArgs* args) {
   return rc;
 }
 
-/* transitionfd subcommand: PREFIX_A [B, ndx, ndx], PREFIX_B [B, ndx, nu] */
+/* 1 if the sensor matrices can be computed for m (it has sensors, all evaluated); a note
+ * on stderr when it has sensors the engine does not evaluate */
+static int want_sensors(const mjModel* m, const char* files) {
+  if (m->nsensordata == 0) {
+    return 0;
+  }
+  if (!tn_sensorsEvaluated(m)) {
+    fprintf(stderr, "torsion-sim: note: the model has a sensor type Torsion does not evaluate "
+            "yet: %s are not written\n", files);
+    return 0;
+  }
+  return 1;
+}
+
+/* transitionfd subcommand: PREFIX_A [B, ndx, ndx], PREFIX_B [B, ndx, nu], with sensors
+ * PREFIX_C [B, ns, ndx], PREFIX_D [B, ns, nu] */
 int cmd_transitionfd(const simArgs* args) {
   derivJob job = {0};
-  mjtNum *A = NULL, *Bm = NULL;
+  mjtNum *A = NULL, *Bm = NULL, *C = NULL, *D = NULL;
   int rc = job_open(args, &job, 0);
   if (!rc) {
     rc = 1;
     const mjModel* m = job.m;
-    size_t ndx = 2 * (size_t)m->nv + m->na;
+    size_t ndx = 2 * (size_t)m->nv + m->na, ns = m->nsensordata;
+    int sensors = want_sensors(m, "PREFIX_C.npy and PREFIX_D.npy");
     A = alloc_out(job.B, ndx, ndx);
     Bm = alloc_out(job.B, ndx, m->nu);
-    if (m->nsensordata > 0) {
-      fprintf(stderr, "torsion-sim: note: the model has %d sensor values, but sensors are not "
-              "evaluated yet: %s_C.npy and %s_D.npy are not written\n", m->nsensordata,
-              args->out, args->out);
-    }
-    if (A && Bm &&
+    C = sensors ? alloc_out(job.B, ns, ndx) : NULL;
+    D = sensors ? alloc_out(job.B, ns, m->nu) : NULL;
+    if (A && Bm && (!sensors || (C && D)) &&
         !tn_transitionFDBatch(m, job.datas, args->threads, (int)job.B, args->spec,
                               job.state.data, args->ctrl ? job.ctrl.data : NULL, args->eps,
-                              args->centered, A, Bm, NULL, NULL)) {
+                              args->centered, A, Bm, C, D)) {
       rc = write_out(args->out, "A", A, job.B, ndx, ndx);
       rc = rc ? rc : write_out(args->out, "B", Bm, job.B, ndx, m->nu);
+      if (sensors) {
+        rc = rc ? rc : write_out(args->out, "C", C, job.B, ns, ndx);
+        rc = rc ? rc : write_out(args->out, "D", D, job.B, ns, m->nu);
+      }
     }
   }
   free(A);
   free(Bm);
+  free(C);
+  free(D);
   job_close(args, &job);
   return rc;
 }
 
-/* inversefd subcommand: PREFIX_DfDq, _DfDv, _DfDa [B, nv, nv], PREFIX_DmDq [B, nv, nC] */
+/* inversefd subcommand: PREFIX_DfDq, _DfDv, _DfDa [B, nv, nv], PREFIX_DmDq [B, nv, nC],
+ * with sensors PREFIX_DsDq, _DsDv, _DsDa [B, nv, nsensordata] */
 int cmd_inversefd(const simArgs* args) {
   if (args->centered) {
     return sim_fail("inversefd: only forward differences are supported (no --centered)");
   }
   derivJob job = {0};
-  mjtNum* out[4] = {NULL, NULL, NULL, NULL};
-  static const char* names[4] = {"DfDq", "DfDv", "DfDa", "DmDq"};
+  enum { NOUT = 7 };
+  mjtNum* out[NOUT] = {NULL};
+  static const char* names[NOUT] = {"DfDq", "DfDv", "DfDa", "DmDq", "DsDq", "DsDv", "DsDa"};
   int rc = job_open(args, &job, 1);
   if (!rc) {
     rc = 1;
     const mjModel* m = job.m;
-    size_t nv = m->nv, cols[4] = {nv, nv, nv, (size_t)m->nC};
+    size_t nv = m->nv, ns = m->nsensordata;
+    size_t cols[NOUT] = {nv, nv, nv, (size_t)m->nC, ns, ns, ns};
+    int nout = want_sensors(m, "PREFIX_DsDq/DsDv/DsDa.npy") ? NOUT : 4;
     int ok = 1;
-    for (int k = 0; k < 4; k++) {
+    for (int k = 0; k < nout; k++) {
       ok = ok && (out[k] = alloc_out(job.B, nv, cols[k]));
-    }
-    if (m->nsensordata > 0) {
-      fprintf(stderr, "torsion-sim: note: the model has %d sensor values, but sensors are not "
-              "evaluated yet: %s_DsDq/DsDv/DsDa.npy are not written\n", m->nsensordata,
-              args->out);
     }
     if (ok && !tn_inverseFDBatch(m, job.datas, args->threads, (int)job.B, args->spec,
                                  job.state.data, job.qacc.data, args->eps, args->actuation,
-                                 out[0], out[1], out[2], NULL, NULL, NULL, out[3])) {
+                                 out[0], out[1], out[2], out[4], out[5], out[6], out[3])) {
       rc = 0;
-      for (int k = 0; k < 4 && !rc; k++) {
+      for (int k = 0; k < nout && !rc; k++) {
         rc = write_out(args->out, names[k], out[k], job.B, nv, cols[k]);
       }
     }
   }
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < NOUT; k++) {
     free(out[k]);
   }
   job_close(args, &job);

@@ -1,11 +1,59 @@
 /* tools/cmd_run.c — `torsion-sim forward` and `torsion-sim rollout`: batched dynamics over
- * .npy inputs through the engine's OpenMP batch helpers. */
+ * .npy inputs through the engine's OpenMP batch helpers.
+ *
+ * With --sensordata the commands also write the sensor values mj_forward computed:
+ * [B, nsensordata] for forward, [B, N, nsensordata] for rollout (row t: the values of the
+ * forward pass inside step t, as mujoco.rollout records them). The batch helpers return
+ * states and qacc only, so these runs use the same per-item loops here, with sensors;
+ * models with a sensor type the engine does not evaluate are refused. */
 #include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
 
 #include "batch/batch.h"
 #include "sim.h"
 
-/* forward subcommand: qacc [B, nv] after mj_forward */
+/* 0 when sensordata can be produced for m, else an exit status after saying why */
+static int check_sensors(const mjModel* m) {
+  if (tn_sensorsEvaluated(m)) {
+    return 0;
+  }
+  return sim_fail("--sensordata: the model has a sensor type Torsion does not evaluate yet "
+                  "(camprojection, distance/normal/fromto, contact, tactile or plugin)");
+}
+
+/* write data [shape] to path; 0 or an exit status */
+static int write_npy(const char* path, const mjtNum* data, int ndim, const size_t* shape) {
+  char err[512];
+  if (npy_write(path, data, ndim, shape, err, sizeof(err))) {
+    return sim_fail("%s", err);
+  }
+  return 0;
+}
+
+/* mj_forward at each state: qacc [B, nv] and sensordata [B, nsensordata] */
+static void forward_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
+                                 int spec, const mjtNum* state, const mjtNum* ctrl,
+                                 mjtNum* qacc, mjtNum* sens) {
+  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
+
+  // each state independently, as tn_forwardBatch does
+#pragma omp parallel for num_threads(nthread) schedule(static)
+  for (long b = 0; b < B; b++) {
+    mjData* d = datas[omp_get_thread_num()];
+    mj_resetData(m, d);
+    mj_setState(m, d, state + (size_t)b * nstate, spec);
+    if (ctrl && m->nu) {
+      memcpy(d->ctrl, ctrl + (size_t)b * m->nu, sizeof(mjtNum) * m->nu);
+    }
+    mj_forward(m, d);
+    memcpy(qacc + (size_t)b * m->nv, d->qacc, sizeof(mjtNum) * m->nv);
+    memcpy(sens + (size_t)b * ns, d->sensordata, sizeof(mjtNum) * ns);
+  }
+}
+
+/* forward subcommand: qacc [B, nv] after mj_forward (and sensordata) */
 int cmd_forward(const simArgs* args) {
   if (!args->out) {
     return sim_fail("missing --out");
@@ -16,29 +64,36 @@ int cmd_forward(const simArgs* args) {
   }
   int rc = 1;
   npyArray st = {0}, ct = {0};
-  mjtNum* qacc = NULL;
+  mjtNum *qacc = NULL, *sens = NULL;
   mjData** datas = NULL;
-  char err[512];
 
   // inputs
   long B = sim_read_states(args->state, mj_stateSize(m, args->spec), &st);
-  if (B < 0 || (args->ctrl && sim_read_ctrl2(args->ctrl, B, m->nu, &ct))) {
+  if (B < 0 || (args->ctrl && sim_read_ctrl2(args->ctrl, B, m->nu, &ct)) ||
+      (args->sensordata && check_sensors(m))) {
     goto done;
   }
 
-  // compute and write
+  // compute
   qacc = malloc(sizeof(mjtNum) * (size_t)(B * m->nv + 1));
+  sens = args->sensordata ? malloc(sizeof(mjtNum) * (size_t)(B * m->nsensordata + 1)) : NULL;
   datas = sim_make_datas(m, args->threads);
-  if (!qacc || !datas) {
+  if (!qacc || (args->sensordata && !sens) || !datas) {
     goto done;
   }
-  if (tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data,
-                      args->ctrl ? ct.data : NULL, qacc)) {
+  const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
+  if (sens) {
+    forward_with_sensors(m, datas, args->threads, B, args->spec, st.data, ctrl, qacc, sens);
+  } else if (tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data, ctrl,
+                             qacc)) {
     goto done;
   }
+
+  // write
   size_t shape[2] = {(size_t)B, (size_t)m->nv};
-  if (npy_write(args->out, qacc, 2, shape, err, sizeof(err))) {
-    sim_fail("%s", err);
+  size_t sshape[2] = {(size_t)B, (size_t)m->nsensordata};
+  if (write_npy(args->out, qacc, 2, shape) ||
+      (sens && write_npy(args->sensordata, sens, 2, sshape))) {
     goto done;
   }
   rc = 0;
@@ -46,13 +101,64 @@ int cmd_forward(const simArgs* args) {
 done:
   sim_free_datas(datas, args->threads);
   free(qacc);
+  free(sens);
   npy_free(&st);
   npy_free(&ct);
   mj_deleteModel(m);
   return rc;
 }
 
-/* rollout subcommand: states [B, N, nstate] */
+/* 1 if any warning counter of d is non-zero */
+static int warned(const mjData* d) {
+  for (int w = 0; w < mjNWARNING; w++) {
+    if (d->warning[w].number > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* one rollout recording states [N, nstate] and sensordata [N, ns]; after a warning the
+ * remaining rows repeat the last ones (tn_rolloutBatch's semantics) */
+static void rollout_one(const mjModel* m, mjData* d, int N, int spec, const mjtNum* s0,
+                        const mjtNum* ctrl, int ctrl_nt, mjtNum* out, mjtNum* sens) {
+  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
+  mj_resetData(m, d);
+  mj_setState(m, d, s0, spec);
+  for (int t = 0; t < N; t++) {
+    // this step's control, the step, the rows after it
+    if (ctrl && m->nu) {
+      memcpy(d->ctrl, ctrl + (size_t)(ctrl_nt == 1 ? 0 : t) * m->nu, sizeof(mjtNum) * m->nu);
+    }
+    mj_step(m, d);
+    mj_getState(m, d, out + (size_t)t * nstate, spec);
+    memcpy(sens + (size_t)t * ns, d->sensordata, sizeof(mjtNum) * ns);
+
+    // stop after a divergence warning, repeating the last rows
+    if (warned(d)) {
+      for (int r = t + 1; r < N; r++) {
+        memcpy(out + (size_t)r * nstate, out + (size_t)t * nstate, sizeof(mjtNum) * nstate);
+        memcpy(sens + (size_t)r * ns, sens + (size_t)t * ns, sizeof(mjtNum) * ns);
+      }
+      break;
+    }
+  }
+}
+
+/* rollouts with sensordata, one item per iteration; thread i uses datas[i] */
+static void rollout_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
+                                 int N, int spec, const mjtNum* s0, const mjtNum* ctrl,
+                                 int ctrl_nt, mjtNum* out, mjtNum* sens) {
+  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
+#pragma omp parallel for num_threads(nthread) schedule(static)
+  for (long b = 0; b < B; b++) {
+    const mjtNum* c = ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL;
+    rollout_one(m, datas[omp_get_thread_num()], N, spec, s0 + (size_t)b * nstate, c,
+                ctrl_nt, out + (size_t)b * N * nstate, sens + (size_t)b * N * ns);
+  }
+}
+
+/* rollout subcommand: states [B, N, nstate] (and sensordata [B, N, nsensordata]) */
 int cmd_rollout(const simArgs* args) {
   if (!args->out) {
     return sim_fail("missing --out");
@@ -67,13 +173,13 @@ int cmd_rollout(const simArgs* args) {
   int rc = 1, N = args->nstep, ctrl_nt = 1;
   int nstate = mj_stateSize(m, args->spec);
   npyArray st = {0}, ct = {0};
-  mjtNum* out = NULL;
+  mjtNum *out = NULL, *sens = NULL;
   mjData** datas = NULL;
   char err[512];
 
   // states, and controls [B, N or 1, nu]
   long B = sim_read_states(args->state, nstate, &st);
-  if (B < 0) {
+  if (B < 0 || (args->sensordata && check_sensors(m))) {
     goto done;
   }
   if (args->ctrl) {
@@ -89,19 +195,28 @@ int cmd_rollout(const simArgs* args) {
     }
   }
 
-  // run and write
+  // run
   out = malloc(sizeof(mjtNum) * ((size_t)B * N * nstate + 1));
+  sens = args->sensordata ? malloc(sizeof(mjtNum) * ((size_t)B * N * m->nsensordata + 1))
+                          : NULL;
   datas = sim_make_datas(m, args->threads);
-  if (!out || !datas) {
+  if (!out || (args->sensordata && !sens) || !datas) {
     goto done;
   }
-  if (tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data,
-                      args->ctrl ? ct.data : NULL, ctrl_nt, out, NULL)) {
+  const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
+  if (sens) {
+    rollout_with_sensors(m, datas, args->threads, B, N, args->spec, st.data, ctrl, ctrl_nt,
+                         out, sens);
+  } else if (tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data, ctrl,
+                             ctrl_nt, out, NULL)) {
     goto done;
   }
+
+  // write
   size_t shape[3] = {(size_t)B, (size_t)N, (size_t)nstate};
-  if (npy_write(args->out, out, 3, shape, err, sizeof(err))) {
-    sim_fail("%s", err);
+  size_t sshape[3] = {(size_t)B, (size_t)N, (size_t)m->nsensordata};
+  if (write_npy(args->out, out, 3, shape) ||
+      (sens && write_npy(args->sensordata, sens, 3, sshape))) {
     goto done;
   }
   rc = 0;
@@ -109,6 +224,7 @@ int cmd_rollout(const simArgs* args) {
 done:
   sim_free_datas(datas, args->threads);
   free(out);
+  free(sens);
   npy_free(&st);
   npy_free(&ct);
   mj_deleteModel(m);

@@ -14,6 +14,7 @@ typedef struct simArgs_ {
   const char* ctrl;
   const char* qacc;
   const char* out;
+  const char* sensordata; /* forward/rollout: also write sensordata here (--sensordata) */
   const char* fields;
   const char* disable;
   const char* enable;

@@ -14,8 +14,9 @@ static const char* usage =
     "usage: torsion-sim COMMAND MODEL.xml [options]\n"
     "commands:\n"
     "  info MODEL.xml                          sizes, masses and qpos0 as JSON\n"
-    "  forward MODEL.xml --state S.npy [--ctrl C.npy] --out QACC.npy\n"
+    "  forward MODEL.xml --state S.npy [--ctrl C.npy] --out QACC.npy [--sensordata S.npy]\n"
     "  rollout MODEL.xml --state S.npy [--ctrl C.npy] --nstep N --out OUT.npy [--threads T]\n"
+    "               [--sensordata S.npy]   sensordata [B, nsensordata] / [B, N, nsensordata]\n"
     "  speed MODEL.xml [--nstep N] [--threads T] [--ctrlnoise X] [--profile]\n"
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
@@ -23,9 +24,11 @@ static const char* usage =
     "               solver iterations)\n"
     "  inverse MODEL.xml --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
     "  transitionfd MODEL.xml --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
-    "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu]\n"
+    "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu],\n"
+    "               with sensors PREFIX_C [B,ns,2nv+na], PREFIX_D [B,ns,nu] (ns = nsensordata)\n"
     "  inversefd MODEL.xml --state S.npy --qacc A.npy [--eps E] [--actuation] --out PREFIX\n"
-    "               PREFIX_DfDq/DfDv/DfDa [B,nv,nv] (row i: d/d input i), PREFIX_DmDq [B,nv,nC]\n"
+    "               PREFIX_DfDq/DfDv/DfDa [B,nv,nv] (row i: d/d input i), PREFIX_DmDq [B,nv,nC],\n"
+    "               with sensors PREFIX_DsDq/DsDv/DsDa [B,nv,nsensordata]\n"
     "options:\n"
     "  --disable FLAGS     comma list of MuJoCo disable flags (constraint,contact,gravity,...)\n"
     "  --enable FLAGS      comma list of MuJoCo enable flags (energy,...)\n"
@@ -99,6 +102,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--ctrl")) a->ctrl = v;
     else if (!strcmp(k, "--qacc")) a->qacc = v;
     else if (!strcmp(k, "--out")) a->out = v;
+    else if (!strcmp(k, "--sensordata")) a->sensordata = v;
     else if (!strcmp(k, "--fields")) a->fields = v;
     else if (!strcmp(k, "--disable")) a->disable = v;
     else if (!strcmp(k, "--enable")) a->enable = v;

@@ -116,17 +116,31 @@ def test_session_limits_and_arguments(client, handle):
 
 
 def test_sensordata_when_the_model_has_sensors(client):
-    """Sensors compile (sizes match) but are not evaluated yet: asking for sensordata is
-    refused with ERROR_UNIMPLEMENTED instead of returning zeros; without it, it works."""
+    """Evaluated sensors are served: after a step, jointpos and jointvel hold the state the
+    step started from (MuJoCo evaluates sensors in the step's forward pass, before
+    integrating). A model with a sensor type Torsion does not evaluate (distance) is
+    refused with ERROR_UNIMPLEMENTED instead of getting zeros; without sensordata it works."""
     xml = """<mujoco><worldbody><body><joint name="h" type="hinge"/><geom size=".1"/>
              <site name="s"/></body></worldbody><actuator><motor joint="h"/></actuator>
              <sensor><jointpos joint="h"/><jointvel joint="h"/></sensor></mujoco>"""
     h = client.load(xml=xml)
     assert h.info.nsensordata == 2
+    sid, start = client.session(h.model, 2, reset_noise=0.1, seed=3, sensordata=True)
+    states, sens, _ = client.step(sid, np.ones((2, 1)))
+    # FULLPHYSICS layout: time, qpos (1), qvel (1), ...
+    assert sens.shape == (2, 2)
+    np.testing.assert_array_equal(sens[:, 0], start[:, 1])
+    np.testing.assert_array_equal(sens[:, 1], start[:, 2])
+    assert np.all(states[:, 2] != start[:, 2])
+
+    xml_distance = """<mujoco><worldbody><body><joint name="h" type="hinge"/>
+             <geom name="a" size=".1"/></body><geom name="b" pos="1 0 0" size=".1"/>
+             </worldbody><sensor><distance geom1="a" geom2="b"/></sensor></mujoco>"""
+    hd = client.load(xml=xml_distance)
     with pytest.raises(ServerError) as e:
-        client.session(h.model, 2, sensordata=True)
+        client.session(hd.model, 2, sensordata=True)
     assert e.value.code == code("ERROR_UNIMPLEMENTED")
     assert "sensor" in e.value.message
-    sid, _ = client.session(h.model, 2)
-    states, sens, _ = client.step(sid, np.ones((2, 1)))
+    sid, _ = client.session(hd.model, 2)
+    states, sens, _ = client.step(sid)
     assert states.shape[0] == 2 and sens is None

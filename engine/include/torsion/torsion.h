@@ -231,6 +231,31 @@ void mj_rnePostConstraint(const mjModel* m, mjData* d);
 mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
               const mjtByte* geomgroup, mjtByte flg_static, int bodyexclude, int geomid[1]);
 
+/* Ray against one height-field geom (the solid between its base and its surface) or one
+ * mesh geom (its triangles); distance along vec, -1 on a miss. */
+mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                    const mjtNum vec[3]);
+mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                  const mjtNum vec[3]);
+
+/* Ray against a primitive shape (plane, sphere, capsule, ellipsoid, cylinder, box) with
+ * global position pos, orientation mat and MuJoCo's size parameters; -1 for other types. */
+mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
+                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype);
+
+/* Force of contact `id` in its contact frame: result[0] normal, [1..2] tangential,
+ * [3..5] torsional and rolling (zero beyond the contact's dimension). Pyramidal cones are
+ * decoded from their edge forces; zero when the contact has no constraint rows. */
+void mj_contactForce(const mjModel* m, const mjData* d, int id, mjtNum result[6]);
+
+/* 6D velocity / acceleration (angular, linear) of an object (mjtObj: body, xbody, geom,
+ * site, camera) at its origin, in the global frame or (flg_local) the object's frame; the
+ * acceleration's linear part includes w x v and needs cacc (mj_rnePostConstraint). */
+void mj_objectVelocity(const mjModel* m, const mjData* d, int objtype, int objid,
+                       mjtNum res[6], int flg_local);
+void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int objid,
+                           mjtNum res[6], int flg_local);
+
 /* Passive forces: springs, dampers, gravity compensation, fluid forces. */
 void mj_passive(const mjModel* m, mjData* d);
 
@@ -486,15 +511,16 @@ void mj_compareFwdInv(const mjModel* m, mjData* d);
  * act). Row-major outputs, each optional (NULL): A (2nv+na x 2nv+na), B (2nv+na x nu),
  * C (nsensordata x 2nv+na), D (nsensordata x nu). Forward differences, or centered when
  * flg_centered; one-sided at ctrlrange bounds. d's state, controls and warmstart are
- * restored on return. The RK4 integrator is not supported (as in MuJoCo); C and D cannot
- * be computed yet for models with sensors (sensors are not evaluated yet). */
+ * restored on return. The RK4 integrator is not supported (as in MuJoCo). C and D need every
+ * sensor evaluated (tn_sensorsEvaluated); centered D columns are (plus - minus) / 2eps,
+ * where MuJoCo 3.14 has the opposite sign (docs/fidelity.md). */
 void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_centered,
                       mjtNum* A, mjtNum* B, mjtNum* C, mjtNum* D);
 
 /* Finite-differenced Jacobians of (force, sensors) = mj_inverse(state, qacc), forward
  * differences. All outputs optional (NULL) and transposed w.r.t. control theory (row i is
  * the derivative with respect to input i): DfDq, DfDv, DfDa (nv x nv), DsDq, DsDv, DsDa
- * (nv x nsensordata; not available yet for models with sensors), DmDq (nv x nC, derivative
+ * (nv x nsensordata; need every sensor evaluated), DmDq (nv x nC, derivative
  * of d->M in its CSR layout). With flg_actuation, qfrc_actuator is subtracted from
  * qfrc_inverse. The RK4 integrator is not supported (as in MuJoCo). */
 void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
@@ -513,7 +539,7 @@ int tn_inverseBatch(const mjModel* m, mjData** datas, int nthread, int B, int sp
  * zero control), the matrices into A [B, 2nv+na, 2nv+na], Bm [B, 2nv+na, nu], C and D
  * [B, nsensordata, ...]; each output may be NULL. Same threading contract as
  * tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid arguments, eps <= 0 or NaN,
- * RK4 integrator, sensor matrices requested). */
+ * RK4 integrator, sensor matrices requested for a model with unevaluated sensors). */
 int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                          const mjtNum* state, const mjtNum* ctrl, mjtNum eps, int centered,
                          mjtNum* A, mjtNum* Bm, mjtNum* C, mjtNum* D);
@@ -521,7 +547,8 @@ int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, i
 /* Batched mjd_inverseFD (Torsion): for each state and qacc [B, nv], the seven optional
  * outputs stacked over the batch ([B, nv, nv], [B, nv, nsensordata], [B, nv, nC]). Same
  * threading contract as tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid
- * arguments, eps <= 0 or NaN, RK4 integrator, sensor Jacobians requested). */
+ * arguments, eps <= 0 or NaN, RK4 integrator, sensor Jacobians requested for a model with
+ * unevaluated sensors). */
 int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                       const mjtNum* state, const mjtNum* qacc, mjtNum eps, int flg_actuation,
                       mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,

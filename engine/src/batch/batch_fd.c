@@ -75,8 +75,9 @@ int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, i
     mju_error("tn_transitionFDBatch: RK4 integrator is not supported");
     return -1;
   }
-  if ((C || D) && m->nsensordata > 0) {
-    mju_error("tn_transitionFDBatch: sensors are not evaluated yet (C and D unavailable)");
+  if ((C || D) && !tn_sensorsEvaluated(m)) {
+    mju_error("tn_transitionFDBatch: the model has a sensor type Torsion does not evaluate "
+              "yet (C and D unavailable)");
     return -1;
   }
   size_t ndx = 2 * (size_t)m->nv + m->na, ns = m->nsensordata;
@@ -103,8 +104,9 @@ int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int 
     mju_error("tn_inverseFDBatch: RK4 integrator is not supported");
     return -1;
   }
-  if ((DsDq || DsDv || DsDa) && m->nsensordata > 0) {
-    mju_error("tn_inverseFDBatch: sensors are not evaluated yet (DsDq/DsDv/DsDa unavailable)");
+  if ((DsDq || DsDv || DsDa) && !tn_sensorsEvaluated(m)) {
+    mju_error("tn_inverseFDBatch: the model has a sensor type Torsion does not evaluate yet "
+              "(DsDq/DsDv/DsDa unavailable)");
     return -1;
   }
   size_t nv = m->nv, ns = m->nsensordata, nC = m->nC;

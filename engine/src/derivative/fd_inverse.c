@@ -6,7 +6,8 @@
  * skipped, velocities with the position stage skipped. Outputs are transposed with respect
  * to control theory: row i holds the derivative with respect to input coordinate i. With
  * flg_actuation the actuator forces (mj_fwdActuation at the same state) are subtracted from
- * qfrc_inverse. */
+ * qfrc_inverse. DsDq, DsDv and DsDa difference the sensor values mj_inverse computes; a
+ * skipped stage keeps the sensor values of the unperturbed inputs. */
 #include <torsion/torsion.h>
 
 #include "derivative/fd_util.h"
@@ -20,12 +21,15 @@ typedef struct fdInverse_ {
   mjtNum* mass;        /* nominal d->M (nC) */
   mjtNum* pos;         /* input qpos (nq) */
   mjtNum* dpos;        /* tangent-space position nudge (nv) */
+  int sensors;         /* evaluate and difference the sensors (a Ds matrix requested) */
+  mjtNum* sens;        /* nominal sensordata (nsensordata) */
 } fdInverse;
 
-/* inverse dynamics with the given skip; the output force into `force` */
+/* inverse dynamics with the given skip (sensors when wanted); the output force into
+ * `force` */
 static void inv_eval(const mjModel* m, mjData* d, const fdInverse* w, int skipstage,
                      mjtNum* force) {
-  tn_inverseSkip(m, d, skipstage, 1);
+  tn_inverseSkip(m, d, skipstage, !w->sensors);
   mju_copy(force, d->qfrc_inverse, m->nv);
   if (w->flg_actuation) {
     mj_fwdActuation(m, d);
@@ -39,22 +43,35 @@ static void fd_row(mjtNum* row, const mjtNum* plus, const mjtNum* nominal, int n
   mju_scl(row, row, 1 / eps, n);
 }
 
+/* row i of a sensor Jacobian (NULL: not wanted) from the sensordata of the last
+ * evaluation */
+static void fd_sensor_row(const mjModel* m, const mjData* d, const fdInverse* w,
+                          mjtNum* DsDx, int i, mjtNum eps) {
+  int ns = m->nsensordata;
+  if (DsDx && w->sensors) {
+    fd_row(DsDx + (size_t)i * ns, d->sensordata, w->sens, ns, eps);
+  }
+}
+
 /* nudge each coordinate of `x` (qacc or qvel), with the given skip */
 static void fd_vector(const mjModel* m, mjData* d, const fdInverse* w, mjtNum* x,
-                      int skipstage, mjtNum eps, mjtNum* DfDx) {
+                      int skipstage, mjtNum eps, mjtNum* DfDx, mjtNum* DsDx) {
   int nv = m->nv;
   for (int i = 0; i < nv; i++) {
     mjtNum save = x[i];
     x[i] += eps;
     inv_eval(m, d, w, skipstage, w->force_plus);
     x[i] = save;
-    fd_row(DfDx + (size_t)i * nv, w->force_plus, w->force, nv, eps);
+    if (DfDx) {
+      fd_row(DfDx + (size_t)i * nv, w->force_plus, w->force, nv, eps);
+    }
+    fd_sensor_row(m, d, w, DsDx, i, eps);
   }
 }
 
 /* nudge each position in the tangent space; force and inertia derivatives */
 static void fd_positions(const mjModel* m, mjData* d, const fdInverse* w, mjtNum eps,
-                         mjtNum* DfDq, mjtNum* DmDq) {
+                         mjtNum* DfDq, mjtNum* DsDq, mjtNum* DmDq) {
   int nv = m->nv, nC = m->nC;
   for (int i = 0; i < nv; i++) {
     mju_zero(w->dpos, nv);
@@ -67,6 +84,7 @@ static void fd_positions(const mjModel* m, mjData* d, const fdInverse* w, mjtNum
     if (DmDq) {
       fd_row(DmDq + (size_t)i * nC, d->M, w->mass, nC, eps);
     }
+    fd_sensor_row(m, d, w, DsDq, i, eps);
     mju_copy(d->qpos, w->pos, m->nq);
   }
 }
@@ -81,9 +99,9 @@ static int inverse_ok(const mjModel* m, mjtNum eps, const mjtNum* DsDq, const mj
     mju_error("mjd_inverseFD: RK4 integrator is not supported");
     return 0;
   }
-  if ((DsDq || DsDv || DsDa) && m->nsensordata > 0) {
-    mju_error("mjd_inverseFD: sensor Jacobians need sensor data, but sensors are not "
-              "evaluated yet (model has %d sensor values)", m->nsensordata);
+  if ((DsDq || DsDv || DsDa) && !tn_sensorsEvaluated(m)) {
+    mju_error("mjd_inverseFD: sensor Jacobians need sensor data, but the model has a sensor "
+              "type Torsion does not evaluate yet");
     return 0;
   }
   return 1;
@@ -93,7 +111,7 @@ static int inverse_ok(const mjModel* m, mjtNum eps, const mjtNum* DsDq, const mj
 void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
                    mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
                    mjtNum* DsDa, mjtNum* DmDq) {
-  int nq = m->nq, nv = m->nv, nC = m->nC;
+  int nq = m->nq, nv = m->nv, nC = m->nC, ns = m->nsensordata;
   if (!inverse_ok(m, eps, DsDq, DsDv, DsDa)) {
     return;
   }
@@ -107,7 +125,9 @@ void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuatio
   w.mass = mj_stackAllocNum(d, nC ? nC : 1);
   w.pos = mj_stackAllocNum(d, nq ? nq : 1);
   w.dpos = mj_stackAllocNum(d, nv ? nv : 1);
-  if (!w.force || !w.force_plus || !w.mass || !w.pos || !w.dpos) {
+  w.sensors = (DsDq || DsDv || DsDa) && ns > 0;
+  w.sens = mj_stackAllocNum(d, w.sensors ? ns : 1);
+  if (!w.force || !w.force_plus || !w.mass || !w.pos || !w.dpos || !w.sens) {
     mj_freeStack(d);
     mju_error("mjd_inverseFD: arena too small for the scratch vectors");
     return;
@@ -117,22 +137,26 @@ void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuatio
   mju_copy(w.pos, d->qpos, nq);
   inv_eval(m, d, &w, mjSTAGE_NONE, w.force);
   mju_copy(w.mass, d->M, nC);
+  if (w.sensors) {
+    mju_copy(w.sens, d->sensordata, ns);
+  }
+  int dsa = DsDa && w.sensors, dsv = DsDv && w.sensors, dsq = DsDq && w.sensors;
 
   // accelerations (position and velocity stages unchanged), then velocities
-  if (DfDa) {
-    fd_vector(m, d, &w, d->qacc, mjSTAGE_VEL, eps, DfDa);
+  if (DfDa || dsa) {
+    fd_vector(m, d, &w, d->qacc, mjSTAGE_VEL, eps, DfDa, DsDa);
   }
-  if (DfDv) {
-    fd_vector(m, d, &w, d->qvel, mjSTAGE_POS, eps, DfDv);
+  if (DfDv || dsv) {
+    fd_vector(m, d, &w, d->qvel, mjSTAGE_POS, eps, DfDv, DsDv);
   }
 
   // positions
-  if (DfDq || DmDq) {
-    fd_positions(m, d, &w, eps, DfDq, DmDq);
+  if (DfDq || DmDq || dsq) {
+    fd_positions(m, d, &w, eps, DfDq, DsDq, DmDq);
   }
 
   // leave d consistent with the nominal input
-  if (DfDv || DfDq || DmDq) {
+  if (DfDv || DfDq || DmDq || dsv || dsq) {
     inv_eval(m, d, &w, mjSTAGE_NONE, w.force_plus);
   }
   mj_freeStack(d);

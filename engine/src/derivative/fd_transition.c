@@ -7,7 +7,11 @@
  * activations: position and velocity stages; velocities: position stage). Before every
  * step the full input state, the controls and the solver warmstart are restored, so the
  * result does not depend on what ran before. Controls at their ctrlrange bounds are
- * differenced one-sided, on the side that stays in range. */
+ * differenced one-sided, on the side that stays in range.
+ *
+ * C and D difference the sensor values each step computes (those of the state before the
+ * integration). Sensors are evaluated only when C or D is asked for; stages a nudge skips
+ * keep the sensor values of the unperturbed inputs, which is what they would recompute. */
 #include <torsion/torsion.h>
 
 #include "derivative/fd_util.h"
@@ -22,14 +26,64 @@ typedef struct fdTransition_ {
   mjtNum* minus;     /* ... after a step nudged backward */
   mjtNum* col;       /* one column of A or B (2nv+na) */
   mjtNum* dpos;      /* tangent-space position nudge (nv) */
+  int sensors;       /* evaluate and difference the sensors (C or D requested) */
+  mjtNum* sens_next;  /* sensordata of the nominal step */
+  mjtNum* sens_plus;  /* ... of a step nudged forward */
+  mjtNum* sens_minus; /* ... of a step nudged backward */
+  mjtNum* sens_col;   /* one column of C or D (nsensordata) */
 } fdTransition;
 
-/* step with the given skip, record the physics state, restore the input */
+/* the sensordata buffer paired with a state buffer of w (next, plus or minus) */
+static mjtNum* sens_of(const fdTransition* w, const mjtNum* out) {
+  if (!w->sensors) {
+    return NULL;
+  }
+  return out == w->next ? w->sens_next : (out == w->plus ? w->sens_plus : w->sens_minus);
+}
+
+/* step with the given skip, record the physics state (and sensordata), restore the input */
 static void fd_eval(const mjModel* m, mjData* d, const fdTransition* w, int skipstage,
                     mjtNum* out) {
-  tn_fdStepSkip(m, d, skipstage, 1);
+  tn_fdStepSkip(m, d, skipstage, !w->sensors);
   tn_fdGetState(m, d, out);
+  mjtNum* sens = sens_of(w, out);
+  if (sens) {
+    mju_copy(sens, d->sensordata, m->nsensordata);
+  }
   mj_setState(m, d, w->saved, w->spec);
+}
+
+/* column j of C or D (ncol columns; NULL: not wanted): forward, backward or centered
+ * difference of the sensordata, by which neighbours exist. Centered columns are
+ * (plus - minus) / 2eps for C and D alike; MuJoCo 3.14's centered D has the opposite sign
+ * (a MuJoCo defect, docs/fidelity.md), which Torsion does not reproduce. */
+static void fd_sensor_column(const mjModel* m, const fdTransition* w, int fwd, int back,
+                             mjtNum eps, mjtNum* mat, int ncol, int j) {
+  int ns = m->nsensordata;
+  if (!mat || !w->sensors) {
+    return;
+  }
+  if (fwd && back) {
+    mju_sub(w->sens_col, w->sens_plus, w->sens_minus, ns);
+    mju_scl(w->sens_col, w->sens_col, 1 / (2 * eps), ns);
+  } else if (fwd || back) {
+    mju_sub(w->sens_col, fwd ? w->sens_plus : w->sens_next, fwd ? w->sens_next : w->sens_minus,
+            ns);
+    mju_scl(w->sens_col, w->sens_col, 1 / eps, ns);
+  } else {
+    mju_zero(w->sens_col, ns);
+  }
+  tn_fdSetColumn(mat, w->sens_col, ns, ncol, j);
+}
+
+/* column j of A (NULL: not wanted) from the nudged steps: forward, or centered */
+static void fd_state_column(const mjModel* m, const fdTransition* w, int centered, mjtNum eps,
+                            mjtNum* A, int j) {
+  int ndx = 2 * m->nv + m->na;
+  if (A) {
+    tn_fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
+    tn_fdSetColumn(A, w->col, ndx, ndx, j);
+  }
 }
 
 /* x1 >= lower bound and x2 <= upper bound */
@@ -39,7 +93,7 @@ static int in_range(mjtNum x1, mjtNum x2, const mjtNum* bounds) {
 
 /* columns of B: controls, one-sided at the ctrlrange bounds */
 static void fd_controls(const mjModel* m, mjData* d, const fdTransition* w, mjtNum eps,
-                        int centered, mjtNum* B) {
+                        int centered, mjtNum* B, mjtNum* D) {
   int ndx = 2 * m->nv + m->na, nu = m->nu;
   int clamp = !(m->opt.disableflags & mjDSBL_CLAMPCTRL);
   for (int i = 0; i < nu; i++) {
@@ -62,15 +116,18 @@ static void fd_controls(const mjModel* m, mjData* d, const fdTransition* w, mjtN
     }
 
     // difference
-    tn_fdClampedStateDiff(m, w->col, w->next, fwd ? w->plus : NULL, back ? w->minus : NULL,
-                          eps);
-    tn_fdSetColumn(B, w->col, ndx, nu, i);
+    if (B) {
+      tn_fdClampedStateDiff(m, w->col, w->next, fwd ? w->plus : NULL, back ? w->minus : NULL,
+                            eps);
+      tn_fdSetColumn(B, w->col, ndx, nu, i);
+    }
+    fd_sensor_column(m, w, fwd, back, eps, D, nu, i);
   }
 }
 
 /* columns of A for the activations */
 static void fd_activations(const mjModel* m, mjData* d, const fdTransition* w, mjtNum eps,
-                           int centered, mjtNum* A) {
+                           int centered, mjtNum* A, mjtNum* C) {
   int nv = m->nv, ndx = 2 * nv + m->na;
   for (int i = 0; i < m->na; i++) {
     d->act[i] += eps;
@@ -79,14 +136,14 @@ static void fd_activations(const mjModel* m, mjData* d, const fdTransition* w, m
       d->act[i] -= eps;
       fd_eval(m, d, w, mjSTAGE_VEL, w->minus);
     }
-    tn_fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
-    tn_fdSetColumn(A, w->col, ndx, ndx, 2 * nv + i);
+    fd_state_column(m, w, centered, eps, A, 2 * nv + i);
+    fd_sensor_column(m, w, 1, centered, eps, C, ndx, 2 * nv + i);
   }
 }
 
 /* columns of A for the velocities */
 static void fd_velocities(const mjModel* m, mjData* d, const fdTransition* w, mjtNum eps,
-                          int centered, mjtNum* A) {
+                          int centered, mjtNum* A, mjtNum* C) {
   int nv = m->nv, ndx = 2 * nv + m->na;
   for (int i = 0; i < nv; i++) {
     d->qvel[i] += eps;
@@ -95,14 +152,14 @@ static void fd_velocities(const mjModel* m, mjData* d, const fdTransition* w, mj
       d->qvel[i] -= eps;
       fd_eval(m, d, w, mjSTAGE_POS, w->minus);
     }
-    tn_fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
-    tn_fdSetColumn(A, w->col, ndx, ndx, nv + i);
+    fd_state_column(m, w, centered, eps, A, nv + i);
+    fd_sensor_column(m, w, 1, centered, eps, C, ndx, nv + i);
   }
 }
 
 /* columns of A for the positions, nudged in the tangent space */
 static void fd_positions(const mjModel* m, mjData* d, const fdTransition* w, mjtNum eps,
-                         int centered, mjtNum* A) {
+                         int centered, mjtNum* A, mjtNum* C) {
   int nv = m->nv, ndx = 2 * nv + m->na;
   for (int i = 0; i < nv; i++) {
     mju_zero(w->dpos, nv);
@@ -113,8 +170,8 @@ static void fd_positions(const mjModel* m, mjData* d, const fdTransition* w, mjt
       mj_integratePos(m, d->qpos, w->dpos, -eps);
       fd_eval(m, d, w, mjSTAGE_NONE, w->minus);
     }
-    tn_fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
-    tn_fdSetColumn(A, w->col, ndx, ndx, i);
+    fd_state_column(m, w, centered, eps, A, i);
+    fd_sensor_column(m, w, 1, centered, eps, C, ndx, i);
   }
 }
 
@@ -127,9 +184,9 @@ static int transition_ok(const mjModel* m, mjtNum eps, const mjtNum* C, const mj
     mju_error("mjd_transitionFD: RK4 integrator is not supported");
     return 0;
   }
-  if ((C || D) && m->nsensordata > 0) {
-    mju_error("mjd_transitionFD: C and D need sensor data, but sensors are not evaluated "
-              "yet (model has %d sensor values)", m->nsensordata);
+  if ((C || D) && !tn_sensorsEvaluated(m)) {
+    mju_error("mjd_transitionFD: C and D need sensor data, but the model has a sensor type "
+              "Torsion does not evaluate yet");
     return 0;
   }
   return 1;
@@ -138,7 +195,7 @@ static int transition_ok(const mjModel* m, mjtNum eps, const mjtNum* C, const mj
 /* finite-differenced transition matrices */
 void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_centered,
                       mjtNum* A, mjtNum* B, mjtNum* C, mjtNum* D) {
-  int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu;
+  int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ns = m->nsensordata;
   if (!transition_ok(m, eps, C, D)) {
     return;
   }
@@ -158,7 +215,13 @@ void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_cente
   w.minus = mj_stackAllocNum(d, nphys);
   w.col = mj_stackAllocNum(d, 2 * nv + na);
   w.dpos = mj_stackAllocNum(d, nv ? nv : 1);
-  if (!w.saved || !w.ctrl || !w.next || !w.plus || !w.minus || !w.col || !w.dpos) {
+  w.sensors = (C || D) && ns > 0;
+  w.sens_next = mj_stackAllocNum(d, w.sensors ? ns : 1);
+  w.sens_plus = mj_stackAllocNum(d, w.sensors ? ns : 1);
+  w.sens_minus = mj_stackAllocNum(d, w.sensors ? ns : 1);
+  w.sens_col = mj_stackAllocNum(d, w.sensors ? ns : 1);
+  if (!w.saved || !w.ctrl || !w.next || !w.plus || !w.minus || !w.col || !w.dpos ||
+      !w.sens_next || !w.sens_plus || !w.sens_minus || !w.sens_col) {
     mj_freeStack(d);
     mju_error("mjd_transitionFD: arena too small for the scratch vectors");
     return;
@@ -170,13 +233,13 @@ void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_cente
   fd_eval(m, d, &w, mjSTAGE_NONE, w.next);
 
   // nudge controls, activations, velocities, positions
-  if (B && nu) {
-    fd_controls(m, d, &w, eps, flg_centered, B);
+  if ((B || (D && w.sensors)) && nu) {
+    fd_controls(m, d, &w, eps, flg_centered, B, D);
   }
-  if (A) {
-    fd_activations(m, d, &w, eps, flg_centered, A);
-    fd_velocities(m, d, &w, eps, flg_centered, A);
-    fd_positions(m, d, &w, eps, flg_centered, A);
+  if (A || (C && w.sensors)) {
+    fd_activations(m, d, &w, eps, flg_centered, A, C);
+    fd_velocities(m, d, &w, eps, flg_centered, A, C);
+    fd_positions(m, d, &w, eps, flg_centered, A, C);
   }
   mj_freeStack(d);
 }

@@ -4,8 +4,9 @@
  * its factorization, collision and constraint rows, transmission, the projected constraint
  * matrix. Velocity stage: tendon and actuator velocities, body velocities, passive forces,
  * reference constraint accelerations, bias forces. Then actuation, the smooth
- * (unconstrained) acceleration and the constraint solve. Stages are timed into
- * mjData.timer when the user installs the clock mjcb_time. */
+ * (unconstrained) acceleration and the constraint solve. Sensors are evaluated after the
+ * stage they depend on (unless skipped or disabled). Stages are timed into mjData.timer
+ * when the user installs the clock mjcb_time. */
 #include <torsion/torsion.h>
 
 #include "forward/forward.h"
@@ -116,32 +117,40 @@ void mj_fwdConstraint(const mjModel* m, mjData* d) {
 
 /* the pipeline, skipping stages up to skipstage and optionally the optional outputs */
 void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
-  int energy = m->opt.enableflags & mjENBL_ENERGY;
-  (void)skipsensor;  // no sensors yet; energy is computed whenever enabled, as in MuJoCo
+  int energy = m->opt.enableflags & mjENBL_ENERGY;  // computed whenever enabled, as in MuJoCo
   mjtNum tfwd = tn_timerStart();
 
-  // position-dependent
+  // position-dependent, then its sensors
   if (skipstage < mjSTAGE_POS) {
     mj_fwdPosition(m, d);
+    if (!skipsensor) {
+      mj_sensorPos(m, d);
+    }
     if (energy) {
       mj_energyPos(m, d);
     }
   }
 
-  // velocity-dependent
+  // velocity-dependent, then its sensors
   if (skipstage < mjSTAGE_VEL) {
     mj_fwdVelocity(m, d);
+    if (!skipsensor) {
+      mj_sensorVel(m, d);
+    }
     if (energy) {
       mj_energyVel(m, d);
     }
   }
 
-  // force/acceleration-dependent
+  // force/acceleration-dependent, then its sensors
   mjtNum t = tn_timerStart();
   mj_fwdActuation(m, d);
   tn_timerEnd(d, mjTIMER_ACTUATION, t);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
+  if (!skipsensor) {
+    mj_sensorAcc(m, d);
+  }
   tn_timerEnd(d, mjTIMER_FORWARD, tfwd);
 }
 

@@ -10,7 +10,7 @@
 
 /* Forward dynamics skipping the stages up to and including `skipstage` (mjtStage:
  * mjSTAGE_NONE runs everything, mjSTAGE_POS skips the position stage, mjSTAGE_VEL also the
- * velocity stage). With skipsensor set, sensors are not evaluated (none exist yet); the
+ * velocity stage). With skipsensor set, sensors are not evaluated; the
  * energy is computed whenever mjENBL_ENERGY is set, with or without skipsensor. */
 void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 

@@ -51,12 +51,14 @@ void mj_step1(const mjModel* m, mjData* d) {
   mj_checkPos(m, d);
   mj_checkVel(m, d);
 
-  // position and velocity stages (with energy when enabled)
+  // position and velocity stages, each with its sensors (and energy when enabled)
   mj_fwdPosition(m, d);
+  mj_sensorPos(m, d);
   if (energy) {
     mj_energyPos(m, d);
   }
   mj_fwdVelocity(m, d);
+  mj_sensorVel(m, d);
   if (energy) {
     mj_energyVel(m, d);
   }
@@ -67,6 +69,7 @@ void mj_step2(const mjModel* m, mjData* d) {
   mj_fwdActuation(m, d);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
+  mj_sensorAcc(m, d);
   mj_checkAcc(m, d);
   if (m->opt.enableflags & mjENBL_FWDINV) {
     mj_compareFwdInv(m, d);

@@ -144,19 +144,24 @@ void tn_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) 
   int nv = m->nv;
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   int discrete = m->opt.enableflags & mjENBL_INVDISCRETE;
-  (void)skipsensor;  // no sensors yet
 
-  // position-dependent
+  // position-dependent, then its sensors
   if (skipstage < mjSTAGE_POS) {
     mj_invPosition(m, d);
+    if (!skipsensor) {
+      mj_sensorPos(m, d);
+    }
     if (energy) {
       mj_energyPos(m, d);
     }
   }
 
-  // velocity-dependent
+  // velocity-dependent, then its sensors
   if (skipstage < mjSTAGE_VEL) {
     mj_invVelocity(m, d);
+    if (!skipsensor) {
+      mj_sensorVel(m, d);
+    }
     if (energy) {
       mj_energyVel(m, d);
     }
@@ -170,9 +175,12 @@ void tn_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) 
     discrete_to_continuous(m, d);
   }
 
-  // constraint forces, then the total force
+  // constraint forces, the total force, then the acceleration sensors (continuous qacc)
   mj_invConstraint(m, d);
   inverse_force(m, d);
+  if (!skipsensor) {
+    mj_sensorAcc(m, d);
+  }
 
   // restore the caller's qacc
   if (qacc_in) {
