@@ -4,12 +4,16 @@
  * other primitives) go through Minkowski Portal Refinement (ccdMPRPenetration, libccd in
  * double precision), with MuJoCo's settings: the geom centers as portal seeds,
  * ccd_tolerance and ccd_iterations from the model options, each shape inflated by half the
- * margin so that separated pairs within the margin are found. MPR's direction is replaced
- * as MuJoCo does: by the difference of the outward surface normals of the smooth geoms
- * (sphere, capsule, ellipsoid, cylinder side) at their points closest to the contact
- * point. With the multiccd option (default on; skipped when a sphere or ellipsoid is
- * involved) the pair is tilted by +-1e-3 rad about both contact tangents and each new,
- * distinct contact found is added with the first contact's distance. */
+ * margin so that separated pairs within the margin are found. The support functions
+ * (collision_support.c) reproduce MuJoCo's points bit for bit: on flat-sided pairs MPR's
+ * portal path, and so its answer, depends on the last bit and on how ties are broken.
+ * MPR's direction is then replaced as MuJoCo does: by geom 1's outward surface normal
+ * minus geom 2's, each taken only for a smooth geom near the contact point — sphere,
+ * capsule, ellipsoid (closest point from outside, a ray iteration from the MPR normal
+ * inside), and a cylinder's side where the side is the nearer feature (measured rules,
+ * see surfaceNormal). With the multiccd option (on unless disabled; skipped when a sphere
+ * or ellipsoid is involved) the pair is tilted by +-1e-3 rad about both contact tangents
+ * and each new, distinct contact found is added with the first contact's distance. */
 #include <math.h>
 
 #include <ccd/ccd.h>
@@ -45,21 +49,24 @@ static void ccdCenter(const void* obj, ccd_vec3_t* center) {
   }
 }
 
-/* outward unit normal of an ellipsoid (semi-axes a) at the surface point closest to local
- * point p. The Lagrange condition q_i = a_i^2 p_i / (a_i^2 + t), sum (q_i/a_i)^2 = 1 is
- * solved for t: from outside as MuJoCo does (Newton from t = 0 stopped at the first step
- * below 1e-6, whose small bias its contacts carry), from inside by Newton from the left
- * end of Eberly's bracket to convergence (MuJoCo's inside solution agrees to ~1e-7). The normal is
- * p_i / (a_i^2 + t). */
-static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3]) {
-  mjtNum t = 0, s2 = 0;
+/* outward unit normal of an ellipsoid (semi-axes a) at a surface point near local point p.
+ * Outside (as MuJoCo): the closest surface point q_i = a_i^2 p_i / (a_i^2 + t), with t
+ * from Newton's method on F(t) = sum (a_i p_i / (a_i^2 + t))^2 - 1 from t = 0, stopped
+ * (without taking it) at the first step shorter than 1e-6; the normal is p_i / (a_i^2 + t).
+ * Inside (as MuJoCo): a fixed-point iteration on the normal direction n, starting from
+ * `guess` (the MPR normal pointing out of this geom): cast the ray p + l n (l > 0) to the
+ * surface, take the surface normal there as the new n; stop when n moves by less than 1e-6
+ * (keeping the new n) or after 30 rays. */
+static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3],
+                            const mjtNum guess[3]) {
+  mjtNum s2 = 0;
   for (int i = 0; i < 3; i++) {
     s2 += p[i] * p[i] / (a[i] * a[i]);
   }
 
-  // outside: MuJoCo's Newton iteration on F(t) = sum (a_i p_i / (a_i^2 + t))^2 - 1 from
-  // t = 0, stopping (without taking it) at the first step shorter than 1e-6
+  // outside: Newton on t
   if (s2 >= 1) {
+    mjtNum t = 0;
     for (int iter = 0; iter < 100; iter++) {
       mjtNum f = -1, df = 0;
       for (int i = 0; i < 3; i++) {
@@ -76,48 +83,47 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
       }
       t += step;
     }
+    for (int i = 0; i < 3; i++) {
+      normal[i] = p[i] / (a[i] * a[i] + t);
+    }
+    tnu_normalize3(normal);
+    return;
   }
 
-  // inside: Newton from the left end of Eberly's bracket; F is convex and decreasing
-  // there, so the iterates increase monotonically to the root
-  else {
-    int k = 0;
-    for (int i = 1; i < 3; i++) {
-      if (a[i] < a[k]) {
-        k = i;
-      }
+  // inside: ray casts along the current normal, starting from the guess
+  mjtNum n[3], q[3], next[3];
+  tnu_copy3(n, guess);
+  tnu_normalize3(n);
+  for (int iter = 0; iter < 30; iter++) {
+    // surface point on the ray p + l n: A l^2 + B l + C = 0, C < 0, positive root
+    mjtNum A = 0, B = 0, C = s2 - 1;
+    for (int i = 0; i < 3; i++) {
+      A += n[i] * n[i] / (a[i] * a[i]);
+      B += 2 * p[i] * n[i] / (a[i] * a[i]);
     }
-    t = -a[k] * a[k] + a[k] * fabs(p[k]);
-    for (int iter = 0; iter < 100; iter++) {
-      mjtNum f = -1, df = 0;
-      for (int i = 0; i < 3; i++) {
-        mjtNum den = a[i] * a[i] + t, r = a[i] * p[i] / den;
-        f += r * r;
-        df -= 2 * r * r / den;
-      }
-      if (f <= 0 || df >= 0) {
-        break;
-      }
-      mjtNum next = t - f / df;
-      if (!(next > t)) {
-        break;
-      }
-      t = next;
-    }
-  }
+    mjtNum l = (-B + sqrt(B * B - 4 * A * C)) / (2 * A);
+    tnu_addScl3(q, p, n, l);
 
-  // normal at the closest point
-  for (int i = 0; i < 3; i++) {
-    normal[i] = p[i] / (a[i] * a[i] + t);
+    // surface normal there; done when it barely moved
+    for (int i = 0; i < 3; i++) {
+      next[i] = q[i] / (a[i] * a[i]);
+    }
+    tnu_normalize3(next);
+    mjtNum move = tnu_dist3(next, n);
+    tnu_copy3(n, next);
+    if (move < 1e-6) {
+      break;
+    }
   }
-  tnu_normalize3(normal);
+  tnu_copy3(normal, n);
 }
 
-/* outward unit normal of geom g at the surface point closest to global point p; returns 0
- * for types without a smooth surface normal (box, mesh, prism) */
-static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj,
-                         const mjtNum p[3]) {
-  mjtNum dif[3], local[3], n[3] = {0, 0, 0};
+/* outward unit normal of geom g at the surface point closest to global point p (guess: a
+ * global direction near it, for the ellipsoid's iteration); returns 0 for types without a
+ * smooth surface normal (box, mesh, prism) */
+static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj, const mjtNum p[3],
+                         const mjtNum guess[3]) {
+  mjtNum dif[3], local[3], localguess[3], n[3] = {0, 0, 0};
   if (obj->geom < 0) {
     return 0;
   }
@@ -131,15 +137,23 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
       tnu_copy3(n, local);
       n[2] -= mju_clip(local[2], -size[1], size[1]);
       break;
-    case mjGEOM_ELLIPSOID: ellipsoidNormal(n, size, local); break;
-    case mjGEOM_CYLINDER:
-      // radial normal of the side; none near the caps
-      if (fabs(local[2]) > 0.95 * size[1]) {
+    case mjGEOM_ELLIPSOID:
+      tnu_mulMatTVec3(localguess, obj->mat, guess);
+      ellipsoidNormal(n, size, local, localguess);
+      break;
+    case mjGEOM_CYLINDER: {
+      // radial normal of the side, only where the side is the nearer feature: not within
+      // 5% of the height from a cap, and the cap no nearer than a quarter of the distance
+      // to the side (MuJoCo's choice, measured against it)
+      mjtNum dz = size[1] - fabs(local[2]);
+      mjtNum dr = size[0] - sqrt(local[0] * local[0] + local[1] * local[1]);
+      if (fabs(local[2]) > 0.95 * size[1] || dz <= 0.25 * dr) {
         return 0;
       }
       n[0] = local[0];
       n[1] = local[1];
       break;
+    }
     default: return 0;
   }
   tnu_normalize3(n);
@@ -151,9 +165,12 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
  * points closest to the contact point (geom 1's outward normal minus geom 2's) */
 static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
                       const tnConvex* obj2) {
-  mjtNum n1[3], n2[3], normal[3] = {0, 0, 0};
-  int has1 = surfaceNormal(n1, m, obj1, con->pos);
-  int has2 = surfaceNormal(n2, m, obj2, con->pos);
+  mjtNum n1[3], n2[3], normal[3] = {0, 0, 0}, inward[3];
+
+  // MPR's normal points out of geom 1 and into geom 2
+  tnu_scl3(inward, con->frame, -1);
+  int has1 = surfaceNormal(n1, m, obj1, con->pos, con->frame);
+  int has2 = surfaceNormal(n2, m, obj2, con->pos, inward);
   if (has1) {
     tnu_addTo3(normal, n1);
   }

@@ -4,10 +4,12 @@
  * broad phase yields body pairs sorted by signature (body1 << 16) + body2; explicit <pair>
  * entries, sorted by the same signature, are merged in before the body pair with an equal
  * or larger signature; excluded body pairs are dropped; then every geom pair of the body
- * pair is tested (skipping geom pairs already given explicitly). Each geom pair passes the
- * collider table and a bounding-sphere test, then its contacts receive the mixed contact
- * parameters (priority, solmix, maxima) or the explicit pair's own. */
+ * pair is tested (skipping geom pairs already given explicitly), in increasing (geom1,
+ * geom2) order after the type ordering, as MuJoCo's mid-phase delivers them. Each geom
+ * pair passes the collider table and a bounding-sphere test, then its contacts receive the
+ * mixed contact parameters (priority, solmix, maxima) or the explicit pair's own. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collision/collision_internal.h"
@@ -386,20 +388,75 @@ static int isExcluded(const mjModel* m, int sig) {
   return 0;
 }
 
-/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end) */
+/* 1 if geoms g1, g2 may collide by contype/conaffinity */
+static int compatibleGeoms(const mjModel* m, int g1, int g2) {
+  return (m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
+         (m->geom_contype[g2] & m->geom_conaffinity[g1]);
+}
+
+/* qsort comparator: geom pairs (two ints) lexicographically */
+static int comparePair(const void* a, const void* b) {
+  const int* x = a;
+  const int* y = b;
+  if (x[0] != y[0]) {
+    return x[0] < y[0] ? -1 : 1;
+  }
+  return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* the geom pairs of body pair (b1, b2) to test, each ordered by type as the collider table
+ * wants it, sorted by (geom1, geom2) as MuJoCo's mid-phase delivers them; returns their
+ * number (-1: no scratch memory) */
+static int sortedGeomPairs(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
+                           int** out) {
+  int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
+  int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
+  int* pairs = mj_stackAllocInt(d, 2 * (size_t)num1 * (size_t)num2);
+  if (!pairs) {
+    return -1;
+  }
+  int n = 0;
+  for (int g1 = adr1; g1 < adr1 + num1; g1++) {
+    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
+      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
+        continue;
+      }
+      int swap = m->geom_type[g1] > m->geom_type[g2];
+      pairs[2 * n] = swap ? g2 : g1;
+      pairs[2 * n + 1] = swap ? g1 : g2;
+      n++;
+    }
+  }
+  qsort(pairs, n, 2 * sizeof(int), comparePair);
+  *out = pairs;
+  return n;
+}
+
+/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end): in
+ * (geom1, geom2) order after the type ordering when the mid-phase is on (MuJoCo's order
+ * then), else body 1's geoms outer, body 2's inner */
 static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
+
+  // mid-phase order
+  if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1) {
+    int* pairs = NULL;
+    mj_markStack(d);
+    int n = sortedGeomPairs(m, d, b1, b2, start, end, &pairs);
+    for (int i = 0; i < n; i++) {
+      collideGeoms(m, d, pairs[2 * i], pairs[2 * i + 1], -1);
+    }
+    mj_freeStack(d);
+    if (n >= 0) {
+      return;
+    }
+  }
+
+  // plain order
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      // contype/conaffinity compatibility
-      if (!((m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
-            (m->geom_contype[g2] & m->geom_conaffinity[g1]))) {
-        continue;
-      }
-
-      // already tested as an explicit pair
-      if (start < end && isExplicit(m, g1, g2, start, end)) {
+      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
         continue;
       }
       collideGeoms(m, d, g1, g2, -1);

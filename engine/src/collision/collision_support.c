@@ -1,25 +1,98 @@
 /* collision/collision_support.c — support functions of the convex geom types.
  *
  * Each shape computes its support in its own frame (the direction rotated into it), then
- * maps the point back to the global frame. Ties on a zero direction component resolve to
- * the shape's middle for that component, as MuJoCo's sign function (0 at 0) does. Meshes
- * scan their (convex-hull) vertices; a height-field prism scans its six vertices. */
+ * maps the point back to the frame of its pose (global, or a height field's). Directions
+ * are unit vectors (libccd's): like MuJoCo, spheres and capsules scale the direction by
+ * the radius without normalizing it, and the inflation (half the margin) adds the local
+ * direction times the inflation before the point is mapped back; these orders of
+ * operations reproduce MuJoCo's support points bit for bit, which MPR on flat-sided pairs
+ * needs (its portal path is sensitive to the last bit). Ties on a zero direction component
+ * resolve to the shape's middle for that component, as MuJoCo's sign function (0 at 0)
+ * does. Meshes climb their convex-hull graph (small ones scan their vertices); a
+ * height-field prism (vertical sides) takes its best base vertex for a downward direction
+ * and its best top vertex otherwise. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
 #include "collision/collision_support.h"
 
+/* meshes with at least this many vertices (and a hull graph) climb the graph like MuJoCo;
+ * smaller ones scan all vertices */
+#define TN_HILLCLIMB_MIN 10
+
+/* dot product of a direction with a (float) mesh vertex */
+static inline mjtNum vertDot(const mjtNum dir[3], const float* v) {
+  return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
+}
+
+/* support vertex of a mesh in local direction dir: steepest ascent on the hull graph from
+ * the previous answer (*meshindex, a graph vertex; 0 at first), each step scanning all
+ * neighbors of the current vertex for the largest strict improvement; or a scan of all
+ * vertices (first maximum) for small meshes. Ties, common when MPR's portal holds a hull
+ * edge, resolve like MuJoCo's. */
+static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir[3],
+                        int* meshindex) {
+  int mesh = m->geom_dataid[g];
+  if (mesh < 0 || m->mesh_vertnum[mesh] <= 0) {
+    tnu_zero3(res);
+    return;
+  }
+  int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh], best = 0;
+  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
+
+  // hill climbing on the hull graph: numvert, numface, edge addresses, global ids, edges
+  if (gadr >= 0 && num >= TN_HILLCLIMB_MIN) {
+    const int* graph = m->mesh_graph + gadr;
+    int nvert = graph[0];
+    const int* edgeadr = graph + 2;
+    const int* globalid = graph + 2 + nvert;
+    const int* edge = graph + 2 + 2 * nvert;
+    int cur = *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0;
+    mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
+    for (int moved = 1; moved;) {
+      moved = 0;
+      int from = cur;
+      for (int e = edgeadr[from]; edge[e] >= 0; e++) {
+        mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
+        if (dot > bestdot) {
+          bestdot = dot;
+          cur = edge[e];
+          moved = 1;
+        }
+      }
+    }
+    *meshindex = cur;
+    best = globalid[cur];
+  }
+
+  // all vertices, first maximum
+  else {
+    mjtNum bestdot = -INFINITY;
+    for (int v = 0; v < num; v++) {
+      mjtNum dot = vertDot(dir, vert + 3 * v);
+      if (dot > bestdot) {
+        bestdot = dot;
+        best = v;
+      }
+    }
+  }
+  res[0] = vert[3 * best];
+  res[1] = vert[3 * best + 1];
+  res[2] = vert[3 * best + 2];
+}
+
 /* support of a primitive or mesh in its local frame, local direction dir */
-static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3]) {
+static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3],
+                         int* meshindex) {
   const mjtNum* size = m->geom_size + 3 * g;
   switch (type) {
     case mjGEOM_SPHERE: {
-      tnu_scl3(res, dir, size[0] / tnu_norm3(dir));
+      tnu_scl3(res, dir, size[0]);
       break;
     }
     case mjGEOM_CAPSULE: {
-      tnu_scl3(res, dir, size[0] / tnu_norm3(dir));
+      tnu_scl3(res, dir, size[0]);
       res[2] += mju_sign(dir[2]) * size[1];
       break;
     }
@@ -36,8 +109,8 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
     case mjGEOM_CYLINDER: {
       mjtNum len = sqrt(dir[0] * dir[0] + dir[1] * dir[1]);
       if (len > mjMINVAL) {
-        res[0] = dir[0] * size[0] / len;
-        res[1] = dir[1] * size[0] / len;
+        res[0] = dir[0] / len * size[0];
+        res[1] = dir[1] / len * size[0];
       } else {
         res[0] = res[1] = 0;
       }
@@ -51,25 +124,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       break;
     }
     case mjGEOM_MESH: {
-      int mesh = m->geom_dataid[g];
-      int adr = m->mesh_vertadr[mesh], num = m->mesh_vertnum[mesh], best = -1;
-      mjtNum bestdot = -INFINITY;
-      for (int v = 0; v < num; v++) {
-        const float* p = m->mesh_vert + 3 * (adr + v);
-        mjtNum dot = dir[0] * p[0] + dir[1] * p[1] + dir[2] * p[2];
-        if (dot > bestdot) {
-          bestdot = dot;
-          best = v;
-        }
-      }
-      if (best < 0) {
-        tnu_zero3(res);
-      } else {
-        const float* p = m->mesh_vert + 3 * (adr + best);
-        res[0] = p[0];
-        res[1] = p[1];
-        res[2] = p[2];
-      }
+      meshSupport(res, m, g, dir, meshindex);
       break;
     }
     default: tnu_zero3(res);
@@ -84,17 +139,19 @@ void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtN
   tnu_copy3(obj->pos, d->geom_xpos + 3 * g);
   mju_copy(obj->mat, d->geom_xmat + 9 * g, 9);
   obj->inflate = inflate;
+  obj->meshindex = -1;
 }
 
 /* support point in global direction dir */
 void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
   mjtNum local[3], sup[3];
 
-  // height-field prism: vertex with the largest projection
+  // height-field prism: the base (0..2) for a downward direction, else the top (3..5),
+  // then the vertex with the largest projection (the first on ties)
   if (obj->geom < 0) {
-    int best = 0;
-    mjtNum bestdot = tnu_dot3(obj->prism[0], dir);
-    for (int i = 1; i < 6; i++) {
+    int start = dir[2] < 0 ? 0 : 3, best = start;
+    mjtNum bestdot = tnu_dot3(obj->prism[start], dir);
+    for (int i = start + 1; i < start + 3; i++) {
       mjtNum dot = tnu_dot3(obj->prism[i], dir);
       if (dot > bestdot) {
         bestdot = dot;
@@ -104,20 +161,15 @@ void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
     tnu_copy3(res, obj->prism[best]);
   }
 
-  // geom: support in the local frame, mapped back
+  // geom: support in the local frame, inflated along the local direction, mapped back
   else {
     tnu_mulMatTVec3(local, obj->mat, dir);
-    supportLocal(sup, obj->m, obj->geom, obj->type, local);
+    supportLocal(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
+    if (obj->inflate > 0) {
+      tnu_addToScl3(sup, local, obj->inflate);
+    }
     tnu_mulMatVec3(res, obj->mat, sup);
     tnu_addTo3(res, obj->pos);
-  }
-
-  // inflation along the (unit) direction
-  if (obj->inflate > 0) {
-    mjtNum len = tnu_norm3(dir);
-    if (len > mjMINVAL) {
-      tnu_addToScl3(res, dir, obj->inflate / len);
-    }
   }
 }
 

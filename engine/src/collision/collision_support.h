@@ -16,17 +16,21 @@ typedef struct tnConvex_ {
   int type;      /* mjtGeom of the shape */
   mjtNum pos[3]; /* pose: position and rotation (row-major, local to global) */
   mjtNum mat[9];
-  mjtNum inflate;     /* distance added along the direction to every support point */
-  mjtNum prism[6][3]; /* prism vertices (global) when geom < 0 */
+  mjtNum inflate;     /* distance added along the (unit) direction to every support point */
+  mjtNum prism[6][3]; /* prism vertices when geom < 0: base 0..2, top 3..5 (same order) */
+  int meshindex;      /* mesh: hill-climbing warm start (graph vertex), -1: none yet;
+                       * updated by the support function (through a cast: libccd hands
+                       * the objects over as const) */
 } tnConvex;
 
 /* set up `obj` for geom g at its current pose with the given inflation */
 void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate);
 
-/* support point of `obj` in global direction dir (any length) */
+/* support point of `obj` in unit direction dir, both in the frame of obj's pose (global,
+ * or the height field's) */
 void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
 
-/* support point of geom g (at its current pose) in global direction dir */
+/* support point of geom g (at its current pose) in global unit direction dir */
 void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g, const mjtNum dir[3]);
 
 /* plane (gp) against mesh geom gm: vertices within margin of the plane (internal to
