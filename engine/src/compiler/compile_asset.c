@@ -54,16 +54,18 @@ static int compile_hfields(tnCompiler* c) {
     m->hfield_ncol[i] = h->ncol;
     m->hfield_adr[i] = adr;
     if (h->elevation) {
-      mjtNum lo = h->elevation[0], hi = h->elevation[0];
+      // MuJoCo reads elevations as float and normalizes in float arithmetic
+      float lo = (float)h->elevation[0], hi = lo;
       for (int k = 0; k < h->nelevation; k++) {
-        lo = h->elevation[k] < lo ? h->elevation[k] : lo;
-        hi = h->elevation[k] > hi ? h->elevation[k] : hi;
+        float e = (float)h->elevation[k];
+        lo = e < lo ? e : lo;
+        hi = e > hi ? e : hi;
       }
-      mjtNum range = hi - lo > mjMINVAL ? hi - lo : 1;
+      float range = hi - lo > (float)mjMINVAL ? hi - lo : 1.0f;
       for (int r = 0; r < h->nrow; r++) {
         for (int k = 0; k < h->ncol; k++) {
-          mjtNum v = (h->elevation[r * h->ncol + k] - lo) / range;
-          m->hfield_data[adr + (h->nrow - 1 - r) * h->ncol + k] = (float)v;
+          float v = ((float)h->elevation[r * h->ncol + k] - lo) / range;
+          m->hfield_data[adr + (h->nrow - 1 - r) * h->ncol + k] = v;
         }
       }
     }
