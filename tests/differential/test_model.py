@@ -55,3 +55,20 @@ def test_body_inertia(model):
 @by_model
 def test_qpos0(model):
     _check_field(model, "qpos0", torsion.info(model.path).get("qpos0"))
+
+
+def test_hfield_data_random_elevations(tmp_path):
+    """Height-field elevations are normalized exactly as MuJoCo does (in float): every
+    hfield_data entry of a field with random, unrounded elevations is bit-identical."""
+    import mujoco
+    rng = np.random.default_rng(7)
+    elevation = rng.normal(size=(7, 9)) * 3.7 + 1.3
+    xml = ('<mujoco><asset><hfield name="h" nrow="7" ncol="9" size="1 1 .5 .1" '
+           'elevation="%s"/></asset><worldbody><geom type="hfield" hfield="h"/></worldbody>'
+           '</mujoco>') % " ".join(repr(float(x)) for x in elevation.ravel())
+    path = tmp_path / "hfield.xml"
+    path.write_text(xml)
+    theirs = mujoco.MjModel.from_xml_path(str(path)).hfield_data
+    ours = torsion.dump(str(path), ["hfield_data"])["hfield_data"].ravel()
+    assert ours.shape == theirs.shape
+    assert np.array_equal(ours, theirs), "max diff %g" % np.max(np.abs(ours - theirs))
