@@ -1,0 +1,537 @@
+/* bench/bench_fd.c — Torsion's side of the finite-difference benchmark (bench/bench_fd.py
+ * runs it beside MuJoCo's mujoco.mjd_transitionFD on the same states).
+ *
+ * Three measurements of mjd_transitionFD (A and B only, forward or centered differences)
+ * on the states [B, nstate] (mjSTATE_FULLPHYSICS) and controls [B, nu] of .npy files:
+ *   single  — one thread, one mjData: mj_setState, the controls, mjd_transitionFD, state
+ *             after state, repeated until --min-time has passed; microseconds per state;
+ *   batch   — tn_transitionFDBatch over all B states with each thread count of --threads;
+ *             states per second (median of --reps);
+ *   daemon  — a torsiond started here (--torsiond, workers = --daemon-threads) answering one
+ *             TransitionFD request of the B states over its Unix socket, alternated with
+ *             the in-process tn_transitionFDBatch with the same thread count; the ratio
+ *             in-process time / daemon time (target >= 0.95) and whether the matrices are
+ *             bitwise equal.
+ * The model is compiled from its text with integrator="RK4" replaced by Euler when
+ * --integrator euler is given (transitionFD is not defined for RK4), identically in process
+ * and in the daemon (which receives the same text, its includes as assets). One JSON object
+ * goes to stdout. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <torsion/torsion.h>
+
+#include "../clients/cli/npy.h"
+#include "torsion_client.h"
+
+#define MAXTHREADS 16
+#define MAXASSETS 32
+
+/* options */
+typedef struct fdOpts_ {
+  const char *model, *states, *ctrl, *torsiond, *integrator;
+  int single, batch, daemon, centered, reps, daemon_threads;
+  int threads[MAXTHREADS], nthreads;
+  double eps, min_time;
+} fdOpts;
+
+/* the model and its inputs */
+typedef struct fdCase_ {
+  mjModel* m;
+  char* text;     /* the MJCF text compiled (after the integrator edit) */
+  char dir[4096]; /* the model's directory (includes) */
+  int B, nstate, nx, nu;
+  double *state, *ctrl; /* [B, nstate], [B, nu] or NULL */
+} fdCase;
+
+/* wall clock */
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* median of n values (sorts them) */
+static int cmp_double(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+  qsort(v, (size_t)n, sizeof(double), cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* read a whole file */
+static char* slurp(const char* path, size_t* len) {
+  FILE* f = fopen(path, "rb");
+  char* buf = NULL;
+  long n = -1;
+  if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+    buf[n] = '\0';
+    if (len) {
+      *len = (size_t)n;
+    }
+  } else {
+    free(buf);
+    buf = NULL;
+  }
+  if (f) {
+    fclose(f);
+  }
+  return buf;
+}
+
+/* the text with every integrator="RK4" replaced by integrator="Euler" */
+static char* to_euler(const char* text) {
+  static const char* from = "integrator=\"RK4\"";
+  static const char* to = "integrator=\"Euler\"";
+  size_t n = strlen(text), count = 0;
+  for (const char* p = strstr(text, from); p; p = strstr(p + 1, from)) count++;
+  char* out = malloc(n + count * (strlen(to) - strlen(from)) + 1);
+  char* o = out;
+  const char* p = text;
+  for (const char* q = strstr(p, from); out && q; q = strstr(p, from)) {
+    memcpy(o, p, (size_t)(q - p));
+    o += q - p;
+    memcpy(o, to, strlen(to));
+    o += strlen(to);
+    p = q + strlen(from);
+  }
+  if (out) {
+    strcpy(o, p);
+  }
+  return out;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * setup
+ * ------------------------------------------------------------------------------------- */
+
+/* load the model text (edited), compile it, read the states and controls */
+static int load_case(const fdOpts* o, fdCase* fc) {
+  char err[1024] = "";
+  memset(fc, 0, sizeof(*fc));
+  char* raw = slurp(o->model, NULL);
+  if (!raw) {
+    fprintf(stderr, "bench_fd: cannot read %s\n", o->model);
+    return -1;
+  }
+  int euler = o->integrator && !strcmp(o->integrator, "euler");
+  fc->text = euler ? to_euler(raw) : raw;
+  if (euler) {
+    free(raw);
+  }
+  snprintf(fc->dir, sizeof(fc->dir), "%s", o->model);
+  char* slash = strrchr(fc->dir, '/');
+  strcpy(slash ? slash : fc->dir, slash ? "" : ".");
+  fc->m = fc->text ? tn_loadXMLString(fc->text, fc->dir, err, sizeof(err)) : NULL;
+  if (!fc->m) {
+    fprintf(stderr, "bench_fd: cannot compile %s: %s\n", o->model, err);
+    return -1;
+  }
+
+  // inputs
+  npyData s = {0}, c = {0};
+  if (npy_load(o->states, &s, err, sizeof(err)) || s.ndim != 2 ||
+      (int)s.shape[1] != mj_stateSize(fc->m, mjSTATE_FULLPHYSICS)) {
+    fprintf(stderr, "bench_fd: %s: %s (want [B, %d] FULLPHYSICS states)\n", o->states, err,
+            mj_stateSize(fc->m, mjSTATE_FULLPHYSICS));
+    return -1;
+  }
+  fc->B = (int)s.shape[0];
+  fc->nstate = (int)s.shape[1];
+  fc->state = s.data;
+  fc->nu = fc->m->nu;
+  fc->nx = 2 * fc->m->nv + fc->m->na;
+  if (o->ctrl) {
+    if (npy_load(o->ctrl, &c, err, sizeof(err)) || c.ndim != 2 || (int)c.shape[0] != fc->B ||
+        (int)c.shape[1] != fc->nu) {
+      fprintf(stderr, "bench_fd: %s: %s (want [%d, %d] controls)\n", o->ctrl, err, fc->B, fc->nu);
+      return -1;
+    }
+    fc->ctrl = c.data;
+  }
+  return 0;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * measurements
+ * ------------------------------------------------------------------------------------- */
+
+/* single thread: microseconds per state (all states, repeated for at least min_time) */
+static double time_single(const fdOpts* o, const fdCase* fc) {
+  mjData* d = mj_makeData(fc->m);
+  double* A = malloc(sizeof(double) * fc->nx * fc->nx);
+  double* Bm = malloc(sizeof(double) * (fc->nx * fc->nu + 1));
+  long count = 0;
+  double t0 = now_s(), elapsed = 0;
+  do {
+    for (int b = 0; b < fc->B; b++) {
+      mj_setState(fc->m, d, fc->state + (size_t)b * fc->nstate, mjSTATE_FULLPHYSICS);
+      if (fc->ctrl) {
+        memcpy(d->ctrl, fc->ctrl + (size_t)b * fc->nu, sizeof(double) * fc->nu);
+      }
+      mjd_transitionFD(fc->m, d, o->eps, (mjtByte)o->centered, A, fc->nu ? Bm : NULL, NULL, NULL);
+    }
+    count += fc->B;
+    elapsed = now_s() - t0;
+  } while (elapsed < o->min_time);
+  free(A);
+  free(Bm);
+  mj_deleteData(d);
+  return 1e6 * elapsed / (double)count;
+}
+
+/* tn_transitionFDBatch over all states with T threads; seconds, outputs into A and Bm */
+static double time_batch(const fdOpts* o, const fdCase* fc, mjData** datas, int T, double* A,
+                         double* Bm) {
+  double t0 = now_s();
+  if (tn_transitionFDBatch(fc->m, datas, T, fc->B, mjSTATE_FULLPHYSICS, fc->state, fc->ctrl, o->eps,
+                           o->centered, A, fc->nu ? Bm : NULL, NULL, NULL)) {
+    return -1;
+  }
+  return now_s() - t0;
+}
+
+/* batch throughput for each thread count: states per second (median of reps) */
+static int measure_batch(const fdOpts* o, const fdCase* fc, double* rate) {
+  mjData* datas[MAXTHREADS];
+  double* A = malloc(sizeof(double) * fc->B * fc->nx * fc->nx);
+  double* Bm = malloc(sizeof(double) * (fc->B * fc->nx * fc->nu + 1));
+  double t[64];
+  for (int i = 0; i < MAXTHREADS; i++) datas[i] = mj_makeData(fc->m);
+  int rc = 0;
+  for (int k = 0; k < o->nthreads && !rc; k++) {
+    time_batch(o, fc, datas, o->threads[k], A, Bm);  // warm-up
+    for (int r = 0; r < o->reps && !rc; r++) {
+      t[r] = time_batch(o, fc, datas, o->threads[k], A, Bm);
+      rc = t[r] < 0;
+    }
+    rate[k] = rc ? 0 : fc->B / median(t, o->reps);
+  }
+  for (int i = 0; i < MAXTHREADS; i++) mj_deleteData(datas[i]);
+  free(A);
+  free(Bm);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * the daemon row
+ * ------------------------------------------------------------------------------------- */
+
+/* start torsiond on sock with T workers; its pid (or -1) once it answers */
+static pid_t start_daemon(const char* torsiond, const char* sock, int T) {
+  char workers[16], addr[640], err[256];
+  snprintf(workers, sizeof(workers), "%d", T);
+  pid_t pid = fork();
+  if (pid == 0) {
+    execl(torsiond, torsiond, "--socket", sock, "--workers", workers, "--log-level", "warn",
+          (char*)NULL);
+    _exit(127);
+  }
+  snprintf(addr, sizeof(addr), "unix:%s", sock);
+  for (int i = 0; i < 200 && pid > 0; i++) {
+    tnClient* c = tnc_connect(addr, err, sizeof(err));
+    if (c) {
+      tnc_close(c);
+      return pid;
+    }
+    usleep(50000);
+  }
+  return -1;
+}
+
+/* the include files of the text (one level: file="..." of <include>), as assets */
+static int collect_assets(const fdCase* fc, tncAsset* as) {
+  int n = 0;
+  for (const char* p = strstr(fc->text, "<include file=\""); p && n < MAXASSETS;
+       p = strstr(p + 1, "<include file=\"")) {
+    const char* name = p + 15;
+    const char* end = strchr(name, '"');
+    char rel[1024], path[6000];
+    if (!end || end - name >= (long)sizeof(rel)) {
+      continue;
+    }
+    snprintf(rel, sizeof(rel), "%.*s", (int)(end - name), name);
+    snprintf(path, sizeof(path), "%s/%s", fc->dir, rel);
+    size_t len = 0;
+    char* data = slurp(path, &len);
+    if (!data) {
+      continue;
+    }
+    as[n].name = strdup(strncmp(rel, "./", 2) ? rel : rel + 2);
+    as[n].data = data;
+    as[n].len = len;
+    n++;
+  }
+  return n;
+}
+
+/* the model text for the daemon: file="./x" -> file="x" (asset names have no "." parts) */
+static char* daemon_text(const char* text) {
+  char* out = strdup(text);
+  for (char* p = out ? strstr(out, "file=\"./") : NULL; p; p = strstr(p, "file=\"./")) {
+    memmove(p + 6, p + 8, strlen(p + 8) + 1);
+  }
+  return out;
+}
+
+/* one TransitionFD request of all states; seconds, or -1 */
+static double time_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, const char* handle,
+                          tncTransitionFDResult* res) {
+  tncTransitionFD q = {.model = handle,
+                       .spec = mjSTATE_FULLPHYSICS,
+                       .B = fc->B,
+                       .nstate = fc->nstate,
+                       .state = fc->state,
+                       .ctrl = fc->ctrl,
+                       .ctrl_b = fc->ctrl ? fc->B : 0,
+                       .nu = fc->nu,
+                       .eps = o->eps,
+                       .centered = o->centered};
+  double t0 = now_s();
+  if (tnc_transition_fd(c, &q, res)) {
+    fprintf(stderr, "bench_fd: TransitionFD: %s\n", tnc_error(c));
+    return -1;
+  }
+  return now_s() - t0;
+}
+
+/* load the model into the daemon; 0 and the handle */
+static int daemon_load(const fdCase* fc, tnClient* c, char handle[65]) {
+  tncAsset as[MAXASSETS];
+  int n = collect_assets(fc, as);
+  char* text = daemon_text(fc->text);
+  int rc = text ? tnc_load_xml(c, text, as, n, handle, NULL) : -1;
+  if (rc) {
+    fprintf(stderr, "bench_fd: LoadModel: %s\n", tnc_error(c));
+  }
+  for (int i = 0; i < n; i++) {
+    free((void*)as[i].name);
+    free((void*)as[i].data);
+  }
+  free(text);
+  return rc;
+}
+
+/* in-process batch and daemon request alternately, reps times (medians) */
+static int measure_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, double* t_in, double* t_d,
+                          int* equal) {
+  int T = o->daemon_threads;
+  char handle[65];
+  if (daemon_load(fc, c, handle)) {
+    return -1;
+  }
+  mjData* datas[MAXTHREADS];
+  for (int i = 0; i < T; i++) datas[i] = mj_makeData(fc->m);
+  size_t na = (size_t)fc->B * fc->nx * fc->nx, nb = (size_t)fc->B * fc->nx * fc->nu;
+  double* A = malloc(sizeof(double) * na);
+  double* Bm = malloc(sizeof(double) * (nb + 1));
+  double tin[64], td[64];
+  int rc = 0;
+  *equal = 1;
+  for (int r = -1; r < o->reps && !rc; r++) {  // r = -1: warm-up
+    tncTransitionFDResult res;
+    double a = time_batch(o, fc, datas, T, A, Bm);
+    double b = time_daemon(o, fc, c, handle, &res);
+    rc = a < 0 || b < 0;
+    if (!rc) {
+      *equal &= !memcmp(res.A, A, sizeof(double) * na) &&
+                (!nb || !memcmp(res.Bm, Bm, sizeof(double) * nb));
+      tnc_transition_fd_free(&res);
+    }
+    if (r >= 0) {
+      tin[r] = a;
+      td[r] = b;
+    }
+  }
+  for (int i = 0; i < T; i++) mj_deleteData(datas[i]);
+  free(A);
+  free(Bm);
+  if (!rc) {
+    *t_in = median(tin, o->reps);
+    *t_d = median(td, o->reps);
+  }
+  return rc;
+}
+
+/* start a daemon, measure, stop it */
+static int daemon_row(const fdOpts* o, const fdCase* fc, double* t_in, double* t_d, int* equal) {
+  char dir[] = "/tmp/bench-fd-XXXXXX", sock[600], addr[640], err[256];
+  if (!mkdtemp(dir)) {
+    return -1;
+  }
+  snprintf(sock, sizeof(sock), "%s/s", dir);
+  snprintf(addr, sizeof(addr), "unix:%s", sock);
+  pid_t pid = start_daemon(o->torsiond, sock, o->daemon_threads);
+  tnClient* c = pid > 0 ? tnc_connect(addr, err, sizeof(err)) : NULL;
+  int rc = c ? measure_daemon(o, fc, c, t_in, t_d, equal) : -1;
+  if (!c) {
+    fprintf(stderr, "bench_fd: torsiond (%s) did not start\n", o->torsiond);
+  }
+  tnc_close(c);
+  if (pid > 0) {
+    kill(pid, SIGTERM);
+    waitpid(pid, NULL, 0);
+  }
+  unlink(sock);
+  rmdir(dir);
+  return rc;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * main
+ * ------------------------------------------------------------------------------------- */
+
+static const char* usage =
+    "usage: bench_fd MODEL.xml --states S.npy [--ctrl C.npy] [--integrator euler] [--eps 1e-6]\n"
+    "       [--centered] [--single] [--batch] [--daemon] [--min-time 0.2] [--reps 5]\n"
+    "       [--threads 1,2,4] [--torsiond PATH] [--daemon-threads T]\n"
+    "(no measurement flag: all three; --daemon needs --torsiond)\n";
+
+/* "1,2,4" -> thread counts */
+static int parse_threads(const char* s, fdOpts* o) {
+  o->nthreads = 0;
+  for (const char* p = s; *p && o->nthreads < MAXTHREADS;) {
+    char* end;
+    long t = strtol(p, &end, 10);
+    if (end == p || t < 1 || t > MAXTHREADS) {
+      return -1;
+    }
+    o->threads[o->nthreads++] = (int)t;
+    p = *end == ',' ? end + 1 : end;
+    if (*end && *end != ',') {
+      return -1;
+    }
+  }
+  return o->nthreads ? 0 : -1;
+}
+
+/* parse argv */
+static int parse(int argc, char** argv, fdOpts* o) {
+  *o = (fdOpts){.eps = 1e-6,
+                .min_time = 0.2,
+                .reps = 5,
+                .daemon_threads = 2,
+                .threads = {1, 2, 4},
+                .nthreads = 3};
+  for (int i = 1; i < argc; i++) {
+    const char* k = argv[i];
+    const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+    int flag = 1;
+    if (!strcmp(k, "--single"))
+      o->single = 1;
+    else if (!strcmp(k, "--batch"))
+      o->batch = 1;
+    else if (!strcmp(k, "--daemon"))
+      o->daemon = 1;
+    else if (!strcmp(k, "--centered"))
+      o->centered = 1;
+    else
+      flag = 0;
+    if (flag)
+      continue;
+    if (k[0] != '-') {
+      o->model = k;
+      continue;
+    }
+    if (!v)
+      return -1;
+    i++;
+    if (!strcmp(k, "--states"))
+      o->states = v;
+    else if (!strcmp(k, "--ctrl"))
+      o->ctrl = v;
+    else if (!strcmp(k, "--integrator"))
+      o->integrator = v;
+    else if (!strcmp(k, "--torsiond"))
+      o->torsiond = v;
+    else if (!strcmp(k, "--eps"))
+      o->eps = atof(v);
+    else if (!strcmp(k, "--min-time"))
+      o->min_time = atof(v);
+    else if (!strcmp(k, "--reps"))
+      o->reps = atoi(v);
+    else if (!strcmp(k, "--daemon-threads"))
+      o->daemon_threads = atoi(v);
+    else if (!strcmp(k, "--threads")) {
+      if (parse_threads(v, o))
+        return -1;
+    } else
+      return -1;
+  }
+  if (!o->single && !o->batch && !o->daemon) {
+    o->single = o->batch = 1;
+    o->daemon = o->torsiond != NULL;
+  }
+  return o->model && o->states && o->reps >= 1 && o->reps <= 64 && o->daemon_threads >= 1 &&
+                 o->daemon_threads <= MAXTHREADS && (!o->daemon || o->torsiond)
+             ? 0
+             : -1;
+}
+
+int main(int argc, char** argv) {
+  fdOpts o;
+  fdCase fc;
+  if (parse(argc, argv, &o)) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  if (load_case(&o, &fc)) {
+    return 1;
+  }
+
+  // the measurements asked for
+  double single_us = 0, rate[MAXTHREADS] = {0}, t_in = 0, t_d = 0;
+  int equal = 0, rc = 0;
+  if (o.single) {
+    time_single(&o, &fc);  // warm-up
+    single_us = time_single(&o, &fc);
+  }
+  if (o.batch) {
+    rc = measure_batch(&o, &fc, rate);
+  }
+  if (!rc && o.daemon) {
+    rc = daemon_row(&o, &fc, &t_in, &t_d, &equal);
+  }
+  if (rc) {
+    return 1;
+  }
+
+  // one JSON object
+  printf(
+      "{\"model\": \"%s\", \"nv\": %d, \"nu\": %d, \"na\": %d, \"states\": %d, "
+      "\"eps\": %g, \"centered\": %s, \"integrator\": %d",
+      o.model, fc.m->nv, fc.nu, fc.m->na, fc.B, o.eps, o.centered ? "true" : "false",
+      fc.m->opt.integrator);
+  if (o.single) {
+    printf(", \"single_us_per_state\": %.4f", single_us);
+  }
+  if (o.batch) {
+    printf(", \"batch\": [");
+    for (int k = 0; k < o.nthreads; k++) {
+      printf("%s{\"threads\": %d, \"states_per_s\": %.2f}", k ? ", " : "", o.threads[k], rate[k]);
+    }
+    printf("]");
+  }
+  if (o.daemon) {
+    printf(
+        ", \"daemon\": {\"threads\": %d, \"reps\": %d, \"inprocess_s\": %.6f, "
+        "\"daemon_s\": %.6f, \"ratio\": %.4f, \"bitwise_equal\": %s}",
+        o.daemon_threads, o.reps, t_in, t_d, t_d > 0 ? t_in / t_d : 0, equal ? "true" : "false");
+  }
+  printf("}\n");
+  mj_deleteModel(fc.m);
+  free(fc.text);
+  free(fc.state);
+  free(fc.ctrl);
+  return 0;
+}
