@@ -135,8 +135,10 @@ void tn_saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement,
                   mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
                   int nupdate);
 
-/* Primal solvers (reduced primal problem): CG and Newton, starting from d->qacc. */
-void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton);
+/* Primal solvers (reduced primal problem): CG and Newton, starting from d->qacc; jaref
+ * (J qacc - aref) and Ma (M qacc) at d->qacc when already known, else NULL. */
+void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
+                  const mjtNum* jaref, const mjtNum* Ma);
 
 /* Dual PGS from d->efc_force; then qfrc_constraint and qacc. */
 void tn_solPGS(const mjModel* m, mjData* d, int maxiter);

@@ -4,8 +4,9 @@
  * Warmstart (unless disabled): evaluate the constraints at qacc_warmstart. The primal
  * solvers start from whichever of qacc_warmstart and qacc_smooth has the lower total cost;
  * PGS starts from the forces implied by qacc_warmstart unless their dual cost is positive
- * (worse than zero force). Constraint islands are not used: everything is one problem,
- * with its statistics in island slot 0. */
+ * (worse than zero force); J qacc - aref (and M qacc for the warmstart) at the chosen
+ * start are handed to the primal solvers. Constraint islands are not used: everything is
+ * one problem, with its statistics in island slot 0. */
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
@@ -42,26 +43,28 @@ static mjtNum dualCost(const mjModel* m, mjData* d) {
   return cost;
 }
 
-/* choose the starting point of the solver */
-static void warmstart(const mjModel* m, mjData* d) {
+/* choose the starting point of the solver; for the primal solvers, also return
+ * jaref = J qacc - aref at the chosen point and, when it is the warmstart, Ma = M qacc
+ * (*flg_Ma = 1), so that the solver need not compute them again */
+static void warmstart(const mjModel* m, mjData* d, mjtNum* jaref, mjtNum* Ma, int* flg_Ma) {
   int nv = m->nv, nefc = d->nefc;
+  *flg_Ma = 0;
 
   // disabled: qacc_smooth and zero force
   if (TN_CDISABLED(m, mjDSBL_WARMSTART)) {
     mju_copy(d->qacc, d->qacc_smooth, nv);
     mju_zero(d->efc_force, nefc);
     mju_zero(d->qfrc_constraint, nv);
+    mju_copy(jaref, d->efc_b, nefc);
     return;
   }
-  mj_markStack(d);
-  mjtNum* jar = mj_stackAllocNum(d, (size_t)nefc);
 
   // constraints at qacc_warmstart
   mjtNum cost_warm;
   mju_copy(d->qacc, d->qacc_warmstart, nv);
-  mj_mulJacVec(m, d, jar, d->qacc_warmstart);
-  mju_subFrom(jar, d->efc_aref, nefc);
-  mj_constraintUpdate(m, d, jar, &cost_warm, 0);
+  mj_mulJacVec(m, d, jaref, d->qacc_warmstart);
+  mju_subFrom(jaref, d->efc_aref, nefc);
+  mj_constraintUpdate(m, d, jaref, &cost_warm, 0);
 
   // PGS: keep those forces unless worse than zero
   if (m->opt.solver == mjSOL_PGS) {
@@ -69,22 +72,22 @@ static void warmstart(const mjModel* m, mjData* d) {
       mju_zero(d->efc_force, nefc);
       mju_zero(d->qfrc_constraint, nv);
     }
+    return;
   }
 
   // primal: add the Gauss cost and compare with qacc_smooth
-  else {
-    mjtNum* Ma = mj_stackAllocNum(d, (size_t)nv);
-    mj_mulM(m, d, Ma, d->qacc);
-    for (int i = 0; i < nv; i++) {
-      cost_warm += 0.5 * (Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
-    }
-    mjtNum cost_smooth;
-    mj_constraintUpdate(m, d, d->efc_b, &cost_smooth, 0);
-    if (cost_warm > cost_smooth) {
-      mju_copy(d->qacc, d->qacc_smooth, nv);
-    }
+  mj_mulM(m, d, Ma, d->qacc);
+  for (int i = 0; i < nv; i++) {
+    cost_warm += 0.5 * (Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
   }
-  mj_freeStack(d);
+  mjtNum cost_smooth;
+  mj_constraintUpdate(m, d, d->efc_b, &cost_smooth, 0);
+  if (cost_warm > cost_smooth) {
+    mju_copy(d->qacc, d->qacc_smooth, nv);
+    mju_copy(jaref, d->efc_b, nefc);
+  } else {
+    *flg_Ma = 1;
+  }
 }
 
 /* the constraint stage */
@@ -108,22 +111,27 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   mju_subFrom(d->efc_b, d->efc_aref, nefc);
 
   // starting point, then the main solver
-  warmstart(m, d);
+  int flg_Ma;
+  mj_markStack(d);
+  mjtNum* jaref = mj_stackAllocNum(d, (size_t)nefc);
+  mjtNum* Ma = mj_stackAllocNum(d, (size_t)nv);
+  warmstart(m, d, jaref, Ma, &flg_Ma);
   switch (m->opt.solver) {
     case mjSOL_PGS:
       tn_solPGS(m, d, m->opt.iterations);
       d->solver_nnz[0] = d->nA;
       break;
     case mjSOL_CG:
-      tn_solPrimal(m, d, m->opt.iterations, 0);
+      tn_solPrimal(m, d, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL);
       break;
     default:
       if (!tn_isSparse(m)) {
         d->solver_nnz[0] = nv * nv;
       }
-      tn_solPrimal(m, d, m->opt.iterations, 1);
+      tn_solPrimal(m, d, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);
       break;
   }
+  mj_freeStack(d);
 
   // noslip post-processing
   if (m->opt.noslip_iterations > 0) {

@@ -1,263 +1,470 @@
 /* constraint/solver_hessian_sparse.c — Newton's Hessian H = M + J' D_active J (+ cones) as a
  * sparse L'DL factor, for models with a sparse constraint Jacobian (many dofs).
  *
- * M couples a dof only with its ancestors, and a row's Jacobian is non-zero on a set of
- * dofs, so H is sparse: M's pattern plus one clique per active row. Eliminating dofs from
- * the last to the first (as the factorization of M does) keeps M's pattern without fill;
- * a row coupling different branches or trees creates fill, found by a symbolic pass with
- * one bitset per row. The numeric factor then follows the same reverse elimination with
- * a dense scatter map. Disconnected trees stay independent blocks. */
+ * M couples a dof with its ancestors, and a row's Jacobian is non-zero on a set of dofs, so
+ * H is sparse: M's pattern plus one clique per row. Rows coupling different trees (bodies
+ * piled on each other) create fill when eliminated, and the natural order (the last dof
+ * first) can make an order of magnitude more of it than necessary; so, once per solve, a
+ * minimum-degree ordering of the graph of M and every row (whatever its state, so that the
+ * pattern holds for every iteration) is computed, with the factor's pattern as a by-product.
+ * Dofs are renumbered so that the first eliminated is the last index, and the factor is
+ * stored like qLD: CSR rows of the renumbered matrix, columns ascending, diagonal last.
+ * The address in H of every entry of M and of every row block is found once; each rebuild
+ * adds M and the active rows (dense blocks of rows sharing a pattern) through these maps
+ * and factors left-looking with a dense work row. */
 #include <stdint.h>
 #include <string.h>
 
 #include "constraint/solver_primal.h"
 #include "util/util_inline.h"
 
+/* ---------------------------------------------------------------------------------------
+ * Ordering and pattern
+ * ------------------------------------------------------------------------------------- */
+
 /* words of a bitset over nv dofs */
 static int nwords(int nv) {
   return (nv + 63) / 64;
 }
 
-/* set bit j of row i (j < i) and its symmetric meaning: lower triangle only */
+/* set bit j of bitset row i */
 static void setBit(uint64_t* bits, int words, int i, int j) {
   bits[(size_t)i * words + (j >> 6)] |= (uint64_t)1 << (j & 63);
 }
 
-/* active rows' non-zero dofs: mark the clique of every active row into the pattern */
-static void markRows(const mjModel* m, const mjData* d, uint64_t* bits, int words,
-                     int* cols) {
-  for (int i = 0; i < d->nefc; i++) {
-    int st = d->efc_state[i];
-    if (st != mjCNSTRSTATE_QUADRATIC && st != mjCNSTRSTATE_CONE) {
-      continue;
-    }
-    int adr = d->efc_J_rowadr[i], n = d->efc_J_rownnz[i];
-    for (int k = 0; k < n; k++) {
-      cols[k] = d->efc_J_colind[adr + k];
-    }
-    for (int a = 0; a < n; a++) {
-      for (int b = 0; b < a; b++) {
-        setBit(bits, words, cols[a], cols[b]);
-      }
-    }
-  }
-  (void)m;
+/* number of set bits of a word (bit-parallel count: no library call) */
+static inline int popcount64(uint64_t x) {
+  x = x - ((x >> 1) & 0x5555555555555555ULL);
+  x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+  x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
-/* symbolic pattern of the factor: M, active rows, then fill from reverse elimination */
-static void symbolic(const mjModel* m, const mjData* d, uint64_t* bits, int words,
-                     int* cols) {
-  int nv = m->nv;
-  memset(bits, 0, sizeof(uint64_t) * (size_t)nv * words);
+/* number of set bits of a bitset row */
+static int countBits(const uint64_t* row, int words) {
+  int n = 0;
+  for (int w = 0; w < words; w++) {
+    n += popcount64(row[w]);
+  }
+  return n;
+}
 
-  // M: each dof with its ancestors
+/* symmetric adjacency of the dofs: M (each dof with its ancestors) and the clique of every
+ * distinct row pattern */
+static void buildGraph(const mjModel* m, const mjData* d, uint64_t* adj, int words) {
+  int nv = m->nv;
+  memset(adj, 0, sizeof(uint64_t) * (size_t)nv * words);
+
+  // M
   for (int i = 0; i < nv; i++) {
     int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
     for (int k = adr; k < diag; k++) {
-      setBit(bits, words, i, m->M_colind[k]);
+      setBit(adj, words, i, m->M_colind[k]);
+      setBit(adj, words, m->M_colind[k], i);
     }
   }
-  markRows(m, d, bits, words, cols);
 
-  // fill: eliminating k couples every pair of its remaining (lower) neighbours
-  for (int k = nv - 1; k >= 0; k--) {
-    const uint64_t* rk = bits + (size_t)k * words;
-    int w0 = 0;
-    while (w0 < words && !rk[w0]) {
-      w0++;
-    }
-    for (int w = w0; w < words; w++) {
-      uint64_t x = rk[w];
-      while (x) {
-        int i = w * 64 + __builtin_ctzll(x);
-        x &= x - 1;
-
-        // row i gains row k's columns below i
-        uint64_t* ri = bits + (size_t)i * words;
-        int full = i >> 6;
-        for (int v = w0; v < full; v++) {
-          ri[v] |= rk[v];
-        }
-        uint64_t mask = (((uint64_t)1) << (i & 63)) - 1;
-        ri[full] |= rk[full] & mask;
+  // rows, once per run of rows sharing a pattern
+  for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
+    const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
+    int n = d->efc_J_rownnz[i];
+    for (int a = 0; a < n; a++) {
+      for (int b = 0; b < a; b++) {
+        setBit(adj, words, col[a], col[b]);
+        setBit(adj, words, col[b], col[a]);
       }
     }
   }
 }
 
-/* CSR layout of the pattern (columns ascending, diagonal last); returns the non-zeros */
-static int layout(int nv, const uint64_t* bits, int words, int* rownnz, int* rowadr,
-                  int* colind) {
-  int nnz = 0;
-  for (int i = 0; i < nv; i++) {
-    const uint64_t* ri = bits + (size_t)i * words;
-    rowadr[i] = nnz;
+/* move dof u to the bucket of degree dnew (buckets: one bitset of dofs per degree) */
+static void rebucket(uint64_t* bucket, int words, int* deg, int u, int dnew) {
+  if (deg[u] >= 0) {
+    bucket[(size_t)deg[u] * words + (u >> 6)] &= ~((uint64_t)1 << (u & 63));
+  }
+  deg[u] = dnew;
+  if (dnew >= 0) {
+    setBit(bucket, words, dnew, u);
+  }
+}
+
+/* the largest dof in the lowest non-empty bucket at or above *dmin (which it updates) */
+static int pickMinimum(const uint64_t* bucket, int words, int nv, int* dmin) {
+  for (int d = *dmin; d < nv; d++) {
+    const uint64_t* row = bucket + (size_t)d * words;
+    for (int w = words - 1; w >= 0; w--) {
+      if (row[w]) {
+        *dmin = d;
+        return w * 64 + 63 - __builtin_clzll(row[w]);
+      }
+    }
+  }
+  return -1;
+}
+
+/* minimum-degree elimination of the graph (ties: the largest dof first, which is the
+ * natural order on a tree): newidx[v] = nv-1 - (step at which v is eliminated); nb row v
+ * receives v's neighbours when eliminated (original indices: its factor row). bucket:
+ * nv bitset rows, alive: one. */
+static void minimumDegree(int nv, int words, uint64_t* adj, uint64_t* nb, int* deg,
+                          int* newidx, uint64_t* alive, uint64_t* bucket) {
+  // all alive, bucketed by degree
+  memset(alive, 0, sizeof(uint64_t) * (size_t)words);
+  memset(bucket, 0, sizeof(uint64_t) * (size_t)nv * words);
+  int dmin = nv;
+  for (int v = 0; v < nv; v++) {
+    setBit(alive, words, 0, v);
+    deg[v] = -1;
+    rebucket(bucket, words, deg, v, countBits(adj + (size_t)v * words, words));
+    dmin = deg[v] < dmin ? deg[v] : dmin;
+  }
+
+  for (int step = 0; step < nv; step++) {
+    // the alive dof of least degree, the largest on ties
+    int v = pickMinimum(bucket, words, nv, &dmin);
+
+    // its neighbours form a clique (the fill); v leaves the graph
+    uint64_t* nv_row = nb + (size_t)v * words;
+    const uint64_t* av = adj + (size_t)v * words;
     for (int w = 0; w < words; w++) {
-      uint64_t x = ri[w];
+      nv_row[w] = av[w] & alive[w];
+    }
+    alive[v >> 6] &= ~((uint64_t)1 << (v & 63));
+    rebucket(bucket, words, deg, v, -1);
+    for (int w = 0; w < words; w++) {
+      uint64_t x = nv_row[w];
       while (x) {
-        if (colind) {
-          colind[nnz] = w * 64 + __builtin_ctzll(x);
+        int u = w * 64 + __builtin_ctzll(x);
+        x &= x - 1;
+        uint64_t* au = adj + (size_t)u * words;
+        for (int t = 0; t < words; t++) {
+          au[t] = (au[t] | nv_row[t]) & alive[t];
         }
-        nnz++;
+        au[u >> 6] &= ~((uint64_t)1 << (u & 63));
+        rebucket(bucket, words, deg, u, countBits(au, words));
+        dmin = deg[u] < dmin ? deg[u] : dmin;
+      }
+    }
+    newidx[v] = nv - 1 - step;
+  }
+}
+
+/* CSR layout of the factor in the new numbering (row newidx[v] holds v's neighbours at its
+ * elimination, renumbered, ascending, then the diagonal); returns the non-zeros. With
+ * colind NULL, only counts. scratch: one bitset row. */
+static int layout(int nv, int words, const uint64_t* nb, const int* newidx, const int* oldidx,
+                  int* rownnz, int* rowadr, int* colind, uint64_t* scratch) {
+  int nnz = 0;
+  for (int r = 0; r < nv; r++) {
+    const uint64_t* row = nb + (size_t)oldidx[r] * words;
+    rowadr[r] = nnz;
+
+    // count only
+    if (!colind) {
+      nnz += countBits(row, words) + 1;
+      rownnz[r] = nnz - rowadr[r];
+      continue;
+    }
+
+    // renumber through a bitset in the new numbering: extracted in increasing order
+    memset(scratch, 0, sizeof(uint64_t) * (size_t)words);
+    for (int w = 0; w < words; w++) {
+      uint64_t x = row[w];
+      while (x) {
+        setBit(scratch, words, 0, newidx[w * 64 + __builtin_ctzll(x)]);
         x &= x - 1;
       }
     }
-    if (colind) {
-      colind[nnz] = i;
+    for (int w = 0; w < words; w++) {
+      uint64_t x = scratch[w];
+      while (x) {
+        colind[nnz++] = w * 64 + __builtin_ctzll(x);
+        x &= x - 1;
+      }
     }
-    nnz++;
-    rownnz[i] = nnz - rowadr[i];
+    colind[nnz++] = r;
+    rownnz[r] = nnz - rowadr[r];
   }
   return nnz;
 }
 
-/* scatter a dense n x n block B (lower triangle used) on columns col into H */
-static void scatterBlock(const tnPrimal* ctx, const mjtNum* B, const int* col, int n,
-                         int* pos) {
-  for (int p = 0; p < n; p++) {
-    int r = col[p], adr = ctx->Hrowadr[r], nnz = ctx->Hrownnz[r];
-    for (int k = 0; k < nnz; k++) {
-      pos[ctx->Hcolind[adr + k]] = adr + k;
+/* for each column c, the off-diagonal entries (row k, address q) holding it, rows
+ * descending: colptr[c]..colptr[c+1]-1 index into colrow and coladr (colptr holds 2nv+1
+ * ints, the last nv as scratch) */
+static void columnLists(const tnPrimal* ctx, int nv, int* colptr, int* colrow, int* coladr) {
+  // counts, then start of each list
+  memset(colptr, 0, sizeof(int) * (size_t)(nv + 1));
+  for (int k = 0; k < nv; k++) {
+    int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
+    for (int q = start; q < diag; q++) {
+      colptr[ctx->Hcolind[q] + 1]++;
     }
+  }
+  for (int c = 0; c < nv; c++) {
+    colptr[c + 1] += colptr[c];
+  }
+
+  // fill, visiting rows from the last so that every list is descending
+  int* next = colptr + nv + 1;
+  memcpy(next, colptr, sizeof(int) * (size_t)nv);
+  for (int k = nv - 1; k >= 0; k--) {
+    int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
+    for (int q = start; q < diag; q++) {
+      int t = next[ctx->Hcolind[q]]++;
+      colrow[t] = k;
+      coladr[t] = q;
+    }
+  }
+}
+
+/* ---------------------------------------------------------------------------------------
+ * Values and factor
+ * ------------------------------------------------------------------------------------- */
+
+/* address in H of the pair of dofs (u, v): row of the larger new index, found by binary
+ * search among its ascending columns */
+static int pairAddress(const tnPrimal* ctx, int u, int v) {
+  int a = ctx->Hnewidx[u], b = ctx->Hnewidx[v];
+  int r = a > b ? a : b, c = a > b ? b : a;
+  const int* col = ctx->Hcolind + ctx->Hrowadr[r];
+  int lo = 0, hi = ctx->Hrownnz[r] - 1;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (col[mid] < c) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return ctx->Hrowadr[r] + lo;
+}
+
+/* addresses in H of M's entries, and of the lower triangle (map[p(p+1)/2 + q], q <= p) of
+ * the block of every run of rows sharing a pattern (rowmapadr at the run's first row);
+ * returns the size of rowmap (NULL maps: count only) */
+static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
+                      int* rowmap, int* rowmapadr) {
+  // M
+  if (Mmap) {
+    for (int i = 0; i < m->nv; i++) {
+      for (int k = m->M_rowadr[i]; k < m->M_rowadr[i] + m->M_rownnz[i]; k++) {
+        Mmap[k] = pairAddress(ctx, i, m->M_colind[k]);
+      }
+    }
+  }
+
+  // row blocks
+  int size = 0;
+  for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
+    int n = d->efc_J_rownnz[i];
+    const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
+    if (rowmap) {
+      rowmapadr[i] = size;
+      for (int p = 0; p < n; p++) {
+        for (int q = 0; q <= p; q++) {
+          rowmap[size + p * (p + 1) / 2 + q] = pairAddress(ctx, col[p], col[q]);
+        }
+      }
+    }
+    size += n * (n + 1) / 2;
+  }
+  return size;
+}
+
+/* add the lower triangle of block B into H through its map */
+static void scatterBlock(const tnPrimal* ctx, const mjtNum* B, const int* map, int n) {
+  for (int p = 0; p < n; p++) {
+    const int* mp = map + p * (p + 1) / 2;
     for (int q = 0; q <= p; q++) {
-      ctx->Hval[pos[col[q]]] += B[p * n + q];
+      ctx->Hval[mp[q]] += B[p * n + q];
+    }
+  }
+}
+
+/* D J'J of one quadratic row into the block */
+static void addRow(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
+  for (int p = 0; p < n; p++) {
+    mjtNum s = D * J[p];
+    for (int q = 0; q <= p; q++) {
+      B[p * n + q] += s * J[q];
+    }
+  }
+}
+
+/* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern) */
+static void addCone(const mjData* d, mjtNum* B, int r, int n) {
+  const mjContact* con = d->contact + d->efc_id[r];
+  int dim = con->dim;
+  for (int a = 0; a < dim; a++) {
+    const mjtNum* Ja = d->efc_J + d->efc_J_rowadr[r + a];
+    for (int b = 0; b < dim; b++) {
+      mjtNum h = con->H[a * dim + b];
+      const mjtNum* Jb = d->efc_J + d->efc_J_rowadr[r + b];
+      if (h == 0) {
+        continue;
+      }
+      for (int p = 0; p < n; p++) {
+        mjtNum s = h * Ja[p];
+        for (int q = 0; q <= p; q++) {
+          B[p * n + q] += s * Jb[q];
+        }
+      }
     }
   }
 }
 
 /* numeric values: M, then active rows (grouped by shared sparsity) and cones */
-static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx, int* pos,
-                    mjtNum* B) {
-  int nv = m->nv;
+static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
+  mjtNum* B = ctx->HB;
   memset(ctx->Hval, 0, sizeof(mjtNum) * (size_t)ctx->Hnnz);
 
-  // M, scattered into the (larger) pattern
-  for (int i = 0; i < nv; i++) {
-    int adr = ctx->Hrowadr[i], nnz = ctx->Hrownnz[i];
-    for (int k = 0; k < nnz; k++) {
-      pos[ctx->Hcolind[adr + k]] = adr + k;
-    }
-    int madr = m->M_rowadr[i];
-    for (int k = 0; k < m->M_rownnz[i]; k++) {
-      ctx->Hval[pos[m->M_colind[madr + k]]] += d->M[madr + k];
-    }
+  // M
+  for (int k = 0; k < m->nC; k++) {
+    ctx->Hval[ctx->HMmap[k]] += d->M[k];
   }
 
   // rows sharing a pattern (supernodes): accumulate a dense block, scatter it once
   for (int i = 0; i < d->nefc;) {
     int n = d->efc_J_rownnz[i], last = i + d->efc_J_rowsuper[i];
-    const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     int any = 0;
     mju_zero(B, n * n);
     for (int r = i; r <= last; r++) {
       int st = d->efc_state[r];
-      const mjtNum* J = d->efc_J + d->efc_J_rowadr[r];
 
       // quadratic row: D J'J
       if (st == mjCNSTRSTATE_QUADRATIC) {
-        for (int p = 0; p < n; p++) {
-          mjtNum s = d->efc_D[r] * J[p];
-          for (int q = 0; q <= p; q++) {
-            B[p * n + q] += s * J[q];
-          }
-        }
+        addRow(B, d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
         any = 1;
       }
 
-      // cone: J_c' H_c J_c over the contact's rows (same pattern)
+      // cone: J_c' H_c J_c over the contact's rows
       else if (st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r) {
-        const mjContact* con = d->contact + d->efc_id[r];
-        int dim = con->dim;
-        for (int a = 0; a < dim; a++) {
-          const mjtNum* Ja = d->efc_J + d->efc_J_rowadr[r + a];
-          for (int b = 0; b < dim; b++) {
-            mjtNum h = con->H[a * dim + b];
-            const mjtNum* Jb = d->efc_J + d->efc_J_rowadr[r + b];
-            if (h == 0) {
-              continue;
-            }
-            for (int p = 0; p < n; p++) {
-              mjtNum s = h * Ja[p];
-              for (int q = 0; q <= p; q++) {
-                B[p * n + q] += s * Jb[q];
-              }
-            }
-          }
-        }
+        addCone(d, B, r, n);
         any = 1;
       }
     }
     if (any) {
-      scatterBlock(ctx, B, col, n, pos);
+      scatterBlock(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
     }
     i = last + 1;
   }
 }
 
-/* in-place L'DL factorization, eliminating from the last dof */
-static void factor(const tnPrimal* ctx, int nv, int* pos) {
-  mjtNum* H = ctx->Hval;
-  for (int k = nv - 1; k >= 0; k--) {
-    int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
+/* in-place L'DL factorization, eliminating from the last (new) index. Left-looking: row i
+ * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
+ * that hold column i, from the last such k (the same operations in the same order as
+ * eliminating row by row); rows are scaled into L once all are factored. */
+static void factor(const tnPrimal* ctx, int nv) {
+  mjtNum *H = ctx->Hval, *work = ctx->Hwork;
+  const int* colind = ctx->Hcolind;
+  for (int i = nv - 1; i >= 0; i--) {
+    int start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
 
-    // guard against a (nearly) singular pivot
+    // row i into the work row
+    for (int q = start; q <= diag; q++) {
+      work[colind[q]] = H[q];
+    }
+
+    // updates from the factored rows holding column i
+    for (int t = ctx->Hcolptr[i]; t < ctx->Hcolptr[i + 1]; t++) {
+      int k = ctx->Hcolrow[t], adr = ctx->Hcoladr[t];
+      mjtNum s = -H[adr] * ctx->Hdiaginv[k];
+      const mjtNum* Hk = H + ctx->Hrowadr[k];
+      const int* ck = colind + ctx->Hrowadr[k];
+      int n = adr - ctx->Hrowadr[k];
+      for (int q = 0; q <= n; q++) {
+        work[ck[q]] += s * Hk[q];
+      }
+    }
+
+    // back into row i; its pivot, guarded against a (nearly) singular value
+    for (int q = start; q <= diag; q++) {
+      H[q] = work[colind[q]];
+    }
     if (H[diag] < mjMINVAL) {
       H[diag] = mjMINVAL;
     }
-    mjtNum invD = 1 / H[diag];
-    ctx->Hdiaginv[k] = invD;
+    ctx->Hdiaginv[i] = 1 / H[diag];
+  }
 
-    // row i of each lower neighbour -= H(k,i)/D H(k, cols <= i)
-    for (int adr = diag - 1; adr >= start; adr--) {
-      int i = ctx->Hcolind[adr];
-      int iadr = ctx->Hrowadr[i], innz = ctx->Hrownnz[i];
-      for (int t = 0; t < innz; t++) {
-        pos[ctx->Hcolind[iadr + t]] = iadr + t;
-      }
-      mjtNum s = -H[adr] * invD;
-      for (int q = start; q <= adr; q++) {
-        H[pos[ctx->Hcolind[q]]] += s * H[q];
-      }
-    }
-
-    // scale row k's off-diagonals into L
-    for (int adr = start; adr < diag; adr++) {
-      H[adr] *= invD;
+  // scale the off-diagonals into L
+  for (int k = 0; k < nv; k++) {
+    int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
+    mjtNum invD = ctx->Hdiaginv[k];
+    for (int q = start; q < diag; q++) {
+      H[q] *= invD;
     }
   }
 }
 
-/* build and factor the sparse Hessian (storage from the caller's stack frame) */
-void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* ---------------------------------------------------------------------------------------
+ * Entry points
+ * ------------------------------------------------------------------------------------- */
+
+/* ordering, pattern of the factor and storage of the factorizations for the whole solve
+ * (from the caller's stack frame) */
+void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, words = nwords(nv);
-  uint64_t* bits = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
-  int* pos = mj_stackAllocInt(d, (size_t)nv);
-  int* cols = mj_stackAllocInt(d, (size_t)nv);
+  uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
+  uint64_t* nb = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
+  uint64_t* scratch = (uint64_t*)mj_stackAllocNum(d, (size_t)words);
+  int* deg = mj_stackAllocInt(d, (size_t)nv);
+  int* oldidx = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Hnewidx = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Hdiaginv = mj_stackAllocNum(d, (size_t)nv);
+  ctx->Hwork = mj_stackAllocNum(d, (size_t)nv);
+  ctx->Hcolptr = mj_stackAllocInt(d, (size_t)(2 * nv + 1));
+
+  // dense block of the largest row pattern
   int maxn = 1;
   for (int i = 0; i < d->nefc; i++) {
     maxn = d->efc_J_rownnz[i] > maxn ? d->efc_J_rownnz[i] : maxn;
   }
-  mjtNum* B = mj_stackAllocNum(d, (size_t)maxn * maxn);
-  ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
-  ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
-  ctx->Hdiaginv = mj_stackAllocNum(d, (size_t)nv);
+  ctx->HB = mj_stackAllocNum(d, (size_t)maxn * maxn);
 
-  // pattern with fill, then values and factor
-  symbolic(m, d, bits, words, cols);
-  ctx->Hnnz = layout(nv, bits, words, ctx->Hrownnz, ctx->Hrowadr, NULL);
+  // graph, ordering (and each dof's factor row), inverse numbering
+  buildGraph(m, d, adj, words);
+  uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
+  minimumDegree(nv, words, adj, nb, deg, ctx->Hnewidx, scratch, bucket);
+  for (int v = 0; v < nv; v++) {
+    oldidx[ctx->Hnewidx[v]] = v;
+  }
+
+  // CSR layout and column lists
+  ctx->Hnnz = layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, NULL,
+                     scratch);
   ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
   ctx->Hval = mj_stackAllocNum(d, (size_t)ctx->Hnnz);
-  layout(nv, bits, words, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind);
-  numeric(m, d, ctx, pos, B);
-  factor(ctx, nv, pos);
+  ctx->Hcolrow = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
+  ctx->Hcoladr = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
+  layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind,
+         scratch);
+  columnLists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
   d->solver_nnz[0] = ctx->Hnnz;
+
+  // where M and the row blocks go in H
+  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL);
+  ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
+  ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
+  ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
+  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr);
 }
 
-/* Mgrad = H \ grad with the sparse factor: x <- L'^-1, D^-1, L^-1 */
+/* values and factor of the Hessian in the pattern of tn_newtonHessianSparseInit */
+void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  numeric(m, d, ctx);
+  factor(ctx, m->nv);
+}
+
+/* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */
 void tn_newtonSolveSparse(const tnPrimal* ctx) {
   int nv = ctx->nv;
-  mjtNum* x = ctx->Mgrad;
-  mju_copy(x, ctx->grad, nv);
+  mjtNum* x = ctx->Hwork;
+  for (int v = 0; v < nv; v++) {
+    x[ctx->Hnewidx[v]] = ctx->grad[v];
+  }
 
   // x <- inv(L') x
   for (int i = nv - 1; i >= 0; i--) {
@@ -284,5 +491,10 @@ void tn_newtonSolveSparse(const tnPrimal* ctx) {
       xi -= ctx->Hval[k] * x[ctx->Hcolind[k]];
     }
     x[i] = xi;
+  }
+
+  // back to the dofs' numbering
+  for (int v = 0; v < nv; v++) {
+    ctx->Mgrad[v] = x[ctx->Hnewidx[v]];
   }
 }

@@ -3,13 +3,14 @@
  * Along x + alpha*search the cost is piecewise quadratic (Gauss term, equality, limits,
  * pyramidal contacts, friction loss) plus, for elliptic cones in their middle zone, a
  * smooth non-quadratic term. Each row's quadratic is precomputed once per search; an
- * evaluation sums the pieces active at alpha and returns cost, slope and curvature. The
- * search takes one Newton step from 0, then Newton steps in the descent direction until
- * the slope changes sign, then refines the bracket with the midpoint and Newton steps from
- * the ends, stopping at the first point with |slope| < tolerance * ls_tolerance *
- * |search| / scale or after ls_iterations evaluations. The search stops at once when the
- * quadratic model at 0 predicts an improvement below `tolerance`: unscaled on CG's first
- * search, scaled on Newton's searches after the first. */
+ * evaluation sums the pieces active at alpha and returns the cost relative to alpha = 0
+ * (constant terms enter only for rows whose piece differs from the one at 0), its slope
+ * and curvature. The search takes one Newton step from 0, then Newton steps in the
+ * descent direction until the slope changes sign, then refines the bracket with the
+ * midpoint and Newton steps from the ends, stopping at the first point with
+ * |slope| < tolerance * ls_tolerance * |search| / scale or after ls_iterations
+ * evaluations. The accepted point's relative cost is the iteration's (negative)
+ * improvement. */
 #include <math.h>
 
 #include "constraint/solver_primal.h"
@@ -27,11 +28,10 @@ static void prepareQuad(mjData* d, tnPrimal* ctx) {
   // rows: 0.5 D (Jaref + alpha Jv)^2
   for (int i = 0; i < nefc; i++) {
     mjtNum jaref = ctx->Jaref[i], jv = ctx->Jv[i], D = d->efc_D[i];
-    ctx->quad[3 * i] = 0.5 * jaref * jaref * D;
-    ctx->quad[3 * i + 1] = jv * jaref * D;
-    ctx->quad[3 * i + 2] = 0.5 * jv * jv * D;
+    ctx->quad[3 * i] = 0.5 * D * jaref * jaref;
+    ctx->quad[3 * i + 1] = D * jaref * jv;
+    ctx->quad[3 * i + 2] = 0.5 * D * jv * jv;
   }
-
   // elliptic cones: summed quadratic in the first row, cone terms in the next two
   if (!ctx->elliptic) {
     return;
@@ -66,44 +66,113 @@ static void prepareQuad(mjData* d, tnPrimal* ctx) {
   }
 }
 
-/* elliptic contact at alpha: adds quadratic pieces to qt, others to cost/deriv */
-static void evalCone(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum qt[3], mjtNum* cost,
-                     mjtNum deriv[2]) {
+/* cost terms of one evaluation: the quadratic's linear and quadratic coefficients, the
+ * constant terms gained and lost relative to alpha = 0 (costs are shifted by the cost at
+ * 0), and the non-quadratic cone terms with their two derivatives */
+typedef struct tnLineSum_ {
+  mjtNum qt[3];
+  mjtNum gain, loss;
+  mjtNum cost, deriv[2];
+} tnLineSum;
+
+/* add a quadratic piece; its constant only when the row was not in the same piece at 0 */
+static void addPiece(tnLineSum* sum, const mjtNum* q, int same) {
+  sum->qt[1] += q[1];
+  sum->qt[2] += q[2];
+  if (!same) {
+    sum->gain += q[0];
+  }
+}
+
+/* elliptic middle zone at alpha: 0.5 Dm (N - mu T)^2, or NULL derivatives: cost only */
+static mjtNum coneMiddle(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
   mjtNum u0 = q[3], v0 = q[4], uu = q[5], uv = q[6], vv = q[7], Dm = q[8];
   mjtNum N = u0 + alpha * v0;
-  mjtNum Tsqr = uu + alpha * (2 * uv + alpha * vv);
+  mjtNum T = sqrt(uu + alpha * (2 * uv + alpha * vv));
+  mjtNum NmT = N - mu * T;
+  if (deriv) {
+    mjtNum N1 = v0, T1 = (uv + alpha * vv) / T;
+    mjtNum T2 = vv / T - (uv + alpha * vv) * (uv + alpha * vv) / (T * T * T);
+    mjtNum NmT1 = N1 - mu * T1;
+    deriv[0] += Dm * NmT * NmT1;
+    deriv[1] += Dm * (NmT1 * NmT1 + NmT * (-mu * T2));
+  }
+  return 0.5 * Dm * NmT * NmT;
+}
+
+/* zone of an elliptic contact at alpha: top (satisfied), bottom (quadratic) or middle */
+static int coneZone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
+  mjtNum N = q[3] + alpha * q[4];
+  mjtNum Tsqr = q[5] + alpha * (2 * q[6] + alpha * q[7]);
 
   // no tangential component: bottom zone if N < 0, else top zone
   if (Tsqr <= 0) {
-    if (N < 0) {
-      qt[0] += q[0], qt[1] += q[1], qt[2] += q[2];
-    }
-    return;
+    return N < 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
   }
-
-  // top zone: nothing; bottom zone: quadratic
   mjtNum T = sqrt(Tsqr);
   if (N >= mu * T) {
-    return;
+    return mjCNSTRSTATE_SATISFIED;
   }
-  if (mu * N + T <= 0) {
-    qt[0] += q[0], qt[1] += q[1], qt[2] += q[2];
-    return;
-  }
-
-  // middle zone: 0.5 Dm (N - mu T)^2 with its first two derivatives
-  mjtNum N1 = v0, T1 = (uv + alpha * vv) / T;
-  mjtNum T2 = vv / T - (uv + alpha * vv) * (uv + alpha * vv) / (T * T * T);
-  mjtNum NmT = N - mu * T, NmT1 = N1 - mu * T1;
-  *cost += 0.5 * Dm * NmT * NmT;
-  deriv[0] += Dm * NmT * NmT1;
-  deriv[1] += Dm * (NmT1 * NmT1 + NmT * (-mu * T2));
+  return mu * N + T <= 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_CONE;
 }
 
-/* cost and its first two derivatives at p->alpha */
+/* elliptic contact at alpha (zone at 0: state0) */
+static void evalCone(const mjtNum* q, mjtNum mu, mjtNum alpha, int state0, tnLineSum* sum) {
+  int zone = coneZone(q, mu, alpha);
+
+  // bottom zone: the summed quadratic; middle zone: the cone term
+  if (zone == mjCNSTRSTATE_QUADRATIC) {
+    addPiece(sum, q, state0 == mjCNSTRSTATE_QUADRATIC);
+  } else if (zone == mjCNSTRSTATE_CONE) {
+    sum->cost += coneMiddle(q, mu, alpha, sum->deriv);
+  }
+
+  // the cost at 0 of its zone, when different (middle: always, its term is not split)
+  if (state0 == mjCNSTRSTATE_CONE) {
+    sum->loss += coneMiddle(q, mu, 0, NULL);
+  } else if (state0 == mjCNSTRSTATE_QUADRATIC && zone != state0) {
+    sum->loss += q[0];
+  }
+}
+
+/* friction loss row at alpha (zone at 0: state0): quadratic inside |x| < R f, linear
+ * outside; each zone's constant term counted only when the zone differs from the one at 0 */
+static void evalFriction(const mjData* d, const tnPrimal* ctx, int i, mjtNum alpha,
+                         tnLineSum* sum) {
+  const mjtNum* q = ctx->quad + 3 * i;
+  mjtNum start = ctx->Jaref[i], dir = ctx->Jv[i], x = start + alpha * dir;
+  mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
+  int state0 = d->efc_state[i], zone;
+  mjtNum constant;
+
+  // the zone at alpha
+  if (-rf < x && x < rf) {
+    zone = mjCNSTRSTATE_QUADRATIC;
+    addPiece(sum, q, state0 == zone);
+  } else {
+    zone = x <= -rf ? mjCNSTRSTATE_LINEARNEG : mjCNSTRSTATE_LINEARPOS;
+    mjtNum sgn = zone == mjCNSTRSTATE_LINEARNEG ? -1 : 1;
+    constant = f * (-0.5 * rf + sgn * start);
+    sum->qt[1] += sgn * f * dir;
+    if (state0 != zone) {
+      sum->gain += constant;
+    }
+  }
+
+  // the zone at 0, when left
+  if (state0 != zone) {
+    if (state0 == mjCNSTRSTATE_QUADRATIC) {
+      sum->loss += q[0];
+    } else {
+      sum->loss += f * (-0.5 * rf + (state0 == mjCNSTRSTATE_LINEARNEG ? -start : start));
+    }
+  }
+}
+
+/* cost (shifted: minus the cost at alpha = 0) and its first two derivatives at p->alpha */
 static void evalPoint(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
-  mjtNum alpha = p->alpha, cost = 0, deriv[2] = {0, 0};
-  mjtNum qt[3] = {ctx->quadGauss[0], ctx->quadGauss[1], ctx->quadGauss[2]};
+  mjtNum alpha = p->alpha;
+  tnLineSum sum = {{0, ctx->quadGauss[1], ctx->quadGauss[2]}, 0, 0, 0, {0, 0}};
   int ne = ctx->ne, nf = ctx->nf;
 
   for (int i = 0; i < ctx->nefc; i++) {
@@ -111,45 +180,46 @@ static void evalPoint(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
 
     // equality: always quadratic
     if (i < ne) {
-      qt[0] += q[0], qt[1] += q[1], qt[2] += q[2];
+      addPiece(&sum, q, 1);
       continue;
     }
 
-    // friction loss: quadratic inside the bound, linear outside
+    // friction loss: Huber
     if (i < ne + nf) {
-      mjtNum start = ctx->Jaref[i], dir = ctx->Jv[i], x = start + alpha * dir;
-      mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
-      if (-rf < x && x < rf) {
-        qt[0] += q[0], qt[1] += q[1], qt[2] += q[2];
-      } else if (x <= -rf) {
-        qt[0] += f * (-0.5 * rf - start);
-        qt[1] += -f * dir;
-      } else {
-        qt[0] += f * (-0.5 * rf + start);
-        qt[1] += f * dir;
-      }
+      evalFriction(d, ctx, i, alpha, &sum);
       continue;
     }
 
     // elliptic contact
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
-      evalCone(q, con->mu, alpha, qt, &cost, deriv);
+      evalCone(q, con->mu, alpha, d->efc_state[i], &sum);
       i += con->dim - 1;
       continue;
     }
 
     // limit, frictionless, pyramidal: active when violated
+    int active0 = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     if (ctx->Jaref[i] + alpha * ctx->Jv[i] < 0) {
-      qt[0] += q[0], qt[1] += q[1], qt[2] += q[2];
+      addPiece(&sum, q, active0);
+    } else if (active0) {
+      sum.loss += q[0];
     }
   }
 
   // total
-  p->cost = alpha * alpha * qt[2] + alpha * qt[1] + qt[0] + cost;
-  p->deriv[0] = 2 * alpha * qt[2] + qt[1] + deriv[0];
-  p->deriv[1] = 2 * qt[2] + deriv[1];
+  sum.qt[0] = sum.gain - sum.loss;
+  p->cost = alpha * alpha * sum.qt[2] + alpha * sum.qt[1] + sum.qt[0] + sum.cost;
+  p->deriv[0] = 2 * alpha * sum.qt[2] + sum.qt[1] + sum.deriv[0];
+  p->deriv[1] = 2 * sum.qt[2] + sum.deriv[1];
   ctx->LSiter++;
+}
+
+/* the search's result: point p (records its slope and its cost relative to alpha = 0) */
+static mjtNum accept(tnPrimal* ctx, const tnLinePoint* p, mjtNum slopescl) {
+  ctx->LSslope = fabs(p->deriv[0]) * slopescl;
+  ctx->LScost = p->cost;
+  return p->alpha;
 }
 
 /* Newton step from a point */
@@ -197,21 +267,18 @@ static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePo
     // midpoint, then the Newton steps from updated ends
     cand[ncand].alpha = 0.5 * (p1.alpha + p2.alpha);
     if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-      ctx->LSslope = fabs(cand[ncand - 1].deriv[0]) * slopescl;
-      return cand[ncand - 1].alpha;
+      return accept(ctx, &cand[ncand - 1], slopescl);
     }
     if (p1update) {
       cand[ncand] = p1next;
       if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-        ctx->LSslope = fabs(cand[ncand - 1].deriv[0]) * slopescl;
-        return cand[ncand - 1].alpha;
+        return accept(ctx, &cand[ncand - 1], slopescl);
       }
     }
     if (p2update) {
       cand[ncand] = p2next;
       if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-        ctx->LSslope = fabs(cand[ncand - 1].deriv[0]) * slopescl;
-        return cand[ncand - 1].alpha;
+        return accept(ctx, &cand[ncand - 1], slopescl);
       }
     }
 
@@ -220,16 +287,14 @@ static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePo
     p2update = updateBracket(&p2, cand, ncand, &p2next);
     if (!p1update && !p2update) {
       ctx->LSresult = 5;
-      ctx->LSslope = fabs(cand[0].deriv[0]) * slopescl;
-      return cand[0].alpha;
+      return accept(ctx, &cand[0], slopescl);
     }
   }
 
   // out of evaluations: the better end
   ctx->LSresult = 4;
   tnLinePoint* best = p1.cost < p2.cost ? &p1 : &p2;
-  ctx->LSslope = fabs(best->deriv[0]) * slopescl;
-  return best->alpha;
+  return accept(ctx, best, slopescl);
 }
 
 /* exact line search along ctx->search */
@@ -239,6 +304,7 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->LSiter = 0;
   ctx->LSresult = 0;
   ctx->LSslope = 1;
+  ctx->LScost = 0;
 
   // search direction too small
   mjtNum snorm = mju_norm(ctx->search, nv);
@@ -254,26 +320,15 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_mulJacVec(m, d, ctx->Jv, ctx->search);
   prepareQuad(d, ctx);
 
-  // start; stop at once when the quadratic model at 0 predicts a negligible improvement:
-  // CG only on its first search, unscaled; Newton only after its first, scaled (MuJoCo
-  // 3.14: CG may return the warmstart after 0 iterations, Newton always takes a step)
+  // start
   p0.alpha = 0;
   evalPoint(d, ctx, &p0);
-  mjtNum predicted = 0.5 * p0.deriv[0] * p0.deriv[0] / p0.deriv[1];
-  int negligible = ctx->flg_Newton
-                       ? !ctx->firstsearch && predicted * ctx->scale < m->opt.tolerance
-                       : ctx->firstsearch && predicted < m->opt.tolerance;
-  if (negligible) {
-    ctx->LSresult = 2;
-    return 0;
-  }
 
   // one Newton step
   p1.alpha = newtonStep(&p0);
   evalPoint(d, ctx, &p1);
   if (fabs(p1.deriv[0]) < gtol) {
-    ctx->LSslope = fabs(p1.deriv[0]) * slopescl;
-    return p1.alpha;
+    return accept(ctx, &p1, slopescl);
   }
 
   // Newton steps in the descent direction until the slope changes sign
@@ -284,16 +339,14 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
     p1.alpha = newtonStep(&p1);
     evalPoint(d, ctx, &p1);
     if (fabs(p1.deriv[0]) < gtol) {
-      ctx->LSslope = fabs(p1.deriv[0]) * slopescl;
-      return p1.alpha;
+      return accept(ctx, &p1, slopescl);
     }
   }
 
   // could not bracket
   if (ctx->LSiter >= m->opt.ls_iterations) {
     ctx->LSresult = 3;
-    ctx->LSslope = fabs(p1.deriv[0]) * slopescl;
-    return p1.alpha;
+    return accept(ctx, &p1, slopescl);
   }
 
   // bracketed: refine

@@ -2,23 +2,15 @@
  *
  * H = M + sum over quadratic rows of D_i J_i' J_i + sum over elliptic contacts in the cone's
  * middle zone of J_c' H_c J_c (H_c from mj_constraintUpdate). With a dense Jacobian, H is
- * formed densely from the rows' non-zeros and factored with Cholesky; Newton's
- * preconditioned gradient is H \ grad. (Sparse Jacobians: solver_hessian_sparse.c.) */
+ * formed densely (lower triangle) from the rows' non-zeros and factored with Cholesky;
+ * Newton's preconditioned gradient is H \ grad. (Sparse Jacobians:
+ * solver_hessian_sparse.c.) */
 #include "constraint/solver_primal.h"
 
-/* non-zeros of row i: values and columns (dense rows are compressed) */
+/* non-zeros of dense row i: values and columns */
 static int rowNonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, int* ind) {
-  int n = 0;
-  if (tn_isSparse(m)) {
-    int adr = d->efc_J_rowadr[i];
-    n = d->efc_J_rownnz[i];
-    for (int k = 0; k < n; k++) {
-      val[k] = d->efc_J[adr + k];
-      ind[k] = d->efc_J_colind[adr + k];
-    }
-    return n;
-  }
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
+  int n = 0;
   for (int k = 0; k < m->nv; k++) {
     if (row[k] != 0) {
       val[n] = row[k];
@@ -28,40 +20,26 @@ static int rowNonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, in
   return n;
 }
 
-/* H += scl * a b' (+ its transpose when the rows differ) over the given non-zeros */
-static void addOuter(mjtNum* H, int nv, const mjtNum* va, const int* ia, int na,
-                     const mjtNum* vb, const int* ib, int nb, mjtNum scl) {
-  for (int p = 0; p < na; p++) {
+/* lower triangle of H += scl * a b' over the non-zeros at the common ascending columns ind
+ * (the Cholesky factorization reads only the lower triangle) */
+static void addOuter(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, const int* ind,
+                     int n, mjtNum scl) {
+  for (int p = 0; p < n; p++) {
     mjtNum s = scl * va[p];
-    mjtNum* Hrow = H + (size_t)ia[p] * nv;
-    for (int q = 0; q < nb; q++) {
-      Hrow[ib[q]] += s * vb[q];
+    mjtNum* Hrow = H + (size_t)ind[p] * nv;
+    for (int q = 0; q <= p; q++) {
+      Hrow[ind[q]] += s * vb[q];
     }
   }
 }
 
-/* rows i..i+dim-1 at their common columns: sparse rows of one contact share their chain;
- * dense rows are gathered where any of them is non-zero. Returns the column count. */
+/* dense rows i..i+dim-1 gathered at the columns where any of them is non-zero; returns
+ * the column count */
 static int contactRows(const mjModel* m, const mjData* d, int i, int dim, mjtNum* val,
                        int* ind) {
   int nv = m->nv, n = 0;
 
-  // sparse: same pattern for every row of the contact
-  if (tn_isSparse(m)) {
-    n = d->efc_J_rownnz[i];
-    for (int j = 0; j < dim; j++) {
-      int adr = d->efc_J_rowadr[i + j];
-      for (int k = 0; k < n; k++) {
-        val[j * n + k] = d->efc_J[adr + k];
-      }
-    }
-    for (int k = 0; k < n; k++) {
-      ind[k] = d->efc_J_colind[d->efc_J_rowadr[i] + k];
-    }
-    return n;
-  }
-
-  // dense: union of non-zero columns
+  // union of non-zero columns
   for (int c = 0; c < nv; c++) {
     for (int j = 0; j < dim; j++) {
       if (d->efc_J[(size_t)(i + j) * nv + c] != 0) {
@@ -90,13 +68,13 @@ static void addCone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum*
     for (int b = 0; b < dim; b++) {
       mjtNum h = con->H[a * dim + b];
       if (h != 0) {
-        addOuter(H, nv, val + a * n, ind, n, val + b * n, ind, n, h);
+        addOuter(H, nv, val + a * n, val + b * n, ind, n, h);
       }
     }
   }
 }
 
-/* H = M + J' D_active J (+ cones), then its Cholesky factor */
+/* H = M + J' D_active J (+ cones; lower triangle), then its Cholesky factor */
 void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, nefc = d->nefc;
   mjtNum* H = ctx->H;
@@ -121,7 +99,7 @@ void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
     // quadratic: D_i J_i' J_i
     if (state == mjCNSTRSTATE_QUADRATIC) {
       int n = rowNonzeros(m, d, i, val, ind);
-      addOuter(H, nv, val, ind, n, val, ind, n, d->efc_D[i]);
+      addOuter(H, nv, val, val, ind, n, d->efc_D[i]);
     }
   }
 

@@ -4,10 +4,14 @@
  * along the search direction, moves qacc, Ma and Jaref, re-evaluates the constraint states
  * and forces, and the gradient grad = M qacc - qfrc_smooth - J' force. Newton's direction
  * is -H^-1 grad; CG's is -M^-1 grad plus the Hager-Zhang multiple of the previous
- * direction. Iteration stops when the scaled cost improvement or gradient norm falls below
- * `tolerance`, when the line search makes no progress, or after `iterations`. Newton's
- * Hessian (dense Cholesky, or a sparse L'DL with a sparse Jacobian) is rebuilt only when a
- * constraint state changed or a cone is active: otherwise it is exactly the same matrix. */
+ * direction. As MuJoCo 3.14: before each line search Newton stops when the start point's
+ * scaled gradient norm (first iteration) or its predicted improvement 0.5 grad' H^-1 grad
+ * (later ones) is below `tolerance`, CG only before its first search, when
+ * 0.5 grad' M^-1 grad is; after each step both stop when the scaled improvement (the line
+ * search's cost change) or gradient norm is below `tolerance`, or after `iterations`.
+ * Newton's Hessian (dense Cholesky, or a sparse L'DL with a sparse Jacobian) is rebuilt
+ * only when a constraint state changed or a cone is active: otherwise it is exactly the
+ * same matrix. */
 #include <string.h>
 
 #include "constraint/solver_primal.h"
@@ -88,7 +92,7 @@ static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 }
 
-/* CG: Hager-Zhang direction (preconditioned by M), with its lower bound
+/* CG: Hager-Zhang direction (preconditioned by M; Py'g evaluated as y'Mgrad), with its bound
  *   beta = (Py - 2 d (y'Py)/(d'y))' g / (d'y),  beta >= -1 / (|d| min(0.01, |g_prev|))
  * where y = g - g_prev, Py = Mgrad - Mgrad_prev, d the previous direction */
 static void updateDirectionCG(tnPrimal* ctx) {
@@ -107,7 +111,7 @@ static void updateDirectionCG(tnPrimal* ctx) {
   if (dy != 0) {
     mjtNum yPy = tnu_dot(y, Py, nv);
     mjtNum dg = tnu_dot(ctx->search, ctx->grad, nv);
-    beta = (tnu_dot(Py, ctx->grad, nv) - 2 * yPy * dg / dy) / dy;
+    beta = (tnu_dot(y, ctx->Mgrad, nv) - 2 * yPy * dg / dy) / dy;
   }
   beta = mju_max(beta, eta);
 
@@ -131,33 +135,57 @@ static int hessianStale(const mjData* d, const tnPrimal* ctx, int first) {
   return 0;
 }
 
-/* Newton's Hessian (dense, or sparse in its own stack frame on top) and the gradient */
+/* Newton's Hessian (dense, or sparse in the pattern made on the first call) and the
+ * gradient */
 static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
   if (ctx->flg_Newton && hessianStale(d, ctx, first)) {
     if (ctx->H) {
       tn_newtonHessian(m, d, ctx);
     } else {
-      if (!first) {
-        mj_freeStack(d);
+      if (first) {
+        tn_newtonHessianSparseInit(m, d, ctx);
       }
-      mj_markStack(d);
       tn_newtonHessianSparse(m, d, ctx);
     }
   }
   updateGradient(m, d, ctx);
 }
 
+/* convergence test before the line search of iteration `iter`, as MuJoCo 3.14 behaves:
+ * Newton stops at once when the scaled gradient norm of the start point is below
+ * `tolerance`, and on later iterations when the improvement its quadratic model predicts,
+ * 0.5 grad' H^-1 grad (scaled), is; CG only tests the start point, with 0.5 grad' M^-1 grad */
+static int startConverged(const mjModel* m, const tnPrimal* ctx, int iter) {
+  mjtNum tol = m->opt.tolerance;
+  if (ctx->flg_Newton && iter == 0) {
+    return ctx->scale * mju_norm(ctx->grad, ctx->nv) < tol;
+  }
+  if (ctx->flg_Newton || iter == 0) {
+    return 0.5 * ctx->scale * tnu_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
+  }
+  return 0;
+}
+
 /* CG or Newton from d->qacc */
-void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
+void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
+                  const mjtNum* jaref, const mjtNum* Ma) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
   allocContext(m, d, &ctx, flg_Newton);
 
-  // initial state: Ma, Jaref, constraints, Hessian, gradient
-  mj_mulM(m, d, ctx.Ma, d->qacc);
-  mj_mulJacVec(m, d, ctx.Jaref, d->qacc);
-  mju_subFrom(ctx.Jaref, d->efc_aref, nefc);
+  // initial state: Ma, Jaref (given, or computed), constraints, Hessian, gradient
+  if (Ma) {
+    mju_copy(ctx.Ma, Ma, nv);
+  } else {
+    mj_mulM(m, d, ctx.Ma, d->qacc);
+  }
+  if (jaref) {
+    mju_copy(ctx.Jaref, jaref, nefc);
+  } else {
+    mj_mulJacVec(m, d, ctx.Jaref, d->qacc);
+    mju_subFrom(ctx.Jaref, d->efc_aref, nefc);
+  }
   for (int i = 0; i < nefc; i++) {
     d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
   }
@@ -168,8 +196,12 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
   mju_scl(ctx.search, ctx.Mgrad, -1, nv);
 
   while (iter < maxiter) {
+    // converged at the start of the iteration
+    if (startConverged(m, &ctx, iter)) {
+      break;
+    }
+
     // exact line search; no progress: done
-    ctx.firstsearch = iter == 0;
     mjtNum alpha = tn_lineSearch(m, d, &ctx);
     if (alpha == 0) {
       break;
@@ -180,8 +212,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
     mju_addToScl(ctx.Ma, ctx.Mv, alpha, nv);
     mju_addToScl(ctx.Jaref, ctx.Jv, alpha, nefc);
 
-    // keep the previous gradients (CG) and cost
-    mjtNum oldcost = ctx.cost;
+    // keep the previous gradients (CG)
     if (!flg_Newton) {
       mju_copy(ctx.prev_grad, ctx.grad, nv);
       mju_copy(ctx.prev_Mgrad, ctx.Mgrad, nv);
@@ -192,13 +223,13 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
     updateHessianGradient(m, d, &ctx, 0);
 
     // statistics
-    mjtNum improvement = ctx.scale * (oldcost - ctx.cost);
+    mjtNum improvement = -ctx.scale * ctx.LScost;
     mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
     tn_saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
                  ctx.LSiter, 0);
     iter++;
 
-    // converged
+    // converged: small improvement or small gradient
     if (improvement < m->opt.tolerance || gradient < m->opt.tolerance) {
       break;
     }
@@ -211,10 +242,5 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton) {
     }
   }
   d->solver_niter[0] = iter;
-
-  // the sparse Hessian's frame, then the solver's
-  if (flg_Newton && !ctx.H) {
-    mj_freeStack(d);
-  }
   mj_freeStack(d);
 }

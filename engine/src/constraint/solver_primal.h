@@ -34,21 +34,31 @@ typedef struct tnPrimal_ {
   /* Newton, dense Jacobian: Hessian and its Cholesky factor (nv x nv) */
   mjtNum* H;
 
-  /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last) */
+  /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last), its
+   * column lists (off-diagonal entries by column, rows descending) and scratch */
   int Hnnz;
   int* Hrownnz;
   int* Hrowadr;
   int* Hcolind;
   mjtNum* Hval;
   mjtNum* Hdiaginv;
+  int* Hcolptr;
+  int* Hcolrow;
+  int* Hcoladr;
+  mjtNum* Hwork;
+  mjtNum* HB;
+  int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
+  int* HMmap;               /* address in Hval of each entry of M */
+  int* Hrowmap;             /* addresses of the row blocks' lower triangles */
+  int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern */
 
   /* costs and statistics */
   mjtNum cost, gauss;
   mjtNum quadGauss[3];
   int nactive, nchange;
   int LSiter, LSresult;
-  int firstsearch;          /* 1 during the first line search of the solve */
   mjtNum LSslope;
+  mjtNum LScost;            /* cost change of the last line search's step */
 } tnPrimal;
 
 /* one evaluation point of the line search */
@@ -67,8 +77,10 @@ void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
 /* Newton: Mgrad = H \ grad with the factored Hessian */
 void tn_newtonSolve(const tnPrimal* ctx);
 
-/* sparse Jacobian: build and factor H into ctx's CSR arrays (allocated on the stack, so
- * call inside a frame that lasts until the solve), and solve with it */
+/* sparse Jacobian: a fill-reducing ordering and the factor's pattern for the whole solve
+ * (M and every row, with fill) and its storage, allocated on the stack in the solver's
+ * frame; then, per rebuild, the values and factor of H in that pattern; and the solve */
+void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn_newtonSolveSparse(const tnPrimal* ctx);
 
