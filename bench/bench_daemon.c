@@ -21,11 +21,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <torsion/torsion.h>
 
+#include "bench_common.h"
 #include "torsion_client.h"
 
 /* options */
@@ -39,48 +39,10 @@ typedef struct benchOpts_ {
   int batch, nstep, threads, reps, latency_steps;
 } benchOpts;
 
-/* wall clock */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-/* sort helper */
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-/* median of n values (sorts them) */
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* nearest-rank percentile of a sorted array */
 static double pct(const double* v, int n, double q) {
   int k = (int)ceil(q * n);
   return v[k > 0 ? k - 1 : 0];
-}
-
-/* read a whole file */
-static char* slurp(const char* path) {
-  FILE* f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char* buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf)
-    buf[n] = '\0';
-  fclose(f);
-  return buf;
 }
 
 /* an unused loopback port */
@@ -98,30 +60,6 @@ static int free_port(void) {
   return port;
 }
 
-/* start torsiond; returns its pid (or -1) once the socket answers */
-static pid_t start_daemon(const benchOpts* o, const char* sock, int port) {
-  char workers[16], portstr[16];
-  snprintf(workers, sizeof(workers), "%d", o->threads);
-  snprintf(portstr, sizeof(portstr), "%d", port);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl(o->torsiond, o->torsiond, "--socket", sock, "--workers", workers, "--tcp-port", portstr,
-          "--log-level", "warn", (char*)NULL);
-    _exit(127);
-  }
-  char addr[640], err[256];
-  snprintf(addr, sizeof(addr), "unix:%s", sock);
-  for (int i = 0; i < 200 && pid > 0; i++) {
-    tnClient* c = tnc_connect(addr, err, sizeof(err));
-    if (c) {
-      tnc_close(c);
-      return pid;
-    }
-    usleep(50000);
-  }
-  return -1;
-}
-
 /* deterministic uniform numbers in [-1, 1] */
 static double unit_noise(unsigned long long* s) {
   *s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -137,7 +75,7 @@ static int throughput(const benchOpts* o, tnClient* c, double* t_in, double* t_d
                       int* nstate_out) {
   char err[1024] = "";
   mjModel* m = mj_loadXML(o->model, NULL, err, sizeof(err));
-  char* xml = slurp(o->model);
+  char* xml = tnc_read_file(o->model, NULL);
   if (!m || !xml) {
     fprintf(stderr, "bench_daemon: cannot load %s: %s\n", o->model, err);
     return -1;
@@ -174,23 +112,23 @@ static int throughput(const benchOpts* o, tnClient* c, double* t_in, double* t_d
   double* td = malloc(sizeof(double) * (size_t)o->reps);
   *equal = 1;
   for (int r = 0; r < o->reps; r++) {
-    double t0 = now_s();
+    double t0 = bench_now_s();
     tn_rolloutBatch(m, datas, T, B, N, mjSTATE_FULLPHYSICS, state0, nu ? ctrl : NULL, N, out, NULL);
-    tin[r] = now_s() - t0;
+    tin[r] = bench_now_s() - t0;
     tncRolloutResult res;
-    t0 = now_s();
+    t0 = bench_now_s();
     if (tnc_rollout(c, &q, &res)) {
       fprintf(stderr, "bench_daemon: daemon rollout: %s\n", tnc_error(c));
       return -1;
     }
-    td[r] = now_s() - t0;
+    td[r] = bench_now_s() - t0;
     if (memcmp(res.states, out, sizeof(double) * (size_t)B * N * nstate) != 0)
       *equal = 0;
     tnc_rollout_free(&res);
     fprintf(stderr, "  rep %d: in-process %.3f s, daemon %.3f s\n", r + 1, tin[r], td[r]);
   }
-  *t_in = median(tin, o->reps);
-  *t_d = median(td, o->reps);
+  *t_in = bench_median(tin, o->reps);
+  *t_d = bench_median(td, o->reps);
   for (int i = 0; i < T; i++) mj_deleteData(datas[i]);
   free(datas);
   free(tin);
@@ -211,7 +149,7 @@ static int throughput(const benchOpts* o, tnClient* c, double* t_in, double* t_d
 static int latency(const benchOpts* o, const char* addr, double* p50, double* p99, double* pmax) {
   char err[256];
   tnClient* c = tnc_connect(addr, err, sizeof(err));
-  char* xml = slurp(o->latency_model);
+  char* xml = tnc_read_file(o->latency_model, NULL);
   if (!c || !xml) {
     fprintf(stderr, "bench_daemon: latency: %s\n", c ? "cannot read the model" : err);
     return -1;
@@ -230,15 +168,15 @@ static int latency(const benchOpts* o, const char* addr, double* p50, double* p9
   unsigned long long seed = 7;
   for (int i = 0; i < n / 10 + n; i++) {
     for (int k = 0; k < s.nu; k++) ctrl[k] = 0.1 * unit_noise(&seed);
-    double t0 = now_s();
+    double t0 = bench_now_s();
     if (tnc_session_step(c, &s, ctrl, 1, state, NULL, NULL)) {
       fprintf(stderr, "bench_daemon: step: %s\n", tnc_error(c));
       return -1;
     }
     if (i >= n / 10)
-      lat[i - n / 10] = (now_s() - t0) * 1e6;  // the first tenth warms up
+      lat[i - n / 10] = (bench_now_s() - t0) * 1e6;  // the first tenth warms up
   }
-  qsort(lat, (size_t)n, sizeof(double), cmp_double);
+  bench_sort(lat, n);
   *p50 = pct(lat, n, 0.5);
   *p99 = pct(lat, n, 0.99);
   *pmax = lat[n - 1];
@@ -256,7 +194,7 @@ static int latency(const benchOpts* o, const char* addr, double* p50, double* p9
 static int update_docs(const char* path, const char* table) {
   static const char* begin = "<!-- bench_daemon:begin -->\n";
   static const char* end = "<!-- bench_daemon:end -->";
-  char* doc = slurp(path);
+  char* doc = tnc_read_file(path, NULL);
   char* b = doc ? strstr(doc, begin) : NULL;
   char* e = b ? strstr(b, end) : NULL;
   FILE* f = e ? fopen(path, "w") : NULL;
@@ -340,7 +278,7 @@ int main(int argc, char** argv) {
   snprintf(unix_addr, sizeof(unix_addr), "unix:%s", sock);
   int port = free_port();
   snprintf(tcp_addr, sizeof(tcp_addr), "tcp:127.0.0.1:%d", port);
-  pid_t pid = start_daemon(&o, sock, port);
+  pid_t pid = bench_start_daemon(o.torsiond, sock, o.threads, port);
   if (pid < 0) {
     fprintf(stderr, "bench_daemon: torsiond did not start (%s)\n", o.torsiond);
     return 1;

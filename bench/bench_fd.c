@@ -22,12 +22,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <torsion/torsion.h>
 
 #include "../clients/cli/npy.h"
+#include "bench_common.h"
 #include "torsion_client.h"
 
 #define MAXTHREADS 16
@@ -49,45 +49,6 @@ typedef struct fdCase_ {
   int B, nstate, nx, nu;
   double *state, *ctrl; /* [B, nstate], [B, nu] or NULL */
 } fdCase;
-
-/* wall clock */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
-
-/* median of n values (sorts them) */
-static int cmp_double(const void* a, const void* b) {
-  double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double* v, int n) {
-  qsort(v, (size_t)n, sizeof(double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* read a whole file */
-static char* slurp(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  char* buf = NULL;
-  long n = -1;
-  if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-    buf[n] = '\0';
-    if (len) {
-      *len = (size_t)n;
-    }
-  } else {
-    free(buf);
-    buf = NULL;
-  }
-  if (f) {
-    fclose(f);
-  }
-  return buf;
-}
 
 /* the text with every integrator="RK4" replaced by integrator="Euler" */
 static char* to_euler(const char* text) {
@@ -119,7 +80,7 @@ static char* to_euler(const char* text) {
 static int load_case(const fdOpts* o, fdCase* fc) {
   char err[1024] = "";
   memset(fc, 0, sizeof(*fc));
-  char* raw = slurp(o->model, NULL);
+  char* raw = tnc_read_file(o->model, NULL);
   if (!raw) {
     fprintf(stderr, "bench_fd: cannot read %s\n", o->model);
     return -1;
@@ -172,7 +133,7 @@ static double time_single(const fdOpts* o, const fdCase* fc) {
   double* A = malloc(sizeof(double) * fc->nx * fc->nx);
   double* Bm = malloc(sizeof(double) * (fc->nx * fc->nu + 1));
   long count = 0;
-  double t0 = now_s(), elapsed = 0;
+  double t0 = bench_now_s(), elapsed = 0;
   do {
     for (int b = 0; b < fc->B; b++) {
       mj_setState(fc->m, d, fc->state + (size_t)b * fc->nstate, mjSTATE_FULLPHYSICS);
@@ -182,7 +143,7 @@ static double time_single(const fdOpts* o, const fdCase* fc) {
       mjd_transitionFD(fc->m, d, o->eps, (mjtByte)o->centered, A, fc->nu ? Bm : NULL, NULL, NULL);
     }
     count += fc->B;
-    elapsed = now_s() - t0;
+    elapsed = bench_now_s() - t0;
   } while (elapsed < o->min_time);
   free(A);
   free(Bm);
@@ -193,12 +154,12 @@ static double time_single(const fdOpts* o, const fdCase* fc) {
 /* tn_transitionFDBatch over all states with T threads; seconds, outputs into A and Bm */
 static double time_batch(const fdOpts* o, const fdCase* fc, mjData** datas, int T, double* A,
                          double* Bm) {
-  double t0 = now_s();
+  double t0 = bench_now_s();
   if (tn_transitionFDBatch(fc->m, datas, T, fc->B, mjSTATE_FULLPHYSICS, fc->state, fc->ctrl, o->eps,
                            o->centered, A, fc->nu ? Bm : NULL, NULL, NULL)) {
     return -1;
   }
-  return now_s() - t0;
+  return bench_now_s() - t0;
 }
 
 /* batch throughput for each thread count: states per second (median of reps) */
@@ -215,7 +176,7 @@ static int measure_batch(const fdOpts* o, const fdCase* fc, double* rate) {
       t[r] = time_batch(o, fc, datas, o->threads[k], A, Bm);
       rc = t[r] < 0;
     }
-    rate[k] = rc ? 0 : fc->B / median(t, o->reps);
+    rate[k] = rc ? 0 : fc->B / bench_median(t, o->reps);
   }
   for (int i = 0; i < MAXTHREADS; i++) mj_deleteData(datas[i]);
   free(A);
@@ -226,28 +187,6 @@ static int measure_batch(const fdOpts* o, const fdCase* fc, double* rate) {
 /* ---------------------------------------------------------------------------------------
  * the daemon row
  * ------------------------------------------------------------------------------------- */
-
-/* start torsiond on sock with T workers; its pid (or -1) once it answers */
-static pid_t start_daemon(const char* torsiond, const char* sock, int T) {
-  char workers[16], addr[640], err[256];
-  snprintf(workers, sizeof(workers), "%d", T);
-  pid_t pid = fork();
-  if (pid == 0) {
-    execl(torsiond, torsiond, "--socket", sock, "--workers", workers, "--log-level", "warn",
-          (char*)NULL);
-    _exit(127);
-  }
-  snprintf(addr, sizeof(addr), "unix:%s", sock);
-  for (int i = 0; i < 200 && pid > 0; i++) {
-    tnClient* c = tnc_connect(addr, err, sizeof(err));
-    if (c) {
-      tnc_close(c);
-      return pid;
-    }
-    usleep(50000);
-  }
-  return -1;
-}
 
 /* the include files of the text (one level: file="..." of <include>), as assets */
 static int collect_assets(const fdCase* fc, tncAsset* as) {
@@ -263,7 +202,7 @@ static int collect_assets(const fdCase* fc, tncAsset* as) {
     snprintf(rel, sizeof(rel), "%.*s", (int)(end - name), name);
     snprintf(path, sizeof(path), "%s/%s", fc->dir, rel);
     size_t len = 0;
-    char* data = slurp(path, &len);
+    char* data = tnc_read_file(path, &len);
     if (!data) {
       continue;
     }
@@ -297,12 +236,12 @@ static double time_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, const 
                        .nu = fc->nu,
                        .eps = o->eps,
                        .centered = o->centered};
-  double t0 = now_s();
+  double t0 = bench_now_s();
   if (tnc_transition_fd(c, &q, res)) {
     fprintf(stderr, "bench_fd: TransitionFD: %s\n", tnc_error(c));
     return -1;
   }
-  return now_s() - t0;
+  return bench_now_s() - t0;
 }
 
 /* load the model into the daemon; 0 and the handle */
@@ -357,8 +296,8 @@ static int measure_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, double
   free(A);
   free(Bm);
   if (!rc) {
-    *t_in = median(tin, o->reps);
-    *t_d = median(td, o->reps);
+    *t_in = bench_median(tin, o->reps);
+    *t_d = bench_median(td, o->reps);
   }
   return rc;
 }
@@ -371,7 +310,7 @@ static int daemon_row(const fdOpts* o, const fdCase* fc, double* t_in, double* t
   }
   snprintf(sock, sizeof(sock), "%s/s", dir);
   snprintf(addr, sizeof(addr), "unix:%s", sock);
-  pid_t pid = start_daemon(o->torsiond, sock, o->daemon_threads);
+  pid_t pid = bench_start_daemon(o->torsiond, sock, o->daemon_threads, 0);
   tnClient* c = pid > 0 ? tnc_connect(addr, err, sizeof(err)) : NULL;
   int rc = c ? measure_daemon(o, fc, c, t_in, t_d, equal) : -1;
   if (!c) {

@@ -26,11 +26,8 @@ MuJoCo runs with island and nativeccd disabled (Torsion has no islands and uses 
       [--json bench/results/fd.json] [--update-docs] [--build build]
   .venv/bin/python bench/bench_fd.py --from-json bench/results/fd.json --update-docs
 """
-import argparse
-import datetime
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -39,12 +36,8 @@ import time
 import mujoco
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(HERE, "..", "tests", "differential"))
-
-import bench_engine  # noqa: E402  (initial state, machine and commit)
-from harness import corpus, oracle  # noqa: E402
+import benchlib
+from harness import corpus, oracle  # noqa: E402  (on the path through benchlib)
 
 MODELS = ["gym/humanoid", "gym/ant", "gym/half_cheetah", "dmc/humanoid", "dmc/cartpole"]
 DAEMON_MODEL = "gym/humanoid"
@@ -52,17 +45,12 @@ MUJOCO_DISABLE = oracle.CONTACT_ORACLE  # island, nativeccd
 EPS = 1e-6
 THREADS = (1, 2, 4)
 TARGET, DAEMON_TARGET = 1.0, 0.95
-DOCS = os.path.join(HERE, "..", "docs", "benchmarks.md")
 BEGIN, END = "<!-- bench_fd:begin -->", "<!-- bench_fd:end -->"
 
 
 def find_models(patterns):
     """The benchmark models whose id contains one of the patterns (all when empty)."""
-    known = {m.id: m for m in corpus.all_models()}
-    missing = [mid for mid in MODELS if mid not in known]
-    if missing:
-        raise SystemExit("models not found: %s" % ", ".join(missing))
-    return corpus.select([known[mid] for mid in MODELS], patterns)
+    return benchlib.find_models(MODELS, corpus.all_models(), patterns)
 
 
 def is_rk4(path):
@@ -73,7 +61,7 @@ def is_rk4(path):
 def make_inputs(m, model_id, count, stride):
     """count FULLPHYSICS states of a MuJoCo rollout with small random controls, every
     stride-th step, and the controls applied at them: ([count, nstate], [count, nu])."""
-    state0, ctrl0 = bench_engine.initial_state(m)
+    state0, ctrl0 = benchlib.initial_state(m)
     r = oracle.rng(model_id, "bench_fd")
     d = mujoco.MjData(m)
     mujoco.mj_setState(m, d, state0, oracle.FULLPHYSICS)
@@ -138,10 +126,11 @@ def bench_model(model, opts, tmp):
     # 1. per state, alternating (speeds: states per second, for the ratio)
     try:
         mujoco_us_per_state(m, states, ctrls, 0.05)  # warm-up
-        for _ in range(opts.repeats):
-            res = run_bench_fd(base + ["--single", "--min-time", opts.min_time], opts.bench_fd)
-            row["torsion"].append(1e6 / res["single_us_per_state"])
-            row["mujoco"].append(1e6 / mujoco_us_per_state(m, states, ctrls, opts.min_time))
+        single = base + ["--single", "--min-time", opts.min_time]
+        benchlib.alternate(
+            row, opts.repeats,
+            lambda: 1e6 / run_bench_fd(single, opts.bench_fd)["single_us_per_state"],
+            lambda: 1e6 / mujoco_us_per_state(m, states, ctrls, opts.min_time))
 
         # 2. batch throughput, and 3. the daemon row on its model
         extra = ["--batch", "--threads", ",".join(str(t) for t in THREADS), "--reps",
@@ -153,13 +142,13 @@ def bench_model(model, opts, tmp):
         row["batch"] = res["batch"]
         row["daemon"] = res.get("daemon")
     except (RuntimeError, ValueError, subprocess.SubprocessError) as e:
-        row["error"] = str(e).strip().splitlines()[-1][:300]
+        row["error"] = benchlib.error_line(e)
     return summarize(row)
 
 
 def summarize(row):
     """Medians (microseconds per state) and the ratio of speeds Torsion / MuJoCo."""
-    row = bench_engine.summarize(row)
+    row = benchlib.summarize(row)
     row["torsion_us"] = 1e6 / row["torsion_median"] if row["torsion_median"] else None
     row["mujoco_us"] = 1e6 / row["mujoco_median"] if row["mujoco_median"] else None
     return row
@@ -173,8 +162,8 @@ def verdict(ratio, target):
 
 
 def _num(x, fmt="%.1f"):
-    """A number for the table, or a dash."""
-    return fmt % x if x is not None else "—"
+    """A number for the table (microseconds: one decimal by default), or a dash."""
+    return benchlib.num(x, fmt)
 
 
 def table(rows):
@@ -182,12 +171,10 @@ def table(rows):
     lines = ["| model | nv | nu | integrator | states | Torsion µs/state | MuJoCo µs/state "
              "| ratio | verdict |", "|---|---:|---:|---|---:|---:|---:|---:|---|"]
     for r in rows:
-        note = verdict(r["ratio"], TARGET)
-        if r["error"]:
-            note += ": " + r["error"].replace("|", "/")[:120]
         lines.append("| %s | %d | %d | %s | %d | %s | %s | %s | %s |" % (
             r["model"], r["nv"], r["nu"], r["integrator"], r["states"], _num(r["torsion_us"]),
-            _num(r["mujoco_us"]), _num(r["ratio"], "%.2f"), note))
+            _num(r["mujoco_us"]), _num(r["ratio"], "%.2f"),
+            benchlib.note(verdict(r["ratio"], TARGET), r)))
     lines += ["", "Torsion's batch throughput (`tn_transitionFDBatch`, states per second):", "",
               "| model | " + " | ".join("%d thread%s" % (t, "s" if t > 1 else "")
                                         for t in THREADS) + " | 2 threads / 1 |",
@@ -214,35 +201,28 @@ def table(rows):
 
 def update_docs(report):
     """Replace the section between the markers in docs/benchmarks.md."""
-    with open(DOCS) as f:
-        text = f.read()
-    if BEGIN not in text or END not in text:
-        raise SystemExit("%s has no %s ... %s markers" % (DOCS, BEGIN, END))
     mc = report["machine"]
-    body = "\n".join([
-        BEGIN,
+    benchlib.replace_docs_section(
+        BEGIN, END,
         "Measured %s at commit %s on %s (%d cores, load average %s at the start), MuJoCo %s; "
         "medians of %d repeats of at least %.2f s each; forward differences, eps %g; MuJoCo "
         "with island and nativeccd disabled." % (
             report["date"], report.get("commit") or "?", mc["cpu"], mc["cores"],
             report.get("load", "?"), mc["mujoco"], report["repeats"], report["min_time"],
             EPS),
-        "",
-        table(report["results"]),
-        END])
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1]
-    with open(DOCS, "w") as f:
-        f.write(head + body + tail)
+        table(report["results"]))
+
+
+def progress(row):
+    """One model's line while the benchmark runs."""
+    return "%-18s torsion %9s us  mujoco %9s us  ratio %5s  %s" % (
+        row["model"], _num(row["torsion_us"]), _num(row["mujoco_us"]), _num(row["ratio"], "%.2f"),
+        verdict(row["ratio"], TARGET))
 
 
 def main():
     build = os.environ.get("TORSION_BUILD", os.path.join(corpus.REPO_ROOT, "build"))
-    p = argparse.ArgumentParser(description=__doc__,
-                                formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--models", nargs="*", default=[],
-                   help="only models whose id contains one of these (default: all)")
-    p.add_argument("--repeats", type=int, default=5)
+    p = benchlib.arg_parser(__doc__)
     p.add_argument("--min-time", type=float, default=0.3,
                    help="seconds of one per-state measurement")
     p.add_argument("--states", type=int, default=64, help="states per model")
@@ -252,21 +232,12 @@ def main():
                    help="torsiond for the daemon row ('' to skip it)")
     p.add_argument("--daemon-model", default=DAEMON_MODEL)
     p.add_argument("--daemon-threads", type=int, default=2)
-    p.add_argument("--json", help="write the results here")
-    p.add_argument("--update-docs", action="store_true",
-                   help="rewrite the bench_fd section of docs/benchmarks.md")
-    p.add_argument("--from-json", metavar="FILE",
-                   help="measure nothing: print (and with --update-docs write) a saved run")
+    benchlib.add_report_args(p, "rewrite the bench_fd section of docs/benchmarks.md")
     opts = p.parse_args()
 
     if opts.from_json:
-        with open(opts.from_json) as f:
-            report = json.load(f)
-        report["results"] = [summarize(r) for r in report["results"]]
-        print(table(report["results"]))
-        if opts.update_docs:
-            update_docs(report)
-        return 0
+        return benchlib.replay(opts.from_json, summarize, table,
+                               update_docs if opts.update_docs else None)
 
     if not os.access(opts.bench_fd, os.X_OK):
         raise SystemExit("bench_fd not found at %s (build it, or pass --bench-fd)" %
@@ -274,30 +245,13 @@ def main():
     if opts.torsiond and not os.access(opts.torsiond, os.X_OK):
         raise SystemExit("torsiond not found at %s (or pass --torsiond '')" % opts.torsiond)
     models = find_models(opts.models)
-    if not models:
-        raise SystemExit("no model matches %s" % opts.models)
     load = "%.1f" % os.getloadavg()[0]
-    rows = []
     with tempfile.TemporaryDirectory(prefix="bench-fd-") as tmp:
-        for model in models:
-            row = bench_model(model, opts, tmp)
-            rows.append(row)
-            print("%-18s torsion %9s us  mujoco %9s us  ratio %5s  %s" % (
-                model.id, _num(row["torsion_us"]), _num(row["mujoco_us"]),
-                _num(row["ratio"], "%.2f"), verdict(row["ratio"], TARGET)), flush=True)
-    report = {"date": datetime.date.today().isoformat(), "machine": bench_engine.machine(),
-              "commit": bench_engine.commit(), "load": load, "repeats": opts.repeats,
-              "min_time": opts.min_time, "eps": EPS, "mujoco_disable": list(MUJOCO_DISABLE),
-              "results": rows}
-    print()
-    print(table(rows))
-    if opts.json:
-        os.makedirs(os.path.dirname(os.path.abspath(opts.json)), exist_ok=True)
-        with open(opts.json, "w") as f:
-            json.dump(report, f, indent=1)
-    if opts.update_docs:
-        update_docs(report)
-    return 0
+        rows = benchlib.run_models(models, lambda model: bench_model(model, opts, tmp), progress)
+    report = dict(benchlib.report_head(), load=load, repeats=opts.repeats,
+                  min_time=opts.min_time, eps=EPS, mujoco_disable=list(MUJOCO_DISABLE),
+                  results=rows)
+    return benchlib.finish(report, table, update_docs, opts)
 
 
 if __name__ == "__main__":

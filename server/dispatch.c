@@ -120,6 +120,22 @@ uint32_t td_warning_mask(const mjData* d) {
   return mask;
 }
 
+/* a request's model and state spec, or -1 after rejecting */
+int td_request_model_spec(tdConn* c, tdReq* req, int kind, double t0, const char* handle,
+                          uint32_t spec, tdModelSpec* ms) {
+  ms->mod = td_lookup_model(c, req, kind, t0, handle);
+  if (!ms->mod) {
+    return -1;
+  }
+  ms->m = ms->mod->m;
+  ms->spec = td_request_spec(c, req, kind, t0, spec, mjSTATE_FULLPHYSICS);
+  if (ms->spec < 0) {
+    return -1;
+  }
+  ms->nstate = mj_stateSize(ms->m, ms->spec);
+  return 0;
+}
+
 /* B of a [B, ncol] float64 input within [1, max_batch], or -1 after rejecting */
 int64_t td_request_batch(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a,
                          const char* what, int ncol) {
@@ -138,6 +154,63 @@ int64_t td_request_batch(tdConn* c, tdReq* req, int kind, double t0, const tdArr
   return B;
 }
 
+/* a [B, ncol] float64 input, or -1 after rejecting */
+int td_request_rows(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a, const char* what,
+                    int64_t B, int ncol) {
+  char why[512];
+  int64_t shape[2] = {B, ncol}, got[2];
+  if (td_check_array(a, what, 2, shape, got, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s (%s must be [%lld, %d] float64)", why, what,
+              (long long)B, ncol);
+    return -1;
+  }
+  return 0;
+}
+
+/* optional controls [B or 1, nu], or -1 after rejecting */
+int td_request_ctrl(tdConn* c, tdReq* req, int kind, double t0, const tdArray* ctrl, int64_t B,
+                    int nu, int* per_item) {
+  char why[512];
+  int64_t shape[2] = {-1, nu}, got[2] = {0, 0};
+  if (ctrl && (td_check_array(ctrl, "ctrl", 2, shape, got, why, sizeof(why)) ||
+               (got[0] != B && got[0] != 1))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "ctrl must be [%lld or 1, %d] float64",
+              (long long)B, nu);
+    return -1;
+  }
+  *per_item = ctrl && got[0] == B;
+  return 0;
+}
+
+/* the output size against max_output_bytes, or -1 after rejecting */
+int td_request_output(tdConn* c, tdReq* req, int kind, double t0, int64_t B,
+                      size_t bytes_per_item) {
+  double bytes = (double)bytes_per_item * B;
+  if (bytes > (double)c->srv->cfg.max_output_bytes) {
+    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED,
+              "output of %.0f bytes exceeds max_output_bytes", bytes);
+    return -1;
+  }
+  return 0;
+}
+
+/* a job with its payload and model, or NULL after rejecting */
+tdJob* td_request_job(tdConn* c, tdReq* req, int kind, double t0, const tdJobOps* ops, tdModel* mod,
+                      size_t payload_size, int64_t cost_steps) {
+  void* payload = calloc(1, payload_size);
+  tdJob* job = payload ? td_job_new(c, req, ops, kind) : NULL;
+  if (!job) {
+    free(payload);
+    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
+    return NULL;
+  }
+  job->payload = payload;
+  job->model = mod;
+  td_model_ref(mod);
+  job->cost_steps = cost_steps;
+  return job;
+}
+
 /* reset d and load one item: its state, then its control row and accelerations when given
  * (the per-item sequence of the engine's tn_*Batch helpers, so results match them bit for
  * bit without an OpenMP region per item) */
@@ -150,6 +223,17 @@ void td_load_item(const mjModel* m, mjData* d, int spec, const double* state, co
   }
   if (qacc && m->nv) {
     memcpy(d->qacc, qacc, sizeof(double) * m->nv);
+  }
+}
+
+/* store d's state, narrowed through tmp when float32 */
+void td_store_state(const mjModel* m, const mjData* d, int spec, int nstate, void* out,
+                    size_t offset, double* tmp, int f32) {
+  if (f32) {
+    mj_getState(m, d, tmp, spec);
+    td_store(out, offset, tmp, (size_t)nstate, 1);
+  } else {
+    mj_getState(m, d, (double*)out + offset, spec);
   }
 }
 

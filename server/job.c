@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "requests.h"
 
 /* ---------------------------------------------------------------------------------------
  * creation and submission
@@ -99,6 +100,30 @@ int td_job_should_stop(tdJob* job, tdCompletion* c) {
 /* count a finished chunk */
 int td_job_chunk_done(tdJob* job) {
   return atomic_fetch_add_explicit(&job->done_chunks, 1, memory_order_acq_rel) + 1 == job->nchunks;
+}
+
+/* run a chunk's items, stopping at an engine error, a cancel or the deadline */
+int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void* out,
+                     uint32_t* warnings, int64_t steps_per_item, tdCompletion* c) {
+  for (int i = 0; i < ne; i++) {
+    item(job, d, e0 + i, i, out);
+    if (td_engine_failed() || td_job_should_stop(job, c)) {
+      return -1;
+    }
+    warnings[i] = td_warning_mask(d);
+    c->steps += (uint64_t)steps_per_item;
+  }
+  return 0;
+}
+
+/* pack a chunk's frame; the last chunk to finish marks it final */
+void td_job_pack_chunk(tdJob* job, tdResp* r, tdCompletion* c) {
+  r->id = job->id;
+  r->final = td_job_chunk_done(job);
+  c->final = r->final;
+  if (td_pack_frame(r, &c->frame, &c->len)) {
+    td_completion_error(c, TD_E_INTERNAL, "result frame too large");
+  }
 }
 
 /* ---------------------------------------------------------------------------------------

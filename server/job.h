@@ -86,6 +86,20 @@ int td_job_should_stop(tdJob* job, tdCompletion* c);
 /* worker: count a finished chunk; returns 1 when it was the job's last */
 int td_job_chunk_done(tdJob* job);
 
+/* one item of a chunk: load item b of the request into d, run the engine on it and store its
+ * results as row i of the chunk's outputs `out` */
+typedef void (*tdItemFn)(const tdJob* job, mjData* d, int b, int i, void* out);
+
+/* worker: run the items e0 .. e0 + ne - 1 on d, each followed by the stop checks (engine
+ * error, cancel, deadline), its warnings (warnings[i]) and steps_per_item steps counted in c;
+ * 0, or -1 when the chunk must stop */
+int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void* out,
+                     uint32_t* warnings, int64_t steps_per_item, tdCompletion* c);
+
+/* worker: pack a chunk's result frame r into c (ERROR_INTERNAL when it cannot be packed); the
+ * last chunk to finish carries the final flag */
+void td_job_pack_chunk(tdJob* job, tdResp* r, tdCompletion* c);
+
 /* loop: finish with an error frame (no frame when the connection is gone) */
 void td_job_fail(tdJob* job, int code, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
 

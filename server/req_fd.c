@@ -21,8 +21,12 @@
  * the chunk's output matrices, shared by both kinds
  * ------------------------------------------------------------------------------------- */
 
+/* one item's engine call, writing the wanted matrices (NULL: not wanted) */
+typedef void (*tdFdEval)(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]);
+
 /* K matrices per item, each rows x cols; a chunk holds ne items of each wanted one */
 typedef struct tdFdOut_ {
+  tdFdEval eval; /* the kind's engine call */
   int K, ne, f32;
   int want[TD_FD_NOUT];
   int rows[TD_FD_NOUT], cols[TD_FD_NOUT];
@@ -105,34 +109,39 @@ static Torsion__V1__Array* fd_array(tdFdOut* o, int k) {
   return &o->arr[k];
 }
 
-/* one item's engine call */
-typedef void (*tdFdItem)(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]);
-
-/* run the chunk's items; 0, or -1 when the chunk must stop (engine error, cancel, deadline) */
-static int fd_run_items(tdJob* job, mjData* d, int e0, tdFdOut* o, uint32_t* warnings,
-                        int64_t evals, tdFdItem item, tdCompletion* c) {
+/* one item (row i of the chunk's outputs `out`, a tdFdOut): the kind's engine call into the
+ * outputs, or into the scratch narrowed afterwards */
+static void fd_item(const tdJob* job, mjData* d, int b, int i, void* out) {
+  tdFdOut* o = out;
   double* mats[TD_FD_NOUT];
-  for (int i = 0; i < o->ne; i++) {
-    fd_targets(o, i, mats);
-    item(job, d, e0 + i, mats);
-    if (td_engine_failed() || td_job_should_stop(job, c)) {
-      return -1;
-    }
-    fd_narrow(o, i);
-    warnings[i] = td_warning_mask(d);
-    c->steps += (uint64_t)evals;
-  }
-  return 0;
+  fd_targets(o, i, mats);
+  o->eval(job, d, b, mats);
+  fd_narrow(o, i);
 }
 
-/* pack a response frame; the last chunk to finish carries the final flag */
-static void fd_pack(tdJob* job, tdResp* r, tdCompletion* c) {
-  r->id = job->id;
-  r->final = td_job_chunk_done(job);
-  c->final = r->final;
-  if (td_pack_frame(r, &c->frame, &c->len)) {
-    td_completion_error(c, TD_E_INTERNAL, "result frame too large");
+/* a kind's encoder: the result frame of the chunk's matrices o (items e0 .. e0 + o->ne - 1) */
+typedef void (*tdFdEncode)(tdJob* job, tdFdOut* o, int e0, uint32_t* warnings, tdCompletion* c);
+
+/* worker: one env range of either kind (evals: engine evaluations per item) */
+static void fd_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c, const tdFdOut* shape,
+                     int64_t evals, tdFdEncode encode) {
+  mjData* d = job->model->datas[w->index];
+  int e0, ne;
+  td_job_chunk_range(job, chunk, &e0, &ne);
+  tdFdOut o = *shape;
+  uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
+  if (fd_alloc(&o, ne) || !warnings) {
+    td_completion_error(c, TD_E_INTERNAL, "out of memory");
+  } else if (!td_job_run_items(job, d, e0, ne, fd_item, &o, warnings, evals, c)) {
+    encode(job, &o, e0, warnings, c);
   }
+  fd_free(&o);
+  free(warnings);
+}
+
+/* free the payload */
+static void release(tdJob* job) {
+  free(job->payload);
 }
 
 /* eps must be positive and finite; 0, or -1 after rejecting */
@@ -184,12 +193,7 @@ static int check_size(tdConn* c, tdReq* req, int kind, double t0, int64_t B, int
               (long long)evals, (long long)cfg->max_batch_steps);
     return -1;
   }
-  if ((double)per_item * B > (double)cfg->max_output_bytes) {
-    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED,
-              "output of %.0f bytes exceeds max_output_bytes", (double)per_item * B);
-    return -1;
-  }
-  return 0;
+  return td_request_output(c, req, kind, t0, B, per_item);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -208,7 +212,7 @@ typedef struct tdTransition_ {
 } tdTransition;
 
 /* one item: A, B (and C, D) */
-static void transition_item(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]) {
+static void transition_eval(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]) {
   const tdTransition* p = job->payload;
   const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? b : 0) * p->nu : NULL;
   td_load_item(job->model->m, d, p->spec, p->state + (size_t)b * p->nstate, ctrl, NULL);
@@ -216,40 +220,29 @@ static void transition_item(const tdJob* job, mjData* d, int b, double* mats[TD_
                    mats[3]);
 }
 
-/* worker: one env range */
-static void transition_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
-  tdTransition* p = job->payload;
-  mjData* d = job->model->datas[w->index];
-  int e0, ne;
-  td_job_chunk_range(job, chunk, &e0, &ne);
-  tdFdOut o = p->shape;
-  uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
-  if (fd_alloc(&o, ne) || !warnings) {
-    td_completion_error(c, TD_E_INTERNAL, "out of memory");
-  } else if (!fd_run_items(job, d, e0, &o, warnings, p->evals, transition_item, c)) {
-    // encode
-    Torsion__V1__TransitionFDResult res = TORSION__V1__TRANSITION_FDRESULT__INIT;
-    res.env_offset = (uint32_t)e0;
-    res.env_count = (uint32_t)ne;
-    res.a = fd_array(&o, 0);
-    res.b = fd_array(&o, 1);
-    res.c = fd_array(&o, 2);
-    res.d = fd_array(&o, 3);
-    res.n_warnings = (size_t)ne;
-    res.warnings = warnings;
-    res.batch = (uint32_t)p->B;
-    tdResp r = TORSION__V1__RESPONSE__INIT;
-    r.body_case = TORSION__V1__RESPONSE__BODY_TRANSITION_FD;
-    r.transition_fd = &res;
-    fd_pack(job, &r, c);
-  }
-  fd_free(&o);
-  free(warnings);
+/* encode a chunk's frame */
+static void transition_encode(tdJob* job, tdFdOut* o, int e0, uint32_t* warnings, tdCompletion* c) {
+  const tdTransition* p = job->payload;
+  Torsion__V1__TransitionFDResult res = TORSION__V1__TRANSITION_FDRESULT__INIT;
+  res.env_offset = (uint32_t)e0;
+  res.env_count = (uint32_t)o->ne;
+  res.a = fd_array(o, 0);
+  res.b = fd_array(o, 1);
+  res.c = fd_array(o, 2);
+  res.d = fd_array(o, 3);
+  res.n_warnings = (size_t)o->ne;
+  res.warnings = warnings;
+  res.batch = (uint32_t)p->B;
+  tdResp r = TORSION__V1__RESPONSE__INIT;
+  r.body_case = TORSION__V1__RESPONSE__BODY_TRANSITION_FD;
+  r.transition_fd = &res;
+  td_job_pack_chunk(job, &r, c);
 }
 
-/* free the payload */
-static void release(tdJob* job) {
-  free(job->payload);
+/* worker: one env range */
+static void transition_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
+  const tdTransition* p = job->payload;
+  fd_chunk(job, w, chunk, c, &p->shape, p->evals, transition_encode);
 }
 
 static const tdJobOps transition_ops = {transition_chunk, NULL, release};
@@ -258,30 +251,21 @@ static const tdJobOps transition_ops = {transition_chunk, NULL, release};
 void td_req_transition_fd(tdConn* c, tdReq* req, double t0) {
   int kind = TORSION__V1__REQUEST__BODY_TRANSITION_FD - 10;
   Torsion__V1__TransitionFDRequest* tr = req->transition_fd;
-  char why[512];
 
   // model, spec, states [B, nstate]
-  tdModel* mod = td_lookup_model(c, req, kind, t0, tr->model);
-  if (!mod) {
+  tdModelSpec ms;
+  if (td_request_model_spec(c, req, kind, t0, tr->model, tr->state_spec, &ms)) {
     return;
   }
-  const mjModel* m = mod->m;
-  int spec = td_request_spec(c, req, kind, t0, tr->state_spec, mjSTATE_FULLPHYSICS);
-  if (spec < 0) {
-    return;
-  }
-  int nstate = mj_stateSize(m, spec);
-  int64_t B = td_request_batch(c, req, kind, t0, tr->state, "state", nstate);
+  const mjModel* m = ms.m;
+  int64_t B = td_request_batch(c, req, kind, t0, tr->state, "state", ms.nstate);
   if (B < 0) {
     return;
   }
 
   // controls [B or 1, nu]
-  int64_t cshape[2] = {-1, m->nu}, cgot[2] = {0, 0};
-  if (tr->ctrl && (td_check_array(tr->ctrl, "ctrl", 2, cshape, cgot, why, sizeof(why)) ||
-                   (cgot[0] != B && cgot[0] != 1))) {
-    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "ctrl must be [%lld or 1, %d] float64",
-              (long long)B, m->nu);
+  int ctrl_per_item;
+  if (td_request_ctrl(c, req, kind, t0, tr->ctrl, B, m->nu, &ctrl_per_item)) {
     return;
   }
 
@@ -293,7 +277,7 @@ void td_req_transition_fd(tdConn* c, tdReq* req, double t0) {
 
   // the matrices: A [nx, nx], B [nx, nu], C [ns, nx], D [ns, nu]
   int nx = 2 * m->nv + m->na, ns = m->nsensordata, sens = tr->sensors != 0;
-  tdFdOut shape = {.K = 4, .f32 = tr->output_dtype == TD_F32};
+  tdFdOut shape = {.eval = transition_eval, .K = 4, .f32 = tr->output_dtype == TD_F32};
   int rows[4] = {nx, nx, ns, ns}, cols[4] = {nx, m->nu, nx, m->nu}, want[4] = {1, 1, sens, sens};
   for (int k = 0; k < 4; k++) {
     shape.rows[k] = rows[k];
@@ -309,30 +293,24 @@ void td_req_transition_fd(tdConn* c, tdReq* req, double t0) {
   }
 
   // the job
-  tdTransition* p = calloc(1, sizeof(tdTransition));
-  tdJob* job = p ? td_job_new(c, req, &transition_ops, kind) : NULL;
+  tdJob* job =
+      td_request_job(c, req, kind, t0, &transition_ops, ms.mod, sizeof(tdTransition), B * evals);
   if (!job) {
-    free(p);
-    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
     return;
   }
-  *p = (tdTransition){spec,
-                      nstate,
-                      m->nu,
-                      (int)B,
-                      tr->centered != 0,
-                      tr->eps,
-                      evals,
-                      td_in_data(tr->state),
-                      tr->ctrl ? td_in_data(tr->ctrl) : NULL,
-                      tr->ctrl && cgot[0] == B,
-                      shape};
-  job->payload = p;
-  job->model = mod;
-  td_model_ref(mod);
-  job->cost_steps = B * evals;
-  td_job_submit(job, (int)B, td_request_chunk(c->srv, mod, (int)B, tr->chunk_envs, per_item, evals),
-                0);
+  *(tdTransition*)job->payload = (tdTransition){ms.spec,
+                                                ms.nstate,
+                                                m->nu,
+                                                (int)B,
+                                                tr->centered != 0,
+                                                tr->eps,
+                                                evals,
+                                                td_in_data(tr->state),
+                                                tr->ctrl ? td_in_data(tr->ctrl) : NULL,
+                                                ctrl_per_item,
+                                                shape};
+  td_job_submit(job, (int)B,
+                td_request_chunk(c->srv, ms.mod, (int)B, tr->chunk_envs, per_item, evals), 0);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -355,7 +333,7 @@ typedef struct tdInverseFD_ {
 } tdInverseFD;
 
 /* one item: the seven optional Jacobians */
-static void inverse_fd_item(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]) {
+static void inverse_fd_eval(const tdJob* job, mjData* d, int b, double* mats[TD_FD_NOUT]) {
   const tdInverseFD* p = job->payload;
   td_load_item(job->model->m, d, p->spec, p->state + (size_t)b * p->nstate, NULL,
                p->qacc + (size_t)b * p->nv);
@@ -363,38 +341,32 @@ static void inverse_fd_item(const tdJob* job, mjData* d, int b, double* mats[TD_
                 mats[4], mats[5], mats[6]);
 }
 
+/* encode a chunk's frame */
+static void inverse_fd_encode(tdJob* job, tdFdOut* o, int e0, uint32_t* warnings, tdCompletion* c) {
+  const tdInverseFD* p = job->payload;
+  Torsion__V1__InverseFDResult res = TORSION__V1__INVERSE_FDRESULT__INIT;
+  res.env_offset = (uint32_t)e0;
+  res.env_count = (uint32_t)o->ne;
+  res.dfdq = fd_array(o, 0);
+  res.dfdv = fd_array(o, 1);
+  res.dfda = fd_array(o, 2);
+  res.dsdq = fd_array(o, 3);
+  res.dsdv = fd_array(o, 4);
+  res.dsda = fd_array(o, 5);
+  res.dmdq = fd_array(o, 6);
+  res.n_warnings = (size_t)o->ne;
+  res.warnings = warnings;
+  res.batch = (uint32_t)p->B;
+  tdResp r = TORSION__V1__RESPONSE__INIT;
+  r.body_case = TORSION__V1__RESPONSE__BODY_INVERSE_FD;
+  r.inverse_fd = &res;
+  td_job_pack_chunk(job, &r, c);
+}
+
 /* worker: one env range */
 static void inverse_fd_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
-  tdInverseFD* p = job->payload;
-  mjData* d = job->model->datas[w->index];
-  int e0, ne;
-  td_job_chunk_range(job, chunk, &e0, &ne);
-  tdFdOut o = p->shape;
-  uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
-  if (fd_alloc(&o, ne) || !warnings) {
-    td_completion_error(c, TD_E_INTERNAL, "out of memory");
-  } else if (!fd_run_items(job, d, e0, &o, warnings, p->evals, inverse_fd_item, c)) {
-    // encode
-    Torsion__V1__InverseFDResult res = TORSION__V1__INVERSE_FDRESULT__INIT;
-    res.env_offset = (uint32_t)e0;
-    res.env_count = (uint32_t)ne;
-    res.dfdq = fd_array(&o, 0);
-    res.dfdv = fd_array(&o, 1);
-    res.dfda = fd_array(&o, 2);
-    res.dsdq = fd_array(&o, 3);
-    res.dsdv = fd_array(&o, 4);
-    res.dsda = fd_array(&o, 5);
-    res.dmdq = fd_array(&o, 6);
-    res.n_warnings = (size_t)ne;
-    res.warnings = warnings;
-    res.batch = (uint32_t)p->B;
-    tdResp r = TORSION__V1__RESPONSE__INIT;
-    r.body_case = TORSION__V1__RESPONSE__BODY_INVERSE_FD;
-    r.inverse_fd = &res;
-    fd_pack(job, &r, c);
-  }
-  fd_free(&o);
-  free(warnings);
+  const tdInverseFD* p = job->payload;
+  fd_chunk(job, w, chunk, c, &p->shape, p->evals, inverse_fd_encode);
 }
 
 static const tdJobOps inverse_fd_ops = {inverse_fd_chunk, NULL, release};
@@ -403,27 +375,15 @@ static const tdJobOps inverse_fd_ops = {inverse_fd_chunk, NULL, release};
 void td_req_inverse_fd(tdConn* c, tdReq* req, double t0) {
   int kind = TORSION__V1__REQUEST__BODY_INVERSE_FD - 10;
   Torsion__V1__InverseFDRequest* ir = req->inverse_fd;
-  char why[512];
 
   // model, spec, states [B, nstate], accelerations [B, nv]
-  tdModel* mod = td_lookup_model(c, req, kind, t0, ir->model);
-  if (!mod) {
+  tdModelSpec ms;
+  if (td_request_model_spec(c, req, kind, t0, ir->model, ir->state_spec, &ms)) {
     return;
   }
-  const mjModel* m = mod->m;
-  int spec = td_request_spec(c, req, kind, t0, ir->state_spec, mjSTATE_FULLPHYSICS);
-  if (spec < 0) {
-    return;
-  }
-  int nstate = mj_stateSize(m, spec);
-  int64_t B = td_request_batch(c, req, kind, t0, ir->state, "state", nstate);
-  if (B < 0) {
-    return;
-  }
-  int64_t qshape[2] = {B, m->nv}, qgot[2];
-  if (td_check_array(ir->qacc, "qacc", 2, qshape, qgot, why, sizeof(why))) {
-    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s (qacc must be [%lld, %d] float64)", why,
-              (long long)B, m->nv);
+  const mjModel* m = ms.m;
+  int64_t B = td_request_batch(c, req, kind, t0, ir->state, "state", ms.nstate);
+  if (B < 0 || td_request_rows(c, req, kind, t0, ir->qacc, "qacc", B, m->nv)) {
     return;
   }
 
@@ -442,7 +402,7 @@ void td_req_inverse_fd(tdConn* c, tdReq* req, double t0) {
 
   // the matrices: DfDq, DfDv, DfDa [nv, nv], DsDq, DsDv, DsDa [nv, ns], DmDq [nv, nC]
   int nv = m->nv, ns = m->nsensordata;
-  tdFdOut shape = {.K = 7, .f32 = ir->output_dtype == TD_F32};
+  tdFdOut shape = {.eval = inverse_fd_eval, .K = 7, .f32 = ir->output_dtype == TD_F32};
   int cols[7] = {nv, nv, nv, ns, ns, ns, m->nC};
   for (int k = 0; k < 7; k++) {
     shape.rows[k] = nv;
@@ -458,27 +418,21 @@ void td_req_inverse_fd(tdConn* c, tdReq* req, double t0) {
   }
 
   // the job
-  tdInverseFD* p = calloc(1, sizeof(tdInverseFD));
-  tdJob* job = p ? td_job_new(c, req, &inverse_fd_ops, kind) : NULL;
+  tdJob* job =
+      td_request_job(c, req, kind, t0, &inverse_fd_ops, ms.mod, sizeof(tdInverseFD), B * evals);
   if (!job) {
-    free(p);
-    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
     return;
   }
-  *p = (tdInverseFD){spec,
-                     nstate,
-                     nv,
-                     (int)B,
-                     ir->actuation != 0,
-                     ir->eps,
-                     evals,
-                     td_in_data(ir->state),
-                     td_in_data(ir->qacc),
-                     shape};
-  job->payload = p;
-  job->model = mod;
-  td_model_ref(mod);
-  job->cost_steps = B * evals;
-  td_job_submit(job, (int)B, td_request_chunk(c->srv, mod, (int)B, ir->chunk_envs, per_item, evals),
-                0);
+  *(tdInverseFD*)job->payload = (tdInverseFD){ms.spec,
+                                              ms.nstate,
+                                              nv,
+                                              (int)B,
+                                              ir->actuation != 0,
+                                              ir->eps,
+                                              evals,
+                                              td_in_data(ir->state),
+                                              td_in_data(ir->qacc),
+                                              shape};
+  td_job_submit(job, (int)B,
+                td_request_chunk(c->srv, ms.mod, (int)B, ir->chunk_envs, per_item, evals), 0);
 }

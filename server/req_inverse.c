@@ -32,20 +32,23 @@ static void encode(tdJob* job, const tdInverse* p, int e0, int ne, void* qfrc, u
   res.warnings = warnings;
   res.batch = (uint32_t)p->B;
   tdResp r = TORSION__V1__RESPONSE__INIT;
-  r.id = job->id;
-  r.final = td_job_chunk_done(job);
   r.body_case = TORSION__V1__RESPONSE__BODY_INVERSE;
   r.inverse = &res;
-  c->final = r.final;
-  if (td_pack_frame(&r, &c->frame, &c->len)) {
-    td_completion_error(c, TD_E_INTERNAL, "result frame too large");
-  }
+  td_job_pack_chunk(job, &r, c);
+}
+
+/* one item: reset, set, accelerations, inverse, copy out */
+static void inverse_item(const tdJob* job, mjData* d, int b, int i, void* qfrc) {
+  const tdInverse* p = job->payload;
+  const mjModel* m = job->model->m;
+  td_load_item(m, d, p->spec, p->state + (size_t)b * p->nstate, NULL, p->qacc + (size_t)b * p->nv);
+  mj_inverse(m, d);
+  td_store(qfrc, (size_t)i * p->nv, d->qfrc_inverse, p->nv, p->f32);
 }
 
 /* worker: one env range */
 static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   tdInverse* p = job->payload;
-  const mjModel* m = job->model->m;
   mjData* d = job->model->datas[w->index];
   int e0, ne;
   td_job_chunk_range(job, chunk, &e0, &ne);
@@ -53,25 +56,9 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
   if (!qfrc || !warnings) {
     td_completion_error(c, TD_E_INTERNAL, "out of memory");
-    goto done;
+  } else if (!td_job_run_items(job, d, e0, ne, inverse_item, qfrc, warnings, 1, c)) {
+    encode(job, p, e0, ne, qfrc, warnings, c);
   }
-
-  // reset, set, accelerations, inverse, copy out
-  for (int i = 0; i < ne; i++) {
-    int b = e0 + i;
-    td_load_item(m, d, p->spec, p->state + (size_t)b * p->nstate, NULL,
-                 p->qacc + (size_t)b * p->nv);
-    mj_inverse(m, d);
-    if (td_engine_failed() || td_job_should_stop(job, c)) {
-      goto done;
-    }
-    td_store(qfrc, (size_t)i * p->nv, d->qfrc_inverse, p->nv, p->f32);
-    warnings[i] = td_warning_mask(d);
-    c->steps++;
-  }
-  encode(job, p, e0, ne, qfrc, warnings, c);
-
-done:
   free(qfrc);
   free(warnings);
 }
@@ -85,55 +72,39 @@ static const tdJobOps inverse_ops = {run_chunk, NULL, release};
 
 /* Inverse: validate, then queue */
 void td_req_inverse(tdConn* c, tdReq* req, double t0) {
-  const tdConfig* cfg = &c->srv->cfg;
   int kind = TORSION__V1__REQUEST__BODY_INVERSE - 10;
   Torsion__V1__InverseRequest* ir = req->inverse;
-  char why[512];
 
   // model, spec, states [B, nstate]
-  tdModel* mod = td_lookup_model(c, req, kind, t0, ir->model);
-  if (!mod) {
+  tdModelSpec ms;
+  if (td_request_model_spec(c, req, kind, t0, ir->model, ir->state_spec, &ms)) {
     return;
   }
-  const mjModel* m = mod->m;
-  int spec = td_request_spec(c, req, kind, t0, ir->state_spec, mjSTATE_FULLPHYSICS);
-  if (spec < 0) {
-    return;
-  }
-  int nstate = mj_stateSize(m, spec);
-  int64_t B = td_request_batch(c, req, kind, t0, ir->state, "state", nstate);
+  const mjModel* m = ms.m;
+  int64_t B = td_request_batch(c, req, kind, t0, ir->state, "state", ms.nstate);
   if (B < 0) {
     return;
   }
 
   // accelerations [B, nv]
-  int64_t qshape[2] = {B, m->nv}, qgot[2];
-  if (td_check_array(ir->qacc, "qacc", 2, qshape, qgot, why, sizeof(why))) {
-    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s (qacc must be [%lld, %d] float64)", why,
-              (long long)B, m->nv);
+  if (td_request_rows(c, req, kind, t0, ir->qacc, "qacc", B, m->nv)) {
     return;
   }
 
   // output size
   int f32 = ir->output_dtype == TD_F32;
   size_t per_item = (size_t)m->nv * (f32 ? 4 : 8);
-  if ((double)per_item * B > (double)cfg->max_output_bytes) {
-    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED, "output exceeds max_output_bytes");
+  if (td_request_output(c, req, kind, t0, B, per_item)) {
     return;
   }
 
   // the job
-  tdInverse* p = calloc(1, sizeof(tdInverse));
-  tdJob* job = p ? td_job_new(c, req, &inverse_ops, kind) : NULL;
+  tdJob* job = td_request_job(c, req, kind, t0, &inverse_ops, ms.mod, sizeof(tdInverse), B);
   if (!job) {
-    free(p);
-    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
     return;
   }
-  *p = (tdInverse){spec, nstate, m->nv, (int)B, f32, td_in_data(ir->state), td_in_data(ir->qacc)};
-  job->payload = p;
-  job->model = mod;
-  td_model_ref(mod);
-  job->cost_steps = B;
-  td_job_submit(job, (int)B, td_request_chunk(c->srv, mod, (int)B, ir->chunk_envs, per_item, 1), 0);
+  *(tdInverse*)job->payload = (tdInverse){
+      ms.spec, ms.nstate, m->nv, (int)B, f32, td_in_data(ir->state), td_in_data(ir->qacc)};
+  td_job_submit(job, (int)B, td_request_chunk(c->srv, ms.mod, (int)B, ir->chunk_envs, per_item, 1),
+                0);
 }

@@ -24,17 +24,6 @@ typedef struct tdRollout_ {
   int ctrl_per_item, ctrl_per_step;
 } tdRollout;
 
-/* bitmask of the warnings raised in d */
-static uint32_t warning_mask(const mjData* d) {
-  uint32_t mask = 0;
-  for (int w = 0; w < mjNWARNING; w++) {
-    if (d->warning[w].number > 0) {
-      mask |= 1u << w;
-    }
-  }
-  return mask;
-}
-
 /* run one item, recording into the chunk's buffers at row offset `row`; 0 or -1 to stop */
 static int run_item(tdJob* job, tdRollout* p, mjData* d, int b, void* states, void* sens,
                     size_t row, double* tmp, tdCompletion* c) {
@@ -55,12 +44,7 @@ static int run_item(tdJob* job, tdRollout* p, mjData* d, int b, void* states, vo
       return -1;
     }
     if (r < p->nrec && p->rec_steps[r] == (uint32_t)(t + 1)) {
-      if (p->f32) {
-        mj_getState(m, d, tmp, p->spec);
-        td_store(states, (row + r) * p->nstate, tmp, p->nstate, 1);
-      } else {
-        mj_getState(m, d, (double*)states + (row + r) * p->nstate, p->spec);
-      }
+      td_store_state(m, d, p->spec, p->nstate, states, (row + r) * p->nstate, tmp, p->f32);
       if (p->sensordata) {
         td_store(sens, (row + r) * p->nsens, d->sensordata, p->nsens, p->f32);
       }
@@ -99,7 +83,7 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
     if (run_item(job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c)) {
       goto done;
     }
-    warnings[i] = warning_mask(d);
+    warnings[i] = td_warning_mask(d);
   }
   td_model_note_cost(job->model, c->steps, td_now_ns() - t0);
 
@@ -124,14 +108,9 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
       res.steps = p->rec_steps;
     }
     tdResp r = TORSION__V1__RESPONSE__INIT;
-    r.id = job->id;
-    r.final = td_job_chunk_done(job);
     r.body_case = TORSION__V1__RESPONSE__BODY_ROLLOUT;
     r.rollout = &res;
-    c->final = r.final;
-    if (td_pack_frame(&r, &c->frame, &c->len)) {
-      td_completion_error(c, TD_E_INTERNAL, "result frame too large");
-    }
+    td_job_pack_chunk(job, &r, c);
   }
 
 done:
@@ -180,16 +159,12 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
   char why[512];
 
   // model and spec
-  tdModel* mod = td_lookup_model(c, req, kind, t0, rr->model);
-  if (!mod) {
+  tdModelSpec ms;
+  if (td_request_model_spec(c, req, kind, t0, rr->model, rr->state_spec, &ms)) {
     return;
   }
-  const mjModel* m = mod->m;
-  int spec = td_request_spec(c, req, kind, t0, rr->state_spec, mjSTATE_FULLPHYSICS);
-  if (spec < 0) {
-    return;
-  }
-  int nstate = mj_stateSize(m, spec);
+  const mjModel* m = ms.m;
+  int nstate = ms.nstate;
 
   // initial states [B, nstate]
   int64_t sshape[2] = {-1, nstate}, sgot[2];
@@ -241,15 +216,13 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
   }
 
   // the job
-  tdRollout* p = calloc(1, sizeof(tdRollout));
-  tdJob* job = p ? td_job_new(c, req, &rollout_ops, kind) : NULL;
+  tdJob* job = td_request_job(c, req, kind, t0, &rollout_ops, ms.mod, sizeof(tdRollout), B * N);
   if (!job) {
-    free(p);
     free(rec);
-    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
     return;
   }
-  *p = (tdRollout){spec,
+  tdRollout* p = job->payload;
+  *p = (tdRollout){ms.spec,
                    nstate,
                    (int)N,
                    m->nu,
@@ -261,23 +234,11 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
                    rr->sensordata,
                    (const double*)rr->initial_state->data.data,
                    rr->ctrl ? (const double*)rr->ctrl->data.data : NULL,
-                   0,
-                   0};
-  p->ctrl_per_item = rr->ctrl && cgot[0] == B;
-  p->ctrl_per_step = rr->ctrl && cgot[1] == N;
-  job->payload = p;
-  job->model = mod;
-  td_model_ref(mod);
-  job->cost_steps = B * N;
+                   rr->ctrl && cgot[0] == B,
+                   rr->ctrl && cgot[1] == N};
 
   // chunks: the client's choice, else spread over the workers
-  int per = rr->chunk_envs ? (int)rr->chunk_envs
-                           : td_chunk_items(c->srv, mod, (int)B, per_item, N > 0 ? N : 1);
-  if ((int64_t)per * TD_MAX_CHUNKS < B) {
-    per = (int)((B + TD_MAX_CHUNKS - 1) / TD_MAX_CHUNKS);
-  }
-  if ((double)per * per_item > 2e9) {
-    per = (int)(2e9 / (per_item ? per_item : 1));
-  }
-  td_job_submit(job, (int)B, per, 0);
+  td_job_submit(job, (int)B,
+                td_request_chunk(c->srv, ms.mod, (int)B, rr->chunk_envs, per_item, N > 0 ? N : 1),
+                0);
 }

@@ -225,21 +225,12 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
       free(tmp);
       return;
     }
-    if (s->f32) {
-      mj_getState(m, d, tmp, p->spec);
-      td_store(p->out, (size_t)e * p->nout, tmp, p->nout, 1);
-    } else {
-      mj_getState(m, d, (double*)p->out + (size_t)e * p->nout, p->spec);
-    }
+    td_store_state(m, d, p->spec, p->nout, p->out, (size_t)e * p->nout, tmp, s->f32);
     if (p->sens) {
       td_store(p->sens, (size_t)e * m->nsensordata, d->sensordata, m->nsensordata, s->f32);
     }
     if (p->op == OP_STEP) {
-      uint32_t mask = 0;
-      for (int k = 0; k < mjNWARNING; k++) {
-        mask |= d->warning[k].number > 0 ? 1u << k : 0;
-      }
-      p->warnings[e] = mask;
+      p->warnings[e] = td_warning_mask(d);
     }
   }
   free(tmp);

@@ -6,6 +6,7 @@
 #ifndef TORSIOND_REQUESTS_H
 #define TORSIOND_REQUESTS_H
 
+#include "job.h"
 #include "server.h"
 
 /* most chunks one request is split into */
@@ -73,15 +74,53 @@ int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjMode
 /* the warnings raised in d as a bitmask (1 << mjtWarning) */
 uint32_t td_warning_mask(const mjData* d);
 
+/* what a batch request names first: its model and the layout of its states */
+typedef struct tdModelSpec_ {
+  tdModel* mod;
+  const mjModel* m;
+  int spec;   /* the request's mjtState spec (0 asked: mjSTATE_FULLPHYSICS) */
+  int nstate; /* mj_stateSize(m, spec) */
+} tdModelSpec;
+
+/* the model named by `handle` and the state spec of a request into ms; 0, or -1 after
+ * rejecting the request (ERROR_MODEL_NOT_FOUND, ERROR_INVALID_ARGUMENT) */
+int td_request_model_spec(tdConn* c, tdReq* req, int kind, double t0, const char* handle,
+                          uint32_t spec, tdModelSpec* ms);
+
 /* B of a [B, ncol] float64 input `a` named `what`, within [1, max_batch]; -1 after rejecting
  * the request (ERROR_BAD_SHAPE, ERROR_INVALID_ARGUMENT for B = 0, ERROR_LIMIT_EXCEEDED) */
 int64_t td_request_batch(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a,
                          const char* what, int ncol);
 
+/* 0 when `a` is a [B, ncol] float64 input named `what`, else -1 after rejecting the request
+ * (ERROR_BAD_SHAPE) */
+int td_request_rows(tdConn* c, tdReq* req, int kind, double t0, const tdArray* a, const char* what,
+                    int64_t B, int ncol);
+
+/* optional controls [B or 1, nu]: 0 (with *per_item set when there is a row per item), or
+ * -1 after rejecting the request (ERROR_BAD_SHAPE) */
+int td_request_ctrl(tdConn* c, tdReq* req, int kind, double t0, const tdArray* ctrl, int64_t B,
+                    int nu, int* per_item);
+
+/* 0 when B items of bytes_per_item output stay within max_output_bytes, else -1 after
+ * rejecting the request (ERROR_LIMIT_EXCEEDED) */
+int td_request_output(tdConn* c, tdReq* req, int kind, double t0, int64_t B, size_t bytes_per_item);
+
+/* a job of `ops` for the request on model mod: a zeroed payload of payload_size bytes (ops
+ * frees it), a reference to mod, cost_steps counted against the limits; NULL after rejecting
+ * the request when out of memory */
+tdJob* td_request_job(tdConn* c, tdReq* req, int kind, double t0, const tdJobOps* ops, tdModel* mod,
+                      size_t payload_size, int64_t cost_steps);
+
 /* reset d and load one item: mj_resetData, mj_setState(state, spec), then the control row
  * and the accelerations when not NULL — what the engine's tn_*Batch helpers do per item */
 void td_load_item(const mjModel* m, mjData* d, int spec, const double* state, const double* ctrl,
                   const double* qacc);
+
+/* store d's state (spec, nstate numbers) at element `offset` of an output buffer, as float64
+ * or (through tmp [nstate]) as float32 */
+void td_store_state(const mjModel* m, const mjData* d, int spec, int nstate, void* out,
+                    size_t offset, double* tmp, int f32);
 
 /* the float64 elements of a validated input array; never NULL (an empty one points at a
  * zero), as the engine's batch helpers want */

@@ -6,12 +6,6 @@
 
 #include "client_internal.h"
 
-/* a request envelope with body `field` set to `msg` */
-#define REQUEST(req, field, CASE, msg)                   \
-  Torsion__V1__Request req = TORSION__V1__REQUEST__INIT; \
-  req.body_case = TORSION__V1__REQUEST__BODY_##CASE;     \
-  req.field = &msg
-
 /* ---------------------------------------------------------------------------------------
  * Hello and models
  * ------------------------------------------------------------------------------------- */
@@ -37,6 +31,30 @@ int tnc_hello(tnClient* c, const char* token, tncHello* out) {
   }
   tnc_free(r);
   return 0;
+}
+
+/* read a whole file */
+char* tnc_read_file(const char* path, size_t* len) {
+  FILE* f = fopen(path, "rb");
+  if (!f) {
+    return NULL;
+  }
+  char* buf = NULL;
+  if (!fseek(f, 0, SEEK_END)) {
+    long n = ftell(f);
+    if (n >= 0 && !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
+      if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+      } else {
+        buf[n] = '\0';
+        if (len)
+          *len = (size_t)n;
+      }
+    }
+  }
+  fclose(f);
+  return buf;
 }
 
 /* shared by the two load forms */
@@ -194,6 +212,20 @@ static int take_part(tnClient* c, const Torsion__V1__RolloutResult* p, tncRollou
   return 0;
 }
 
+/* take a Rollout frame (the first fixes the sensordata width) */
+static int take_rollout(tnClient* c, const Torsion__V1__Response* r, void* ctx, int* items) {
+  tncRolloutResult* out = ctx;
+  const Torsion__V1__RolloutResult* p = r->rollout;
+  if (!out->states) {
+    out->nsens = p->sensordata && p->sensordata->n_shape == 3 ? (int)p->sensordata->shape[2] : 0;
+  }
+  if (take_part(c, p, out)) {
+    return -1;
+  }
+  *items += (int)p->env_count;
+  return 0;
+}
+
 /* Rollout: send, then assemble the streamed parts until the final frame */
 int tnc_rollout(tnClient* c, const tncRollout* q, tncRolloutResult* out) {
   memset(out, 0, sizeof(*out));
@@ -220,47 +252,27 @@ int tnc_rollout(tnClient* c, const tncRollout* q, tncRolloutResult* out) {
       q->float32 ? TORSION__V1__DTYPE__DTYPE_FLOAT32 : TORSION__V1__DTYPE__DTYPE_FLOAT64;
   rr.chunk_envs = (uint32_t)q->chunk_envs;
   REQUEST(req, rollout, ROLLOUT, rr);
-  req.id = tnc_next_id(c);
   req.deadline_ms = q->deadline_ms;
-  if (tnc_send(c, &req)) {
-    return -1;
-  }
 
   // collect parts until the final one
   out->B = q->B;
   out->nstate = q->nstate;
   out->float32 = q->float32;
   out->warnings = calloc((size_t)q->B, sizeof(uint32_t));
-  for (int done = 0; !done;) {
-    Torsion__V1__Response* r = tnc_recv(c);
-    if (!r) {
-      tnc_rollout_free(out);
-      return -1;
-    }
-    int rc = 0;
-    if (r->id != req.id) {
-      rc = 0;
-    } else if (r->body_case == TORSION__V1__RESPONSE__BODY_ERROR) {
-      tnc__fail(c, r->error->code, "%s", r->error->message);
-      rc = -1;
-    } else if (r->body_case != TORSION__V1__RESPONSE__BODY_ROLLOUT) {
-      rc = tnc__fail(c, TNC_E_PROTOCOL, "unexpected response to Rollout");
-    } else {
-      if (!out->states) {
-        out->nsens = r->rollout->sensordata && r->rollout->sensordata->n_shape == 3
-                         ? (int)r->rollout->sensordata->shape[2]
-                         : 0;
-      }
-      rc = take_part(c, r->rollout, out);
-      done = r->final;
-    }
-    tnc_free(r);
-    if (rc) {
-      tnc_rollout_free(out);
-      return -1;
-    }
+  if (!out->warnings) {
+    return tnc__fail(c, TNC_E_MEMORY, "out of memory");
+  }
+  if (tnc__collect(c, &req, TORSION__V1__RESPONSE__BODY_ROLLOUT, q->B, take_rollout, out)) {
+    tnc_rollout_free(out);
+    return -1;
   }
   return 0;
+}
+
+/* take a Forward part into qacc [B, nv] */
+static int take_forward(tnClient* c, const Torsion__V1__Response* r, void* ctx, int* items) {
+  const Torsion__V1__ForwardResult* p = r->forward;
+  return tnc__take_rows(c, p->qacc, p->env_offset, p->env_count, ctx, items);
 }
 
 int tnc_forward(tnClient* c, const char* model, int spec, int B, int nstate, const double* state,
@@ -276,34 +288,8 @@ int tnc_forward(tnClient* c, const char* model, int spec, int B, int nstate, con
   fr.state = &sa;
   fr.ctrl = ctrl ? &ca : NULL;
   REQUEST(req, forward, FORWARD, fr);
-  req.id = tnc_next_id(c);
-  if (tnc_send(c, &req)) {
-    return -1;
-  }
-  for (int done = 0; !done;) {
-    Torsion__V1__Response* r = tnc_recv(c);
-    if (!r) {
-      return -1;
-    }
-    int rc = 0;
-    if (r->id == req.id && r->body_case == TORSION__V1__RESPONSE__BODY_ERROR) {
-      rc = tnc__fail(c, r->error->code, "%s", r->error->message);
-    } else if (r->id == req.id && r->body_case == TORSION__V1__RESPONSE__BODY_FORWARD) {
-      const Torsion__V1__ForwardResult* f = r->forward;
-      if (f->env_offset + (uint64_t)f->env_count > (uint64_t)B) {
-        rc = tnc__fail(c, TNC_E_PROTOCOL, "forward part out of range");
-      } else {
-        rc = tnc__out_doubles(c, f->qacc, (size_t)f->env_count * nv,
-                              qacc + (size_t)f->env_offset * nv);
-      }
-      done = r->final;
-    }
-    tnc_free(r);
-    if (rc) {
-      return -1;
-    }
-  }
-  return 0;
+  tncRows x = {B, nv, qacc};
+  return tnc__collect(c, &req, TORSION__V1__RESPONSE__BODY_FORWARD, B, take_forward, &x);
 }
 
 /* ---------------------------------------------------------------------------------------

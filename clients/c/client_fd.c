@@ -6,61 +6,6 @@
 
 #include "client_internal.h"
 
-/* a request envelope with body `field` set to `msg` */
-#define REQUEST(req, field, CASE, msg)                   \
-  Torsion__V1__Request req = TORSION__V1__REQUEST__INIT; \
-  req.body_case = TORSION__V1__REQUEST__BODY_##CASE;     \
-  req.field = &msg
-
-/* take one result frame into the assembled output; 0 or -1 (error recorded) */
-typedef int (*takeFn)(tnClient* c, const Torsion__V1__Response* r, void* ctx, int* items);
-
-/* send req and feed every frame of its answer to take until the final one; the frames must
- * cover exactly B items */
-static int collect(tnClient* c, Torsion__V1__Request* req, int body, int B, takeFn take,
-                   void* ctx) {
-  req->id = tnc_next_id(c);
-  if (tnc_send(c, req)) {
-    return -1;
-  }
-  int items = 0;
-  for (int done = 0; !done;) {
-    Torsion__V1__Response* r = tnc_recv(c);
-    if (!r) {
-      return -1;
-    }
-    int rc = 0;
-    if (r->id != req->id) {
-      rc = 0;  // another request's frame: not ours
-    } else if (r->body_case == TORSION__V1__RESPONSE__BODY_ERROR) {
-      rc = tnc__fail(c, r->error->code, "%s", r->error->message ? r->error->message : "error");
-    } else if ((int)r->body_case != body) {
-      rc = tnc__fail(c, TNC_E_PROTOCOL, "unexpected response body %d", (int)r->body_case);
-    } else {
-      rc = take(c, r, ctx, &items);
-      done = r->final;
-    }
-    tnc_free(r);
-    if (rc) {
-      return -1;
-    }
-  }
-  if (items != B) {
-    return tnc__fail(c, TNC_E_PROTOCOL, "the frames held %d items, expected %d", items, B);
-  }
-  return 0;
-}
-
-/* check a part's item range against the batch */
-static int check_range(tnClient* c, uint32_t off, uint32_t cnt, int B, int* items) {
-  if ((uint64_t)off + cnt > (uint64_t)B) {
-    return tnc__fail(c, TNC_E_PROTOCOL, "result part [%u, %u) outside the batch of %d", off,
-                     off + cnt, B);
-  }
-  *items += (int)cnt;
-  return 0;
-}
-
 /* copy a part's [cnt, rows, cols] matrix into the batch array *dst [B, rows, cols]; the first
  * part fixes rows and cols and allocates *dst */
 static int take_matrix(tnClient* c, const Torsion__V1__Array* a, uint32_t off, uint32_t cnt, int B,
@@ -87,20 +32,10 @@ static int take_matrix(tnClient* c, const Torsion__V1__Array* a, uint32_t off, u
  * Inverse
  * ------------------------------------------------------------------------------------- */
 
-/* where an Inverse answer goes */
-typedef struct inverseCtx_ {
-  int B, nv;
-  double* qfrc;
-} inverseCtx;
-
+/* take an Inverse part into qfrc_inverse [B, nv] */
 static int take_inverse(tnClient* c, const Torsion__V1__Response* r, void* ctx, int* items) {
-  inverseCtx* x = ctx;
   const Torsion__V1__InverseResult* p = r->inverse;
-  if (check_range(c, p->env_offset, p->env_count, x->B, items)) {
-    return -1;
-  }
-  return tnc__out_doubles(c, p->qfrc_inverse, (size_t)p->env_count * x->nv,
-                          x->qfrc + (size_t)p->env_offset * x->nv);
+  return tnc__take_rows(c, p->qfrc_inverse, p->env_offset, p->env_count, ctx, items);
 }
 
 int tnc_inverse(tnClient* c, const char* model, int spec, int B, int nstate, const double* state,
@@ -118,8 +53,8 @@ int tnc_inverse(tnClient* c, const char* model, int spec, int B, int nstate, con
   ir.state = &sa;
   ir.qacc = &qa;
   REQUEST(req, inverse, INVERSE, ir);
-  inverseCtx x = {B, nv, qfrc_out};
-  return collect(c, &req, TORSION__V1__RESPONSE__BODY_INVERSE, B, take_inverse, &x);
+  tncRows x = {B, nv, qfrc_out};
+  return tnc__collect(c, &req, TORSION__V1__RESPONSE__BODY_INVERSE, B, take_inverse, &x);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -138,7 +73,7 @@ static int take_transition(tnClient* c, const Torsion__V1__Response* r, void* ct
   tncTransitionFDResult* o = ctx;
   const Torsion__V1__TransitionFDResult* p = r->transition_fd;
   uint32_t off = p->env_offset, cnt = p->env_count;
-  if (check_range(c, off, cnt, o->B, items) ||
+  if (tnc__take_range(c, off, cnt, o->B, items) ||
       take_matrix(c, p->a, off, cnt, o->B, &o->A, &o->nx, &o->nx) ||
       take_matrix(c, p->b, off, cnt, o->B, &o->Bm, &o->nx, &o->nu)) {
     return -1;
@@ -177,7 +112,8 @@ int tnc_transition_fd(tnClient* c, const tncTransitionFD* q, tncTransitionFDResu
 
   // assemble; B is NULL when there are no controls
   out->B = q->B;
-  if (collect(c, &req, TORSION__V1__RESPONSE__BODY_TRANSITION_FD, q->B, take_transition, out)) {
+  if (tnc__collect(c, &req, TORSION__V1__RESPONSE__BODY_TRANSITION_FD, q->B, take_transition,
+                   out)) {
     tnc_transition_fd_free(out);
     return -1;
   }
@@ -220,7 +156,7 @@ static int take_inverse_fd(tnClient* c, const Torsion__V1__Response* r, void* ct
   int* cols[7] = {&o->nv, &o->nv, &o->nv, &o->ns, &o->ns, &o->ns, &o->nC};
   double** slots[7];
   inverse_fd_slots(o, slots);
-  if (check_range(c, p->env_offset, p->env_count, o->B, items)) {
+  if (tnc__take_range(c, p->env_offset, p->env_count, o->B, items)) {
     return -1;
   }
   for (int k = 0; k < 7; k++) {
@@ -258,7 +194,7 @@ int tnc_inverse_fd(tnClient* c, const tncInverseFD* q, tncInverseFDResult* out) 
 
   // assemble
   out->B = q->B;
-  if (collect(c, &req, TORSION__V1__RESPONSE__BODY_INVERSE_FD, q->B, take_inverse_fd, out)) {
+  if (tnc__collect(c, &req, TORSION__V1__RESPONSE__BODY_INVERSE_FD, q->B, take_inverse_fd, out)) {
     tnc_inverse_fd_free(out);
     return -1;
   }

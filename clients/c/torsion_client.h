@@ -90,6 +90,10 @@ typedef struct tncAsset_ {
   size_t len;
 } tncAsset;
 
+/* read a whole file (a model's text, an asset) into a NUL-terminated buffer to free(); its
+ * length goes to *len unless len is NULL. NULL when the file cannot be read. */
+char* tnc_read_file(const char* path, size_t* len);
+
 /* load MJCF text (with assets) or a server-side path; handle receives the model handle */
 int tnc_load_xml(tnClient* c, const char* xml, const tncAsset* assets, int nasset, char handle[65],
                  int* cached);

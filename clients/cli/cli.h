@@ -1,8 +1,10 @@
 /* clients/cli/cli.h — shared pieces of the `torsion` command-line client: global options,
- * connecting, resolving a model argument (file or handle) and the subcommands. */
+ * connecting, resolving a model argument (file or handle), reading states, and the
+ * subcommands. */
 #ifndef TORSION_CLI_H
 #define TORSION_CLI_H
 
+#include "npy.h"
 #include "torsion_client.h"
 
 /* global options */
@@ -23,11 +25,32 @@ tnClient* cli_connect(const cliOpts* o);
  * with the files it references as assets. 0 or -1 after printing why. */
 int cli_model(tnClient* c, const char* arg, char handle[65]);
 
-/* read a whole file; NULL when it cannot */
-char* cli_read_file(const char* path, size_t* len);
-
 /* parse a non-negative integer option value */
 int cli_int(const char* s, long long* out);
+
+/* sort a subcommand argument argv[*i] that is none of its flags: the MODEL (stored in
+ * *model; a second one is an error) -> 1, or an option whose value follows (in *value, and *i
+ * moves past it) -> 0; -1 after printing why */
+int cli_arg(const cliOpts* o, int* i, const char** model, const char** value);
+
+/* what the array subcommands (rollout, forward, inverse, transitionfd, inversefd) work on:
+ * the connection, the resolved model, and the states with their other inputs */
+typedef struct cliJob_ {
+  tnClient* c;
+  char handle[65];
+  tncModelInfo info;
+  int nstate;     /* per state, in the layout asked for */
+  long B;         /* states */
+  npyData st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
+} cliJob;
+
+/* connect, resolve the model argument and ask its sizes, then read the states [B, nstate]
+ * of layout `spec` from a .npy file (1-D: B = 1); 0, or 1 after printing why. Close the job
+ * either way. */
+int cli_job_open(const cliOpts* o, const char* model, int spec, const char* states, cliJob* j);
+
+/* release the job's arrays and connection */
+void cli_job_close(cliJob* j);
 
 /* subcommands */
 int cmd_load(const cliOpts* o);

@@ -50,20 +50,16 @@ static int parse(const cliOpts* o, fdArgs* a) {
   a->eps = 1e-6;
   for (int i = 1; i < o->argc; i++) {
     const char* k = o->argv[i];
-    const char* v = i + 1 < o->argc ? o->argv[i + 1] : NULL;
+    const char* v = NULL;
     if (!strcmp(k, "--centered") || !strcmp(k, "--actuation")) {
       *(k[2] == 'c' ? &a->centered : &a->actuation) = 1;
       continue;
     }
-    if (k[0] != '-') {
-      if (a->model)
-        return cli_fail("unexpected argument %s", k);
-      a->model = k;
+    int got = cli_arg(o, &i, &a->model, &v);
+    if (got < 0)
+      return 1;
+    if (got)
       continue;
-    }
-    if (!v)
-      return cli_fail("%s needs a value", k);
-    i++;
     char* end = NULL;
     if (!strcmp(k, "--state"))
       a->state = v;
@@ -119,23 +115,12 @@ static int write_matrix(const char* prefix, const char* name, const double* data
   return 0;
 }
 
-/* connect, resolve the model, read the states; 0 or 1 (the client is closed by the caller) */
-static int open_job(const cliOpts* o, const fdArgs* a, tnClient** c, char handle[65],
-                    tncModelInfo* info, npyData* st, long* B) {
-  if (!(*c = cli_connect(o)))
+/* connect, resolve the model, read at least one state; 0 or 1 (the caller closes the job) */
+static int open_job(const cliOpts* o, const fdArgs* a, cliJob* j) {
+  if (cli_job_open(o, a->model, a->spec, a->state, j))
     return 1;
-  if (cli_model(*c, a->model, handle) || tnc_model_info(*c, handle, info)) {
-    return tnc_error(*c)[0] ? cli_fail("%s", tnc_error(*c)) : 1;
-  }
-  int nstate = tnc_state_size(info, a->spec);
-  char err[512];
-  if (npy_load(a->state, st, err, sizeof(err)))
-    return cli_fail("%s", err);
-  *B = st->ndim == 1 ? 1 : (long)st->shape[0];
-  size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
-  if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)nstate || *B < 1) {
-    return cli_fail("%s: states must be [B, %d]", a->state, nstate);
-  }
+  if (j->B < 1)
+    return cli_fail("%s: states must be [B, %d]", a->state, j->nstate);
   return 0;
 }
 
@@ -150,30 +135,25 @@ int cmd_inverse(const cliOpts* o) {
     return 1;
   if (!a.qacc)
     return cli_fail("inverse: missing --qacc");
-  tnClient* c = NULL;
-  char handle[65], err[512];
-  tncModelInfo info;
-  npyData st = {0}, qa = {0};
+  cliJob j;
+  char err[512];
   double* qfrc = NULL;
-  long B = 0;
-  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  int rc = open_job(o, &a, &j);
   if (!rc)
-    rc = read_rows(a.qacc, B, info.nv, 0, &qa, "accelerations");
+    rc = read_rows(a.qacc, j.B, j.info.nv, 0, &j.in, "accelerations");
   if (!rc) {
-    qfrc = malloc(sizeof(double) * (size_t)(B * info.nv + 1));
-    if (!qfrc || tnc_inverse(c, handle, a.spec, (int)B, tnc_state_size(&info, a.spec), st.data,
-                             qa.data, info.nv, qfrc)) {
-      rc = cli_fail("inverse: %s", qfrc ? tnc_error(c) : "out of memory");
+    qfrc = malloc(sizeof(double) * (size_t)(j.B * j.info.nv + 1));
+    if (!qfrc || tnc_inverse(j.c, j.handle, a.spec, (int)j.B, j.nstate, j.st.data, j.in.data,
+                             j.info.nv, qfrc)) {
+      rc = cli_fail("inverse: %s", qfrc ? tnc_error(j.c) : "out of memory");
     }
   }
   if (!rc) {
-    size_t shape[2] = {(size_t)B, (size_t)info.nv};
+    size_t shape[2] = {(size_t)j.B, (size_t)j.info.nv};
     rc = npy_save(a.out, qfrc, 0, 2, shape, err, sizeof(err)) ? cli_fail("%s", err) : 0;
   }
   free(qfrc);
-  npy_release(&st);
-  npy_release(&qa);
-  tnc_close(c);
+  cli_job_close(&j);
   return rc;
 }
 
@@ -182,53 +162,48 @@ int cmd_transitionfd(const cliOpts* o) {
   fdArgs a;
   if (parse(o, &a))
     return 1;
-  tnClient* c = NULL;
-  char handle[65];
-  tncModelInfo info;
-  npyData st = {0}, ct = {0};
+  cliJob j;
   tncTransitionFDResult res = {0};
-  long B = 0;
-  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  const npyData* ct = &j.in;
+  int rc = open_job(o, &a, &j);
   if (!rc && a.ctrl)
-    rc = read_rows(a.ctrl, B, info.nu, 1, &ct, "controls");
+    rc = read_rows(a.ctrl, j.B, j.info.nu, 1, &j.in, "controls");
   if (!rc) {
     // with sensors when the model has them; without when the daemon cannot evaluate them
-    tncTransitionFD q = {handle,
+    tncTransitionFD q = {j.handle,
                          a.spec,
-                         (int)B,
-                         tnc_state_size(&info, a.spec),
-                         st.data,
-                         a.ctrl ? ct.data : NULL,
-                         a.ctrl && ct.ndim == 2 ? (int)ct.shape[0] : 1,
-                         info.nu,
+                         (int)j.B,
+                         j.nstate,
+                         j.st.data,
+                         a.ctrl ? ct->data : NULL,
+                         a.ctrl && ct->ndim == 2 ? (int)ct->shape[0] : 1,
+                         j.info.nu,
                          a.eps,
                          a.centered,
-                         info.nsensordata > 0,
+                         j.info.nsensordata > 0,
                          (int)a.chunk_envs,
                          (uint32_t)a.deadline_ms};
-    rc = tnc_transition_fd(c, &q, &res);
-    if (rc && q.sensors && tnc_error_code(c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
-      fprintf(stderr, "torsion: note: %s: %s_C.npy and %s_D.npy are not written\n", tnc_error(c),
+    rc = tnc_transition_fd(j.c, &q, &res);
+    if (rc && q.sensors && tnc_error_code(j.c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
+      fprintf(stderr, "torsion: note: %s: %s_C.npy and %s_D.npy are not written\n", tnc_error(j.c),
               a.out, a.out);
       q.sensors = 0;
-      rc = tnc_transition_fd(c, &q, &res);
+      rc = tnc_transition_fd(j.c, &q, &res);
     }
-    rc = rc ? cli_fail("transitionfd: %s", tnc_error(c)) : 0;
+    rc = rc ? cli_fail("transitionfd: %s", tnc_error(j.c)) : 0;
   }
 
   // PREFIX_A, PREFIX_B (empty without actuators), PREFIX_C and PREFIX_D
   if (!rc) {
-    rc = write_matrix(a.out, "A", res.A, B, res.nx, res.nx) ||
-         write_matrix(a.out, "B", res.Bm, B, res.nx, res.nu);
+    rc = write_matrix(a.out, "A", res.A, j.B, res.nx, res.nx) ||
+         write_matrix(a.out, "B", res.Bm, j.B, res.nx, res.nu);
   }
   if (!rc && res.C) {
-    rc = write_matrix(a.out, "C", res.C, B, res.ns, res.nx) ||
-         write_matrix(a.out, "D", res.D, B, res.ns, res.nu);
+    rc = write_matrix(a.out, "C", res.C, j.B, res.ns, res.nx) ||
+         write_matrix(a.out, "D", res.D, j.B, res.ns, res.nu);
   }
   tnc_transition_fd_free(&res);
-  npy_release(&st);
-  npy_release(&ct);
-  tnc_close(c);
+  cli_job_close(&j);
   return rc;
 }
 
@@ -241,39 +216,29 @@ int cmd_inversefd(const cliOpts* o) {
     return cli_fail("inversefd: only forward differences are supported (no --centered)");
   if (!a.qacc)
     return cli_fail("inversefd: missing --qacc");
-  tnClient* c = NULL;
-  char handle[65];
-  tncModelInfo info;
-  npyData st = {0}, qa = {0};
+  cliJob j;
   tncInverseFDResult res = {0};
-  long B = 0;
-  int rc = open_job(o, &a, &c, handle, &info, &st, &B);
+  int rc = open_job(o, &a, &j);
   if (!rc)
-    rc = read_rows(a.qacc, B, info.nv, 0, &qa, "accelerations");
+    rc = read_rows(a.qacc, j.B, j.info.nv, 0, &j.in, "accelerations");
   if (!rc) {
     // all seven when the model has sensors; without the sensor ones when they are unevaluated
     int sens = TNC_IFD_DSDQ | TNC_IFD_DSDV | TNC_IFD_DSDA;
-    tncInverseFD q = {handle,
-                      a.spec,
-                      (int)B,
-                      tnc_state_size(&info, a.spec),
-                      st.data,
-                      qa.data,
-                      info.nv,
-                      a.eps,
-                      a.actuation,
-                      TNC_IFD_DEFAULT | (info.nsensordata > 0 ? sens : 0),
-                      (int)a.chunk_envs,
-                      (uint32_t)a.deadline_ms};
-    rc = tnc_inverse_fd(c, &q, &res);
+    tncInverseFD q = {j.handle,          a.spec,
+                      (int)j.B,          j.nstate,
+                      j.st.data,         j.in.data,
+                      j.info.nv,         a.eps,
+                      a.actuation,       TNC_IFD_DEFAULT | (j.info.nsensordata > 0 ? sens : 0),
+                      (int)a.chunk_envs, (uint32_t)a.deadline_ms};
+    rc = tnc_inverse_fd(j.c, &q, &res);
     if (rc && (q.outputs & sens) &&
-        tnc_error_code(c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
-      fprintf(stderr, "torsion: note: %s: %s_DsDq/DsDv/DsDa.npy are not written\n", tnc_error(c),
+        tnc_error_code(j.c) == TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED) {
+      fprintf(stderr, "torsion: note: %s: %s_DsDq/DsDv/DsDa.npy are not written\n", tnc_error(j.c),
               a.out);
       q.outputs = TNC_IFD_DEFAULT;
-      rc = tnc_inverse_fd(c, &q, &res);
+      rc = tnc_inverse_fd(j.c, &q, &res);
     }
-    rc = rc ? cli_fail("inversefd: %s", tnc_error(c)) : 0;
+    rc = rc ? cli_fail("inversefd: %s", tnc_error(j.c)) : 0;
   }
 
   // PREFIX_DfDq, _DfDv, _DfDa, _DmDq (and _DsDq, _DsDv, _DsDa)
@@ -282,12 +247,10 @@ int cmd_inversefd(const cliOpts* o) {
   int cols[7] = {res.nv, res.nv, res.nv, res.ns, res.ns, res.ns, res.nC};
   for (int k = 0; k < 7 && !rc; k++) {
     if (mats[k]) {
-      rc = write_matrix(a.out, names[k], mats[k], B, res.nv, cols[k]);
+      rc = write_matrix(a.out, names[k], mats[k], j.B, res.nv, cols[k]);
     }
   }
   tnc_inverse_fd_free(&res);
-  npy_release(&st);
-  npy_release(&qa);
-  tnc_close(c);
+  cli_job_close(&j);
   return rc;
 }

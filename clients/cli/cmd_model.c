@@ -63,7 +63,7 @@ static int add_asset(assetSet* s, const char* modeldir, const char* rel) {
   if (s->n >= CLI_MAX_ASSETS || stat(path, &st) || !S_ISREG(st.st_mode))
     return -1;
   size_t len = 0;
-  char* data = cli_read_file(path, &len);
+  char* data = tnc_read_file(path, &len);
   if (!data)
     return -1;
   int k = s->n++;
@@ -116,7 +116,7 @@ static int is_handle(const char* arg) {
 /* load a file with its referenced assets (plus extra ones) */
 static int load_file(tnClient* c, const char* path, const tncAsset* extra, int nextra,
                      char handle[65], int* cached) {
-  char* xml = cli_read_file(path, NULL);
+  char* xml = tnc_read_file(path, NULL);
   if (!xml) {
     return cli_fail("cannot read %s", path);
   }
@@ -187,7 +187,7 @@ int cmd_load(const cliOpts* o) {
       char* spec = o->argv[++i];
       char* eq = strchr(spec, '=');
       size_t len = 0;
-      if (!eq || !(bufs[nextra] = cli_read_file(eq + 1, &len))) {
+      if (!eq || !(bufs[nextra] = tnc_read_file(eq + 1, &len))) {
         return cli_fail("--asset needs NAME=FILE with a readable FILE");
       }
       *eq = '\0';

@@ -25,7 +25,7 @@ static int parse(const cliOpts* o, runArgs* a) {
   a->nstep = -1;
   for (int i = 1; i < o->argc; i++) {
     const char* k = o->argv[i];
-    const char* v = i + 1 < o->argc ? o->argv[i + 1] : NULL;
+    const char* v = NULL;
     if (!strcmp(k, "--final-only")) {
       a->final_only = 1;
       continue;
@@ -34,15 +34,11 @@ static int parse(const cliOpts* o, runArgs* a) {
       a->float32 = 1;
       continue;
     }
-    if (k[0] != '-') {
-      if (a->model)
-        return cli_fail("unexpected argument %s", k);
-      a->model = k;
+    int got = cli_arg(o, &i, &a->model, &v);
+    if (got < 0)
+      return 1;
+    if (got)
       continue;
-    }
-    if (!v)
-      return cli_fail("%s needs a value", k);
-    i++;
     if (!strcmp(k, "--state"))
       a->state = v;
     else if (!strcmp(k, "--ctrl"))
@@ -65,22 +61,6 @@ static int parse(const cliOpts* o, runArgs* a) {
   return 0;
 }
 
-/* read states [B, nstate] (1-D: B = 1); B or -1 */
-static long read_states(const char* path, int nstate, npyData* st) {
-  char err[512];
-  if (npy_load(path, st, err, sizeof(err))) {
-    cli_fail("%s", err);
-    return -1;
-  }
-  long B = st->ndim == 1 ? 1 : (long)st->shape[0];
-  size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
-  if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)nstate) {
-    cli_fail("%s: states must be [B, %d]", path, nstate);
-    return -1;
-  }
-  return B;
-}
-
 /* rollout */
 int cmd_rollout(const cliOpts* o) {
   runArgs a;
@@ -88,71 +68,60 @@ int cmd_rollout(const cliOpts* o) {
     return 1;
   if (a.nstep < 0)
     return cli_fail("rollout: missing --nstep");
-  tnClient* c = cli_connect(o);
-  if (!c)
-    return 1;
-  int rc = 1;
-  char handle[65], err[512];
-  tncModelInfo info;
-  npyData st = {0}, ct = {0};
+  cliJob j;
+  char err[512];
+  int rc = 1, spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
+  const npyData* ct = &j.in;
   tncRolloutResult res = {0};
-  if (cli_model(c, a.model, handle) || tnc_model_info(c, handle, &info)) {
-    if (tnc_error(c)[0])
-      cli_fail("%s", tnc_error(c));
-    goto done;
-  }
 
   // inputs
-  int spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
-  int nstate = tnc_state_size(&info, spec);
-  long B = read_states(a.state, nstate, &st);
-  if (B < 0)
+  if (cli_job_open(o, a.model, spec, a.state, &j))
     goto done;
-  if (a.ctrl && npy_load(a.ctrl, &ct, err, sizeof(err))) {
+  if (a.ctrl && npy_load(a.ctrl, &j.in, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
   }
-  if (a.ctrl && (ct.ndim != 3 || ct.shape[2] != (size_t)info.nu)) {
-    cli_fail("%s: controls must be [B or 1, nstep or 1, %d]", a.ctrl, info.nu);
+  if (a.ctrl && (ct->ndim != 3 || ct->shape[2] != (size_t)j.info.nu)) {
+    cli_fail("%s: controls must be [B or 1, nstep or 1, %d]", a.ctrl, j.info.nu);
     goto done;
   }
 
   // the call
-  tncRollout q = {handle,
+  tncRollout q = {j.handle,
                   spec,
-                  (int)B,
-                  nstate,
-                  info.nu,
+                  (int)j.B,
+                  j.nstate,
+                  j.info.nu,
                   (int)a.nstep,
-                  st.data,
-                  a.ctrl ? ct.data : NULL,
-                  a.ctrl ? (int)ct.shape[0] : 0,
-                  a.ctrl ? (int)ct.shape[1] : 0,
+                  j.st.data,
+                  a.ctrl ? ct->data : NULL,
+                  a.ctrl ? (int)ct->shape[0] : 0,
+                  a.ctrl ? (int)ct->shape[1] : 0,
                   (int)a.every,
                   a.final_only,
                   a.sens_out != NULL,
                   a.float32,
                   (int)a.chunk_envs,
                   (uint32_t)a.deadline_ms};
-  if (tnc_rollout(c, &q, &res)) {
-    cli_fail("rollout: %s", tnc_error(c));
+  if (tnc_rollout(j.c, &q, &res)) {
+    cli_fail("rollout: %s", tnc_error(j.c));
     goto done;
   }
 
   // outputs [B, nrec, nstate] (and sensordata)
-  size_t shape[3] = {(size_t)B, (size_t)res.nrec, (size_t)nstate};
+  size_t shape[3] = {(size_t)j.B, (size_t)res.nrec, (size_t)j.nstate};
   if (npy_save(a.out, res.states, a.float32, 3, shape, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
   }
   if (a.sens_out) {
-    size_t sshape[3] = {(size_t)B, (size_t)res.nrec, (size_t)res.nsens};
+    size_t sshape[3] = {(size_t)j.B, (size_t)res.nrec, (size_t)res.nsens};
     if (npy_save(a.sens_out, res.sensordata, a.float32, 3, sshape, err, sizeof(err))) {
       cli_fail("%s", err);
       goto done;
     }
   }
-  for (long b = 0; b < B; b++) {
+  for (long b = 0; b < j.B; b++) {
     if (res.warnings[b]) {
       fprintf(stderr, "torsion: item %ld raised warnings 0x%x\n", b, res.warnings[b]);
     }
@@ -161,9 +130,7 @@ int cmd_rollout(const cliOpts* o) {
 
 done:
   tnc_rollout_free(&res);
-  npy_release(&st);
-  npy_release(&ct);
-  tnc_close(c);
+  cli_job_close(&j);
   return rc;
 }
 
@@ -172,36 +139,26 @@ int cmd_forward(const cliOpts* o) {
   runArgs a;
   if (parse(o, &a))
     return 1;
-  tnClient* c = cli_connect(o);
-  if (!c)
-    return 1;
-  int rc = 1;
-  char handle[65], err[512];
-  tncModelInfo info;
-  npyData st = {0}, ct = {0};
+  cliJob j;
+  char err[512];
+  int rc = 1, spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
+  const npyData* ct = &j.in;
   double* qacc = NULL;
-  if (cli_model(c, a.model, handle) || tnc_model_info(c, handle, &info)) {
-    if (tnc_error(c)[0])
-      cli_fail("%s", tnc_error(c));
+  if (cli_job_open(o, a.model, spec, a.state, &j))
+    goto done;
+  if (a.ctrl && (npy_load(a.ctrl, &j.in, err, sizeof(err)) || ct->ndim != 2 ||
+                 ct->shape[1] != (size_t)j.info.nu)) {
+    cli_fail("%s: controls must be [B or 1, %d]", a.ctrl, j.info.nu);
     goto done;
   }
-  int spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
-  int nstate = tnc_state_size(&info, spec);
-  long B = read_states(a.state, nstate, &st);
-  if (B < 0)
-    goto done;
-  if (a.ctrl &&
-      (npy_load(a.ctrl, &ct, err, sizeof(err)) || ct.ndim != 2 || ct.shape[1] != (size_t)info.nu)) {
-    cli_fail("%s: controls must be [B or 1, %d]", a.ctrl, info.nu);
+  qacc = malloc(sizeof(double) * (size_t)(j.B * j.info.nv + 1));
+  if (!qacc ||
+      tnc_forward(j.c, j.handle, spec, (int)j.B, j.nstate, j.st.data, a.ctrl ? ct->data : NULL,
+                  a.ctrl ? (int)ct->shape[0] : 0, j.info.nu, j.info.nv, qacc)) {
+    cli_fail("forward: %s", tnc_error(j.c));
     goto done;
   }
-  qacc = malloc(sizeof(double) * (size_t)(B * info.nv + 1));
-  if (!qacc || tnc_forward(c, handle, spec, (int)B, nstate, st.data, a.ctrl ? ct.data : NULL,
-                           a.ctrl ? (int)ct.shape[0] : 0, info.nu, info.nv, qacc)) {
-    cli_fail("forward: %s", tnc_error(c));
-    goto done;
-  }
-  size_t shape[2] = {(size_t)B, (size_t)info.nv};
+  size_t shape[2] = {(size_t)j.B, (size_t)j.info.nv};
   if (npy_save(a.out, qacc, 0, 2, shape, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
@@ -210,8 +167,6 @@ int cmd_forward(const cliOpts* o) {
 
 done:
   free(qacc);
-  npy_release(&st);
-  npy_release(&ct);
-  tnc_close(c);
+  cli_job_close(&j);
   return rc;
 }

@@ -1,5 +1,6 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
- * (--socket / --tcp / --token), connecting, and dispatch to the subcommands. */
+ * (--socket / --tcp / --token), connecting, reading the states argument, and dispatch to the
+ * subcommands. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,28 +52,23 @@ int cli_int(const char* s, long long* out) {
   return 0;
 }
 
-/* read a whole file */
-char* cli_read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  char* buf = NULL;
-  if (!fseek(f, 0, SEEK_END)) {
-    long n = ftell(f);
-    if (n >= 0 && !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
-      if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-      } else {
-        buf[n] = '\0';
-        if (len)
-          *len = (size_t)n;
-      }
+/* the MODEL argument, or an option and its value */
+int cli_arg(const cliOpts* o, int* i, const char** model, const char** value) {
+  const char* k = o->argv[*i];
+  if (k[0] != '-') {
+    if (*model) {
+      cli_fail("unexpected argument %s", k);
+      return -1;
     }
+    *model = k;
+    return 1;
   }
-  fclose(f);
-  return buf;
+  if (*i + 1 >= o->argc) {
+    cli_fail("%s needs a value", k);
+    return -1;
+  }
+  *value = o->argv[++*i];
+  return 0;
 }
 
 /* connect and Hello */
@@ -91,9 +87,40 @@ tnClient* cli_connect(const cliOpts* o) {
   return c;
 }
 
+/* connect, resolve the model, read the states */
+int cli_job_open(const cliOpts* o, const char* model, int spec, const char* states, cliJob* j) {
+  memset(j, 0, sizeof(*j));
+  if (!(j->c = cli_connect(o)))
+    return 1;
+  if (cli_model(j->c, model, j->handle) || tnc_model_info(j->c, j->handle, &j->info)) {
+    return tnc_error(j->c)[0] ? cli_fail("%s", tnc_error(j->c)) : 1;
+  }
+
+  // states [B, nstate] (1-D: one state)
+  char err[512];
+  j->nstate = tnc_state_size(&j->info, spec);
+  if (npy_load(states, &j->st, err, sizeof(err)))
+    return cli_fail("%s", err);
+  const npyData* st = &j->st;
+  j->B = st->ndim == 1 ? 1 : (long)st->shape[0];
+  size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
+  if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)j->nstate) {
+    return cli_fail("%s: states must be [B, %d]", states, j->nstate);
+  }
+  return 0;
+}
+
+/* release the job */
+void cli_job_close(cliJob* j) {
+  npy_release(&j->st);
+  npy_release(&j->in);
+  tnc_close(j->c);
+  j->c = NULL;
+}
+
 /* read the token file's first line */
 static char* read_token(const char* path) {
-  char* t = cli_read_file(path, NULL);
+  char* t = tnc_read_file(path, NULL);
   if (t) {
     t[strcspn(t, "\r\n")] = '\0';
   }

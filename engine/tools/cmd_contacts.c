@@ -11,108 +11,45 @@
 
 #include "sim.h"
 
-/* growable contact table (tool side: allocation is fine here) */
-typedef struct contactTable_ {
-  size_t n, cap;
-  double *geom, *dist, *pos, *frame, *dim;
-} contactTable;
+/* the contact table's columns: name, numbers per contact */
+enum { COL_GEOM, COL_DIST, COL_POS, COL_FRAME, COL_DIM, NCOL };
+static const char* const col_names[NCOL] = {"geom", "dist", "pos", "frame", "dim"};
+static const int col_widths[NCOL] = {2, 1, 3, 9, 1};
 
-/* make room for one more row */
-static int table_reserve(contactTable* t) {
-  if (t->n < t->cap) {
-    return 0;
+/* the columns */
+static int setup(void* ctx, const mjModel* m, long B, simTable* t) {
+  (void)ctx;
+  (void)m;
+  (void)B;
+  for (int i = 0; i < NCOL; i++) {
+    sim_table_column(t, col_names[i], col_widths[i], col_widths[i] == 1 ? 1 : 2);
   }
-  size_t cap = t->cap ? 2 * t->cap : 256;
-  double** cols[5] = {&t->geom, &t->dist, &t->pos, &t->frame, &t->dim};
-  size_t width[5] = {2, 1, 3, 9, 1};
-  for (int i = 0; i < 5; i++) {
-    double* p = realloc(*cols[i], sizeof(double) * width[i] * cap);
-    if (!p) {
-      return -1;
-    }
-    *cols[i] = p;
-  }
-  t->cap = cap;
   return 0;
 }
 
 /* append the contacts currently in d */
-static int table_append(contactTable* t, const mjData* d) {
+static int table_append(void* ctx, const mjModel* m, const mjData* d, long b, simTable* t) {
+  (void)ctx;
+  (void)m;
+  (void)b;
+  if (sim_table_reserve(t, (size_t)d->ncon)) {
+    return -1;
+  }
   for (int i = 0; i < d->ncon; i++) {
     const mjContact* c = d->contact + i;
-    if (table_reserve(t)) {
-      return -1;
-    }
-    t->geom[2 * t->n] = c->geom1;
-    t->geom[2 * t->n + 1] = c->geom2;
-    t->dist[t->n] = c->dist;
-    memcpy(t->pos + 3 * t->n, c->pos, sizeof(double) * 3);
-    memcpy(t->frame + 9 * t->n, c->frame, sizeof(double) * 9);
-    t->dim[t->n] = c->dim;
-    t->n++;
-  }
-  return 0;
-}
-
-/* write the five arrays */
-static int table_write(const contactTable* t, const char* prefix) {
-  const char* names[5] = {"geom", "dist", "pos", "frame", "dim"};
-  const double* cols[5] = {t->geom, t->dist, t->pos, t->frame, t->dim};
-  size_t width[5] = {2, 1, 3, 9, 1};
-  static const double empty = 0;
-  for (int i = 0; i < 5; i++) {
-    char path[1024], err[512];
-    snprintf(path, sizeof(path), "%s_%s.npy", prefix, names[i]);
-    size_t shape[2] = {t->n, width[i]};
-    if (npy_write(path, cols[i] ? cols[i] : &empty, width[i] == 1 ? 1 : 2, shape, err,
-                  sizeof(err))) {
-      return sim_fail("%s", err);
-    }
+    size_t r = t->n++;
+    t->col[COL_GEOM][2 * r] = c->geom1;
+    t->col[COL_GEOM][2 * r + 1] = c->geom2;
+    t->col[COL_DIST][r] = c->dist;
+    memcpy(t->col[COL_POS] + 3 * r, c->pos, sizeof(double) * 3);
+    memcpy(t->col[COL_FRAME] + 9 * r, c->frame, sizeof(double) * 9);
+    t->col[COL_DIM][r] = c->dim;
   }
   return 0;
 }
 
 /* contacts subcommand */
 int cmd_contacts(const simArgs* args) {
-  if (!args->out) {
-    return sim_fail("missing --out");
-  }
-  mjModel* m = sim_load(args);
-  if (!m) {
-    return 1;
-  }
-  int rc = 1, nstate = mj_stateSize(m, args->spec);
-  npyArray st = {0};
-  contactTable t = {0};
-  long* count = NULL;
-  mjData* d = NULL;
-
-  // states, then one forward pass per state
-  long B = sim_read_states(args->state, nstate, &st);
-  if (B < 0 || !(d = mj_makeData(m)) || !(count = calloc((size_t)B + 1, sizeof(long)))) {
-    goto done;
-  }
-  for (long b = 0; b < B; b++) {
-    mj_resetData(m, d);
-    mj_setState(m, d, st.data + b * nstate, args->spec);
-    mj_forward(m, d);
-    count[b] = d->ncon;
-    if (table_append(&t, d)) {
-      sim_fail("out of memory");
-      goto done;
-    }
-  }
-  rc = table_write(&t, args->out) || sim_write_index(args->out, B, count);
-
-done:
-  free(t.geom);
-  free(t.dist);
-  free(t.pos);
-  free(t.frame);
-  free(t.dim);
-  free(count);
-  mj_deleteData(d);
-  npy_free(&st);
-  mj_deleteModel(m);
-  return rc;
+  static const simStackOps ops = {setup, table_append, NULL};
+  return sim_stack_states(args, &ops, NULL);
 }

@@ -17,38 +17,6 @@ enum { COL_TYPE, COL_ID, COL_STATE, COL_POS, COL_MARGIN, COL_FRICTION, COL_D, CO
 static const char* const col_names[NCOL] = {"type", "id", "state", "pos", "margin",
                                             "frictionloss", "D", "R", "aref", "force", "J"};
 
-/* growable table of rows (tool side: allocation is fine here) */
-typedef struct efcTable_ {
-  size_t n, cap;
-  int nv;
-  double* col[NCOL];
-} efcTable;
-
-/* width of column i */
-static size_t col_width(const efcTable* t, int i) {
-  return i == COL_J ? (size_t)(t->nv > 0 ? t->nv : 1) : 1;
-}
-
-/* make room for k more rows */
-static int table_reserve(efcTable* t, size_t k) {
-  if (t->n + k <= t->cap) {
-    return 0;
-  }
-  size_t cap = t->cap ? t->cap : 256;
-  while (cap < t->n + k) {
-    cap *= 2;
-  }
-  for (int i = 0; i < NCOL; i++) {
-    double* p = realloc(t->col[i], sizeof(double) * col_width(t, i) * cap);
-    if (!p) {
-      return -1;
-    }
-    t->col[i] = p;
-  }
-  t->cap = cap;
-  return 0;
-}
-
 /* row r of efc_J as a dense row of nv values */
 static void dense_row(const mjModel* m, const mjData* d, int r, double* out) {
   if (!mj_isSparse(m)) {
@@ -62,9 +30,26 @@ static void dense_row(const mjModel* m, const mjData* d, int r, double* out) {
   }
 }
 
-/* append the rows currently in d */
-static int table_append(efcTable* t, const mjModel* m, const mjData* d) {
-  if (table_reserve(t, (size_t)d->nefc)) {
+/* the per-state solver iterations (d->solver_niter[0]) */
+typedef struct efcExtra_ {
+  double* niter; /* [B] */
+} efcExtra;
+
+/* the columns (J: a dense row of nv) and the iteration counts */
+static int setup(void* ctx, const mjModel* m, long B, simTable* t) {
+  efcExtra* x = ctx;
+  for (int i = 0; i < NCOL; i++) {
+    sim_table_column(t, col_names[i], i == COL_J ? m->nv : 1, i == COL_J ? 2 : 1);
+  }
+  x->niter = calloc((size_t)B + 1, sizeof(double));
+  return x->niter ? 0 : -1;
+}
+
+/* append the rows currently in d, and state b's iteration count */
+static int table_append(void* ctx, const mjModel* m, const mjData* d, long b, simTable* t) {
+  efcExtra* x = ctx;
+  x->niter[b] = d->solver_niter[0];
+  if (sim_table_reserve(t, (size_t)d->nefc)) {
     return -1;
   }
   for (int r = 0; r < d->nefc; r++) {
@@ -86,21 +71,14 @@ static int table_append(efcTable* t, const mjModel* m, const mjData* d) {
   return 0;
 }
 
-/* write every column, then the per-state iteration counts */
-static int table_write(const efcTable* t, const char* prefix, const double* niter, long B) {
+/* write the per-state iteration counts */
+static int write_niter(void* ctx, const char* prefix, long B) {
+  const efcExtra* x = ctx;
   static const double empty = 0;
   char path[1024], err[512];
-  for (int i = 0; i < NCOL; i++) {
-    snprintf(path, sizeof(path), "%s_%s.npy", prefix, col_names[i]);
-    size_t shape[2] = {t->n, (size_t)t->nv};
-    if (npy_write(path, t->col[i] ? t->col[i] : &empty, i == COL_J ? 2 : 1, shape, err,
-                  sizeof(err))) {
-      return sim_fail("%s", err);
-    }
-  }
   snprintf(path, sizeof(path), "%s_niter.npy", prefix);
   size_t shape[1] = {(size_t)B};
-  if (npy_write(path, niter ? niter : &empty, 1, shape, err, sizeof(err))) {
+  if (npy_write(path, x->niter ? x->niter : &empty, 1, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   return 0;
@@ -108,47 +86,9 @@ static int table_write(const efcTable* t, const char* prefix, const double* nite
 
 /* efc subcommand */
 int cmd_efc(const simArgs* args) {
-  if (!args->out) {
-    return sim_fail("missing --out");
-  }
-  mjModel* m = sim_load(args);
-  if (!m) {
-    return 1;
-  }
-  int rc = 1, nstate = mj_stateSize(m, args->spec);
-  npyArray st = {0};
-  efcTable t = {.nv = m->nv};
-  long* count = NULL;
-  double* niter = NULL;
-  mjData* d = NULL;
-
-  // states, then one forward pass per state
-  long B = sim_read_states(args->state, nstate, &st);
-  if (B < 0 || !(d = mj_makeData(m)) || !(count = calloc((size_t)B + 1, sizeof(long))) ||
-      !(niter = calloc((size_t)B + 1, sizeof(double)))) {
-    goto done;
-  }
-  for (long b = 0; b < B; b++) {
-    mj_resetData(m, d);
-    mj_setState(m, d, st.data + b * nstate, args->spec);
-    mj_forward(m, d);
-    count[b] = d->nefc;
-    niter[b] = d->solver_niter[0];
-    if (table_append(&t, m, d)) {
-      sim_fail("out of memory");
-      goto done;
-    }
-  }
-  rc = table_write(&t, args->out, niter, B) || sim_write_index(args->out, B, count);
-
-done:
-  for (int i = 0; i < NCOL; i++) {
-    free(t.col[i]);
-  }
-  free(niter);
-  free(count);
-  mj_deleteData(d);
-  npy_free(&st);
-  mj_deleteModel(m);
+  static const simStackOps ops = {setup, table_append, write_niter};
+  efcExtra x = {NULL};
+  int rc = sim_stack_states(args, &ops, &x);
+  free(x.niter);
   return rc;
 }

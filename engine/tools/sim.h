@@ -54,6 +54,47 @@ void sim_free_datas(mjData** datas, int nthread);
  * rows are stacked over B states; returns 0 or 1 after printing why */
 int sim_write_index(const char* prefix, long B, const long* count);
 
+/* most columns of a simTable */
+#define SIM_MAXCOL 16
+
+/* a growable table of float64 columns whose rows are stacked over states (tool side:
+ * allocation is fine here). Column i holds width[i] numbers a row and is written as
+ * PREFIX_<name[i]>.npy, [n] when ndim[i] is 1, else [n, width[i]]. Zero-initialize it. */
+typedef struct simTable_ {
+  int ncol;
+  const char* name[SIM_MAXCOL];
+  int width[SIM_MAXCOL], ndim[SIM_MAXCOL];
+  double* col[SIM_MAXCOL]; /* [cap, max(width, 1)] each */
+  size_t n, cap;           /* rows held and allocated */
+} simTable;
+
+/* add a column (before the first row) */
+void sim_table_column(simTable* t, const char* name, int width, int ndim);
+
+/* make room for k more rows; 0, or -1 when out of memory */
+int sim_table_reserve(simTable* t, size_t k);
+
+/* write every column as PREFIX_<name>.npy; 0, or 1 after printing why */
+int sim_table_write(const simTable* t, const char* prefix);
+
+/* free the columns */
+void sim_table_free(simTable* t);
+
+/* what a subcommand that stacks rows over states (contacts, efc) adds to sim_stack_states */
+typedef struct simStackOps_ {
+  /* add the table's columns (and the subcommand's per-state buffers for B states); 0 or -1 */
+  int (*setup)(void* ctx, const mjModel* m, long B, simTable* t);
+  /* append the rows of state b, whose mj_forward d holds; 0, or -1 when out of memory */
+  int (*append)(void* ctx, const mjModel* m, const mjData* d, long b, simTable* t);
+  /* write the subcommand's own files beside the table (NULL: none); 0 or 1 after printing why */
+  int (*write)(void* ctx, const char* prefix, long B);
+} simStackOps;
+
+/* load the model and --state, then per state mj_resetData, mj_setState, mj_forward and the
+ * rows ops->append adds; write PREFIX_<column>.npy, the subcommand's files and
+ * PREFIX_index.json (rows per state). Returns the exit status. */
+int sim_stack_states(const simArgs* args, const simStackOps* ops, void* ctx);
+
 /* subcommands */
 int cmd_info(const simArgs* args);
 int cmd_forward(const simArgs* args);

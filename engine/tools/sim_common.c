@@ -1,5 +1,6 @@
 /* tools/sim_common.c — shared helpers of torsion-sim: failure reporting, the engine error
- * handler, model loading with flag overrides, array shape checks, per-thread mjData. */
+ * handler, model loading with flag overrides, array shape checks, per-thread mjData, and the
+ * growable column tables that `contacts` and `efc` stack over states. */
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -257,4 +258,108 @@ int sim_write_index(const char* prefix, long B, const long* count) {
   }
   fprintf(f, "]}\n");
   return fclose(f) ? sim_fail("%s: write failed", path) : 0;
+}
+
+/* numbers a row of column i takes in memory (a zero-width column still gets one) */
+static size_t table_stride(const simTable* t, int i) {
+  return (size_t)(t->width[i] > 0 ? t->width[i] : 1);
+}
+
+/* add a column */
+void sim_table_column(simTable* t, const char* name, int width, int ndim) {
+  if (t->ncol < SIM_MAXCOL) {
+    t->name[t->ncol] = name;
+    t->width[t->ncol] = width;
+    t->ndim[t->ncol] = ndim;
+    t->ncol++;
+  }
+}
+
+/* room for k more rows: the capacity doubles from 256 */
+int sim_table_reserve(simTable* t, size_t k) {
+  if (t->n + k <= t->cap) {
+    return 0;
+  }
+  size_t cap = t->cap ? t->cap : 256;
+  while (cap < t->n + k) {
+    cap *= 2;
+  }
+  for (int i = 0; i < t->ncol; i++) {
+    double* p = realloc(t->col[i], sizeof(double) * table_stride(t, i) * cap);
+    if (!p) {
+      return -1;
+    }
+    t->col[i] = p;
+  }
+  t->cap = cap;
+  return 0;
+}
+
+/* write each column (an empty table writes empty arrays) */
+int sim_table_write(const simTable* t, const char* prefix) {
+  static const double empty = 0;
+  for (int i = 0; i < t->ncol; i++) {
+    char path[1024], err[512];
+    snprintf(path, sizeof(path), "%s_%s.npy", prefix, t->name[i]);
+    size_t shape[2] = {t->n, (size_t)t->width[i]};
+    if (npy_write(path, t->col[i] ? t->col[i] : &empty, t->ndim[i], shape, err, sizeof(err))) {
+      return sim_fail("%s", err);
+    }
+  }
+  return 0;
+}
+
+/* free the columns */
+void sim_table_free(simTable* t) {
+  for (int i = 0; i < t->ncol; i++) {
+    free(t->col[i]);
+    t->col[i] = NULL;
+  }
+  t->n = t->cap = 0;
+}
+
+/* rows stacked over the states, after mj_forward at each */
+int sim_stack_states(const simArgs* args, const simStackOps* ops, void* ctx) {
+  if (!args->out) {
+    return sim_fail("missing --out");
+  }
+  mjModel* m = sim_load(args);
+  if (!m) {
+    return 1;
+  }
+  int rc = 1, nstate = mj_stateSize(m, args->spec);
+  npyArray st = {0};
+  simTable t = {0};
+  long* count = NULL;
+  mjData* d = NULL;
+
+  // the states, the table, then one forward pass per state
+  long B = sim_read_states(args->state, nstate, &st);
+  if (B < 0 || !(d = mj_makeData(m)) || !(count = calloc((size_t)B + 1, sizeof(long))) ||
+      ops->setup(ctx, m, B, &t)) {
+    goto done;
+  }
+  for (long b = 0; b < B; b++) {
+    mj_resetData(m, d);
+    mj_setState(m, d, st.data + b * nstate, args->spec);
+    mj_forward(m, d);
+    size_t n0 = t.n;
+    if (ops->append(ctx, m, d, b, &t)) {
+      sim_fail("out of memory");
+      goto done;
+    }
+    count[b] = (long)(t.n - n0);
+  }
+
+  // the columns, the subcommand's own files, the index
+  rc = sim_table_write(&t, args->out) || (ops->write && ops->write(ctx, args->out, B)) ||
+       sim_write_index(args->out, B, count);
+
+done:
+  sim_table_free(&t);
+  free(count);
+  mj_deleteData(d);
+  npy_free(&st);
+  mj_deleteModel(m);
+  return rc;
 }

@@ -20,29 +20,6 @@ typedef struct assetList_ {
   int n;
 } assetList;
 
-/* read a whole file (NUL-terminated) */
-static char* read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  char* buf = NULL;
-  if (!fseek(f, 0, SEEK_END)) {
-    long n = ftell(f);
-    if (n >= 0 && !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
-      if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-      } else {
-        buf[n] = '\0';
-        *len = (size_t)n;
-      }
-    }
-  }
-  fclose(f);
-  return buf;
-}
-
 /* append n bytes to a growing string */
 static int append(char** out, size_t* len, size_t* cap, const char* s, size_t n) {
   if (*len + n + 1 > *cap) {
@@ -121,7 +98,7 @@ static int collect(assetList* al, const char* dir, const char* text, const char*
     // read it (included MJCF gets the same edits) and follow its own references
     size_t len = 0;
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    char* data = read_file(path, &len);
+    char* data = tnc_read_file(path, &len);
     if (!data) {
       fprintf(stderr, "ilqr: cannot read %s (referenced by the model)\n", path);
       return -1;
@@ -173,7 +150,7 @@ static int save_text(const char* path, const char* text) {
 static int load_text(ilqrDaemon* dd, const char* xml_path, const char* integrator,
                      const char* save_xml) {
   size_t len = 0;
-  char* raw = read_file(xml_path, &len);
+  char* raw = tnc_read_file(xml_path, &len);
   if (!raw) {
     fprintf(stderr, "ilqr: cannot read %s\n", xml_path);
     return -1;
