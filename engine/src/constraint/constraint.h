@@ -81,6 +81,9 @@ int tn_bodyChain(const mjModel* m, int body, int* chain);
 /* Sorted union of the chains of two bodies; returns the count. */
 int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain);
 
+/* The same without the dofs both bodies share (contact rows); returns the count. */
+int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain);
+
 /* Translational and rotational Jacobian (3 x n each, row-major) of global `point` on
  * `body`, evaluated only at the n dofs of `chain` (zeros where the dof does not move the
  * body). Either output may be NULL. Same arithmetic as mj_jac. */

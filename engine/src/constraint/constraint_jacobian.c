@@ -47,13 +47,16 @@ int tn_bodyChain(const mjModel* m, int body, int* chain) {
   return n;
 }
 
-/* sorted union of two bodies' chains */
-int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
+/* sorted union of two bodies' chains; with skip_common, without the dofs both share */
+static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
   int n = 0;
   int i1 = lastDof(m, body1), i2 = lastDof(m, body2);
 
   // walk both chains down from the largest index, keeping each dof once
   while (i1 >= 0 || i2 >= 0) {
+    if (skip_common && i1 == i2) {
+      break;  // from here on both chains are the same ancestors
+    }
     int next = i1 > i2 ? i1 : i2;
     chain[n++] = next;
     if (i1 == next) {
@@ -71,6 +74,18 @@ int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
     chain[b] = t;
   }
   return n;
+}
+
+/* sorted union of two bodies' chains (equality rows keep shared ancestors, as MuJoCo) */
+int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
+  return mergeChains(m, body1, body2, 0, chain);
+}
+
+/* the dofs moving one body but not the other (contact rows: a shared ancestor moves both
+ * contact points alike, so its column of the Jacobian difference is zero and MuJoCo leaves
+ * it out of sparse rows) */
+int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
+  return mergeChains(m, body1, body2, 1, chain);
 }
 
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */

@@ -335,9 +335,9 @@ static void instantiateContact(const mjModel* m, mjData* d) {
       continue;
     }
 
-    // dofs moving either geom's body; none: nothing to constrain
+    // dofs moving one geom's body but not the other; none: nothing to constrain
     int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
-    int n = tn_mergeChain(m, b1, b2, chain);
+    int n = tn_mergeChainDistinct(m, b1, b2, chain);
     if (!n) {
       continue;
     }
