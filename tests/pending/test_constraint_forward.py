@@ -4,7 +4,13 @@ force within 1e-5 (relative, compare.py) for the Newton, CG and PGS solvers unde
 and elliptic cones, both engines with the same settings (the model's own iterations and
 tolerances). The constraint force is compared in joint space, qfrc_constraint = J' efc_force,
 and row by row (efc_force, with every other efc field named when it differs) when
-torsion-sim has the `efc` command (harness/efc.py)."""
+torsion-sim has the `efc` command (harness/efc.py).
+
+Where MuJoCo's own answer is not defined to the tolerance — an unconverged CG/PGS iterate
+or a nearly singular constraint set amplifies round-off, so that scaling qvel by a few ulps
+moves MuJoCo's qacc by more than the tolerance (constraint_cases.mujoco_spread) — a state
+passes when Torsion's error is within SPREAD_FACTOR (4) times that spread. Everywhere else
+(almost every state: the spread is ~1e-14) the tolerances above apply unchanged."""
 import numpy as np
 import pytest
 
@@ -27,20 +33,28 @@ def test_constraint_qacc(model, solver, cone):
     ours = torsion.dump(model.path, ["qacc", "qfrc_constraint"], states, spec=cc.SPEC_NAME,
                         options=options)
     dofs = [lab.split(" ", 1)[1] for lab in compare.state_labels(m)["qvel"]]
-    failures, worst = [], np.zeros(len(states))
+    failures, worst, spreads = [], np.zeros(len(states)), {}
     for name, tol in [("qacc", QACC_TOL), ("qfrc_constraint", FORCE_TOL)]:
         a = ours[name].reshape(expected[name].shape) if ours[name].size == \
             expected[name].size else ours[name]
-        try:
-            compare.check_rows(a, expected[name], tol, name,
-                               ["%s[%d] %s" % (name, i, d) for i, d in enumerate(dofs)],
-                               row_name="state")
-        except AssertionError as e:
-            failures.append(str(e))
-            if np.shape(a) == np.shape(expected[name]):
-                worst = np.maximum(worst, compare.row_errors(a, expected[name]) / tol)
+        if np.shape(a) != np.shape(expected[name]):
+            failures.append("%s: shape %s, MuJoCo %s" % (name, np.shape(a),
+                                                         np.shape(expected[name])))
+            continue
+        err = compare.row_errors(a, expected[name])
+        bad = [k for k in np.flatnonzero(err > tol)
+               if err[k] > cc.allowed_error(m, states, k, name, tol, spreads)]
+        if bad:
+            try:
+                compare.check_rows(a[bad], expected[name][bad], tol, name,
+                                   ["%s[%d] %s" % (name, i, d) for i, d in enumerate(dofs)],
+                                   row_name="state")
+            except AssertionError as e:
+                failures.append("%s (states %s; MuJoCo's own spread there: %s)" % (
+                    e, bad[:8], ", ".join("%.2g" % spreads[k][name] for k in bad[:8])))
+            worst[bad] = np.maximum(worst[bad], err[bad] / tol)
     if efc.available():
-        k, problem = _efc_problem(model, m, states, options)
+        k, problem = _efc_problem(model, m, states, options, spreads)
         if problem:
             failures.append("efc rows differ at state %d: %s" % (k, problem))
             worst[k] = np.inf
@@ -50,14 +64,16 @@ def test_constraint_qacc(model, solver, cone):
             "\n".join(failures), k, constraint_diagnose.explain(model, states[k], options)))
 
 
-def _efc_problem(model, m, states, options):
+def _efc_problem(model, m, states, options, spreads):
     """(state, first difference) of the efc rows at the first state whose efc_force (or
-    row count) differs; (None, None) when every state agrees."""
+    row count) differs beyond the allowed error; (None, None) when every state agrees."""
     ours = efc.torsion_rows(model.path, states, spec=cc.SPEC_NAME, options=options)
     theirs = cc.mujoco_efc(m, states)
     for k, (o, t) in enumerate(zip(ours, theirs)):
         force_err = compare.row_errors(o["force"][None], t["force"][None])[0] \
             if len(o["force"]) == len(t["force"]) else np.inf
-        if not force_err <= FORCE_TOL:
+        if not force_err <= FORCE_TOL and (
+                force_err == np.inf or
+                force_err > cc.allowed_error(m, states, k, "efc_force", FORCE_TOL, spreads)):
             return k, efc.first_difference(o, t) or "efc_force err %.3g" % force_err
     return None, None
