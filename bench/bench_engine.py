@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """bench/bench_engine.py — Torsion's single-thread stepping speed against MuJoCo's, in the same
-run, on the differential-test corpus with constraints (and sensors) disabled (issue 2,
+run, on the differential-test corpus with constraints disabled and sensors on (issue 2,
 item 9).
 
 For each model both engines step from the same initial state (keyframe 0 when the model has
 one, else the default state) with the same controls (the keyframe's, else zero) for the same
 number of steps (about --seconds of MuJoCo time):
-  Torsion: `torsion-sim speed MODEL --nstep N --threads 1 --disable constraint,sensor`
+  Torsion: `torsion-sim speed MODEL --nstep N --threads 1 --disable constraint`
   MuJoCo:  mujoco.rollout.rollout on one mjData (its native C loop, no Python per step),
            timed around the call, in chunks of at most CHUNK steps.
 Measurements alternate between the engines, --repeats times; the medians are reported, and
@@ -23,9 +23,8 @@ import sys
 import benchlib
 from harness import corpus, oracle, torsion  # noqa: E402  (on the path through benchlib)
 
-# constraints: issue 2 is smooth dynamics only; sensors: Torsion does not evaluate them yet,
-# and MuJoCo's step would otherwise do work Torsion skips (docs/fidelity.md)
-DISABLE = ("constraint", "sensor")
+# constraints: issue 2 is smooth dynamics only (docs/fidelity.md); sensors on for both
+DISABLE = ("constraint",)
 TARGETS = ("gym/ant", "gym/humanoid", "dmc/humanoid")  # ratio must reach 1.0
 DEFECT = 0.5           # a ratio below this is a defect
 BEGIN, END = "<!-- bench_engine:begin -->", "<!-- bench_engine:end -->"
