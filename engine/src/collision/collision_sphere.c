@@ -3,7 +3,9 @@
  *
  * Each reduces to the closest point of the other geom to the sphere center. When the center
  * lies inside the other geom, the contact goes through the nearest face (box: the face with
- * the smallest depth, x before y before z; cylinder: side or cap, cap on a tie). Degenerate
+ * the smallest depth, x before y before z, a centre within mjMINVAL of the surface counting
+ * as inside; cylinder: side or cap, cap on a tie). The raw sphere-box contact is shared with
+ * the capsule-box collider (collision_sphere_box.h). Degenerate
  * directions fall back as MuJoCo's do: coincident sphere centers use (1,0,0), a center at
  * the box center uses the box's own axis, a center on the cylinder axis uses the horizontal
  * direction perpendicular to that axis. */
@@ -11,6 +13,7 @@
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
+#include "collision/collision_sphere_box.h"
 
 /* contact between two spheres */
 int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
@@ -77,46 +80,49 @@ static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtN
   return 1;
 }
 
+/* raw sphere - box: outside through the closest point, else through the nearest face */
+int tn_sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
+                 const mjtNum bmat[9], const mjtNum size[3], mjtNum margin) {
+  mjtNum dif[3], local[3], nlocal[3], normal[3];
+
+  // centre in the box frame, and the offset to its clamp onto the box
+  tnu_sub3(dif, center, bpos);
+  tnu_mulMatTVec3(local, bmat, dif);
+  for (int k = 0; k < 3; k++) {
+    nlocal[k] = mju_clip(local[k], -size[k], size[k]) - local[k];
+  }
+  mjtNum len = tnu_norm3(nlocal), dist;
+
+  // outside: towards the closest point
+  if (len >= mjMINVAL) {
+    tnu_scl3(nlocal, nlocal, 1 / len);
+    dist = len - radius;
+  }
+
+  // inside or on the surface: through the nearest face (first axis on ties)
+  else {
+    int axis = 0;
+    mjtNum depth = fabs(size[0] - fabs(local[0]));
+    for (int k = 1; k < 3; k++) {
+      mjtNum dk = fabs(size[k] - fabs(local[k]));
+      if (dk < depth) {
+        depth = dk;
+        axis = k;
+      }
+    }
+    tnu_zero3(nlocal);
+    nlocal[axis] = local[axis] > 0 ? -1 : 1;
+    dist = -depth - radius;
+  }
+  tnu_mulMatVec3(normal, bmat, nlocal);
+  return sphereContact(con, center, radius, normal, dist, margin);
+}
+
 /* sphere - box */
 int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                         mjtNum margin) {
-  mjtNum dif[3], local[3], closest[3], nlocal[3] = {0, 0, 0}, normal[3];
-  const mjtNum* c = d->geom_xpos + 3 * g1;
-  const mjtNum* mat = d->geom_xmat + 9 * g2;
-  const mjtNum* size = m->geom_size + 3 * g2;
-  mjtNum r = m->geom_size[3 * g1];
-
-  // sphere center in the box frame, and its clamp onto the box
-  tnu_sub3(dif, c, d->geom_xpos + 3 * g2);
-  tnu_mulMatTVec3(local, mat, dif);
-  int inside = 1;
-  for (int k = 0; k < 3; k++) {
-    closest[k] = mju_clip(local[k], -size[k], size[k]);
-    if (closest[k] != local[k]) {
-      inside = 0;
-    }
-  }
-
-  // outside: from the center to the closest point
-  if (!inside) {
-    tnu_sub3(nlocal, closest, local);
-    mjtNum len = tnu_normalize3(nlocal);
-    tnu_mulMatVec3(normal, mat, nlocal);
-    return sphereContact(con, c, r, normal, len - r, margin);
-  }
-
-  // inside: through the nearest face (first axis on ties)
-  int axis = 0;
-  mjtNum depth = size[0] - fabs(local[0]);
-  for (int k = 1; k < 3; k++) {
-    if (size[k] - fabs(local[k]) < depth) {
-      depth = size[k] - fabs(local[k]);
-      axis = k;
-    }
-  }
-  nlocal[axis] = local[axis] > 0 ? -1 : 1;
-  tnu_mulMatVec3(normal, mat, nlocal);
-  return sphereContact(con, c, r, normal, -depth - r, margin);
+  return tn_sphereBox(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
+                      d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
 }
 
 /* sphere - cylinder */

@@ -33,9 +33,4 @@ void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
 /* support point of geom g (at its current pose) in global unit direction dir */
 void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g, const mjtNum dir[3]);
 
-/* plane (gp) against mesh geom gm: vertices within margin of the plane (internal to
- * collision_plane.c, implemented with the mesh helpers in collision_support.c) */
-int tn_planeMesh(const mjModel* m, mjData* d, mjContact* con, int gp, int gm,
-                 const mjtNum normal[3], mjtNum margin);
-
 #endif /* TORSION_COLLISION_SUPPORT_H */

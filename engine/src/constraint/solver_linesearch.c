@@ -4,11 +4,13 @@
  * pyramidal contacts, friction loss) plus, for elliptic cones in their middle zone, a
  * smooth non-quadratic term. Each row's quadratic is precomputed once per search; an
  * evaluation sums the pieces active at alpha and returns the cost relative to alpha = 0
- * (constant terms enter only for rows whose piece differs from the one at 0), its slope
- * and curvature. The search takes one Newton step from 0, then Newton steps in the
- * descent direction until the slope changes sign, then refines the bracket with the
- * midpoint and Newton steps from the ends, stopping at the first point with
- * |slope| < tolerance * ls_tolerance * |search| / scale or after ls_iterations
+ * (constant terms enter only for rows whose piece differs from the one at 0; a cone in
+ * its middle zone at both points adds its cost change, computed without cancellation),
+ * its slope and curvature. The search takes one Newton step from 0, then Newton steps in
+ * the descent direction until the slope changes sign, then refines the bracket: each
+ * round evaluates the midpoint and accepts the cheapest of {Newton step from either end,
+ * midpoint} with |slope| < tolerance * ls_tolerance * |search| / scale; otherwise each end
+ * moves to a closer candidate and evaluates its own Newton step, until ls_iterations
  * evaluations. The accepted point's relative cost is the iteration's (negative)
  * improvement. */
 #include <math.h>
@@ -100,6 +102,18 @@ static mjtNum coneMiddle(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[
   return 0.5 * Dm * NmT * NmT;
 }
 
+/* elliptic middle zone at 0 and alpha: the cost change 0.5 Dm (r^2 - r0^2), r = N - mu T,
+ * without cancellation (T - T0 = (T^2 - T0^2) / (T + T0)); derivatives as coneMiddle */
+static mjtNum coneMiddleChange(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
+  mjtNum u0 = q[3], v0 = q[4], uu = q[5], uv = q[6], Dm = q[8];
+  mjtNum T0 = sqrt(uu), r0 = u0 - mu * T0;
+  mjtNum dTsqr = alpha * (2 * uv + alpha * q[7]);
+  mjtNum T = sqrt(uu + dTsqr);
+  mjtNum dr = alpha * v0 - mu * (dTsqr / (T + T0));
+  coneMiddle(q, mu, alpha, deriv);
+  return 0.5 * Dm * dr * (2 * r0 + dr);
+}
+
 /* zone of an elliptic contact at alpha: top (satisfied), bottom (quadratic) or middle */
 static int coneZone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
   mjtNum N = q[3] + alpha * q[4];
@@ -119,6 +133,12 @@ static int coneZone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
 /* elliptic contact at alpha (zone at 0: state0) */
 static void evalCone(const mjtNum* q, mjtNum mu, mjtNum alpha, int state0, tnLineSum* sum) {
   int zone = coneZone(q, mu, alpha);
+
+  // middle zone at 0 and at alpha: the change of the cone term, computed directly
+  if (zone == mjCNSTRSTATE_CONE && state0 == mjCNSTRSTATE_CONE) {
+    sum->cost += coneMiddleChange(q, mu, alpha, sum->deriv);
+    return;
+  }
 
   // bottom zone: the summed quadratic; middle zone: the cone term
   if (zone == mjCNSTRSTATE_QUADRATIC) {
@@ -227,11 +247,12 @@ static mjtNum newtonStep(const tnLinePoint* p) {
   return p->alpha - p->deriv[0] / p->deriv[1];
 }
 
-/* move bracket end p to a candidate with a slope of the same sign closer to zero */
-static int updateBracket(tnLinePoint* p, const tnLinePoint* cand, int ncand,
+/* move bracket end p to the candidate whose slope has the same sign and is closest to
+ * zero; when it moved, evaluate the Newton step from its new place as its next candidate */
+static int updateBracket(mjData* d, tnPrimal* ctx, tnLinePoint* p, const tnLinePoint* cand,
                          tnLinePoint* pnext) {
   int flag = 0;
-  for (int i = 0; i < ncand; i++) {
+  for (int i = 0; i < 3; i++) {
     if (p->deriv[0] < 0 && cand[i].deriv[0] < 0 && p->deriv[0] < cand[i].deriv[0]) {
       *p = cand[i];
       flag = 1;
@@ -242,52 +263,48 @@ static int updateBracket(tnLinePoint* p, const tnLinePoint* cand, int ncand,
   }
   if (flag) {
     pnext->alpha = newtonStep(p);
+    evalPoint(d, ctx, pnext);
   }
   return flag;
 }
 
-/* evaluate a candidate; 1 if its slope is below the tolerance */
-static int evalConverged(mjData* d, tnPrimal* ctx, tnLinePoint* p, mjtNum gtol) {
-  evalPoint(d, ctx, p);
-  return fabs(p->deriv[0]) < gtol;
+/* index of the cheapest candidate within the slope tolerance, -1 if none */
+static int bestConverged(const tnLinePoint* cand, mjtNum gtol) {
+  int best = -1;
+  for (int i = 0; i < 3; i++) {
+    if (fabs(cand[i].deriv[0]) < gtol && (best < 0 || cand[i].cost < cand[best].cost)) {
+      best = i;
+    }
+  }
+  return best;
 }
 
-/* refine a bracket [p1, p2] of the minimum: each round evaluates the midpoint, then the
- * Newton steps from the ends that moved, returning the first point within tolerance */
+/* refine a bracket [p1, p2] of the minimum (p1 the Newton step from p2, so p2's next
+ * candidate is p1 itself): each round evaluates the midpoint and takes the cheapest of
+ * the candidates (Newton steps from both ends, midpoint) within tolerance; otherwise each
+ * end moves to a better candidate and evaluates its own Newton step */
 static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePoint p1,
                             tnLinePoint p2, mjtNum gtol, mjtNum slopescl) {
-  tnLinePoint p1next, p2next, cand[3];
-  int p1update = 1, p2update = 1;
+  tnLinePoint p1next, p2next = p1, pmid;
   p1next.alpha = newtonStep(&p1);
-  p2next.alpha = newtonStep(&p2);
+  evalPoint(d, ctx, &p1next);
 
   while (ctx->LSiter < m->opt.ls_iterations) {
-    int ncand = 0;
-
-    // midpoint, then the Newton steps from updated ends
-    cand[ncand].alpha = 0.5 * (p1.alpha + p2.alpha);
-    if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-      return accept(ctx, &cand[ncand - 1], slopescl);
-    }
-    if (p1update) {
-      cand[ncand] = p1next;
-      if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-        return accept(ctx, &cand[ncand - 1], slopescl);
-      }
-    }
-    if (p2update) {
-      cand[ncand] = p2next;
-      if (evalConverged(d, ctx, cand + ncand++, gtol)) {
-        return accept(ctx, &cand[ncand - 1], slopescl);
-      }
+    // midpoint, then the candidates: converged ones end the search
+    pmid.alpha = 0.5 * (p1.alpha + p2.alpha);
+    evalPoint(d, ctx, &pmid);
+    tnLinePoint cand[3] = {p1next, p2next, pmid};
+    int best = bestConverged(cand, gtol);
+    if (best >= 0) {
+      return accept(ctx, cand + best, slopescl);
     }
 
     // shrink the bracket; no change: numerical limit reached, use the midpoint
-    p1update = updateBracket(&p1, cand, ncand, &p1next);
-    p2update = updateBracket(&p2, cand, ncand, &p2next);
+    int p1update = updateBracket(d, ctx, &p1, cand, &p1next);
+    int p2update = updateBracket(d, ctx, &p2, cand, &p2next);
     if (!p1update && !p2update) {
       ctx->LSresult = 5;
-      return accept(ctx, &cand[0], slopescl);
+      return accept(ctx, &pmid, slopescl);
     }
   }
 
