@@ -6,8 +6,8 @@ island and nativeccd disabled, which Torsion ignores), the default solver:
   cfrc_ext; rangefinders against every geom type, a height field and a mesh; touch sites
   of every shape), at 50 random states: each sensor's values within 1e-8 (compare.py's
   relative measure per sensor and state). The acceleration-stage sensors (touch, force,
-  accelerometer, ...) depend on the constraint solve, which is checked by tests/pending:
-  they are compared at the states where Torsion's qacc matches MuJoCo's within 1e-9,
+  accelerometer, ...) depend on the constraint solve, which test_constraint_forward.py
+  checks: they are compared at the states where Torsion's qacc matches MuJoCo's within 1e-9,
   which must be at least 40 of the 50;
 - the same models over 100-step rollouts from 4 states (mujoco.rollout's sensordata);
 - sensordata zero with the sensor flag disabled, identical for 1 and 3 threads, and a
@@ -140,7 +140,7 @@ ZOO_XML = """
 """
 
 # connect and weld equalities (bodies and sites) feed cfrc_ext, read by force and torque
-# (no contacts: a box landing on the floor is issue 3's business, see tests/pending)
+# (no contacts: a box landing on the floor is issue 3's business, see test_contacts.py)
 EQUALITY_XML = """
 <mujoco model="sensor_equality">
   <option><flag contact="disable"/></option>
@@ -391,8 +391,8 @@ def test_sensordata_random_states(model):
     agree = compare.row_errors(qacc, qacc_ref) <= QACC_AGREE
     assert agree.sum() >= MIN_AGREE, (
         "qacc agrees with MuJoCo's (%.0e) at only %d of %d states: the constraint solve "
-        "differs (see tests/pending), too few states to check the acceleration sensors"
-        % (QACC_AGREE, agree.sum(), NSTATE))
+        "differs (see test_constraint_forward.py), too few states to check the acceleration "
+        "sensors" % (QACC_AGREE, agree.sum(), NSTATE))
     _check_sensors(m, sens, sens_ref, agree, "sensordata at random states")
 
 

@@ -4,12 +4,14 @@ harness/constraint_cases.py), Torsion's active contacts equal MuJoCo's as a set:
 geom pairs and dims, dist within 1e-9, pos and frame within 1e-6. MuJoCo runs with islands
 and native CCD disabled (docs/fidelity.md); all 50 states go to one `torsion-sim contacts`
 call with --spec integration."""
-from harness.params import by_contact_model
+import pytest
+
+from harness.params import contact_cases
 from harness import constraint_cases as cc
 from harness import contacts, torsion
 
 
-@by_contact_model
+@pytest.mark.parametrize("model", contact_cases())
 def test_contact_set(model):
     m = cc.load(model)
     states = cc.contact_states(model)

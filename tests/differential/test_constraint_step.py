@@ -6,7 +6,7 @@ for Euler, RK4, implicit and implicitfast. All 1000 steps go to one `torsion-sim
 import numpy as np
 import pytest
 
-from harness.params import by_contact_model
+from harness.params import contact_cases
 from harness import compare, oracle, torsion
 from harness import constraint_cases as cc
 from harness import constraint_diagnose
@@ -14,8 +14,10 @@ from harness import constraint_diagnose
 STEP_TOL = 1e-6
 
 
-@pytest.mark.parametrize("integrator", ["euler", "rk4", "implicit", "implicitfast"])
-@by_contact_model
+INTEGRATORS = ["euler", "rk4", "implicit", "implicitfast"]
+
+
+@pytest.mark.parametrize("model,integrator", contact_cases(INTEGRATORS))
 def test_constraint_one_step(model, integrator):
     m = cc.load(model, integrator=integrator)
     inputs, outputs = cc.step_case(model, integrator)

@@ -14,7 +14,7 @@ passes when Torsion's error is within SPREAD_FACTOR (4) times that spread. Every
 import numpy as np
 import pytest
 
-from harness.params import by_contact_model
+from harness.params import contact_cases
 from harness import compare, torsion
 from harness import constraint_cases as cc
 from harness import constraint_diagnose, efc
@@ -23,9 +23,11 @@ QACC_TOL = 1e-6
 FORCE_TOL = 1e-5
 
 
-@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
-@pytest.mark.parametrize("solver", ["newton", "cg", "pgs"])
-@by_contact_model
+SOLVERS = ["newton", "cg", "pgs"]
+CONES = ["pyramidal", "elliptic"]
+
+
+@pytest.mark.parametrize("model,solver,cone", contact_cases(SOLVERS, CONES))
 def test_constraint_qacc(model, solver, cone):
     options = (("solver", solver), ("cone", cone))
     m = cc.load(model, options=options)
