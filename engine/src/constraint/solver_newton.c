@@ -5,6 +5,8 @@
  * formed densely (lower triangle) from the rows' non-zeros and factored with Cholesky;
  * Newton's preconditioned gradient is H \ grad. (Sparse Jacobians:
  * solver_hessian_sparse.c.) */
+#include <math.h>
+
 #include "constraint/solver_primal.h"
 
 /* non-zeros of dense row i: values and columns */
@@ -104,8 +106,94 @@ void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 
   // factor
-  mju_cholFactor(H, nv, mjMINVAL);
+  ctx->Hrank = mju_cholFactor(H, nv, mjMINVAL);
   mj_freeStack(d);
+}
+
+/* rank-one update (sign 1) or downdate (sign -1) of the lower Cholesky factor L (n x n,
+ * row-major) by x, which is zero before column k0 and is overwritten; 0, or -1 when a
+ * downdate would leave a pivot below mjMINVAL */
+static int cholRankOne(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
+  for (int k = k0; k < n; k++) {
+    // nothing to rotate in this column
+    if (x[k] == 0) {
+      continue;
+    }
+
+    // new pivot and the rotation taking the old one to it
+    mjtNum* Lk = L + (size_t)k * n;
+    mjtNum r2 = Lk[k] * Lk[k] + sign * x[k] * x[k];
+    if (r2 < mjMINVAL) {
+      return -1;
+    }
+    mjtNum r = sqrt(r2), c = r / Lk[k], s = x[k] / Lk[k];
+    Lk[k] = r;
+
+    // the rest of column k, and x for the next columns
+    for (int i = k + 1; i < n; i++) {
+      mjtNum* Li = L + (size_t)i * n;
+      Li[k] = (Li[k] + sign * s * x[i]) / c;
+      x[i] = c * x[i] - s * Li[k];
+    }
+  }
+  return 0;
+}
+
+/* apply the rank-one changes of the rows whose quadratic membership became `entering`
+ * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
+static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+  int nv = m->nv;
+  for (int i = 0; i < d->nefc; i++) {
+    int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
+    int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
+    if (now == was || now != entering) {
+      continue;
+    }
+
+    // x = sqrt(D_i) J_i, from its first non-zero column
+    const mjtNum* row = d->efc_J + (size_t)i * nv;
+    mjtNum sd = sqrt(d->efc_D[i]);
+    int k0 = nv;
+    for (int k = 0; k < nv; k++) {
+      x[k] = sd * row[k];
+      if (x[k] != 0 && k < k0) {
+        k0 = k;
+      }
+    }
+    if (cholRankOne(ctx->H, nv, x, k0, entering ? 1 : -1)) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* the factor of H after state changes, by rank-one updates when few rows changed */
+int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nflip = 0;
+  if (ctx->Hrank < nv) {
+    return -1;
+  }
+
+  // rows entering or leaving the quadratic state; any cone: rebuild
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
+      return -1;
+    }
+    nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
+             (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
+  }
+
+  // a rebuild costs about nv^3/6, each change about 2 nv^2
+  if (12 * nflip > nv) {
+    return -1;
+  }
+
+  // updates before downdates (the factor stays well conditioned in between)
+  mj_markStack(d);
+  mjtNum* x = mj_stackAllocNum(d, (size_t)nv);
+  int res = nflip ? applyFlips(m, d, ctx, 1, x) || applyFlips(m, d, ctx, 0, x) : 0;
+  mj_freeStack(d);
+  return res ? -1 : 0;
 }
 
 /* Mgrad = H \ grad */

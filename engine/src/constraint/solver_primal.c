@@ -140,7 +140,10 @@ static int hessianStale(const mjData* d, const tnPrimal* ctx, int first) {
 static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
   if (ctx->flg_Newton && hessianStale(d, ctx, first)) {
     if (ctx->H) {
-      tn_newtonHessian(m, d, ctx);
+      // dense: a few rows changed state: rank-one changes of the factor, else rebuild
+      if (first || tn_newtonHessianUpdate(m, d, ctx)) {
+        tn_newtonHessian(m, d, ctx);
+      }
     } else {
       if (first) {
         tn_newtonHessianSparseInit(m, d, ctx);

@@ -33,6 +33,7 @@ typedef struct tnPrimal_ {
 
   /* Newton, dense Jacobian: Hessian and its Cholesky factor (nv x nv) */
   mjtNum* H;
+  int Hrank;                /* rank of the last dense factorization (< nv: clamped pivots) */
 
   /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last), its
    * column lists (off-diagonal entries by column, rows descending) and scratch */
@@ -73,6 +74,11 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: build H = M + J' D_active J (+ cone Hessians) and factor it in place */
 void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
+
+/* Newton, dense: bring the factor of H up to date after rows entered or left the quadratic
+ * state (ctx->oldstate -> efc_state) by rank-one updates and downdates; 0 when done, -1
+ * when H must be rebuilt instead (cones, clamped pivots, many changes, lost definiteness) */
+int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: Mgrad = H \ grad with the factored Hessian */
 void tn_newtonSolve(const tnPrimal* ctx);
