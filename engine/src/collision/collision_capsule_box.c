@@ -18,13 +18,17 @@
  *     the closest feature is a corner: the same walk along the corner axis the capsule runs
  *       most along (relative to the box size), or along the corner's odd axis (the one
  *       whose direction relative to the corner differs from the other two) when the capsule
- *       is within 45 degrees of it; when the line point was clamped, none if the same walk
- *       from the unclamped point would stay beyond that segment end.
+ *       is within 45 degrees of it. When the line point was clamped to a segment end: none
+ *       if the end lies past the box's far side (away from the corner) along the odd axis;
+ *       the end itself if the end lies beside another corner, past the far side along the
+ *       walk axis only; else none if the same walk from the unclamped point would stay
+ *       beyond that segment end.
  *   An end lying beside another edge than the line's gets no second point, except a walk
- *   across an axis the end is outside of. These clamped-end rules are the least certain
- *   part: about 0.1% of random contacting poses (more for capsules much larger than the
- *   box, and for exactly axis-aligned capsules) still differ from MuJoCo in the number of
- *   contacts.
+ *   across an axis the end is outside of. A clamped end beside a corner (line feature an
+ *   edge) walks as for a corner feature, from its own corner. These clamped-end rules are
+ *   the least certain part: about 0.5% of random contacting poses of a capsule much larger
+ *   than the box (humanoid torso against foot), mostly an end beyond the line's edge and
+ *   beside a perpendicular edge, still differ from MuJoCo in the number of contacts.
  * - Line passes through the box: a segment end inside the box gives one contact there (the
  *   -axis end first). Otherwise the first point is the segment end or the segment point
  *   closest to an edge, whichever is nearer (an end wins a tie); a second point comes from
@@ -235,23 +239,26 @@ static mjtNum edgeSecond(const tnSegBox* s, mjtNum t1, const tnBoxFeature* f) {
   return walkSecond(s, t1, f->bp, edgeWalkAxis(s, f), f->axis);
 }
 
-/* walk axis of a corner feature: the odd axis (the one whose direction relative to the
- * corner differs from the other two) when the capsule is within 45 degrees of it, else the
- * other axis it follows most relative to the box size */
-static int cornerWalkAxis(const tnSegBox* s, const tnBoxFeature* f) {
-  int sgn[3], npos = 0;
+/* odd axis of a corner feature: the one whose direction relative to the corner differs
+ * from the other two (-1 when the capsule points the same way on all three) */
+static int cornerOddAxis(const tnSegBox* s, const tnBoxFeature* f) {
+  int sgn[3], npos = 0, odd = -1;
   for (int i = 0; i < 3; i++) {
     sgn[i] = f->bp[i] * s->a[i] > 0;
     npos += sgn[i];
   }
-
-  // odd axis
-  int odd = -1;
   for (int i = 0; i < 3 && (npos == 1 || npos == 2); i++) {
     if (sgn[i] == (npos == 1)) {
       odd = i;
     }
   }
+  return odd;
+}
+
+/* walk axis of a corner feature: the odd axis when the capsule is within 45 degrees of it,
+ * else the other axis it follows most relative to the box size */
+static int cornerWalkAxis(const tnSegBox* s, const tnBoxFeature* f) {
+  int odd = cornerOddAxis(s, f);
   mjtNum aa = tnu_dot3(s->a, s->a);
   if (odd >= 0 && s->a[odd] * s->a[odd] > 0.5 * aa) {
     return odd;
@@ -270,13 +277,42 @@ static int cornerWalkAxis(const tnSegBox* s, const tnBoxFeature* f) {
   return k;
 }
 
-/* second point of a corner feature (f->t: the unclamped line parameter, t1 its clamp):
- * the walk along the corner's walk axis; none (returns 0) when the line point was clamped
- * and the same walk from it stays beyond that segment end while the walk from t1 does not */
+/* second point of a corner feature (f->t: the unclamped line parameter, t1 its clamp).
+ * Unclamped: the walk along the corner's walk axis. Clamped, with the end outside the box:
+ *   past the far side along the odd axis: none (returns 0);
+ *   beside another corner, past the far side along the walk axis only (not the odd one):
+ *     the end itself (the walk from that end's own corner leaves the segment);
+ *   otherwise the walk, but none when the same walk from the line point stays beyond that
+ *     segment end while the walk from t1 does not */
 static int cornerSecond(const tnSegBox* s, mjtNum t1, const tnBoxFeature* f, mjtNum* t2) {
   int k = cornerWalkAxis(s, f);
   *t2 = walkSecond(s, t1, f->bp, k, -1);
-  if (fabs(f->t) > 1 && *t2 != t1) {
+  if (fabs(f->t) <= 1) {
+    return 1;
+  }
+
+  // axes along which the end is past the box on the side away from the corner
+  mjtNum p[3];
+  int out[3], far[3], nfar = 0;
+  segPoint(p, s, t1);
+  int nout = outsideAxes(s->size, p, out);
+  for (int i = 0; i < 3; i++) {
+    far[i] = out[i] && (p[i] > 0) != (f->bp[i] > 0);
+    nfar += far[i];
+  }
+
+  // far along the odd axis: none; beside a corner far along the walk axis only: the end
+  int odd = cornerOddAxis(s, f);
+  if (odd >= 0 && far[odd]) {
+    return 0;
+  }
+  if (k != odd && nout == 3 && nfar == 1 && far[k]) {
+    *t2 = t1;
+    return 1;
+  }
+
+  // walk from the unclamped line point staying beyond the end
+  if (*t2 != t1) {
     mjtNum dir = (f->bp[k] * s->a[k] > 0) ? -1 : 1;
     mjtNum u = f->t + dir * 2 * s->size[k] / fabs(s->a[k]);
     if (fabs(u) > 1 && (u > 0) == (f->t > 0)) {
@@ -390,6 +426,16 @@ static int missingPoints(const tnSegBox* s, mjtNum t[2]) {
   // (MuJoCo mostly adds nothing else here; the exact rule is not known)
   if (out[best.axis] && !out[edgeWalkAxis(s, &best)]) {
     return 1;
+  }
+
+  // clamped end beside a corner: the corner walk from that end's own corner
+  if (fabs(best.t) > 1 && nout == 3) {
+    tnBoxFeature own = best;
+    for (int i = 0; i < 3; i++) {
+      own.bp[i] = p[i] > 0 ? s->size[i] : -s->size[i];
+    }
+    t[1] = walkSecond(s, t[0], own.bp, cornerWalkAxis(s, &own), -1);
+    return 2;
   }
   t[1] = edgeSecond(s, t[0], &best);
   return 2;
