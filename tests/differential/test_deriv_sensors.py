@@ -99,18 +99,9 @@ def _torsion(command, path, arrays, flags, names):
 
 
 def _check(ours, theirs, what):
-    """deriv.matrix_error <= TOL for every state, naming the worst element."""
+    """deriv.check_matrices at this file's tolerance."""
     __tracebackhide__ = True
-    assert np.shape(ours) == np.shape(theirs), "%s: shape %s, MuJoCo %s" % (
-        what, np.shape(ours), np.shape(theirs))
-    err = deriv.matrix_error(ours, theirs)
-    k = int(np.argmax(err)) if err.size else 0
-    if err.size and err[k] > TOL:
-        diff = np.abs(ours[k] - theirs[k])
-        i, j = np.unravel_index(int(np.nanargmax(diff)), diff.shape)
-        raise AssertionError("%s exceeds %.0e at state %d: err %.3g, worst element [%d, %d]: "
-                             "torsion %.17g, mujoco %.17g" % (what, TOL, k, err[k], i, j,
-                                                              ours[k][i, j], theirs[k][i, j]))
+    deriv.check_matrices(ours, theirs, what, TOL)
 
 
 @pytest.mark.parametrize("centered", [False, True], ids=["forward", "centered"])

@@ -159,6 +159,22 @@ def matrix_error(ours, theirs):
     return diff.max(axis=1) / scale
 
 
+def check_matrices(ours, theirs, what, tol):
+    """Assert matrix_error <= tol for every state ([B, rows, cols] stacks), naming the worst
+    state and element on failure."""
+    __tracebackhide__ = True
+    assert np.shape(ours) == np.shape(theirs), "%s: shape %s, MuJoCo %s" % (
+        what, np.shape(ours), np.shape(theirs))
+    err = matrix_error(ours, theirs)
+    k = int(np.argmax(err)) if err.size else 0
+    if err.size and err[k] > tol:
+        diff = np.abs(ours[k] - theirs[k])
+        i, j = np.unravel_index(int(np.nanargmax(diff)), diff.shape)
+        raise AssertionError("%s exceeds %.0e at state %d: err %.3g, worst element [%d, %d]: "
+                             "torsion %.17g, mujoco %.17g" % (what, tol, k, err[k], i, j,
+                                                              ours[k][i, j], theirs[k][i, j]))
+
+
 def _dense_rows(values, rownnz, rowadr, colind, nv):
     """[B, n, nnz] values of a CSR lower-triangular pattern -> [B, n, nv*nv] dense."""
     values = np.asarray(values)
