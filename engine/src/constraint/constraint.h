@@ -70,7 +70,9 @@ void tn_efcCopy(mjData* dest, const mjData* src);
  * ------------------------------------------------------------------------------------- */
 
 /* 1 if efc_J is stored sparse: option jacobian sparse, or auto with nv >= 60 */
-int tn_isSparse(const mjModel* m);
+static inline int tn_isSparse(const mjModel* m) {
+  return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
+}
 
 /* 1 if the solver needs efc_AR: PGS or noslip iterations > 0 */
 int tn_isDual(const mjModel* m);

@@ -9,6 +9,7 @@
  * solimp at r = pos - margin and K, B from solref (timeconst/dampratio, or the direct
  * negative -stiffness/-damping form), timeconst at least 2 timesteps unless refsafe is off. */
 #include <math.h>
+#include <string.h>
 
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -298,12 +299,21 @@ static mjtNum impedanceViolation(const mjData* d, int i) {
 
 /* efc_KBIP, efc_R, efc_D for every row */
 static void makeKBIP(const mjModel* m, mjData* d) {
+  // the previous row's impedance inputs and outputs (a contact's rows share them)
+  mjtNum lastimp[5] = {0, 0, 0, 0, 0}, lastviol = 0, imp = 0, impP = 0;
+  int havelast = 0;
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum solref[2], solreffri[2], solimp[5], imp, impP, K, B;
+    mjtNum solref[2], solreffri[2], solimp[5], K, B;
     solParams(m, d, i, solref, solreffri, solimp);
 
-    // impedance at the violation
-    impedance(solimp, impedanceViolation(d, i), &imp, &impP);
+    // impedance at the violation (reused when inputs equal the previous row's)
+    mjtNum viol = impedanceViolation(d, i);
+    if (!havelast || viol != lastviol || memcmp(solimp, lastimp, sizeof(lastimp))) {
+      impedance(solimp, viol, &imp, &impP);
+      memcpy(lastimp, solimp, sizeof(lastimp));
+      lastviol = viol;
+      havelast = 1;
+    }
 
     // elliptic friction rows: no stiffness, damping from solreffriction when given
     if (isEllipticFriction(d, i)) {

@@ -9,12 +9,7 @@
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
-/* sparse when asked, or auto with many dofs */
-int tn_isSparse(const mjModel* m) {
-  return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
-}
-
-/* the public name of the same rule */
+/* the public name of tn_isSparse's rule: sparse when asked, or auto with many dofs */
 int mj_isSparse(const mjModel* m) {
   return tn_isSparse(m);
 }
@@ -195,8 +190,20 @@ void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
 
 /* res = J vec */
 void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
-  for (int i = 0; i < d->nefc; i++) {
-    res[i] = tn_rowDot(m, d, i, vec);
+  int nv = m->nv, nefc = d->nefc;
+
+  // sparse: one sparse dot per row
+  if (tn_isSparse(m)) {
+    for (int i = 0; i < nefc; i++) {
+      int adr = d->efc_J_rowadr[i];
+      res[i] = dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+    }
+    return;
+  }
+
+  // dense: the rows' dot products, inlined so that consecutive rows overlap
+  for (int i = 0; i < nefc; i++) {
+    res[i] = tnu_dot(d->efc_J + (size_t)i * nv, vec, nv);
   }
 }
 

@@ -4,7 +4,9 @@
  * With M = L'DL, the whitened Jacobian Y = J L^-1 D^-1/2 gives AR = Y Y' + R. A row of Y is
  * non-zero on the dofs of its Jacobian row and all their ancestors, so in sparse mode AR is
  * stored in CSR with one non-zero per pair of rows whose Y patterns share a dof; dense mode
- * stores all of it. */
+ * stores all of it. Dense mode forms each entry as MuJoCo does, a sequential sum over the
+ * dofs in ascending order (row i of the lower triangle accumulates Y(i,c) times column c of
+ * Y', skipping zero Y(i,c)); rows of Y are whitened four at a time. */
 #include <math.h>
 
 #include "constraint/constraint.h"
@@ -165,6 +167,69 @@ static void whitenRow(const mjModel* m, mjData* d, int i, mjtNum* row,
   mj_solveM2(m, d, row, row, sqrtInvD, 1);
 }
 
+/* dense rows i..i+nb-1 of Y (nb <= 4) into Y and YT, solved together: the rows sit interleaved in
+ * x (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
+ * sees exactly the operations of its own solve (a row's zero entries only subtract exact
+ * zeros), so the result equals whitenRow's row by row. */
+static void whitenBlock(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y,
+                        mjtNum* YT, int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
+  int nv = m->nv;
+  const mjtNum* L = d->qLD;
+
+  // gather the J rows (unused slots zero)
+  mju_zero(x, 4 * nv);
+  for (int r = 0; r < nb; r++) {
+    mjtNum* yr = Y + (size_t)(i + r) * nv;
+    tn_rowDense(m, d, i + r, yr);
+    for (int c = 0; c < nv; c++) {
+      x[4 * c + r] = yr[c];
+    }
+  }
+
+  // x <- inv(L') x: from the last dof up, subtract L(c, j) x(c) from each ancestor j
+  for (int c = nv - 1; c >= 0; c--) {
+    mjtNum x0 = x[4 * c], x1 = x[4 * c + 1], x2 = x[4 * c + 2], x3 = x[4 * c + 3];
+    if (x0 == 0 && x1 == 0 && x2 == 0 && x3 == 0) {
+      continue;
+    }
+    int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
+    for (int k = adr; k < diag; k++) {
+      mjtNum* xj = x + 4 * m->M_colind[k];
+      mjtNum l = L[k];
+      xj[0] -= l * x0;
+      xj[1] -= l * x1;
+      xj[2] -= l * x2;
+      xj[3] -= l * x3;
+    }
+  }
+
+  // scale by sqrt(inv(D)) and scatter back to the rows of Y and the columns of YT (nefc)
+  for (int r = 0; r < nb; r++) {
+    mjtNum* yr = Y + (size_t)(i + r) * nv;
+    for (int c = 0; c < nv; c++) {
+      yr[c] = x[4 * c + r] * sqrtInvD[c];
+    }
+  }
+  for (int c = 0; c < nv; c++) {
+    mjtNum* ytc = YT + (size_t)c * nefc + i;
+    for (int r = 0; r < nb; r++) {
+      ytc[r] = Y[(size_t)(i + r) * nv + c];
+    }
+  }
+}
+
+/* res[k] += y(c0) YT(c0,k), then c1, c2, c3, for k < n: four sequential updates of each
+ * entry in one pass */
+static void addToScl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
+                      int n) {
+  const mjtNum *a = YT + (size_t)c[0] * ld, *b = YT + (size_t)c[1] * ld;
+  const mjtNum *e = YT + (size_t)c[2] * ld, *f = YT + (size_t)c[3] * ld;
+  mjtNum ya = y[c[0]], yb = y[c[1]], ye = y[c[2]], yf = y[c[3]];
+  for (int k = 0; k < n; k++) {
+    res[k] = (((res[k] + ya * a[k]) + yb * b[k]) + ye * e[k]) + yf * f[k];
+  }
+}
+
 /* AR = Y Y' + diag(R) */
 void mj_projectConstraint(const mjModel* m, mjData* d) {
   int nv = m->nv, nefc = d->nefc, sparse = tn_isSparse(m);
@@ -177,17 +242,42 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     sqrtInvD[i] = sqrt(d->qLDiagInv[i]);
   }
 
-  // dense: all rows of Y, then the lower triangle by dot products, mirrored
+  // dense: all rows of Y and their transpose, then the lower triangle mirrored
   if (!sparse) {
     mjtNum* Y = mj_stackAllocNum(d, (size_t)nefc * nv);
-    for (int i = 0; i < nefc; i++) {
-      whitenRow(m, d, i, Y + (size_t)i * nv, sqrtInvD);
+    mjtNum* YT = mj_stackAllocNum(d, (size_t)nv * nefc);
+    mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
+    for (int i = 0; i < nefc; i += 4) {
+      whitenBlock(m, d, i, nefc - i < 4 ? nefc - i : 4, Y, YT, nefc, sqrtInvD, x);
     }
+
+    // row i of the lower triangle accumulates Y(i,c) Y(0..i,c) over the dofs c in order
+    // (each entry a sequential sum as MuJoCo forms it; zero Y(i,c) are skipped), up to
+    // four dofs per pass over the row
+    int* nzc = mj_stackAllocInt(d, (size_t)nv);
     for (int i = 0; i < nefc; i++) {
-      for (int j = 0; j <= i; j++) {
-        mjtNum v = tnu_dot(Y + (size_t)i * nv, Y + (size_t)j * nv, nv);
-        d->efc_AR[(size_t)i * nefc + j] = v;
-        d->efc_AR[(size_t)j * nefc + i] = v;
+      mjtNum* ari = d->efc_AR + (size_t)i * nefc;
+      const mjtNum* yi = Y + (size_t)i * nv;
+      int nnz = 0;
+      for (int c = 0; c < nv; c++) {
+        if (yi[c] != 0) {
+          nzc[nnz++] = c;
+        }
+      }
+      mju_zero(ari, i + 1);
+      int k = 0;
+      for (; k + 4 <= nnz; k += 4) {
+        addToScl4(ari, YT, nefc, nzc + k, yi, i + 1);
+      }
+      for (; k < nnz; k++) {
+        tnu_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
+      }
+    }
+
+    // mirror, then R on the diagonal
+    for (int i = 0; i < nefc; i++) {
+      for (int j = 0; j < i; j++) {
+        d->efc_AR[(size_t)j * nefc + i] = d->efc_AR[(size_t)i * nefc + j];
       }
       d->efc_AR[(size_t)i * nefc + i] += d->efc_R[i];
     }

@@ -37,25 +37,20 @@ static inline mjtNum rowResidual(const mjData* d, int i, int sparse) {
   return s + d->efc_b[i];
 }
 
-/* scalar row: unconstrained minimum, then the row's bounds */
-static void updateScalar(const mjData* d, int i, const mjtNum* res, const mjtNum* ARinv) {
-  mjtNum* force = d->efc_force;
-  force[i] -= res[0] * ARinv[i];
-
-  // friction loss: interval
-  if (i >= d->ne && i < d->ne + d->nf) {
+/* scalar row: unconstrained minimum from the residual, then the row's bounds (friction
+ * loss: its interval; limits and contacts: non-negative; equality: free); returns the
+ * new force (selects rather than branches: the clamps are unpredictable) */
+static inline mjtNum updateScalar(const mjData* d, int i, mjtNum force, mjtNum res,
+                                  mjtNum ARinv) {
+  mjtNum f = force - res * ARinv;
+  if (i >= d->ne + d->nf) {
+    f = f < 0 ? 0 : f;
+  } else if (i >= d->ne) {
     mjtNum fl = d->efc_frictionloss[i];
-    if (force[i] < -fl) {
-      force[i] = -fl;
-    } else if (force[i] > fl) {
-      force[i] = fl;
-    }
+    f = f < -fl ? -fl : f;
+    f = f > fl ? fl : f;
   }
-
-  // limits and contacts: non-negative
-  else if (i >= d->ne + d->nf && force[i] < 0) {
-    force[i] = 0;
-  }
+  return f;
 }
 
 /* elliptic contact: ray update, then friction QCQP at the new normal force */
@@ -233,16 +228,13 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
       int i = blockadr[order[k]];
       // scalar row: update, cost change (reverted if positive)
       if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
-        res[0] = rowResidual(d, i, sparse);
-        oldforce[0] = d->efc_force[i];
-        updateScalar(d, i, res, ARinv);
-        mjtNum delta = d->efc_force[i] - oldforce[0];
-        mjtNum change = 0.5 * delta * delta * ARdiag[i] + delta * res[0];
-        if (change > 1e-10) {
-          d->efc_force[i] = oldforce[0];
-          change = 0;
-        }
-        improvement -= change;
+        mjtNum r = rowResidual(d, i, sparse), old = d->efc_force[i];
+        mjtNum f = updateScalar(d, i, old, r, ARinv[i]);
+        mjtNum delta = f - old;
+        mjtNum change = 0.5 * delta * delta * ARdiag[i] + delta * r;
+        int revert = change > 1e-10;
+        d->efc_force[i] = revert ? old : f;
+        improvement -= revert ? 0 : change;
         continue;
       }
 
