@@ -4,7 +4,9 @@
  * Files (R = total rows over all states): PREFIX_{type,id,state}.npy [R] (integers stored
  * as float64), PREFIX_{pos,margin,frictionloss,D,R,aref,force}.npy [R], PREFIX_J.npy
  * [R, nv] (dense whatever the jacobian option), PREFIX_niter.npy [B] (solver iterations of
- * the first island, d->solver_niter[0]), PREFIX_index.json {"nstate", "count", "offset"}. */
+ * the first island, d->solver_niter[0]), PREFIX_AR.npy [sum of nefc^2] (with a dual solver,
+ * PGS: each state's efc_AR, dense row-major, states one after another; empty otherwise),
+ * PREFIX_index.json {"nstate", "count", "offset"}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +32,43 @@ static void dense_row(const mjModel* m, const mjData* d, int r, double* out) {
   }
 }
 
-/* the per-state solver iterations (d->solver_niter[0]) */
+/* the per-state solver iterations (d->solver_niter[0]) and the dense efc_AR of each state */
 typedef struct efcExtra_ {
   double* niter; /* [B] */
+  double* ar;    /* [nar], grown as states come */
+  size_t nar, capar;
 } efcExtra;
+
+/* append state's efc_AR (dense, row-major; sparse storage expanded) to x->ar */
+static int append_ar(efcExtra* x, const mjModel* m, const mjData* d) {
+  size_t n = (size_t)d->nefc, need = x->nar + n * n;
+  if (!d->efc_AR || !n) {
+    return 0;
+  }
+  if (need > x->capar) {
+    size_t cap = need > 2 * x->capar ? need : 2 * x->capar;
+    double* p = realloc(x->ar, cap * sizeof(double));
+    if (!p) {
+      return -1;
+    }
+    x->ar = p;
+    x->capar = cap;
+  }
+  double* out = x->ar + x->nar;
+  if (!mj_isSparse(m)) {
+    memcpy(out, d->efc_AR, n * n * sizeof(double));
+  } else {
+    memset(out, 0, n * n * sizeof(double));
+    for (size_t r = 0; r < n; r++) {
+      int adr = d->efc_AR_rowadr[r];
+      for (int k = 0; k < d->efc_AR_rownnz[r]; k++) {
+        out[r * n + (size_t)d->efc_AR_colind[adr + k]] = d->efc_AR[adr + k];
+      }
+    }
+  }
+  x->nar = need;
+  return 0;
+}
 
 /* the columns (J: a dense row of nv) and the iteration counts */
 static int setup(void* ctx, const mjModel* m, long B, simTable* t) {
@@ -49,7 +84,7 @@ static int setup(void* ctx, const mjModel* m, long B, simTable* t) {
 static int table_append(void* ctx, const mjModel* m, const mjData* d, long b, simTable* t) {
   efcExtra* x = ctx;
   x->niter[b] = d->solver_niter[0];
-  if (sim_table_reserve(t, (size_t)d->nefc)) {
+  if (append_ar(x, m, d) || sim_table_reserve(t, (size_t)d->nefc)) {
     return -1;
   }
   for (int r = 0; r < d->nefc; r++) {
@@ -71,7 +106,7 @@ static int table_append(void* ctx, const mjModel* m, const mjData* d, long b, si
   return 0;
 }
 
-/* write the per-state iteration counts */
+/* write the per-state iteration counts and the stacked efc_AR */
 static int write_niter(void* ctx, const char* prefix, long B) {
   const efcExtra* x = ctx;
   static const double empty = 0;
@@ -81,14 +116,20 @@ static int write_niter(void* ctx, const char* prefix, long B) {
   if (npy_write(path, x->niter ? x->niter : &empty, 1, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
+  snprintf(path, sizeof(path), "%s_AR.npy", prefix);
+  shape[0] = x->nar;
+  if (npy_write(path, x->ar ? x->ar : &empty, 1, shape, err, sizeof(err))) {
+    return sim_fail("%s", err);
+  }
   return 0;
 }
 
 /* efc subcommand */
 int cmd_efc(const simArgs* args) {
   static const simStackOps ops = {setup, table_append, write_niter};
-  efcExtra x = {NULL};
+  efcExtra x = {NULL, NULL, 0, 0};
   int rc = sim_stack_states(args, &ops, &x);
   free(x.niter);
+  free(x.ar);
   return rc;
 }

@@ -21,7 +21,7 @@ static const char* usage =
     "  dump MODEL.xml --fields a,b,c --out PREFIX [--state S.npy] [--ctrl C.npy]\n"
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
     "  efc MODEL.xml --state S.npy --out PREFIX   constraint rows per state (efc_*, dense J,\n"
-    "               solver iterations)\n"
+    "               solver iterations, efc_AR with PGS)\n"
     "  inverse MODEL.xml --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
     "  transitionfd MODEL.xml --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
     "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu],\n"

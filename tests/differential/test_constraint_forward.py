@@ -66,6 +66,39 @@ def test_constraint_qacc(model, solver, cone):
             "\n".join(failures), k, constraint_diagnose.explain(model, states[k], options)))
 
 
+AR_TOL = 1e-9
+
+
+@pytest.mark.parametrize("model,cone", contact_cases(CONES))
+def test_constraint_AR(model, cone):
+    """PGS's matrix efc_AR = J inv(M) J' + diag(R) (mj_projectConstraint) equals MuJoCo's
+    at every contact state: within AR_TOL relative to 1 + max |AR| of the state."""
+    options = (("solver", "pgs"), ("cone", cone))
+    m = cc.load(model, options=options)
+    states, _ = cc.forward_case(model, options)
+    ours = efc.torsion_rows(model.path, states, spec=cc.SPEC_NAME, options=options)
+    theirs = cc.mujoco_efc(m, states)
+    compared, failures = 0, []
+    for k, (o, t) in enumerate(zip(ours, theirs)):
+        n = len(t["type"])
+        if len(o["type"]) != n:
+            failures.append("state %d: nefc %d, MuJoCo %d" % (k, len(o["type"]), n))
+            continue
+        if n == 0:
+            continue
+        if o["AR"] is None:
+            failures.append("state %d: torsion-sim efc wrote no efc_AR" % k)
+            continue
+        err = np.abs(o["AR"] - t["AR"]) / (1 + np.max(np.abs(t["AR"])))
+        if not np.max(err) <= AR_TOL:
+            r, c = np.unravel_index(int(np.argmax(err)), err.shape)
+            failures.append("state %d: efc_AR[%d, %d] torsion %.17g, MuJoCo %.17g (err %.3g)" % (
+                k, r, c, o["AR"][r, c], t["AR"][r, c], err[r, c]))
+        compared += 1
+    assert not failures, "\n".join(failures[:10])
+    assert compared > 0 or all(len(t["type"]) == 0 for t in theirs)
+
+
 def _efc_problem(model, m, states, options, spreads):
     """(state, first difference) of the efc rows at the first state whose efc_force (or
     row count) differs beyond the allowed error; (None, None) when every state agrees."""

@@ -6,8 +6,9 @@ force in joint space, qfrc_constraint). Its files, per state after mj_forward, s
 states like `torsion-sim contacts`:
   PREFIX_{type,id,state}.npy [R] (float64 holding integers), PREFIX_{pos,margin,
   frictionloss,D,R,aref,force}.npy [R], PREFIX_J.npy [R, nv] (dense whatever the jacobian
-  option), PREFIX_niter.npy [B] (solver iterations), PREFIX_index.json {"nstate": B,
-  "count": [nefc per state], "offset": [...]}.
+  option), PREFIX_niter.npy [B] (solver iterations), PREFIX_AR.npy (with a dual solver: each
+  state's efc_AR, nefc x nefc row-major, one state after another; else empty),
+  PREFIX_index.json {"nstate": B, "count": [nefc per state], "offset": [...]}.
 """
 import functools
 import json
@@ -49,13 +50,34 @@ def torsion_rows(model_path, states, spec=None, options=()):
         with open(prefix + "_index.json") as f:
             index = json.load(f)
         cols = {n: torsion._load("%s_%s.npy" % (prefix, n)) for n in names}
-    out = []
+        ar_path = prefix + "_AR.npy"
+        ar = torsion._load(ar_path) if os.path.exists(ar_path) else np.zeros(0)
+    out, ar_off = [], 0
     for off, cnt in zip(index["offset"], index["count"]):
         rows = {n: cols[n][off:off + cnt] for n in names}
         for n in INT_FIELDS + ["state"]:
             rows[n] = rows[n].astype(int)
+        rows["AR"] = None
+        if ar.size >= ar_off + cnt * cnt and ar.size:
+            rows["AR"] = ar[ar_off:ar_off + cnt * cnt].reshape(cnt, cnt)
+            ar_off += cnt * cnt
         out.append(rows)
     return out
+
+
+def mujoco_AR(m, d):
+    """MuJoCo's efc_AR as a dense nefc x nefc matrix (None when its solver is primal and
+    noslip is off, so that it is not computed)."""
+    n = d.nefc
+    if m.opt.solver != mujoco.mjtSolver.mjSOL_PGS and m.opt.noslip_iterations == 0:
+        return None
+    if not mujoco.mj_isSparse(m):
+        return np.array(d.efc_AR[:n * n]).reshape(n, n)
+    AR = np.zeros((n, n))
+    for r in range(n):
+        adr, nnz = d.efc_AR_rowadr[r], d.efc_AR_rownnz[r]
+        AR[r, d.efc_AR_colind[adr:adr + nnz]] = d.efc_AR[adr:adr + nnz]
+    return AR
 
 
 def mujoco_rows(m, d):
@@ -72,6 +94,7 @@ def mujoco_rows(m, d):
             "state": np.array(d.efc_state[:n], dtype=int), "J": J}
     for f, _ in FIELDS[1:]:
         rows[f] = np.array(getattr(d, "efc_" + f)[:n], dtype=float)
+    rows["AR"] = mujoco_AR(m, d)
     return rows
 
 
