@@ -1,483 +1,335 @@
 /* collision/collision_capsule_box.c — capsule (g1) against box (g2).
  *
- * Every contact is the contact of a sphere of the capsule's radius centred on the capsule
- * segment, taken against the box. Which segment points get a sphere follows MuJoCo 3.14's
- * choices, established by sweeping random poses against MuJoCo (see the rules below); the
- * work happens in the box frame, with the segment c + t*a, t in [-1, 1].
+ * Every contact is a sphere of the capsule's radius centred on the capsule's segment,
+ * collided with the box (tn_sphereBox). The segment points are chosen as MuJoCo 3.14
+ * chooses them, worked out in the box frame with the segment c + t*h, t in [-1, 1]
+ * (h = the half axis):
  *
- * The infinite line of the segment either misses the box or passes through it.
- * - Line misses: the first point is the line's point closest to the box (found over the
- *   twelve edges: an interior edge point, or a corner), clamped to the segment; a segment
- *   end as near to the box as that point (the segment parallel to a face, lying over it)
- *   takes its place, the nearer end, the -axis end on an exact tie (a capsule resting on a
- *   box: 112 of 400 parallel poses had the two contacts in the other order before this
- *   rule, none after). A second point is added when
- *     the first point is a segment end lying over a face: the far end of the stretch of
- *       segment lying over that face;
- *     the closest feature is an edge, and the first point lies beside that same edge: the
- *       point reached by walking from it across the adjacent face, i.e. by the box's full
- *       width along the axis (perpendicular to the edge) the capsule runs most along,
- *       towards the box, stopping where the walk leaves the edge's slab or the segment;
- *     the closest feature is a corner: the same walk along the corner axis the capsule runs
- *       most along (relative to the box size), or along the corner's odd axis (the one
- *       whose direction relative to the corner differs from the other two) when the capsule
- *       is within 45 degrees of it. When the line point was clamped to a segment end: none
- *       if the end lies past the box's far side (away from the corner) along the odd axis;
- *       the end itself if the end lies beside another corner, past the far side along the
- *       walk axis only; else none if the same walk from the unclamped point would stay
- *       beyond that segment end.
- *   An end lying beside another edge than the line's gets no second point, except a walk
- *   across an axis the end is outside of. A clamped end beside a corner (line feature an
- *   edge) walks as for a corner feature, from its own corner. These clamped-end rules are
- *   the least certain part: about 0.5% of random contacting poses of a capsule much larger
- *   than the box (humanoid torso against foot), mostly an end beyond the line's edge and
- *   beside a perpendicular edge, still differ from MuJoCo in the number of contacts.
- * - Line passes through the box: a segment end inside the box gives one contact there (the
- *   -axis end first). Otherwise the first point is the segment end or the segment point
- *   closest to an edge, whichever is nearer (an end wins a tie); a second point comes from
- *   the face rule when that end lies over a face, or from the edge walk when the point
- *   closest to an edge lies inside the box.
- * The two contacts may coincide (a walk stopped at the segment end), as in MuJoCo.
- * Known difference: a segment parallel to the face cutting across a corner of it, both
- * ends beyond the face, gets one contact in MuJoCo (where it crosses an edge running along
- * the box's x axis) and two here (about 1.7% of random parallel poses). */
+ * 1. The first point is the segment point nearest the box among these candidates, in this
+ *    order, a later one replacing an earlier one only when strictly nearer (edges: by more
+ *    than mjMINVAL in squared distance):
+ *    - each segment end (t = -1, then +1) that lies inside the box or beyond a single
+ *      face (an end beyond two or more faces is no candidate);
+ *    - for each of the twelve edges (axis 0, 1, 2 in turn; for each, its four edges in
+ *      order of the corner bits), the closest points of segment and edge, each clamped to
+ *      its own range (edges parallel to the segment are skipped). The clamp record
+ *      (segment below / inside / above, edge likewise) and the corner of the edge's lower
+ *      or upper end are kept.
+ * 2. A second point is added according to the winner:
+ *    - an end beyond a face: walk from that end along the segment until it leaves the
+ *      face's slab across any other axis, at most to the other end (an end inside the box
+ *      gets no second point);
+ *    - an edge point inside the edge: none when the capsule points along the edge's plane
+ *      diagonal or away ("T" configuration, read off the sign bits of h against the
+ *      edge's corner); else walk towards the far side of the face the capsule is most
+ *      parallel to, stopping at the box's width there, at the edge's end, or at the
+ *      segment end;
+ *    - a corner (edge point clamped to an edge end): none when the capsule points at or
+ *      away from the corner; else along the corner's edge (when the capsule runs within
+ *      45 degrees of it) or across the adjacent face, stopping at the box or segment end.
+ * The sign bits of h (bit k: h_k > 0) against a corner's bits (bit k: the corner's +k
+ * side) tell which of these configurations holds. The second point may coincide with the
+ * first (as in MuJoCo); tn_sphereBox drops a sphere beyond the margin. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
 #include "collision/collision_sphere_box.h"
 
-/* local geometry of the pair: segment c + t*a (t in [-1, 1]) in the box frame */
-typedef struct tnSegBox_ {
-  mjtNum c[3];
-  mjtNum a[3];
-  const mjtNum* size;
-} tnSegBox;
+/* the pair in the box frame */
+typedef struct tnCapBox_ {
+  mjtNum pos[3];      /* capsule centre */
+  mjtNum axis[3];     /* unit capsule axis */
+  mjtNum half[3];     /* axis times the half-length */
+  mjtNum hl;          /* half-length */
+  const mjtNum* size; /* box half sizes */
+  int signs;          /* bit k set when half[k] > 0 */
+} tnCapBox;
 
-/* closest box feature: segment parameter, squared distance, box point and kind */
-typedef struct tnBoxFeature_ {
-  mjtNum t;
-  mjtNum dist2;
-  mjtNum bp[3];
-  int edge;   /* 1: interior edge point, 0: corner (or a segment end in the passing case) */
-  int axis;   /* axis of the edge */
-} tnBoxFeature;
+/* the nearest candidate so far */
+typedef struct tnCapBest_ {
+  mjtNum dist2; /* squared distance */
+  mjtNum t;     /* segment parameter of the first point */
+  mjtNum e;     /* edge parameter (edge candidates) */
+  int kind;     /* -4 none; -3 / -1 the minus / plus end; 0..8: 3*edge clamp + segment clamp */
+  int face;     /* end candidates: the axis the end lies beyond, -1 inside */
+  int corner;   /* edge candidates: bits of the edge's lower end, or of the upper when the
+                   edge point is clamped there */
+  int edge;     /* edge candidates: the edge's axis */
+} tnCapBest;
 
-/* relative margin by which an edge must beat a segment end to be preferred */
-#define TN_TIE 1e-10
-
-/* point of the segment at parameter t */
-static void segPoint(mjtNum p[3], const tnSegBox* s, mjtNum t) {
-  tnu_addScl3(p, s->c, s->a, t);
-}
-
-/* axes along which point p lies outside the box: flags and count */
-static int outsideAxes(const mjtNum size[3], const mjtNum p[3], int out[3]) {
-  int n = 0;
-  for (int i = 0; i < 3; i++) {
-    out[i] = fabs(p[i]) > size[i];
-    n += out[i];
-  }
-  return n;
-}
-
-/* squared distance from point p to the box (0 inside) */
-static mjtNum boxDist2(const mjtNum size[3], const mjtNum p[3]) {
-  mjtNum d2 = 0;
-  for (int i = 0; i < 3; i++) {
-    mjtNum e = fabs(p[i]) - size[i];
-    if (e > 0) {
-      d2 += e * e;
-    }
-  }
-  return d2;
-}
-
-/* 1 if the infinite line c + t*a meets the box (slab test) */
-static int lineMeetsBox(const tnSegBox* s) {
-  mjtNum lo = -INFINITY, hi = INFINITY;
-  for (int i = 0; i < 3; i++) {
-    if (s->a[i] == 0) {
-      if (fabs(s->c[i]) > s->size[i]) {
-        return 0;
+/* candidates 1: segment ends inside the box or beyond one face */
+static void endCandidates(const tnCapBox* c, tnCapBest* b) {
+  for (int side = -1; side <= 1; side += 2) {
+    mjtNum p[3], q[3], dif[3];
+    int nout = 0, face = -1;
+    for (int k = 0; k < 3; k++) {
+      p[k] = c->pos[k] + c->half[k] * side;
+      q[k] = p[k];
+      if (p[k] < -c->size[k]) {
+        q[k] = -c->size[k];
+        nout++;
+        face = k;
+      } else if (p[k] > c->size[k]) {
+        q[k] = c->size[k];
+        nout++;
+        face = k;
       }
+    }
+    if (nout > 1) {
       continue;
     }
-    mjtNum ta = (-s->size[i] - s->c[i]) / s->a[i], tb = (s->size[i] - s->c[i]) / s->a[i];
-    lo = mju_max(lo, mju_min(ta, tb));
-    hi = mju_min(hi, mju_max(ta, tb));
-  }
-  return lo <= hi;
-}
-
-/* centre of edge k (0..11): axis k/4, the other two coordinates at the signs of bits 0, 1 */
-static int edgeCenter(const mjtNum size[3], int k, mjtNum p[3]) {
-  int ax = k / 4, o1 = (ax + 1) % 3, o2 = (ax + 2) % 3;
-  p[ax] = 0;
-  p[o1] = (k & 1) ? size[o1] : -size[o1];
-  p[o2] = (k & 2) ? size[o2] : -size[o2];
-  return ax;
-}
-
-/* squared distance between segment point t and edge point u (edge centre p, axis ax) */
-static mjtNum segEdgeDist2(const tnSegBox* s, const mjtNum p[3], int ax, mjtNum t, mjtNum u) {
-  mjtNum q[3];
-  segPoint(q, s, t);
-  tnu_subFrom3(q, p);
-  q[ax] -= u;
-  return tnu_dot3(q, q);
-}
-
-/* closest points of the segment and edge k (both clamped): fills f, returns nothing */
-static void segmentEdge(const tnSegBox* s, int k, tnBoxFeature* f) {
-  mjtNum p[3], d[3];
-  int ax = edgeCenter(s->size, k, p);
-  mjtNum len = s->size[ax];
-  tnu_sub3(d, s->c, p);
-  mjtNum aa = tnu_dot3(s->a, s->a), b = s->a[ax], ad = tnu_dot3(s->a, d), e = d[ax];
-  mjtNum det = aa - b * b;
-
-  // unconstrained minimum of |d + t*a - u*e_ax|^2, used when inside the rectangle
-  mjtNum bt = 0, bu = 0, best = INFINITY;
-  if (det > mjMINVAL) {
-    mjtNum t = (b * e - ad) / det, u = e + t * b;
-    if (fabs(t) <= 1 && fabs(u) <= len) {
-      bt = t;
-      bu = u;
-      best = segEdgeDist2(s, p, ax, t, u);
+    tnu_sub3(dif, q, p);
+    mjtNum d2 = tnu_dot3(dif, dif);
+    if (d2 < b->dist2) {
+      b->dist2 = d2;
+      b->t = side;
+      b->kind = side - 2;
+      b->face = face;
     }
   }
+}
 
-  // otherwise on the rectangle's sides: segment ends, then edge ends
-  if (best == INFINITY) {
-    for (int side = -1; side <= 1; side += 2) {
-      mjtNum u = mju_clip(e + side * b, -len, len), d2 = segEdgeDist2(s, p, ax, side, u);
-      if (d2 < best) {
-        best = d2;
-        bt = side;
-        bu = u;
+/* clamp an edge parameter to [-1, 1], recording the side (0 below, 2 above) */
+static void clampEdge(mjtNum* e, int* se) {
+  if (*e > 1) {
+    *e = 1;
+    *se = 2;
+  } else if (*e < -1) {
+    *e = -1;
+    *se = 0;
+  }
+}
+
+/* candidates 2: closest points of the segment and each edge not parallel to it */
+static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
+  const mjtNum* size = c->size;
+  for (int j = 0; j < 3; j++) {
+    for (int bits = 0; bits < 8; bits++) {
+      if (bits & (1 << j)) {
+        continue;
+      }
+
+      // edge through the corner's other coordinates, along axis j, from the segment centre
+      mjtNum start[3], dif[3];
+      for (int k = 0; k < 3; k++) {
+        start[k] = ((bits >> k) & 1 ? 1 : -1) * size[k];
+      }
+      start[j] = 0;
+      tnu_sub3(dif, start, c->pos);
+
+      // 2x2 normal equations of the two lines (edge parameter e, segment parameter t)
+      mjtNum ee = size[j] * size[j], et = -size[j] * c->half[j], tt = c->hl * c->hl;
+      mjtNum re = -size[j] * dif[j], rt = tnu_dot3(c->half, dif);
+      mjtNum det = ee * tt - et * et;
+      if (fabs(det) < mjMINVAL) {
+        continue;
+      }
+      mjtNum idet = 1 / det;
+      mjtNum e = (tt * re - et * rt) * idet, t = (ee * rt - et * re) * idet;
+      int se = 1, st = 1;
+
+      // clamp the edge parameter (re-solving t), then t (re-solving and clamping e)
+      if (e > 1) {
+        e = 1;
+        se = 2;
+        t = (rt - et) * (1 / tt);
+      } else if (e < -1) {
+        e = -1;
+        se = 0;
+        t = (rt + et) * (1 / tt);
+      }
+      if (t > 1) {
+        t = 1;
+        st = 2;
+        e = (re - et) * (1 / ee);
+        clampEdge(&e, &se);
+      } else if (t < -1) {
+        t = -1;
+        st = 0;
+        e = (re + et) * (1 / ee);
+        clampEdge(&e, &se);
+      }
+
+      // squared distance between the two points
+      for (int k = 0; k < 3; k++) {
+        dif[k] = (start[k] - c->pos[k]) + c->half[k] * (-t);
+      }
+      dif[j] += size[j] * e;
+      mjtNum d2 = tnu_dot3(dif, dif);
+      if (d2 < b->dist2 - mjMINVAL) {
+        int code = 3 * se + st;
+        b->dist2 = d2;
+        b->t = t;
+        b->e = e;
+        b->kind = code;
+        b->corner = bits + (1 << j) * (code / 6);
+        b->edge = j;
       }
     }
-    for (int side = -1; side <= 1; side += 2) {
-      mjtNum t = aa > 0 ? mju_clip((side * len * b - ad) / aa, -1, 1) : 0;
-      mjtNum d2 = segEdgeDist2(s, p, ax, t, side * len);
-      if (d2 < best) {
-        best = d2;
-        bt = t;
-        bu = side * len;
-      }
-    }
   }
-  f->t = bt;
-  f->dist2 = best;
-  f->axis = ax;
-  f->edge = fabs(bu) < len;
-  tnu_copy3(f->bp, p);
-  f->bp[ax] = bu;
 }
 
-/* closest points of the infinite line and edge k (edge clamped); 0 if they are parallel */
-static int lineEdge(const tnSegBox* s, int k, tnBoxFeature* f) {
-  mjtNum p[3], d[3];
-  int ax = edgeCenter(s->size, k, p);
-  mjtNum len = s->size[ax];
-  tnu_sub3(d, s->c, p);
-  mjtNum aa = tnu_dot3(s->a, s->a), b = s->a[ax], ad = tnu_dot3(s->a, d), e = d[ax];
-  mjtNum det = aa - b * b;
-  if (det <= mjMINVAL * aa) {
+/* single-bit code (1, 2, 4) to its axis */
+static int bitAxis(int bit) {
+  return bit == 1 ? 0 : (bit == 2 ? 1 : 2);
+}
+
+/* shortest of a walk and the box width 2*size[k] measured along the segment */
+static mjtNum capWidth(const tnCapBox* c, mjtNum walk, int k) {
+  mjtNum w = 2 * c->size[k] / fabs(c->half[k]);
+  return w < walk ? w : walk;
+}
+
+/* second point after a corner: offset from the first point (0: none, returns 0) */
+static int cornerSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+  int rel = c->signs ^ b->corner;
+
+  // pointing at or away from the corner: nothing more
+  if (rel == 0 || rel == 7) {
     return 0;
   }
 
-  // interior edge point, else the nearer corner and the line point closest to it
-  mjtNum t = (b * e - ad) / det, u = e + t * b;
-  f->edge = 1;
-  if (fabs(u) > len) {
-    u = u > 0 ? len : -len;
-    t = (u * b - ad) / aa;
-    f->edge = 0;
+  // one differing bit (direction +1) or two (its complement, direction -1)
+  mjtNum dir = 1, toEnd = 1 - b->t, toStart = 1 + b->t;
+  if (rel == 3 || rel == 5 || rel == 6) {
+    dir = -1;
+    rel = 7 - rel;
+    toEnd = 1 + b->t;
+    toStart = 1 - b->t;
   }
-  f->t = t;
-  f->dist2 = segEdgeDist2(s, p, ax, t, u);
-  f->axis = ax;
-  tnu_copy3(f->bp, p);
-  f->bp[ax] = u;
+  int ax = bitAxis(rel), ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+
+  // within 45 degrees of the corner's edge: along it; else across the face
+  if (c->axis[ax] * c->axis[ax] > 0.5) {
+    *offset = capWidth(c, toEnd, ax) * dir;
+  } else {
+    *offset = capWidth(c, capWidth(c, toStart, ax1), ax2) * (-dir);
+  }
   return 1;
 }
 
-/* far end of the stretch of segment lying over the face that point t1 (an end) faces */
-static mjtNum faceSecond(const tnSegBox* s, mjtNum t1, int normal) {
-  mjtNum lo = -1, hi = 1;
-  for (int i = 0; i < 3; i++) {
-    if (i == normal || s->a[i] == 0) {
-      continue;
-    }
-    mjtNum ta = (-s->size[i] - s->c[i]) / s->a[i], tb = (s->size[i] - s->c[i]) / s->a[i];
-    lo = mju_max(lo, mju_min(ta, tb));
-    hi = mju_min(hi, mju_max(ta, tb));
+/* second point after an edge point: offset from the first point (0: none, returns 0) */
+static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+  int ax = b->edge;
+  int rel = (c->signs ^ b->corner) & (7 - (1 << ax));
+
+  // "T" configuration (no single differing bit): nothing more
+  if (rel != 1 && rel != 2 && rel != 4) {
+    return 0;
   }
-  return (t1 - lo < hi - t1) ? hi : lo;
+
+  // the face the capsule is most parallel to (ax1) and the axis across it (ax2)
+  int ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+  if (fabs(c->axis[ax1]) > fabs(c->axis[ax2])) {
+    ax1 = ax2;
+  }
+  ax2 = 3 - ax - ax1;
+
+  // walk direction along the segment and the room to its end
+  mjtNum dir, walk;
+  if (rel & (1 << ax2)) {
+    dir = 1;
+    walk = 1 - b->t;
+  } else {
+    dir = -1;
+    walk = 1 + b->t;
+  }
+
+  // stop at the box's width across ax2 and at the edge's end
+  walk = capWidth(c, walk, ax2);
+  int sameSide = ((c->signs & (1 << ax)) != 0) == ((rel & (1 << ax2)) != 0);
+  mjtNum room = sameSide ? 1 - b->e : 1 + b->e;
+  mjtNum alongEdge = c->size[ax] * room / fabs(c->half[ax]);
+  if (alongEdge < walk) {
+    walk = alongEdge;
+  }
+  *offset = walk * dir;
+  return 1;
 }
 
-/* walk from t1 by the box's full width along axis k, towards the box side of box point bp,
- * stopping at the exit of the slab of axis `slab` (-1: none) and at the segment ends */
-static mjtNum walkSecond(const tnSegBox* s, mjtNum t1, const mjtNum bp[3], int k, int slab) {
-  mjtNum dir = (bp[k] * s->a[k] > 0) ? -1 : 1;
-  mjtNum step = 2 * s->size[k] / fabs(s->a[k]);
-  if (slab >= 0 && s->a[slab] != 0) {
-    for (int side = -1; side <= 1; side += 2) {
-      mjtNum tj = (side * s->size[slab] - s->c[slab]) / s->a[slab];
-      if ((tj - t1) * dir > 0) {
-        step = mju_min(step, (tj - t1) * dir);
+/* second point after an end beyond a face: offset from the first point (0: none) */
+static int faceSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+  if (b->face == -1) {
+    return 0;
+  }
+
+  // from that end towards the other, until the segment leaves the slab of another axis
+  mjtNum dir = b->kind == -3 ? 1 : -1, walk = 2, end[3];
+  for (int k = 0; k < 3; k++) {
+    end[k] = c->pos[k] + c->half[k] * (-dir);
+  }
+  for (int k = 0; k < 3; k++) {
+    if (k == b->face) {
+      continue;
+    }
+    for (int s = -1; s <= 1; s += 2) {
+      mjtNum w = (s * c->size[k] - end[k]) / c->half[k] * dir;
+      if (w > 0 && w < walk) {
+        walk = w;
       }
     }
   }
-  return mju_clip(t1 + dir * step, -1, 1);
-}
-
-/* walk axis of an edge feature: the perpendicular axis the capsule follows most */
-static int edgeWalkAxis(const tnSegBox* s, const tnBoxFeature* f) {
-  int k1 = (f->axis + 1) % 3, k2 = (f->axis + 2) % 3;
-  return fabs(s->a[k2]) > fabs(s->a[k1]) ? k2 : k1;
-}
-
-/* second point of an edge feature: the walk along its walk axis, within the edge's slab */
-static mjtNum edgeSecond(const tnSegBox* s, mjtNum t1, const tnBoxFeature* f) {
-  return walkSecond(s, t1, f->bp, edgeWalkAxis(s, f), f->axis);
-}
-
-/* odd axis of a corner feature: the one whose direction relative to the corner differs
- * from the other two (-1 when the capsule points the same way on all three) */
-static int cornerOddAxis(const tnSegBox* s, const tnBoxFeature* f) {
-  int sgn[3], npos = 0, odd = -1;
-  for (int i = 0; i < 3; i++) {
-    sgn[i] = f->bp[i] * s->a[i] > 0;
-    npos += sgn[i];
-  }
-  for (int i = 0; i < 3 && (npos == 1 || npos == 2); i++) {
-    if (sgn[i] == (npos == 1)) {
-      odd = i;
-    }
-  }
-  return odd;
-}
-
-/* walk axis of a corner feature: the odd axis when the capsule is within 45 degrees of it,
- * else the other axis it follows most relative to the box size */
-static int cornerWalkAxis(const tnSegBox* s, const tnBoxFeature* f) {
-  int odd = cornerOddAxis(s, f);
-  mjtNum aa = tnu_dot3(s->a, s->a);
-  if (odd >= 0 && s->a[odd] * s->a[odd] > 0.5 * aa) {
-    return odd;
-  }
-
-  // best of the remaining axes by |a_k| / size_k
-  int k = -1;
-  mjtNum bestv = -1;
-  for (int i = 0; i < 3; i++) {
-    mjtNum v = fabs(s->a[i]) / s->size[i];
-    if (i != odd && v > bestv) {
-      bestv = v;
-      k = i;
-    }
-  }
-  return k;
-}
-
-/* second point of a corner feature (f->t: the unclamped line parameter, t1 its clamp).
- * Unclamped: the walk along the corner's walk axis. Clamped, with the end outside the box:
- *   past the far side along the odd axis: none (returns 0);
- *   beside another corner, past the far side along the walk axis only (not the odd one):
- *     the end itself (the walk from that end's own corner leaves the segment);
- *   otherwise the walk, but none when the same walk from the line point stays beyond that
- *     segment end while the walk from t1 does not */
-static int cornerSecond(const tnSegBox* s, mjtNum t1, const tnBoxFeature* f, mjtNum* t2) {
-  int k = cornerWalkAxis(s, f);
-  *t2 = walkSecond(s, t1, f->bp, k, -1);
-  if (fabs(f->t) <= 1) {
-    return 1;
-  }
-
-  // axes along which the end is past the box on the side away from the corner
-  mjtNum p[3];
-  int out[3], far[3], nfar = 0;
-  segPoint(p, s, t1);
-  int nout = outsideAxes(s->size, p, out);
-  for (int i = 0; i < 3; i++) {
-    far[i] = out[i] && (p[i] > 0) != (f->bp[i] > 0);
-    nfar += far[i];
-  }
-
-  // far along the odd axis: none; beside a corner far along the walk axis only: the end
-  int odd = cornerOddAxis(s, f);
-  if (odd >= 0 && far[odd]) {
-    return 0;
-  }
-  if (k != odd && nout == 3 && nfar == 1 && far[k]) {
-    *t2 = t1;
-    return 1;
-  }
-
-  // walk from the unclamped line point staying beyond the end
-  if (*t2 != t1) {
-    mjtNum dir = (f->bp[k] * s->a[k] > 0) ? -1 : 1;
-    mjtNum u = f->t + dir * 2 * s->size[k] / fabs(s->a[k]);
-    if (fabs(u) > 1 && (u > 0) == (f->t > 0)) {
-      return 0;
-    }
-  }
+  *offset = walk * dir;
   return 1;
 }
 
-/* sphere-box contact of the segment point at parameter t */
-static int sphereAt(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum t,
-                    mjtNum margin) {
-  mjtNum axis[3], center[3];
-  tn_matCol(axis, d->geom_xmat + 9 * g1, 2);
-  tnu_addScl3(center, d->geom_xpos + 3 * g1, axis, t * m->geom_size[3 * g1 + 1]);
-  return tn_sphereBox(con, center, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
-                      d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
-}
-
-/* line passing through the box: segment points of the contacts (returns their number) */
-static int passingPoints(const tnSegBox* s, mjtNum t[2]) {
-  mjtNum p[3];
-  int out[3];
-
-  // a segment end inside the box: one contact there
-  for (int side = -1; side <= 1; side += 2) {
-    segPoint(p, s, side);
-    if (outsideAxes(s->size, p, out) == 0) {
-      t[0] = side;
-      return 1;
-    }
+/* sphere-box contact of the segment point at parameter t (computed in the box frame) */
+static int sphereAt(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius,
+                    const mjtNum* bpos, const mjtNum* bmat, mjtNum margin) {
+  mjtNum local[3], center[3];
+  for (int k = 0; k < 3; k++) {
+    local[k] = c->pos[k] + c->half[k] * t;
   }
-
-  // nearest of the two ends and the segment points closest to the edges (ends win ties)
-  tnBoxFeature best = {0}, f;
-  best.dist2 = INFINITY;
-  int isEdge = 0;
-  for (int side = -1; side <= 1; side += 2) {
-    segPoint(p, s, side);
-    mjtNum d2 = boxDist2(s->size, p);
-    if (d2 < best.dist2) {
-      best.dist2 = d2;
-      best.t = side;
-    }
-  }
-  for (int k = 0; k < 12; k++) {
-    segmentEdge(s, k, &f);
-    if (f.dist2 < best.dist2 * (1 - TN_TIE)) {
-      best = f;
-      isEdge = 1;
-    }
-  }
-
-  // second point: face stretch for an end over a face, edge walk for a point inside
-  t[0] = best.t;
-  segPoint(p, s, best.t);
-  int nout = outsideAxes(s->size, p, out);
-  if (!isEdge && nout == 1) {
-    t[1] = faceSecond(s, best.t, out[0] ? 0 : (out[1] ? 1 : 2));
-    return 2;
-  }
-  if (isEdge && nout == 0) {
-    t[1] = edgeSecond(s, best.t, &best);
-    return 2;
-  }
-  return 1;
-}
-
-/* line missing the box: segment points of the contacts (returns their number) */
-static int missingPoints(const tnSegBox* s, mjtNum t[2]) {
-  tnBoxFeature best = {0}, f;
-  best.dist2 = INFINITY;
-  mjtNum p[3];
-  int out[3];
-
-  // line feature closest to the box, over the edges (corners through their edges)
-  for (int k = 0; k < 12; k++) {
-    if (lineEdge(s, k, &f) && f.dist2 < best.dist2) {
-      best = f;
-    }
-  }
-  if (best.dist2 == INFINITY) {
-    t[0] = 0;  // zero-length segment: the centre's sphere
-    return 1;
-  }
-
-  // first point: clamped to the segment; when a segment end is as near to the box as the
-  // line's feature (the segment parallel to a face over it), the nearer end, the -axis
-  // end when both are exactly as near
-  t[0] = mju_clip(best.t, -1, 1);
-  mjtNum endd2[2];
-  for (int e = 0; e < 2; e++) {
-    segPoint(p, s, 2 * e - 1);
-    endd2[e] = boxDist2(s->size, p);
-  }
-  int near = endd2[1] < endd2[0];
-  if (endd2[near] <= best.dist2 * (1 + TN_TIE)) {
-    t[0] = 2 * near - 1;
-  }
-  segPoint(p, s, t[0]);
-  int nout = outsideAxes(s->size, p, out);
-
-  // an end over a face: the face stretch
-  if (nout == 1) {
-    t[1] = faceSecond(s, t[0], out[0] ? 0 : (out[1] ? 1 : 2));
-    return 2;
-  }
-
-  // corner feature: the corner walk
-  if (!best.edge) {
-    return 1 + cornerSecond(s, t[0], &best, t + 1);
-  }
-
-  // edge feature: no second point when the end lies beside a non-adjacent edge
-  for (int i = 0; i < 3; i++) {
-    if (i != best.axis && out[i] && (p[i] > 0) != (best.bp[i] > 0)) {
-      return 1;
-    }
-  }
-
-  // end beyond the edge's end: the walk only when it crosses an axis the end is outside
-  // (MuJoCo mostly adds nothing else here; the exact rule is not known)
-  if (out[best.axis] && !out[edgeWalkAxis(s, &best)]) {
-    return 1;
-  }
-
-  // clamped end beside a corner: the corner walk from that end's own corner
-  if (fabs(best.t) > 1 && nout == 3) {
-    tnBoxFeature own = best;
-    for (int i = 0; i < 3; i++) {
-      own.bp[i] = p[i] > 0 ? s->size[i] : -s->size[i];
-    }
-    t[1] = walkSecond(s, t[0], own.bp, cornerWalkAxis(s, &own), -1);
-    return 2;
-  }
-  t[1] = edgeSecond(s, t[0], &best);
-  return 2;
+  tnu_mulMatVec3(center, bmat, local);
+  tnu_addTo3(center, bpos);
+  return tn_sphereBox(con, center, radius, bpos, bmat, c->size, margin);
 }
 
 /* capsule - box */
 int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                          mjtNum margin) {
-  tnSegBox s;
-  mjtNum axis[3], dif[3], t[2];
-  const mjtNum* mat = d->geom_xmat + 9 * g2;
+  const mjtNum *bpos = d->geom_xpos + 3 * g2, *bmat = d->geom_xmat + 9 * g2;
+  const mjtNum* cmat = d->geom_xmat + 9 * g1;
+  tnCapBox c;
+  mjtNum dif[3], zaxis[3] = {cmat[2], cmat[5], cmat[8]};
 
-  // segment in the box frame
-  s.size = m->geom_size + 3 * g2;
-  tn_matCol(axis, d->geom_xmat + 9 * g1, 2);
-  tnu_scl3(axis, axis, m->geom_size[3 * g1 + 1]);
-  tnu_mulMatTVec3(s.a, mat, axis);
-  tnu_sub3(dif, d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2);
-  tnu_mulMatTVec3(s.c, mat, dif);
+  // the capsule in the box frame
+  c.size = m->geom_size + 3 * g2;
+  c.hl = m->geom_size[3 * g1 + 1];
+  tnu_sub3(dif, d->geom_xpos + 3 * g1, bpos);
+  tnu_mulMatTVec3(c.pos, bmat, dif);
+  tnu_mulMatTVec3(c.axis, bmat, zaxis);
+  tnu_scl3(c.half, c.axis, c.hl);
+  c.signs = (c.half[0] > 0) + 2 * (c.half[1] > 0) + 4 * (c.half[2] > 0);
 
-  // segment points of the contacts, each a sphere-box contact within the margin
-  int np = lineMeetsBox(&s) ? passingPoints(&s, t) : missingPoints(&s, t);
-  int n = 0;
-  for (int i = 0; i < np; i++) {
-    n += sphereAt(m, d, con + n, g1, g2, t[i], margin);
+  // nearest candidate (the search starts beyond any possible distance)
+  tnCapBest b = {0};
+  mjtNum r = m->geom_size[3 * g1];
+  b.dist2 = margin + 2 * (r + c.hl + c.size[0] + c.size[1] + c.size[2]);
+  b.kind = -4;
+  b.face = -1;
+  endCandidates(&c, &b);
+  edgeCandidates(&c, &b);
+  if (b.kind == -4) {
+    return 0;
+  }
+
+  // second point by the kind of the nearest candidate
+  mjtNum offset = 0;
+  int second;
+  if (b.kind < 0) {
+    second = faceSecond(&c, &b, &offset);
+  } else if (b.kind / 3 == 1) {
+    second = edgeSecond(&c, &b, &offset);
+  } else {
+    second = cornerSecond(&c, &b, &offset);
+  }
+
+  // the spheres
+  int n = sphereAt(&c, con, b.t, r, bpos, bmat, margin);
+  if (second) {
+    n += sphereAt(&c, con + n, offset + b.t, r, bpos, bmat, margin);
   }
   return n;
 }
