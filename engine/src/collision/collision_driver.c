@@ -237,52 +237,57 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
   return 0;
 }
 
-/* 1 if the geoms' oriented bounding boxes (geom_aabb in the geom frames, grown by the
- * margin) are separated along one of the 15 box-box axes; 0 when unknown (no box) */
+/* 1 if the geoms' oriented bounding boxes (geom_aabb in the geom frames) are separated by
+ * more than margin along one of their six face normals — MuJoCo's mid-phase test, with its
+ * arithmetic and no tolerance (a touching pair it rejects never reaches the collider). A
+ * box unbounded in every direction (a plane) is never separated; the normals of a box are
+ * not tried against a box unbounded in some direction. */
 static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
-  const mjtNum* a1 = m->geom_aabb + 6 * g1;
-  const mjtNum* a2 = m->geom_aabb + 6 * g2;
-  const mjtNum* mat1 = d->geom_xmat + 9 * g1;
-  const mjtNum* mat2 = d->geom_xmat + 9 * g2;
-  if (!(a1[3] > 0 && a1[4] > 0 && a1[5] > 0 && a2[3] > 0 && a2[4] > 0 && a2[5] > 0)) {
-    return 0;
-  }
+  const mjtNum* box[2] = {m->geom_aabb + 6 * g1, m->geom_aabb + 6 * g2};
+  const mjtNum* mat[2] = {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2};
+  const mjtNum* pos[2] = {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2};
+  mjtNum center[2][3], proj[2], radius[2];
+  int unbounded[2];
 
-  // box centers in the global frame, their difference
-  mjtNum c1[3], c2[3], dif[3];
-  tnu_mulMatVec3(c1, mat1, a1);
-  tnu_addTo3(c1, d->geom_xpos + 3 * g1);
-  tnu_mulMatVec3(c2, mat2, a2);
-  tnu_addTo3(c2, d->geom_xpos + 3 * g2);
-  tnu_sub3(dif, c2, c1);
-
-  // candidate axes: the 3 + 3 box axes and their 9 cross products
-  mjtNum ax1[3][3], ax2[3][3], axis[3];
-  for (int k = 0; k < 3; k++) {
-    tn_matCol(ax1[k], mat1, k);
-    tn_matCol(ax2[k], mat2, k);
-  }
-  for (int i = 0; i < 15; i++) {
-    if (i < 3) {
-      tnu_copy3(axis, ax1[i]);
-    } else if (i < 6) {
-      tnu_copy3(axis, ax2[i - 3]);
-    } else {
-      tnu_cross(axis, ax1[(i - 6) / 3], ax2[(i - 6) % 3]);
-      mjtNum len = tnu_norm3(axis);
-      if (len < 1e-6) {
-        continue;
-      }
-      tnu_scl3(axis, axis, 1 / len);
-    }
-
-    // projection radii of both boxes, grown by the margin
-    mjtNum r = margin;
+  // unbounded directions; box centres in the global frame
+  for (int i = 0; i < 2; i++) {
+    int all = 1, any = 0;
     for (int k = 0; k < 3; k++) {
-      r += a1[3 + k] * fabs(tnu_dot3(ax1[k], axis)) + a2[3 + k] * fabs(tnu_dot3(ax2[k], axis));
+      int inf = box[i][3 + k] >= mjMAXVAL;
+      all &= inf;
+      any |= inf;
     }
-    if (fabs(tnu_dot3(dif, axis)) > r * (1 + 1e-10) + 1e-10) {
-      return 1;
+    if (all) {
+      return 0;
+    }
+    unbounded[i] = any;
+    tnu_mulMatVec3(center[i], mat[i], box[i]);
+    tnu_addTo3(center[i], pos[i]);
+  }
+
+  // the face normals of box j (columns of its rotation)
+  for (int j = 0; j < 2; j++) {
+    if (unbounded[1 - j]) {
+      continue;
+    }
+    for (int k = 0; k < 3; k++) {
+      mjtNum normal[3];
+      tn_matCol(normal, mat[j], k);
+
+      // both boxes projected on the normal: centre and radius
+      for (int i = 0; i < 2; i++) {
+        mjtNum col[3][3];
+        for (int a = 0; a < 3; a++) {
+          tn_matCol(col[a], mat[i], a);
+        }
+        proj[i] = tnu_dot3(center[i], normal);
+        radius[i] = fabs(box[i][3] * tnu_dot3(col[0], normal)) +
+                    fabs(box[i][4] * tnu_dot3(col[1], normal)) +
+                    fabs(box[i][5] * tnu_dot3(col[2], normal));
+      }
+      if (radius[0] + radius[1] + margin < fabs(proj[1] - proj[0])) {
+        return 1;
+      }
     }
   }
   return 0;
@@ -321,9 +326,8 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
   }
   mjtNum detect = prm.margin + prm.gap;
 
-  // bounding-sphere filter; for the costly MPR pairs also the bounding-box filter
-  if (filterSphere(m, d, g1, g2, detect) ||
-      (func == tn_collideConvex && filterBox(m, d, g1, g2, detect))) {
+  // bounding-sphere filter, then (pairs found by the broad phase) the bounding-box filter
+  if (filterSphere(m, d, g1, g2, detect) || (ipair < 0 && filterBox(m, d, g1, g2, detect))) {
     return;
   }
 

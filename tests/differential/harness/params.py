@@ -25,18 +25,9 @@ def by_contact_model(func):
 # They run in tests/pending/test_open_cases.py, which CI does not run, and fail there until
 # fixed; every other case runs in CI. A model id opens all of its cases; "model-a-b" one.
 OPEN_CONTACT_CASES = {
-    # capsule-box: a capsule end clamped beyond the edge nearest the line and beside the
-    # perpendicular edge, where MuJoCo adds a duplicate contact in ~20% of poses (rule not
-    # found); 1.5-9% of the crowd's one-step states
-    "local/scenes/humanoid_crowd-euler",
-    "local/scenes/humanoid_crowd-rk4",
-    "local/scenes/humanoid_crowd-implicit",
-    "local/scenes/humanoid_crowd-implicitfast",
     # CG on an ill-conditioned state (12): iteration-0 statistics differ by ~1e-15 and grow
     # tenfold per iteration, while MuJoCo's own qvel-perturbation spread stays ~1e-12
     "local/scenes/drop_tray-cg-pyramidal",
-    # a box-mesh pair through libccd parts from MuJoCo at a few states of the trajectory
-    "local/scenes/drop_tray-implicitfast",
 }
 
 
