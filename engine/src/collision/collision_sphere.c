@@ -80,42 +80,61 @@ static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtN
   return 1;
 }
 
-/* raw sphere - box: outside through the closest point, else through the nearest face */
+/* raw sphere - box, worked in the box frame with MuJoCo's arithmetic. Outside: the normal
+ * runs from the centre to its clamp onto the box, the contact point is midway between the
+ * clamp and the sphere's deepest point. Inside (or on the surface): through the nearest
+ * face (faces in the order -x, +x, -y, +y, -z, +z; the first on a tie), the point midway
+ * between the face and the sphere's far side along the normal. */
 int tn_sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
                  const mjtNum bmat[9], const mjtNum size[3], mjtNum margin) {
-  mjtNum dif[3], local[3], nlocal[3], normal[3];
+  mjtNum dif[3], local[3], clamped[3], dir[3], pos[3], normal[3], world[3];
 
-  // centre in the box frame, and the offset to its clamp onto the box
+  // centre in the box frame, its clamp onto the box, the unit offset between them
   tnu_sub3(dif, center, bpos);
   tnu_mulMatTVec3(local, bmat, dif);
   for (int k = 0; k < 3; k++) {
-    nlocal[k] = mju_clip(local[k], -size[k], size[k]) - local[k];
+    clamped[k] = mju_clip(local[k], -size[k], size[k]);
   }
-  mjtNum len = tnu_norm3(nlocal), dist;
-
-  // outside: towards the closest point
-  if (len >= mjMINVAL) {
-    tnu_scl3(nlocal, nlocal, 1 / len);
-    dist = len - radius;
+  tnu_sub3(dir, clamped, local);
+  mjtNum dist = tnu_normalize3(dir);
+  if (dist - radius > margin) {
+    return 0;
   }
 
-  // inside or on the surface: through the nearest face (first axis on ties)
-  else {
-    int axis = 0;
-    mjtNum depth = fabs(size[0] - fabs(local[0]));
-    for (int k = 1; k < 3; k++) {
-      mjtNum dk = fabs(size[k] - fabs(local[k]));
-      if (dk < depth) {
-        depth = dk;
-        axis = k;
+  // inside: the nearest face; point midway between it and the sphere's far side
+  if (dist <= mjMINVAL) {
+    mjtNum closest = (size[0] + size[1] + size[2]) * 2;
+    int face = 0;
+    for (int f = 0; f < 6; f++) {
+      mjtNum gap = fabs((f % 2 ? 1 : -1) * size[f / 2] - local[f / 2]);
+      if (closest > gap) {
+        closest = gap;
+        face = f;
       }
     }
-    tnu_zero3(nlocal);
-    nlocal[axis] = local[axis] > 0 ? -1 : 1;
-    dist = -depth - radius;
+    mjtNum nearest[3] = {0, 0, 0};
+    nearest[face / 2] = face % 2 ? -1 : 1;
+    for (int k = 0; k < 3; k++) {
+      pos[k] = local[k] + nearest[k] * ((radius - closest) / 2);
+    }
+    tnu_mulMatVec3(normal, bmat, nearest);
+    dist = -closest;
   }
-  tnu_mulMatVec3(normal, bmat, nlocal);
-  return sphereContact(con, center, radius, normal, dist, margin);
+
+  // outside: midway between the clamp and the sphere's deepest point
+  else {
+    for (int k = 0; k < 3; k++) {
+      mjtNum deepest = local[k] + dir[k] * radius;
+      pos[k] = (0 + clamped[k] * 0.5) + deepest * 0.5;
+    }
+    tnu_mulMatVec3(normal, bmat, dir);
+  }
+
+  // back to the global frame
+  tnu_mulMatVec3(world, bmat, pos);
+  tnu_addTo3(world, bpos);
+  tn_setContact(con, dist - radius, world, normal, NULL);
+  return 1;
 }
 
 /* sphere - box */

@@ -107,8 +107,9 @@ static inline mjtNum tnu_normalize3(mjtNum vec[3]) {
     vec[2] = 0;
   }
 
-  // scale only when not already unit length
-  else if (fabs(norm - 1) > mjMINVAL) {
+  // scale by the reciprocal (always, as MuJoCo's mju_normalize3: a vector one ulp short
+  // of unit length comes out exact)
+  else {
     mjtNum inv = 1 / norm;
     vec[0] *= inv;
     vec[1] *= inv;
