@@ -2,12 +2,14 @@
  * of A (efc_diagA), impedance and its derivative, stiffness and damping (efc_KBIP), the
  * regularizer R and its inverse D; and mj_referenceConstraint (efc_vel, efc_aref).
  *
- * diagA approximates diag(J inv(M) J') from the compiled body/dof/tendon invweight0, or is
- * exact with the diagexact flag. Contacts share one base value: elliptic friction rows get
- * base/impratio scaled by (mu_0/mu_k)^2, pyramidal edges get 2 mu_0^2/impratio times the
- * base of their first edge. Then R = (1-imp)/imp * diagA, D = 1/R, with the impedance from
- * solimp at r = pos - margin and K, B from solref (timeconst/dampratio, or the direct
- * negative -stiffness/-damping form), timeconst at least 2 timesteps unless refsafe is off. */
+ * diagA starts as an approximation of diag(J inv(M) J') from the compiled body/dof/tendon
+ * invweight0 (exact with the diagexact flag); R = (1-imp)/imp * diagA with the impedance
+ * from solimp at r = pos - margin, K and B from solref (timeconst/dampratio, or the direct
+ * negative -stiffness/-damping form; timeconst at least 2 timesteps unless refsafe is off).
+ * A frictional contact's friction rows then take their R from the normal row's (R_1 =
+ * R_0/impratio; elliptic R_k = R_1 (mu_0/mu_k)^2; pyramidal edges all 2 mu^2 R_0 with the
+ * regularized cone's mu), D = 1/R, and diagA is set back to R imp/(1-imp) — each step in
+ * MuJoCo's order of operations, so that R and D come out bit for bit. */
 #include <math.h>
 #include <string.h>
 
@@ -48,10 +50,14 @@ static mjtNum diagEquality(const mjModel* m, int eq, int sub) {
   }
 }
 
-/* translational invweight of a contact's two bodies */
-static mjtNum contactTran(const mjModel* m, const mjContact* con) {
+/* translational (rot = 0) or rotational (rot = 1) invweight of a contact's two bodies,
+ * summed from zero as MuJoCo sums it */
+static mjtNum contactWeight(const mjModel* m, const mjContact* con, int rot) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
-  return m->body_invweight0[2 * b1] + m->body_invweight0[2 * b2];
+  mjtNum w = 0;
+  w += m->body_invweight0[2 * b1 + rot];
+  w += m->body_invweight0[2 * b2 + rot];
+  return w;
 }
 
 /* exact diag(J inv(M) J') of row i */
@@ -61,39 +67,42 @@ static mjtNum diagExact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum*
   return tnu_dot(row, sol, m->nv);
 }
 
-/* diagA of one contact's rows, starting at row i; returns the row count */
+/* base diagA of one contact's rows, starting at row i (returns the row count): the
+ * bodies' translational invweight, plus mu_k^2 times the translational (slip) or
+ * rotational (spin, roll) one for pyramidal edges; translational or rotational for
+ * elliptic components. Only the first row's value survives in R (makeFriction) */
 static int diagContact(const mjModel* m, mjData* d, int i, int exact, mjtNum* row,
                        mjtNum* sol) {
   const mjContact* con = d->contact + d->efc_id[i];
   int type = d->efc_type[i], dim = con->dim;
   mjtNum* dA = d->efc_diagA;
-  mjtNum fr0 = con->friction[0], impratio = m->opt.impratio;
+  mjtNum tran = contactWeight(m, con, 0), rot = contactWeight(m, con, 1);
+  int nrow = type == mjCNSTR_CONTACT_FRICTIONLESS ? 1
+             : type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1)
+                                                   : dim;
 
-  // frictionless: the normal row
-  if (type == mjCNSTR_CONTACT_FRICTIONLESS) {
-    dA[i] = exact ? diagExact(m, d, i, row, sol) : contactTran(m, con);
-    return 1;
-  }
-
-  // pyramidal: every edge from the first edge's diagonal
-  if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
-    mjtNum tran = contactTran(m, con);
-    mjtNum edge = exact ? diagExact(m, d, i, row, sol) : tran + fr0 * fr0 * tran;
-    mjtNum v = 2 * fr0 * fr0 * edge / impratio;
-    for (int k = 0; k < 2 * (dim - 1); k++) {
-      dA[i + k] = v;
+  // exact: every row's own diagonal
+  if (exact) {
+    for (int k = 0; k < nrow; k++) {
+      dA[i + k] = diagExact(m, d, i + k, row, sol);
     }
-    return 2 * (dim - 1);
+    return nrow;
   }
 
-  // elliptic: normal, then friction rows from normal/impratio scaled by (mu_0/mu_k)^2
-  dA[i] = exact ? diagExact(m, d, i, row, sol) : contactTran(m, con);
-  mjtNum first = dA[i] / impratio;
-  for (int k = 1; k < dim; k++) {
-    mjtNum fk = con->friction[k - 1];
-    dA[i + k] = first * fr0 * fr0 / (fk * fk);
+  // pyramidal: the edge pairs of each friction direction
+  if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
+    for (int k = 0; k < dim - 1; k++) {
+      mjtNum fri = con->friction[k];
+      dA[i + 2 * k] = dA[i + 2 * k + 1] = tran + fri * fri * (k < 2 ? tran : rot);
+    }
+    return nrow;
   }
-  return dim;
+
+  // frictionless and elliptic: translation for normal and slip, rotation for spin, roll
+  for (int k = 0; k < nrow; k++) {
+    dA[i + k] = k < 3 ? tran : rot;
+  }
+  return nrow;
 }
 
 /* efc_diagA for every row */
@@ -195,6 +204,17 @@ static void solParams(const mjModel* m, const mjData* d, int i, mjtNum solref[2]
   solimp[1] = mju_clip(solimp[1], mjMINIMP, mjMAXIMP);
 }
 
+/* a^b, with the common powers 1 and 2 (solimp's default) taken directly, as MuJoCo does */
+static inline mjtNum powerOf(mjtNum a, mjtNum b) {
+  if (b == 1) {
+    return a;
+  }
+  if (b == 2) {
+    return a * a;
+  }
+  return pow(a, b);
+}
+
 /* impedance and its derivative with respect to r = pos - margin */
 static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* impP) {
   mjtNum dmin = solimp[0], dmax = solimp[1], width = solimp[2];
@@ -227,13 +247,13 @@ static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* imp
     y = x;
     yP = 1;
   } else if (x <= mid) {
-    mjtNum a = 1 / pow(mid, power - 1);
-    y = a * pow(x, power);
-    yP = power * a * pow(x, power - 1);
+    mjtNum a = 1 / powerOf(mid, power - 1);
+    y = a * powerOf(x, power);
+    yP = power * a * powerOf(x, power - 1);
   } else {
-    mjtNum b = 1 / pow(1 - mid, power - 1);
-    y = 1 - b * pow(1 - x, power);
-    yP = power * b * pow(1 - x, power - 1);
+    mjtNum b = 1 / powerOf(1 - mid, power - 1);
+    y = 1 - b * powerOf(1 - x, power);
+    yP = power * b * powerOf(1 - x, power - 1);
   }
 
   // scale to [dmin, dmax]
@@ -333,24 +353,42 @@ static void makeKBIP(const mjModel* m, mjData* d) {
     mjtNum* kbip = d->efc_KBIP + 4 * i;
     kbip[0] = K, kbip[1] = B, kbip[2] = imp, kbip[3] = impP;
     d->efc_R[i] = mju_max(mjMINVAL, (1 - imp) * d->efc_diagA[i] / imp);
-    d->efc_D[i] = 1 / d->efc_R[i];
   }
 }
 
-/* friction of the regularized cone, per contact */
-static void makeContactMu(const mjModel* m, mjData* d) {
+/* frictional contacts: R of the friction rows from the normal's (R_1 = R_0 / impratio,
+ * elliptic R_k = R_1 mu_0^2 / mu_k^2, pyramidal edges all 2 mu^2 R_0 with the regularized
+ * cone's mu = mu_0 sqrt(R_1 / R_0)), then D = 1/R and diagA = R imp / (1 - imp) for every
+ * row, in MuJoCo's order of operations */
+static void makeFriction(const mjModel* m, mjData* d) {
+  mjtNum* R = d->efc_R;
   for (int c = 0; c < d->ncon; c++) {
     mjContact* con = d->contact + c;
-    int adr = con->efc_address;
-    if (adr < 0 || con->dim == 1) {
+    int i = con->efc_address, dim = con->dim;
+    if (i < 0 || dim == 1) {
       con->mu = 0;
       continue;
     }
-    if (d->efc_type[adr] == mjCNSTR_CONTACT_ELLIPTIC) {
-      con->mu = con->friction[0] * sqrt(d->efc_R[adr + 1] / d->efc_R[adr]);
+    const mjtNum* fr = con->friction;
+    R[i + 1] = R[i] / mju_max(mjMINVAL, m->opt.impratio);
+    con->mu = fr[0] * sqrt(R[i + 1] / R[i]);
+    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+      for (int j = 1; j < dim - 1; j++) {
+        R[i + j + 1] = R[i + 1] * fr[0] * fr[0] / (fr[j] * fr[j]);
+      }
     } else {
-      con->mu = con->friction[0] / sqrt(m->opt.impratio);
+      mjtNum rpy = 2 * con->mu * con->mu * R[i];
+      for (int j = 0; j < 2 * (dim - 1); j++) {
+        R[i + j] = rpy;
+      }
     }
+  }
+  for (int i = 0; i < d->nefc; i++) {
+    d->efc_D[i] = 1 / R[i];
+  }
+  for (int i = 0; i < d->nefc; i++) {
+    mjtNum imp = d->efc_KBIP[4 * i + 2];
+    d->efc_diagA[i] = R[i] * imp / (1 - imp);
   }
 }
 
@@ -358,7 +396,7 @@ static void makeContactMu(const mjModel* m, mjData* d) {
 void tn_makeImpedance(const mjModel* m, mjData* d) {
   makeDiagA(m, d);
   makeKBIP(m, d);
-  makeContactMu(m, d);
+  makeFriction(m, d);
 }
 
 /* ---------------------------------------------------------------------------------------
