@@ -1,311 +1,401 @@
-/* collision/collision_box.c — box against box, by separating axes and face clipping.
+/* collision/collision_box.c — box against box: separating axes, then an edge-edge contact
+ * or a clipped face manifold, with MuJoCo 3.14's choices and arithmetic.
  *
- * MuJoCo's choice, measured against MuJoCo 3.14 on random and exactly resting poses: the
- * 15 candidate axes (3 face normals of each box, 9 edge-edge cross products) are evaluated
- * in box 1's frame. The face axis of least penetration (box 1's faces before box 2's, the
- * first of equal ones) is compared with the edge axis of least penetration; the edge axis
- * wins only when it penetrates less by a relative 1e-6, or by 5% when it lies within about
- * 8 degrees of that face normal.
+ * Axes. Everything is evaluated in box 1's frame (rot = box 2's axes there). The candidate
+ * separations are box 1's three face normals, box 2's three, then the nine edge-edge cross
+ * products (nearly parallel edge pairs skipped); any separation beyond the margin (plus a
+ * rounding slack of 1e-13 times the summed half sizes) means no contact. An edge axis is
+ * kept only when it separates more than the best face axis and beats the best axis so far
+ * by a relative 1e-6; a winning edge axis within about 8 degrees of the best face normal
+ * gives way to that face unless it is better by 5% of the face's depth.
  *
- * A face axis makes that face the reference face: the most anti-parallel face of the other
- * box (the incident face) is clipped against the reference rectangle in the reference
- * box's frame, and each clipped vertex within the margin becomes a contact halfway between
- * the vertex and the reference plane (up to 8, in clipping order). An edge axis gives one
- * contact halfway between the closest points of the two edge segments, at the axis'
- * separation, kept up to 1e-13 times the sum of the half sizes beyond the margin. Boxes
- * apart by more than the margin thus get no contact without an early exit. Normals point
- * from geom 1 to geom 2. */
+ * Edge axis: one contact midway between the closest points of the two supporting edges
+ * (both corner choices tried where an axis component is too small to pick a side), at the
+ * separation measured between them along the axis.
+ *
+ * Face axis: the owner of the face is the reference box; the incident box's face most
+ * opposed to it is clipped against the four side planes of the reference face
+ * (Sutherland-Hodgman, in the reference frame, z = height above the reference face). Each
+ * clipped vertex within the margin (near-duplicates dropped) is a contact at that depth,
+ * midway between the reference face and the vertex. Normals point from geom 1 to geom 2. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
 
-/* one box: center, rotation (columns = axes), half sizes */
-typedef struct tnBox_ {
-  const mjtNum* pos;
-  const mjtNum* mat;
-  const mjtNum* size;
-} tnBox;
+/* rounding allowances: separation slack per unit of summed half sizes, squared sine below
+ * which an edge cross product is noise, axis component below which a supporting corner is
+ * ambiguous, squared relative radius of duplicate clipped vertices */
+#define TN_BOX_SEPEPS 1e-13
+#define TN_BOX_PAREPS 1e-16
+#define TN_BOX_SGNEPS 1e-9
+#define TN_BOX_DUPEPS 1e-14
 
-/* the pair seen from box 1 (and box 2), as the axis tests use it */
+/* an edge axis must beat the best axis so far by this relative amount */
+#define TN_BOX_EDGEBIAS 1e-6
+
+/* vertices of a clipped face: a quad cut by four half-planes has at most 8 */
+#define TN_BOX_MAXVERT 12
+
+/* the pair in box 1's frame */
 typedef struct tnBoxPair_ {
-  tnBox b1, b2;
-  mjtNum pos21[3];  // center of box 2 in box 1's frame
-  mjtNum pos12[3];  // center of box 1 in box 2's frame
-  mjtNum rot[9];    // box 2's axes in box 1's frame: mat1' * mat2
-  mjtNum plen1[3];  // box 1's half extent along each axis of box 2
-  mjtNum plen2[3];  // box 2's half extent along each axis of box 1
+  const mjtNum *pos1, *mat1, *size1;
+  const mjtNum *pos2, *mat2, *size2;
+  mjtNum rot[9];     /* box 2's axes (columns) in box 1's frame */
+  mjtNum rotabs[9];  /* |rot| */
+  mjtNum pos21[3];   /* box 2's centre in box 1's frame */
+  mjtNum pos12[3];   /* box 1's centre in box 2's frame */
 } tnBoxPair;
 
-/* relative pose and projected half extents of the two boxes */
+/* relative pose of the boxes */
 static void makePair(tnBoxPair* p) {
-  const mjtNum *m1 = p->b1.mat, *m2 = p->b2.mat;
   mjtNum dif[3];
-
-  // centers in each other's frame
-  tnu_sub3(dif, p->b2.pos, p->b1.pos);
-  tnu_mulMatTVec3(p->pos21, m1, dif);
-  tnu_sub3(dif, p->b1.pos, p->b2.pos);
-  tnu_mulMatTVec3(p->pos12, m2, dif);
-
-  // relative rotation
+  tnu_sub3(dif, p->pos2, p->pos1);
+  tnu_mulMatTVec3(p->pos21, p->mat1, dif);
+  tnu_sub3(dif, p->pos1, p->pos2);
+  tnu_mulMatTVec3(p->pos12, p->mat2, dif);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
-      p->rot[3 * i + j] = m1[i] * m2[j] + m1[3 + i] * m2[3 + j] + m1[6 + i] * m2[6 + j];
+      p->rot[3 * i + j] = p->mat1[i] * p->mat2[j] + p->mat1[3 + i] * p->mat2[3 + j] +
+                          p->mat1[6 + i] * p->mat2[6 + j];
     }
   }
-
-  // each box's half extents projected on the other's axes
-  for (int i = 0; i < 3; i++) {
-    p->plen2[i] = fabs(p->rot[3 * i]) * p->b2.size[0] + fabs(p->rot[3 * i + 1]) * p->b2.size[1] +
-                  fabs(p->rot[3 * i + 2]) * p->b2.size[2];
-    p->plen1[i] = fabs(p->rot[i]) * p->b1.size[0] + fabs(p->rot[3 + i]) * p->b1.size[1] +
-                  fabs(p->rot[6 + i]) * p->b1.size[2];
+  for (int k = 0; k < 9; k++) {
+    p->rotabs[k] = fabs(p->rot[k]);
   }
 }
 
-/* face axes: the least penetrating one as box (0, 1) and axis, its penetration in *pen
- * and its normal from box 1 to box 2 in n */
-static int bestFace(const tnBoxPair* p, int* axis, mjtNum* pen, mjtNum n[3]) {
-  int box = 0;
-  *pen = INFINITY;
-  *axis = 0;
-
-  // box 1's faces, then box 2's; the first of equal penetrations is kept
-  for (int b = 0; b < 2; b++) {
-    const mjtNum* pos = b ? p->pos12 : p->pos21;
-    const mjtNum* size = b ? p->b2.size : p->b1.size;
-    const mjtNum* plen = b ? p->plen1 : p->plen2;
-    for (int i = 0; i < 3; i++) {
-      mjtNum c = -fabs(pos[i]) + size[i] + plen[i];
-      if (c < *pen) {
-        *pen = c;
-        box = b;
-        *axis = i;
-      }
-    }
-  }
-
-  // world normal pointing from box 1 to box 2
-  const mjtNum* pos = box ? p->pos12 : p->pos21;
-  tn_matCol(n, box ? p->b2.mat : p->b1.mat, *axis);
-  if ((pos[*axis] < 0) != (box == 1)) {
-    tnu_scl3(n, n, -1);
-  }
-  return box;
+/* unnormalized cross product of box 1's axis i with box 2's axis j (components i1, i2) */
+static void edgeCross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) {
+  int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
+  *a1 = -p->rot[3 * i2 + j];
+  *a2 = p->rot[3 * i1 + j];
 }
 
-/* edge-edge axes: the least penetrating one as 3*i + j (edge i of box 1, edge j of box 2),
- * its penetration in *pen and its unit normal from box 1 to box 2 (world) in n; -1 if all
- * edges are parallel */
-static int bestEdge(const tnBoxPair* p, mjtNum* pen, mjtNum n[3]) {
-  const mjtNum *s1 = p->b1.size, *s2 = p->b2.size;
-  mjtNum ax[3], ax2[3], bestax[3];
-  int best = -1;
-  *pen = INFINITY;
+/* the separating-axis search: returns the winning code (0-2 box 1's faces, 3-5 box 2's,
+ * 6 + 3i + j an edge pair) or -1 when the boxes are apart; *codeFace the best face */
+static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
+  const mjtNum *s1 = p->size1, *s2 = p->size2, *ra = p->rotabs;
+  mjtNum best = -mjMAXVAL;
+  int code = -1;
+
+  // box 1's face normals, then box 2's
+  for (int i = 0; i < 3; i++) {
+    mjtNum r2 = ra[3 * i] * s2[0] + ra[3 * i + 1] * s2[1] + ra[3 * i + 2] * s2[2];
+    mjtNum sep = fabs(p->pos21[i]) - s1[i] - r2;
+    if (sep > septol) {
+      return -1;
+    }
+    if (sep > best) {
+      best = sep;
+      code = i;
+    }
+  }
+  for (int j = 0; j < 3; j++) {
+    mjtNum r1 = ra[j] * s1[0] + ra[3 + j] * s1[1] + ra[6 + j] * s1[2];
+    mjtNum sep = fabs(p->pos12[j]) - s2[j] - r1;
+    if (sep > septol) {
+      return -1;
+    }
+    if (sep > best) {
+      best = sep;
+      code = 3 + j;
+    }
+  }
+  mjtNum sepFace = best;
+  *codeFace = code;
+
+  // edge-edge cross products (component i of the axis is zero in box 1's frame)
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
-      // unit axis e_i x (box 2's axis j) in box 1's frame, and in box 2's; skip parallel
-      // edges
-      mjtNum col[3] = {p->rot[j], p->rot[3 + j], p->rot[6 + j]}, unit[3] = {0, 0, 0};
-      unit[i] = 1;
-      tnu_cross(ax, unit, col);
-      mjtNum len = tnu_norm3(ax);
-      if (len < 1e-9) {
+      int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      mjtNum a1, a2;
+      edgeCross(p, i, j, &a1, &a2);
+      mjtNum norm2 = a1 * a1 + a2 * a2;
+      if (norm2 < TN_BOX_PAREPS) {
         continue;
       }
+      mjtNum inv = 1 / sqrt(norm2);
+      a1 *= inv;
+      a2 *= inv;
+
+      // support radii of both boxes; the axis in box 2's frame has no component j
+      mjtNum r1 = s1[i1] * fabs(a1) + s1[i2] * fabs(a2);
+      mjtNum b1 = a1 * p->rot[3 * i1 + j1] + a2 * p->rot[3 * i2 + j1];
+      mjtNum b2 = a1 * p->rot[3 * i1 + j2] + a2 * p->rot[3 * i2 + j2];
+      mjtNum r2 = s2[j1] * fabs(b1) + s2[j2] * fabs(b2);
+      mjtNum sep = fabs(a1 * p->pos21[i1] + a2 * p->pos21[i2]) - r1 - r2;
+      if (sep > septol) {
+        return -1;
+      }
+      if (sep - TN_BOX_EDGEBIAS * fabs(sep) > best && sep > sepFace) {
+        best = sep;
+        code = 6 + 3 * i + j;
+      }
+    }
+  }
+
+  // an edge axis close to the best face normal gives way unless 5% deeper
+  if (code >= 6) {
+    int i = (code - 6) / 3, j = (code - 6) % 3;
+    mjtNum axis[3], faceDot;
+    axis[i] = 0;
+    edgeCross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
+    tnu_normalize3(axis);
+    if (*codeFace < 3) {
+      faceDot = fabs(axis[*codeFace]);
+    } else {
+      int f = *codeFace - 3;
+      faceDot = fabs(axis[0] * p->rot[f] + axis[1] * p->rot[3 + f] + axis[2] * p->rot[6 + f]);
+    }
+    if (faceDot > 0.99 && best < sepFace + 0.05 * fabs(sepFace) + mjMINVAL) {
+      code = *codeFace;
+    }
+  }
+  return code;
+}
+
+/* edge-edge contact for edge i of box 1 and edge j of box 2 */
+static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum septol) {
+  const mjtNum *s1 = p->size1, *s2 = p->size2, *rot = p->rot;
+  int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+
+  // unit axis in box 1's frame, from box 1 towards box 2; the same in box 2's frame
+  mjtNum axis[3], a2[3];
+  axis[i] = 0;
+  edgeCross(p, i, j, axis + i1, axis + i2);
+  tnu_normalize3(axis);
+  if (tnu_dot3(axis, p->pos21) < 0) {
+    axis[0] = -axis[0];
+    axis[1] = -axis[1];
+    axis[2] = -axis[2];
+  }
+  for (int c = 0; c < 3; c++) {
+    a2[c] = axis[0] * rot[c] + axis[1] * rot[3 + c] + axis[2] * rot[6 + c];
+  }
+
+  // components too small to choose a supporting corner: try both (one per box at most)
+  int amb1 = fabs(axis[i1]) < TN_BOX_SGNEPS ? i1 : (fabs(axis[i2]) < TN_BOX_SGNEPS ? i2 : -1);
+  int amb2 = fabs(a2[j1]) < TN_BOX_SGNEPS ? j1 : (fabs(a2[j2]) < TN_BOX_SGNEPS ? j2 : -1);
+
+  // edge directions: e_i for box 1, column j of rot for box 2
+  mjtNum d2[3] = {rot[j], rot[3 + j], rot[6 + j]};
+  mjtNum b = d2[i], denom = 1 - b * b;
+
+  // closest points of the edge segments, over the corner choices
+  mjtNum w1[3] = {0, 0, 0}, w2[3] = {0, 0, 0}, bestGap = mjMAXVAL;
+  for (int v1 = 0; v1 < (amb1 >= 0 ? 2 : 1); v1++) {
+    for (int v2 = 0; v2 < (amb2 >= 0 ? 2 : 1); v2++) {
+      // box 1's edge: the corner supporting +axis; box 2's: the corner supporting -axis
+      mjtNum c1[3], cc[3], c2[3], e[3], q1[3], q2[3], gap[3];
+      c1[i] = 0;
+      c1[i1] = axis[i1] >= 0 ? s1[i1] : -s1[i1];
+      c1[i2] = axis[i2] >= 0 ? s1[i2] : -s1[i2];
+      if (amb1 >= 0 && v1) {
+        c1[amb1] = -c1[amb1];
+      }
+      cc[j] = 0;
+      cc[j1] = a2[j1] >= 0 ? -s2[j1] : s2[j1];
+      cc[j2] = a2[j2] >= 0 ? -s2[j2] : s2[j2];
+      if (amb2 >= 0 && v2) {
+        cc[amb2] = -cc[amb2];
+      }
+      tnu_mulMatVec3(c2, rot, cc);
+      tnu_addTo3(c2, p->pos21);
+
+      // segment parameters, each clamp re-solving the other
+      tnu_sub3(e, c2, c1);
+      mjtNum d1e = e[i], d2e = tnu_dot3(d2, e);
+      mjtNum s = denom < mjMINVAL ? 0 : (d1e - b * d2e) / denom;
+      s = mju_clip(s, -s1[i], s1[i]);
+      mjtNum t = mju_clip(b * s - d2e, -s2[j], s2[j]);
+      s = mju_clip(d1e + b * t, -s1[i], s1[i]);
+
+      // keep the closest pair
+      tnu_copy3(q1, c1);
+      q1[i] += s;
+      tnu_copy3(q2, c2);
       for (int k = 0; k < 3; k++) {
-        ax[k] /= len;
+        q2[k] += d2[k] * t;
       }
-      tnu_mulMatTVec3(ax2, p->rot, ax);
-
-      // penetration: both boxes' projected half extents minus the center distance
-      mjtNum r1 = s1[0] * fabs(ax[0]) + s1[1] * fabs(ax[1]) + s1[2] * fabs(ax[2]);
-      mjtNum r2 = s2[0] * fabs(ax2[0]) + s2[1] * fabs(ax2[1]) + s2[2] * fabs(ax2[2]);
-      mjtNum c = -fabs(tnu_dot3(p->pos21, ax)) + r1 + r2;
-      if (c < *pen) {
-        *pen = c;
-        best = 3 * i + j;
-        tnu_copy3(bestax, ax);
+      tnu_sub3(gap, q2, q1);
+      mjtNum gap2 = tnu_dot3(gap, gap);
+      if (gap2 < bestGap) {
+        bestGap = gap2;
+        tnu_copy3(w1, q1);
+        tnu_copy3(w2, q2);
       }
     }
   }
 
-  // world normal pointing from box 1 to box 2
-  if (best >= 0) {
-    if (tnu_dot3(p->pos21, bestax) < 0) {
-      tnu_scl3(bestax, bestax, -1);
-    }
-    tnu_mulMatVec3(n, p->b1.mat, bestax);
-  }
-  return best;
-}
-
-/* clip polygon (n vertices, local coordinates) to coordinate `axis` times sgn <= lim;
- * returns the new count */
-static int clipPolygon(mjtNum (*out)[3], mjtNum (*in)[3], int n, int axis, mjtNum sgn, mjtNum lim) {
-  int k = 0;
-  for (int i = 0; i < n; i++) {
-    const mjtNum* a = in[i];
-    const mjtNum* b = in[(i + 1) % n];
-    mjtNum da = sgn * a[axis] - lim, db = sgn * b[axis] - lim;
-
-    // keep inside vertices, add crossings
-    if (da <= 0) {
-      tnu_copy3(out[k++], a);
-    }
-    if ((da < 0 && db > 0) || (da > 0 && db < 0)) {
-      mjtNum t = da / (da - db);
-      for (int c = 0; c < 3; c++) {
-        out[k][c] = a[c] + t * (b[c] - a[c]);
-      }
-      k++;
-    }
-  }
-  return k;
-}
-
-/* face contacts, computed in the reference box's frame: ref is the reference box and
- * `axis` its face axis, on the side of the incident box; cen and rot are the incident
- * box's center and axes (columns) in that frame, isize its half sizes; flip: the sign
- * that turns the reference face's outward normal into the contact normal */
-static int faceContacts(mjContact* con, const tnBox* ref, int axis, const mjtNum cen[3],
-                        const mjtNum rot[9], const mjtNum isize[3], mjtNum flip, mjtNum margin) {
-  mjtNum poly[8][3], tmp[8][3], nref[3], normal[3];
-  mjtNum side = cen[axis] < 0 ? -1 : 1;
-
-  // incident face: the face of the other box whose outward normal is most opposed to the
-  // reference face's
-  int iaxis = 0;
-  mjtNum best = 0, sgn = 1;
-  for (int k = 0; k < 3; k++) {
-    mjtNum dot = side * rot[3 * axis + k];
-    if (fabs(dot) > best) {
-      best = fabs(dot);
-      iaxis = k;
-      sgn = dot > 0 ? -1 : 1;
-    }
-  }
-
-  // incident face corners, counter-clockwise about its outward normal
-  int i1 = (iaxis + 1) % 3, i2 = (iaxis + 2) % 3;
-  const mjtNum s1[4] = {1, -1, -1, 1}, s2[4] = {1, 1, -1, -1};
-  for (int c = 0; c < 4; c++) {
-    for (int r = 0; r < 3; r++) {
-      poly[c][r] = cen[r] + rot[3 * r + iaxis] * (sgn * isize[iaxis]) +
-                   rot[3 * r + i1] * (s1[c] * isize[i1]) + rot[3 * r + i2] * (s2[c] * isize[i2]);
-    }
-  }
-
-  // clip against the reference rectangle's four sides
-  int r1 = (axis + 1) % 3, r2 = (axis + 2) % 3, n = 4;
-  const int dirs[2] = {r1, r2};
-  for (int p = 0; p < 2 && n > 0; p++) {
-    n = clipPolygon(tmp, poly, n, dirs[p], 1, ref->size[dirs[p]]);
-    n = clipPolygon(poly, tmp, n, dirs[p], -1, ref->size[dirs[p]]);
-  }
-
-  // contacts: vertices within the margin, halfway to the reference plane
-  tn_matCol(nref, ref->mat, axis);
-  tnu_scl3(normal, nref, side * flip);
-  int ncon = 0;
-  for (int c = 0; c < n && ncon < 8; c++) {
-    mjtNum dist = side * poly[c][axis] - ref->size[axis], pos[3];
-    if (dist > margin) {
-      continue;
-    }
-    poly[c][axis] -= side * dist / 2;
-    tnu_mulMatVec3(pos, ref->mat, poly[c]);
-    tnu_addTo3(pos, ref->pos);
-    tn_setContact(con + ncon, dist, pos, normal, NULL);
-    ncon++;
-  }
-  return ncon;
-}
-
-/* edge-edge contact along axis n (from b1 to b2): closest points of the two edges */
-static int edgeContact(mjContact* con, const tnBox* b1, int k1, const tnBox* b2, int k2,
-                       const mjtNum n[3], mjtNum dist, mjtNum margin) {
-  mjtNum p1[3], p2[3], d1[3], d2[3], ax[3], w[3], pos[3];
-  if (dist > margin) {
+  // separation along the axis; the contact midway between the points
+  mjtNum gap[3], mid[3], pos[3], normal[3];
+  tnu_sub3(gap, w2, w1);
+  mjtNum dist = tnu_dot3(gap, axis);
+  if (dist > septol) {
     return 0;
   }
-
-  // edge of b1 farthest along n, edge of b2 farthest along -n
-  tnu_copy3(p1, b1->pos);
-  tnu_copy3(p2, b2->pos);
   for (int k = 0; k < 3; k++) {
-    tn_matCol(ax, b1->mat, k);
-    if (k != k1) {
-      tnu_addToScl3(p1, ax, tnu_dot3(ax, n) > 0 ? b1->size[k] : -b1->size[k]);
-    }
-    tn_matCol(ax, b2->mat, k);
-    if (k != k2) {
-      tnu_addToScl3(p2, ax, tnu_dot3(ax, n) < 0 ? b2->size[k] : -b2->size[k]);
-    }
+    mid[k] = 0.5 * (w1[k] + w2[k]);
   }
-  tn_matCol(d1, b1->mat, k1);
-  tn_matCol(d2, b2->mat, k2);
-
-  // closest points of the two edge segments: the line parameter of edge 1 clamped, the
-  // matching parameter of edge 2 clamped, then edge 1's recomputed for it
-  tnu_sub3(w, p1, p2);
-  mjtNum b = tnu_dot3(d1, d2), c = tnu_dot3(d1, w), e = tnu_dot3(d2, w), den = 1 - b * b;
-  mjtNum s = den > mjMINVAL ? (b * e - c) / den : 0;
-  s = mju_clip(s, -b1->size[k1], b1->size[k1]);
-  mjtNum t = b * s + e;
-  if (t < -b2->size[k2] || t > b2->size[k2]) {
-    t = mju_clip(t, -b2->size[k2], b2->size[k2]);
-    s = mju_clip(b * t - c, -b1->size[k1], b1->size[k1]);
-  }
-  tnu_addToScl3(p1, d1, s);
-  tnu_addToScl3(p2, d2, t);
-
-  // halfway between them
-  tnu_add3(pos, p1, p2);
-  tnu_scl3(pos, pos, 0.5);
-  tn_setContact(con, dist, pos, n, NULL);
+  tnu_mulMatVec3(pos, p->mat1, mid);
+  tnu_addTo3(pos, p->pos1);
+  tnu_mulMatVec3(normal, p->mat1, axis);
+  tn_setContact(con, dist, pos, normal, NULL);
   return 1;
+}
+
+/* clip polygon in (n vertices) to sign * v[coord] <= limit into out; returns the count.
+ * *clipped is 0 when every vertex was already inside (out then unused) */
+static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mjtNum sign,
+                         mjtNum limit, int* clipped) {
+  mjtNum dv[TN_BOX_MAXVERT];
+  int inside = 1;
+  for (int k = 0; k < n; k++) {
+    dv[k] = sign * in[k][coord] - limit;
+    inside &= dv[k] <= 0;
+  }
+  *clipped = !inside;
+  if (inside) {
+    return n;
+  }
+  int m = 0;
+  for (int k = 0; k < n; k++) {
+    int k1 = k + 1 == n ? 0 : k + 1;
+    mjtNum dp = dv[k], dq = dv[k1];
+    if (dp <= 0 && m < TN_BOX_MAXVERT) {
+      tnu_copy3(out[m++], in[k]);
+    }
+    if (((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) && m < TN_BOX_MAXVERT) {
+      mjtNum t = dp / (dp - dq);
+      for (int c = 0; c < 3; c++) {
+        out[m][c] = in[k][c] + t * (in[k1][c] - in[k][c]);
+      }
+      m++;
+    }
+  }
+  return m;
+}
+
+/* face contacts on reference face axis a of box 1 (ref1) or box 2 */
+static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjtNum margin) {
+  const mjtNum* sref = ref1 ? p->size1 : p->size2;
+  const mjtNum* sinc = ref1 ? p->size2 : p->size1;
+  const mjtNum* posref = ref1 ? p->pos1 : p->pos2;
+  const mjtNum* matref = ref1 ? p->mat1 : p->mat2;
+  const mjtNum* cen = ref1 ? p->pos21 : p->pos12;
+
+  // incident axes in the reference frame: rinc[3r + c] = component r of incident axis c
+  mjtNum rinc[9];
+  for (int r = 0; r < 3; r++) {
+    for (int c = 0; c < 3; c++) {
+      rinc[3 * r + c] = ref1 ? p->rot[3 * r + c] : p->rot[3 * c + r];
+    }
+  }
+
+  // side of the reference face; the incident face most opposed to it
+  mjtNum sgn = cen[a] >= 0 ? 1 : -1;
+  int binc = 0;
+  for (int k = 1; k < 3; k++) {
+    if (fabs(rinc[3 * a + k]) > fabs(rinc[3 * a + binc])) {
+      binc = k;
+    }
+  }
+  mjtNum tinc = sgn * rinc[3 * a + binc] > 0 ? -1 : 1;
+
+  // incident face centre and half-edge offsets as (x, y, height above the reference face)
+  int ax = (a + 1) % 3, ay = (a + 2) % 3, bu = (binc + 1) % 3, bv = (binc + 2) % 3;
+  mjtNum cx[3], du[3], dv[3];
+  for (int r = 0; r < 3; r++) {
+    int c = r == 0 ? ax : (r == 1 ? ay : a);
+    cx[r] = cen[c] + tinc * sinc[binc] * rinc[3 * c + binc];
+    du[r] = sinc[bu] * rinc[3 * c + bu];
+    dv[r] = sinc[bv] * rinc[3 * c + bv];
+  }
+  cx[2] = sgn * cx[2] - sref[a];
+  du[2] *= sgn;
+  dv[2] *= sgn;
+
+  // its corners, cyclic
+  static const mjtNum corner[4][2] = {{1, 1}, {-1, 1}, {-1, -1}, {1, -1}};
+  mjtNum bufA[TN_BOX_MAXVERT][3], bufB[TN_BOX_MAXVERT][3];
+  mjtNum(*cur)[3] = bufA, (*spare)[3] = bufB;
+  for (int k = 0; k < 4; k++) {
+    mjtNum su = corner[k][0], sv = corner[k][1];
+    for (int r = 0; r < 3; r++) {
+      cur[k][r] = cx[r] + su * du[r] + sv * dv[r];
+    }
+  }
+
+  // clip against the reference face's four sides (buffers swap when a pass clips)
+  const int coords[4] = {0, 0, 1, 1};
+  const mjtNum signs[4] = {1, -1, 1, -1};
+  int n = 4;
+  for (int pass = 0; pass < 4; pass++) {
+    int clipped;
+    n = clipHalfPlane(spare, cur, n, coords[pass], signs[pass],
+                      sref[coords[pass] == 0 ? ax : ay], &clipped);
+    if (clipped) {
+      mjtNum(*tmp)[3] = cur;
+      cur = spare;
+      spare = tmp;
+    }
+  }
+
+  // vertices within the margin, near-duplicates dropped
+  mjtNum kept[TN_BOX_MAXVERT][3];
+  int nkept = 0;
+  mjtNum dup2 = TN_BOX_DUPEPS * (sref[ax] * sref[ax] + sref[ay] * sref[ay]);
+  for (int k = 0; k < n; k++) {
+    if (cur[k][2] > margin) {
+      continue;
+    }
+    int dup = 0;
+    for (int q = 0; q < nkept && !dup; q++) {
+      mjtNum dx = kept[q][0] - cur[k][0], dy = kept[q][1] - cur[k][1];
+      dup = dx * dx + dy * dy < dup2;
+    }
+    if (!dup) {
+      tnu_copy3(kept[nkept++], cur[k]);
+    }
+  }
+
+  // contacts: normal along the reference face axis, from geom 1 to geom 2
+  mjtNum nsign = ref1 ? sgn : -sgn, normal[3];
+  for (int r = 0; r < 3; r++) {
+    normal[r] = nsign * matref[3 * r + a];
+  }
+  for (int k = 0; k < nkept; k++) {
+    mjtNum local[3], pos[3];
+    local[ax] = kept[k][0];
+    local[ay] = kept[k][1];
+    local[a] = sgn * (sref[a] + 0.5 * kept[k][2]);
+    tnu_mulMatVec3(pos, matref, local);
+    tnu_addTo3(pos, posref);
+    tn_setContact(con + k, kept[k][2], pos, normal, NULL);
+  }
+  return nkept;
 }
 
 /* box - box */
 int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnBoxPair p = {
-      .b1 = {d->geom_xpos + 3 * g1, d->geom_xmat + 9 * g1, m->geom_size + 3 * g1},
-      .b2 = {d->geom_xpos + 3 * g2, d->geom_xmat + 9 * g2, m->geom_size + 3 * g2},
+      .pos1 = d->geom_xpos + 3 * g1, .mat1 = d->geom_xmat + 9 * g1, .size1 = m->geom_size + 3 * g1,
+      .pos2 = d->geom_xpos + 3 * g2, .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,
   };
-  mjtNum facen[3], edgen[3], facepen, edgepen;
-  int faceaxis = 0;
   makePair(&p);
 
-  // the least penetrating face and edge axes
-  int facebox = bestFace(&p, &faceaxis, &facepen, facen);
-  int edge = bestEdge(&p, &edgepen, edgen);
-
-  // the edge axis wins when it penetrates less than the face axis by a relative 1e-6, or
-  // by 5% when it is within about 8 degrees of the face normal
-  if (edge >= 0) {
-    mjtNum tol = fabs(tnu_dot3(edgen, facen)) > 0.99 ? 0.05 : 1e-6;
-    if (edgepen < facepen - tol * fabs(facepen)) {
-      // an edge contact is kept up to 1e-13 times the sum of the half sizes beyond the margin
-      mjtNum slack = 0;
-      for (int k = 0; k < 3; k++) {
-        slack += p.b1.size[k] + p.b2.size[k];
-      }
-      return edgeContact(con, &p.b1, edge / 3, &p.b2, edge % 3, edgen, -edgepen,
-                         margin + 1e-13 * slack);
-    }
+  // separating axes (slack for rounding in the support sums)
+  mjtNum septol = margin + TN_BOX_SEPEPS * (p.size1[0] + p.size1[1] + p.size1[2] + p.size2[0] +
+                                            p.size2[1] + p.size2[2]);
+  int codeFace = 0, code = searchAxes(&p, septol, &codeFace);
+  if (code < 0) {
+    return 0;
   }
 
-  // face contacts, the reference face on box 1 or box 2
-  if (facebox == 0) {
-    return faceContacts(con, &p.b1, faceaxis, p.pos21, p.rot, p.b2.size, 1, margin);
+  // edge pair, or face of box 1 / box 2
+  if (code >= 6) {
+    return edgeContact(con, &p, (code - 6) / 3, (code - 6) % 3, septol);
   }
-  mjtNum rott[9];
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) {
-      rott[3 * i + j] = p.rot[3 * j + i];
-    }
-  }
-  return faceContacts(con, &p.b2, faceaxis, p.pos12, rott, p.b1.size, -1, margin);
+  return faceContacts(con, &p, code < 3, code < 3 ? code : code - 3, margin);
 }

@@ -241,7 +241,8 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
  * more than margin along one of their six face normals — MuJoCo's mid-phase test, with its
  * arithmetic and no tolerance (a touching pair it rejects never reaches the collider). A
  * box unbounded in every direction (a plane) is never separated; the normals of a box are
- * not tried against a box unbounded in some direction. */
+ * not tried against a box unbounded in some direction; a geom without a box (a zero half
+ * size) is not filtered. */
 static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
   const mjtNum* box[2] = {m->geom_aabb + 6 * g1, m->geom_aabb + 6 * g2};
   const mjtNum* mat[2] = {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2};
@@ -249,8 +250,12 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
   mjtNum center[2][3], proj[2], radius[2];
   int unbounded[2];
 
-  // unbounded directions; box centres in the global frame
+  // unbounded directions; box centres in the global frame (no box, e.g. a model built
+  // by hand without geom_aabb: no filtering)
   for (int i = 0; i < 2; i++) {
+    if (!(box[i][3] > 0 && box[i][4] > 0 && box[i][5] > 0)) {
+      return 0;
+    }
     int all = 1, any = 0;
     for (int k = 0; k < 3; k++) {
       int inf = box[i][3 + k] >= mjMAXVAL;
