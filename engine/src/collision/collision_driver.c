@@ -247,11 +247,11 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
   const mjtNum* box[2] = {m->geom_aabb + 6 * g1, m->geom_aabb + 6 * g2};
   const mjtNum* mat[2] = {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2};
   const mjtNum* pos[2] = {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2};
-  mjtNum center[2][3], proj[2], radius[2];
+  mjtNum center[2][3], col[2][3][3], proj[2], radius[2];
   int unbounded[2];
 
-  // unbounded directions; box centres in the global frame (no box, e.g. a model built
-  // by hand without geom_aabb: no filtering)
+  // unbounded directions; box centres in the global frame and axes (no box, e.g. a model
+  // built by hand without geom_aabb: no filtering)
   for (int i = 0; i < 2; i++) {
     if (!(box[i][3] > 0 && box[i][4] > 0 && box[i][5] > 0)) {
       return 0;
@@ -268,6 +268,18 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
     unbounded[i] = any;
     tnu_mulMatVec3(center[i], mat[i], box[i]);
     tnu_addTo3(center[i], pos[i]);
+    for (int a = 0; a < 3; a++) {
+      tn_matCol(col[i][a], mat[i], a);
+    }
+  }
+
+  // axis products between the boxes, shared by both boxes' normals (a product of two
+  // columns is the same number whichever column is the normal)
+  mjtNum cross[3][3];
+  for (int a = 0; a < 3; a++) {
+    for (int b = 0; b < 3; b++) {
+      cross[a][b] = tnu_dot3(col[0][a], col[1][b]);
+    }
   }
 
   // the face normals of box j (columns of its rotation)
@@ -276,19 +288,17 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
       continue;
     }
     for (int k = 0; k < 3; k++) {
-      mjtNum normal[3];
-      tn_matCol(normal, mat[j], k);
+      const mjtNum* normal = col[j][k];
 
       // both boxes projected on the normal: centre and radius
       for (int i = 0; i < 2; i++) {
-        mjtNum col[3][3];
+        mjtNum dots[3];
         for (int a = 0; a < 3; a++) {
-          tn_matCol(col[a], mat[i], a);
+          dots[a] = i == j ? tnu_dot3(col[i][a], normal) : (j == 0 ? cross[k][a] : cross[a][k]);
         }
         proj[i] = tnu_dot3(center[i], normal);
-        radius[i] = fabs(box[i][3] * tnu_dot3(col[0], normal)) +
-                    fabs(box[i][4] * tnu_dot3(col[1], normal)) +
-                    fabs(box[i][5] * tnu_dot3(col[2], normal));
+        radius[i] = fabs(box[i][3] * dots[0]) + fabs(box[i][4] * dots[1]) +
+                    fabs(box[i][5] * dots[2]);
       }
       if (radius[0] + radius[1] + margin < fabs(proj[1] - proj[0])) {
         return 1;
