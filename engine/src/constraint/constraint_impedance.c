@@ -199,9 +199,24 @@ static void solParams(const mjModel* m, const mjData* d, int i, mjtNum solref[2]
     solimp[k] = imp[k];
   }
 
-  // impedance range limits
+  // a solref mixing the standard and direct forms (one positive, one not): MuJoCo's
+  // default, with its warning; solreffriction likewise falls back to its default (0, 0)
+  if ((solref[0] > 0) != (solref[1] > 0)) {
+    mju_warning("mixed solref format, replacing with default");
+    solref[0] = 0.02;
+    solref[1] = 1;
+  }
+  if ((solreffri[0] > 0) != (solreffri[1] > 0)) {
+    mju_warning("solreffriction values should have the same sign, replacing with default");
+    solreffri[0] = solreffri[1] = 0;
+  }
+
+  // impedance limits, width, midpoint and power in range
   solimp[0] = mju_clip(solimp[0], mjMINIMP, mjMAXIMP);
   solimp[1] = mju_clip(solimp[1], mjMINIMP, mjMAXIMP);
+  solimp[2] = mju_max(0, solimp[2]);
+  solimp[3] = mju_clip(solimp[3], mjMINIMP, mjMAXIMP);
+  solimp[4] = mju_max(1, solimp[4]);
 }
 
 /* a^b, with the common powers 1 and 2 (solimp's default) taken directly, as MuJoCo does */
@@ -264,10 +279,10 @@ static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* imp
 /* stiffness K and damping B from solref, dmax and the timestep */
 static void refParams(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjtNum* K,
                       mjtNum* B) {
-  // direct form: -stiffness, -damping
+  // direct form: -stiffness, -damping (the signs agree: solParams replaced a mixed pair)
   if (solref[0] <= 0) {
-    *K = -solref[0] / (dmax * dmax);
-    *B = -solref[1] / dmax;
+    *K = -solref[0] / mju_max(mjMINVAL, dmax * dmax);
+    *B = -solref[1] / mju_max(mjMINVAL, dmax);
     return;
   }
 
@@ -276,8 +291,8 @@ static void refParams(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjt
   if (!TN_CDISABLED(m, mjDSBL_REFSAFE)) {
     timeconst = mju_max(timeconst, 2 * m->opt.timestep);
   }
-  *K = 1 / (dmax * dmax * timeconst * timeconst * dampratio * dampratio);
-  *B = 2 / (dmax * timeconst);
+  *K = 1 / mju_max(mjMINVAL, dmax * dmax * timeconst * timeconst * dampratio * dampratio);
+  *B = 2 / mju_max(mjMINVAL, dmax * timeconst);
 }
 
 /* 1 if row i is a friction direction of an elliptic contact */
