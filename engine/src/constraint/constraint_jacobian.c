@@ -127,9 +127,11 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
   }
 }
 
-/* dot product of a sparse vector (values at ind) with a dense one, blocked like tnu_dot */
+/* dot product of a sparse vector (values at ind) with a dense one, as MuJoCo's sparse dot
+ * sums it: four interleaved partial sums over the full blocks, then the remaining products
+ * added one by one */
 static mjtNum dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n, const int* ind) {
-  mjtNum res = 0, tail = 0;
+  mjtNum res = 0;
   int i = 0;
 
   // blocks of four with independent accumulators
@@ -147,9 +149,9 @@ static mjtNum dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n, const int
 
   // remaining entries
   for (; i < n; i++) {
-    tail += vec1[i] * vec2[ind[i]];
+    res += vec1[i] * vec2[ind[i]];
   }
-  return res + tail;
+  return res;
 }
 
 /* J[i] . vec */

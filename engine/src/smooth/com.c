@@ -8,31 +8,22 @@
 
 #include "util/util_inline.h"
 
-/* subtree centers of mass, accumulated from the leaves (mass_subtree is scratch) */
-static void com_subtree(const mjModel* m, mjData* d, mjtNum* mass_subtree) {
-  mju_zero(mass_subtree, m->nbody);
-  mju_zero(d->subtree_com, 3 * m->nbody);
-
-  // backward pass: mass-weighted positions flow to the parent before normalizing
-  for (int b = m->nbody - 1; b >= 0; b--) {
+/* subtree centers of mass: each body's mass-weighted position, the children's sums added
+ * into their parents from the last body back, then divided by the compiled subtree mass
+ * (MuJoCo's order of operations); a massless subtree sits at the body's inertial frame */
+static void com_subtree(const mjModel* m, mjData* d) {
+  for (int b = 0; b < m->nbody; b++) {
+    tnu_scl3(d->subtree_com + 3 * b, d->xipos + 3 * b, m->body_mass[b]);
+  }
+  for (int b = m->nbody - 1; b > 0; b--) {
+    tnu_addTo3(d->subtree_com + 3 * m->body_parentid[b], d->subtree_com + 3 * b);
+  }
+  for (int b = 0; b < m->nbody; b++) {
     mjtNum* com = d->subtree_com + 3 * b;
-
-    // own contribution
-    tnu_addToScl3(com, d->xipos + 3 * b, m->body_mass[b]);
-    mass_subtree[b] += m->body_mass[b];
-
-    // pass the weighted sum to the parent
-    if (b > 0) {
-      int parent = m->body_parentid[b];
-      tnu_addTo3(d->subtree_com + 3 * parent, com);
-      mass_subtree[parent] += mass_subtree[b];
-    }
-
-    // normalize; a massless subtree sits at the body's inertial frame
-    if (mass_subtree[b] < mjMINVAL) {
+    if (m->body_subtreemass[b] < mjMINVAL) {
       tnu_copy3(com, d->xipos + 3 * b);
     } else {
-      tnu_scl3(com, com, 1.0 / mass_subtree[b]);
+      tnu_scl3(com, com, 1.0 / m->body_subtreemass[b]);
     }
   }
 }
@@ -83,19 +74,10 @@ static void com_joint_dofs(const mjModel* m, mjData* d, int j) {
 
 /* subtree_com, cinert and cdof */
 void mj_comPos(const mjModel* m, mjData* d) {
-  mj_markStack(d);
-  mjtNum* mass_subtree = mj_stackAllocNum(d, m->nbody);
-  if (!mass_subtree) {
-    mj_freeStack(d);
-    return;
-  }
-
   // centers of mass, inertias, motion dofs
-  com_subtree(m, d, mass_subtree);
+  com_subtree(m, d);
   com_inertia(m, d);
   for (int j = 0; j < m->njnt; j++) {
     com_joint_dofs(m, d, j);
   }
-
-  mj_freeStack(d);
 }

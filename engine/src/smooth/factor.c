@@ -56,9 +56,9 @@ static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
 
 /* L(i,:) . x over row i's ancestors (ascending), summed as MuJoCo sums a sparse dot:
  * four interleaved partial sums over the full blocks, combined (0+2)+(1+3), then the
- * remaining products summed on their own and added */
+ * remaining products added one by one (unlike the dense dot, whose tail is summed apart) */
 static mjtNum rowDot(const mjtNum* val, const int* col, int n, const mjtNum* x) {
-  mjtNum res = 0, tail = 0;
+  mjtNum res = 0;
   int k = 0;
   if (n >= 4) {
     mjtNum s0 = val[0] * x[col[0]], s1 = val[1] * x[col[1]];
@@ -72,9 +72,9 @@ static mjtNum rowDot(const mjtNum* val, const int* col, int n, const mjtNum* x) 
     res = (s0 + s2) + (s1 + s3);
   }
   for (; k < n; k++) {
-    tail += val[k] * x[col[k]];
+    res += val[k] * x[col[k]];
   }
-  return res + tail;
+  return res;
 }
 
 /* one vector: x <- inv(L) x, the second half of the solve: x(i) -= L(i,:) x over the
