@@ -1,5 +1,5 @@
 """bench/benchlib.py — what the Python benchmarks (bench_engine.py, bench_contacts.py,
-bench_fd.py) share: the initial state and MuJoCo's timed stepping, measurements alternated
+bench_fd.py, bench_interleaved.py) share: the initial state and MuJoCo's timed stepping, measurements alternated
 between the engines and their medians and ratio, table cells and notes, the machine and
 commit a run was measured on, the command line, and the report's JSON and its section of
 docs/benchmarks.md.

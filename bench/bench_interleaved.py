@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""bench/bench_interleaved.py — Torsion's and MuJoCo's mj_step interleaved in one process,
+from the same states, so that the machine's drift cancels out of the ratio.
+
+bench_contacts.py times each engine for about a second in turn, in separate processes; on
+a shared VM whose speed drifts by 10-30% over seconds its single ratios swing by as much.
+Here both engines live in this process (MuJoCo through its Python bindings, Torsion's
+build/engine/libtorsion_shared.so through ctypes; Torsion's library does not load MuJoCo)
+and alternate every --chunk steps (default 20): each round resets both to one state, times
+chunk steps of one engine, then of the other (the order alternating by round). The ratio
+is the median over --rounds rounds of MuJoCo's time / Torsion's time.
+
+States: MuJoCo's own trajectory from the model's initial state (keyframe 0, else the
+default; the keyframe's controls, else zero), taken at --at steps (default 300, 1500 and
+3000: falling, landing, lying for the humanoids), mjSTATE_INTEGRATION with warmstart. MuJoCo
+runs with island and nativeccd disabled, as in bench_contacts.py. Both call paths cost
+about a microsecond per step (bindings, ctypes), small against the steps measured here.
+
+  .venv/bin/python bench/bench_interleaved.py [--models gym/humanoid] [--rounds 300]
+      [--chunk 20] [--json bench/results/interleaved.json] [--update-docs]
+"""
+import ctypes
+import os
+import statistics
+import sys
+import time
+
+import benchlib
+import mujoco
+import numpy as np
+
+from harness import corpus, oracle  # noqa: E402 (benchlib put it on the path)
+
+DEFAULT_MODELS = ["gym/humanoid", "gym/ant", "dmc/humanoid", "dmc/quadruped"]
+LIB = os.path.join(benchlib.HERE, "..", "build", "engine", "libtorsion_shared.so")
+BEGIN, END = "<!-- bench_interleaved:begin -->", "<!-- bench_interleaved:end -->"
+
+
+def load_torsion(path):
+    """Torsion's library, its model and data for path (ctypes handles)."""
+    lib = ctypes.CDLL(os.path.abspath(path))
+    lib.mj_loadXML.restype = ctypes.c_void_p
+    lib.mj_makeData.restype = ctypes.c_void_p
+    lib.mj_setState.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                ctypes.POINTER(ctypes.c_double), ctypes.c_uint]
+    lib.mj_step.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    return lib
+
+
+def bench_model(lib, model, opts):
+    """Per-state medians for one model."""
+    m = oracle.load(model.path, disable=oracle.CONTACT_ORACLE)
+    d = mujoco.MjData(m)
+    err = ctypes.create_string_buffer(1000)
+    tm = ctypes.c_void_p(lib.mj_loadXML(model.path.encode(), None, err, 1000))
+    if not tm.value:
+        raise RuntimeError("torsion: %s" % err.value.decode())
+    td = ctypes.c_void_p(lib.mj_makeData(tm))
+    spec = mujoco.mjtState.mjSTATE_INTEGRATION
+
+    # MuJoCo's trajectory, states at the requested steps
+    mujoco.mj_resetData(m, d)
+    if m.nkey:
+        mujoco.mj_resetDataKeyframe(m, d, 0)
+    states, step = [], 0
+    for at in sorted(opts.at):
+        while step < at:
+            mujoco.mj_step(m, d)
+            step += 1
+        s = np.zeros(mujoco.mj_stateSize(m, spec))
+        mujoco.mj_getState(m, d, s, spec)
+        states.append((at, s, d.ncon))
+
+    # alternate chunks of steps from each state
+    rows = []
+    for at, s, ncon in states:
+        ptr = s.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+        t_mj, t_tn, ratios = [], [], []
+        for r in range(opts.rounds):
+            times = {}
+            for engine in (("mj", "tn") if r % 2 == 0 else ("tn", "mj")):
+                if engine == "mj":
+                    mujoco.mj_setState(m, d, s, spec)
+                    t0 = time.perf_counter()
+                    for _ in range(opts.chunk):
+                        mujoco.mj_step(m, d)
+                else:
+                    lib.mj_setState(tm, td, ptr, int(spec))
+                    t0 = time.perf_counter()
+                    for _ in range(opts.chunk):
+                        lib.mj_step(tm, td)
+                times[engine] = (time.perf_counter() - t0) / opts.chunk * 1e6
+            t_mj.append(times["mj"])
+            t_tn.append(times["tn"])
+            ratios.append(times["mj"] / times["tn"])
+        q = np.quantile(ratios, [0.25, 0.5, 0.75])
+        rows.append({"model": model.id, "step": at, "ncon": int(ncon),
+                     "mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
+                     "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2])})
+        print("  %s at step %d: MuJoCo %.1f us, Torsion %.1f us, ratio %.3f [%.3f, %.3f]" % (
+            model.id, at, rows[-1]["mujoco_us"], rows[-1]["torsion_us"], q[1], q[0], q[2]),
+            file=sys.stderr)
+    return rows
+
+
+def table(results):
+    """The Markdown table of a run."""
+    lines = ["| model | state (step) | contacts | MuJoCo µs/step | Torsion µs/step | "
+             "ratio (median) | quartiles |", "|---|---:|---:|---:|---:|---:|---|"]
+    for r in results:
+        lines.append("| %s | %d | %d | %.1f | %.1f | %.2f | %.2f-%.2f |" % (
+            r["model"], r["step"], r["ncon"], r["mujoco_us"], r["torsion_us"], r["ratio"],
+            r["q25"], r["q75"]))
+    return "\n".join(lines)
+
+
+def update_docs(report):
+    """Rewrite the bench_interleaved section of docs/benchmarks.md."""
+    summary = ("Measured %s at commit %s on %s, MuJoCo %s; %d rounds of %d steps per engine "
+               "and state, alternating; ratio = MuJoCo time / Torsion time." % (
+                   report["date"], report["commit"], report["machine"], mujoco.__version__,
+                   report["rounds"], report["chunk"]))
+    benchlib.replace_docs_section(BEGIN, END, summary, table(report["results"]))
+
+
+def main():
+    p = benchlib.arg_parser(__doc__)
+    p.add_argument("--rounds", type=int, default=300)
+    p.add_argument("--chunk", type=int, default=20)
+    p.add_argument("--at", type=int, nargs="*", default=[300, 1500, 3000])
+    benchlib.add_report_args(p, "rewrite the interleaved section of docs/benchmarks.md")
+    opts = p.parse_args()
+    if opts.from_json:
+        return benchlib.replay(opts.from_json, lambda r: r, table, update_docs if
+                               opts.update_docs else None)
+    if not os.path.exists(LIB):
+        raise SystemExit("%s not built (ninja -C build)" % LIB)
+    lib = load_torsion(LIB)
+    known = {mm.id: mm for mm in corpus.contact_models()}
+    ids = opts.models or DEFAULT_MODELS
+    missing = [i for i in ids if i not in known]
+    if missing:
+        raise SystemExit("unknown models: %s" % ", ".join(missing))
+    report = benchlib.report_head()
+    report.update({"rounds": opts.rounds, "chunk": opts.chunk, "results": []})
+    for mid in ids:
+        report["results"] += bench_model(lib, known[mid], opts)
+    return benchlib.finish(report, table, update_docs, opts)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
