@@ -127,38 +127,11 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
   }
 }
 
-/* dot product of a sparse vector (values at ind) with a dense one, as MuJoCo's sparse dot
- * sums it: four interleaved partial sums over the full blocks, then the remaining products
- * added one by one */
-static mjtNum dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n, const int* ind) {
-  mjtNum res = 0;
-  int i = 0;
-
-  // blocks of four with independent accumulators
-  if (n >= 4) {
-    mjtNum s0 = vec1[0] * vec2[ind[0]], s1 = vec1[1] * vec2[ind[1]];
-    mjtNum s2 = vec1[2] * vec2[ind[2]], s3 = vec1[3] * vec2[ind[3]];
-    for (i = 4; i <= n - 4; i += 4) {
-      s0 += vec1[i] * vec2[ind[i]];
-      s1 += vec1[i + 1] * vec2[ind[i + 1]];
-      s2 += vec1[i + 2] * vec2[ind[i + 2]];
-      s3 += vec1[i + 3] * vec2[ind[i + 3]];
-    }
-    res = (s0 + s2) + (s1 + s3);
-  }
-
-  // remaining entries
-  for (; i < n; i++) {
-    res += vec1[i] * vec2[ind[i]];
-  }
-  return res;
-}
-
 /* J[i] . vec */
 mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
   if (tn_isSparse(m)) {
     int adr = d->efc_J_rowadr[i];
-    return dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+    return tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
   }
   return tnu_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
 }
@@ -198,7 +171,7 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   if (tn_isSparse(m)) {
     for (int i = 0; i < nefc; i++) {
       int adr = d->efc_J_rowadr[i];
-      res[i] = dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+      res[i] = tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
     }
     return;
   }

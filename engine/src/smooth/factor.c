@@ -54,36 +54,13 @@ static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   }
 }
 
-/* L(i,:) . x over row i's ancestors (ascending), summed as MuJoCo sums a sparse dot:
- * four interleaved partial sums over the full blocks, combined (0+2)+(1+3), then the
- * remaining products added one by one (unlike the dense dot, whose tail is summed apart) */
-static mjtNum rowDot(const mjtNum* val, const int* col, int n, const mjtNum* x) {
-  mjtNum res = 0;
-  int k = 0;
-  if (n >= 4) {
-    mjtNum s0 = val[0] * x[col[0]], s1 = val[1] * x[col[1]];
-    mjtNum s2 = val[2] * x[col[2]], s3 = val[3] * x[col[3]];
-    for (k = 4; k <= n - 4; k += 4) {
-      s0 += val[k] * x[col[k]];
-      s1 += val[k + 1] * x[col[k + 1]];
-      s2 += val[k + 2] * x[col[k + 2]];
-      s3 += val[k + 3] * x[col[k + 3]];
-    }
-    res = (s0 + s2) + (s1 + s3);
-  }
-  for (; k < n; k++) {
-    res += val[k] * x[col[k]];
-  }
-  return res;
-}
-
 /* one vector: x <- inv(L) x, the second half of the solve: x(i) -= L(i,:) x over the
  * ancestors of i, as one dot product (MuJoCo's order; simple dofs have no ancestors) */
 static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i], n = m->M_rownnz[i] - 1;
     if (n > 0 && !m->dof_simplenum[i]) {
-      x[i] -= rowDot(qLD + adr, m->M_colind + adr, n, x);
+      x[i] -= tnu_dotSparse(qLD + adr, x, n, m->M_colind + adr);
     }
   }
 }

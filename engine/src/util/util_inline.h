@@ -178,6 +178,31 @@ static inline mjtNum tnu_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
   return res + tail;
 }
 
+/* sparse vec1 (values at indices ind, n of them) . dense vec2, summed as MuJoCo sums a
+ * sparse dot: four interleaved partial sums over the full blocks, combined (0+2)+(1+3),
+ * then the remaining products added one by one (unlike tnu_dot, whose tail is summed
+ * apart) */
+static inline mjtNum tnu_dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n,
+                                   const int* ind) {
+  mjtNum res = 0;
+  int i = 0;
+  if (n >= 4) {
+    mjtNum s0 = vec1[0] * vec2[ind[0]], s1 = vec1[1] * vec2[ind[1]];
+    mjtNum s2 = vec1[2] * vec2[ind[2]], s3 = vec1[3] * vec2[ind[3]];
+    for (i = 4; i <= n - 4; i += 4) {
+      s0 += vec1[i] * vec2[ind[i]];
+      s1 += vec1[i + 1] * vec2[ind[i + 1]];
+      s2 += vec1[i + 2] * vec2[ind[i + 2]];
+      s3 += vec1[i + 3] * vec2[ind[i + 3]];
+    }
+    res = (s0 + s2) + (s1 + s3);
+  }
+  for (; i < n; i++) {
+    res += vec1[i] * vec2[ind[i]];
+  }
+  return res;
+}
+
 /* res += vec * scl */
 static inline void tnu_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
   for (int i = 0; i < n; i++) {
