@@ -81,10 +81,11 @@ static int diagContact(const mjModel* m, mjData* d, int i, int exact, mjtNum* ro
              : type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1)
                                                    : dim;
 
-  // exact: every row's own diagonal
+  // exact: the first row's own diagonal (the only one R keeps), copied to the others
   if (exact) {
-    for (int k = 0; k < nrow; k++) {
-      dA[i + k] = diagExact(m, d, i + k, row, sol);
+    dA[i] = diagExact(m, d, i, row, sol);
+    for (int k = 1; k < nrow; k++) {
+      dA[i + k] = dA[i];
     }
     return nrow;
   }
