@@ -92,9 +92,15 @@ int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent) {
     return 0;
   }
 
-  // the top-level class is "main" (created with the spec); others are new
+  // every top-level <default> reopens "main" (created with the spec): its elements change
+  // main from here on, and classes nested in it copy main as it is then; others are new
   int id;
-  if (parent < 0 && strcmp(name, "main") == 0 && r->spec->defaults.n == 1) {
+  if (parent < 0) {
+    if (strcmp(name, "main") != 0) {
+      tn_xmlError(r->err, r->errsz, node, "class",
+                  "top-level default class 'main' cannot be renamed");
+      return 0;
+    }
     id = 0;
   } else {
     if (tn_findClass(r->spec, name) >= 0) {

@@ -36,6 +36,8 @@ static int check_texture_values(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
+static const char* name_from_file(tnReader* r, const char* file);
+
 /* <texture> */
 static int read_texture(tnReader* r, tnXmlNode* node) {
   tnSpecTexture* t = tn_vecPush(&r->spec->textures, sizeof(tnSpecTexture));
@@ -52,6 +54,15 @@ static int read_texture(tnReader* r, tnXmlNode* node) {
   TN_OK(check_texture_values(r, node));
   TN_TRY(tn_rdName(r, node, "name", &t->name));
   TN_TRY(tn_rdKeyword(r, node, "type", texture_types, &t->type));
+
+  // an unnamed texture loaded from a file is named after the file, as meshes are
+  const char* file = tn_xmlAttr(node, "file");
+  if (!t->name && file && file[0]) {
+    t->name = name_from_file(r, file);
+    if (!t->name) {
+      return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    }
+  }
   TN_TRY(tn_rdInts(r, node, "width", &t->width, 1, 1));
   TN_TRY(tn_rdInts(r, node, "height", &t->height, 1, 1));
   TN_TRY(tn_rdInts(r, node, "nchannel", &t->nchannel, 1, 1));

@@ -5,7 +5,9 @@
  * order: the k-th element of mxml's depth-first walk is the k-th start tag. mxml's own parse
  * errors arrive through its error callback, which we collect in a thread-local buffer so
  * concurrent loads stay independent. <include file="..."/> elements are replaced by the
- * children of the included file's <mujoco> root; a file may be included only once. */
+ * children of the included file's root element (<mujocoinclude> or <mujoco>); the file is
+ * looked up in the main model's directory, then beside the including file; a file may be
+ * included only once. */
 #include <mxml.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -225,6 +227,25 @@ static char* include_path(tnReadCtx* ctx, const char* file) {
   return path;
 }
 
+/* the same file name against the directory of the including file (NULL when that is the
+ * include directory itself, or the name is absolute) */
+static char* include_path_local(tnReadCtx* ctx, const char* includer, const char* file) {
+  const char* slash = strrchr(includer, '/');
+  if (file[0] == '/' || !slash) {
+    return NULL;
+  }
+  size_t dirlen = (size_t)(slash - includer);
+  if (strlen(ctx->dir) == dirlen && strncmp(ctx->dir, includer, dirlen) == 0) {
+    return NULL;
+  }
+  size_t n = dirlen + strlen(file) + 2;
+  char* path = tn_poolAlloc(&ctx->doc->pool, n);
+  if (path) {
+    snprintf(path, n, "%.*s/%s", (int)dirlen, includer, file);
+  }
+  return path;
+}
+
 /* the canonical form of a path (realpath when the file exists), in the pool */
 static const char* canonical_path(tnReadCtx* ctx, const char* path) {
   char* real = realpath(path, NULL);
@@ -284,7 +305,7 @@ static tnXmlNode* copy_element(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, i
 
 static tnParsed* parse_text(tnReadCtx* ctx, const char* text, const char* file);
 static void free_parsed(tnParsed* ps);
-static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps);
+static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps, int main_file);
 
 /* splice the children of an included file's <mujoco> root into dst */
 static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* dst, int* cap,
@@ -307,10 +328,22 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
                "element 'include': includes need a directory (none given for this text): ", file);
     return 0;
   }
+  // MuJoCo looks for the file in the main model's directory first, then in the directory
+  // of the file that holds the include
   char* path = include_path(ctx, file);
   if (!path) {
     read_error(ctx, inc->file, inc->line, "out of memory", NULL);
     return 0;
+  }
+  FILE* probe = fopen(path, "rb");
+  if (probe) {
+    fclose(probe);
+  } else {
+    char* local = include_path_local(ctx, inc->file, file);
+    if (local && (probe = fopen(local, "rb")) != NULL) {
+      fclose(probe);
+      path = local;
+    }
   }
 
   // each file may be included once (this also stops cycles); compare canonical paths
@@ -342,7 +375,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   if (!sub) {
     return 0;
   }
-  mxml_node_t* root = find_root(ctx, sub);
+  mxml_node_t* root = find_root(ctx, sub, 0);
   int ok = root != NULL;
 
   // its root's children become dst's children
@@ -478,8 +511,9 @@ static void top_elements(mxml_node_t* src, mxml_node_t** found, int* n) {
   }
 }
 
-/* the single <mujoco> root of a parsed text */
-static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps) {
+/* the single root of a parsed text: <mujoco> for the main file; an included file's root
+ * (by convention <mujocoinclude>) only holds the elements spliced in, so any name is taken */
+static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps, int main_file) {
   mxml_node_t* root = NULL;
   int n = 0;
   top_elements(ps->top, &root, &n);
@@ -491,7 +525,7 @@ static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps) {
     read_error(ctx, ps->file, 0, "more than one top-level element", NULL);
     return NULL;
   }
-  if (strcmp(mxmlGetElement(root), "mujoco") != 0) {
+  if (main_file && strcmp(mxmlGetElement(root), "mujoco") != 0) {
     read_error(ctx, ps->file, ps->nlines ? ps->lines[0] : 0,
                "top-level element must be 'mujoco', got: ", mxmlGetElement(root));
     return NULL;
@@ -505,7 +539,7 @@ static tnXmlDoc* build_doc(tnReadCtx* ctx, const char* text, const char* file) {
   if (!ps) {
     return NULL;
   }
-  mxml_node_t* root = find_root(ctx, ps);
+  mxml_node_t* root = find_root(ctx, ps, 1);
   tnXmlNode* node = root ? copy_element(ctx, ps, root, take_line(ps)) : NULL;
   int ok = node && convert_children(ctx, ps, root, node, 1);
   if (root && !node) {

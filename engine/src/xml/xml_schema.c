@@ -140,6 +140,11 @@ static const tnSchemaRow schema[] = {
      "name class texture texrepeat texuniform emission specular shininess reflectance "
      "metallic roughness rgba"},
     {"mujoco", "worldbody", TN_SCHEMA_OK, ""},
+    /* MuJoCo's schema admits a body directly under <mujoco> (robot fragments written for
+     * inclusion); it is validated like any body and then not used */
+    {"mujoco", "body", TN_SCHEMA_IGNORE,
+     "name childclass pos quat axisangle xyaxes zaxis euler mocap gravcomp sleep simple "
+     "user"},
     {"worldbody", "body", TN_SCHEMA_OK,
      "name childclass pos quat axisangle xyaxes zaxis euler mocap gravcomp sleep simple "
      "user"},
