@@ -15,8 +15,8 @@
 void tn_geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]);
 
 /* Added-mass coefficients of an ellipsoid with the given semi-axes, per unit density:
- * virtual_mass[i] = V*k_i/(2-k_i) and virtual_inertia[i] (the Tuckerman/Lamb formulas
- * of MuJoCo's fluid model), with V the ellipsoid's volume. */
+ * virtual_mass[i] = V*k_i/(2-k_i) and virtual_inertia[i] (the Tuckerman/Lamb formulas, k_i by
+ * MuJoCo's quadrature), with V the ellipsoid's volume. */
 void tn_fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
                        mjtNum virtual_inertia[3]);
 

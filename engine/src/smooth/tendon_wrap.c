@@ -6,319 +6,356 @@
  * cross-section plane, the height then interpolated linearly along the unrolled path
  * (a helix on the surface). A side site chooses on which side of the obstacle the path
  * goes (and forces wrapping when it lies across the straight segment from the obstacle);
- * a side site inside the obstacle makes the path touch the surface at a single point. */
+ * a side site inside the obstacle (by its 3D distance from the obstacle's center, also for
+ * the cylinder) makes the path touch the surface at a single point.
+ *
+ * Every step follows MuJoCo 3.14's arithmetic (its tests for degenerate cases, its choice
+ * between the two candidate paths, its Newton iteration for the single contact point with
+ * the same start, tolerance and iteration limit), so that the tangent points are MuJoCo's
+ * to round-off, including where that iteration stops short of the exact point. */
 
 #include <math.h>
 
 #include "smooth/tendon_wrap.h"
 
-/* squared norm of a 2D vector */
-static mjtNum sqnorm2(const mjtNum v[2]) {
-  return v[0]*v[0] + v[1]*v[1];
-}
+/* settings of the Newton iteration for the single contact point (side site inside) */
+#define INSIDE_MAXITER 20            /* at most this many Newton steps */
+#define INSIDE_ZSTART (1 - 1e-7)     /* starting value of z (the sine of the half angle) */
+#define INSIDE_TOL 1e-6              /* stop when the residual is this small */
 
-/* distance between two 2D points */
-static mjtNum dist2(const mjtNum a[2], const mjtNum b[2]) {
-  mjtNum dx = a[0] - b[0], dy = a[1] - b[1];
-  return sqrt(dx*dx + dy*dy);
-}
-
-/* tangent point on the circle of radius r seen from p (outside), on side sgn (+1/-1) */
-static void circleTangent(mjtNum t[2], const mjtNum p[2], mjtNum r, mjtNum sgn) {
-  mjtNum sq = sqnorm2(p);
-  mjtNum a = r*r / sq;
-  mjtNum b = sgn * r * sqrt(sq - r*r) / sq;
-  t[0] = a*p[0] - b*p[1];
-  t[1] = a*p[1] + b*p[0];
-}
-
-/* point of the segment e0-e1 closest to the origin */
-static void segmentClosest(mjtNum c[2], const mjtNum e0[2], const mjtNum e1[2]) {
-  mjtNum dif[2] = {e1[0] - e0[0], e1[1] - e0[1]};
-  mjtNum dd = sqnorm2(dif);
-
-  // parameter of the closest point, clamped to the segment
-  mjtNum u = 0;
-  if (dd > mjMINVAL) {
-    u = -(e0[0]*dif[0] + e0[1]*dif[1]) / dd;
-    u = mju_clip(u, 0, 1);
+/* normalize a 2D vector by multiplying with the reciprocal of its length ((1, 0) when
+ * shorter than mjMINVAL); returns the length */
+static mjtNum normalize2(mjtNum v[2]) {
+  mjtNum len = sqrt(v[0]*v[0] + v[1]*v[1]);
+  if (len < mjMINVAL) {
+    v[0] = 1;
+    v[1] = 0;
+  } else {
+    mjtNum inv = 1/len;
+    v[0] *= inv;
+    v[1] *= inv;
   }
-  c[0] = e0[0] + u*dif[0];
-  c[1] = e0[1] + u*dif[1];
+  return len;
 }
 
-/* 1 if the 2D segments a0-a1 and b0-b1 cross */
+/* 1 if the 2D segments a0-a1 and b0-b1 intersect (parallel segments never do) */
 static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0[2],
                          const mjtNum b1[2]) {
-  mjtNum da[2] = {a1[0] - a0[0], a1[1] - a0[1]};
-  mjtNum db[2] = {b1[0] - b0[0], b1[1] - b0[1]};
-  mjtNum det = da[0]*db[1] - da[1]*db[0];
-
-  // parallel segments do not cross
+  // determinant of the two directions
+  mjtNum det = (b1[1] - b0[1])*(a1[0] - a0[0]) - (b1[0] - b0[0])*(a1[1] - a0[1]);
   if (fabs(det) < mjMINVAL) {
     return 0;
   }
 
-  // parameters of the crossing point of the two lines, both inside [0, 1]
-  mjtNum w[2] = {b0[0] - a0[0], b0[1] - a0[1]};
-  mjtNum ta = (w[0]*db[1] - w[1]*db[0]) / det;
-  mjtNum tb = (w[0]*da[1] - w[1]*da[0]) / det;
+  // line parameters of the crossing point on each segment, both inside [0, 1]
+  mjtNum ta = ((b1[0] - b0[0])*(a0[1] - b0[1]) - (b1[1] - b0[1])*(a0[0] - b0[0])) / det;
+  mjtNum tb = ((a1[0] - a0[0])*(a0[1] - b0[1]) - (a1[1] - a0[1])*(a0[0] - b0[0])) / det;
   return (ta >= 0 && ta <= 1 && tb >= 0 && tb <= 1);
 }
 
-/* side site inside the circle: the path touches the circle at the single point x that
- * makes it shortest (reflection law), found by Newton's method on the angle of x to
- * round-off. MuJoCo's iterative solution stops earlier: its contact point differs by up
- * to ~1e-7 rad (lengths agree to round-off, the point is stationary; Jacobians ~1e-8). */
-static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
-  const mjtNum* e0 = end;
-  const mjtNum* e1 = end + 2;
+/* length of the arc between the circle points t0 and t1: the angle between them in
+ * [0, pi], replaced by its complement to 2 pi when the orientation of (t0, t1) does not
+ * match the candidate path `which` (0 or 1) */
+static mjtNum arcLength(const mjtNum t0[2], const mjtNum t1[2], int which, mjtNum r) {
+  mjtNum u0[2] = {t0[0], t0[1]}, u1[2] = {t1[0], t1[1]};
+  normalize2(u0);
+  normalize2(u1);
+  mjtNum angle = acos(u0[0]*u1[0] + u0[1]*u1[1]);
 
-  // straight segment already crosses the circle: no wrap
-  mjtNum c[2];
-  segmentClosest(c, e0, e1);
-  if (sqnorm2(c) < r*r) {
-    return -1;
-  }
-
-  // initial guess: direction of the bisector of the two end points
-  mjtNum n0 = sqrt(sqnorm2(e0)), n1 = sqrt(sqnorm2(e1));
-  mjtNum bis[2] = {e0[0]/n0 + e1[0]/n1, e0[1]/n0 + e1[1]/n1};
-  if (sqnorm2(bis) < mjMINVAL) {
-    bis[0] = -e0[1];
-    bis[1] = e0[0];
-  }
-  mjtNum theta = atan2(bis[1], bis[0]);
-
-  // Newton iterations on the derivative of the path length
-  for (int iter = 0; iter < 50; iter++) {
-    mjtNum x[2] = {r*cos(theta), r*sin(theta)};
-    mjtNum xt[2] = {-x[1], x[0]};
-    mjtNum g1 = 0, g2 = 0;
-    for (int i = 0; i < 2; i++) {
-      const mjtNum* e = end + 2*i;
-      mjtNum u[2] = {e[0] - x[0], e[1] - x[1]};
-      mjtNum len = sqrt(sqnorm2(u));
-      if (len < mjMINVAL) {
-        return -1;
-      }
-      u[0] /= len;
-      u[1] /= len;
-      mjtNum ut = u[0]*xt[0] + u[1]*xt[1];
-      g1 -= ut;
-      g2 += (r*r - ut*ut) / len + u[0]*x[0] + u[1]*x[1];
-    }
-    if (g2 <= mjMINVAL) {
-      break;
-    }
-    mjtNum step = g1 / g2;
-    theta -= step;
-    if (fabs(step) < 1e-15) {
-      break;
-    }
-  }
-
-  // both wrap points at the contact point, no length on the surface
-  pnt[0] = pnt[2] = r*cos(theta);
-  pnt[1] = pnt[3] = r*sin(theta);
-  return 0;
-}
-
-/* choose the tangent points of the path around the circle: of the two candidate paths,
- * one on each side, the one whose chord midpoint points most toward the side point, or
- * without a side point the one with the shorter chord; paths whose straight pieces cross
- * each other are ruled out */
-static void chooseTangents(mjtNum pnt[4], const mjtNum e0[2], const mjtNum e1[2],
-                           const mjtNum* side, mjtNum r) {
-  mjtNum cand[2][4], good[2];
-  for (int k = 0; k < 2; k++) {
-    mjtNum sgn = (k == 0 ? -1 : 1);
-    circleTangent(cand[k], e0, r, sgn);
-    circleTangent(cand[k] + 2, e1, r, -sgn);
-
-    // rating
-    if (side) {
-      mjtNum mid[2] = {cand[k][0] + cand[k][2], cand[k][1] + cand[k][3]};
-      mju_normalize(mid, 2);
-      good[k] = mid[0]*side[0] + mid[1]*side[1];
-    } else {
-      mjtNum chord[2] = {cand[k][0] - cand[k][2], cand[k][1] - cand[k][3]};
-      good[k] = -sqnorm2(chord);
-    }
-
-    // straight pieces crossing each other: strongly penalized
-    if (segmentsCross(e0, cand[k], e1, cand[k] + 2)) {
-      good[k] -= 10000;
-    }
-  }
-
-  int best = (good[0] > good[1] ? 0 : 1);
-  for (int i = 0; i < 4; i++) {
-    pnt[i] = cand[best][i];
-  }
-}
-
-/* length of the arc from pnt[0..1] to pnt[2..3] travelled by a path arriving from e0: the
- * short arc, or the long one when the path goes round the other way */
-static mjtNum arcLength(const mjtNum pnt[4], const mjtNum e0[2], mjtNum r) {
-  mjtNum cosang = (pnt[0]*pnt[2] + pnt[1]*pnt[3]) / (r*r);
-  mjtNum angle = acos(mju_clip(cosang, -1, 1));
-
-  // sense of travel at the first point against the sense of the short arc
-  mjtNum sense = pnt[0]*(pnt[1] - e0[1]) - pnt[1]*(pnt[0] - e0[0]);
-  mjtNum chord = pnt[0]*pnt[3] - pnt[1]*pnt[2];
-  if (sense * chord < 0) {
+  // long way round
+  mjtNum orient = t0[1]*t1[0] - t0[0]*t1[1];
+  if ((orient > 0 && which) || (orient < 0 && !which)) {
     angle = 2*mjPI - angle;
   }
   return r * angle;
 }
 
 /* 2D wrap of the segment end[0..1]-end[2..3] around the circle of radius r at the origin;
- * side (2D, may be NULL) selects the side, `inside` says that the side point lies inside
- * the obstacle. Returns the arc length or -1 (no wrap). */
-static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, int inside,
-                         mjtNum r) {
-  const mjtNum* e0 = end;
-  const mjtNum* e1 = end + 2;
+ * side (2D, on the circle; may be NULL) selects the side. Writes the two tangent points
+ * into pnt and returns the arc length between them, or -1 when the segment does not wrap. */
+static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, mjtNum r) {
+  mjtNum sq0 = end[0]*end[0] + end[1]*end[1];
+  mjtNum sq1 = end[2]*end[2] + end[3]*end[3];
+  mjtNum rr = r*r;
 
   // an end point inside the circle, or a degenerate circle: no wrap
-  if (sqnorm2(e0) < r*r || sqnorm2(e1) < r*r || r < mjMINVAL) {
+  if (sq0 < rr || sq1 < rr || r < mjMINVAL) {
     return -1;
   }
 
-  // side point inside the obstacle: single contact point
-  if (side && inside) {
-    return wrapInside(pnt, end, r);
-  }
-
-  // straight segment clears the circle, on the side point's side if any: no wrap
-  mjtNum c[2];
-  segmentClosest(c, e0, e1);
-  if (sqnorm2(c) > r*r && (!side || side[0]*c[0] + side[1]*c[1] >= 0)) {
+  // end points (nearly) coincide: no wrap
+  mjtNum dif[2] = {end[2] - end[0], end[3] - end[1]};
+  mjtNum dd = dif[0]*dif[0] + dif[1]*dif[1];
+  if (dd < mjMINVAL) {
     return -1;
   }
 
-  // tangent points and the arc between them
-  chooseTangents(pnt, e0, e1, side, r);
-  return arcLength(pnt, e0, r);
+  // point of the segment closest to the center
+  mjtNum u = -(dif[0]*end[0] + dif[1]*end[1]) / dd;
+  if (u < 0) {
+    u = 0;
+  } else if (u > 1) {
+    u = 1;
+  }
+  mjtNum near[2] = {u*dif[0] + end[0], u*dif[1] + end[1]};
+
+  // segment clears the circle, on the side point's side if any: no wrap
+  if (near[0]*near[0] + near[1]*near[1] > rr &&
+      (!side || side[0]*near[0] + side[1]*near[1] >= 0)) {
+    return -1;
+  }
+
+  // two candidate paths: tangent points from each end, turning one way or the other
+  mjtNum h0 = sqrt(sq0 - rr), h1 = sqrt(sq1 - rr);
+  mjtNum cand[2][4], rating[2];
+  for (int k = 0; k < 2; k++) {
+    mjtNum sgn = (k == 0 ? 1 : -1);
+    cand[k][0] = (end[0]*rr + sgn*r*end[1]*h0) / sq0;
+    cand[k][1] = (end[1]*rr - sgn*r*end[0]*h0) / sq0;
+    cand[k][2] = (end[2]*rr - sgn*r*end[3]*h1) / sq1;
+    cand[k][3] = (end[3]*rr + sgn*r*end[2]*h1) / sq1;
+
+    // rating: chord midpoint direction toward the side point, or the shorter chord
+    mjtNum v[2];
+    if (side) {
+      v[0] = cand[k][0] + cand[k][2];
+      v[1] = cand[k][1] + cand[k][3];
+      normalize2(v);
+      rating[k] = v[0]*side[0] + v[1]*side[1];
+    } else {
+      v[0] = cand[k][0] - cand[k][2];
+      v[1] = cand[k][1] - cand[k][3];
+      rating[k] = -(v[0]*v[0] + v[1]*v[1]);
+    }
+
+    // straight pieces crossing each other: worst rating
+    if (segmentsCross(end, cand[k], end + 2, cand[k] + 2)) {
+      rating[k] = -10000;
+    }
+  }
+
+  // the better candidate (the second one on a tie)
+  int best = (rating[0] > rating[1] ? 0 : 1);
+  for (int i = 0; i < 4; i++) {
+    pnt[i] = cand[best][i];
+  }
+
+  // its straight pieces cross: no wrap
+  if (segmentsCross(end, pnt, end + 2, pnt + 2)) {
+    return -1;
+  }
+  return arcLength(cand[best], cand[best] + 2, best, r);
 }
 
-/* sphere: 2D wrap in the plane through the center and the two end points */
-static mjtNum wrapSphere(mjtNum res[6], const mjtNum p0[3], const mjtNum p1[3],
-                         const mjtNum* s, mjtNum r) {
-  // first axis along p0, normal to the plane of p0, p1 and the center
-  mjtNum axis0[3], axis1[3], normal[3];
+/* residual of the contact-point equation asin(a z) + asin(b z) - 2 asin(z) + g = 0 */
+static mjtNum insideResidual(mjtNum z, mjtNum a, mjtNum b, mjtNum g) {
+  return asin(a*z) + asin(b*z) - 2*asin(z) + g;
+}
+
+/* side point inside the circle: the path from end[0..1] to end[2..3] touches the circle
+ * at a single point (written twice into pnt). With z the sine of the angle between the
+ * path and the circle's normal there, the point solves asin(a z) + asin(b z) - 2 asin(z)
+ * + g = 0 (a, b: radius over the end points' distances; g: angle between the end points),
+ * found by Newton's method from just below z = 1 down to a residual of INSIDE_TOL.
+ * Returns 0, or -1 when the segment does not wrap. Numerical trouble keeps the point in
+ * the direction of the end points' midpoint. */
+static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
+  mjtNum len0 = sqrt(end[0]*end[0] + end[1]*end[1]);
+  mjtNum len1 = sqrt(end[2]*end[2] + end[3]*end[3]);
+  mjtNum dif[2] = {end[2] - end[0], end[3] - end[1]};
+  mjtNum dd = dif[0]*dif[0] + dif[1]*dif[1];
+
+  // an end point inside (or on) the circle, or degenerate sizes: no wrap
+  if (len0 <= r || len1 <= r || r < mjMINVAL || len0 < mjMINVAL || len1 < mjMINVAL) {
+    return -1;
+  }
+
+  // segment passes through the circle (closest point strictly inside it): no wrap
+  if (dd > mjMINVAL) {
+    mjtNum u = -(dif[0]*end[0] + dif[1]*end[1]) / dd;
+    if (u > 0 && u < 1) {
+      mjtNum near[2] = {end[0] + dif[0]*u, end[1] + dif[1]*u};
+      if (sqrt(near[0]*near[0] + near[1]*near[1]) <= r) {
+        return -1;
+      }
+    }
+  }
+
+  // fallback point: direction of the midpoint of the end points
+  pnt[0] = 0.5*(end[0] + end[2]);
+  pnt[1] = 0.5*(end[1] + end[3]);
+  normalize2(pnt);
+  pnt[0] *= r;
+  pnt[1] *= r;
+  pnt[2] = pnt[0];
+  pnt[3] = pnt[1];
+
+  // coefficients of the equation; end points in line with the center
+  mjtNum a = r / len0;
+  mjtNum b = r / len1;
+  mjtNum cosg = (len0*len0 + len1*len1 - dd) / (2*len0*len1);
+  if (cosg < -1 + mjMINVAL) {
+    return -1;
+  }
+  if (cosg > 1 - mjMINVAL) {
+    return 0;
+  }
+  mjtNum g = acos(cosg);
+
+  // start below z = 1; a positive residual there: keep the fallback
+  mjtNum z = INSIDE_ZSTART;
+  mjtNum f = insideResidual(z, a, b, g);
+  if (f > 0) {
+    return 0;
+  }
+
+  // Newton iterations (z decreases monotonically); any anomaly keeps the fallback
+  int iter = 0;
+  while (iter < INSIDE_MAXITER && fabs(f) > INSIDE_TOL) {
+    mjtNum df = a / fmax(mjMINVAL, sqrt(1 - z*z*a*a)) +
+                b / fmax(mjMINVAL, sqrt(1 - z*z*b*b)) -
+                2 / fmax(mjMINVAL, sqrt(1 - z*z));
+    if (df > -mjMINVAL) {
+      return 0;
+    }
+    mjtNum znew = z - f/df;
+    if (znew > z) {
+      return 0;
+    }
+    z = znew;
+    f = insideResidual(z, a, b, g);
+    if (f > INSIDE_TOL) {
+      return 0;
+    }
+    iter++;
+  }
+  if (iter >= INSIDE_MAXITER) {
+    return 0;
+  }
+
+  // contact point: the first end point's direction rotated by asin(z) - asin(a z) when
+  // the end points turn counterclockwise, else the second one's by asin(z) - asin(b z)
+  mjtNum dir[2], ang;
+  if (end[0]*end[3] - end[1]*end[2] > 0) {
+    dir[0] = end[0];
+    dir[1] = end[1];
+    ang = asin(z) - asin(a*z);
+  } else {
+    dir[0] = end[2];
+    dir[1] = end[3];
+    ang = asin(z) - asin(b*z);
+  }
+  normalize2(dir);
+  pnt[0] = r*(cos(ang)*dir[0] - sin(ang)*dir[1]);
+  pnt[1] = r*(sin(ang)*dir[0] + cos(ang)*dir[1]);
+  pnt[2] = pnt[0];
+  pnt[3] = pnt[1];
+  return 0;
+}
+
+/* in-plane frame of the 2D problem: for the sphere, axis0 along p0 and axis1 completing
+ * the plane of p0, p1 and the center (a fixed plane through p0 when they are in line);
+ * for the cylinder, the cross-section axes x and y */
+static void wrapFrame(mjtNum axis0[3], mjtNum axis1[3], const mjtNum p0[3],
+                      const mjtNum p1[3], int type) {
+  // cylinder: cross-section plane
+  if (type != mjWRAP_SPHERE) {
+    axis0[0] = 1;
+    axis0[1] = axis0[2] = 0;
+    axis1[1] = 1;
+    axis1[0] = axis1[2] = 0;
+    return;
+  }
+
+  // sphere: first axis along p0, normal of the plane of p0, p1 and the center
+  mjtNum normal[3];
   mju_copy3(axis0, p0);
   mju_normalize3(axis0);
   mju_cross(normal, p0, p1);
   mjtNum nrm = mju_normalize3(normal);
 
-  // end points and center (nearly) collinear: plane through the side point, or any plane
+  // p0 and p1 in line with the center: normal from the vector that has ones except at
+  // the largest component of axis0
   if (nrm < mjMINVAL) {
-    if (s) {
-      mju_cross(normal, p0, s);
+    int big = 0;
+    if (fabs(axis0[1]) > fabs(axis0[0]) && fabs(axis0[1]) > fabs(axis0[2])) {
+      big = 1;
     }
-    if (!s || mju_normalize3(normal) < mjMINVAL) {
-      mjtNum other[3] = {0, 0, 0};
-      other[fabs(axis0[0]) < 0.5 ? 0 : 1] = 1;
-      mju_cross(normal, axis0, other);
-      mju_normalize3(normal);
+    if (fabs(axis0[2]) > fabs(axis0[0]) && fabs(axis0[2]) > fabs(axis0[1])) {
+      big = 2;
     }
+    mjtNum other[3] = {1, 1, 1};
+    other[big] = 0;
+    mju_cross(normal, axis0, other);
+    mju_normalize3(normal);
   }
 
   // second axis completes the in-plane frame
   mju_cross(axis1, normal, axis0);
   mju_normalize3(axis1);
-
-  // project end points and side point into the plane
-  mjtNum end[4] = {mju_dot3(p0, axis0), mju_dot3(p0, axis1),
-                   mju_dot3(p1, axis0), mju_dot3(p1, axis1)};
-  mjtNum side2[2];
-  if (s) {
-    side2[0] = mju_dot3(s, axis0);
-    side2[1] = mju_dot3(s, axis1);
-  }
-
-  // 2D wrap, then map the tangent points back to 3D
-  mjtNum pnt[4];
-  int inside = (s && mju_dot3(s, s) < r*r);
-  mjtNum wlen = wrapCircle(pnt, end, s ? side2 : NULL, inside, r);
-  if (wlen < 0) {
-    return -1;
-  }
-  for (int k = 0; k < 2; k++) {
-    for (int i = 0; i < 3; i++) {
-      res[3*k + i] = axis0[i]*pnt[2*k] + axis1[i]*pnt[2*k + 1];
-    }
-  }
-  return wlen;
-}
-
-/* cylinder: 2D wrap in the cross-section, height interpolated along the unrolled path */
-static mjtNum wrapCylinder(mjtNum res[6], const mjtNum p0[3], const mjtNum p1[3],
-                           const mjtNum* s, mjtNum r) {
-  mjtNum end[4] = {p0[0], p0[1], p1[0], p1[1]};
-  mjtNum pnt[4];
-
-  // 2D wrap in the cross-section plane
-  int inside = (s && s[0]*s[0] + s[1]*s[1] < r*r);
-  mjtNum arc = wrapCircle(pnt, end, s, inside, r);
-  if (arc < 0) {
-    return -1;
-  }
-
-  // lengths of the three pieces of the path projected on the cross-section
-  mjtNum len0 = dist2(end, pnt);
-  mjtNum len2 = dist2(pnt + 2, end + 2);
-  mjtNum total = len0 + arc + len2;
-
-  // heights of the tangent points: linear in the unrolled path length
-  mjtNum dz = p1[2] - p0[2];
-  mjtNum z0 = p0[2], z1 = p0[2];
-  if (total > mjMINVAL) {
-    z0 = p0[2] + dz * len0 / total;
-    z1 = p0[2] + dz * (len0 + arc) / total;
-  }
-  res[0] = pnt[0];
-  res[1] = pnt[1];
-  res[2] = z0;
-  res[3] = pnt[2];
-  res[4] = pnt[3];
-  res[5] = z1;
-
-  // helix length on the surface
-  return sqrt(arc*arc + (z1 - z0)*(z1 - z0));
 }
 
 /* wrap a segment around a sphere or cylinder; see tendon_wrap.h */
 mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
                const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side) {
-  mjtNum p0[3], p1[3], s[3], dif[3], loc[6];
+  mjtNum p0[3], p1[3], dif[3];
 
-  // end points (and side point) in the obstacle's frame
+  // end points in the obstacle's frame
   mju_sub3(dif, x0, xpos);
   mju_mulMatTVec3(p0, xmat, dif);
   mju_sub3(dif, x1, xpos);
   mju_mulMatTVec3(p1, xmat, dif);
-  if (side) {
-    mju_sub3(dif, side, xpos);
-    mju_mulMatTVec3(s, xmat, dif);
-  }
 
   // an end point at the center: no wrap
   if (mju_norm3(p0) < mjMINVAL || mju_norm3(p1) < mjMINVAL) {
     return -1;
   }
 
-  // wrap in local coordinates
-  mjtNum wlen;
-  if (type == mjWRAP_SPHERE) {
-    wlen = wrapSphere(loc, p0, p1, side ? s : NULL, radius);
-  } else {
-    wlen = wrapCylinder(loc, p0, p1, side ? s : NULL, radius);
+  // 2D problem: end points in the in-plane frame
+  mjtNum axis0[3], axis1[3];
+  wrapFrame(axis0, axis1, p0, p1, type);
+  mjtNum end[4] = {mju_dot3(p0, axis0), mju_dot3(p0, axis1),
+                   mju_dot3(p1, axis0), mju_dot3(p1, axis1)};
+
+  // side point: in the obstacle's frame, projected into the plane and moved onto the
+  // circle; it is inside when its 3D distance from the center is below the radius
+  mjtNum s[3], side2[2];
+  int inside = 0;
+  if (side) {
+    mju_sub3(dif, side, xpos);
+    mju_mulMatTVec3(s, xmat, dif);
+    side2[0] = mju_dot3(s, axis0);
+    side2[1] = mju_dot3(s, axis1);
+    normalize2(side2);
+    side2[0] *= radius;
+    side2[1] *= radius;
+    inside = (mju_norm3(s) < radius);
   }
+
+  // 2D wrap: single contact point, or tangent points and the arc between them
+  mjtNum pnt[4];
+  mjtNum wlen = inside ? wrapInside(pnt, end, radius)
+                       : wrapCircle(pnt, end, side ? side2 : NULL, radius);
   if (wlen < 0) {
     return -1;
+  }
+
+  // tangent points back to 3D (obstacle frame)
+  mjtNum loc[6];
+  for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < 3; i++) {
+      loc[3*k + i] = axis0[i]*pnt[2*k] + axis1[i]*pnt[2*k + 1];
+    }
+  }
+
+  // cylinder: heights linear in the unrolled path length, helix length on the surface
+  if (type == mjWRAP_CYLINDER) {
+    mjtNum l0 = sqrt((p0[0] - loc[0])*(p0[0] - loc[0]) + (p0[1] - loc[1])*(p0[1] - loc[1]));
+    mjtNum l1 = sqrt((p1[0] - loc[3])*(p1[0] - loc[3]) + (p1[1] - loc[4])*(p1[1] - loc[4]));
+    loc[2] = p0[2] + (p1[2] - p0[2])*l0 / (l0 + wlen + l1);
+    loc[5] = p0[2] + (p1[2] - p0[2])*(l0 + wlen) / (l0 + wlen + l1);
+    mjtNum height = fabs(loc[5] - loc[2]);
+    wlen = sqrt(wlen*wlen + height*height);
   }
 
   // tangent points back to global coordinates

@@ -19,17 +19,10 @@ LOCAL_DIRS = ["tests/models", "tests/models/tendons"]
 # helpers' scenes and the test suite's own (box tower, drops, humanoid crowd)
 CONTACT_DIRS = ["tests/models/collision", "tests/models/constraint", "tests/models/scenes"]
 
-# documented fidelity gaps (docs/fidelity.md): these local scenes are left out of the
-# dynamics corpus and checked by test_known_gaps.py with the tolerance the gap allows.
-# Corpus models never appear here.
-KNOWN_GAPS = {
-    "local/tendons/sphere_wrap_inside":
-        "side site inside the obstacle: MuJoCo stops its iterative tangent search short of "
-        "the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~4e-8",
-    "local/tendons/cylinder_wrap_inside":
-        "side site inside the obstacle: MuJoCo stops its iterative tangent search short of "
-        "the exact point (~2.5e-7 rad); Torsion's is exact, so ten_J differs ~2e-8",
-}
+# documented fidelity gaps (docs/fidelity.md): local scenes left out of the dynamics
+# corpus, {id: reason}; test_known_gaps.py checks the list. Corpus models never appear
+# here. None at present.
+KNOWN_GAPS = {}
 
 
 @dataclass(frozen=True)
