@@ -9,6 +9,8 @@ are equal, or both reject it, and Torsion's message names the file and the eleme
 - several top-level <default> blocks all reopen the "main" class; a top-level class with
   another name is an error;
 - an unnamed texture loaded from a file is named after the file (a material can use it);
+- an asset file named in an included file is opened against the model's directory (and
+  meshdir) when it exists there, else beside the included file;
 - a <body> directly under <mujoco> (robot fragments written for inclusion) is validated and
   not used.
 """
@@ -22,6 +24,10 @@ import pytest
 from harness import torsion
 
 GEOM = '<geom name="%s" size="%s"/>'
+# two tetrahedra of different sizes: which file was opened shows in the mesh geom's size
+OBJ_SMALL = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n"
+OBJ_LARGE = OBJ_SMALL.replace("1 0 0", "2 0 0").replace("0 1 0", "0 2 0").replace(
+    "0 0 1", "0 0 2")
 
 # name -> ({relative path: text}, expected outcome "ok" or the words Torsion's error has)
 CASES = {
@@ -94,6 +100,22 @@ CASES = {
                     '<material name="m" texture="wood_grain"/></asset>'
                     '<worldbody><geom material="m" size="1"/></worldbody></mujoco>',
         "tex/wood_grain.png": None,
+    }, "ok"),
+    "mesh_beside_included_file": ({
+        "main.xml": '<mujoco><compiler meshdir="assets"/><include file="sub/a.xml"/>'
+                    '<worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>',
+        "sub/a.xml": '<mujocoinclude><asset><mesh name="m" file="m.obj"/></asset>'
+                     '</mujocoinclude>',
+        "sub/m.obj": OBJ_SMALL,
+        "sub/assets/m.obj": OBJ_LARGE,
+    }, "ok"),
+    "mesh_model_dir_first": ({
+        "main.xml": '<mujoco><include file="sub/a.xml"/>'
+                    '<worldbody><geom type="mesh" mesh="m"/></worldbody></mujoco>',
+        "sub/a.xml": '<mujocoinclude><asset><mesh name="m" file="m.obj"/></asset>'
+                     '</mujocoinclude>',
+        "sub/m.obj": OBJ_SMALL,
+        "m.obj": OBJ_LARGE,
     }, "ok"),
     "body_under_mujoco_unused": ({
         "main.xml": '<mujoco><body name="frag"><joint type="free"/>' + GEOM % ("x", "1") +

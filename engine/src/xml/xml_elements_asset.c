@@ -177,6 +177,38 @@ static const char* join_path(tnReader* r, const char* dir, const char* name) {
   return out;
 }
 
+/* an asset file of an element read from an included file: MuJoCo opens `primary` (the
+ * path against the model's directory) when it exists, else the file name as written
+ * against the directory of the included file */
+static const char* asset_path_fallback(tnReader* r, tnXmlNode* node, const char* primary,
+                                       const char* file) {
+  FILE* f = primary ? fopen(primary, "rb") : NULL;
+  if (f || !primary || is_absolute(file) || !node->file) {
+    if (f) {
+      fclose(f);
+    }
+    return primary;
+  }
+  const char* slash = strrchr(node->file, '/');
+  const char* base = r->doc && r->doc->dir ? r->doc->dir : "";
+  if (!slash || ((size_t)(slash - node->file) == strlen(base) &&
+                 strncmp(node->file, base, strlen(base)) == 0)) {
+    return primary;
+  }
+  size_t n = (size_t)(slash - node->file) + strlen(file) + 2;
+  char* local = tn_poolAlloc(&r->spec->pool, n);
+  if (!local) {
+    return NULL;
+  }
+  snprintf(local, n, "%.*s/%s", (int)(slash - node->file), node->file, file);
+  f = fopen(local, "rb");
+  if (!f) {
+    return primary;
+  }
+  fclose(f);
+  return local;
+}
+
 /* a mesh file's path: meshdir (else assetdir), relative to the model's directory unless
  * absolute, then the file itself unless absolute (strippath: its directories dropped) */
 static const char* mesh_path(tnReader* r, const char* file) {
@@ -248,7 +280,7 @@ static int read_mesh_source(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
   if (m->face && m->nface % 3) {
     return tn_rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
   }
-  if (m->file && !(m->path = mesh_path(r, m->file))) {
+  if (m->file && !(m->path = asset_path_fallback(r, node, mesh_path(r, m->file), m->file))) {
     return tn_rdFail(r, node, "file", "out of memory") + 1;
   }
   return 1;
