@@ -18,7 +18,7 @@ import pytest
 from harness import corpus, oracle, torsion
 
 MESH_DIR = os.path.join(corpus.REPO_ROOT, "tests", "models", "meshes")
-SCENES = ["mesh_scene.xml", "mesh_drop.xml", "mesh_defaults.xml"]
+SCENES = ["mesh_scene.xml", "mesh_drop.xml", "mesh_defaults.xml", "mesh_obj_shapes.xml"]
 BAD = sorted(f for f in os.listdir(MESH_DIR) if f.startswith("bad_mesh_") and f.endswith(".xml"))
 
 # fields that must equal MuJoCo's exactly

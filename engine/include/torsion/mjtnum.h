@@ -20,6 +20,7 @@ typedef unsigned char mjtByte;
 #define mjMAXIMP 0.9999    /* maximum constraint impedance */
 #define mjMAXCONPAIR 50    /* maximum contacts per geom pair */
 #define mjMINVAL 1E-15     /* smallest value treated as non-zero */
+#define mjEPS 1E-14        /* tolerance of the compiler's geometric tests */
 #define mjNREF 2           /* solref size */
 #define mjNIMP 5           /* solimp size */
 #define mjNFLUID 12        /* fluid parameters per geom */

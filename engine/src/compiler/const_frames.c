@@ -52,16 +52,18 @@ static mjtByte frame_code(const mjModel* m, int b, const mjtNum pos[3], const mj
   return rot_inertia ? SAMEFRAME_INERTIAROT : SAMEFRAME_NONE;
 }
 
-/* 1 if a unit axis has exactly one nonzero component */
+/* 1 if a unit axis has at most one component larger than mjEPS in magnitude */
 static int axis_aligned(const mjtNum a[3]) {
-  return (a[0] != 0) + (a[1] != 0) + (a[2] != 0) == 1;
+  return (fabs(a[0]) > mjEPS) + (fabs(a[1]) > mjEPS) + (fabs(a[2]) > mjEPS) <= 1;
 }
 
-/* simple code of body b: a leaf under a world-welded parent, inertia in the body frame,
- * joints at the origin along coordinate axes: slides first, then at most one rotation */
+/* simple code of body b: a leaf whose parent is the world, or a joint-less child of the
+ * world (not deeper, as MuJoCo), inertia in the body frame, joints at the origin along
+ * coordinate axes: slides first, then at most one rotation */
 static int body_simplecode(const mjModel* m, int b, const int* nchild) {
   int parent = m->body_parentid[b];
-  if (nchild[b] > 0 || m->body_weldid[parent] != 0 || m->body_sameframe[b] != SAMEFRAME_BODY) {
+  int near_world = parent == 0 || (m->body_parentid[parent] == 0 && m->body_dofnum[parent] == 0);
+  if (nchild[b] > 0 || !near_world || m->body_sameframe[b] != SAMEFRAME_BODY) {
     return SIMPLE_NO;
   }
 

@@ -1,7 +1,9 @@
 /* compiler/mesh_obj.c — Wavefront OBJ meshes: vertex positions and polygonal faces.
  *
  * Only "v" (position; extra components such as w or colors are ignored) and "f" lines
- * matter; texture coordinates, normals, groups, materials and smoothing are ignored. Face
+ * matter; texture coordinates, normals, materials and smoothing are ignored. As MuJoCo
+ * takes the faces of the loader's first shape only, faces after an "o" or "g" line that
+ * follows some faces are left out (every vertex is kept). Face
  * corners are "i", "i/t", "i//n" or "i/t/n" with 1-based indices, negative ones counting
  * back from the last vertex read so far. Coordinates are parsed in double and rounded to
  * float, as MuJoCo's OBJ loader stores them.
@@ -31,6 +33,7 @@ typedef struct obj_reader_ {
   tnMesh* mesh;
   int capvert, capface;
   obj_polys polys;
+  int later_shape; /* an "o" or "g" line came after faces: later faces are not MuJoCo's */
   char* err;
   int errsz;
 } obj_reader;
@@ -302,7 +305,12 @@ static int read_line(obj_reader* r, const char* p, const char* eol, int line) {
     return read_vertex(r, p + 2, eol, line);
   }
   if (eol - p >= 2 && p[0] == 'f' && blank(p[1])) {
-    return read_face(r, p + 2, eol, line);
+    return r->later_shape ? 0 : read_face(r, p + 2, eol, line);
+  }
+
+  // an object or group name after some faces starts the loader's second shape
+  if (eol - p >= 2 && (p[0] == 'o' || p[0] == 'g') && blank(p[1]) && r->polys.npoly > 0) {
+    r->later_shape = 1;
   }
   return 0;
 }
