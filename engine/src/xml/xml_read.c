@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xml/xml_tree.h"
 
@@ -225,6 +226,23 @@ static char* include_path(tnReadCtx* ctx, const char* file) {
   return path;
 }
 
+/* a nested include MuJoCo did not find relative to the model's directory: relative to the
+ * directory of the including file instead (NULL when that does not exist either) */
+static char* include_path_local(tnReadCtx* ctx, const char* including, const char* file) {
+  const char* slash = including ? strrchr(including, '/') : NULL;
+  if (!slash || file[0] == '/') {
+    return NULL;
+  }
+  size_t dirlen = (size_t)(slash - including);
+  size_t n = dirlen + strlen(file) + 2;
+  char* path = tn_poolAlloc(&ctx->doc->pool, n);
+  if (!path) {
+    return NULL;
+  }
+  snprintf(path, n, "%.*s/%s", (int)dirlen, including, file);
+  return access(path, F_OK) == 0 ? path : NULL;
+}
+
 /* the canonical form of a path (realpath when the file exists), in the pool */
 static const char* canonical_path(tnReadCtx* ctx, const char* path) {
   char* real = realpath(path, NULL);
@@ -284,7 +302,7 @@ static tnXmlNode* copy_element(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, i
 
 static tnParsed* parse_text(tnReadCtx* ctx, const char* text, const char* file);
 static void free_parsed(tnParsed* ps);
-static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps);
+static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps, int included);
 
 /* splice the children of an included file's <mujoco> root into dst */
 static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* dst, int* cap,
@@ -311,6 +329,10 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   if (!path) {
     read_error(ctx, inc->file, inc->line, "out of memory", NULL);
     return 0;
+  }
+  if (access(path, F_OK) != 0) {
+    char* local = include_path_local(ctx, inc->file, file);
+    path = local ? local : path;
   }
 
   // each file may be included once (this also stops cycles); compare canonical paths
@@ -342,7 +364,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   if (!sub) {
     return 0;
   }
-  mxml_node_t* root = find_root(ctx, sub);
+  mxml_node_t* root = find_root(ctx, sub, 1);
   int ok = root != NULL;
 
   // its root's children become dst's children
@@ -478,8 +500,9 @@ static void top_elements(mxml_node_t* src, mxml_node_t** found, int* n) {
   }
 }
 
-/* the single <mujoco> root of a parsed text */
-static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps) {
+/* the single <mujoco> root of a parsed text (an included file may use the legacy
+ * <mujocoinclude>, which MuJoCo still accepts) */
+static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps, int included) {
   mxml_node_t* root = NULL;
   int n = 0;
   top_elements(ps->top, &root, &n);
@@ -491,7 +514,8 @@ static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps) {
     read_error(ctx, ps->file, 0, "more than one top-level element", NULL);
     return NULL;
   }
-  if (strcmp(mxmlGetElement(root), "mujoco") != 0) {
+  int legacy = included && strcmp(mxmlGetElement(root), "mujocoinclude") == 0;
+  if (strcmp(mxmlGetElement(root), "mujoco") != 0 && !legacy) {
     read_error(ctx, ps->file, ps->nlines ? ps->lines[0] : 0,
                "top-level element must be 'mujoco', got: ", mxmlGetElement(root));
     return NULL;
@@ -505,7 +529,7 @@ static tnXmlDoc* build_doc(tnReadCtx* ctx, const char* text, const char* file) {
   if (!ps) {
     return NULL;
   }
-  mxml_node_t* root = find_root(ctx, ps);
+  mxml_node_t* root = find_root(ctx, ps, 0);
   tnXmlNode* node = root ? copy_element(ctx, ps, root, take_line(ps)) : NULL;
   int ok = node && convert_children(ctx, ps, root, node, 1);
   if (root && !node) {

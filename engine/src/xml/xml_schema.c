@@ -26,7 +26,7 @@ static const tnSchemaRow schema[] = {
      "autolimits boundmass boundinertia settotalmass balanceinertia strippath coordinate "
      "angle fitaabb eulerseq meshdir texturedir discardvisual usethread fusestatic "
      "inertiafromgeom inertiagrouprange saveinertial assetdir alignfree conflict"},
-    {"compiler", "lengthrange", TN_SCHEMA_NOTIMPL,
+    {"compiler", "lengthrange", TN_SCHEMA_OK,
      "mode useexisting uselimit accel maxforce timeconst timestep inttotal interval "
      "tolrange"},
     {"mujoco", "option", TN_SCHEMA_OK,
@@ -113,10 +113,10 @@ static const tnSchemaRow schema[] = {
     {"default", "cylinder", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user ctrllimited forcelimited forcerange gear "
      "damping armature cranklength timeconst area diameter bias"},
-    {"default", "muscle", TN_SCHEMA_NOTIMPL,
+    {"default", "muscle", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user ctrllimited forcelimited forcerange gear "
      "damping armature cranklength timeconst range force scale lmin lmax vmax fpmax fvmax"},
-    {"default", "adhesion", TN_SCHEMA_NOTIMPL,
+    {"default", "adhesion", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user forcelimited forcerange gain"},
     {"mujoco", "extension", TN_SCHEMA_NOTIMPL, ""},
     {"extension", "plugin", TN_SCHEMA_NOTIMPL, "plugin"},
@@ -285,12 +285,12 @@ static const tnSchemaRow schema[] = {
      "name class group nsample interp delay ctrlrange user ctrllimited forcelimited "
      "forcerange lengthrange gear damping armature cranklength joint jointinparent tendon "
      "slidersite cranksite site refsite timeconst area diameter bias"},
-    {"actuator", "muscle", TN_SCHEMA_NOTIMPL,
+    {"actuator", "muscle", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user ctrllimited forcelimited "
      "forcerange lengthrange gear damping armature cranklength joint jointinparent tendon "
      "slidersite cranksite timeconst tausmooth range force scale lmin lmax vmax fpmax "
      "fvmax"},
-    {"actuator", "adhesion", TN_SCHEMA_NOTIMPL,
+    {"actuator", "adhesion", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user forcelimited forcerange body "
      "gain"},
     {"actuator", "plugin", TN_SCHEMA_NOTIMPL,
