@@ -36,6 +36,8 @@ static int check_texture_values(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
+static const char* name_from_file(tnReader* r, const char* file);
+
 /* <texture> */
 static int read_texture(tnReader* r, tnXmlNode* node) {
   tnSpecTexture* t = tn_vecPush(&r->spec->textures, sizeof(tnSpecTexture));
@@ -51,6 +53,10 @@ static int read_texture(tnReader* r, tnXmlNode* node) {
   }
   TN_OK(check_texture_values(r, node));
   TN_TRY(tn_rdName(r, node, "name", &t->name));
+  if (!t->name && tn_xmlAttr(node, "file")) {
+    // an unnamed texture is named after its file, as MuJoCo does
+    t->name = name_from_file(r, tn_xmlAttr(node, "file"));
+  }
   TN_TRY(tn_rdKeyword(r, node, "type", texture_types, &t->type));
   TN_TRY(tn_rdInts(r, node, "width", &t->width, 1, 1));
   TN_TRY(tn_rdInts(r, node, "height", &t->height, 1, 1));
@@ -184,7 +190,7 @@ static const char* mesh_path(tnReader* r, const char* file) {
   return dir ? join_path(r, dir, file) : NULL;
 }
 
-/* the asset name MuJoCo gives an unnamed mesh: its file name without directory and
+/* the asset name MuJoCo gives an unnamed mesh or texture: its file name without directory and
  * extension */
 static const char* name_from_file(tnReader* r, const char* file) {
   const char* slash = strrchr(file, '/');
