@@ -8,6 +8,8 @@
 
 #include <torsion/torsion.h>
 
+#include "actuation/actuation.h"
+
 /* smooth step 0 -> 1 over [0, 1]: the quintic with zero first and second derivatives at
  * both ends */
 mjtNum mju_sigmoid(mjtNum x) {
@@ -82,6 +84,31 @@ mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNu
     FV = fvmax;
   }
   return -force * FL * FV;
+}
+
+/* velocity derivative of the active muscle gain: only the force-velocity curve depends on
+ * the velocity */
+mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                        const mjtNum prm[9]) {
+  mjtNum force = peakForce(acc0, prm);
+  mjtNum lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
+  mjtNum L0 = optimalLength(lengthrange, prm);
+  mjtNum L = prm[0] + (len - lengthrange[0]) / mju_max(mjMINVAL, L0);
+  mjtNum V = vel / mju_max(mjMINVAL, L0 * vmax);
+  mjtNum FL = mju_muscleGainLength(L, lmin, lmax);
+
+  // slope of the force-velocity curve
+  mjtNum dFV, top = fvmax - 1;
+  if (V <= -1) {
+    dFV = 0;
+  } else if (V <= 0) {
+    dFV = 2 * V + 2;
+  } else if (V <= top) {
+    dFV = (-2 * V + 2 * top) / mju_max(mjMINVAL, top);
+  } else {
+    dFV = 0;
+  }
+  return -force * FL * dFV / mju_max(mjMINVAL, L0 * vmax);
 }
 
 /* passive muscle force (negative): zero up to the optimal length, half-quadratic up to

@@ -184,7 +184,11 @@ int tn_compileLengthRange(tnCompiler* c) {
     char why[300] = "";
     if (!mj_setLengthRange(m, d, i, opt, why, sizeof(why))) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
-      ok = tn_compileFail(c, a->src, NULL, "%s", why);
+      if (a->name) {
+        ok = tn_compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);
+      } else {
+        ok = tn_compileFail(c, a->src, NULL, "%s", why);
+      }
     }
   }
   mj_deleteData(d);
