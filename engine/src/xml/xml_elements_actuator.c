@@ -72,7 +72,7 @@ static int read_actuator(tnReader* r, tnXmlNode* node) {
   }
 
   // the element's own checks
-  if (kind == TN_ACT_DAMPER && a.ctrlrange[0] < 0) {
+  if (kind == TN_ACT_DAMPER && (a.ctrlrange[0] < 0 || a.ctrlrange[1] < 0)) {
     return tn_rdFail(r, node, "ctrlrange", "damper control range must be nonnegative") + 1;
   }
   if (kind == TN_ACT_ADHESION && (a.ctrlrange[0] < 0 || a.ctrlrange[1] < 0)) {
