@@ -231,6 +231,11 @@ BAD = {
       gaintype="muscle" biastype="muscle" gainprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"
       biasprm="0.75 1.05 -1 200 0.5 1.6 1.5 1.3 1.2"/></actuator></mujoco>""",
                         ["flat", "lengthrange"]),
+    # an unlimited hinge keeps turning: the simulated range does not settle
+    "muscle_no_converge": ("""<mujoco><worldbody><body><joint name="j" axis="0 1 0"/>
+      <geom type="capsule" fromto="0 0 0 .3 0 0" size=".04"/></body></worldbody>
+      <actuator><motor joint="j"/><muscle name="spin" joint="j"/></actuator></mujoco>""",
+                           ["did not converge in actuator 1", "spin"]),
     "user_dyntype": ("""<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
       </worldbody><actuator><general joint="j" dyntype="user"/></actuator></mujoco>""",
                      ["dyntype"]),
