@@ -42,16 +42,21 @@ static const tnKeyword dyn_types[] = {{"none", mjDYN_NONE},
                                       {"filter", mjDYN_FILTER},
                                       {"filterexact", mjDYN_FILTEREXACT},
                                       {"muscle", mjDYN_MUSCLE},
+                                      {"dcmotor", -2},
+                                      {"pid", -2},
                                       {"user", -1},
                                       {NULL, 0}};
 static const tnKeyword gain_types[] = {{"fixed", mjGAIN_FIXED},
                                        {"affine", mjGAIN_AFFINE},
                                        {"muscle", mjGAIN_MUSCLE},
+                                       {"dcmotor", -2},
+                                       {"pid", -2},
                                        {"user", -1},
                                        {NULL, 0}};
 static const tnKeyword bias_types[] = {{"none", mjBIAS_NONE},
                                        {"affine", mjBIAS_AFFINE},
                                        {"muscle", mjBIAS_MUSCLE},
+                                       {"dcmotor", -2},
                                        {"user", -1},
                                        {NULL, 0}};
 
@@ -293,11 +298,14 @@ int tn_actuatorKind(const char* name) {
   return -1;
 }
 
-/* a type keyword that maps to a not-implemented type */
+/* a dyn/gain/bias type keyword; -1 marks the user types, -2 types not implemented yet */
 static int rd_type(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
                    int* out) {
   int v = *out;
   int got = tn_rdKeyword(r, node, attr, table, &v);
+  if (got > 0 && v == -2) {
+    return tn_rdFail(r, node, attr, "this actuator type is not implemented yet");
+  }
   if (got > 0 && v < 0) {
     // "user" types call mjcb_act_dyn/gain/bias, which Torsion does not provide
     return tn_rdFail(r, node, attr,

@@ -118,6 +118,8 @@ static const tnSchemaRow schema[] = {
      "damping armature cranklength timeconst range force scale lmin lmax vmax fpmax fvmax"},
     {"default", "adhesion", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user forcelimited forcerange gain"},
+    {"default", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
+    {"default", "pid", TN_SCHEMA_NOTIMPL, ""},
     {"mujoco", "extension", TN_SCHEMA_NOTIMPL, ""},
     {"extension", "plugin", TN_SCHEMA_NOTIMPL, "plugin"},
     {"plugin", "instance", TN_SCHEMA_NOTIMPL, "name"},
@@ -293,6 +295,8 @@ static const tnSchemaRow schema[] = {
     {"actuator", "adhesion", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user forcelimited forcerange body "
      "gain"},
+    {"actuator", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
+    {"actuator", "pid", TN_SCHEMA_NOTIMPL, ""},
     {"actuator", "plugin", TN_SCHEMA_NOTIMPL,
      "name class group nsample interp delay ctrlrange user plugin instance ctrllimited "
      "forcelimited actlimited forcerange actrange lengthrange gear damping armature "
