@@ -9,7 +9,8 @@ and without refsite, slider-crank, every dyn/gain/bias combination, on our model
   1e-10, actuator_velocity, actuator_force, act_dot and qfrc_actuator within 1e-9, qacc
   within 1e-8;
 - adhesion with contacts on (MuJoCo with island and nativeccd off), pyramidal and elliptic
-  cones: moments from the contact rows within 1e-9;
+  cones: moments from the contact rows within 1e-9; one constrained step (contacts,
+  limits) along MuJoCo trajectories within 1e-6 on adhesion, muscle and quadrotor models;
 - one step along a MuJoCo trajectory with each integrator within 1e-9 (the implicit ones
   use the muscle gain's velocity derivative, as MuJoCo does), and 50-step rollouts within
   1e-8;
@@ -25,6 +26,7 @@ import numpy as np
 import pytest
 
 from harness import cases, compare, corpus, oracle, torsion
+from harness import constraint_cases as cc
 
 MYO = corpus._package_dir("myo_sim", "models", "legacy")
 MENAGERIE = os.path.join(os.path.dirname(corpus.REPO_ROOT), "main", "build", "menagerie")
@@ -53,6 +55,7 @@ FORCE_TOL = 1e-9
 QACC_TOL = 1e-8
 STEP_TOL = 1e-9
 ROLLOUT_TOL = 1e-8
+CONSTRAINED_STEP_TOL = 1e-6
 NSTATE = 50
 NROLL = 4
 NROLL_STEP = 50
@@ -148,6 +151,25 @@ def test_rollout(model):
     expected = oracle.rollout(m, s0, ctrl, NROLL_STEP)
     ours = torsion.rollout(model.path, s0, ctrl, NROLL_STEP, disable=oracle.SMOOTH_ONLY)
     compare.check_states(m, ours, expected, ROLLOUT_TOL, "%d-step rollout" % NROLL_STEP)
+
+
+CONSTRAINED = [m for m in MODELS if m.id in (
+    "local/actuators/adhesion", "local/actuators/shortcuts", "local/actuators/slider_crank",
+    "myo/elbow/myoelbow_2dof6muscles", "myo/finger/myofinger_v0", "menagerie/skydio_x2")]
+
+
+@pytest.mark.parametrize("integrator", ["euler", "implicitfast"])
+@pytest.mark.parametrize("model", CONSTRAINED, ids=[str(m) for m in CONSTRAINED])
+def test_constraint_one_step(model, integrator):
+    """With contacts and limits (adhesion pulling bodies onto the floor, muscles against
+    joint limits): one step along a MuJoCo trajectory within 1e-6, as
+    test_constraint_step.py."""
+    m = cc.load(model, integrator=integrator)
+    inputs, outputs = cc.step_case(model, integrator)
+    ours = torsion.rollout(model.path, inputs, None, 1, threads=2, integrator=integrator,
+                           spec=cc.SPEC_NAME)
+    compare.check_states(m, ours[:, 0, :], outputs, CONSTRAINED_STEP_TOL,
+                         "state after one %s step" % integrator, spec=cc.SPEC)
 
 
 # ---------------------------------------------------------------------------------------
