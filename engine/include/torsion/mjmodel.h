@@ -49,6 +49,30 @@ typedef struct mjOption_ {
   int sdf_iterations;
 } mjOption;
 
+/* which actuators get a computed length range (mjLROpt.mode) */
+typedef enum mjtLRMode_ {
+  mjLRMODE_NONE = 0, /* none */
+  mjLRMODE_MUSCLE,   /* muscle actuators only */
+  mjLRMODE_MUSCLEUSER, /* muscle and user actuators */
+  mjLRMODE_ALL         /* every actuator */
+} mjtLRMode;
+
+/* options of the actuator length-range computation (<compiler><lengthrange>) */
+typedef struct mjLROpt_ {
+  /* selection */
+  int mode;        /* mjtLRMode */
+  int useexisting; /* keep a range that is already set */
+  int uselimit;    /* use the joint or tendon limits when they exist */
+  /* simulation parameters */
+  mjtNum accel;     /* target acceleration of the pulling force */
+  mjtNum maxforce;  /* largest force norm (0: unlimited) */
+  mjtNum timeconst; /* time constant of the velocity damping */
+  mjtNum timestep;  /* simulation timestep (0: the model's) */
+  mjtNum inttotal;  /* total simulated time */
+  mjtNum interval;  /* final interval over which the length is measured */
+  mjtNum tolrange;  /* convergence tolerance, relative to the range */
+} mjLROpt;
+
 /* model statistics computed by the compiler */
 typedef struct mjStatistic_ {
   mjtNum meaninertia;

@@ -66,6 +66,13 @@ mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int err
 /* Free a model returned by mj_loadXML or mj_copyModel. NULL is allowed. */
 void mj_deleteModel(mjModel* m);
 
+/* Set actuator_lengthrange of actuator `index` as MuJoCo's compiler does: skipped by mode or
+ * an existing range, copied from joint/tendon limits with uselimit, else found by pulling the
+ * transmission both ways in simulation (d is used as scratch). Returns 1, or 0 with a message
+ * in `error` when the simulation is unstable or does not converge. */
+int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char* error,
+                      int error_sz);
+
 /* Deep copy of a model into `dest` (allocated when NULL). Returns dest. */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m);
 
@@ -427,6 +434,18 @@ int mju_round(mjtNum x);
 int mju_isBad(mjtNum x);
 /* 1 if all n entries are exactly zero */
 int mju_isZero(const mjtNum* vec, int n);
+
+/* MuJoCo's muscle model (prm: range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax;
+ * dynamics prm: tau_act, tau_deact, tausmooth) and the quintic sigmoid it blends with. */
+mjtNum mju_sigmoid(mjtNum x);
+mjtNum mju_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax);
+mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]);
+mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
+                      const mjtNum prm[9]);
+mjtNum mju_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
+                                   mjtNum smoothing);
+mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
 
 /* ---------------------------------------------------------------------------------------
  * Batch helpers (Torsion): many independent simulations of one model, OpenMP over items

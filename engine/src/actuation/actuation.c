@@ -1,8 +1,9 @@
 /* actuation/actuation.c — mj_fwdActuation: activation dynamics and actuator forces.
  *
  * Each actuator reads its control (clamped to ctrlrange into a scratch copy; d->ctrl is
- * never modified), advances its activation (act_dot: integrator or first-order filter),
- * and produces a scalar force gain*input + bias, input being the control for stateless
+ * never modified), advances its activation (act_dot: integrator, first-order filter or
+ * muscle activation), and produces a scalar force gain*input + bias (fixed, affine or
+ * muscle gain; affine or muscle bias), input being the control for stateless
  * actuators and the activation (the next one with actearly) for stateful ones. Forces are
  * clamped to forcerange, total actuator forces on a tendon to its actuatorfrcrange, mapped
  * to joint space through the moment arms, gravity compensation routed to actuators is
@@ -69,6 +70,10 @@ static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) 
         d->act_dot[last] = (ctrl[i] - d->act[last]) / mju_max(prm[0], mjMINVAL);
         break;
 
+      case mjDYN_MUSCLE:
+        d->act_dot[last] = mju_muscleDynamics(ctrl[i], d->act[last], prm);
+        break;
+
       default:
         mju_error("mj_fwdActuation: dynamics type %d (actuator %d) not implemented yet",
                   m->actuator_dyntype[i], i);
@@ -116,6 +121,9 @@ static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ct
     case mjGAIN_AFFINE:
       gain = gprm[0] + gprm[1]*len + gprm[2]*vel;
       break;
+    case mjGAIN_MUSCLE:
+      gain = mju_muscleGain(len, vel, m->actuator_lengthrange + 2*i, m->actuator_acc0[i], gprm);
+      break;
     default:
       mju_error("mj_fwdActuation: gain type %d (actuator %d) not implemented yet",
                 m->actuator_gaintype[i], i);
@@ -129,6 +137,9 @@ static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ct
       break;
     case mjBIAS_AFFINE:
       bias = bprm[0] + bprm[1]*len + bprm[2]*vel;
+      break;
+    case mjBIAS_MUSCLE:
+      bias = mju_muscleBias(len, m->actuator_lengthrange + 2*i, m->actuator_acc0[i], bprm);
       break;
     default:
       mju_error("mj_fwdActuation: bias type %d (actuator %d) not implemented yet",

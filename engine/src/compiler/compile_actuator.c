@@ -1,22 +1,76 @@
-/* compiler/compile_actuator.c — actuators: transmission targets, activation addresses,
- * limit flags, inherited ranges, and (after the constants pass) the damping ratio of
+/* compiler/compile_actuator.c — actuators: transmission targets, muscle checks, activation
+ * addresses, limit flags, inherited ranges, and (after the constants pass) the damping ratio of
  * position servos converted to a damping gain with the reflected inertia at qpos0. */
 #include <math.h>
 #include <string.h>
 
 #include "compiler/compile_internal.h"
 
-/* transmission target: a joint or a tendon */
+/* transmission target: a joint, tendon, site (with optional refsite), crank site with its
+ * slider site, or body */
 static int compile_target(tnCompiler* c, int i, const tnSpecActuator* a) {
   mjModel* m = c->m;
+  int* trnid = m->actuator_trnid + 2 * i;
   m->actuator_trntype[i] = a->trntype;
-  m->actuator_trnid[2 * i + 1] = -1;
-  const char* attr = a->trntype == mjTRN_TENDON  ? "tendon"
-                     : a->trntype == mjTRN_JOINT ? "joint"
-                                                 : "jointinparent";
-  int type = a->trntype == mjTRN_TENDON ? mjOBJ_TENDON : mjOBJ_JOINT;
-  m->actuator_trnid[2 * i] = tn_compileRequire(c, type, a->target, a->src, attr);
-  return m->actuator_trnid[2 * i] >= 0;
+  trnid[1] = -1;
+
+  // the primary target
+  const char* attr;
+  int type;
+  switch (a->trntype) {
+    case mjTRN_TENDON: attr = "tendon", type = mjOBJ_TENDON; break;
+    case mjTRN_JOINT: attr = "joint", type = mjOBJ_JOINT; break;
+    case mjTRN_JOINTINPARENT: attr = "jointinparent", type = mjOBJ_JOINT; break;
+    case mjTRN_SITE: attr = "site", type = mjOBJ_SITE; break;
+    case mjTRN_SLIDERCRANK: attr = "cranksite", type = mjOBJ_SITE; break;
+    case mjTRN_BODY: attr = "body", type = mjOBJ_BODY; break;
+    default: return tn_compileFail(c, a->src, NULL, "actuator has no transmission target");
+  }
+  trnid[0] = tn_compileRequire(c, type, a->target, a->src, attr);
+  if (trnid[0] < 0) {
+    return 0;
+  }
+
+  // the second site: refsite or slidersite
+  if (a->trntype == mjTRN_SITE && a->refsite) {
+    trnid[1] = tn_compileRequire(c, mjOBJ_SITE, a->refsite, a->src, "refsite");
+    return trnid[1] >= 0;
+  }
+  if (a->trntype == mjTRN_SLIDERCRANK) {
+    trnid[1] = tn_compileRequire(c, mjOBJ_SITE, a->slidersite, a->src, "slidersite");
+    if (trnid[1] < 0) {
+      return 0;
+    }
+    if (a->cranklength <= 0) {
+      return tn_compileFail(c, a->src, "cranklength",
+                            "crank length must be positive in slider-crank actuator");
+    }
+  }
+  return 1;
+}
+
+/* MuJoCo's checks of muscle gain and bias parameters */
+static int check_muscle(tnCompiler* c, const tnSpecActuator* a) {
+  for (int k = 0; k < 2; k++) {
+    const mjtNum* prm = k == 0 ? a->gainprm : a->biasprm;
+    if ((k == 0 && a->gaintype != mjGAIN_MUSCLE) || (k == 1 && a->biastype != mjBIAS_MUSCLE)) {
+      continue;
+    }
+    if (prm[0] >= prm[1]) {
+      return tn_compileFail(c, a->src, "range", "range[0]<range[1] required in muscle");
+    }
+    if (prm[4] >= 1) {
+      return tn_compileFail(c, a->src, "lmin", "lmin<1 required in muscle");
+    }
+    if (prm[5] <= 1) {
+      return tn_compileFail(c, a->src, "lmax", "lmax>1 required in muscle");
+    }
+    if (prm[3] <= 0 || prm[6] <= 0 || prm[7] <= 0 || prm[8] <= 0) {
+      return tn_compileFail(c, a->src, NULL,
+                            "positive scale, vmax, fpmax, fvmax required in muscle");
+    }
+  }
+  return 1;
 }
 
 /* inheritrange: control (position) or activation (intvelocity) range from the joint */
@@ -68,7 +122,7 @@ static int inherit_range(tnCompiler* c, int i, const tnSpecActuator* a) {
 static int compile_actuator(tnCompiler* c, int i, int* na) {
   mjModel* m = c->m;
   const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
-  if (!compile_target(c, i, a)) {
+  if (!compile_target(c, i, a) || !check_muscle(c, a)) {
     return 0;
   }
   m->actuator_dyntype[i] = a->dyntype;
@@ -150,6 +204,11 @@ static mjtNum reflected_mass(const mjModel* m, int i) {
       }
     }
     return mass;
+  }
+
+  // site, slider-crank and body transmissions need the pipeline
+  if (m->actuator_trntype[i] != mjTRN_JOINT && m->actuator_trntype[i] != mjTRN_JOINTINPARENT) {
+    return -1;
   }
 
   // joints: one moment per dof from the gear

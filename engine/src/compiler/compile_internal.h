@@ -75,6 +75,7 @@ int tn_compileTendons(tnCompiler* c);         /* compile_tendon.c */
 int tn_compileEqualities(tnCompiler* c);      /* compile_tendon.c */
 int tn_compileActuators(tnCompiler* c);       /* compile_actuator.c */
 int tn_compileDampratio(tnCompiler* c);       /* compile_actuator.c, after constants */
+int tn_compileLengthRange(tnCompiler* c);     /* lengthrange.c, after constants */
 int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
 int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
 int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */

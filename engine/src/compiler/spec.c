@@ -198,6 +198,16 @@ static void default_compiler(tnCompilerSettings* c) {
   c->inertiagrouprange[0] = 0;
   c->inertiagrouprange[1] = 5;
   c->autolimits = 1;
+
+  // <lengthrange> defaults
+  c->LRopt.mode = mjLRMODE_MUSCLE;
+  c->LRopt.useexisting = 1;
+  c->LRopt.accel = 20;
+  c->LRopt.timeconst = 1;
+  c->LRopt.timestep = 0.01;
+  c->LRopt.inttotal = 10;
+  c->LRopt.interval = 2;
+  c->LRopt.tolrange = 0.05;
   c->settotalmass = -1;
 }
 

@@ -217,7 +217,9 @@ enum {
   TN_ACT_VELOCITY,
   TN_ACT_INTVELOCITY,
   TN_ACT_DAMPER,
-  TN_ACT_CYLINDER
+  TN_ACT_CYLINDER,
+  TN_ACT_MUSCLE,
+  TN_ACT_ADHESION
 };
 
 typedef struct tnSpecActuator_ {
@@ -237,6 +239,7 @@ typedef struct tnSpecActuator_ {
   const char* target;
   const char* refsite;
   const char* cranksite;
+  const char* slidersite; /* slider-crank: the slider site (target is the crank site) */
   const char* name;
   tnXmlNode* src;
 } tnSpecActuator;
@@ -393,6 +396,7 @@ typedef struct tnCompilerSettings_ {
   const char* meshdir;
   const char* texturedir;
   const char* assetdir;
+  mjLROpt LRopt; /* <lengthrange>: actuator length-range computation */
 } tnCompilerSettings;
 
 /* everything read from one MJCF document */

@@ -4,7 +4,8 @@
  * qDeriv = d(qfrc_actuator)/dv + d(qfrc_passive)/dv [- d(qfrc_bias)/dv], in the D pattern.
  * Actuators contribute through affine gains and biases: force = gain*input + bias with
  * gain and bias affine in the actuator velocity moment*qvel, so the derivative is
- * (gainprm[2]*input + biasprm[2]) * moment' moment. The input is the one the actuation
+ * (gainprm[2]*input + biasprm[2]) * moment' moment; muscle gains add the slope of their
+ * force-velocity curve times the input (muscle biases do not depend on velocity). The input is the one the actuation
  * stage used: the control (clamped to ctrlrange unless clamping is disabled) or the last
  * activation (the next one with actearly). Actuators of disabled groups and actuators whose
  * force sits at a forcerange bound contribute nothing; the tendon and joint actuator-force
@@ -14,6 +15,7 @@
 
 #include <torsion/torsion.h>
 
+#include "actuation/actuation.h"
 #include "derivative/derivative.h"
 
 /* ---- rank-one updates in the D pattern ---- */
@@ -101,12 +103,17 @@ static mjtNum actuator_dforce_dvel(const mjModel* m, const mjData* d, int i, int
     dvel += m->actuator_biasprm[mjNBIAS * i + 2];
   }
 
-  // affine gain: gainprm[2] * velocity * input
+  // affine gain: gainprm[2] * velocity * input; muscle gain: its velocity slope * input
+  mjtNum coef = 0;
   if (m->actuator_gaintype[i] == mjGAIN_AFFINE) {
-    mjtNum coef = m->actuator_gainprm[mjNGAIN * i + 2];
-    if (coef != 0) {
-      dvel += coef * actuator_input(m, d, i, bad_ctrl);
-    }
+    coef = m->actuator_gainprm[mjNGAIN * i + 2];
+  } else if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) {
+    coef = tn_muscleGainVel(d->actuator_length[i], d->actuator_velocity[i],
+                            m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
+                            m->actuator_gainprm + mjNGAIN * i);
+  }
+  if (coef != 0) {
+    dvel += coef * actuator_input(m, d, i, bad_ctrl);
   }
   return dvel;
 }

@@ -4,9 +4,14 @@
  * vector dl/dq (one row of the dense nu x nv d->actuator_moment). Joint transmissions scale
  * the joint coordinate by the gear (3D or 6D gears for ball and free joints, expressed in
  * the child frame, or in the parent frame for jointinparent; a free joint's length is
- * zero, as in MuJoCo); tendon transmissions scale
- * the tendon length and Jacobian. Slider-crank, site and body transmissions are not
- * implemented yet (the compiler rejects them). */
+ * zero, as in MuJoCo); tendon transmissions scale the tendon length and Jacobian. Site
+ * transmissions apply the gear as a wrench in the site frame (length zero), or with a
+ * refsite measure the site's position and rotation relative to it. Slider-crank
+ * transmissions take the slider's travel from the crank rod geometry. Body transmissions
+ * (adhesion) average the normal Jacobians of the body's contacts, so they run after
+ * collision and constraint construction. */
+
+#include <math.h>
 
 #include <torsion/torsion.h>
 
@@ -73,15 +78,241 @@ static void tendonTransmission(const mjModel* m, mjData* d, int i) {
   mju_scl(d->actuator_moment + (size_t)i*nv, d->ten_J + (size_t)ten*nv, gear, nv);
 }
 
+/* site transmission without refsite: gear as a wrench in the site frame */
+static void siteWrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr) {
+  int nv = m->nv, id = m->actuator_trnid[2*i];
+  const mjtNum* gear = m->actuator_gear + 6*i;
+  const mjtNum* xmat = d->site_xmat + 9*id;
+  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
+  mjtNum wrench[6];
+
+  // wrench in the world frame
+  mju_mulMatVec3(wrench, xmat, gear);
+  mju_mulMatVec3(wrench + 3, xmat, gear + 3);
+
+  // moment: translational and rotational Jacobians projected on the wrench
+  mju_mulMatTVec(moment, jac, wrench, 3, nv);
+  mju_mulMatTVec(jac, jacr, wrench + 3, 3, nv);
+  mju_addTo(moment, jac, nv);
+  d->actuator_length[i] = 0;
+}
+
+/* the deepest dof shared by the kinematic chains of two sites, -1 if none */
+static int commonDof(const mjModel* m, int site0, int site1) {
+  int b0 = m->body_weldid[m->site_bodyid[site0]], b1 = m->body_weldid[m->site_bodyid[site1]];
+  int dof0 = m->body_dofadr[b0] + m->body_dofnum[b0] - 1;
+  int dof1 = m->body_dofadr[b1] + m->body_dofnum[b1] - 1;
+  if (dof0 < 0 || dof1 < 0) {
+    return -1;
+  }
+
+  // walk up from the deeper dof until the chains meet or one ends
+  while (dof0 != dof1) {
+    if (dof0 < dof1) {
+      dof1 = m->dof_parentid[dof1];
+    } else {
+      dof0 = m->dof_parentid[dof0];
+    }
+    if (dof0 == -1 || dof1 == -1) {
+      return -1;
+    }
+  }
+  return dof0;
+}
+
+/* zero the columns of a 3 x nv Jacobian for a dof and its ancestors: motion shared by both
+ * sites moves the reference frame with the site */
+static void clearCommon(const mjModel* m, mjtNum* jac, int dof) {
+  int nv = m->nv;
+  for (; dof >= 0; dof = m->dof_parentid[dof]) {
+    jac[dof] = jac[nv + dof] = jac[2*nv + dof] = 0;
+  }
+}
+
+/* site transmission with refsite: the site's pose relative to the reference site */
+static void siteRelative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
+                         mjtNum* jacref, mjtNum* tmp) {
+  int nv = m->nv, id = m->actuator_trnid[2*i], ref = m->actuator_trnid[2*i + 1];
+  const mjtNum* gear = m->actuator_gear + 6*i;
+  const mjtNum* refmat = d->site_xmat + 9*ref;
+  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
+  mjtNum dif[3], vec[3], wrench[3];
+
+  int common = commonDof(m, id, ref);
+  mju_zero(moment, nv);
+  d->actuator_length[i] = 0;
+
+  // translation: site position in the refsite frame
+  if (!mju_isZero(gear, 3)) {
+    mju_sub3(dif, d->site_xpos + 3*id, d->site_xpos + 3*ref);
+    mju_mulMatTVec3(vec, refmat, dif);
+    d->actuator_length[i] += mju_dot3(vec, gear);
+
+    // relative Jacobian projected on the gear in the world frame
+    mj_jacSite(m, d, jacref, NULL, ref);
+    mju_subFrom(jac, jacref, 3*nv);
+    clearCommon(m, jac, common);
+    mju_mulMatVec3(wrench, refmat, gear);
+    mju_mulMatTVec(moment, jac, wrench, 3, nv);
+  }
+
+  // rotation: rotation vector between the two site orientations
+  if (!mju_isZero(gear + 3, 3)) {
+    mjtNum quat[4], refquat[4];
+
+    // orientations composed as MuJoCo composes them (site_quat first)
+    mju_mulQuat(quat, m->site_quat + 4*id, d->xquat + 4*m->site_bodyid[id]);
+    mju_mulQuat(refquat, m->site_quat + 4*ref, d->xquat + 4*m->site_bodyid[ref]);
+    mju_subQuat(vec, quat, refquat);
+    d->actuator_length[i] += mju_dot3(vec, gear + 3);
+
+    // relative rotational Jacobian projected on the gear in the world frame
+    mj_jacSite(m, d, NULL, jacref, ref);
+    mju_subFrom(jacr, jacref, 3*nv);
+    clearCommon(m, jacr, common);
+    mju_mulMatVec3(wrench, refmat, gear + 3);
+    mju_mulMatTVec(tmp, jacr, wrench, 3, nv);
+    mju_addTo(moment, tmp, nv);
+  }
+}
+
+/* slider-crank: slider travel from the crank pin position and the rod length */
+static void sliderCrank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacp,
+                        mjtNum* jacaxis) {
+  int nv = m->nv, crank = m->actuator_trnid[2*i], slider = m->actuator_trnid[2*i + 1];
+  mjtNum gear = m->actuator_gear[6*i], rod = m->actuator_cranklength[i];
+  const mjtNum* smat = d->site_xmat + 9*slider;
+  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
+  mjtNum axis[3] = {smat[2], smat[5], smat[8]}, vec[3], dlda[3], dldv[3];
+
+  // length = a'v - sqrt((a'v)^2 + r^2 - v'v), v from slider to crank pin, a the slider axis
+  mju_sub3(vec, d->site_xpos + 3*crank, d->site_xpos + 3*slider);
+  mjtNum av = mju_dot3(vec, axis);
+  mjtNum det = av*av + rod*rod - mju_dot3(vec, vec);
+  mjtNum length;
+  if (det <= 0) {
+    // rod too short: degenerate length and derivatives
+    length = av;
+    mju_copy3(dlda, vec);
+    mju_copy3(dldv, axis);
+  } else {
+    mjtNum sdet = sqrt(det);
+    length = av - sdet;
+
+    // derivatives with respect to v and a
+    mjtNum tmp[3];
+    mju_scl(dldv, axis, 1 - av/sdet, 3);
+    mju_scl(tmp, vec, 1/sdet, 3);
+    mju_addTo(dldv, tmp, 3);
+    mju_scl(dlda, vec, 1 - av/sdet, 3);
+  }
+
+  // Jacobians of the slider axis and of v
+  mjtNum* jacr = jac;  // the rotational Jacobian of the slider body, then v's Jacobian
+  mj_jac(m, d, jacp, jacr, d->site_xpos + 3*slider, m->site_bodyid[slider]);
+  for (int j = 0; j < nv; j++) {
+    mjtNum col[3] = {jacr[j], jacr[nv + j], jacr[2*nv + j]}, cross[3];
+    mju_cross(cross, col, axis);
+    jacaxis[j] = cross[0];
+    jacaxis[nv + j] = cross[1];
+    jacaxis[2*nv + j] = cross[2];
+  }
+  mj_jacSite(m, d, jac, NULL, crank);
+  mju_subFrom(jac, jacp, 3*nv);
+
+  // chain rule, then the gear
+  mju_zero(moment, nv);
+  for (int j = 0; j < nv; j++) {
+    for (int k = 0; k < 3; k++) {
+      moment[j] += dlda[k]*jacaxis[k*nv + j] + dldv[k]*jac[k*nv + j];
+    }
+  }
+  d->actuator_length[i] = length * gear;
+  for (int j = 0; j < nv; j++) {
+    moment[j] *= gear;
+  }
+}
+
+/* body transmission (adhesion): minus the average normal Jacobian of the body's contacts;
+ * active contacts through their efc rows, contacts excluded by the gap directly */
+static void bodyContacts(const mjModel* m, mjData* d, int i, mjtNum* weight, mjtNum* excluded,
+                         mjtNum* jac1, mjtNum* jac2) {
+  int nv = m->nv, body = m->actuator_trnid[2*i];
+  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
+
+  mju_zero(moment, nv);
+  mju_zero(weight, d->nefc);
+  mju_zero(excluded, nv);
+  d->actuator_length[i] = 0;
+
+  int count = 0;
+  for (int c = 0; c < d->ncon; c++) {
+    const mjContact* con = d->contact + c;
+    if (con->geom[0] < 0 || con->geom[1] < 0) {
+      continue;
+    }
+    int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+    if (b1 != body && b2 != body) {
+      continue;
+    }
+
+    // active contact: weights on its normal row(s)
+    if (!con->exclude) {
+      count++;
+      if (con->dim == 1 || m->opt.cone == mjCONE_ELLIPTIC) {
+        weight[con->efc_address] = 1;
+      } else {
+        int npyramid = con->dim - 1;
+        for (int k = 0; k < 2*npyramid; k++) {
+          weight[con->efc_address + k] = 0.5/npyramid;
+        }
+      }
+    }
+
+    // contact in the gap: normal projection of the relative point Jacobian
+    else if (con->exclude == 1) {
+      count++;
+      mj_jac(m, d, jac1, NULL, con->pos, b1);
+      mj_jac(m, d, jac2, NULL, con->pos, b2);
+      mju_subFrom(jac2, jac1, 3*nv);
+      for (int j = 0; j < nv; j++) {
+        excluded[j] += con->frame[0]*jac2[j] + con->frame[1]*jac2[nv + j] +
+                       con->frame[2]*jac2[2*nv + j];
+      }
+    }
+  }
+
+  // average, negative (adhesion pulls)
+  if (count) {
+    mj_mulJacTVec(m, d, moment, weight);
+    mju_addTo(moment, excluded, nv);
+    mju_scl(moment, moment, -1.0/count, nv);
+  }
+}
+
 /* actuator lengths and moment arms */
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv, nu = m->nu;
   int reported = 0;
 
   // clear lengths; moment rows are rewritten where they can be non-zero (a joint's dofs
-  // are a fixed pattern, tendon rows are rewritten whole), the rest stay zero from reset
+  // are a fixed pattern, other rows are rewritten whole), the rest stay zero from reset
   mju_zero(d->actuator_length, nu);
-  (void)nv;
+  if (!nu) {
+    return;
+  }
+
+  // scratch: three 3 x nv Jacobians, a row, the efc weights of body transmissions
+  mj_markStack(d);
+  mjtNum* jac = mj_stackAllocNum(d, 3*(size_t)nv + 1);
+  mjtNum* jacr = mj_stackAllocNum(d, 3*(size_t)nv + 1);
+  mjtNum* jac3 = mj_stackAllocNum(d, 3*(size_t)nv + 1);
+  mjtNum* row = mj_stackAllocNum(d, (size_t)nv + 1);
+  mjtNum* weight = mj_stackAllocNum(d, (size_t)d->nefc + 1);
+  if (!jac || !jacr || !jac3 || !row || !weight) {
+    mj_freeStack(d);
+    return;
+  }
 
   for (int i = 0; i < nu; i++) {
     switch (m->actuator_trntype[i]) {
@@ -94,6 +325,23 @@ void mj_transmission(const mjModel* m, mjData* d) {
         tendonTransmission(m, d, i);
         break;
 
+      case mjTRN_SITE:
+        mj_jacSite(m, d, jac, jacr, m->actuator_trnid[2*i]);
+        if (m->actuator_trnid[2*i + 1] < 0) {
+          siteWrench(m, d, i, jac, jacr);
+        } else {
+          siteRelative(m, d, i, jac, jacr, jac3, row);
+        }
+        break;
+
+      case mjTRN_SLIDERCRANK:
+        sliderCrank(m, d, i, jac, jacr, jac3);
+        break;
+
+      case mjTRN_BODY:
+        bodyContacts(m, d, i, weight, row, jac, jacr);
+        break;
+
       default:
         // unsupported transmission: report once, leave length and moment at zero
         if (!reported) {
@@ -103,4 +351,5 @@ void mj_transmission(const mjModel* m, mjData* d) {
         }
     }
   }
+  mj_freeStack(d);
 }

@@ -1,20 +1,21 @@
 /* xml/xml_elements_actuator.c — <actuator>: general actuators and their shortcuts
- * (motor, position, velocity, intvelocity, damper, cylinder) with joint, jointinparent or
- * tendon transmission. Site, body and slider-crank transmissions are not implemented yet. */
+ * (motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion) with joint,
+ * jointinparent, tendon, site (optionally relative to a refsite), slider-crank (cranksite
+ * with slidersite) or body transmission. */
 #include <string.h>
 
 #include "xml/xml_reader.h"
 
-/* transmission attributes and their types (-1: not implemented yet) */
+/* transmission attributes and their types */
 static const struct {
   const char* attr;
   int trntype;
 } transmissions[] = {{"joint", mjTRN_JOINT},
                      {"jointinparent", mjTRN_JOINTINPARENT},
                      {"tendon", mjTRN_TENDON},
-                     {"site", -1},
-                     {"body", -1},
-                     {"cranksite", -1}};
+                     {"site", mjTRN_SITE},
+                     {"body", mjTRN_BODY},
+                     {"cranksite", mjTRN_SLIDERCRANK}};
 
 /* the one transmission target of an actuator */
 static int read_target(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
@@ -29,19 +30,21 @@ static int read_target(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
       return 0;
     }
     found = attr;
-    if (transmissions[i].trntype < 0) {
-      tn_xmlError(r->err, r->errsz, node, attr, "%s transmission is not implemented yet",
-                  strcmp(attr, "cranksite") == 0 ? "slider-crank" : attr);
-      return 0;
-    }
     a->trntype = transmissions[i].trntype;
     TN_TRY(tn_rdName(r, node, attr, &a->target));
   }
 
-  // refsite and slidersite only make sense with site / slider-crank transmissions
-  if (tn_xmlAttr(node, "refsite") || tn_xmlAttr(node, "slidersite")) {
-    const char* attr = tn_xmlAttr(node, "refsite") ? "refsite" : "slidersite";
-    return tn_rdFail(r, node, attr, "not implemented yet") + 1;
+  // second sites: refsite (site transmission), slidersite (slider-crank)
+  TN_TRY(tn_rdName(r, node, "refsite", &a->refsite));
+  TN_TRY(tn_rdName(r, node, "slidersite", &a->slidersite));
+  if (a->refsite && a->trntype != mjTRN_SITE) {
+    return tn_rdFail(r, node, "refsite", "refsite needs a site transmission") + 1;
+  }
+  if (a->trntype == mjTRN_SLIDERCRANK && !a->slidersite) {
+    return tn_rdFail(r, node, "cranksite", "slider-crank transmission needs a slidersite") + 1;
+  }
+  if (a->slidersite && a->trntype != mjTRN_SLIDERCRANK) {
+    return tn_rdFail(r, node, "slidersite", "slidersite needs a cranksite") + 1;
   }
   if (!found) {
     return tn_rdFail(r, node, NULL, "actuator needs a transmission target (joint, tendon, ...)") +
@@ -69,8 +72,11 @@ static int read_actuator(tnReader* r, tnXmlNode* node) {
   }
 
   // the element's own checks
-  if (kind == TN_ACT_DAMPER && a.ctrlrange[0] < 0) {
+  if (kind == TN_ACT_DAMPER && (a.ctrlrange[0] < 0 || a.ctrlrange[1] < 0)) {
     return tn_rdFail(r, node, "ctrlrange", "damper control range must be nonnegative") + 1;
+  }
+  if (kind == TN_ACT_ADHESION && (a.ctrlrange[0] < 0 || a.ctrlrange[1] < 0)) {
+    return tn_rdFail(r, node, "ctrlrange", "adhesion control range cannot be negative") + 1;
   }
   tnSpecActuator* dst = tn_vecPush(&r->spec->actuators, sizeof(tnSpecActuator));
   if (!dst) {

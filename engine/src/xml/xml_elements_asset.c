@@ -227,7 +227,7 @@ static const char* mesh_path(tnReader* r, const char* file) {
   return dir ? join_path(r, dir, file) : NULL;
 }
 
-/* the asset name MuJoCo gives an unnamed mesh: its file name without directory and
+/* the asset name MuJoCo gives an unnamed mesh or texture: its file name without directory and
  * extension */
 static const char* name_from_file(tnReader* r, const char* file) {
   const char* slash = strrchr(file, '/');

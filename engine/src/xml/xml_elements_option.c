@@ -43,8 +43,34 @@ static int rd_false_only(tnReader* r, tnXmlNode* node, const char* attr) {
   return got;
 }
 
+static const tnKeyword lrmode_words[] = {{"none", mjLRMODE_NONE},
+                                         {"muscle", mjLRMODE_MUSCLE},
+                                         {"muscleuser", mjLRMODE_MUSCLEUSER},
+                                         {"all", mjLRMODE_ALL},
+                                         {NULL, 0}};
+
+/* <lengthrange>: options of the actuator length-range computation */
+static int read_lengthrange(tnReader* r, tnXmlNode* node, mjLROpt* o) {
+  TN_TRY(tn_rdKeyword(r, node, "mode", lrmode_words, &o->mode));
+  TN_TRY(tn_rdBool(r, node, "useexisting", &o->useexisting));
+  TN_TRY(tn_rdBool(r, node, "uselimit", &o->uselimit));
+  TN_TRY(tn_rdNums(r, node, "accel", &o->accel, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "maxforce", &o->maxforce, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "timeconst", &o->timeconst, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "timestep", &o->timestep, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "inttotal", &o->inttotal, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "interval", &o->interval, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "tolrange", &o->tolrange, 1, 1));
+  return 1;
+}
+
 int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   tnCompilerSettings* c = &r->spec->compiler;
+  for (int i = 0; i < node->nchild; i++) {
+    if (strcmp(node->child[i]->name, "lengthrange") == 0) {
+      TN_OK(read_lengthrange(r, node->child[i], &c->LRopt));
+    }
+  }
   for (int i = 0; compiler_ignored[i]; i++) {
     tn_rdStr(node, compiler_ignored[i]);
   }

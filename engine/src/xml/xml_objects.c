@@ -41,13 +41,24 @@ static const tnKeyword dyn_types[] = {{"none", mjDYN_NONE},
                                       {"integrator", mjDYN_INTEGRATOR},
                                       {"filter", mjDYN_FILTER},
                                       {"filterexact", mjDYN_FILTEREXACT},
-                                      {"muscle", -1},
+                                      {"muscle", mjDYN_MUSCLE},
+                                      {"dcmotor", -2},
+                                      {"pid", -2},
                                       {"user", -1},
                                       {NULL, 0}};
-static const tnKeyword gain_types[] = {
-    {"fixed", mjGAIN_FIXED}, {"affine", mjGAIN_AFFINE}, {"muscle", -1}, {"user", -1}, {NULL, 0}};
-static const tnKeyword bias_types[] = {
-    {"none", mjBIAS_NONE}, {"affine", mjBIAS_AFFINE}, {"muscle", -1}, {"user", -1}, {NULL, 0}};
+static const tnKeyword gain_types[] = {{"fixed", mjGAIN_FIXED},
+                                       {"affine", mjGAIN_AFFINE},
+                                       {"muscle", mjGAIN_MUSCLE},
+                                       {"dcmotor", -2},
+                                       {"pid", -2},
+                                       {"user", -1},
+                                       {NULL, 0}};
+static const tnKeyword bias_types[] = {{"none", mjBIAS_NONE},
+                                       {"affine", mjBIAS_AFFINE},
+                                       {"muscle", mjBIAS_MUSCLE},
+                                       {"dcmotor", -2},
+                                       {"user", -1},
+                                       {NULL, 0}};
 
 /* mark visual-only attributes as consumed */
 static void ignore_attrs(tnXmlNode* node, const char* const* names) {
@@ -277,9 +288,9 @@ int tn_readTendonAttrs(tnReader* r, tnXmlNode* node, tnSpecTendon* t) {
 
 /* TN_ACT_* kind of an element name */
 int tn_actuatorKind(const char* name) {
-  static const char* const names[] = {"general",     "motor",  "position", "velocity",
-                                      "intvelocity", "damper", "cylinder"};
-  for (int i = 0; i < 7; i++) {
+  static const char* const names[] = {"general", "motor",    "position", "velocity", "intvelocity",
+                                      "damper",  "cylinder", "muscle",   "adhesion"};
+  for (int i = 0; i < 9; i++) {
     if (strcmp(name, names[i]) == 0) {
       return i;
     }
@@ -287,13 +298,19 @@ int tn_actuatorKind(const char* name) {
   return -1;
 }
 
-/* a type keyword that maps to a not-implemented type */
+/* a dyn/gain/bias type keyword; -1 marks the user types, -2 types not implemented yet */
 static int rd_type(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
                    int* out) {
   int v = *out;
   int got = tn_rdKeyword(r, node, attr, table, &v);
-  if (got > 0 && v < 0) {
+  if (got > 0 && v == -2) {
     return tn_rdFail(r, node, attr, "this actuator type is not implemented yet");
+  }
+  if (got > 0 && v < 0) {
+    // "user" types call mjcb_act_dyn/gain/bias, which Torsion does not provide
+    return tn_rdFail(r, node, attr,
+                     "user actuator types need callbacks (mjcb_act_*), which Torsion does "
+                     "not support");
   }
   if (got > 0) {
     *out = v;
@@ -367,6 +384,69 @@ static int rd_servo(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
   return 1;
 }
 
+/* one optional scalar muscle attribute into prm[k] (negative: keep the current value) */
+static int rd_muscle_prm(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* prm) {
+  mjtNum v = -1;
+  TN_TRY(tn_rdNums(r, node, attr, &v, 1, 1));
+  if (v >= 0) {
+    *prm = v;
+  }
+  return 1;
+}
+
+/* muscle: MuJoCo's muscle defaults where the parameters still hold the global defaults,
+ * then the given attributes; biasprm mirrors gainprm */
+static int rd_muscle(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+  static const mjtNum fallback[9] = {0.75, 1.05, -1, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+  mjtNum* g = a->gainprm;
+  if (a->dynprm[0] == 1) {
+    a->dynprm[0] = 0.01;
+  }
+  if (a->dynprm[1] == 0) {
+    a->dynprm[1] = 0.04;
+  }
+  if (g[0] == 1) {
+    g[0] = fallback[0];
+  }
+  for (int k = 1; k < 9; k++) {
+    if (g[k] == 0) {
+      g[k] = fallback[k];
+    }
+  }
+
+  // time constants and tausmooth
+  mjtNum timeconst[2] = {-1, -1}, tausmooth = a->dynprm[2];
+  TN_TRY(tn_rdNums(r, node, "timeconst", timeconst, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "tausmooth", &tausmooth, 1, 1));
+  if (tausmooth < 0) {
+    return tn_rdFail(r, node, "tausmooth", "muscle tausmooth cannot be negative") + 1;
+  }
+  a->dynprm[2] = tausmooth;
+  for (int k = 0; k < 2; k++) {
+    if (timeconst[k] >= 0) {
+      a->dynprm[k] = timeconst[k];
+    }
+  }
+
+  // gain parameters: range, force, scale, lmin, lmax, vmax, fpmax, fvmax
+  mjtNum range[2] = {-1, -1};
+  TN_TRY(tn_rdNums(r, node, "range", range, 2, 2));
+  for (int k = 0; k < 2; k++) {
+    if (range[k] >= 0) {
+      g[k] = range[k];
+    }
+  }
+  static const char* const names[7] = {"force", "scale", "lmin", "lmax", "vmax", "fpmax", "fvmax"};
+  for (int k = 0; k < 7; k++) {
+    TN_OK(rd_muscle_prm(r, node, names[k], g + 2 + k));
+  }
+  mju_copy(a->biasprm, g, 9);
+  a->dyntype = mjDYN_MUSCLE;
+  a->gaintype = mjGAIN_MUSCLE;
+  a->biastype = mjBIAS_MUSCLE;
+  return 1;
+}
+
 /* shortcut semantics on top of the current parameters */
 static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator* a) {
   mjtNum v;
@@ -429,6 +509,18 @@ static int apply_shortcut(tnReader* r, tnXmlNode* node, int kind, tnSpecActuator
       TN_TRY(tn_rdNums(r, node, "bias", a->biasprm, 3, 3));
       return 1;
     }
+
+    case TN_ACT_MUSCLE: return rd_muscle(r, node, a);
+
+    case TN_ACT_ADHESION:
+      TN_TRY(tn_rdNums(r, node, "gain", &a->gainprm[0], 1, 1));
+      if (a->gainprm[0] < 0) {
+        return tn_rdFail(r, node, "gain", "adhesion gain cannot be negative") + 1;
+      }
+      a->ctrllimited = TN_TRUE;
+      a->gaintype = mjGAIN_FIXED;
+      a->biastype = mjBIAS_NONE;
+      return 1;
 
     default: return 1;
   }

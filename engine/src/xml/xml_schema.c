@@ -26,7 +26,7 @@ static const tnSchemaRow schema[] = {
      "autolimits boundmass boundinertia settotalmass balanceinertia strippath coordinate "
      "angle fitaabb eulerseq meshdir texturedir discardvisual usethread fusestatic "
      "inertiafromgeom inertiagrouprange saveinertial assetdir alignfree conflict"},
-    {"compiler", "lengthrange", TN_SCHEMA_NOTIMPL,
+    {"compiler", "lengthrange", TN_SCHEMA_OK,
      "mode useexisting uselimit accel maxforce timeconst timestep inttotal interval "
      "tolrange"},
     {"mujoco", "option", TN_SCHEMA_OK,
@@ -113,11 +113,13 @@ static const tnSchemaRow schema[] = {
     {"default", "cylinder", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user ctrllimited forcelimited forcerange gear "
      "damping armature cranklength timeconst area diameter bias"},
-    {"default", "muscle", TN_SCHEMA_NOTIMPL,
+    {"default", "muscle", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user ctrllimited forcelimited forcerange gear "
      "damping armature cranklength timeconst range force scale lmin lmax vmax fpmax fvmax"},
-    {"default", "adhesion", TN_SCHEMA_NOTIMPL,
+    {"default", "adhesion", TN_SCHEMA_OK,
      "group nsample interp delay ctrlrange user forcelimited forcerange gain"},
+    {"default", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
+    {"default", "pid", TN_SCHEMA_NOTIMPL, ""},
     {"mujoco", "extension", TN_SCHEMA_NOTIMPL, ""},
     {"extension", "plugin", TN_SCHEMA_NOTIMPL, "plugin"},
     {"plugin", "instance", TN_SCHEMA_NOTIMPL, "name"},
@@ -290,14 +292,16 @@ static const tnSchemaRow schema[] = {
      "name class group nsample interp delay ctrlrange user ctrllimited forcelimited "
      "forcerange lengthrange gear damping armature cranklength joint jointinparent tendon "
      "slidersite cranksite site refsite timeconst area diameter bias"},
-    {"actuator", "muscle", TN_SCHEMA_NOTIMPL,
+    {"actuator", "muscle", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user ctrllimited forcelimited "
      "forcerange lengthrange gear damping armature cranklength joint jointinparent tendon "
      "slidersite cranksite timeconst tausmooth range force scale lmin lmax vmax fpmax "
      "fvmax"},
-    {"actuator", "adhesion", TN_SCHEMA_NOTIMPL,
+    {"actuator", "adhesion", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user forcelimited forcerange body "
      "gain"},
+    {"actuator", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
+    {"actuator", "pid", TN_SCHEMA_NOTIMPL, ""},
     {"actuator", "plugin", TN_SCHEMA_NOTIMPL,
      "name class group nsample interp delay ctrlrange user plugin instance ctrllimited "
      "forcelimited actlimited forcerange actrange lengthrange gear damping armature "

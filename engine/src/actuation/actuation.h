@@ -1,0 +1,12 @@
+/* actuation/actuation.h — internal pieces of the actuator models shared with other stages
+ * (the analytic velocity derivatives of the implicit integrators). */
+#ifndef TORSION_ACTUATION_H
+#define TORSION_ACTUATION_H
+
+#include <torsion/torsion.h>
+
+/* d(mju_muscleGain)/d(velocity) at the same arguments */
+mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                        const mjtNum prm[9]);
+
+#endif
