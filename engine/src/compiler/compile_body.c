@@ -102,14 +102,19 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   }
 
   // limits
+  // (MuJoCo drops both limits of a free joint before checking them; an explicitly limited
+  // ball joint only needs range[0] = 0)
   int limited = 0, actlimited = 0;
-  if (!tn_compileLimited(c, j->limited, j->range, j->src, "limited", "range", &limited) ||
+  if (j->type == mjJNT_BALL && j->limited == TN_TRUE) {
+    limited = 1;
+  } else if (j->type != mjJNT_FREE &&
+             !tn_compileLimited(c, j->limited, j->range, j->src, "limited", "range", &limited)) {
+    return 0;
+  }
+  if (j->type != mjJNT_FREE &&
       !tn_compileLimited(c, j->actfrclimited, j->actfrcrange, j->src, "actuatorfrclimited",
                          "actuatorfrcrange", &actlimited)) {
     return 0;
-  }
-  if (j->type == mjJNT_FREE) {
-    limited = 0; /* MuJoCo ignores limits of free joints */
   }
   if (limited && j->type == mjJNT_BALL && j->range[0] != 0) {
     return tn_compileFail(c, j->src, "range", "ball joint range must be \"0 max\"");

@@ -187,10 +187,13 @@ int tn_compileInertias(tnCompiler* c) {
       return 0;
     }
 
-    // no mass information: MuJoCo puts the inertial frame at the body frame
+    // no mass information: MuJoCo copies the body's own pos and orientation as written
+    // (before any enclosing <frame> is applied) into the inertial frame
     if (!body->has_inertial && m->body_mass[b] == 0) {
-      mju_copy3(m->body_ipos + 3 * b, m->body_pos + 3 * b);
-      mju_copy4(m->body_iquat + 4 * b, m->body_quat + 4 * b);
+      mju_copy3(m->body_ipos + 3 * b, body->pos);
+      if (!tn_compileQuat(c, m->body_iquat + 4 * b, &body->orient, body->src)) {
+        return 0;
+      }
     }
     adjust_body(c, b);
     if (!triangle_ok(m->body_inertia + 3 * b)) {

@@ -1,5 +1,6 @@
 """robots — the real-robot corpora: MuJoCo Menagerie, Gymnasium-Robotics, Meta-World,
-MyoSuite (myo-sim) and dm_control's dog. Models nobody on this team wrote.
+MyoSuite (myo-sim: its static models and the composed ones it generates) and dm_control's
+dog. Models nobody on this team wrote.
 
 Menagerie comes from $TORSION_MENAGERIE, by default the repository's sibling
 ../shared/corpus/menagerie. That directory holds either one ROBOT.tar.xz per robot (the
@@ -118,6 +119,26 @@ def package_models():
     return models
 
 
+MYO_CACHE = os.path.join(REPO_ROOT, "build", "myo-cache")
+
+
+def myosuite_models():
+    """MyoSuite's composed models (arms, torso, legs, full body). myo-sim assembles them
+    from its fragments with MuJoCo's model editing and writes them as MJCF files with its
+    own generate_xml_files; that is done once per myo-sim version into build/myo-cache/."""
+    import myo_sim
+    from myo_sim.build import compose
+    root = os.path.join(MYO_CACHE, myo_sim.__version__)
+    stamp = os.path.join(root, ".generated")
+    if not os.path.exists(stamp):
+        from pathlib import Path
+        compose.generate_xml_files(Path(root))
+        with open(stamp, "w"):
+            pass
+    rels = sorted(str(rel) for rel in compose.GENERATE_XML_TARGETS.values())
+    return [Model("myo/composed/" + rel[:-4], os.path.join(root, rel)) for rel in rels]
+
+
 _ALL = None
 
 
@@ -125,5 +146,5 @@ def all_models():
     """Every real-robot model (Menagerie first), computed once."""
     global _ALL
     if _ALL is None:
-        _ALL = menagerie_models() + package_models()
+        _ALL = menagerie_models() + package_models() + myosuite_models()
     return _ALL
