@@ -79,11 +79,13 @@ build_engine() {
   "$NINJA" -C "$dir"
 }
 
-# create or reuse .venv with the pinned test requirements (pip's output goes to a log)
+# create or reuse .venv with the pinned test requirements, and the model corpora of
+# requirements-corpus.txt without their dependencies (pip's output goes to a log)
 ensure_venv() {
   local venv="${TORSION_ROOT}/.venv" req="${TORSION_ROOT}/requirements-test.txt"
+  local corpus="${TORSION_ROOT}/requirements-corpus.txt"
   local stamp="$venv/.requirements.sha256" sum
-  sum="$(sha256sum "$req" | cut -d' ' -f1)"
+  sum="$(cat "$req" "$corpus" | sha256sum | cut -d' ' -f1)"
   if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&
      "$venv/bin/python" -c "import mujoco, numpy, pytest" >/dev/null 2>&1; then
     echo "venv: .venv is up to date with requirements-test.txt"
@@ -100,6 +102,12 @@ ensure_venv() {
     echo "error: pip install -r requirements-test.txt failed (log: .venv/pip-install.log)" >&2
     return 1
   fi
+  if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --no-deps \
+      -r "$corpus" >>"$venv/pip-install.log" 2>&1; then
+    tail -n 40 "$venv/pip-install.log" >&2
+    echo "error: pip install --no-deps -r requirements-corpus.txt failed (log: .venv/pip-install.log)" >&2
+    return 1
+  fi
   echo "$sum" >"$stamp"
-  echo "venv: installed $(grep -c "==" "$req") pinned packages (log: .venv/pip-install.log)"
+  echo "venv: installed $(cat "$req" "$corpus" | grep -c "==") pinned packages (log: .venv/pip-install.log)"
 }
