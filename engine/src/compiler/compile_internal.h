@@ -64,6 +64,7 @@ int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
 int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
 int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
+int tn_compileHFieldFiles(tnCompiler* c);     /* compile_asset.c: load files, pre-sizes */
 int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process, pre-sizes */
 void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
 int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */

@@ -66,7 +66,8 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
 
   // numbering and sizes, then one allocation
   mjModel sizes;
-  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileOrderSizes(&c, &sizes);
+  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileHFieldFiles(&c) &&
+           tn_compileOrderSizes(&c, &sizes);
   if (ok) {
     c.m = tn_allocModel(&sizes);
     ok = c.m != NULL;

@@ -300,6 +300,10 @@ typedef struct tnSpecHField_ {
   mjtNum size[4];
   mjtNum* elevation; /* pool memory, nrow*ncol values or NULL */
   int nelevation;
+  const char* file;         /* file name as written (NULL: none) */
+  const char* path;         /* file resolved like a mesh file (meshdir, else assetdir) */
+  const char* content_type; /* NULL: from the file's extension */
+  float* filedata;          /* pool memory: the file's values in model row order (compile) */
   const char* name;
   tnXmlNode* src;
 } tnSpecHField;

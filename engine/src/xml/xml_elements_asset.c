@@ -4,8 +4,8 @@
  * pixels are produced). Height fields hold elevation data given inline; without it they are
  * flat. Meshes keep their options and data source (a file path resolved here, like
  * MuJoCo: against compiler meshdir, else assetdir, relative to the model's directory; or
- * inline vertex/face lists); the compiler loads and processes them. Skins and height field
- * files are not implemented yet. */
+ * inline vertex/face lists); the compiler loads and processes them. Height field files are
+ * resolved like mesh files and loaded by the compiler. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,17 +93,19 @@ static int read_material(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
-/* <hfield> */
+static const char* mesh_path(tnReader* r, const char* file);
+static const char* name_from_file(tnReader* r, const char* file);
+
+/* <hfield>: a file (loaded by the compiler; its dimensions replace nrow and ncol), else
+ * nrow x ncol with optional inline elevation */
 static int read_hfield(tnReader* r, tnXmlNode* node) {
   tnSpecHField* h = tn_vecPush(&r->spec->hfields, sizeof(tnSpecHField));
   if (!h) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
   h->src = node;
-  tn_rdStr(node, "content_type");
-  if (tn_xmlAttr(node, "file")) {
-    return tn_rdFail(r, node, "file", "height field files are not implemented yet") + 1;
-  }
+  TN_TRY(tn_rdName(r, node, "content_type", &h->content_type));
+  TN_TRY(tn_rdName(r, node, "file", &h->file));
   TN_TRY(tn_rdName(r, node, "name", &h->name));
   TN_TRY(tn_rdInts(r, node, "nrow", &h->nrow, 1, 1));
   TN_TRY(tn_rdInts(r, node, "ncol", &h->ncol, 1, 1));
@@ -115,13 +117,27 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
       return tn_rdFail(r, node, "size", "all 4 sizes must be positive") + 1;
     }
   }
+  int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
+  TN_TRY(got);
+
+  // a file provides the data (nrow, ncol and elevation are then unused, as in MuJoCo)
+  if (h->file) {
+    h->path = mesh_path(r, h->file);
+    if (!h->path) {
+      return tn_rdFail(r, node, "file", "out of memory") + 1;
+    }
+    if (!h->name) {
+      h->name = name_from_file(r, h->file);
+    }
+    h->elevation = NULL;
+    h->nelevation = 0;
+    return 1;
+  }
   if (h->nrow < 1 || h->ncol < 1 || h->nrow > 1 << 14 || h->ncol > 1 << 14) {
     return tn_rdFail(r, node, h->nrow < 1 || h->nrow > 1 << 14 ? "nrow" : "ncol",
                      "nrow and ncol must be in 1..16384") +
            1;
   }
-  int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
-  TN_TRY(got);
   if (got && h->nelevation != h->nrow * h->ncol) {
     return tn_rdFail(r, node, "elevation", "needs nrow*ncol values") + 1;
   }

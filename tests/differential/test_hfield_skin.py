@@ -1,0 +1,212 @@
+"""Height field files and skins through the MJCF reader and compiler.
+
+Height fields: PNG images of every color type and bit depth (written by the test itself) and
+MuJoCo's binary format must give exactly MuJoCo 3.14's hfield_data, hfield_size,
+hfield_nrow, hfield_ncol and hfield_adr (red channel, bottom row first, normalized in
+float); bad files are rejected by both engines; the Menagerie Barkour height field scene
+compiles to the same fields and the same qacc (constraints off) at random states.
+"""
+import functools
+import os
+import struct
+import tarfile
+import tempfile
+import zlib
+
+import mujoco
+import numpy as np
+import pytest
+
+from harness import compare, corpus, oracle, torsion
+
+HFIELD_FIELDS = ["hfield_size", "hfield_nrow", "hfield_ncol", "hfield_adr", "hfield_data"]
+QACC_TOL = 1e-8
+
+# the Menagerie corpus: unpacked robots, else the archives in shared/ beside the repository
+MENAGERIE_DIRS = [os.path.join(corpus.REPO_ROOT, "build", "menagerie")]
+MENAGERIE_ARCHIVES = [os.path.join(corpus.REPO_ROOT, "..", "shared", "corpus", "menagerie"),
+                      "/work/shared/corpus/menagerie"]
+
+
+@functools.lru_cache(maxsize=None)
+def _menagerie_robot(robot):
+    """Directory holding Menagerie's ROBOT/ (unpacked into a temporary directory when only
+    the archive is there)."""
+    for root in MENAGERIE_DIRS:
+        if os.path.isdir(os.path.join(root, robot)):
+            return root
+    for root in MENAGERIE_ARCHIVES:
+        archive = os.path.join(root, robot + ".tar.xz")
+        if os.path.exists(archive):
+            out = tempfile.mkdtemp(prefix="tn-menagerie-")
+            with tarfile.open(archive) as tar:
+                tar.extractall(out)
+            return out
+    raise AssertionError("Menagerie robot %s not found in %s" % (
+        robot, MENAGERIE_DIRS + MENAGERIE_ARCHIVES))
+
+
+def _menagerie(robot, scene):
+    """Path of a Menagerie scene."""
+    return os.path.join(_menagerie_robot(robot), robot, scene)
+
+
+def write_png(path, samples, color_type, bitdepth=8, palette=None, interlace=False):
+    """A PNG of samples [h, w, channels] (channels as the color type has them)."""
+    h, w = samples.shape[:2]
+    raw = bytearray()
+    passes = [(0, 0, 1, 1)]
+    if interlace:
+        passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4),
+                  (1, 0, 2, 2), (0, 1, 1, 2)]
+    for x0, y0, dx, dy in passes:
+        for r in range(y0, h, dy):
+            row = samples[r, x0::dx].reshape(-1)
+            if not row.size:
+                continue
+            if bitdepth == 16:
+                data = b"".join(struct.pack(">H", int(v)) for v in row)
+            elif bitdepth == 8:
+                data = bytes(int(v) for v in row)
+            else:
+                bits = "".join(format(int(v), "0%db" % bitdepth) for v in row)
+                bits += "0" * (-len(bits) % 8)
+                data = bytes(int(bits[i:i + 8], 2) for i in range(0, len(bits), 8))
+            raw += b"\x00" + data
+
+    def chunk(kind, data):
+        return (struct.pack(">I", len(data)) + kind + data +
+                struct.pack(">I", zlib.crc32(kind + data) & 0xffffffff))
+
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, bitdepth,
+                                                              color_type, 0, 0, int(interlace)))
+    if palette is not None:
+        out += chunk(b"PLTE", bytes(int(v) for v in np.asarray(palette).reshape(-1)))
+    out += chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def _images(directory):
+    """Height field files of every kind: {name: file name}."""
+    r = np.random.default_rng(7)
+    h, w = 5, 7
+    files = {}
+
+    def png(name, samples, color_type, bitdepth=8, palette=None, interlace=False):
+        write_png(os.path.join(directory, name + ".png"), samples, color_type, bitdepth,
+                  palette, interlace)
+        files[name] = name + ".png"
+
+    png("gray8", r.integers(0, 256, (h, w, 1)), 0)
+    png("gray16", r.integers(0, 65536, (h, w, 1)), 0, 16)
+    png("gray4", r.integers(0, 16, (h, w, 1)), 0, 4)
+    png("gray1", r.integers(0, 2, (h, w, 1)), 0, 1)
+    png("grayalpha", r.integers(0, 256, (h, w, 2)), 4)
+    png("rgb8", r.integers(0, 256, (h, w, 3)), 2)
+    png("rgb16", r.integers(0, 65536, (h, w, 3)), 2, 16)
+    png("rgba8", r.integers(0, 256, (h, w, 4)), 6)
+    png("palette", r.integers(0, 6, (h, w, 1)), 3, 8, r.integers(0, 256, (6, 3)))
+    png("interlaced", r.integers(0, 256, (11, 13, 3)), 2, interlace=True)
+    png("flat", np.full((h, w, 1), 9), 0)
+    png("wide", r.integers(0, 256, (3, 40, 1)), 0)
+
+    # MuJoCo's binary format: int32 nrow, ncol, then float32 values
+    values = (r.standard_normal((h, w)) * 3).astype("<f4")
+    with open(os.path.join(directory, "binary.bin"), "wb") as f:
+        f.write(struct.pack("<ii", h, w) + values.tobytes())
+    files["binary"] = "binary.bin"
+    return files
+
+
+def _scene(files, extra_asset=""):
+    """A model with one height field geom per file (two with the same file, one inline)."""
+    assets, geoms = [], []
+    for k, (name, fname) in enumerate(sorted(files.items())):
+        assets.append('<hfield name="%s" file="%s" size="%g 1 0.%d 0.1"/>' % (
+            name, fname, 1 + 0.5 * k, k + 1))
+        geoms.append('<geom type="hfield" hfield="%s" pos="%d 0 0"/>' % (name, 3 * k))
+    assets.append('<hfield name="inline" nrow="2" ncol="3" size="1 1 1 1" '
+                  'elevation="1 2 3 6 5 4"/>')
+    geoms.append('<geom type="hfield" hfield="inline" pos="0 5 0"/>')
+    return ('<mujoco><compiler meshdir="hf"/><asset>%s%s</asset><worldbody>%s'
+            '<body pos="0 0 2"><freejoint/><geom size="0.1"/></body></worldbody></mujoco>' % (
+                "".join(assets), extra_asset, "".join(geoms)))
+
+
+def _write(directory, xml, name="model.xml"):
+    path = os.path.join(directory, name)
+    with open(path, "w") as f:
+        f.write(xml)
+    return path
+
+
+def _check_fields(path, fields):
+    m = oracle.load(path)
+    ours = torsion.dump(path, fields)
+    bad = []
+    for name in fields:
+        theirs = oracle.model_field(m, name)
+        if ours[name].shape != theirs.shape:
+            bad.append("%s: shape %s, MuJoCo %s" % (name, ours[name].shape, theirs.shape))
+        elif not np.array_equal(ours[name], theirs):
+            bad.append("%s: max |diff| %.3g" % (name, np.max(np.abs(ours[name] - theirs))))
+    assert not bad, "differs from MuJoCo: %s" % "; ".join(bad)
+    return m
+
+
+def test_hfield_files_equal_mujoco():
+    with tempfile.TemporaryDirectory(prefix="tn-hfield-") as tmp:
+        os.mkdir(os.path.join(tmp, "hf"))
+        files = _images(os.path.join(tmp, "hf"))
+        m = _check_fields(_write(tmp, _scene(files)), HFIELD_FIELDS + ["geom_size", "geom_aabb",
+                                                                       "geom_rbound"])
+        assert m.nhfield == len(files) + 1
+
+
+def test_hfield_unnamed_takes_file_name():
+    with tempfile.TemporaryDirectory(prefix="tn-hfield-") as tmp:
+        write_png(os.path.join(tmp, "terrain.png"), np.arange(12).reshape(3, 4, 1) * 20, 0)
+        xml = ('<mujoco><asset><hfield file="terrain.png" size="1 1 1 1"/></asset>'
+               '<worldbody><geom type="hfield" hfield="terrain"/></worldbody></mujoco>')
+        _check_fields(_write(tmp, xml), HFIELD_FIELDS)
+
+
+BAD_FILES = {
+    "missing": ("nofile.png", None),
+    "not_png": ("notpng.png", b"\x89PNG this is not an image"),
+    "short_binary": ("short.bin", struct.pack("<ii", 3, 4) + b"\0" * 44),
+    "bad_dims": ("dims.bin", struct.pack("<ii", 0, 4)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FILES))
+def test_hfield_bad_file_rejected(case):
+    fname, content = BAD_FILES[case]
+    with tempfile.TemporaryDirectory(prefix="tn-hfield-") as tmp:
+        if content is not None:
+            with open(os.path.join(tmp, fname), "wb") as f:
+                f.write(content)
+        xml = ('<mujoco><asset><hfield name="terrain" file="%s" size="1 1 1 1"/></asset>'
+               '<worldbody><geom type="hfield" hfield="terrain"/></worldbody></mujoco>' % fname)
+        path = _write(tmp, xml)
+        with pytest.raises(Exception):
+            mujoco.MjModel.from_xml_path(path)
+        proc = torsion.run(["info", path], check=False)
+    err = proc.stderr.strip()
+    assert proc.returncode > 0, "accepted (stderr: %s)" % err
+    assert "'terrain'" in err and fname in err and "model.xml:1" in err, err
+
+
+def test_barkour_hfield_scene_fields():
+    _check_fields(_menagerie("google_barkour_vb", "scene_hfield_mjx.xml"),
+                  HFIELD_FIELDS + ["geom_size", "geom_aabb", "geom_rbound", "body_mass"])
+
+
+def test_barkour_hfield_scene_qacc():
+    path = _menagerie("google_barkour_vb", "scene_hfield_mjx.xml")
+    m = oracle.load(path)
+    states, ctrl = oracle.random_states(m, 20, oracle.rng("barkour-hfield", "qacc"))
+    expected = oracle.forward_qacc(m, states, ctrl)
+    qacc = torsion.forward(path, states, ctrl if m.nu else None, disable=oracle.SMOOTH_ONLY)
+    compare.check_rows(qacc, expected, QACC_TOL, "qacc", row_name="state")
