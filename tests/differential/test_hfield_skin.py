@@ -6,10 +6,8 @@ hfield_nrow, hfield_ncol and hfield_adr (red channel, bottom row first, normaliz
 float); bad files are rejected by both engines; the Menagerie Barkour height field scene
 compiles to the same fields and the same qacc (constraints off) at random states.
 """
-import functools
 import os
 import struct
-import tarfile
 import tempfile
 import zlib
 
@@ -17,38 +15,10 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import compare, corpus, oracle, torsion
+from harness import compare, menagerie, oracle, torsion
 
 HFIELD_FIELDS = ["hfield_size", "hfield_nrow", "hfield_ncol", "hfield_adr", "hfield_data"]
 QACC_TOL = 1e-8
-
-# the Menagerie corpus: unpacked robots, else the archives in shared/ beside the repository
-MENAGERIE_DIRS = [os.path.join(corpus.REPO_ROOT, "build", "menagerie")]
-MENAGERIE_ARCHIVES = [os.path.join(corpus.REPO_ROOT, "..", "shared", "corpus", "menagerie"),
-                      "/work/shared/corpus/menagerie"]
-
-
-@functools.lru_cache(maxsize=None)
-def _menagerie_robot(robot):
-    """Directory holding Menagerie's ROBOT/ (unpacked into a temporary directory when only
-    the archive is there)."""
-    for root in MENAGERIE_DIRS:
-        if os.path.isdir(os.path.join(root, robot)):
-            return root
-    for root in MENAGERIE_ARCHIVES:
-        archive = os.path.join(root, robot + ".tar.xz")
-        if os.path.exists(archive):
-            out = tempfile.mkdtemp(prefix="tn-menagerie-")
-            with tarfile.open(archive) as tar:
-                tar.extractall(out)
-            return out
-    raise AssertionError("Menagerie robot %s not found in %s" % (
-        robot, MENAGERIE_DIRS + MENAGERIE_ARCHIVES))
-
-
-def _menagerie(robot, scene):
-    """Path of a Menagerie scene."""
-    return os.path.join(_menagerie_robot(robot), robot, scene)
 
 
 def write_png(path, samples, color_type, bitdepth=8, palette=None, interlace=False):
@@ -199,12 +169,12 @@ def test_hfield_bad_file_rejected(case):
 
 
 def test_barkour_hfield_scene_fields():
-    _check_fields(_menagerie("google_barkour_vb", "scene_hfield_mjx.xml"),
+    _check_fields(menagerie.path("google_barkour_vb", "scene_hfield_mjx.xml"),
                   HFIELD_FIELDS + ["geom_size", "geom_aabb", "geom_rbound", "body_mass"])
 
 
 def test_barkour_hfield_scene_qacc():
-    path = _menagerie("google_barkour_vb", "scene_hfield_mjx.xml")
+    path = menagerie.path("google_barkour_vb", "scene_hfield_mjx.xml")
     m = oracle.load(path)
     states, ctrl = oracle.random_states(m, 20, oracle.rng("barkour-hfield", "qacc"))
     expected = oracle.forward_qacc(m, states, ctrl)

@@ -456,6 +456,39 @@ static void mark_used(tnXmlNode* node) {
   }
 }
 
+/* the first <plugin> element in a subtree, NULL when none */
+static const tnXmlNode* find_plugin(const tnXmlNode* node) {
+  if (strcmp(node->name, "plugin") == 0) {
+    return node;
+  }
+  for (int i = 0; i < node->nchild; i++) {
+    const tnXmlNode* found = find_plugin(node->child[i]);
+    if (found) {
+      return found;
+    }
+  }
+  return NULL;
+}
+
+/* an element Torsion does not implement; engine plugins are named (Torsion has none) */
+static void report_notimpl(const tnXmlNode* node, char* err, int errsz) {
+  int pluginish = strcmp(node->name, "plugin") == 0 || strcmp(node->name, "extension") == 0;
+  const tnXmlNode* plugin = pluginish ? find_plugin(node) : NULL;
+  const char* which = plugin ? tn_xmlAttr(plugin, "plugin") : NULL;
+  const char* instance = plugin ? tn_xmlAttr(plugin, "instance") : NULL;
+  if (which) {
+    tn_xmlError(err, errsz, plugin, NULL, "plugin '%s' is not supported (Torsion has no engine "
+                "plugins)", which);
+  } else if (instance) {
+    tn_xmlError(err, errsz, plugin, NULL, "plugin instance '%s' is not supported (Torsion has no "
+                "engine plugins)", instance);
+  } else if (plugin) {
+    tn_xmlError(err, errsz, plugin, NULL, "engine plugins are not supported");
+  } else {
+    tn_xmlError(err, errsz, node, NULL, "not implemented yet");
+  }
+}
+
 /* validate one element and its subtree */
 static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
   // find the element under its parent
@@ -468,7 +501,7 @@ static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
     return 0;
   }
   if (row->status == TN_SCHEMA_NOTIMPL) {
-    tn_xmlError(err, errsz, node, NULL, "not implemented yet");
+    report_notimpl(node, err, errsz);
     return 0;
   }
 
