@@ -5,8 +5,14 @@ MuJoCo's binary format must give exactly MuJoCo 3.14's hfield_data, hfield_size,
 hfield_nrow, hfield_ncol and hfield_adr (red channel, bottom row first, normalized in
 float); bad files are rejected by both engines; the Menagerie Barkour height field scene
 compiles to the same fields and the same qacc (constraints off) at random states.
+
+Skins (kept in the model, not rendered): inline skins in <asset> and <deformable>, .skn
+files written by the test, and dm_control's dog skin must give exactly MuJoCo's skin_*
+arrays (weights normalized in float, bind quaternions normalized in double); malformed
+skins are rejected by both engines with the element's line.
 """
 import os
+import re
 import struct
 import tempfile
 import zlib
@@ -116,6 +122,12 @@ def _check_fields(path, fields):
     ours = torsion.dump(path, fields)
     bad = []
     for name in fields:
+        if name == "names":
+            # the packed name buffer, as bytes
+            if bytes(ours[name].ravel().astype("u1")) != bytes(m.names):
+                bad.append("names: %r, MuJoCo %r" % (bytes(ours[name].ravel().astype("u1")),
+                                                    bytes(m.names)))
+            continue
         theirs = oracle.model_field(m, name)
         if ours[name].shape != theirs.shape:
             bad.append("%s: shape %s, MuJoCo %s" % (name, ours[name].shape, theirs.shape))
@@ -180,3 +192,155 @@ def test_barkour_hfield_scene_qacc():
     expected = oracle.forward_qacc(m, states, ctrl)
     qacc = torsion.forward(path, states, ctrl if m.nu else None, disable=oracle.SMOOTH_ONLY)
     compare.check_rows(qacc, expected, QACC_TOL, "qacc", row_name="state")
+
+
+# ---------------------------------------------------------------------------------------
+# skins
+# ---------------------------------------------------------------------------------------
+
+SKIN_FIELDS = [
+    "skin_matid", "skin_group", "skin_rgba", "skin_inflate", "skin_vertadr", "skin_vertnum",
+    "skin_texcoordadr", "skin_faceadr", "skin_facenum", "skin_boneadr", "skin_bonenum",
+    "skin_vert", "skin_texcoord", "skin_face", "skin_bonevertadr", "skin_bonevertnum",
+    "skin_bonebindpos", "skin_bonebindquat", "skin_bonebodyid", "skin_bonevertid",
+    "skin_bonevertweight", "name_skinadr",
+]
+SKIN_SIZES = ["nskin", "nskinvert", "nskintexvert", "nskinface", "nskinbone", "nskinbonevert"]
+STRUCT_DIR = os.path.join(os.path.dirname(__file__), "..", "models", "structure")
+DOG_DIR = os.path.join(os.path.dirname(mujoco.__file__), "..", "dm_control", "suite")
+
+
+def _check_skin_sizes(path):
+    """Array lengths of Torsion's skin fields are MuJoCo's sizes."""
+    m = oracle.load(path)
+    ours = torsion.dump(path, ["skin_vertadr", "skin_vert", "skin_texcoord", "skin_face",
+                               "skin_bonebodyid", "skin_bonevertid"])
+    got = [len(ours[k]) for k in ("skin_vertadr", "skin_vert", "skin_texcoord", "skin_face",
+                                  "skin_bonebodyid", "skin_bonevertid")]
+    assert got == [int(getattr(m, s)) for s in SKIN_SIZES]
+
+
+def _qacc(path, name):
+    m = oracle.load(path)
+    states, ctrl = oracle.random_states(m, 20, oracle.rng(name, "qacc"))
+    expected = oracle.forward_qacc(m, states, ctrl)
+    qacc = torsion.forward(path, states, ctrl if m.nu else None, disable=oracle.SMOOTH_ONLY)
+    compare.check_rows(qacc, expected, QACC_TOL, "qacc", row_name="state")
+
+
+def test_skin_inline_fields():
+    path = os.path.join(STRUCT_DIR, "skin_inline.xml")
+    _check_fields(path, SKIN_FIELDS + ["names"])
+    _check_skin_sizes(path)
+    _qacc(path, "skin_inline")
+
+
+def write_skn(path, vert, texcoord, face, bones):
+    """A MuJoCo .skn file; bones: (body, bindpos, bindquat, vertid, vertweight)."""
+    out = struct.pack("<4i", len(vert), len(texcoord), len(face), len(bones))
+    out += np.asarray(vert, "<f4").tobytes() + np.asarray(texcoord, "<f4").tobytes()
+    out += np.asarray(face, "<i4").tobytes()
+    for body, pos, quat, ids, weights in bones:
+        out += body.encode().ljust(40, b"\0") + np.asarray(pos, "<f4").tobytes()
+        out += np.asarray(quat, "<f4").tobytes() + struct.pack("<i", len(ids))
+        out += np.asarray(ids, "<i4").tobytes() + np.asarray(weights, "<f4").tobytes()
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+SKIN_BODIES = ('<worldbody><body name="a"><joint/><geom size="0.1"/>'
+               '<body name="b" pos="0 0 -1"><joint axis="1 0 0"/><geom size="0.1"/></body>'
+               '</body></worldbody>')
+
+
+def _skn_files(directory):
+    r = np.random.default_rng(11)
+    vert = r.standard_normal((6, 3))
+    face = [[0, 1, 2], [2, 3, 4], [3, 4, 5]]
+    bones = [("a", r.standard_normal(3), r.standard_normal(4), [0, 1, 2, 3], r.uniform(0.1, 2, 4)),
+             ("b", r.standard_normal(3), r.standard_normal(4), [2, 3, 4, 5], r.uniform(0.1, 2, 4))]
+    write_skn(os.path.join(directory, "textured.skn"), vert, r.uniform(0, 1, (6, 2)), face, bones)
+    write_skn(os.path.join(directory, "plain.skn"), vert, np.zeros((0, 2)), face, bones)
+
+
+def test_skin_files_equal_mujoco():
+    with tempfile.TemporaryDirectory(prefix="tn-skin-") as tmp:
+        os.mkdir(os.path.join(tmp, "assets"))
+        _skn_files(os.path.join(tmp, "assets"))
+        xml = ('<mujoco><compiler meshdir="assets"/><asset><material name="m"/>'
+               '<skin file="textured.skn" material="m" group="3"/>'
+               '<skin name="second" file="plain.skn" rgba="0 1 0 1"/></asset>%s</mujoco>'
+               % SKIN_BODIES)
+        path = _write(tmp, xml)
+        _check_fields(path, SKIN_FIELDS + ["names"])
+        _check_skin_sizes(path)
+
+
+def _dog_without_springdamper(directory):
+    """dm_control's dog.xml with joint springdamper removed (a compiler feature outside
+    skins) and its directories made absolute, so it loads from another directory."""
+    dog = os.path.abspath(DOG_DIR)
+    with open(os.path.join(dog, "dog.xml")) as f:
+        xml = f.read()
+    xml = xml.replace('meshdir="dog_assets/"', 'meshdir="%s/dog_assets/"' % dog)
+    xml = xml.replace('texturedir="dog_assets/"', 'texturedir="%s/dog_assets/"' % dog)
+    xml = xml.replace('file="./common/', 'file="%s/common/' % dog)
+    xml = re.sub(r' springdamper="[^"]*"', "", xml)
+    return _write(directory, xml, "dog.xml")
+
+
+def test_dog_skin_equal_mujoco():
+    with tempfile.TemporaryDirectory(prefix="tn-dog-") as tmp:
+        path = _dog_without_springdamper(tmp)
+        _check_fields(path, SKIN_FIELDS)
+        _check_skin_sizes(path)
+        _qacc(path, "dog")
+
+
+BAD_SKINS = {
+    "file_and_data": '<skin name="s" file="x.skn" vertex="0 0 0"/>',
+    "missing_bones": '<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"/>',
+    "missing_faces": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0"><bone body="a" bindpos="0 0 0" '
+                      'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/></skin>'),
+    "vertex_count": ('<skin name="s" vertex="0 0 0 1 0 0 0 1" face="0 1 2"><bone body="a" '
+                     'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>'
+                     '</skin>'),
+    "texcoord_count": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" texcoord="0 0 1 1" face="0 1 2">'
+                       '<bone body="a" bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" '
+                       'vertweight="1 1 1"/></skin>'),
+    "unweighted_vertex": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="a" '
+                          'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1" vertweight="1 1"/>'
+                          '</skin>'),
+    "vertid_range": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="a" '
+                     'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 3" vertweight="1 1 1"/>'
+                     '</skin>'),
+    "weight_count": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="a" '
+                     'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1"/>'
+                     '</skin>'),
+    "unknown_body": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="zz" '
+                     'bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/>'
+                     '</skin>'),
+    "unknown_material": ('<skin name="s" material="nomat" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2">'
+                         '<bone body="a" bindpos="0 0 0" bindquat="1 0 0 0" vertid="0 1 2" '
+                         'vertweight="1 1 1"/></skin>'),
+    "no_bindpos": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="a" '
+                   'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/></skin>'),
+    "truncated_file": '<skin name="s" file="short.skn"/>',
+    "missing_file": '<skin name="s" file="none.skn"/>',
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_SKINS))
+def test_bad_skin_rejected(case):
+    with tempfile.TemporaryDirectory(prefix="tn-skin-") as tmp:
+        with open(os.path.join(tmp, "short.skn"), "wb") as f:
+            f.write(struct.pack("<4i", 3, 0, 1, 1) + b"\0" * 40)
+        xml = ('<mujoco>\n<worldbody><body name="a"><geom size="1"/></body></worldbody>\n'
+               '<asset>\n%s\n</asset></mujoco>' % BAD_SKINS[case])
+        path = _write(tmp, xml)
+        with pytest.raises(Exception):
+            mujoco.MjModel.from_xml_path(path)
+        proc = torsion.run(["info", path], check=False)
+    err = proc.stderr.strip()
+    assert proc.returncode > 0 and not proc.stdout, "accepted"
+    assert "model.xml:4: element '" in err, err

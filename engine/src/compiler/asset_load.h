@@ -1,5 +1,6 @@
 /* compiler/asset_load.h — internal: reading asset files other than meshes (height field
- * images and binaries, skin binaries) into plain arrays.
+ * images and binaries, skin binaries) into plain arrays (hfield_load.c, skin_load.c;
+ * asset_file.c reads files).
  *
  * Every loader returns 1 on success and 0 with a one-line reason in `why` (the caller adds
  * the element, attribute and file). Output arrays are malloc'ed and owned by the caller. */
@@ -21,5 +22,33 @@ int tn_assetHasExtension(const char* path, const char* ext);
  * binary rows are kept in file order. Values are not normalized. */
 int tn_hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol,
                   float** data, char* why, int whysz);
+
+/* one bone of a skin file */
+typedef struct tnSkinBoneData_ {
+  char body[41]; /* body name (at most 40 characters in the file) */
+  float bindpos[3];
+  float bindquat[4];
+  int nvert;
+  int* vertid;
+  float* vertweight;
+} tnSkinBoneData;
+
+/* the content of a skin file (all arrays malloc'ed; free with tn_skinDataFree) */
+typedef struct tnSkinData_ {
+  int nvert, ntexcoord, nface, nbone;
+  float* vert;     /* 3 * nvert */
+  float* texcoord; /* 2 * ntexcoord */
+  int* face;       /* 3 * nface */
+  tnSkinBoneData* bones;
+} tnSkinData;
+
+/* A MuJoCo skin file (.skn): int32 nvert, ntexcoord, nface, nbone; float32 vertices
+ * (3 each), texture coordinates (2 each); int32 faces (3 each); then per bone a 40-byte body
+ * name, float32 bindpos[3], bindquat[4], int32 vertex count, int32 vertex ids and float32
+ * weights. The file must hold exactly that many bytes. */
+int tn_skinLoad(const char* path, tnSkinData* out, char* why, int whysz);
+
+/* free the arrays of a loaded (or partly loaded) skin file and zero it */
+void tn_skinDataFree(tnSkinData* skin);
 
 #endif /* TORSION_ASSET_LOAD_H */

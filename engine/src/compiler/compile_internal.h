@@ -65,6 +65,9 @@ int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
 int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
 int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
 int tn_compileHFieldFiles(tnCompiler* c);     /* compile_asset.c: load files, pre-sizes */
+int tn_compileSkinFiles(tnCompiler* c);       /* compile_skin.c: load files, pre-sizes */
+int tn_compileSkinSizes(tnCompiler* c, mjModel* sz); /* compile_skin.c */
+int tn_compileSkins(tnCompiler* c);           /* compile_skin.c: skin_* arrays */
 int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process, pre-sizes */
 void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
 int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */

@@ -264,7 +264,7 @@ void tn_specFree(tnSpec* s) {
                    &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,
                    &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
                    &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
-                   &s->tuple_elems, &s->keys};
+                   &s->tuple_elems, &s->keys,     &s->skins,      &s->skinbones};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
     tn_vecFree(vecs[i]);
   }

@@ -308,6 +308,36 @@ typedef struct tnSpecHField_ {
   tnXmlNode* src;
 } tnSpecHField;
 
+/* a <skin> (kept in the model, not rendered): inline data or a .skn file, and its bones */
+typedef struct tnSpecSkin_ {
+  const char* name;
+  const char* file;     /* file name as written (NULL: inline data) */
+  const char* path;     /* file resolved like a mesh file (meshdir, else assetdir) */
+  const char* material; /* NULL: none */
+  float rgba[4];
+  float inflate;
+  int group;
+  float* vert; /* pool memory: nvert vertices (3 floats each) */
+  int nvert;
+  float* texcoord; /* pool memory: ntexcoord pairs, 0 or nvert of them */
+  int ntexcoord;
+  int* face; /* pool memory: nface triangles (3 vertex indices each) */
+  int nface;
+  int boneadr, nbone; /* into tnSpec.skinbones (inline bones; file bones are appended) */
+  tnXmlNode* src;
+} tnSpecSkin;
+
+/* one bone of a skin: the body it follows, its bind pose and its vertex weights */
+typedef struct tnSpecSkinBone_ {
+  const char* body;
+  float bindpos[3];
+  float bindquat[4];
+  int* vertid;      /* pool memory, nvert indices */
+  float* vertweight; /* pool memory, nvert weights */
+  int nvert;
+  tnXmlNode* src;
+} tnSpecSkinBone;
+
 typedef struct tnSpecExclude_ {
   const char* body1;
   const char* body2;
@@ -427,6 +457,8 @@ typedef struct tnSpec_ {
   tnVec textures;    /* tnSpecTexture */
   tnVec meshes;      /* tnSpecMesh */
   tnVec hfields;     /* tnSpecHField */
+  tnVec skins;       /* tnSpecSkin */
+  tnVec skinbones;   /* tnSpecSkinBone, each skin's bones contiguous */
   tnVec pairs;       /* tnSpecPair */
   tnVec excludes;    /* tnSpecExclude */
   tnVec equalities;  /* tnSpecEquality */

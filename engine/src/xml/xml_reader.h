@@ -107,6 +107,7 @@ int tn_readSize(tnReader* r, tnXmlNode* node);
 int tn_readStatistic(tnReader* r, tnXmlNode* node);
 int tn_readWorldbody(tnReader* r, tnXmlNode* node);
 int tn_readAsset(tnReader* r, tnXmlNode* node);
+int tn_readDeformable(tnReader* r, tnXmlNode* node);
 int tn_readContact(tnReader* r, tnXmlNode* node);
 int tn_readEquality(tnReader* r, tnXmlNode* node);
 int tn_readTendon(tnReader* r, tnXmlNode* node);

@@ -129,9 +129,9 @@ static const tnSchemaRow schema[] = {
     {"mesh", "plugin", TN_SCHEMA_NOTIMPL, "plugin instance"},
     {"plugin", "config", TN_SCHEMA_NOTIMPL, "key value"},
     {"asset", "hfield", TN_SCHEMA_OK, "name content_type file nrow ncol size elevation"},
-    {"asset", "skin", TN_SCHEMA_NOTIMPL,
+    {"asset", "skin", TN_SCHEMA_OK,
      "name file material rgba inflate vertex texcoord face group"},
-    {"skin", "bone", TN_SCHEMA_NOTIMPL, "body bindpos bindquat vertid vertweight"},
+    {"skin", "bone", TN_SCHEMA_OK, "body bindpos bindquat vertid vertweight"},
     {"asset", "texture", TN_SCHEMA_OK,
      "name type colorspace content_type file gridsize gridlayout fileright fileleft fileup "
      "filedown filefront fileback builtin rgb1 rgb2 mark markrgb random width height hflip "
@@ -211,7 +211,7 @@ static const tnSchemaRow schema[] = {
      "name type group dim dof count cellcount spacing radius rigid mass inertiabox scale "
      "file point element texcoord material rgba flatskin pos quat axisangle xyaxes zaxis "
      "euler origin"},
-    {"mujoco", "deformable", TN_SCHEMA_NOTIMPL, ""},
+    {"mujoco", "deformable", TN_SCHEMA_OK, ""},
     {"deformable", "flex", TN_SCHEMA_NOTIMPL,
      "name group dim radius material rgba flatskin body vertex element texcoord "
      "elemtexcoord node nodecoord cellcount dof"},
@@ -220,7 +220,7 @@ static const tnSchemaRow schema[] = {
      "internal selfcollide activelayers passive"},
     {"flex", "edge", TN_SCHEMA_NOTIMPL, "stiffness damping"},
     {"flex", "elasticity", TN_SCHEMA_NOTIMPL, "young poisson damping thickness elastic2d"},
-    {"deformable", "skin", TN_SCHEMA_NOTIMPL,
+    {"deformable", "skin", TN_SCHEMA_OK,
      "name file material rgba inflate vertex texcoord face group"},
     {"mujoco", "contact", TN_SCHEMA_OK, ""},
     {"contact", "pair", TN_SCHEMA_OK,
