@@ -10,11 +10,104 @@ names, and give the same qacc (constraints off) at random states.
 import os
 import tempfile
 
+import mujoco
+import numpy as np
 import pytest
 
-from harness import corpus, menagerie, torsion
+from harness import compare, corpus, menagerie, oracle, torsion
 
 STRUCT_DIR = os.path.join(corpus.REPO_ROOT, "tests", "models", "structure")
+SCENES = ["replicate_ring.xml", "frames.xml"]
+QACC_TOL = 1e-8
+COMPILED_TOL = 1e-10
+
+# compiled fields compared with MuJoCo's (1e-10; integer fields must be equal)
+FIELDS = [
+    "body_parentid", "body_rootid", "body_jntnum", "body_jntadr", "body_geomnum",
+    "body_geomadr", "body_pos", "body_quat", "body_ipos", "body_iquat", "body_mass",
+    "body_inertia", "jnt_type", "jnt_bodyid", "jnt_qposadr", "jnt_pos", "jnt_axis",
+    "jnt_range", "dof_damping", "geom_type", "geom_bodyid", "geom_size", "geom_pos",
+    "geom_quat", "site_bodyid", "site_pos", "site_quat", "cam_bodyid", "cam_pos", "cam_quat",
+    "tendon_adr", "tendon_num", "wrap_type", "wrap_objid", "eq_type", "eq_obj1id",
+    "eq_obj2id", "exclude_signature", "actuator_trntype", "actuator_trnid", "actuator_gear",
+    "sensor_type", "sensor_objtype", "sensor_objid", "sensor_adr", "qpos0",
+]
+SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "ntendon", "neq", "nsensor",
+         "nsensordata", "nwrap"]
+
+
+def compare_compiled(path):
+    """Sizes, FIELDS and the packed names of a model equal MuJoCo's."""
+    m = oracle.load(path)
+    info = torsion.info(path)
+    assert {k: info[k] for k in SIZES} == {k: int(getattr(m, k)) for k in SIZES}
+    ours = torsion.dump(path, FIELDS + ["names"])
+    bad = []
+    for name in FIELDS:
+        theirs = oracle.model_field(m, name)
+        if ours[name].shape != theirs.shape:
+            bad.append("%s: shape %s, MuJoCo %s" % (name, ours[name].shape, theirs.shape))
+        elif theirs.size and np.max(np.abs(ours[name] - theirs)) > COMPILED_TOL:
+            bad.append("%s: max |diff| %.3g" % (name, np.max(np.abs(ours[name] - theirs))))
+    names = bytes(ours["names"].ravel().astype("u1"))
+    if names != bytes(m.names):
+        bad.append("names: %r, MuJoCo %r" % (names, bytes(m.names)))
+    assert not bad, "differs from MuJoCo: %s" % "; ".join(bad)
+
+
+def compare_qacc(path, label):
+    """qacc at random states (constraints off) equals MuJoCo's within 1e-8."""
+    m = oracle.load(path)
+    states, ctrl = oracle.random_states(m, 20, oracle.rng(label, "qacc"))
+    expected = oracle.forward_qacc(m, states, ctrl)
+    qacc = torsion.forward(path, states, ctrl if m.nu else None, disable=oracle.SMOOTH_ONLY)
+    compare.check_rows(qacc, expected, QACC_TOL, "qacc", row_name="state")
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_structure_scene_compiles_as_mujoco(scene):
+    compare_compiled(os.path.join(STRUCT_DIR, scene))
+
+
+@pytest.mark.parametrize("scene", SCENES)
+def test_structure_scene_qacc(scene):
+    compare_qacc(os.path.join(STRUCT_DIR, scene), scene)
+
+
+# small replicate cases: (compiler settings, worldbody, sections after it)
+REPLICATE_CASES = {
+    "offset_euler": ("", '<replicate count="3" offset="1 0 0" euler="0 0 30"><body name="b" '
+                     'pos="0 1 0"><joint name="j"/><geom name="g" size="0.1"/></body>'
+                     '<geom name="w" size="0.1" pos="0 0 1"/></replicate>', ""),
+    "two_digits": ("", '<replicate count="12" offset="1 0 0"><geom name="g" size="0.1"/>'
+                   '<geom size="0.2"/></replicate>', ""),
+    "radian_zyx": ('<compiler angle="radian" eulerseq="zyx"/>',
+                   '<replicate count="5" offset="1 0.2 0.1" euler="0.3 0.2 0.1"><body name="b" '
+                   'pos="0.1 0.2 0.3" euler="0.1 0 0.2"><freejoint/><geom name="g" type="box" '
+                   'size="0.1 0.2 0.3"/></body></replicate>', ""),
+    "references": ("", '<body name="out"><joint name="jo"/><geom size="0.1"/></body>'
+                   '<replicate count="2" offset="1 0 0"><body name="b"><joint name="j"/>'
+                   '<geom size="0.1"/><body name="c"><joint name="k"/><geom size="0.1"/></body>'
+                   '<site name="s"/></body></replicate>',
+                   '<sensor><jointpos name="sa" joint="jo"/><jointpos name="sj" joint="j"/>'
+                   '<framepos objtype="site" objname="s"/><jointvel joint="jo"/></sensor>'
+                   '<equality><joint joint1="j" joint2="k"/><connect body1="b" body2="out" '
+                   'anchor="0 0 0"/><joint joint1="jo" joint2="j1"/></equality>'
+                   '<tendon><fixed name="t"><joint joint="j" coef="1"/><joint joint="jo" '
+                   'coef="2"/></fixed></tendon><actuator><motor name="m1" joint="jo"/>'
+                   '<motor name="m2" joint="j"/><motor name="m3" tendon="t"/></actuator>'
+                   '<contact><exclude body1="b" body2="out"/></contact>'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REPLICATE_CASES))
+def test_replicate_cases(case):
+    compiler, world, after = REPLICATE_CASES[case]
+    xml = "<mujoco>%s<worldbody>%s</worldbody>%s</mujoco>" % (compiler, world, after)
+    with tempfile.TemporaryDirectory(prefix="tn-replicate-") as tmp:
+        path = _write(tmp, xml, case + ".xml")
+        compare_compiled(path)
+        compare_qacc(path, case)
 
 PLUGINS = {
     "extension": ('<extension><plugin plugin="mujoco.pid"><instance name="p"/></plugin>'

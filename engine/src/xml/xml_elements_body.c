@@ -210,8 +210,9 @@ static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, cons
   return 1;
 }
 
-/* <worldbody> */
+/* <worldbody> (replicates expanded first, see xml_replicate.c) */
 int tn_readWorldbody(tnReader* r, tnXmlNode* node) {
   const tnFrame none = {0, {0, 0, 0}, {1, 0, 0, 0}};
+  TN_OK(tn_xmlExpandReplicates(r, node));
   return read_body_children(r, node, 0, 0, &none);
 }

@@ -106,6 +106,8 @@ int tn_readOption(tnReader* r, tnXmlNode* node);
 int tn_readSize(tnReader* r, tnXmlNode* node);
 int tn_readStatistic(tnReader* r, tnXmlNode* node);
 int tn_readWorldbody(tnReader* r, tnXmlNode* node);
+/* expand the <replicate>s below <worldbody> in the tree (xml_replicate.c); 1 or 0 */
+int tn_xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody);
 int tn_readAsset(tnReader* r, tnXmlNode* node);
 int tn_readDeformable(tnReader* r, tnXmlNode* node);
 int tn_readContact(tnReader* r, tnXmlNode* node);

@@ -400,8 +400,8 @@ static const tnSchemaRow schema[] = {
     {"keyframe", "key", TN_SCHEMA_OK, "name time qpos qvel act mpos mquat ctrl"},
     {"worldbody", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
     {"body", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
-    {"worldbody", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
-    {"body", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
+    {"worldbody", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
+    {"body", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
     {"worldbody", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
     {"body", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
     {"asset", "model", TN_SCHEMA_NOTIMPL, "name file content_type"},
@@ -493,7 +493,8 @@ static void report_notimpl(const tnXmlNode* node, char* err, int errsz) {
 static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
   // find the element under its parent
   const tnSchemaRow* row = find_row(parent, node->name);
-  if (!row && (strcmp(parent, "worldbody") == 0 || strcmp(parent, "frame") == 0)) {
+  if (!row && (strcmp(parent, "worldbody") == 0 || strcmp(parent, "frame") == 0 ||
+               strcmp(parent, "replicate") == 0)) {
     row = find_row("body", node->name);
   }
   if (!row) {
