@@ -1,6 +1,11 @@
 """MJCF structure elements: engine plugins (refused with a clear error), <replicate>,
 <frame> and <model>/<attach>.
 
+Attach: a child model's body subtree attached with a prefix (assets, default classes and the
+child's referencing elements come along) must compile to MuJoCo's model; what is not
+implemented yet (attaching a whole model, a child with other angle units or keyframes) is
+refused by name.
+
 Plugins: Torsion has no engine plugins, so a model that uses one must fail to load with a
 message naming the file, the line, the <plugin> element and the plugin (MuJoCo loads these
 models; the check here is that Torsion refuses them cleanly). The structure scenes under
@@ -17,7 +22,7 @@ import pytest
 from harness import compare, corpus, menagerie, oracle, torsion
 
 STRUCT_DIR = os.path.join(corpus.REPO_ROOT, "tests", "models", "structure")
-SCENES = ["replicate_ring.xml", "frames.xml"]
+SCENES = ["replicate_ring.xml", "frames.xml", "attach_parent.xml"]
 QACC_TOL = 1e-8
 COMPILED_TOL = 1e-10
 
@@ -30,7 +35,9 @@ FIELDS = [
     "geom_quat", "site_bodyid", "site_pos", "site_quat", "cam_bodyid", "cam_pos", "cam_quat",
     "tendon_adr", "tendon_num", "wrap_type", "wrap_objid", "eq_type", "eq_obj1id",
     "eq_obj2id", "exclude_signature", "actuator_trntype", "actuator_trnid", "actuator_gear",
-    "sensor_type", "sensor_objtype", "sensor_objid", "sensor_adr", "qpos0",
+    "sensor_type", "sensor_objtype", "sensor_objid", "sensor_adr", "qpos0", "dof_armature",
+    "geom_rgba", "geom_dataid", "geom_matid", "mesh_vert", "mesh_face", "mat_rgba",
+    "actuator_gainprm", "actuator_biasprm",
 ]
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "ntendon", "neq", "nsensor",
          "nsensordata", "nwrap"]
@@ -149,3 +156,72 @@ def test_shadow_dexee_refused_naming_its_plugin():
     err = proc.stderr.strip()
     assert proc.returncode > 0 and not proc.stdout, "accepted"
     assert "shadow_dexee.xml:57: element 'plugin': plugin 'mujoco.pid' is not supported" in err, err
+
+
+CHILD = """<mujoco>%s<worldbody><body name="a" childclass="c"><joint name="ja"/><geom size="0.1"/>
+<body name="b" pos="0 0 1"><joint name="jb"/><geom size="0.1"/></body></body></worldbody>
+<default><default class="c"><geom size="0.2" rgba="0 1 0 1"/></default></default>%s</mujoco>"""
+
+# attach cases: (child compiler, child sections after worldbody, parent body content)
+ATTACH_CASES = {
+    "inherited_childclass": ("", "", '<attach model="k" body="b" prefix="x/"/>'),
+    "world_frame": ("", '<actuator><motor joint="ja"/><motor joint="jb"/></actuator>',
+                    '<frame pos="1 2 3" euler="10 20 30"><attach model="k" body="a" prefix="p"/>'
+                    '</frame>'),
+}
+
+
+def _attach_files(tmp, case):
+    compiler, sections, body = case
+    _write(tmp, CHILD % (compiler, sections), "child.xml")
+    return _write(tmp, '<mujoco><asset><model name="k" file="child.xml"/></asset><worldbody>'
+                  '%s</worldbody></mujoco>' % body, "parent.xml")
+
+
+@pytest.mark.parametrize("case", sorted(ATTACH_CASES))
+def test_attach_cases(case):
+    with tempfile.TemporaryDirectory(prefix="tn-attach-") as tmp:
+        path = _attach_files(tmp, ATTACH_CASES[case])
+        compare_compiled(path)
+        compare_qacc(path, case)
+
+
+# attaches that MuJoCo refuses too: (case, needle in Torsion's message)
+ATTACH_ERRORS = {
+    "unknown_model": (("", "", '<attach model="nope" body="a" prefix="p"/>'), "nope"),
+    "unknown_body": (("", "", '<attach model="k" body="nobody" prefix="p"/>'), "nobody"),
+}
+
+# attaches MuJoCo accepts that Torsion refuses as not implemented yet
+ATTACH_NOTIMPL = {
+    "whole_model": ("", "", '<attach model="k" prefix="p"/>'),
+    "radian_child": ('<compiler angle="radian"/>', "", '<attach model="k" body="a" prefix="p"/>'),
+    "child_keyframe": ("", '<keyframe><key qpos="0.1 0.2"/></keyframe>',
+                       '<attach model="k" body="a" prefix="p"/>'),
+}
+
+
+def _refused(path):
+    proc = torsion.run(["info", path], check=False)
+    err = proc.stderr.strip()
+    assert proc.returncode > 0 and not proc.stdout, "accepted"
+    assert "parent.xml:1: element 'attach': attribute '" in err, err
+    return err
+
+
+@pytest.mark.parametrize("case", sorted(ATTACH_ERRORS))
+def test_attach_errors(case):
+    files, needle = ATTACH_ERRORS[case]
+    with tempfile.TemporaryDirectory(prefix="tn-attach-") as tmp:
+        path = _attach_files(tmp, files)
+        with pytest.raises(Exception):
+            mujoco.MjModel.from_xml_path(path)
+        assert needle in _refused(path)
+
+
+@pytest.mark.parametrize("case", sorted(ATTACH_NOTIMPL))
+def test_attach_not_implemented_is_refused(case):
+    with tempfile.TemporaryDirectory(prefix="tn-attach-") as tmp:
+        path = _attach_files(tmp, ATTACH_NOTIMPL[case])
+        mujoco.MjModel.from_xml_path(path)
+        assert "not implemented yet" in _refused(path)

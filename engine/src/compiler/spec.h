@@ -395,6 +395,13 @@ typedef struct tnSpecKey_ {
   tnXmlNode* src;
 } tnSpecKey;
 
+/* an <asset><model>: another MJCF document, attached by <attach> (owned by the spec) */
+typedef struct tnSpecModel_ {
+  const char* name;
+  tnXmlDoc* doc;
+  tnXmlNode* src;
+} tnSpecModel;
+
 /* one default class */
 typedef struct tnDefault_ {
   const char* name;
@@ -459,6 +466,7 @@ typedef struct tnSpec_ {
   tnVec hfields;     /* tnSpecHField */
   tnVec skins;       /* tnSpecSkin */
   tnVec skinbones;   /* tnSpecSkinBone, each skin's bones contiguous */
+  tnVec models;      /* tnSpecModel: documents that <attach> reads from */
   tnVec pairs;       /* tnSpecPair */
   tnVec excludes;    /* tnSpecExclude */
   tnVec equalities;  /* tnSpecEquality */

@@ -448,6 +448,8 @@ int tn_readAsset(tnReader* r, tnXmlNode* node) {
       ok = read_mesh(r, c);
     } else if (strcmp(c->name, "skin") == 0) {
       ok = read_skin(r, c);
+    } else if (strcmp(c->name, "model") == 0) {
+      ok = tn_readModelAsset(r, c);
     } else {
       ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
     }

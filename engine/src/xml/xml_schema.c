@@ -402,9 +402,9 @@ static const tnSchemaRow schema[] = {
     {"body", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
     {"worldbody", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
     {"body", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
-    {"worldbody", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
-    {"body", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
-    {"asset", "model", TN_SCHEMA_NOTIMPL, "name file content_type"},
+    {"worldbody", "attach", TN_SCHEMA_OK, "model body prefix"},
+    {"body", "attach", TN_SCHEMA_OK, "model body prefix"},
+    {"asset", "model", TN_SCHEMA_OK, "name file content_type"},
 };
 
 /* number of rows */
