@@ -4,8 +4,8 @@
  * MuJoCo 3.14's semantics: replica i sits in a frame rotated by i times the euler angles
  * (converted with the compiler's angle unit and euler sequence) and placed at the previous
  * replica's position plus the offset rotated by the previous replica's rotation (replica 0
- * at the enclosing frame). Every name inside gets the suffix sep + i, i padded with zeros to the number of
- * digits of count; nested replicates add their suffixes inside out. Elements of later
+ * at the enclosing frame). Every name inside gets the suffix sep + i, i padded with zeros
+ * to the number of digits of count; nested replicates add their suffixes inside out. Elements of later
  * sections that refer to a replicated name (sensors, actuators, tendons, contact pairs and
  * excludes, equalities) are moved to the end of their section, one copy per replica in
  * replica order, their references to replicated names and their own names suffixed; an
