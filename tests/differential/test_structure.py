@@ -3,8 +3,7 @@
 
 Attach: a child model's body subtree attached with a prefix (assets, default classes and the
 child's referencing elements come along) must compile to MuJoCo's model; what is not
-implemented yet (attaching a whole model, a child with other angle units or keyframes) is
-refused by name.
+implemented yet (a child with other angle units or with keyframes) is refused by name.
 
 Plugins: Torsion has no engine plugins, so a model that uses one must fail to load with a
 message naming the file, the line, the <plugin> element and the plugin (MuJoCo loads these
@@ -159,15 +158,20 @@ def test_shadow_dexee_refused_naming_its_plugin():
 
 
 CHILD = """<mujoco>%s<worldbody><body name="a" childclass="c"><joint name="ja"/><geom size="0.1"/>
-<body name="b" pos="0 0 1"><joint name="jb"/><geom size="0.1"/></body></body></worldbody>
+<body name="b" pos="0 0 1"><joint name="jb"/><geom size="0.1"/><replicate count="2" offset="0.3 0 0">
+<body name="r"><joint name="jr"/><geom size="0.05"/></body></replicate></body></body></worldbody>
 <default><default class="c"><geom size="0.2" rgba="0 1 0 1"/></default></default>%s</mujoco>"""
 
 # attach cases: (child compiler, child sections after worldbody, parent body content)
 ATTACH_CASES = {
     "inherited_childclass": ("", "", '<attach model="k" body="b" prefix="x/"/>'),
-    "world_frame": ("", '<actuator><motor joint="ja"/><motor joint="jb"/></actuator>',
+    "world_frame": ("", '<actuator><motor joint="ja"/><motor joint="jb"/></actuator>'
+                    '<sensor><jointpos joint="jr"/></sensor>',
                     '<frame pos="1 2 3" euler="10 20 30"><attach model="k" body="a" prefix="p"/>'
                     '</frame>'),
+    "whole_model": ("", '<actuator><motor joint="ja"/></actuator>',
+                    '<body name="t"><joint/><geom size="0.1"/><frame euler="0 0 45">'
+                    '<attach model="k" prefix="w"/></frame></body><attach model="k" prefix="v"/>'),
 }
 
 
@@ -194,9 +198,8 @@ ATTACH_ERRORS = {
 
 # attaches MuJoCo accepts that Torsion refuses as not implemented yet
 ATTACH_NOTIMPL = {
-    "whole_model": ("", "", '<attach model="k" prefix="p"/>'),
     "radian_child": ('<compiler angle="radian"/>', "", '<attach model="k" body="a" prefix="p"/>'),
-    "child_keyframe": ("", '<keyframe><key qpos="0.1 0.2"/></keyframe>',
+    "child_keyframe": ("", '<keyframe><key qpos="0.1 0.2 0.3"/></keyframe>',
                        '<attach model="k" body="a" prefix="p"/>'),
 }
 
@@ -225,3 +228,16 @@ def test_attach_not_implemented_is_refused(case):
         path = _attach_files(tmp, ATTACH_NOTIMPL[case])
         mujoco.MjModel.from_xml_path(path)
         assert "not implemented yet" in _refused(path)
+
+
+def test_replicate_with_keyframes_is_refused():
+    xml = ('<mujoco><worldbody><replicate count="3" offset="1 0 0"><body name="b"><joint/>'
+           '<geom size="0.1"/></body></replicate></worldbody>'
+           '<keyframe><key name="k" qpos="0.1"/></keyframe></mujoco>')
+    with tempfile.TemporaryDirectory(prefix="tn-replicate-") as tmp:
+        path = _write(tmp, xml)
+        assert mujoco.MjModel.from_xml_path(path).nkey == 4
+        proc = torsion.run(["info", path], check=False)
+    assert proc.returncode > 0 and not proc.stdout, "accepted"
+    assert "model.xml:1: element 'replicate': " in proc.stderr, proc.stderr
+    assert "not implemented yet" in proc.stderr, proc.stderr

@@ -399,6 +399,7 @@ typedef struct tnSpecKey_ {
 typedef struct tnSpecModel_ {
   const char* name;
   tnXmlDoc* doc;
+  int expanded; /* its replicates were expanded */
   tnXmlNode* src;
 } tnSpecModel;
 

@@ -10,10 +10,12 @@
  * actuator and sensor sections whose references all lie in the attached subtree (or in
  * elements brought along before them) are appended, prefixed, to this model's sections.
  *
- * Each attach reads prefixed copies of the child's nodes (so the child document is shared by
- * every attach of it, and errors point at the child's file and line). Not implemented yet,
- * and refused by name: attaching a whole model (no `body`), children whose <compiler> angle
- * or eulerseq differ from this model's, and children with keyframes. */
+ * Without `body`, the child's whole worldbody content is attached to the body holding
+ * <attach> (in its frame). Each attach reads prefixed copies of the child's nodes (so the
+ * child document is shared by every attach of it, and errors point at the child's file and
+ * line); the child's replicates are expanded once, before its first attach. Not implemented
+ * yet, and refused by name: children whose <compiler> angle or eulerseq differ from this
+ * model's, and children with keyframes. */
 #include <stdio.h>
 #include <string.h>
 
@@ -440,9 +442,11 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
   return 1;
 }
 
-/* the class the attached body inherits in the child: nearest childclass above it */
+/* the class the attached body inherits in the child: nearest childclass above it (the
+ * worldbody inherits the child's main class) */
 static const char* inherited_class(tnAttach* a, const tnXmlNode* body) {
-  for (const tnXmlNode* p = body->parent; p; p = p->parent) {
+  for (const tnXmlNode* p = strcmp(body->name, "body") == 0 ? body->parent : NULL; p;
+       p = p->parent) {
     const char* cc = tn_xmlAttr(p, "childclass");
     if (cc) {
       return prefixed(a, cc);
@@ -459,10 +463,6 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   if (!model) {
     return tn_rdFail(r, node, "model", "required attribute missing") + 1;
   }
-  if (!body) {
-    return tn_rdFail(r, node, "body", "attaching a whole model (no body) is not implemented yet") +
-           1;
-  }
   tnSpecModel* m = NULL;
   for (int i = 0; i < r->spec->models.n; i++) {
     tnSpecModel* mi = TN_AT(r->spec->models, tnSpecModel, i);
@@ -474,15 +474,9 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     tn_xmlError(r->err, r->errsz, node, "model", "unknown model asset '%s'", model);
     return 0;
   }
-  tnXmlDoc* child = m->doc;
-  tnXmlNode* world = child_named(child->root, "worldbody");
-  tnXmlNode* src = world ? find_body(world, body) : NULL;
-  if (!src) {
-    tn_xmlError(r->err, r->errsz, node, "body", "no body '%s' in model '%s'", body, model);
-    return 0;
-  }
 
   // what is not implemented yet
+  tnXmlDoc* child = m->doc;
   tnCompilerSettings cs;
   TN_OK(child_compiler(r, child, &cs));
   if (cs.degree != r->spec->compiler.degree ||
@@ -496,6 +490,19 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     return tn_rdFail(r, node, "model",
                      "attaching a model that has keyframes is not implemented yet") +
            1;
+  }
+
+  // the child's replicates, expanded once; then the body (none: the whole worldbody)
+  tnXmlNode* world = child_named(child->root, "worldbody");
+  if (world && !m->expanded) {
+    TN_OK(tn_xmlExpandReplicates(r, world));
+    m->expanded = 1;
+  }
+  tnXmlNode* src = world && body ? find_body(world, body) : world;
+  if (!src) {
+    tn_xmlError(r->err, r->errsz, node, "body", "no body '%s' in model '%s'", body ? body : "",
+                model);
+    return 0;
   }
 
   // defaults and assets, then the body, then the elements that refer to it
@@ -512,7 +519,11 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     tn_xmlError(r->err, r->errsz, src, "childclass", "unknown default class '%s'", cls_name);
     return 0;
   }
-  TN_OK(tn_readBodySubtree(r, copy, b, cls, frame));
+  if (body) {
+    TN_OK(tn_readBodySubtree(r, copy, b, cls, frame));
+  } else {
+    TN_OK(tn_readBodyChildren(r, copy, b, cls, frame));
+  }
   TN_OK(tn_xmlCheckUsed(copy, r->err, r->errsz));
   return attach_sections(&a, child, node);
 }

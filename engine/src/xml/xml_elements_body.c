@@ -212,9 +212,12 @@ static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, cons
   return 1;
 }
 
-/* a body subtree read on behalf of <attach> */
+/* a body subtree, or a worldbody's content, read on behalf of <attach> */
 int tn_readBodySubtree(tnReader* r, tnXmlNode* node, int parent, int cls, const tnFrame* frame) {
   return read_body(r, node, parent, cls, frame);
+}
+int tn_readBodyChildren(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
+  return read_body_children(r, node, b, cls, frame);
 }
 
 /* <worldbody> (replicates expanded first, see xml_replicate.c) */

@@ -111,6 +111,8 @@ int tn_readModelAsset(tnReader* r, tnXmlNode* node);
 int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame);
 /* a <body> element and its subtree under body `parent` (xml_elements_body.c); 1 or 0 */
 int tn_readBodySubtree(tnReader* r, tnXmlNode* node, int parent, int cls, const tnFrame* frame);
+/* the body-level children of node into body b (xml_elements_body.c); 1 or 0 */
+int tn_readBodyChildren(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame);
 /* expand the <replicate>s below <worldbody> in the tree (xml_replicate.c); 1 or 0 */
 int tn_xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody);
 int tn_readAsset(tnReader* r, tnXmlNode* node);

@@ -13,7 +13,9 @@
  * drops it.
  *
  * Each replica becomes a <frame> element carrying its pose (written with 17 significant
- * digits, so the numbers are exact), so the body reader needs nothing new. */
+ * digits, so the numbers are exact), so the body reader needs nothing new. Keyframes, which
+ * MuJoCo also replicates (one copy per replica and key, mapped joint by joint), are not
+ * implemented yet: a model with both is refused. */
 #include <stdio.h>
 #include <string.h>
 
@@ -294,6 +296,14 @@ static int expand_one(tnReplicate* x, tnXmlNode* root, tnXmlNode* parent, int k)
   mjtNum offset[3] = {0, 0, 0}, euler[3] = {0, 0, 0};
   const char* sep = NULL;
   TN_OK(replicate_attrs(x, rep, &count, offset, euler, &sep));
+  for (int i = 0; i < root->nchild; i++) {
+    if (strcmp(root->child[i]->name, "keyframe") == 0 && root->child[i]->nchild) {
+      return tn_rdFail(x->r, rep, NULL,
+                       "keyframes in a model with <replicate> are not implemented yet (MuJoCo "
+                       "replicates them per replica)") +
+             1;
+    }
+  }
   tnNameSet names = {NULL, 0, 0};
   tnXmlNode** child =
       tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(parent->nchild + count));
