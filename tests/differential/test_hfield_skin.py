@@ -326,6 +326,7 @@ BAD_SKINS = {
     "no_bindpos": ('<skin name="s" vertex="0 0 0 1 0 0 0 1 0" face="0 1 2"><bone body="a" '
                    'bindquat="1 0 0 0" vertid="0 1 2" vertweight="1 1 1"/></skin>'),
     "truncated_file": '<skin name="s" file="short.skn"/>',
+    "bone_count": '<skin name="s" file="bones.skn"/>',
     "missing_file": '<skin name="s" file="none.skn"/>',
 }
 
@@ -335,6 +336,8 @@ def test_bad_skin_rejected(case):
     with tempfile.TemporaryDirectory(prefix="tn-skin-") as tmp:
         with open(os.path.join(tmp, "short.skn"), "wb") as f:
             f.write(struct.pack("<4i", 3, 0, 1, 1) + b"\0" * 40)
+        with open(os.path.join(tmp, "bones.skn"), "wb") as f:
+            f.write(struct.pack("<4i", 1, 0, 1, 2000000000) + b"\0" * 24)
         xml = ('<mujoco>\n<worldbody><body name="a"><geom size="1"/></body></worldbody>\n'
                '<asset>\n%s\n</asset></mujoco>' % BAD_SKINS[case])
         path = _write(tmp, xml)

@@ -241,3 +241,16 @@ def test_replicate_with_keyframes_is_refused():
     assert proc.returncode > 0 and not proc.stdout, "accepted"
     assert "model.xml:1: element 'replicate': " in proc.stderr, proc.stderr
     assert "not implemented yet" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("world", [
+    '<replicate count="2147483647"><geom size="1"/></replicate>',
+    '<replicate count="1000"><replicate count="1000"><replicate count="1000"><geom size="1"/>'
+    '</replicate></replicate></replicate>',
+])
+def test_replicate_too_large_is_refused(world):
+    with tempfile.TemporaryDirectory(prefix="tn-replicate-") as tmp:
+        path = _write(tmp, "<mujoco><worldbody>%s</worldbody></mujoco>" % world)
+        proc = torsion.run(["info", path], check=False, timeout=60)
+    assert proc.returncode > 0 and not proc.stdout, "accepted"
+    assert "model.xml:1: element 'replicate': " in proc.stderr, proc.stderr

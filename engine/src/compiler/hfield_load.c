@@ -17,8 +17,9 @@
 
 #include "compiler/asset_load.h"
 
-/* largest accepted dimension of a height field */
+/* largest accepted dimension and number of values of a height field */
 #define TN_HFIELD_MAXDIM (1 << 16)
+#define TN_HFIELD_MAXDATA (1LL << 28)
 
 /* a PNG held in memory, read by libpng through png_set_read_fn */
 typedef struct tnPngSource_ {
@@ -84,7 +85,8 @@ static int load_png(const unsigned char* bytes, size_t size, int* nrow, int* nco
   png_uint_32 width = png_get_image_width(png, info);
   png_uint_32 height = png_get_image_height(png, info);
   int color = png_get_color_type(png, info);
-  if (width < 1 || height < 1 || width > TN_HFIELD_MAXDIM || height > TN_HFIELD_MAXDIM) {
+  if (width < 1 || height < 1 || width > TN_HFIELD_MAXDIM || height > TN_HFIELD_MAXDIM ||
+      (long long)width * height > TN_HFIELD_MAXDATA) {
     png_error(png, "image dimensions out of range");
   }
   if (color == PNG_COLOR_TYPE_PALETTE) {
@@ -137,7 +139,7 @@ static int load_binary(const unsigned char* bytes, size_t size, int* nrow, int* 
     memcpy(dims, bytes, sizeof(dims));
   }
   if (size < sizeof(dims) || dims[0] < 1 || dims[1] < 1 || dims[0] > TN_HFIELD_MAXDIM ||
-      dims[1] > TN_HFIELD_MAXDIM) {
+      dims[1] > TN_HFIELD_MAXDIM || (long long)dims[0] * dims[1] > TN_HFIELD_MAXDATA) {
     snprintf(why, (size_t)whysz, "invalid nrow or ncol in height field file");
     return 0;
   }

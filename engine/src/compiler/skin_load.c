@@ -41,8 +41,15 @@ static int take_bytes(tnSkinCursor* c, void* dst, size_t n) {
   return 1;
 }
 
+/* bytes of a bone without its vertices: name, bindpos, bindquat, vertex count */
+#define TN_SKIN_BONE_HEAD (40 + 3 * 4 + 4 * 4 + 4)
+
 /* the bones */
 static int read_bones(tnSkinCursor* c, tnSkinData* out, char* why, int whysz) {
+  if ((size_t)out->nbone > (c->size - c->pos) / TN_SKIN_BONE_HEAD) {
+    snprintf(why, (size_t)whysz, "file is truncated (%d bones announced)", out->nbone);
+    return 0;
+  }
   out->bones = calloc((size_t)(out->nbone ? out->nbone : 1), sizeof(tnSkinBoneData));
   if (!out->bones) {
     snprintf(why, (size_t)whysz, "out of memory");

@@ -39,10 +39,14 @@ typedef struct tnNameSet_ {
   int n, cap;
 } tnNameSet;
 
+/* most elements the replicas of one document may create */
+#define TN_REPLICATE_MAXNODES 2000000
+
 /* state of one expansion */
 typedef struct tnReplicate_ {
   tnReader* r;
   tnPool* pool;
+  long long nodes; /* elements created so far */
 } tnReplicate;
 
 /* add a name to the set */
@@ -111,6 +115,9 @@ static const char* suffixed(tnReplicate* x, const char* value, const char* suffi
  * reference to a member of `refs` (NULL: none) takes it too. */
 static tnXmlNode* clone(tnReplicate* x, const tnXmlNode* src, tnXmlNode* parent, const char* suffix,
                         int rename, const tnNameSet* refs) {
+  if (++x->nodes > TN_REPLICATE_MAXNODES) {
+    return NULL;
+  }
   tnXmlNode* node = tn_poolAlloc(x->pool, sizeof(tnXmlNode));
   if (!node) {
     return NULL;
@@ -269,8 +276,8 @@ static int replicate_attrs(tnReplicate* x, tnXmlNode* rep, int* count, mjtNum of
   if (tn_rdInts(r, rep, "count", count, 1, 1) <= 0) {
     return tn_rdFail(r, rep, "count", "required attribute missing") + 1;
   }
-  if (*count < 1) {
-    return tn_rdFail(r, rep, "count", "must be positive") + 1;
+  if (*count < 1 || *count > TN_REPLICATE_MAXNODES) {
+    return tn_rdFail(r, rep, "count", "must be in 1..2000000") + 1;
   }
   TN_TRY(tn_rdNums(r, rep, "offset", offset, 3, 3));
   TN_TRY(tn_rdNums(r, rep, "euler", euler, 3, 3));
@@ -322,7 +329,11 @@ static int expand_one(tnReplicate* x, tnXmlNode* root, tnXmlNode* parent, int k)
     TN_OK(replica_quat(x, rep, euler, i, quat));
     child[k + i] = replica_frame(x, rep, pos, quat, suffix, &names);
     if (!child[k + i]) {
-      return tn_rdFail(x->r, rep, NULL, "out of memory") + 1;
+      return tn_rdFail(x->r, rep, NULL,
+                       x->nodes > TN_REPLICATE_MAXNODES
+                           ? "too many replicated elements (more than 2000000)"
+                           : "out of memory") +
+             1;
     }
     mju_rotVecQuat(step, offset, quat);
     mju_addTo3(pos, step);
@@ -355,7 +366,7 @@ static int expand(tnReplicate* x, tnXmlNode* root, tnXmlNode* node) {
 
 /* expand the replicates of <worldbody> (and the references to them elsewhere) */
 int tn_xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody) {
-  tnReplicate x = {r, &r->doc->pool};
+  tnReplicate x = {r, &r->doc->pool, 0};
   tnXmlNode* root = worldbody->parent ? worldbody->parent : worldbody;
   return expand(&x, root, worldbody);
 }
