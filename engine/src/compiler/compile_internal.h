@@ -82,6 +82,9 @@ int tn_compileDampratio(tnCompiler* c);       /* compile_actuator.c, after const
 int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
 int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
 int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */
+/* key i from a keyframe brought along by <attach>: 1 when placed, 0 when k is not one
+ * (compile_keymap.c) */
+int tn_compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k);
 int tn_compileNames(tnCompiler* c);           /* compile_names.c */
 int tn_countNames(const tnSpec* spec);        /* compile_names.c: bytes of m->names */
 int tn_checkNames(tnCompiler* c);             /* compile_names.c: repeated names */

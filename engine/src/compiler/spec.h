@@ -403,6 +403,24 @@ typedef struct tnSpecModel_ {
   tnXmlNode* src;
 } tnSpecModel;
 
+/* the fields of a keyframe that <attach> maps object by object */
+enum { TN_KEY_QPOS = 0, TN_KEY_QVEL, TN_KEY_CTRL, TN_KEY_MPOS, TN_KEY_MQUAT };
+
+/* one run of an attached keyframe's values: values from..from+n-1 of `field` in the child's
+ * arrays belong to the object read from element `target` (a joint, actuator or mocap body) */
+typedef struct tnSpecKeySeg_ {
+  int field;
+  const tnXmlNode* target;
+  int from, n;
+} tnSpecKeySeg;
+
+/* a keyframe brought along by <attach> (element `key`): its arrays are the child model's,
+ * placed by the runs seg_adr..seg_adr+nseg-1 of tnSpec.keysegs */
+typedef struct tnSpecKeyMap_ {
+  const tnXmlNode* key;
+  int seg_adr, nseg;
+} tnSpecKeyMap;
+
 /* one default class */
 typedef struct tnDefault_ {
   const char* name;
@@ -468,6 +486,8 @@ typedef struct tnSpec_ {
   tnVec skins;       /* tnSpecSkin */
   tnVec skinbones;   /* tnSpecSkinBone, each skin's bones contiguous */
   tnVec models;      /* tnSpecModel: documents that <attach> reads from */
+  tnVec keymaps;     /* tnSpecKeyMap: keyframes brought along by <attach> */
+  tnVec keysegs;     /* tnSpecKeySeg */
   tnVec pairs;       /* tnSpecPair */
   tnVec excludes;    /* tnSpecExclude */
   tnVec equalities;  /* tnSpecEquality */

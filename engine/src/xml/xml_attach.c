@@ -13,9 +13,12 @@
  * Without `body`, the child's whole worldbody content is attached to the body holding
  * <attach> (in its frame). Each attach reads prefixed copies of the child's nodes (so the
  * child document is shared by every attach of it, and errors point at the child's file and
- * line); the child's replicates are expanded once, before its first attach. Not implemented
- * yet, and refused by name: children whose <compiler> angle or eulerseq differ from this
- * model's, and children with keyframes. */
+ * line); the child's replicates are expanded once, before its first attach. The child's
+ * keyframes come along, prefixed, after this model's own: their qpos, qvel, ctrl, mpos and
+ * mquat values are placed joint by joint, actuator by actuator and mocap body by mocap body
+ * on the attached objects (everything else keeps its defaults), as MuJoCo maps them. Not
+ * implemented yet, and refused by name: children whose <compiler> angle or eulerseq differ
+ * from this model's, and attached keyframes with activations. */
 #include <stdio.h>
 #include <string.h>
 
@@ -51,6 +54,8 @@ typedef struct tnAttach_ {
   const char* prefix;
   const char** names;     /* names defined in the attached subtree (and brought along) */
   int nnames, capnames;
+  tnXmlNode** act_copy;   /* per actuator of the child (in order): its copy, or NULL */
+  int nact;
 } tnAttach;
 
 /* true when `word` is in the NULL-terminated list */
@@ -424,12 +429,28 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
       if (strcmp(sec->name, child_sections[s]) != 0) {
         continue;
       }
+      int is_act = strcmp(sec->name, "actuator") == 0;
+      if (is_act) {
+        tnXmlNode** grown =
+            tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(a->nact + sec->nchild + 1));
+        if (!grown) {
+          return tn_rdFail(a->r, sec, NULL, "out of memory") + 1;
+        }
+        if (a->nact) {
+          memcpy(grown, a->act_copy, sizeof(tnXmlNode*) * (size_t)a->nact);
+        }
+        a->act_copy = grown;
+      }
       for (int k = 0; k < sec->nchild; k++) {
         tnXmlNode* copy = copy_prefixed(a, sec->child[k], NULL);
         if (!copy) {
           return tn_rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
         }
-        if (!refs_attached(a, copy)) {
+        int keep = refs_attached(a, copy);
+        if (is_act) {
+          a->act_copy[a->nact++] = keep ? copy : NULL;
+        }
+        if (!keep) {
           continue;
         }
         tnXmlNode* dst = own_section(a, root, child_sections[s]);
@@ -437,6 +458,148 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
           return tn_rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
         }
       }
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * keyframes of the child: copied with the prefix, their values placed object by object
+ * ------------------------------------------------------------------------------------- */
+
+static const tnKeyword joint_types[] = {{"free", mjJNT_FREE},
+                                        {"ball", mjJNT_BALL},
+                                        {"slide", mjJNT_SLIDE},
+                                        {"hinge", mjJNT_HINGE},
+                                        {NULL, 0}};
+
+/* where the child's layout walk stands: offsets into its qpos, qvel and mocap arrays */
+typedef struct tnKeyLayout_ {
+  int qpos, qvel, mocap;
+  int seg_adr;
+} tnKeyLayout;
+
+/* add a run of values for the object read from `target` */
+static int add_seg(tnAttach* a, int field, const tnXmlNode* target, int from, int n) {
+  tnSpecKeySeg* seg = tn_vecPush(&a->r->spec->keysegs, sizeof(tnSpecKeySeg));
+  if (!seg) {
+    return 0;
+  }
+  *seg = (tnSpecKeySeg){field, target, from, n};
+  return 1;
+}
+
+/* the type of a joint of the child (its type attribute, else its class's) */
+static int child_joint_type(tnAttach* a, const tnXmlNode* joint) {
+  if (strcmp(joint->name, "freejoint") == 0) {
+    return mjJNT_FREE;
+  }
+  const char* type = tn_xmlAttr(joint, "type");
+  for (int i = 0; type && joint_types[i].word; i++) {
+    if (strcmp(joint_types[i].word, type) == 0) {
+      return joint_types[i].value;
+    }
+  }
+  const char* cls = tn_xmlAttr(joint, "class");
+  for (const tnXmlNode* p = joint->parent; !cls && p; p = p->parent) {
+    cls = tn_xmlAttr(p, "childclass");
+  }
+  const char* name = prefixed(a, cls ? cls : "main");
+  int id = name ? tn_findClass(a->r->spec, name) : -1;
+  return id >= 0 ? TN_AT(a->r->spec->defaults, tnDefault, id)->joint.type : mjJNT_HINGE;
+}
+
+static int layout_body(tnAttach* a, const tnXmlNode* body, const tnXmlNode* copy,
+                       tnKeyLayout* at);
+
+/* the joints of a body (through frames) in document order; `copy` mirrors `node` or is NULL
+ * outside the attached subtree */
+static int layout_joints(tnAttach* a, const tnXmlNode* node, const tnXmlNode* copy,
+                         tnKeyLayout* at) {
+  for (int i = 0; i < node->nchild; i++) {
+    const tnXmlNode* c = node->child[i];
+    const tnXmlNode* cc = copy ? copy->child[i] : NULL;
+    if (strcmp(c->name, "frame") == 0) {
+      TN_OK(layout_joints(a, c, cc, at));
+    } else if (strcmp(c->name, "joint") == 0 || strcmp(c->name, "freejoint") == 0) {
+      int type = child_joint_type(a, c);
+      int nq = type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1;
+      int nv = type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
+      if (cc && (!add_seg(a, TN_KEY_QPOS, cc, at->qpos, nq) ||
+                 !add_seg(a, TN_KEY_QVEL, cc, at->qvel, nv))) {
+        return 0;
+      }
+      at->qpos += nq;
+      at->qvel += nv;
+    }
+  }
+  return 1;
+}
+
+/* the child bodies of node (through frames), in document order */
+static int layout_children(tnAttach* a, const tnXmlNode* node, const tnXmlNode* copy,
+                           const tnXmlNode* src, const tnXmlNode* src_copy, tnKeyLayout* at) {
+  for (int i = 0; i < node->nchild; i++) {
+    const tnXmlNode* c = node->child[i];
+    const tnXmlNode* cc = c == src ? src_copy : copy ? copy->child[i] : NULL;
+    if (strcmp(c->name, "frame") == 0) {
+      TN_OK(layout_children(a, c, cc, src, src_copy, at));
+    } else if (strcmp(c->name, "body") == 0) {
+      TN_OK(layout_body(a, c, cc, at));
+      TN_OK(layout_children(a, c, cc, src, src_copy, at));
+    }
+  }
+  return 1;
+}
+
+/* a body's mocap index and joints */
+static int layout_body(tnAttach* a, const tnXmlNode* body, const tnXmlNode* copy,
+                       tnKeyLayout* at) {
+  const char* mocap = tn_xmlAttr(body, "mocap");
+  if (mocap && strcmp(mocap, "true") == 0) {
+    if (copy && (!add_seg(a, TN_KEY_MPOS, copy, 3 * at->mocap, 3) ||
+                 !add_seg(a, TN_KEY_MQUAT, copy, 4 * at->mocap, 4))) {
+      return 0;
+    }
+    at->mocap++;
+  }
+  return layout_joints(a, body, copy, at);
+}
+
+/* the child's keyframes into this model's keyframe section, with their value runs */
+static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnXmlNode* src,
+                       const tnXmlNode* src_copy, tnXmlNode* here) {
+  tnReader* r = a->r;
+  int seg_adr = r->spec->keysegs.n;
+  tnKeyLayout at = {0, 0, 0, seg_adr};
+
+  // runs: joints and mocap bodies in the child's model order, then its actuators
+  int whole = src == world;
+  if (world && !(whole ? layout_children(a, world, src_copy, NULL, NULL, &at)
+                       : layout_children(a, world, NULL, src, src_copy, &at))) {
+    return tn_rdFail(r, child->root, NULL, "out of memory") + 1;
+  }
+  for (int k = 0; k < a->nact; k++) {
+    if (a->act_copy[k] && !add_seg(a, TN_KEY_CTRL, a->act_copy[k], k, 1)) {
+      return tn_rdFail(r, child->root, NULL, "out of memory") + 1;
+    }
+  }
+  int nseg = r->spec->keysegs.n - seg_adr;
+
+  // each key, prefixed, after this model's own keys
+  for (int i = 0; i < child->root->nchild; i++) {
+    tnXmlNode* sec = child->root->child[i];
+    if (strcmp(sec->name, "keyframe") != 0) {
+      continue;
+    }
+    for (int k = 0; k < sec->nchild; k++) {
+      tnXmlNode* copy = copy_prefixed(a, sec->child[k], NULL);
+      tnXmlNode* dst = copy ? own_section(a, doc_root(here), "keyframe") : NULL;
+      tnSpecKeyMap* map = dst ? tn_vecPush(&r->spec->keymaps, sizeof(tnSpecKeyMap)) : NULL;
+      if (!map || !append(a, dst, copy)) {
+        return tn_rdFail(r, sec->child[k], NULL, "out of memory") + 1;
+      }
+      *map = (tnSpecKeyMap){copy, seg_adr, nseg};
     }
   }
   return 1;
@@ -486,10 +649,16 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
                      "model's is not implemented yet") +
            1;
   }
-  if (child_named(child->root, "keyframe")) {
-    return tn_rdFail(r, node, "model",
-                     "attaching a model that has keyframes is not implemented yet") +
-           1;
+
+  for (int i = 0; i < child->root->nchild; i++) {
+    tnXmlNode* sec = child->root->child[i];
+    for (int k = 0; strcmp(sec->name, "keyframe") == 0 && k < sec->nchild; k++) {
+      if (tn_xmlAttr(sec->child[k], "act")) {
+        return tn_rdFail(r, node, "model",
+                         "activations in an attached model's keyframes are not implemented yet") +
+               1;
+      }
+    }
   }
 
   // the child's replicates, expanded once; then the body (none: the whole worldbody)
@@ -506,7 +675,7 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   }
 
   // defaults and assets, then the body, then the elements that refer to it
-  tnAttach a = {r, &r->doc->pool, prefix ? prefix : "", NULL, 0, 0};
+  tnAttach a = {r, &r->doc->pool, prefix ? prefix : "", NULL, 0, 0, NULL, 0};
   TN_OK(attach_defaults(&a, child));
   TN_OK(attach_assets(&a, child, &cs));
   tnXmlNode* copy = copy_prefixed(&a, src, node->parent);
@@ -525,5 +694,6 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     TN_OK(tn_readBodyChildren(r, copy, b, cls, frame));
   }
   TN_OK(tn_xmlCheckUsed(copy, r->err, r->errsz));
-  return attach_sections(&a, child, node);
+  TN_OK(attach_sections(&a, child, node));
+  return attach_keys(&a, child, world, src, copy, node);
 }
