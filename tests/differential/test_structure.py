@@ -3,8 +3,8 @@
 
 Attach: a child model's body subtree attached with a prefix (assets, default classes and the
 child's referencing elements come along) must compile to MuJoCo's model; what is not
-implemented yet (a child with other angle units, attached keyframes with activations) is
-refused by name. Attached keyframes are placed joint by joint and actuator by actuator.
+implemented yet (attached keyframes with activations) is refused by name. A child written
+with other angle units or euler sequence keeps its angles' meaning. Attached keyframes are placed joint by joint and actuator by actuator.
 
 Plugins: Torsion has no engine plugins, so a model that uses one must fail to load with a
 message naming the file, the line, the <plugin> element and the plugin (MuJoCo loads these
@@ -22,7 +22,9 @@ import pytest
 from harness import compare, corpus, menagerie, oracle, torsion
 
 STRUCT_DIR = os.path.join(corpus.REPO_ROOT, "tests", "models", "structure")
-SCENES = ["replicate_ring.xml", "frames.xml", "attach_parent.xml", "attach_keys.xml"]
+SCENES = [
+    "replicate_ring.xml", "frames.xml", "attach_parent.xml", "attach_keys.xml", "attach_units.xml"
+]
 QACC_TOL = 1e-8
 COMPILED_TOL = 1e-10
 
@@ -37,7 +39,7 @@ FIELDS = [
     "eq_obj2id", "exclude_signature", "actuator_trntype", "actuator_trnid", "actuator_gear",
     "sensor_type", "sensor_objtype", "sensor_objid", "sensor_adr", "qpos0", "dof_armature",
     "geom_rgba", "geom_dataid", "geom_matid", "mesh_vert", "mesh_face", "mat_rgba",
-    "actuator_gainprm", "actuator_biasprm", "key_time", "key_qpos", "key_qvel", "key_ctrl",
+    "actuator_gainprm", "actuator_biasprm", "jnt_range", "qpos_spring", "key_time", "key_qpos", "key_qvel", "key_ctrl",
     "key_mpos", "key_mquat",
 ]
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "ntendon", "neq", "nsensor",
@@ -200,7 +202,6 @@ ATTACH_ERRORS = {
 
 # attaches MuJoCo accepts that Torsion refuses as not implemented yet
 ATTACH_NOTIMPL = {
-    "radian_child": ('<compiler angle="radian"/>', "", '<attach model="k" body="a" prefix="p"/>'),
     "child_keyframe_act": ("", '<actuator><general joint="ja" dyntype="integrator"/></actuator>'
                            '<keyframe><key qpos="0.1 0.2 0.3" act="1"/></keyframe>',
                            '<attach model="k" body="a" prefix="p"/>'),

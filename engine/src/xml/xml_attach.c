@@ -16,9 +16,10 @@
  * line); the child's replicates are expanded once, before its first attach. The child's
  * keyframes come along, prefixed, after this model's own: their qpos, qvel, ctrl, mpos and
  * mquat values are placed joint by joint, actuator by actuator and mocap body by mocap body
- * on the attached objects (everything else keeps its defaults), as MuJoCo maps them. Not
- * implemented yet, and refused by name: children whose <compiler> angle or eulerseq differ
- * from this model's, and attached keyframes with activations. */
+ * on the attached objects (everything else keeps its defaults), as MuJoCo maps them. A child
+ * whose <compiler> angle or eulerseq differ from this model's has its orientations rewritten
+ * as quaternions and its hinge and ball joint angles rescaled. Not implemented yet, and
+ * refused by name: attached keyframes with activations. */
 #include <stdio.h>
 #include <string.h>
 
@@ -56,6 +57,7 @@ typedef struct tnAttach_ {
   int nnames, capnames;
   tnXmlNode** act_copy;   /* per actuator of the child (in order): its copy, or NULL */
   int nact;
+  const tnCompilerSettings* child_cs; /* the child's angle settings when they differ, else NULL */
 } tnAttach;
 
 /* true when `word` is in the NULL-terminated list */
@@ -164,6 +166,109 @@ static int refs_attached(const tnAttach* a, const tnXmlNode* node) {
     if (!refs_attached(a, node->child[i])) {
       return 0;
     }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * children written with other angle units or euler sequence: their angles rewritten in
+ * this model's terms (orientations as quaternions, joint angles rescaled), as MuJoCo reads
+ * every element with its own model's compiler settings
+ * ------------------------------------------------------------------------------------- */
+
+/* replace attribute `name` of node by new_name="value" (value formatted here) */
+static int set_attr(tnAttach* a, tnXmlNode* node, const char* name, const char* new_name,
+                    const mjtNum* v, int n) {
+  char buf[256];
+  int len = 0;
+  for (int i = 0; i < n; i++) {
+    len += snprintf(buf + len, sizeof(buf) - (size_t)len, i ? " %.17g" : "%.17g", v[i]);
+  }
+  const char* value = tn_poolStrdup(a->pool, buf);
+  if (!value) {
+    return 0;
+  }
+  for (int i = 0; i < node->nattr; i++) {
+    if (strcmp(node->attr[i].name, name) == 0) {
+      node->attr[i] = (tnXmlAttr){new_name, value, 0};
+      return 1;
+    }
+  }
+  tnXmlAttr* attr = tn_poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(node->nattr + 1));
+  if (!attr) {
+    return 0;
+  }
+  memcpy(attr, node->attr, sizeof(tnXmlAttr) * (size_t)node->nattr);
+  attr[node->nattr++] = (tnXmlAttr){new_name, value, 0};
+  node->attr = attr;
+  return 1;
+}
+
+/* euler or axisangle as a quaternion, with the child's settings */
+static int convert_orientation(tnAttach* a, tnXmlNode* node) {
+  tnReader* r = a->r;
+  tnOrientation o = {TN_ORIENT_NONE, {0, 0, 0, 0, 0, 0}};
+  const char* attr = tn_xmlAttr(node, "euler") ? "euler" : "axisangle";
+  if (tn_xmlAttr(node, "euler")) {
+    o.kind = TN_ORIENT_EULER;
+    TN_TRY(tn_rdNums(r, node, "euler", o.v, 3, 3));
+  } else if (tn_xmlAttr(node, "axisangle")) {
+    o.kind = TN_ORIENT_AXISANGLE;
+    TN_TRY(tn_rdNums(r, node, "axisangle", o.v, 4, 4));
+  } else {
+    return 1;
+  }
+  mjtNum quat[4];
+  char why[256] = "";
+  if (!tn_orientationToQuat(quat, &o, a->child_cs->degree, a->child_cs->eulerseq, why,
+                            sizeof(why))) {
+    return tn_rdFail(r, node, attr, why[0] ? why : "invalid orientation") + 1;
+  }
+  return set_attr(a, node, attr, "quat", quat, 4) || tn_rdFail(r, node, NULL, "out of memory") + 1;
+}
+
+/* a hinge or ball joint's range, ref and springref rescaled to this model's angle unit */
+static int convert_joint(tnAttach* a, tnXmlNode* node, const char* cls) {
+  tnReader* r = a->r;
+  const char* own = tn_xmlAttr(node, "class");
+  int id = tn_findClass(r->spec, own ? own : cls);
+  if (id < 0) {
+    return 1; /* reported when the joint is read */
+  }
+  tnSpecJoint j = TN_AT(r->spec->defaults, tnDefault, id)->joint;
+  const char* type = tn_xmlAttr(node, "type");
+  if (type) {
+    j.type = strcmp(type, "ball") == 0    ? mjJNT_BALL
+             : strcmp(type, "hinge") == 0 ? mjJNT_HINGE
+                                          : mjJNT_SLIDE;
+  }
+  if (strcmp(node->name, "joint") != 0 || (j.type != mjJNT_HINGE && j.type != mjJNT_BALL)) {
+    return 1;
+  }
+  mjtNum scale = (a->child_cs->degree ? mjPI / 180.0 : 1.0) /
+                 (r->spec->compiler.degree ? mjPI / 180.0 : 1.0);
+  TN_TRY(tn_rdNums(r, node, "range", j.range, 2, 2));
+  TN_TRY(tn_rdNums(r, node, "ref", &j.ref, 1, 1));
+  TN_TRY(tn_rdNums(r, node, "springref", &j.springref, 1, 1));
+  mjtNum range[2] = {j.range[0] * scale, j.range[1] * scale};
+  mjtNum ref = j.ref * scale, springref = j.springref * scale;
+  if (!set_attr(a, node, "range", "range", range, 2) || !set_attr(a, node, "ref", "ref", &ref, 1) ||
+      !set_attr(a, node, "springref", "springref", &springref, 1)) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  return 1;
+}
+
+/* every angle of a copied subtree; `cls` is the class its elements inherit (NULL inside
+ * default classes, where only orientations are rewritten) */
+static int convert_angles(tnAttach* a, tnXmlNode* node, const char* cls) {
+  TN_OK(convert_orientation(a, node));
+  if (cls && strcmp(node->name, "joint") == 0) {
+    TN_OK(convert_joint(a, node, cls));
+  }
+  const char* cc = cls ? tn_xmlAttr(node, "childclass") : NULL;
+  for (int i = 0; i < node->nchild; i++) {
+    TN_OK(convert_angles(a, node->child[i], cc ? cc : cls));
   }
   return 1;
 }
@@ -300,6 +405,9 @@ static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
   }
   for (int i = 0; i < node->nchild; i++) {
     node->child[i]->parent = node;
+    if (a->child_cs && !convert_angles(a, node->child[i], NULL)) {
+      return 0;
+    }
   }
 
   // read it as a top-level class while the main class holds the built-in defaults
@@ -642,13 +750,8 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   tnXmlDoc* child = m->doc;
   tnCompilerSettings cs;
   TN_OK(child_compiler(r, child, &cs));
-  if (cs.degree != r->spec->compiler.degree ||
-      memcmp(cs.eulerseq, r->spec->compiler.eulerseq, sizeof(cs.eulerseq)) != 0) {
-    return tn_rdFail(r, node, "model",
-                     "attaching a model whose compiler angle or eulerseq differ from this "
-                     "model's is not implemented yet") +
-           1;
-  }
+  int convert = cs.degree != r->spec->compiler.degree ||
+                memcmp(cs.eulerseq, r->spec->compiler.eulerseq, sizeof(cs.eulerseq)) != 0;
 
   for (int i = 0; i < child->root->nchild; i++) {
     tnXmlNode* sec = child->root->child[i];
@@ -675,7 +778,7 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   }
 
   // defaults and assets, then the body, then the elements that refer to it
-  tnAttach a = {r, &r->doc->pool, prefix ? prefix : "", NULL, 0, 0, NULL, 0};
+  tnAttach a = {r, &r->doc->pool, prefix ? prefix : "", NULL, 0, 0, NULL, 0, convert ? &cs : NULL};
   TN_OK(attach_defaults(&a, child));
   TN_OK(attach_assets(&a, child, &cs));
   tnXmlNode* copy = copy_prefixed(&a, src, node->parent);
@@ -687,6 +790,9 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   if (cls < 0) {
     tn_xmlError(r->err, r->errsz, src, "childclass", "unknown default class '%s'", cls_name);
     return 0;
+  }
+  if (convert) {
+    TN_OK(convert_angles(&a, copy, cls_name));
   }
   if (body) {
     TN_OK(tn_readBodySubtree(r, copy, b, cls, frame));
