@@ -258,3 +258,24 @@ def test_replicate_too_large_is_refused(world):
         proc = torsion.run(["info", path], check=False, timeout=60)
     assert proc.returncode > 0 and not proc.stdout, "accepted"
     assert "model.xml:1: element 'replicate': " in proc.stderr, proc.stderr
+
+
+# Menagerie robots attached into a scene, by their top body and whole
+ATTACHED_ROBOTS = [("franka_emika_panda", "panda.xml", "link0"),
+                   ("universal_robots_ur5e", "ur5e.xml", "base"),
+                   ("unitree_go2", "go2.xml", "base"),
+                   ("robotiq_2f85", "2f85.xml", "base_mount")]
+
+
+@pytest.mark.parametrize("robot,entry,top", ATTACHED_ROBOTS)
+@pytest.mark.parametrize("whole", [False, True])
+def test_attach_menagerie_robot(robot, entry, top, whole):
+    body = "" if whole else ' body="%s"' % top
+    xml = ('<mujoco><asset><model name="r" file="%s"/></asset><worldbody>'
+           '<geom type="plane" size="5 5 0.1"/><frame pos="0.5 0 0.2" euler="0 0 30">'
+           '<attach model="r"%s prefix="R/"/></frame></worldbody></mujoco>'
+           % (menagerie.path(robot, entry), body))
+    with tempfile.TemporaryDirectory(prefix="tn-attach-") as tmp:
+        path = _write(tmp, xml)
+        compare_compiled(path)
+        compare_qacc(path, robot)
