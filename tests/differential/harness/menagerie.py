@@ -4,14 +4,18 @@ A robot is taken from an unpacked corpus (build/menagerie/ROBOT/ under the repos
 unpacked once per session from its archive in shared/corpus/menagerie/ beside the repository
 into a temporary directory.
 """
+import atexit
 import functools
 import os
+import shutil
 import tarfile
 import tempfile
 
 from . import corpus
 
 UNPACKED = [os.path.join(corpus.REPO_ROOT, "build", "menagerie")]
+# shared/ beside the repository (CI, the main checkout); the second entry serves checkouts
+# kept elsewhere on the development machines
 ARCHIVES = [os.path.join(corpus.REPO_ROOT, "..", "shared", "corpus", "menagerie"),
             "/work/shared/corpus/menagerie"]
 
@@ -26,6 +30,7 @@ def robot_root(robot):
         archive = os.path.join(root, robot + ".tar.xz")
         if os.path.exists(archive):
             out = tempfile.mkdtemp(prefix="tn-menagerie-")
+            atexit.register(shutil.rmtree, out, True)
             with tarfile.open(archive) as tar:
                 tar.extractall(out)
             return out
