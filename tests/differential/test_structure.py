@@ -4,7 +4,8 @@
 Attach: a child model's body subtree attached with a prefix (assets, default classes and the
 child's referencing elements come along) must compile to MuJoCo's model; what is not
 implemented yet (attached keyframes with activations) is refused by name. A child written
-with other angle units or euler sequence keeps its angles' meaning. Attached keyframes are placed joint by joint and actuator by actuator.
+with other angle units or euler sequence keeps its angles' meaning. Attached keyframes are
+placed joint by joint and actuator by actuator.
 
 Plugins: Torsion has no engine plugins, so a model that uses one must fail to load with a
 message naming the file, the line, the <plugin> element and the plugin (MuJoCo loads these
@@ -39,8 +40,8 @@ FIELDS = [
     "eq_obj2id", "exclude_signature", "actuator_trntype", "actuator_trnid", "actuator_gear",
     "sensor_type", "sensor_objtype", "sensor_objid", "sensor_adr", "qpos0", "dof_armature",
     "geom_rgba", "geom_dataid", "geom_matid", "mesh_vert", "mesh_face", "mat_rgba",
-    "actuator_gainprm", "actuator_biasprm", "jnt_range", "qpos_spring", "key_time", "key_qpos", "key_qvel", "key_ctrl",
-    "key_mpos", "key_mquat",
+    "actuator_gainprm", "actuator_biasprm", "jnt_range", "qpos_spring", "key_time",
+    "key_qpos", "key_qvel", "key_ctrl", "key_mpos", "key_mquat",
 ]
 SIZES = ["nq", "nv", "nu", "nbody", "njnt", "ngeom", "nsite", "ntendon", "neq", "nsensor",
          "nsensordata", "nwrap"]
@@ -162,8 +163,9 @@ def test_shadow_dexee_refused_naming_its_plugin():
 
 
 CHILD = """<mujoco>%s<worldbody><body name="a" childclass="c"><joint name="ja"/><geom size="0.1"/>
-<body name="b" pos="0 0 1"><joint name="jb"/><geom size="0.1"/><replicate count="2" offset="0.3 0 0">
-<body name="r"><joint name="jr"/><geom size="0.05"/></body></replicate></body></body></worldbody>
+<body name="b" pos="0 0 1"><joint name="jb"/><geom size="0.1"/>
+<replicate count="2" offset="0.3 0 0"><body name="r"><joint name="jr"/><geom size="0.05"/></body>
+</replicate></body></body></worldbody>
 <default><default class="c"><geom size="0.2" rgba="0 1 0 1"/></default></default>%s</mujoco>"""
 
 # attach cases: (child compiler, child sections after worldbody, parent body content)

@@ -584,7 +584,6 @@ static const tnKeyword joint_types[] = {{"free", mjJNT_FREE},
 /* where the child's layout walk stands: offsets into its qpos, qvel and mocap arrays */
 typedef struct tnKeyLayout_ {
   int qpos, qvel, mocap;
-  int seg_adr;
 } tnKeyLayout;
 
 /* add a run of values for the object read from `target` */
@@ -679,7 +678,7 @@ static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnX
                        const tnXmlNode* src_copy, tnXmlNode* here) {
   tnReader* r = a->r;
   int seg_adr = r->spec->keysegs.n;
-  tnKeyLayout at = {0, 0, 0, seg_adr};
+  tnKeyLayout at = {0, 0, 0};
 
   // runs: joints and mocap bodies in the child's model order, then its actuators
   int whole = src == world;
@@ -746,13 +745,13 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     return 0;
   }
 
-  // what is not implemented yet
+  // the child's compiler settings (angles are converted when they differ); keyframe
+  // activations are not implemented yet
   tnXmlDoc* child = m->doc;
   tnCompilerSettings cs;
   TN_OK(child_compiler(r, child, &cs));
   int convert = cs.degree != r->spec->compiler.degree ||
                 memcmp(cs.eulerseq, r->spec->compiler.eulerseq, sizeof(cs.eulerseq)) != 0;
-
   for (int i = 0; i < child->root->nchild; i++) {
     tnXmlNode* sec = child->root->child[i];
     for (int k = 0; strcmp(sec->name, "keyframe") == 0 && k < sec->nchild; k++) {

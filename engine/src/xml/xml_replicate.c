@@ -5,12 +5,12 @@
  * (converted with the compiler's angle unit and euler sequence) and placed at the previous
  * replica's position plus the offset rotated by the previous replica's rotation (replica 0
  * at the enclosing frame). Every name inside gets the suffix sep + i, i padded with zeros
- * to the number of digits of count; nested replicates add their suffixes inside out. Elements of later
- * sections that refer to a replicated name (sensors, actuators, tendons, contact pairs and
- * excludes, equalities) are moved to the end of their section, one copy per replica in
- * replica order, their references to replicated names and their own names suffixed; an
- * equality that also refers to a name outside the replicated subtree is dropped, as MuJoCo
- * drops it.
+ * to the number of digits of count; nested replicates add their suffixes inside out.
+ * Elements of later sections that refer to a replicated name (sensors, actuators, tendons,
+ * contact pairs and excludes, equalities) are moved to the end of their section, one copy
+ * per replica in replica order, their references to replicated names and their own names
+ * suffixed; an equality that also refers to a name outside the replicated subtree is
+ * dropped, as MuJoCo drops it.
  *
  * Each replica becomes a <frame> element carrying its pose (written with 17 significant
  * digits, so the numbers are exact), so the body reader needs nothing new. Keyframes, which
