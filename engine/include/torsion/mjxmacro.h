@@ -14,7 +14,8 @@
 #define MJMODEL_INTS(X) \
   X(nq) X(nv) X(nu) X(na) X(nbody) X(nbvh) X(njnt) X(ngeom) X(nsite) X(ncam) X(nlight)        \
   X(nflex) X(nmesh) X(nmeshvert) X(nmeshnormal) X(nmeshtexcoord) X(nmeshface) X(nmeshgraph)   \
-  X(nskin) X(nhfield) X(nhfielddata) X(ntex) X(ntexdata) X(nmat) X(npair) X(nexclude) X(neq)  \
+  X(nskin) X(nskinvert) X(nskintexvert) X(nskinface) X(nskinbone) X(nskinbonevert)          \
+  X(nhfield) X(nhfielddata) X(ntex) X(ntexdata) X(nmat) X(npair) X(nexclude) X(neq)           \
   X(ntendon) X(nwrap) X(nsensor) X(nnumeric) X(nnumericdata) X(ntext) X(ntextdata) X(ntuple) \
   X(ntupledata) X(nkey) X(nmocap) X(nplugin) X(npluginattr) X(nuser_body) X(nuser_jnt)       \
   X(nuser_geom) X(nuser_site) X(nuser_cam) X(nuser_tendon) X(nuser_actuator) X(nuser_sensor) \
@@ -168,6 +169,28 @@
   X(float, mesh_vert, nmeshvert, 3)                            \
   X(int, mesh_face, nmeshface, 3)                              \
   X(int, mesh_graph, nmeshgraph, 1)                            \
+  /* skins (kept, not rendered; faces as vertex triples, bones with vertex weights) */ \
+  X(int, skin_matid, nskin, 1)                                 \
+  X(int, skin_group, nskin, 1)                                 \
+  X(float, skin_rgba, nskin, 4)                                \
+  X(float, skin_inflate, nskin, 1)                             \
+  X(int, skin_vertadr, nskin, 1)                               \
+  X(int, skin_vertnum, nskin, 1)                               \
+  X(int, skin_texcoordadr, nskin, 1)                           \
+  X(int, skin_faceadr, nskin, 1)                               \
+  X(int, skin_facenum, nskin, 1)                               \
+  X(int, skin_boneadr, nskin, 1)                               \
+  X(int, skin_bonenum, nskin, 1)                               \
+  X(float, skin_vert, nskinvert, 3)                            \
+  X(float, skin_texcoord, nskintexvert, 2)                     \
+  X(int, skin_face, nskinface, 3)                              \
+  X(int, skin_bonevertadr, nskinbone, 1)                       \
+  X(int, skin_bonevertnum, nskinbone, 1)                       \
+  X(float, skin_bonebindpos, nskinbone, 3)                     \
+  X(float, skin_bonebindquat, nskinbone, 4)                    \
+  X(int, skin_bonebodyid, nskinbone, 1)                        \
+  X(int, skin_bonevertid, nskinbonevert, 1)                    \
+  X(float, skin_bonevertweight, nskinbonevert, 1)              \
   /* height fields */                                          \
   X(mjtNum, hfield_size, nhfield, 4)                           \
   X(int, hfield_nrow, nhfield, 1)                              \
@@ -307,6 +330,7 @@
   X(int, name_camadr, ncam, 1)                                 \
   X(int, name_lightadr, nlight, 1)                             \
   X(int, name_meshadr, nmesh, 1)                               \
+  X(int, name_skinadr, nskin, 1)                               \
   X(int, name_hfieldadr, nhfield, 1)                           \
   X(int, name_texadr, ntex, 1)                                 \
   X(int, name_matadr, nmat, 1)                                 \

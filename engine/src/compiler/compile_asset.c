@@ -1,9 +1,11 @@
-/* compiler/compile_asset.c — textures (dimensions only), materials, height fields, and
+/* compiler/compile_asset.c — textures (dimensions only), materials, height fields (inline
+ * or from files, see hfield_load.c), and
  * the explicit contact pairs and exclusions. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/asset_load.h"
 #include "compiler/compile_internal.h"
 
 /* textures: type and dimensions; no pixel data is produced */
@@ -43,33 +45,71 @@ static int compile_materials(tnCompiler* c) {
   return 1;
 }
 
-/* height fields: elevation normalized to [0, 1], rows stored bottom-up */
+/* height field files: loaded before sizes are computed, as they set nrow and ncol */
+int tn_compileHFieldFiles(tnCompiler* c) {
+  for (int i = 0; i < c->spec->hfields.n; i++) {
+    tnSpecHField* h = TN_AT(c->spec->hfields, tnSpecHField, i);
+    if (!h->path) {
+      continue;
+    }
+    char why[300] = "";
+    float* data = NULL;
+    int nrow = 0, ncol = 0;
+    if (!tn_hfieldLoad(h->path, h->content_type, &nrow, &ncol, &data, why, sizeof(why))) {
+      return tn_compileFail(c, h->src, "file", "height field '%s', file '%s': %s",
+                            h->name ? h->name : "", h->path, why);
+    }
+    size_t bytes = sizeof(float) * (size_t)nrow * (size_t)ncol;
+    h->filedata = tn_poolAlloc(&c->spec->pool, bytes);
+    if (h->filedata) {
+      memcpy(h->filedata, data, bytes);
+    }
+    free(data);
+    if (!h->filedata) {
+      return tn_compileFail(c, h->src, "file", "out of memory");
+    }
+    h->nrow = nrow;
+    h->ncol = ncol;
+  }
+  return 1;
+}
+
+/* height fields: values normalized to [0, 1] in float arithmetic as MuJoCo does; inline
+ * elevation rows are stored bottom-up, file data is already in model order */
 static int compile_hfields(tnCompiler* c) {
   mjModel* m = c->m;
   int adr = 0;
   for (int i = 0; i < m->nhfield; i++) {
     const tnSpecHField* h = TN_AT(c->spec->hfields, tnSpecHField, i);
+    int n = h->nrow * h->ncol;
     mju_copy(m->hfield_size + 4 * i, h->size, 4);
     m->hfield_nrow[i] = h->nrow;
     m->hfield_ncol[i] = h->ncol;
     m->hfield_adr[i] = adr;
-    if (h->elevation) {
-      // MuJoCo reads elevations as float and normalizes in float arithmetic
-      float lo = (float)h->elevation[0], hi = lo;
-      for (int k = 0; k < h->nelevation; k++) {
-        float e = (float)h->elevation[k];
-        lo = e < lo ? e : lo;
-        hi = e > hi ? e : hi;
-      }
-      float range = hi - lo > (float)mjMINVAL ? hi - lo : 1.0f;
+    float* dst = m->hfield_data + adr;
+    adr += n;
+    if (h->filedata) {
+      memcpy(dst, h->filedata, sizeof(float) * (size_t)n);
+    } else if (h->elevation) {
       for (int r = 0; r < h->nrow; r++) {
         for (int k = 0; k < h->ncol; k++) {
-          float v = ((float)h->elevation[r * h->ncol + k] - lo) / range;
-          m->hfield_data[adr + (h->nrow - 1 - r) * h->ncol + k] = v;
+          dst[(h->nrow - 1 - r) * h->ncol + k] = (float)h->elevation[r * h->ncol + k];
         }
       }
+    } else {
+      continue;
     }
-    adr += h->nrow * h->ncol;
+
+    // range, then (v - min) / range with a range of 1 when flat
+    float lo = dst[0], hi = dst[0];
+    for (int k = 0; k < n; k++) {
+      lo = dst[k] < lo ? dst[k] : lo;
+      hi = dst[k] > hi ? dst[k] : hi;
+    }
+    float range = hi - lo > (float)mjMINVAL ? hi - lo : 1.0f;
+    for (int k = 0; k < n; k++) {
+      dst[k] = (dst[k] - lo) / range;
+    }
   }
   return 1;
 }

@@ -100,6 +100,10 @@ int tn_compileKeys(tnCompiler* c) {
     // given values
     const tnSpecKey* k = TN_AT(c->spec->keys, tnSpecKey, i);
     m->key_time[i] = k->time;
+    if (tn_compileKeyMapped(c, i, k)) {
+      key_normalize(m, qpos, mquat);
+      continue;
+    }
     if (!key_array(c, k, "qpos", qpos, k->qpos, k->nqpos, m->nq, 0) ||
         !key_array(c, k, "qvel", m->key_qvel + m->nv * i, k->qvel, k->nqvel, m->nv, 0) ||
         !key_array(c, k, "act", m->key_act + m->na * i, k->act, k->nact, m->na, 0) ||

@@ -64,6 +64,10 @@ int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
 int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
 int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
+int tn_compileHFieldFiles(tnCompiler* c);     /* compile_asset.c: load files, pre-sizes */
+int tn_compileSkinFiles(tnCompiler* c);       /* compile_skin.c: load files, pre-sizes */
+int tn_compileSkinSizes(tnCompiler* c, mjModel* sz); /* compile_skin.c */
+int tn_compileSkins(tnCompiler* c);           /* compile_skin.c: skin_* arrays */
 int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process, pre-sizes */
 void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
 int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */
@@ -79,6 +83,9 @@ int tn_compileLengthRange(tnCompiler* c);     /* lengthrange.c, after constants 
 int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
 int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
 int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */
+/* key i from a keyframe brought along by <attach>: 1 when placed, 0 when k is not one
+ * (compile_keymap.c) */
+int tn_compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k);
 int tn_compileNames(tnCompiler* c);           /* compile_names.c */
 int tn_countNames(const tnSpec* spec);        /* compile_names.c: bytes of m->names */
 int tn_checkNames(tnCompiler* c);             /* compile_names.c: repeated names */

@@ -49,7 +49,7 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
   return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
-         tn_compileMeshModel(c) &&
+         tn_compileSkins(c) && tn_compileMeshModel(c) &&
          tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
          tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
          tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
@@ -66,7 +66,9 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
 
   // numbering and sizes, then one allocation
   mjModel sizes;
-  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileOrderSizes(&c, &sizes);
+  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileHFieldFiles(&c) &&
+           tn_compileSkinFiles(&c) && tn_compileOrderSizes(&c, &sizes) &&
+           tn_compileSkinSizes(&c, &sizes);
   if (ok) {
     c.m = tn_allocModel(&sizes);
     ok = c.m != NULL;

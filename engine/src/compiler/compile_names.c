@@ -21,6 +21,7 @@ FAMILY(site, sites, tnSpecSite)
 FAMILY(cam, cameras, tnSpecCamera)
 FAMILY(light, lights, tnSpecLight)
 FAMILY(mesh, meshes, tnSpecMesh)
+FAMILY(skin, skins, tnSpecSkin)
 FAMILY(hfield, hfields, tnSpecHField)
 FAMILY(tex, textures, tnSpecTexture)
 FAMILY(mat, materials, tnSpecMaterial)
@@ -54,6 +55,7 @@ static const tnNameFamily families[] = {
     {mjOBJ_CAMERA, offsetof(tnSpec, cameras), cam_name, cam_src, "camera"},
     {mjOBJ_LIGHT, offsetof(tnSpec, lights), light_name, light_src, "light"},
     {mjOBJ_MESH, offsetof(tnSpec, meshes), mesh_name, mesh_src, "mesh"},
+    {mjOBJ_SKIN, offsetof(tnSpec, skins), skin_name, skin_src, "skin"},
     {mjOBJ_HFIELD, offsetof(tnSpec, hfields), hfield_name, hfield_src, "hfield"},
     {mjOBJ_TEXTURE, offsetof(tnSpec, textures), tex_name, tex_src, "texture"},
     {mjOBJ_MATERIAL, offsetof(tnSpec, materials), mat_name, mat_src, "material"},
@@ -179,6 +181,7 @@ static int* name_adr(mjModel* m, int objtype) {
     case mjOBJ_CAMERA: return m->name_camadr;
     case mjOBJ_LIGHT: return m->name_lightadr;
     case mjOBJ_MESH: return m->name_meshadr;
+    case mjOBJ_SKIN: return m->name_skinadr;
     case mjOBJ_HFIELD: return m->name_hfieldadr;
     case mjOBJ_TEXTURE: return m->name_texadr;
     case mjOBJ_MATERIAL: return m->name_matadr;

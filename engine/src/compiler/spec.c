@@ -270,11 +270,15 @@ void tn_specFree(tnSpec* s) {
   if (!s) {
     return;
   }
+  for (int i = 0; i < s->models.n; i++) {
+    tn_xmlFree(TN_AT(s->models, tnSpecModel, i)->doc);
+  }
   tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
                    &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,
                    &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
                    &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
-                   &s->tuple_elems, &s->keys};
+                   &s->tuple_elems, &s->keys,     &s->skins,      &s->skinbones, &s->models,
+                   &s->keymaps,     &s->keysegs};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
     tn_vecFree(vecs[i]);
   }

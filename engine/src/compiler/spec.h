@@ -303,9 +303,43 @@ typedef struct tnSpecHField_ {
   mjtNum size[4];
   mjtNum* elevation; /* pool memory, nrow*ncol values or NULL */
   int nelevation;
+  const char* file;         /* file name as written (NULL: none) */
+  const char* path;         /* file resolved like a mesh file (meshdir, else assetdir) */
+  const char* content_type; /* NULL: from the file's extension */
+  float* filedata;          /* pool memory: the file's values in model row order (compile) */
   const char* name;
   tnXmlNode* src;
 } tnSpecHField;
+
+/* a <skin> (kept in the model, not rendered): inline data or a .skn file, and its bones */
+typedef struct tnSpecSkin_ {
+  const char* name;
+  const char* file;     /* file name as written (NULL: inline data) */
+  const char* path;     /* file resolved like a mesh file (meshdir, else assetdir) */
+  const char* material; /* NULL: none */
+  float rgba[4];
+  float inflate;
+  int group;
+  float* vert; /* pool memory: nvert vertices (3 floats each) */
+  int nvert;
+  float* texcoord; /* pool memory: ntexcoord pairs, 0 or nvert of them */
+  int ntexcoord;
+  int* face; /* pool memory: nface triangles (3 vertex indices each) */
+  int nface;
+  int boneadr, nbone; /* into tnSpec.skinbones (inline bones; file bones are appended) */
+  tnXmlNode* src;
+} tnSpecSkin;
+
+/* one bone of a skin: the body it follows, its bind pose and its vertex weights */
+typedef struct tnSpecSkinBone_ {
+  const char* body;
+  float bindpos[3];
+  float bindquat[4];
+  int* vertid;      /* pool memory, nvert indices */
+  float* vertweight; /* pool memory, nvert weights */
+  int nvert;
+  tnXmlNode* src;
+} tnSpecSkinBone;
 
 typedef struct tnSpecExclude_ {
   const char* body1;
@@ -363,6 +397,32 @@ typedef struct tnSpecKey_ {
   int nqpos, nqvel, nact, nctrl, nmpos, nmquat;
   tnXmlNode* src;
 } tnSpecKey;
+
+/* an <asset><model>: another MJCF document, attached by <attach> (owned by the spec) */
+typedef struct tnSpecModel_ {
+  const char* name;
+  tnXmlDoc* doc;
+  int expanded; /* its replicates were expanded */
+  tnXmlNode* src;
+} tnSpecModel;
+
+/* the fields of a keyframe that <attach> maps object by object */
+enum { TN_KEY_QPOS = 0, TN_KEY_QVEL, TN_KEY_CTRL, TN_KEY_MPOS, TN_KEY_MQUAT };
+
+/* one run of an attached keyframe's values: values from..from+n-1 of `field` in the child's
+ * arrays belong to the object read from element `target` (a joint, actuator or mocap body) */
+typedef struct tnSpecKeySeg_ {
+  int field;
+  const tnXmlNode* target;
+  int from, n;
+} tnSpecKeySeg;
+
+/* a keyframe brought along by <attach> (element `key`): its arrays are the child model's,
+ * placed by the runs seg_adr..seg_adr+nseg-1 of tnSpec.keysegs */
+typedef struct tnSpecKeyMap_ {
+  const tnXmlNode* key;
+  int seg_adr, nseg;
+} tnSpecKeyMap;
 
 /* one default class */
 typedef struct tnDefault_ {
@@ -427,6 +487,11 @@ typedef struct tnSpec_ {
   tnVec textures;    /* tnSpecTexture */
   tnVec meshes;      /* tnSpecMesh */
   tnVec hfields;     /* tnSpecHField */
+  tnVec skins;       /* tnSpecSkin */
+  tnVec skinbones;   /* tnSpecSkinBone, each skin's bones contiguous */
+  tnVec models;      /* tnSpecModel: documents that <attach> reads from */
+  tnVec keymaps;     /* tnSpecKeyMap: keyframes brought along by <attach> */
+  tnVec keysegs;     /* tnSpecKeySeg */
   tnVec pairs;       /* tnSpecPair */
   tnVec excludes;    /* tnSpecExclude */
   tnVec equalities;  /* tnSpecEquality */

@@ -14,6 +14,7 @@ static int name_table(const mjModel* m, int type, const int** adr) {
     case mjOBJ_CAMERA: *adr = m->name_camadr; return m->ncam;
     case mjOBJ_LIGHT: *adr = m->name_lightadr; return m->nlight;
     case mjOBJ_MESH: *adr = m->name_meshadr; return m->nmesh;
+    case mjOBJ_SKIN: *adr = m->name_skinadr; return m->nskin;
     case mjOBJ_HFIELD: *adr = m->name_hfieldadr; return m->nhfield;
     case mjOBJ_TEXTURE: *adr = m->name_texadr; return m->ntex;
     case mjOBJ_MATERIAL: *adr = m->name_matadr; return m->nmat;

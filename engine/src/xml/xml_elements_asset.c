@@ -1,11 +1,13 @@
-/* xml/xml_elements_asset.c — <asset>: textures, materials, meshes and height fields.
+/* xml/xml_elements_asset.c — <asset>: textures, materials, meshes, height fields and skins
+ * (also the skins of <deformable>).
  *
  * Textures are kept for their type and dimensions only (Torsion does not render, so no
  * pixels are produced). Height fields hold elevation data given inline; without it they are
  * flat. Meshes keep their options and data source (a file path resolved here, like
  * MuJoCo: against compiler meshdir, else assetdir, relative to the model's directory; or
- * inline vertex/face lists); the compiler loads and processes them. Skins and height field
- * files are not implemented yet. */
+ * inline vertex/face lists); the compiler loads and processes them. Height field files are
+ * resolved like mesh files and loaded by the compiler; so are skin (.skn) files. Skins are
+ * kept in the model (not rendered) with their bones. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -104,17 +106,19 @@ static int read_material(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
-/* <hfield> */
+static const char* mesh_path(tnReader* r, const char* file);
+static const char* name_from_file(tnReader* r, const char* file);
+
+/* <hfield>: a file (loaded by the compiler; its dimensions replace nrow and ncol), else
+ * nrow x ncol with optional inline elevation */
 static int read_hfield(tnReader* r, tnXmlNode* node) {
   tnSpecHField* h = tn_vecPush(&r->spec->hfields, sizeof(tnSpecHField));
   if (!h) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
   h->src = node;
-  tn_rdStr(node, "content_type");
-  if (tn_xmlAttr(node, "file")) {
-    return tn_rdFail(r, node, "file", "height field files are not implemented yet") + 1;
-  }
+  TN_TRY(tn_rdName(r, node, "content_type", &h->content_type));
+  TN_TRY(tn_rdName(r, node, "file", &h->file));
   TN_TRY(tn_rdName(r, node, "name", &h->name));
   TN_TRY(tn_rdInts(r, node, "nrow", &h->nrow, 1, 1));
   TN_TRY(tn_rdInts(r, node, "ncol", &h->ncol, 1, 1));
@@ -126,13 +130,27 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
       return tn_rdFail(r, node, "size", "all 4 sizes must be positive") + 1;
     }
   }
+  int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
+  TN_TRY(got);
+
+  // a file provides the data (nrow, ncol and elevation are then unused, as in MuJoCo)
+  if (h->file) {
+    h->path = mesh_path(r, h->file);
+    if (!h->path) {
+      return tn_rdFail(r, node, "file", "out of memory") + 1;
+    }
+    if (!h->name) {
+      h->name = name_from_file(r, h->file);
+    }
+    h->elevation = NULL;
+    h->nelevation = 0;
+    return 1;
+  }
   if (h->nrow < 1 || h->ncol < 1 || h->nrow > 1 << 14 || h->ncol > 1 << 14) {
     return tn_rdFail(r, node, h->nrow < 1 || h->nrow > 1 << 14 ? "nrow" : "ncol",
                      "nrow and ncol must be in 1..16384") +
            1;
   }
-  int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
-  TN_TRY(got);
   if (got && h->nelevation != h->nrow * h->ncol) {
     return tn_rdFail(r, node, "elevation", "needs nrow*ncol values") + 1;
   }
@@ -313,6 +331,152 @@ static int read_mesh(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * <skin> (asset or deformable): kept in the model, not rendered
+ * ------------------------------------------------------------------------------------- */
+
+/* a list of numbers as floats in pool memory (count in *n); >0 present, 0 absent, -1 error */
+static int read_float_list(tnReader* r, tnXmlNode* node, const char* attr, float** out, int* n) {
+  mjtNum* v = NULL;
+  int got = tn_rdNumArray(r, node, attr, &v, n);
+  if (got <= 0) {
+    return got;
+  }
+  *out = tn_poolAlloc(&r->spec->pool, sizeof(float) * (size_t)(*n ? *n : 1));
+  if (!*out) {
+    return tn_rdFail(r, node, attr, "out of memory");
+  }
+  for (int i = 0; i < *n; i++) {
+    (*out)[i] = (float)v[i];
+  }
+  return 1;
+}
+
+/* a list of non-negative integers in pool memory (count in *n) */
+static int read_index_list(tnReader* r, tnXmlNode* node, const char* attr, int** out, int* n) {
+  mjtNum* v = NULL;
+  int got = tn_rdNumArray(r, node, attr, &v, n);
+  if (got <= 0) {
+    return got;
+  }
+  *out = tn_poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(*n ? *n : 1));
+  if (!*out) {
+    return tn_rdFail(r, node, attr, "out of memory");
+  }
+  for (int i = 0; i < *n; i++) {
+    if (v[i] != floor(v[i]) || v[i] < -2147483648.0 || v[i] > 2147483647.0) {
+      return tn_rdFail(r, node, attr, "expected integers");
+    }
+    (*out)[i] = (int)v[i];
+  }
+  return 1;
+}
+
+/* <bone> of a skin: every attribute is required */
+static int read_skin_bone(tnReader* r, tnXmlNode* node) {
+  tnSpecSkinBone* b = tn_vecPush(&r->spec->skinbones, sizeof(tnSpecSkinBone));
+  if (!b) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  b->src = node;
+  int nweight = 0;
+  TN_TRY(tn_rdName(r, node, "body", &b->body));
+  if (!b->body) {
+    return tn_rdFail(r, node, "body", "required attribute missing") + 1;
+  }
+  if (tn_rdFloats(r, node, "bindpos", b->bindpos, 3, 3) <= 0) {
+    return tn_rdFail(r, node, "bindpos", "required attribute missing") + 1;
+  }
+  if (tn_rdFloats(r, node, "bindquat", b->bindquat, 4, 4) <= 0) {
+    return tn_rdFail(r, node, "bindquat", "required attribute missing") + 1;
+  }
+  if (read_index_list(r, node, "vertid", &b->vertid, &b->nvert) <= 0) {
+    return tn_rdFail(r, node, "vertid", "required attribute missing") + 1;
+  }
+  if (read_float_list(r, node, "vertweight", &b->vertweight, &nweight) <= 0) {
+    return tn_rdFail(r, node, "vertweight", "required attribute missing") + 1;
+  }
+  if (nweight != b->nvert || nweight == 0) {
+    return tn_rdFail(r, node, "vertweight",
+                     "vertid and vertweight must have the same non-zero size") +
+           1;
+  }
+  return 1;
+}
+
+/* <skin>: a .skn file or inline vertex/texcoord/face data with <bone> children */
+static int read_skin(tnReader* r, tnXmlNode* node) {
+  tnSpecSkin sk;
+  memset(&sk, 0, sizeof(sk));
+  sk.src = node;
+  sk.rgba[0] = sk.rgba[1] = sk.rgba[2] = 0.5f;
+  sk.rgba[3] = 1.0f;
+  TN_TRY(tn_rdName(r, node, "name", &sk.name));
+  TN_TRY(tn_rdName(r, node, "file", &sk.file));
+  TN_TRY(tn_rdName(r, node, "material", &sk.material));
+  TN_TRY(tn_rdFloats(r, node, "rgba", sk.rgba, 4, 4));
+  TN_TRY(tn_rdFloats(r, node, "inflate", &sk.inflate, 1, 1));
+  TN_TRY(tn_rdInts(r, node, "group", &sk.group, 1, 1));
+  int nv = 0, nt = 0, nf = 0;
+  TN_TRY(read_float_list(r, node, "vertex", &sk.vert, &nv));
+  TN_TRY(read_float_list(r, node, "texcoord", &sk.texcoord, &nt));
+  TN_TRY(read_index_list(r, node, "face", &sk.face, &nf));
+
+  // bones follow the skin's own data
+  sk.boneadr = r->spec->skinbones.n;
+  for (int i = 0; i < node->nchild; i++) {
+    tnXmlNode* c = node->child[i];
+    TN_OK(strcmp(c->name, "bone") == 0 ? read_skin_bone(r, c)
+                                       : tn_rdFail(r, c, NULL, "not implemented yet") + 1);
+  }
+  sk.nbone = r->spec->skinbones.n - sk.boneadr;
+
+  // a file, or complete inline data (MuJoCo's checks)
+  if (sk.file) {
+    if (nv || nt || nf || sk.nbone) {
+      return tn_rdFail(r, node, "file", "both skin data and file were specified") + 1;
+    }
+    if (!(sk.path = mesh_path(r, sk.file))) {
+      return tn_rdFail(r, node, "file", "out of memory") + 1;
+    }
+    if (!sk.name) {
+      sk.name = name_from_file(r, sk.file);
+    }
+  } else {
+    if (!nv || !nf || !sk.nbone) {
+      return tn_rdFail(r, node, NULL, "missing data in skin (vertex, face and bones needed)") + 1;
+    }
+    if (nv % 3) {
+      return tn_rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
+    }
+    if (nf % 3) {
+      return tn_rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
+    }
+    if (nt && nt != 2 * (nv / 3)) {
+      return tn_rdFail(r, node, "texcoord", "vertex and texcoord data incompatible size") + 1;
+    }
+    sk.nvert = nv / 3;
+    sk.ntexcoord = nt / 2;
+    sk.nface = nf / 3;
+  }
+  tnSpecSkin* dst = tn_vecPush(&r->spec->skins, sizeof(tnSpecSkin));
+  if (!dst) {
+    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+  }
+  *dst = sk;
+  return 1;
+}
+
+/* <deformable>: skins (flexes are not implemented yet) */
+int tn_readDeformable(tnReader* r, tnXmlNode* node) {
+  for (int i = 0; i < node->nchild; i++) {
+    tnXmlNode* c = node->child[i];
+    TN_OK(strcmp(c->name, "skin") == 0 ? read_skin(r, c)
+                                       : tn_rdFail(r, c, NULL, "not implemented yet") + 1);
+  }
+  return 1;
+}
+
 int tn_readAsset(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
@@ -325,6 +489,10 @@ int tn_readAsset(tnReader* r, tnXmlNode* node) {
       ok = read_hfield(r, c);
     } else if (strcmp(c->name, "mesh") == 0) {
       ok = read_mesh(r, c);
+    } else if (strcmp(c->name, "skin") == 0) {
+      ok = read_skin(r, c);
+    } else if (strcmp(c->name, "model") == 0) {
+      ok = tn_readModelAsset(r, c);
     } else {
       ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
     }

@@ -200,6 +200,8 @@ static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, cons
       ok = read_camera(r, c, b, cls, frame);
     } else if (strcmp(n, "light") == 0) {
       ok = read_light(r, c, b, cls, frame);
+    } else if (strcmp(n, "attach") == 0) {
+      ok = tn_readAttach(r, c, b, frame);
     } else {
       ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
     }
@@ -210,8 +212,17 @@ static int read_body_children(tnReader* r, tnXmlNode* node, int b, int cls, cons
   return 1;
 }
 
-/* <worldbody> */
+/* a body subtree, or a worldbody's content, read on behalf of <attach> */
+int tn_readBodySubtree(tnReader* r, tnXmlNode* node, int parent, int cls, const tnFrame* frame) {
+  return read_body(r, node, parent, cls, frame);
+}
+int tn_readBodyChildren(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame) {
+  return read_body_children(r, node, b, cls, frame);
+}
+
+/* <worldbody> (replicates expanded first, see xml_replicate.c) */
 int tn_readWorldbody(tnReader* r, tnXmlNode* node) {
   const tnFrame none = {0, {0, 0, 0}, {1, 0, 0, 0}};
+  TN_OK(tn_xmlExpandReplicates(r, node));
   return read_body_children(r, node, 0, 0, &none);
 }

@@ -25,6 +25,7 @@ static const struct {
     {"default", NULL},
     {"custom", tn_readCustom},
     {"asset", tn_readAsset},
+    {"deformable", tn_readDeformable},
     {"worldbody", tn_readWorldbody},
     {"contact", tn_readContact},
     {"equality", tn_readEquality},

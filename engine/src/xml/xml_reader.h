@@ -106,7 +106,17 @@ int tn_readOption(tnReader* r, tnXmlNode* node);
 int tn_readSize(tnReader* r, tnXmlNode* node);
 int tn_readStatistic(tnReader* r, tnXmlNode* node);
 int tn_readWorldbody(tnReader* r, tnXmlNode* node);
+/* <asset><model> and <attach> (xml_attach.c); 1 or 0 */
+int tn_readModelAsset(tnReader* r, tnXmlNode* node);
+int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame);
+/* a <body> element and its subtree under body `parent` (xml_elements_body.c); 1 or 0 */
+int tn_readBodySubtree(tnReader* r, tnXmlNode* node, int parent, int cls, const tnFrame* frame);
+/* the body-level children of node into body b (xml_elements_body.c); 1 or 0 */
+int tn_readBodyChildren(tnReader* r, tnXmlNode* node, int b, int cls, const tnFrame* frame);
+/* expand the <replicate>s below <worldbody> in the tree (xml_replicate.c); 1 or 0 */
+int tn_xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody);
 int tn_readAsset(tnReader* r, tnXmlNode* node);
+int tn_readDeformable(tnReader* r, tnXmlNode* node);
 int tn_readContact(tnReader* r, tnXmlNode* node);
 int tn_readEquality(tnReader* r, tnXmlNode* node);
 int tn_readTendon(tnReader* r, tnXmlNode* node);

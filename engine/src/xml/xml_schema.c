@@ -131,9 +131,9 @@ static const tnSchemaRow schema[] = {
     {"mesh", "plugin", TN_SCHEMA_NOTIMPL, "plugin instance"},
     {"plugin", "config", TN_SCHEMA_NOTIMPL, "key value"},
     {"asset", "hfield", TN_SCHEMA_OK, "name content_type file nrow ncol size elevation"},
-    {"asset", "skin", TN_SCHEMA_NOTIMPL,
+    {"asset", "skin", TN_SCHEMA_OK,
      "name file material rgba inflate vertex texcoord face group"},
-    {"skin", "bone", TN_SCHEMA_NOTIMPL, "body bindpos bindquat vertid vertweight"},
+    {"skin", "bone", TN_SCHEMA_OK, "body bindpos bindquat vertid vertweight"},
     {"asset", "texture", TN_SCHEMA_OK,
      "name type colorspace content_type file gridsize gridlayout fileright fileleft fileup "
      "filedown filefront fileback builtin rgb1 rgb2 mark markrgb random width height hflip "
@@ -218,7 +218,7 @@ static const tnSchemaRow schema[] = {
      "name type group dim dof count cellcount spacing radius rigid mass inertiabox scale "
      "file point element texcoord material rgba flatskin pos quat axisangle xyaxes zaxis "
      "euler origin"},
-    {"mujoco", "deformable", TN_SCHEMA_NOTIMPL, ""},
+    {"mujoco", "deformable", TN_SCHEMA_OK, ""},
     {"deformable", "flex", TN_SCHEMA_NOTIMPL,
      "name group dim radius material rgba flatskin body vertex element texcoord "
      "elemtexcoord node nodecoord cellcount dof"},
@@ -227,7 +227,7 @@ static const tnSchemaRow schema[] = {
      "internal selfcollide activelayers passive"},
     {"flex", "edge", TN_SCHEMA_NOTIMPL, "stiffness damping"},
     {"flex", "elasticity", TN_SCHEMA_NOTIMPL, "young poisson damping thickness elastic2d"},
-    {"deformable", "skin", TN_SCHEMA_NOTIMPL,
+    {"deformable", "skin", TN_SCHEMA_OK,
      "name file material rgba inflate vertex texcoord face group"},
     {"mujoco", "contact", TN_SCHEMA_OK, ""},
     {"contact", "pair", TN_SCHEMA_OK,
@@ -409,11 +409,11 @@ static const tnSchemaRow schema[] = {
     {"keyframe", "key", TN_SCHEMA_OK, "name time qpos qvel act mpos mquat ctrl"},
     {"worldbody", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
     {"body", "frame", TN_SCHEMA_OK, "name childclass pos quat axisangle xyaxes zaxis euler"},
-    {"worldbody", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
-    {"body", "replicate", TN_SCHEMA_NOTIMPL, "count sep offset euler"},
-    {"worldbody", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
-    {"body", "attach", TN_SCHEMA_NOTIMPL, "model body prefix"},
-    {"asset", "model", TN_SCHEMA_NOTIMPL, "name file content_type"},
+    {"worldbody", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
+    {"body", "replicate", TN_SCHEMA_OK, "count sep offset euler"},
+    {"worldbody", "attach", TN_SCHEMA_OK, "model body prefix"},
+    {"body", "attach", TN_SCHEMA_OK, "model body prefix"},
+    {"asset", "model", TN_SCHEMA_OK, "name file content_type"},
 };
 
 /* number of rows */
@@ -465,11 +465,45 @@ static void mark_used(tnXmlNode* node) {
   }
 }
 
+/* the first <plugin> element in a subtree, NULL when none */
+static const tnXmlNode* find_plugin(const tnXmlNode* node) {
+  if (strcmp(node->name, "plugin") == 0) {
+    return node;
+  }
+  for (int i = 0; i < node->nchild; i++) {
+    const tnXmlNode* found = find_plugin(node->child[i]);
+    if (found) {
+      return found;
+    }
+  }
+  return NULL;
+}
+
+/* an element Torsion does not implement; engine plugins are named (Torsion has none) */
+static void report_notimpl(const tnXmlNode* node, char* err, int errsz) {
+  int pluginish = strcmp(node->name, "plugin") == 0 || strcmp(node->name, "extension") == 0;
+  const tnXmlNode* plugin = pluginish ? find_plugin(node) : NULL;
+  const char* which = plugin ? tn_xmlAttr(plugin, "plugin") : NULL;
+  const char* instance = plugin ? tn_xmlAttr(plugin, "instance") : NULL;
+  if (which) {
+    tn_xmlError(err, errsz, plugin, NULL, "plugin '%s' is not supported (Torsion has no engine "
+                "plugins)", which);
+  } else if (instance) {
+    tn_xmlError(err, errsz, plugin, NULL, "plugin instance '%s' is not supported (Torsion has no "
+                "engine plugins)", instance);
+  } else if (plugin) {
+    tn_xmlError(err, errsz, plugin, NULL, "engine plugins are not supported");
+  } else {
+    tn_xmlError(err, errsz, node, NULL, "not implemented yet");
+  }
+}
+
 /* validate one element and its subtree */
 static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
   // find the element under its parent
   const tnSchemaRow* row = find_row(parent, node->name);
-  if (!row && (strcmp(parent, "worldbody") == 0 || strcmp(parent, "frame") == 0)) {
+  if (!row && (strcmp(parent, "worldbody") == 0 || strcmp(parent, "frame") == 0 ||
+               strcmp(parent, "replicate") == 0)) {
     row = find_row("body", node->name);
   }
   if (!row) {
@@ -477,7 +511,7 @@ static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
     return 0;
   }
   if (row->status == TN_SCHEMA_NOTIMPL) {
-    tn_xmlError(err, errsz, node, NULL, "not implemented yet");
+    report_notimpl(node, err, errsz);
     return 0;
   }
 
