@@ -424,7 +424,7 @@ static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
   tn_specDefaultTendon(&main_class->tendon);
   tn_specDefaultActuator(&main_class->actuator);
   tn_specDefaultMesh(&main_class->mesh);
-  int ok = tn_readDefaults(r, node, -1);
+  int ok = tn_readDetachedDefaults(r, node);
   *TN_AT(r->spec->defaults, tnDefault, 0) = saved;
   return ok && tn_xmlCheckUsed(node, r->err, r->errsz);
 }

@@ -85,8 +85,21 @@ static const char* class_name(tnReader* r, tnXmlNode* node, int parent) {
   return tn_poolStrdup(&r->spec->pool, name);
 }
 
+static int read_class(tnReader* r, tnXmlNode* node, int parent, int detached);
+
 /* read a <default> element as a class whose parent is `parent` (-1 for top level) */
 int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent) {
+  return read_class(r, node, parent, 0);
+}
+
+/* read a synthesized top-level <default class="NAME"> as a new root class (copying main),
+ * not as main reopened: an attached model's prefixed main class */
+int tn_readDetachedDefaults(tnReader* r, tnXmlNode* node) {
+  return read_class(r, node, -1, 1);
+}
+
+/* one class and its nested classes; `detached`: a named top-level class is a new class */
+static int read_class(tnReader* r, tnXmlNode* node, int parent, int detached) {
   const char* name = class_name(r, node, parent);
   if (!name) {
     return 0;
@@ -95,7 +108,7 @@ int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent) {
   // every top-level <default> reopens "main" (created with the spec): its elements change
   // main from here on, and classes nested in it copy main as it is then; others are new
   int id;
-  if (parent < 0) {
+  if (parent < 0 && !detached) {
     if (strcmp(name, "main") != 0) {
       tn_xmlError(r->err, r->errsz, node, "class",
                   "top-level default class 'main' cannot be renamed");
@@ -132,7 +145,7 @@ int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent) {
   // then nested classes, which inherit the final values
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
-    if (strcmp(c->name, "default") == 0 && !tn_readDefaults(r, c, id)) {
+    if (strcmp(c->name, "default") == 0 && !read_class(r, c, id, 0)) {
       return 0;
     }
   }

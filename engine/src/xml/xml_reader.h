@@ -95,6 +95,8 @@ int tn_actuatorKind(const char* name);
 
 /* default classes (xml_defaults.c) */
 int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent);
+/* a synthesized top-level <default class="NAME"> read as a new root class (attach) */
+int tn_readDetachedDefaults(tnReader* r, tnXmlNode* node);
 /* index of a class by name, -1 when unknown */
 int tn_findClass(const tnSpec* spec, const char* name);
 /* class of an element: its class attribute, else `inherited`; -1 after an error */
