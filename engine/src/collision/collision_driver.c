@@ -413,72 +413,48 @@ static int compatibleGeoms(const mjModel* m, int g1, int g2) {
          (m->geom_contype[g2] & m->geom_conaffinity[g1]);
 }
 
-/* qsort comparator: geom pairs (two ints) lexicographically */
-static int comparePair(const void* a, const void* b) {
-  const int* x = a;
-  const int* y = b;
-  if (x[0] != y[0]) {
-    return x[0] < y[0] ? -1 : 1;
-  }
-  return (x[1] > y[1]) - (x[1] < y[1]);
+/* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity and is not one of the
+ * explicit pairs [start, end) */
+static int testedPair(const mjModel* m, int g1, int g2, int start, int end) {
+  return compatibleGeoms(m, g1, g2) && !(start < end && isExplicit(m, g1, g2, start, end));
 }
 
-/* the geom pairs of body pair (b1, b2) to test, each ordered by type as the collider table
- * wants it, sorted by (geom1, geom2) as MuJoCo's mid-phase delivers them; returns their
- * number (-1: no scratch memory) */
-static int sortedGeomPairs(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                           int** out) {
-  int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
-  int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
-  int* pairs = mj_stackAllocInt(d, 2 * (size_t)num1 * (size_t)num2);
-  if (!pairs) {
-    return -1;
-  }
-  int n = 0;
-  for (int g1 = adr1; g1 < adr1 + num1; g1++) {
-    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
-        continue;
-      }
-      int swap = m->geom_type[g1] > m->geom_type[g2];
-      pairs[2 * n] = swap ? g2 : g1;
-      pairs[2 * n + 1] = swap ? g1 : g2;
-      n++;
-    }
-  }
-  qsort(pairs, n, 2 * sizeof(int), comparePair);
-  *out = pairs;
-  return n;
-}
-
-/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end): in
- * (geom1, geom2) order after the type ordering when the mid-phase is on (MuJoCo's order
- * then), else body 1's geoms outer, body 2's inner */
+/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
+ * the mid-phase on, in MuJoCo's order: pairs ordered by type for the collider table, then
+ * sorted by (geom1, geom2). As body 1's geoms precede body 2's, that is: the pairs that
+ * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
+ * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
+ * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
+  const int* type = m->geom_type;
 
   // mid-phase order
-  if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1) {
-    int* pairs = NULL;
-    mj_markStack(d);
-    int n = sortedGeomPairs(m, d, b1, b2, start, end, &pairs);
-    for (int i = 0; i < n; i++) {
-      collideGeoms(m, d, pairs[2 * i], pairs[2 * i + 1], -1);
+  if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
+    for (int g1 = adr1; g1 < adr1 + num1; g1++) {
+      for (int g2 = adr2; g2 < adr2 + num2; g2++) {
+        if (type[g1] <= type[g2] && testedPair(m, g1, g2, start, end)) {
+          collideGeoms(m, d, g1, g2, -1);
+        }
+      }
     }
-    mj_freeStack(d);
-    if (n >= 0) {
-      return;
+    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
+      for (int g1 = adr1; g1 < adr1 + num1; g1++) {
+        if (type[g1] > type[g2] && testedPair(m, g1, g2, start, end)) {
+          collideGeoms(m, d, g2, g1, -1);
+        }
+      }
     }
+    return;
   }
 
   // plain order
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
-        continue;
+      if (testedPair(m, g1, g2, start, end)) {
+        collideGeoms(m, d, g1, g2, -1);
       }
-      collideGeoms(m, d, g1, g2, -1);
     }
   }
 }
