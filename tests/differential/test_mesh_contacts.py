@@ -2,12 +2,14 @@
 MuJoCo 3.14's (legacy convex path: nativeccd and island disabled, as every contact check).
 
 Scenes: the Menagerie entry points (the corpus manifest, /work/shared/corpus/menagerie) whose
-model has collidable mesh geoms (contype or conaffinity nonzero), and the Gymnasium-Robotics
-Fetch tasks. Menagerie is read from $TORSION_MENAGERIE, else build/menagerie (the robots a
+model has collidable mesh geoms (contype or conaffinity nonzero), the Gymnasium-Robotics
+Fetch tasks, and tests/models/meshcollide/plane_mesh.xml (small meshes, polygons of more
+than four corners, margins, a tilted floor; sampled more densely while things fall). Menagerie is read from $TORSION_MENAGERIE, else build/menagerie (the robots a
 test needs are unpacked there from the corpus archives on first use).
 
 States: MuJoCo's trajectory from keyframe 0 (else the defaults) under a random walk of
-controls (steps of 3% of the control range), NSTEP steps, every EVERY-th state in
+controls (steps of 3% of the control range), NSTEP steps, every EVERY-th state (every
+LOCAL_EVERY-th of LOCAL_NSTEP for the local scene) in
 mjSTATE_INTEGRATION form; all go to one `torsion-sim contacts` call. At each state the
 contacts of every pair with a mesh geom must agree as sets (harness/contacts.py: same count
 per geom pair, dist within 1e-9, pos and frame within 1e-6). Pairs without a mesh are the
@@ -56,6 +58,9 @@ FETCH_TASKS = ["reach.xml", "push.xml", "slide.xml", "pick_and_place.xml"]
 
 NSTEP = 1200
 EVERY = 100
+LOCAL = os.path.join(corpus.REPO_ROOT, "tests", "models", "meshcollide", "plane_mesh.xml")
+LOCAL_NSTEP = 600
+LOCAL_EVERY = 30
 CTRL_STEP = 0.03
 
 
@@ -73,9 +78,10 @@ def _robot_path(rel):
 
 
 def _scenes():
-    """(id, path getter) of every scene checked."""
+    """(id, Menagerie entry point or absolute path) of every scene checked."""
     out = [("menagerie/" + rel[:-4], rel) for rel in MESH_SCENES]
     out += [("fetch/" + f[:-4], os.path.join(FETCH, f)) for f in FETCH_TASKS]
+    out.append(("local/meshcollide/plane_mesh", LOCAL))
     return out
 
 
@@ -94,7 +100,7 @@ def _mesh_part(m, cset):
     return {k: v[keep] for k, v in cset.items()}
 
 
-def _states(m, model_id):
+def _states(m, model_id, nstep, every):
     """SPEC states along MuJoCo's trajectory under random-walk controls."""
     r = oracle.rng(model_id, "mesh-contacts")
     d = mujoco.MjData(m)
@@ -102,12 +108,12 @@ def _states(m, model_id):
         mujoco.mj_resetDataKeyframe(m, d, 0)
     lo, hi = oracle.ctrl_bounds(m)
     states = []
-    for t in range(NSTEP):
+    for t in range(nstep):
         if m.nu:
             step = CTRL_STEP * (hi - lo) * r.standard_normal(m.nu)
             d.ctrl[:] = np.clip(d.ctrl + step, lo, hi)
         mujoco.mj_step(m, d)
-        if (t + 1) % EVERY == 0:
+        if (t + 1) % every == 0:
             states.append(cc.get_state(m, d))
     return np.array(states)
 
@@ -118,7 +124,9 @@ def test_mesh_contact_set(model_id, spec):
     m = oracle.load(path, disable=oracle.CONTACT_ORACLE)
     assert any(_is_mesh(m, g) and (m.geom_contype[g] or m.geom_conaffinity[g])
                for g in range(m.ngeom)), "%s has no collidable mesh geom" % model_id
-    states = _states(m, model_id)
+    local = spec == LOCAL
+    states = _states(m, model_id, LOCAL_NSTEP if local else NSTEP,
+                     LOCAL_EVERY if local else EVERY)
     theirs = [_mesh_part(m, cc.forward_contacts(m, s)) for s in states]
     ours = [_mesh_part(m, c) for c in torsion.contacts(path, states, spec=cc.SPEC_NAME)]
     contacts.check_sets(m, ours, theirs, "mesh contacts of %s" % model_id)

@@ -22,13 +22,11 @@
 #include "util/util_inline.h"
 #include "collision/collision_support.h"
 
-/* libccd callbacks on tnConvex objects */
+/* libccd callbacks on tnConvex objects (libccd is built in double precision: its vectors
+ * are mjtNum triples, read and written in place) */
+_Static_assert(sizeof(ccd_real_t) == sizeof(mjtNum), "libccd must use double precision");
 static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
-  mjtNum d[3] = {dir->v[0], dir->v[1], dir->v[2]}, res[3];
-  tn_convexSupport(res, (const tnConvex*)obj, d);
-  vec->v[0] = res[0];
-  vec->v[1] = res[1];
-  vec->v[2] = res[2];
+  tn_convexSupport(vec->v, (const tnConvex*)obj, dir->v);
 }
 
 static void ccdCenter(const void* obj, ccd_vec3_t* center) {
