@@ -15,6 +15,9 @@ contacts of every pair with a mesh geom must agree as sets (harness/contacts.py:
 per geom pair, dist within 1e-9, pos and frame within 1e-6). Pairs without a mesh are the
 business of test_contacts.py.
 
+test_hull_fields compares the compiled hull data the plane-mesh collider reads
+(mesh_extrema, the mesh_poly* polygons and their normals) with MuJoCo's on a few scenes.
+
 Scenes that have collidable meshes but that Torsion's reader cannot load yet are listed in
 LOADER_GAPS; test_loader_gaps_still_fail checks that they still fail to load, so the scene
 moves into MESH_SCENES the day it loads.
@@ -155,3 +158,51 @@ def test_loader_gaps_still_fail(rel):
     proc = torsion.run(["info", _robot_path(rel)], check=False)
     assert proc.returncode != 0, (
         "%s loads in Torsion now: move it from LOADER_GAPS to MESH_SCENES" % rel)
+
+
+# scenes whose compiled hull data is compared with MuJoCo's
+HULL_SCENES = ["umi_gripper/scene.xml", "google_barkour_vb/scene.xml", "robotis_op3/scene.xml",
+               "unitree_g1/scene_with_hands.xml"]
+HULL_FIELDS = ["mesh_graphadr", "mesh_extrema", "mesh_polynum", "mesh_polyadr",
+               "mesh_polynormal", "mesh_polyvertadr", "mesh_polyvertnum", "mesh_polyvert",
+               "mesh_polymapnum"]
+
+
+def _polygons(f, k):
+    """{vertex loop started at its smallest vertex: normal} of mesh k."""
+    out = {}
+    adr = int(f["mesh_polyadr"][k])
+    for i in range(adr, adr + int(f["mesh_polynum"][k])):
+        start = int(f["mesh_polyvertadr"][i])
+        loop = [int(x) for x in f["mesh_polyvert"][start:start + int(f["mesh_polyvertnum"][i])]]
+        j = loop.index(min(loop))
+        out[tuple(loop[j:] + loop[:j])] = np.asarray(f["mesh_polynormal"][i], dtype=float)
+    return out
+
+
+@pytest.mark.parametrize("spec", HULL_SCENES + [LOCAL])
+def test_hull_fields(spec):
+    """mesh_extrema and the polygons (as vertex loops, with their normals) and the number
+    of polygons through each vertex equal MuJoCo's. MuJoCo lists a mesh's polygons in the
+    order of a hash table; Torsion in the order their first triangle comes in the hull, so
+    the polygons are compared as sets."""
+    path = _path(spec)
+    m = mujoco.MjModel.from_xml_path(path)
+    ours = torsion.dump(path, HULL_FIELDS)
+    ours = {k: np.asarray(v).reshape(-1) if k != "mesh_polynormal" else
+            np.asarray(v).reshape(-1, 3) for k, v in ours.items()}
+    theirs = {k: np.asarray(getattr(m, k)) for k in HULL_FIELDS}
+    theirs["mesh_extrema"] = theirs["mesh_extrema"].reshape(-1)
+    bad = []
+    for name in ["mesh_extrema", "mesh_polynum", "mesh_polymapnum"]:
+        if not np.array_equal(ours[name].astype(int), theirs[name].astype(int)):
+            bad.append(name)
+    for k in range(m.nmesh):
+        if m.mesh_graphadr[k] < 0:
+            continue
+        a, b = _polygons(ours, k), _polygons(theirs, k)
+        if set(a) != set(b):
+            bad.append("mesh %d: %d polygons differ" % (k, len(set(a) ^ set(b))))
+        elif any(np.max(np.abs(a[p] - b[p])) > 1e-10 for p in a):
+            bad.append("mesh %d: polygon normals differ" % k)
+    assert not bad, "hull data of %s differs from MuJoCo's: %s" % (spec, "; ".join(bad[:8]))

@@ -468,6 +468,18 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
     return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
 
+  // keys to groups: open addressing in a table of at least twice the faces (-1: empty)
+  size_t cap = 16;
+  while (cap < 2 * (size_t)nf) {
+    cap *= 2;
+  }
+  int* table = malloc(sizeof(int) * cap);
+  if (!table) {
+    free(group);
+    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+  }
+  memset(table, 0xff, sizeof(int) * cap);
+
   // each triangle joins the group of its key, or starts a new one
   int ngroup = 0, res = 0;
   for (int f = 0; f < nf && !res; f++) {
@@ -477,11 +489,14 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
                   &phi)) {
       continue;
     }
-    int g = 0;
-    while (g < ngroup && (group[g].theta != theta || group[g].phi != phi)) {
-      g++;
+    size_t slot = ((size_t)(theta * 1000003L + phi) * 2654435761u) & (cap - 1);
+    while (table[slot] >= 0 && (group[table[slot]].theta != theta ||
+                                group[table[slot]].phi != phi)) {
+      slot = (slot + 1) & (cap - 1);
     }
+    int g = table[slot] >= 0 ? table[slot] : ngroup;
     if (g == ngroup) {
+      table[slot] = g;
       group[ngroup].theta = theta;
       group[ngroup].phi = phi;
       group[ngroup].nisland = 1;
@@ -493,6 +508,8 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
       res = poly_insert(group + g, v);
     }
   }
+
+  free(table);
 
   // each group's connected pieces become polygons
   if (!res) {
@@ -576,7 +593,10 @@ void tn_meshPolygonsToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr,
     m->mesh_polyvertnum[polyadr + p] = mesh->polyvertnum[p];
     memcpy(m->mesh_polynormal + 3 * (polyadr + p), mesh->polynormal + 3 * p, 3 * sizeof(mjtNum));
   }
-  memcpy(m->mesh_polyvert + polyvertadr, mesh->polyvert, sizeof(int) * (size_t)mesh->npolyvert);
+  if (mesh->npolyvert) {
+    memcpy(m->mesh_polyvert + polyvertadr, mesh->polyvert,
+           sizeof(int) * (size_t)mesh->npolyvert);
+  }
 
   // per vertex, the polygons through it in polygon order (one entry per occurrence)
   int* num = m->mesh_polymapnum + vertadr;
