@@ -223,12 +223,15 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
 
 /* rotate a convex object by mat about point `center` */
 static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
-  mjtNum dif[3], tmp[3], mat[9];
-  tnu_sub3(dif, obj->pos, center);
-  tnu_mulMatVec3(tmp, rot, dif);
-  tnu_add3(obj->pos, center, tmp);
+  mjtNum rel[3], moved[3], mat[9];
   mju_mulMatMat(mat, rot, obj->mat, 3, 3, 3);
   mju_copy(obj->mat, mat, 9);
+
+  // as MuJoCo: the position minus the displacement rot * rel - rel, rel = center - pos
+  tnu_sub3(rel, center, obj->pos);
+  tnu_mulMatVec3(moved, rot, rel);
+  tnu_subFrom3(moved, rel);
+  tnu_subFrom3(obj->pos, moved);
 }
 
 /* rotation matrix about unit axis by angle */
@@ -266,14 +269,21 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
   mju_copy(frame, con[0].frame, 9);
   tn_makeFrame(frame);
   int n = 1;
+  int warm1 = obj1->meshindex, warm2 = obj2->meshindex;
   for (int a = 0; a < 2; a++) {
     for (int s = 1; s >= -1; s -= 2) {
+      // the pair at its pose, the hill climbs' warm starts carried from the previous search
       tnConvex p1 = *obj1, p2 = *obj2;
+      p1.meshindex = warm1;
+      p2.meshindex = warm2;
       axisRotation(rot, frame + 3 + 3 * a, s * 1e-3);
       mju_transpose(rotT, rot, 3, 3);
       rotateAbout(&p1, rotT, con[0].pos);
       rotateAbout(&p2, rot, con[0].pos);
-      if (!convexPenetration(m, con + n, &p1, &p2, margin, 0)) {
+      int found = convexPenetration(m, con + n, &p1, &p2, margin, 0);
+      warm1 = p1.meshindex;
+      warm2 = p2.meshindex;
+      if (!found) {
         continue;
       }
       fixNormal(m, con + n, obj1, obj2);
@@ -281,7 +291,7 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
       // keep it unless it repeats a contact already found (within tol)
       int repeat = 0;
       for (int k = 0; k < n; k++) {
-        if (tnu_dist3(con[k].pos, con[n].pos) < tol) {
+        if (tnu_dist3(con[k].pos, con[n].pos) <= tol) {
           repeat = 1;
         }
       }

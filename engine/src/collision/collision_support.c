@@ -10,7 +10,9 @@
  * resolve to the shape's middle for that component, as MuJoCo's sign function (0 at 0)
  * does. Meshes climb their convex-hull graph (small ones scan their vertices); a
  * height-field prism (vertical sides) takes its best base vertex for a downward direction
- * and its best top vertex otherwise. */
+ * and its best top vertex otherwise. The plane-convex collider uses MuJoCo's other set of
+ * support functions (tn_supportFresh, at the end): there a mesh's climb starts at the
+ * extremal vertex of the direction's cell (mesh_extrema) rather than the previous answer. */
 #include <float.h>
 #include <math.h>
 
