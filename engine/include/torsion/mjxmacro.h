@@ -14,6 +14,7 @@
 #define MJMODEL_INTS(X) \
   X(nq) X(nv) X(nu) X(na) X(nbody) X(nbvh) X(njnt) X(ngeom) X(nsite) X(ncam) X(nlight)        \
   X(nflex) X(nmesh) X(nmeshvert) X(nmeshnormal) X(nmeshtexcoord) X(nmeshface) X(nmeshgraph)   \
+  X(nmeshpoly) X(nmeshpolyvert) X(nmeshpolymap)                                               \
   X(nskin) X(nskinvert) X(nskintexvert) X(nskinface) X(nskinbone) X(nskinbonevert)          \
   X(nhfield) X(nhfielddata) X(ntex) X(ntexdata) X(nmat) X(npair) X(nexclude) X(neq)           \
   X(ntendon) X(nwrap) X(nsensor) X(nnumeric) X(nnumericdata) X(ntext) X(ntextdata) X(ntuple) \
@@ -169,6 +170,16 @@
   X(float, mesh_vert, nmeshvert, 3)                            \
   X(int, mesh_face, nmeshface, 3)                              \
   X(int, mesh_graph, nmeshgraph, 1)                            \
+  X(int, mesh_extrema, nmesh, 27)                              \
+  X(int, mesh_polynum, nmesh, 1)                               \
+  X(int, mesh_polyadr, nmesh, 1)                               \
+  X(mjtNum, mesh_polynormal, nmeshpoly, 3)                     \
+  X(int, mesh_polyvertadr, nmeshpoly, 1)                       \
+  X(int, mesh_polyvertnum, nmeshpoly, 1)                       \
+  X(int, mesh_polyvert, nmeshpolyvert, 1)                      \
+  X(int, mesh_polymapadr, nmeshvert, 1)                        \
+  X(int, mesh_polymapnum, nmeshvert, 1)                        \
+  X(int, mesh_polymap, nmeshpolymap, 1)                        \
   /* skins (kept, not rendered; faces as vertex triples, bones with vertex weights) */ \
   X(int, skin_matid, nskin, 1)                                 \
   X(int, skin_group, nskin, 1)                                 \

@@ -22,13 +22,11 @@
 #include "util/util_inline.h"
 #include "collision/collision_support.h"
 
-/* libccd callbacks on tnConvex objects */
+/* libccd callbacks on tnConvex objects (libccd is built in double precision: its vectors
+ * are mjtNum triples, read and written in place) */
+_Static_assert(sizeof(ccd_real_t) == sizeof(mjtNum), "libccd must use double precision");
 static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
-  mjtNum d[3] = {dir->v[0], dir->v[1], dir->v[2]}, res[3];
-  tn_convexSupport(res, (const tnConvex*)obj, d);
-  vec->v[0] = res[0];
-  vec->v[1] = res[1];
-  vec->v[2] = res[2];
+  tn_convexSupport(vec->v, (const tnConvex*)obj, dir->v);
 }
 
 static void ccdCenter(const void* obj, ccd_vec3_t* center) {
@@ -225,12 +223,15 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
 
 /* rotate a convex object by mat about point `center` */
 static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
-  mjtNum dif[3], tmp[3], mat[9];
-  tnu_sub3(dif, obj->pos, center);
-  tnu_mulMatVec3(tmp, rot, dif);
-  tnu_add3(obj->pos, center, tmp);
+  mjtNum rel[3], moved[3], mat[9];
   mju_mulMatMat(mat, rot, obj->mat, 3, 3, 3);
   mju_copy(obj->mat, mat, 9);
+
+  // as MuJoCo: the position minus the displacement rot * rel - rel, rel = center - pos
+  tnu_sub3(rel, center, obj->pos);
+  tnu_mulMatVec3(moved, rot, rel);
+  tnu_subFrom3(moved, rel);
+  tnu_subFrom3(obj->pos, moved);
 }
 
 /* rotation matrix about unit axis by angle */
@@ -268,14 +269,21 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
   mju_copy(frame, con[0].frame, 9);
   tn_makeFrame(frame);
   int n = 1;
+  int warm1 = obj1->meshindex, warm2 = obj2->meshindex;
   for (int a = 0; a < 2; a++) {
     for (int s = 1; s >= -1; s -= 2) {
+      // the pair at its pose, the hill climbs' warm starts carried from the previous search
       tnConvex p1 = *obj1, p2 = *obj2;
+      p1.meshindex = warm1;
+      p2.meshindex = warm2;
       axisRotation(rot, frame + 3 + 3 * a, s * 1e-3);
       mju_transpose(rotT, rot, 3, 3);
       rotateAbout(&p1, rotT, con[0].pos);
       rotateAbout(&p2, rot, con[0].pos);
-      if (!convexPenetration(m, con + n, &p1, &p2, margin, 0)) {
+      int found = convexPenetration(m, con + n, &p1, &p2, margin, 0);
+      warm1 = p1.meshindex;
+      warm2 = p2.meshindex;
+      if (!found) {
         continue;
       }
       fixNormal(m, con + n, obj1, obj2);
@@ -283,7 +291,7 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
       // keep it unless it repeats a contact already found (within tol)
       int repeat = 0;
       for (int k = 0; k < n; k++) {
-        if (tnu_dist3(con[k].pos, con[n].pos) < tol) {
+        if (tnu_dist3(con[k].pos, con[n].pos) <= tol) {
           repeat = 1;
         }
       }

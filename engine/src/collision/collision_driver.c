@@ -413,72 +413,122 @@ static int compatibleGeoms(const mjModel* m, int g1, int g2) {
          (m->geom_contype[g2] & m->geom_conaffinity[g1]);
 }
 
-/* qsort comparator: geom pairs (two ints) lexicographically */
-static int comparePair(const void* a, const void* b) {
-  const int* x = a;
-  const int* y = b;
-  if (x[0] != y[0]) {
-    return x[0] < y[0] ? -1 : 1;
-  }
-  return (x[1] > y[1]) - (x[1] < y[1]);
+/* Body spheres: a pre-test that skips geom pairs the bounding-sphere filter would reject
+ * anyway, without looking at each pair. Per body, 5 numbers: the centre and radius of a
+ * sphere enclosing the bounding spheres of its collidable geoms (radius -1: unbounded, a
+ * plane or a geom without bounding radius; never used to skip), and the largest detection
+ * distance (margin + gap) among those geoms. A geom whose bounding sphere is farther from
+ * the other body's sphere than both radii and both detection distances (with a relative
+ * slack far above round-off) fails filterSphere against every geom of that body. */
+#define TN_BS 5
+#define TN_BS_SLACK 1e-9
+
+static int collidable(const mjModel* m, int g) {
+  return m->geom_contype[g] || m->geom_conaffinity[g];
 }
 
-/* the geom pairs of body pair (b1, b2) to test, each ordered by type as the collider table
- * wants it, sorted by (geom1, geom2) as MuJoCo's mid-phase delivers them; returns their
- * number (-1: no scratch memory) */
-static int sortedGeomPairs(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                           int** out) {
-  int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
-  int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
-  int* pairs = mj_stackAllocInt(d, 2 * (size_t)num1 * (size_t)num2);
-  if (!pairs) {
-    return -1;
-  }
-  int n = 0;
-  for (int g1 = adr1; g1 < adr1 + num1; g1++) {
-    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
+/* the body spheres of every body into bs (TN_BS per body) */
+static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
+  for (int b = 0; b < m->nbody; b++) {
+    mjtNum* out = bs + TN_BS * b;
+    int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0, unbounded = 0;
+    mjtNum lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, detect = 0;
+
+    // box around the geoms' spheres, largest detection distance
+    for (int g = adr; g < adr + num; g++) {
+      if (!collidable(m, g)) {
         continue;
       }
-      int swap = m->geom_type[g1] > m->geom_type[g2];
-      pairs[2 * n] = swap ? g2 : g1;
-      pairs[2 * n + 1] = swap ? g1 : g2;
-      n++;
+      mjtNum r = m->geom_rbound[g];
+      unbounded |= !(r > 0);
+      detect = mju_max(detect, m->geom_margin[g] + m->geom_gap[g]);
+      for (int k = 0; k < 3; k++) {
+        mjtNum x = d->geom_xpos[3 * g + k];
+        lo[k] = any ? mju_min(lo[k], x - r) : x - r;
+        hi[k] = any ? mju_max(hi[k], x + r) : x + r;
+      }
+      any = 1;
     }
+
+    // sphere around the box's centre reaching every geom sphere
+    mjtNum radius = 0;
+    for (int k = 0; k < 3; k++) {
+      out[k] = any ? 0.5 * (lo[k] + hi[k]) : 0;
+    }
+    for (int g = adr; g < adr + num && any && !unbounded; g++) {
+      if (collidable(m, g)) {
+        radius = mju_max(radius, tnu_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
+      }
+    }
+    out[3] = unbounded ? -1 : radius;
+    out[4] = detect;
   }
-  qsort(pairs, n, 2 * sizeof(int), comparePair);
-  *out = pairs;
-  return n;
 }
 
-/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end): in
- * (geom1, geom2) order after the type ordering when the mid-phase is on (MuJoCo's order
- * then), else body 1's geoms outer, body 2's inner */
-static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end) {
+/* 1 unless geom g is surely out of reach of every geom of the body with sphere bs */
+static int mayReach(const mjModel* m, const mjData* d, int g, const mjtNum* bs) {
+  mjtNum r = m->geom_rbound[g];
+  if (!(bs[3] >= 0) || !(r > 0)) {
+    return 1;
+  }
+  mjtNum reach = r + bs[3] + m->geom_margin[g] + m->geom_gap[g] + bs[4];
+  return tnu_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
+}
+
+/* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity and is not one of the
+ * explicit pairs [start, end) */
+static int testedPair(const mjModel* m, int g1, int g2, int start, int end) {
+  return compatibleGeoms(m, g1, g2) && !(start < end && isExplicit(m, g1, g2, start, end));
+}
+
+/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
+ * the mid-phase on, in MuJoCo's order: pairs ordered by type for the collider table, then
+ * sorted by (geom1, geom2). As body 1's geoms precede body 2's, that is: the pairs that
+ * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
+ * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
+ * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
+static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
+                          const mjtNum* bs, int* reach) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
+  const int* type = m->geom_type;
 
   // mid-phase order
-  if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1) {
-    int* pairs = NULL;
-    mj_markStack(d);
-    int n = sortedGeomPairs(m, d, b1, b2, start, end, &pairs);
-    for (int i = 0; i < n; i++) {
-      collideGeoms(m, d, pairs[2 * i], pairs[2 * i + 1], -1);
+  if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
+    // the geoms that may reach the other body (all of them without body spheres)
+    if (reach) {
+      for (int g = adr1; g < adr1 + num1; g++) {
+        reach[g] = mayReach(m, d, g, bs + TN_BS * b2);
+      }
+      for (int g = adr2; g < adr2 + num2; g++) {
+        reach[g] = mayReach(m, d, g, bs + TN_BS * b1);
+      }
     }
-    mj_freeStack(d);
-    if (n >= 0) {
-      return;
+#define REACH(g) (!reach || reach[g])
+    for (int g1 = adr1; g1 < adr1 + num1; g1++) {
+      for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
+        if (REACH(g2) && type[g1] <= type[g2] && testedPair(m, g1, g2, start, end)) {
+          collideGeoms(m, d, g1, g2, -1);
+        }
+      }
     }
+    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
+      for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
+        if (REACH(g1) && type[g1] > type[g2] && testedPair(m, g1, g2, start, end)) {
+          collideGeoms(m, d, g2, g1, -1);
+        }
+      }
+    }
+#undef REACH
+    return;
   }
 
   // plain order
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (!compatibleGeoms(m, g1, g2) || (start < end && isExplicit(m, g1, g2, start, end))) {
-        continue;
+      if (testedPair(m, g1, g2, start, end)) {
+        collideGeoms(m, d, g1, g2, -1);
       }
-      collideGeoms(m, d, g1, g2, -1);
     }
   }
 }
@@ -500,6 +550,17 @@ void mj_collision(const mjModel* m, mjData* d) {
   }
 
   mj_markStack(d);
+
+  // body spheres for skipping out-of-reach geoms (not with an overridden margin), and the
+  // per-geom flags of the body pair at hand, when the arena has room for them
+  mjtNum* bs = NULL;
+  int* reach = NULL;
+  size_t need = sizeof(mjtNum) * TN_BS * (size_t)m->nbody + sizeof(int) * (size_t)m->ngeom + 64;
+  if (!TN_ENABLED(m, mjENBL_OVERRIDE) && d->narena - d->parena - d->pstack > 4 * need) {
+    bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
+    reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    bodySpheres(m, d, bs);
+  }
 
   // broad phase: sorted candidate body pairs, as many as the arena allows
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
@@ -528,7 +589,7 @@ void mj_collision(const mjModel* m, mjData* d) {
 
     // all geom pairs of the body pair
     collideBodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
-                  merged ? pairadr : 0);
+                  merged ? pairadr : 0, bs, reach);
   }
 
   // remaining explicit pairs

@@ -6,25 +6,18 @@
  * Contact counts and their order follow MuJoCo: capsule up to 2 (the two end spheres),
  * box up to 4 (corners facing the plane, in corner-index order), cylinder up to 4 (the
  * deepest rim point, the other disk's deepest rim point, then the near disk's points at
- * +-120 degrees), ellipsoid 1 (support point), mesh up to 4: the deepest vertex, then, going
- * round the hull polygon through it that faces the plane most, the polygon's representative
- * vertices (all of a triangle or quad; every quarter of a larger polygon, counted from the
- * polygon's first vertex) lying below the mesh centre, each within the margin. The polygons
- * are the mesh graph's coplanar hull triangles merged, walked from the first boundary edge of
- * their first triangle, which reproduces MuJoCo's polygon data; the rules were established
- * against MuJoCo by sweeping random poses of several meshes. Known differences: which
- * vertices of a polygon with more than 4 (and other than 8) vertices MuJoCo keeps, and
- * exact ties between equally facing polygons (exactly symmetric poses). */
+ * +-120 degrees), ellipsoid 1 (support point), mesh up to 4, as MuJoCo 3.14: the support
+ * vertex (a fresh hill climb from mesh_extrema), then corners of the hull polygon through
+ * it whose normal points most against the plane (mesh_poly*, built by the compiler): the
+ * next three going round a triangle or quad, or the three that with the support vertex span
+ * the largest quadrilateral of a larger polygon; a corner counts when within the margin and
+ * not above the mesh centre along the plane normal. Per-call work is bounded by the
+ * polygon's size and the climb, never the mesh's vertex count. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
 #include "collision/collision_support.h"
-
-/* hull triangles whose vertices lie within this fraction of the mesh's largest extent of
- * one another's plane form one polygon (MuJoCo merges such near-coplanar triangles; its
- * exact tolerance is not known, this one matches the cases measured) */
-#define TN_COPLANAR 4.5e-4
 
 /* plane geometry: unit normal and signed distance of point p above the plane */
 static mjtNum planeDist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
@@ -162,264 +155,137 @@ int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1,
   return n;
 }
 
-/* mesh data for the plane-mesh contacts: vertices, hull faces, depths below the plane */
-typedef struct tnPlaneMesh_ {
-  const float* vert;
-  const int* face;    /* hull triangles, global vertex ids */
-  int nvert, nface;
-  const mjtNum* depth; /* signed distance of each vertex above the plane */
-  mjtNum coplanar;     /* distance within which hull triangles share a polygon */
-} tnPlaneMesh;
-
-/* unit normal of hull triangle f in the mesh frame */
-static void faceNormal(const tnPlaneMesh* pm, int f, mjtNum nrm[3]) {
-  mjtNum p[3][3], e1[3], e2[3];
+/* area of the quadrilateral with diagonals a-c and b-d (points given as float vertices) */
+static mjtNum quadArea(const float* a, const float* b, const float* c, const float* d) {
+  mjtNum u[3], w[3], x[3];
   for (int k = 0; k < 3; k++) {
-    const float* v = pm->vert + 3 * pm->face[3 * f + k];
-    p[k][0] = v[0];
-    p[k][1] = v[1];
-    p[k][2] = v[2];
+    u[k] = (mjtNum)a[k] - (mjtNum)c[k];
+    w[k] = (mjtNum)b[k] - (mjtNum)d[k];
   }
-  tnu_sub3(e1, p[1], p[0]);
-  tnu_sub3(e2, p[2], p[0]);
-  tnu_cross(nrm, e1, e2);
-  tnu_normalize3(nrm);
+  tnu_cross(x, u, w);
+  return 0.5 * tnu_norm3(x);
 }
 
-/* hull triangle through vertex v0 facing the plane most (local plane normal nl): -1 if none */
-static int facingFace(const tnPlaneMesh* pm, int v0, const mjtNum nl[3]) {
-  int best = -1;
-  mjtNum bestdot = INFINITY, nrm[3];
-  for (int f = 0; f < pm->nface; f++) {
-    const int* fv = pm->face + 3 * f;
-    if (fv[0] != v0 && fv[1] != v0 && fv[2] != v0) {
-      continue;
-    }
-    faceNormal(pm, f, nrm);
-    mjtNum dot = tnu_dot3(nrm, nl);
-    if (dot < bestdot) {
-      bestdot = dot;
-      best = f;
-    }
-  }
-  return best;
-}
-
-/* 1 if the directed edge a->b belongs to one of the listed triangles */
-static int hasEdge(const tnPlaneMesh* pm, const int* tri, int ntri, int a, int b) {
-  for (int i = 0; i < ntri; i++) {
-    const int* fv = pm->face + 3 * tri[i];
-    for (int k = 0; k < 3; k++) {
-      if (fv[k] == a && fv[(k + 1) % 3] == b) {
-        return 1;
-      }
-    }
-  }
-  return 0;
-}
-
-/* boundary edge of the listed triangles starting at vertex a (its end, or -1) */
-static int boundaryFrom(const tnPlaneMesh* pm, const int* tri, int ntri, int a) {
-  for (int i = 0; i < ntri; i++) {
-    const int* fv = pm->face + 3 * tri[i];
-    for (int k = 0; k < 3; k++) {
-      int b = fv[(k + 1) % 3];
-      if (fv[k] == a && !hasEdge(pm, tri, ntri, b, a)) {
-        return b;
-      }
-    }
-  }
-  return -1;
-}
-
-/* hull polygon containing triangle f0: its coplanar triangles merged, the boundary walked
- * from the first boundary edge of the first triangle; returns the vertex count */
-static int hullPolygon(const tnPlaneMesh* pm, int f0, int* tri, int* poly) {
-  mjtNum n0[3], nrm[3];
-  faceNormal(pm, f0, n0);
-
-  // coplanar triangles (facing the same way, vertices within the tolerance of the plane of
-  // f0), in face order
-  const float* a = pm->vert + 3 * pm->face[3 * f0];
-  int ntri = 0;
-  for (int f = 0; f < pm->nface; f++) {
-    faceNormal(pm, f, nrm);
-    int flat = tnu_dot3(nrm, n0) > 0.5;
-    for (int k = 0; k < 3 && flat; k++) {
-      const float* v = pm->vert + 3 * pm->face[3 * f + k];
-      mjtNum off = (v[0] - a[0]) * n0[0] + (v[1] - a[1]) * n0[1] + (v[2] - a[2]) * n0[2];
-      flat = fabs(off) <= pm->coplanar;
-    }
-    if (flat) {
-      tri[ntri++] = f;
-    }
-  }
-
-  // first boundary edge of the first triangle, then the boundary loop
-  const int* fv = pm->face + 3 * tri[0];
-  int start = -1;
-  for (int k = 0; k < 3 && start < 0; k++) {
-    if (!hasEdge(pm, tri, ntri, fv[(k + 1) % 3], fv[k])) {
-      start = fv[k];
-    }
-  }
-  int n = 0, cur = start;
-  while (cur >= 0 && n < pm->nvert) {
-    poly[n++] = cur;
-    cur = boundaryFrom(pm, tri, ntri, cur);
-    if (cur == start) {
+/* positions in `poly` (n > 4 vertices, local ids) of three more corners to go with the
+ * corner at i0: starting from the next three, grow the quadrilateral i0-a-b-c while moving
+ * c forward enlarges it, each time moving b and then a forward as long as that enlarges
+ * it further (MuJoCo's search; n bounds each walk only as a guard) */
+static void largestQuad(int sel[3], const int* poly, int n, int i0, const float* vert) {
+  int a = (i0 + 1) % n, b = (i0 + 2) % n, c = (i0 + 3) % n;
+#define V(i) (vert + 3 * poly[i])
+  mjtNum area = quadArea(V(i0), V(a), V(b), V(c));
+  for (int outer = 0; outer < n; outer++) {
+    int c2 = (c + 1) % n;
+    mjtNum grown = quadArea(V(i0), V(a), V(b), V(c2));
+    if (area >= grown) {
       break;
     }
-  }
-  return n;
-}
-
-/* 1 if polygon position i holds a representative vertex: every vertex of a triangle or
- * quad, every quarter of a larger polygon */
-static int isRepresentative(int i, int n) {
-  if (n <= 4) {
-    return 1;
-  }
-  for (int k = 0; k < 4; k++) {
-    if (i == (k * n) / 4) {
-      return 1;
+    c = c2;
+    area = grown;
+    for (int k = 0; k < n; k++) {
+      int b2 = (b + 1) % n;
+      mjtNum next = quadArea(V(i0), V(a), V(b2), V(c));
+      if (!(area < next)) {
+        break;
+      }
+      b = b2;
+      area = next;
+    }
+    for (int k = 0; k < n; k++) {
+      int a2 = (a + 1) % n;
+      mjtNum next = quadArea(V(i0), V(a2), V(b), V(c));
+      if (!(area < next)) {
+        break;
+      }
+      a = a2;
+      area = next;
     }
   }
-  return 0;
+#undef V
+  sel[0] = a;
+  sel[1] = b;
+  sel[2] = c;
 }
 
-/* deepest vertex: the mesh support point against the plane normal (ties resolve like
- * MuJoCo's support search), as a vertex index */
-static int supportVertex(const mjModel* m, const mjData* d, const tnPlaneMesh* pm, int gm,
-                         const mjtNum normal[3]) {
-  mjtNum down[3], sp[3], dif[3], loc[3], beste = INFINITY;
-  tnu_scl3(down, normal, -1);
-  tn_supportGlobal(sp, m, d, gm, down);
-  tnu_sub3(dif, sp, d->geom_xpos + 3 * gm);
-  tnu_mulMatTVec3(loc, d->geom_xmat + 9 * gm, dif);
-
-  // the vertex at that point (nearest, first on ties)
-  int v0 = 0;
-  for (int v = 0; v < pm->nvert; v++) {
-    const float* f = pm->vert + 3 * v;
-    mjtNum e = fabs(f[0] - loc[0]) + fabs(f[1] - loc[1]) + fabs(f[2] - loc[2]);
-    if (e < beste) {
-      beste = e;
-      v0 = v;
-    }
-  }
-  return v0;
-}
-
-/* hull triangles of a mesh graph (global vertex ids, 3 per face); sets *nface */
-static const int* graphFaces(const int* graph, int* nface) {
-  int nvert = graph[0], last = 0;
-  const int* edge = graph + 2 + 2 * nvert;
-  *nface = graph[1];
-
-  // the face list follows the last (-1 terminated) edge list
-  for (int i = 0; i < nvert; i++) {
-    last = graph[2 + i] > last ? graph[2 + i] : last;
-  }
-  while (edge[last] >= 0) {
-    last++;
-  }
-  return edge + last + 1;
-}
-
-/* vertices of the contacts after the deepest one v0: the representatives of the polygon
- * facing the plane most (local normal nl), going round from v0, below the centre depth;
- * writes them into sel (up to 3) and returns their number */
-static int polygonVertices(mjData* d, const tnPlaneMesh* pm, int v0, const mjtNum nl[3],
-                           mjtNum center, int sel[3]) {
-  int f0 = facingFace(pm, v0, nl), nsel = 0;
-  if (f0 < 0) {
+/* contacts after the first for a mesh whose support vertex is v0 (mesh vertex id): the
+ * corners of the hull polygon through v0 that faces the plane most (local plane normal
+ * nl): the next three around it, or for larger polygons the three that with v0 span the
+ * largest quadrilateral; each kept when within the margin and not above the mesh centre */
+static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, int gp, int gm,
+                           int v0, const mjtNum normal[3], mjtNum margin) {
+  int mesh = m->geom_dataid[gm], vadr = m->mesh_vertadr[mesh];
+  int npoly = m->mesh_polymapnum[vadr + v0], padr = m->mesh_polyadr[mesh];
+  const int* polymap = m->mesh_polymap + m->mesh_polymapadr[vadr + v0];
+  const mjtNum* mat = d->geom_xmat + 9 * gm;
+  const mjtNum* pos = d->geom_xpos + 3 * gm;
+  const float* vert = m->mesh_vert + 3 * vadr;
+  if (!m->mesh_polynum[mesh] || npoly <= 0) {
     return 0;
   }
-  mj_markStack(d);
-  int* tri = mj_stackAllocInt(d, pm->nface);
-  int* poly = mj_stackAllocInt(d, pm->nvert);
-  int n = hullPolygon(pm, f0, tri, poly), at = 0;
-  while (at < n && poly[at] != v0) {
-    at++;
-  }
-  for (int i = 1; i < n && at < n && nsel < 3; i++) {
-    int pos = (at + i) % n, v = poly[pos];
-    if (isRepresentative(pos, n) && pm->depth[v] < center) {
-      sel[nsel++] = v;
+
+  // the polygon through v0 whose normal points most against the plane's
+  mjtNum nl[3], bestdot = 1;
+  int best = -1;
+  tnu_mulMatTVec3(nl, mat, normal);
+  for (int i = 0; i < npoly; i++) {
+    mjtNum dot = tnu_dot3(m->mesh_polynormal + 3 * (padr + polymap[i]), nl);
+    if (bestdot > dot) {
+      bestdot = dot;
+      best = polymap[i];
     }
   }
-  mj_freeStack(d);
-  return nsel;
-}
-
-/* global position of mesh vertex v */
-static void vertexGlobal(mjtNum p[3], const mjData* d, const tnPlaneMesh* pm, int gm, int v) {
-  const float* f = pm->vert + 3 * v;
-  mjtNum local[3] = {f[0], f[1], f[2]};
-  tnu_mulMatVec3(p, d->geom_xmat + 9 * gm, local);
-  tnu_addTo3(p, d->geom_xpos + 3 * gm);
-}
-
-/* plane - mesh: deepest vertex, then the facing polygon's representatives below the centre */
-static int planeMesh(const mjModel* m, mjData* d, mjContact* con, int gp, int gm,
-                     const mjtNum normal[3], mjtNum margin) {
-  int mesh = m->geom_dataid[gm], gadr = m->mesh_graphadr[mesh];
-  tnPlaneMesh pm;
-  pm.vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
-  pm.nvert = m->mesh_vertnum[mesh];
-  if (pm.nvert <= 0) {
+  if (best < 0) {
     return 0;
   }
-  mj_markStack(d);
-  mjtNum* depth = mj_stackAllocNum(d, pm.nvert);
-  pm.depth = depth;
-
-  // vertex depths and the mesh extent (coplanarity tolerance), the centre's depth
-  mjtNum p[3], nl[3], lo[3], hi[3];
-  for (int v = 0; v < pm.nvert; v++) {
-    for (int k = 0; k < 3; k++) {
-      mjtNum x = pm.vert[3 * v + k];
-      lo[k] = v ? mju_min(lo[k], x) : x;
-      hi[k] = v ? mju_max(hi[k], x) : x;
-    }
-    vertexGlobal(p, d, &pm, gm, v);
-    depth[v] = planeDist(d, gp, p, nl);
+  const int* poly = m->mesh_polyvert + m->mesh_polyvertadr[padr + best];
+  int n = m->mesh_polyvertnum[padr + best], i0 = 0;
+  while (i0 < n && poly[i0] != v0) {
+    i0++;
   }
-  mjtNum center = planeDist(d, gp, d->geom_xpos + 3 * gm, nl);
-  pm.coplanar = TN_COPLANAR * mju_max(hi[0] - lo[0], mju_max(hi[1] - lo[1], hi[2] - lo[2]));
-  tnu_mulMatTVec3(nl, d->geom_xmat + 9 * gm, normal);
+  i0 = i0 < n ? i0 : 0;
 
-  // deepest vertex, then the facing polygon's vertices (no hull graph: the vertex only)
-  int sel[4] = {supportVertex(m, d, &pm, gm, normal), -1, -1, -1}, nsel = 1;
-  if (gadr >= 0) {
-    pm.face = graphFaces(m->mesh_graph + gadr, &pm.nface);
-    nsel += polygonVertices(d, &pm, sel[0], nl, center, sel + 1);
+  // the corners to try: the next ones around, or the largest quadrilateral's
+  if (n < 2) {
+    return 0;
+  }
+  int sel[3] = {(i0 + 1) % n, (i0 + 2) % n, (i0 + 3) % n}, nsel = n - 1;
+  if (n > 4) {
+    largestQuad(sel, poly, n, i0, vert);
+    nsel = 3;
   }
 
-  // contacts halfway between each selected vertex and the plane, within the margin
+  // a contact halfway between each corner and the plane, if near enough and not above
+  // the centre of the mesh
   int ncon = 0;
   for (int i = 0; i < nsel; i++) {
-    vertexGlobal(p, d, &pm, gm, sel[i]);
-    ncon += addPoint(con + ncon, p, depth[sel[i]], normal, NULL, margin);
+    const float* f = vert + 3 * poly[sel[i]];
+    mjtNum local[3] = {f[0], f[1], f[2]}, p[3], rel[3], unused[3];
+    tnu_mulMatVec3(p, mat, local);
+    tnu_addTo3(p, pos);
+    mjtNum dist = planeDist(d, gp, p, unused);
+    tnu_sub3(rel, p, pos);
+    if (dist > margin || tnu_dot3(normal, rel) > 0) {
+      continue;
+    }
+    ncon += addPoint(con + ncon, p, dist, normal, NULL, margin);
   }
-  mj_freeStack(d);
   return ncon;
 }
 
-/* plane - convex geom through its support function (ellipsoid, mesh) */
+/* plane - convex geom (ellipsoid, mesh): the support point against the plane normal, and
+ * for a mesh the corners of its hull polygon facing the plane */
 int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                           mjtNum margin) {
   mjtNum normal[3], down[3], p[3];
+  int vertex;
   planeDist(d, g1, d->geom_xpos + 3 * g2, normal);
   tnu_scl3(down, normal, -1);
-
-  // ellipsoid (and anything without vertices): the support point only
-  if (m->geom_type[g2] != mjGEOM_MESH || m->geom_dataid[g2] < 0) {
-    tn_supportGlobal(p, m, d, g2, down);
-    return addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin);
+  tn_supportFresh(p, &vertex, m, d, g2, down);
+  if (!addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin)) {
+    return 0;
   }
-
-  // mesh: the deepest vertex and its facing polygon
-  return planeMesh(m, d, con, g1, g2, normal, margin);
+  if (vertex < 0) {
+    return 1;
+  }
+  return 1 + polygonContacts(m, d, con + 1, g1, g2, vertex, normal, margin);
 }

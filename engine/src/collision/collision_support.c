@@ -10,7 +10,10 @@
  * resolve to the shape's middle for that component, as MuJoCo's sign function (0 at 0)
  * does. Meshes climb their convex-hull graph (small ones scan their vertices); a
  * height-field prism (vertical sides) takes its best base vertex for a downward direction
- * and its best top vertex otherwise. */
+ * and its best top vertex otherwise. The plane-convex collider uses MuJoCo's other set of
+ * support functions (tn_supportFresh, at the end): there a mesh's climb starts at the
+ * extremal vertex of the direction's cell (mesh_extrema) rather than the previous answer. */
+#include <float.h>
 #include <math.h>
 
 #include "collision/collision_internal.h"
@@ -179,4 +182,108 @@ void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
   tnConvex obj;
   tn_convexInit(&obj, m, d, g, 0);
   tn_convexSupport(res, &obj, dir);
+}
+
+/* ---- the per-shape support functions of MuJoCo's plane-convex collider ----
+ * They differ from the MPR callbacks above in two places: an ellipsoid's point is scaled
+ * by (1 / norm) * size in one product, and a mesh climbs its hull graph from the extremal
+ * vertex of the direction's 3x3x3 cell (mesh_extrema) instead of the previous answer. */
+
+/* hull-local vertex where a climb in local direction dir starts: the extremal vertex of the
+ * cell of dir's components, each classified as below -0.4, within, or above 0.4 */
+static int extremaStart(const mjModel* m, int mesh, const mjtNum dir[3]) {
+  int cell = 13;
+  static const int stride[3] = {9, 3, 1};
+  for (int i = 0; i < 3; i++) {
+    cell += stride[i] * ((dir[i] > 0.4) - (dir[i] < -0.4));
+  }
+  return m->mesh_extrema[27 * mesh + cell];
+}
+
+/* support vertex (mesh vertex id) of a mesh in local direction dir, without a previous
+ * answer: steepest ascent on the hull graph from the direction's extremal vertex, or, for
+ * meshes under TN_HILLCLIMB_MIN vertices or without a graph, the first maximum of all */
+static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
+  int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh];
+  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
+
+  // all vertices
+  if (gadr < 0 || num < TN_HILLCLIMB_MIN) {
+    int best = 0;
+    mjtNum bestdot = -FLT_MAX;
+    for (int v = 0; v < num; v++) {
+      mjtNum dot = vertDot(dir, vert + 3 * v);
+      if (dot > bestdot) {
+        bestdot = dot;
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  // hill climbing: numvert, numface, edge addresses, global ids, edges
+  const int* graph = m->mesh_graph + gadr;
+  int nvert = graph[0];
+  const int* edgeadr = graph + 2;
+  const int* globalid = graph + 2 + nvert;
+  const int* edge = graph + 2 + 2 * nvert;
+  int cur = extremaStart(m, mesh, dir);
+  mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
+  for (int moved = 1; moved;) {
+    moved = 0;
+    int from = cur;
+    for (int e = edgeadr[from]; edge[e] >= 0; e++) {
+      mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
+      if (dot > bestdot) {
+        bestdot = dot;
+        cur = edge[e];
+        moved = 1;
+      }
+    }
+  }
+  return globalid[cur];
+}
+
+/* support point of a mesh or ellipsoid geom as MuJoCo's plane-convex collider finds it */
+void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
+                     const mjtNum dir[3]) {
+  const mjtNum* mat = d->geom_xmat + 9 * g;
+  const mjtNum* size = m->geom_size + 3 * g;
+  mjtNum local[3], sup[3] = {0, 0, 0};
+  tnu_mulMatTVec3(local, mat, dir);
+  *vertex = -1;
+
+  switch (m->geom_type[g]) {
+    case mjGEOM_ELLIPSOID: {
+      // the direction scaled by the sizes, normalized, scaled again
+      mjtNum t[3] = {local[0] * size[0], local[1] * size[1], local[2] * size[2]};
+      mjtNum norm = sqrt(t[0] * t[0] + t[1] * t[1] + t[2] * t[2]);
+      if (norm < mjMINVAL) {
+        sup[0] = size[0];
+      } else {
+        mjtNum inv = 1 / norm;
+        for (int i = 0; i < 3; i++) {
+          sup[i] = t[i] * (inv * size[i]);
+        }
+      }
+      break;
+    }
+    case mjGEOM_MESH: {
+      int mesh = m->geom_dataid[g];
+      if (mesh >= 0 && m->mesh_vertnum[mesh] > 0) {
+        *vertex = meshSupportFresh(m, mesh, local);
+        const float* v = m->mesh_vert + 3 * (m->mesh_vertadr[mesh] + *vertex);
+        sup[0] = v[0];
+        sup[1] = v[1];
+        sup[2] = v[2];
+      }
+      break;
+    }
+    default: {
+      tn_supportGlobal(res, m, d, g, dir);
+      return;
+    }
+  }
+  tnu_mulMatVec3(res, mat, sup);
+  tnu_addTo3(res, d->geom_xpos + 3 * g);
 }

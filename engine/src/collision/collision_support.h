@@ -33,4 +33,10 @@ void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
 /* support point of geom g (at its current pose) in global unit direction dir */
 void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g, const mjtNum dir[3]);
 
+/* support point of a mesh or ellipsoid geom g (at its pose) in global unit direction dir, as
+ * MuJoCo's plane-convex collider computes it (a fresh search: meshes climb from
+ * mesh_extrema); *vertex: the mesh vertex id, -1 for other shapes */
+void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
+                     const mjtNum dir[3]);
+
 #endif /* TORSION_COLLISION_SUPPORT_H */

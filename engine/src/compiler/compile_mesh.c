@@ -81,6 +81,7 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
       free(mesh->graph);
       mesh->graph = NULL;
       mesh->ngraph = 0;
+      tn_meshFreePolygons(mesh);
     }
   }
   if (!ok) {
@@ -112,15 +113,21 @@ void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz) {
     sz->nmeshvert += c->meshes[i].nvert;
     sz->nmeshface += c->meshes[i].nface;
     sz->nmeshgraph += c->meshes[i].ngraph;
+    sz->nmeshpoly += c->meshes[i].npoly;
+    sz->nmeshpolyvert += c->meshes[i].npolyvert;
+    sz->nmeshpolymap += c->meshes[i].npolyvert;
   }
 }
 
 /* copy every mesh into the model's mesh_* arrays */
 int tn_compileMeshModel(tnCompiler* c) {
-  int vertadr = 0, faceadr = 0, graphadr = 0;
+  int vertadr = 0, faceadr = 0, graphadr = 0, polyadr = 0, polyvertadr = 0;
   for (int i = 0; i < c->nmesh; i++) {
     const tnMesh* mesh = c->meshes + i;
     tn_meshToModel(mesh, c->m, i, vertadr, faceadr, graphadr);
+    tn_meshPolygonsToModel(mesh, c->m, i, vertadr, polyadr, polyvertadr);
+    polyadr += mesh->npoly;
+    polyvertadr += mesh->npolyvert;
     vertadr += mesh->nvert;
     faceadr += mesh->nface;
     graphadr += mesh->ngraph;

@@ -71,6 +71,21 @@ typedef struct tnMesh_ {
   int ngraph;
   int* graph;
 
+  /* the hull's faces merged into polygons (MuJoCo's mesh_poly* fields): triangles whose
+   * normals, in the frame the hull was built in, round to the same spherical angles at
+   * 0.01 rad, each connected piece traced as one vertex loop (mesh vertex ids); polygon
+   * normals from the first three vertices of each loop in the final frame; npoly = 0
+   * without a hull */
+  int npoly, npolyvert;
+  int* polyvertadr;   /* npoly: start of each polygon in polyvert */
+  int* polyvertnum;   /* npoly: its vertex count */
+  int* polyvert;      /* npolyvert */
+  mjtNum* polynormal; /* 3*npoly */
+
+  /* mesh_extrema: for the 27 directions (cx, cy, cz) in {-1, 0, 1}^3 (cx slowest), the hull
+   * vertex (hull-local id) farthest along it, from the final single-precision vertices */
+  int extrema[27];
+
   /* results of tn_meshProcess */
   int processed;
   tnMeshInertia inertia; /* inertia type used */
@@ -130,6 +145,28 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
  * printed. Used by tn_meshProcess. */
 int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, char* err,
                 int errsz);
+
+/* Merge the hull's triangles into polygons (tnMesh.poly*, normals not yet set) from the
+ * mesh's current vertices; call right after tn_meshHull, before any transform (MuJoCo
+ * merges in the frame the hull is built in). A mesh without a hull gets none. Returns -1
+ * with a reason when out of memory. */
+int tn_meshPolygons(tnMesh* mesh, char* err, int errsz);
+
+/* Polygon normals and mesh_extrema from the final vertices (after tn_meshProcess has moved
+ * them into the principal frame). */
+void tn_meshHullFinish(tnMesh* mesh);
+
+/* Release the polygons and clear the extrema: the hull data besides the graph (also done
+ * by tn_meshFree). */
+void tn_meshFreePolygons(tnMesh* mesh);
+
+/* Copy mesh `id`'s polygons and extrema into m: polyadr counts polygons (mesh_polynormal +
+ * 3*polyadr), polyvertadr counts polygon vertices (mesh_polyvert and mesh_polymap);
+ * vertadr is the mesh's mesh_vertadr. Fills mesh_polynum/adr, mesh_polynormal,
+ * mesh_polyvertadr/num, mesh_polyvert, mesh_polymapadr/num, mesh_polymap, mesh_extrema.
+ * Model sizes: nmeshpoly += npoly, nmeshpolyvert and nmeshpolymap += npolyvert. */
+void tn_meshPolygonsToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int polyadr,
+                            int polyvertadr);
 
 /* ---- mesh geoms ---- */
 

@@ -12,9 +12,15 @@
  * refpos and refquat (as MuJoCo does: its graph is the same for any of those). The order
  * of vertices, neighbors and faces is the one qhull's lists give, visited as MuJoCo does,
  * so the arrays equal MuJoCo's entry for entry.
- * qhull's messages go to a memory stream; a failure becomes one clean line. */
+ * qhull's messages go to a memory stream; a failure becomes one clean line.
+ *
+ * The same file derives the rest of MuJoCo's hull data the colliders read: the hull's
+ * triangles merged into polygons (mesh_poly*, plane-mesh contacts take a face's corners
+ * from them) and the 27 extremal vertices (mesh_extrema, where hill climbing starts). */
 #define _POSIX_C_SOURCE 200809L
 
+#include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,4 +237,383 @@ int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, c
   free(errbuf);
   free(points);
   return res;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * polygons: the hull's triangles merged by rounded normal direction (MuJoCo's mesh_poly*)
+ * ------------------------------------------------------------------------------------- */
+
+/* resolution of the rounded spherical angles that group hull triangles */
+#define POLY_ANGLE 0.01
+
+/* one group of hull triangles with the same rounded normal: its directed boundary edges,
+ * each tagged with the connected piece ("island") it belongs to */
+typedef struct polyGroup_ {
+  long theta, phi;  /* the rounded angles (the group's key) */
+  int nedge, cap;
+  int* edge;        /* 2*nedge: from, to */
+  int* island;      /* nedge */
+  int nisland;
+} polyGroup;
+
+/* the key of a triangle: its unit normal's rounded azimuth and polar angle (the poles get
+ * azimuth 0); returns 0 for a degenerate triangle */
+static int poly_key(const mjtNum* v1, const mjtNum* v2, const mjtNum* v3, long* theta,
+                    long* phi) {
+  mjtNum b[3], c[3], n[3];
+  for (int k = 0; k < 3; k++) {
+    b[k] = v2[k] - v1[k];
+    c[k] = v3[k] - v1[k];
+  }
+  n[0] = b[1] * c[2] - b[2] * c[1];
+  n[1] = b[2] * c[0] - b[0] * c[2];
+  n[2] = b[0] * c[1] - b[1] * c[0];
+  mjtNum norm = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  if (norm < mjMINVAL) {
+    return 0;
+  }
+
+  // unit normal (adding 0 turns -0 into +0 for atan2)
+  for (int k = 0; k < 3; k++) {
+    n[k] = n[k] / norm + 0.0;
+  }
+  if (fabs(n[2]) > 1 - 1e-7) {
+    *theta = 0;
+    *phi = n[2] < 0 ? lround(mjPI / POLY_ANGLE) : 0;
+  } else {
+    *theta = lround(atan2(n[1], n[0]) / POLY_ANGLE);
+    *phi = lround(acos(n[2]) / POLY_ANGLE);
+  }
+  return 1;
+}
+
+/* append a directed edge with its island */
+static int poly_push(polyGroup* p, int a, int b, int island) {
+  if (p->nedge == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 8;
+    int* edge = realloc(p->edge, sizeof(int) * 2 * (size_t)cap);
+    if (!edge) {
+      return -1;
+    }
+    p->edge = edge;
+    int* isl = realloc(p->island, sizeof(int) * (size_t)cap);
+    if (!isl) {
+      return -1;
+    }
+    p->island = isl;
+    p->cap = cap;
+  }
+  p->edge[2 * p->nedge] = a;
+  p->edge[2 * p->nedge + 1] = b;
+  p->island[p->nedge++] = island;
+  return 0;
+}
+
+/* remove edge i, keeping the order of the others */
+static void poly_remove(polyGroup* p, int i) {
+  memmove(p->edge + 2 * i, p->edge + 2 * i + 2, sizeof(int) * 2 * (size_t)(p->nedge - i - 1));
+  memmove(p->island + i, p->island + i + 1, sizeof(int) * (size_t)(p->nedge - i - 1));
+  p->nedge--;
+}
+
+/* merge island `other` into `*island` (the smaller number survives, the ones above the
+ * removed number shift down) */
+static void poly_combine(polyGroup* p, int* island, int other) {
+  int keep = *island < other ? *island : other, drop = *island < other ? other : *island;
+  for (int k = 0; k < p->nedge; k++) {
+    if (p->island[k] == drop) {
+      p->island[k] = keep;
+    } else if (p->island[k] > drop) {
+      p->island[k]--;
+    }
+  }
+  p->nisland--;
+  *island = keep;
+}
+
+/* add triangle v to the group: each edge whose reverse is on the boundary cancels it (and
+ * joins its island), the others become boundary edges */
+static int poly_insert(polyGroup* p, const int v[3]) {
+  int add[3] = {1, 1, 1}, island = -1;
+  for (int e = 0; e < 3; e++) {
+    int a = v[e], b = v[(e + 1) % 3];
+    for (int i = 0; i < p->nedge; i++) {
+      if (p->edge[2 * i] == b && p->edge[2 * i + 1] == a) {
+        int other = p->island[i];
+        if (island < 0) {
+          island = other;
+        } else if (other != island) {
+          poly_combine(p, &island, other);
+        }
+        add[e] = 0;
+        poly_remove(p, i);
+        break;
+      }
+    }
+  }
+  if (island < 0) {
+    island = p->nisland++;
+  }
+  for (int e = 0; e < 3; e++) {
+    if (add[e] && poly_push(p, v[e], v[(e + 1) % 3], island)) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* trace island i's boundary loop into path (at most p->nedge vertices); returns its length,
+ * 0 when the loop does not close. As MuJoCo: the loop starts with the island's first
+ * edge, and each next edge is searched from the second edge on. */
+static int poly_path(const polyGroup* p, int i, int* path) {
+  int n = 0;
+  for (int j = 0; j < p->nedge; j++) {
+    if (p->island[j] == i) {
+      path[n++] = p->edge[2 * j];
+      path[n++] = p->edge[2 * j + 1];
+      break;
+    }
+  }
+  if (!n) {
+    return 0;
+  }
+  int next = path[n - 1];
+  for (int l = 0; l < p->nedge; l++) {
+    int found = 0;
+    for (int k = 1; k < p->nedge; k++) {
+      if (p->island[k] == i && p->edge[2 * k] == next) {
+        next = p->edge[2 * k + 1];
+        if (next == path[0]) {
+          return n;
+        }
+        if (n < p->nedge) {
+          path[n++] = next;
+        }
+        found = 1;
+        break;
+      }
+    }
+    if (!found) {
+      break;
+    }
+  }
+  return 0;
+}
+
+/* release the polygons, clear the extrema */
+void tn_meshFreePolygons(tnMesh* mesh) {
+  free(mesh->polyvertadr);
+  free(mesh->polyvertnum);
+  free(mesh->polyvert);
+  free(mesh->polynormal);
+  mesh->polyvertadr = mesh->polyvertnum = mesh->polyvert = NULL;
+  mesh->polynormal = NULL;
+  mesh->npoly = mesh->npolyvert = 0;
+  memset(mesh->extrema, 0, sizeof(mesh->extrema));
+}
+
+/* the groups' loops into the mesh's polygon arrays (loops of fewer than 3 vertices are
+ * dropped) */
+static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup) {
+  int total = 0, maxedge = 0;
+  for (int g = 0; g < ngroup; g++) {
+    total += group[g].nedge;
+    maxedge = group[g].nedge > maxedge ? group[g].nedge : maxedge;
+  }
+  mesh->polyvertadr = malloc(sizeof(int) * (size_t)(total + 1));
+  mesh->polyvertnum = malloc(sizeof(int) * (size_t)(total + 1));
+  mesh->polyvert = malloc(sizeof(int) * (size_t)(total + 1));
+  int* path = malloc(sizeof(int) * (size_t)(maxedge + 1));
+  if (!mesh->polyvertadr || !mesh->polyvertnum || !mesh->polyvert || !path) {
+    free(path);
+    return -1;
+  }
+  for (int g = 0; g < ngroup; g++) {
+    const polyGroup* p = group + g;
+    for (int i = 0; i < p->nisland; i++) {
+      int n;
+      // a single triangle: its three corners
+      if (p->nedge == 3) {
+        path[0] = p->edge[0];
+        path[1] = p->edge[2];
+        path[2] = p->edge[4];
+        n = i == 0 ? 3 : 0;
+      } else {
+        n = poly_path(p, i, path);
+      }
+      if (n < 3) {
+        continue;
+      }
+      mesh->polyvertadr[mesh->npoly] = mesh->npolyvert;
+      mesh->polyvertnum[mesh->npoly++] = n;
+      memcpy(mesh->polyvert + mesh->npolyvert, path, sizeof(int) * (size_t)n);
+      mesh->npolyvert += n;
+    }
+  }
+  free(path);
+  mesh->polynormal = calloc((size_t)(3 * mesh->npoly + 1), sizeof(mjtNum));
+  return mesh->polynormal ? 0 : -1;
+}
+
+/* merge the hull triangles, in hull order, into groups by rounded normal */
+int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
+  tn_meshFreePolygons(mesh);
+  if (!mesh->graph) {
+    return 0;
+  }
+  int nv = mesh->graph[0], nf = mesh->graph[1];
+  const int* face = mesh->graph + 2 + 3 * nv + 3 * nf;
+  polyGroup* group = calloc((size_t)(nf + 1), sizeof(polyGroup));
+  if (!group) {
+    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+  }
+
+  // keys to groups: open addressing in a table of at least twice the faces (-1: empty)
+  size_t cap = 16;
+  while (cap < 2 * (size_t)nf) {
+    cap *= 2;
+  }
+  int* table = malloc(sizeof(int) * cap);
+  if (!table) {
+    free(group);
+    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+  }
+  memset(table, 0xff, sizeof(int) * cap);
+
+  // each triangle joins the group of its key, or starts a new one
+  int ngroup = 0, res = 0;
+  for (int f = 0; f < nf && !res; f++) {
+    const int* v = face + 3 * f;
+    long theta, phi;
+    if (!poly_key(mesh->vert + 3 * v[0], mesh->vert + 3 * v[1], mesh->vert + 3 * v[2], &theta,
+                  &phi)) {
+      continue;
+    }
+    size_t slot = ((size_t)(theta * 1000003L + phi) * 2654435761u) & (cap - 1);
+    while (table[slot] >= 0 && (group[table[slot]].theta != theta ||
+                                group[table[slot]].phi != phi)) {
+      slot = (slot + 1) & (cap - 1);
+    }
+    int g = table[slot] >= 0 ? table[slot] : ngroup;
+    if (g == ngroup) {
+      table[slot] = g;
+      group[ngroup].theta = theta;
+      group[ngroup].phi = phi;
+      group[ngroup].nisland = 1;
+      ngroup++;
+      for (int e = 0; e < 3 && !res; e++) {
+        res = poly_push(group + g, v[e], v[(e + 1) % 3], 0);
+      }
+    } else {
+      res = poly_insert(group + g, v);
+    }
+  }
+
+  free(table);
+
+  // each group's connected pieces become polygons
+  if (!res) {
+    res = poly_collect(mesh, group, ngroup);
+  }
+  for (int g = 0; g < ngroup; g++) {
+    free(group[g].edge);
+    free(group[g].island);
+  }
+  free(group);
+  if (res) {
+    tn_meshFreePolygons(mesh);
+    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+  }
+  return 0;
+}
+
+/* polygon normals (first three vertices, final frame) and the 27 extremal hull vertices */
+void tn_meshHullFinish(tnMesh* mesh) {
+  for (int p = 0; p < mesh->npoly; p++) {
+    const int* pv = mesh->polyvert + mesh->polyvertadr[p];
+    const mjtNum *a = mesh->vert + 3 * pv[0], *b = mesh->vert + 3 * pv[1],
+                 *c = mesh->vert + 3 * pv[2];
+    mjtNum e1[3], e2[3], n[3];
+    for (int k = 0; k < 3; k++) {
+      e1[k] = b[k] - a[k];
+      e2[k] = c[k] - a[k];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    mjtNum norm = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    mjtNum* out = mesh->polynormal + 3 * p;
+    if (norm < 1e-14) {
+      out[0] = 1;
+      out[1] = out[2] = 0;
+    } else {
+      for (int k = 0; k < 3; k++) {
+        out[k] = n[k] / norm;
+      }
+    }
+  }
+
+  // extremal hull vertex per direction, in single precision, first maximum
+  memset(mesh->extrema, 0, sizeof(mesh->extrema));
+  if (!mesh->graph) {
+    return;
+  }
+  int nv = mesh->graph[0];
+  const int* globalid = mesh->graph + 2 + nv;
+  float best[27];
+  for (int k = 0; k < 27; k++) {
+    best[k] = -FLT_MAX;
+  }
+  for (int i = 0; i < nv; i++) {
+    const mjtNum* v = mesh->vert + 3 * globalid[i];
+    float x = (float)v[0], y = (float)v[1], z = (float)v[2];
+    int k = 0;
+    for (int cx = -1; cx <= 1; cx++) {
+      for (int cy = -1; cy <= 1; cy++) {
+        for (int cz = -1; cz <= 1; cz++, k++) {
+          float dot = x * (float)cx + y * (float)cy + z * (float)cz;
+          if (dot > best[k]) {
+            best[k] = dot;
+            mesh->extrema[k] = i;
+          }
+        }
+      }
+    }
+  }
+}
+
+/* polygons, vertex-to-polygon map and extrema into the model */
+void tn_meshPolygonsToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int polyadr,
+                            int polyvertadr) {
+  m->mesh_polynum[id] = mesh->npoly;
+  m->mesh_polyadr[id] = polyadr;
+  memcpy(m->mesh_extrema + 27 * id, mesh->extrema, sizeof(mesh->extrema));
+  for (int p = 0; p < mesh->npoly; p++) {
+    m->mesh_polyvertadr[polyadr + p] = polyvertadr + mesh->polyvertadr[p];
+    m->mesh_polyvertnum[polyadr + p] = mesh->polyvertnum[p];
+    memcpy(m->mesh_polynormal + 3 * (polyadr + p), mesh->polynormal + 3 * p, 3 * sizeof(mjtNum));
+  }
+  if (mesh->npolyvert) {
+    memcpy(m->mesh_polyvert + polyvertadr, mesh->polyvert,
+           sizeof(int) * (size_t)mesh->npolyvert);
+  }
+
+  // per vertex, the polygons through it in polygon order (one entry per occurrence)
+  int* num = m->mesh_polymapnum + vertadr;
+  int* adr = m->mesh_polymapadr + vertadr;
+  memset(num, 0, sizeof(int) * (size_t)mesh->nvert);
+  for (int j = 0; j < mesh->npolyvert; j++) {
+    num[mesh->polyvert[j]]++;
+  }
+  for (int v = 0, next = polyvertadr; v < mesh->nvert; v++) {
+    adr[v] = next;
+    next += num[v];
+    num[v] = 0;
+  }
+  for (int p = 0; p < mesh->npoly; p++) {
+    const int* pv = mesh->polyvert + mesh->polyvertadr[p];
+    for (int j = 0; j < mesh->polyvertnum[p]; j++) {
+      m->mesh_polymap[adr[pv[j]] + num[pv[j]]++] = p;
+    }
+  }
 }

@@ -91,6 +91,7 @@ void tn_meshFree(tnMesh* mesh) {
   free(mesh->vert);
   free(mesh->face);
   free(mesh->graph);
+  tn_meshFreePolygons(mesh);
   memset(mesh, 0, sizeof(*mesh));
 }
 

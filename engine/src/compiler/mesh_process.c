@@ -177,6 +177,11 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
     }
   }
 
+  // the hull's polygons, merged in the same frame as the hull
+  if (tn_meshPolygons(mesh, err, errsz)) {
+    return -1;
+  }
+
   // faces from the hull when none were given, then the asset transform
   if (mesh->nface == 0 && faces_from_hull(mesh, err, errsz)) {
     return -1;
@@ -188,6 +193,7 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
     return -1;
   }
   to_principal_frame(mesh);
+  tn_meshHullFinish(mesh);
 
   // what the model keeps besides the arrays
   mju_copy3(mesh->scale, opt->scale);
