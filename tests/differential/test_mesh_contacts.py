@@ -4,8 +4,8 @@ MuJoCo 3.14's (legacy convex path: nativeccd and island disabled, as every conta
 Scenes: the Menagerie entry points (the corpus manifest, /work/shared/corpus/menagerie) whose
 model has collidable mesh geoms (contype or conaffinity nonzero), the Gymnasium-Robotics
 Fetch tasks, and tests/models/meshcollide/plane_mesh.xml (small meshes, polygons of more
-than four corners, margins, a tilted floor; sampled more densely while things fall). Menagerie is read from $TORSION_MENAGERIE, else build/menagerie (the robots a
-test needs are unpacked there from the corpus archives on first use).
+than four corners, margins, a tilted floor; sampled more densely while things fall).
+Menagerie is found by harness/robots.py ($TORSION_MENAGERIE, by default the shared corpus).
 
 States: MuJoCo's trajectory from keyframe 0 (else the defaults) under a random walk of
 controls (steps of 3% of the control range), NSTEP steps, every EVERY-th state (every
@@ -22,24 +22,21 @@ Scenes that have collidable meshes but that Torsion's reader cannot load yet are
 LOADER_GAPS; test_loader_gaps_still_fail checks that they still fail to load, so the scene
 moves into MESH_SCENES the day it loads.
 """
-import json
 import os
-import subprocess
 
 import mujoco
 import numpy as np
 import pytest
 
-from harness import contacts, corpus, oracle, torsion
+from harness import contacts, corpus, menagerie, oracle, robots, torsion
 from harness import constraint_cases as cc
 
-CORPUS = os.environ.get("TORSION_MENAGERIE_CORPUS", "/work/shared/corpus/menagerie")
-MENAGERIE = os.environ.get("TORSION_MENAGERIE", os.path.join(corpus.REPO_ROOT, "build",
-                                                              "menagerie"))
 FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
 
 # Menagerie entry points with collidable mesh geoms that Torsion loads
 MESH_SCENES = [
+    "aloha/scene.xml", "bitcraze_crazyflie_2/scene.xml", "pal_talos/scene_position.xml",
+    "trossen_vx300s/scene.xml",
     "boston_dynamics_spot/scene.xml", "boston_dynamics_spot/scene_arm.xml",
     "fourier_n1/scene.xml", "franka_emika_panda/scene.xml", "google_barkour_vb/scene.xml",
     "google_robot/scene.xml", "kinova_gen3/scene.xml", "leap_hand/scene_left.xml",
@@ -53,9 +50,8 @@ MESH_SCENES = [
 ]
 # the same with collidable meshes, not loaded by Torsion's MJCF reader yet (other work)
 LOADER_GAPS = [
-    "aloha/scene.xml", "bitcraze_crazyflie_2/scene.xml", "pal_talos/scene_position.xml",
     "pal_tiago/scene_motor.xml", "pal_tiago/scene_position.xml", "pal_tiago/scene_velocity.xml",
-    "shadow_dexee/scene.xml", "trossen_vx300s/scene.xml",
+    "shadow_dexee/scene.xml",
 ]
 FETCH_TASKS = ["reach.xml", "push.xml", "slide.xml", "pick_and_place.xml"]
 
@@ -68,16 +64,9 @@ CTRL_STEP = 0.03
 
 
 def _robot_path(rel):
-    """Absolute path of a Menagerie entry point, unpacking its robot when needed."""
-    path = os.path.join(MENAGERIE, rel)
-    if not os.path.exists(path):
-        robot = rel.split("/")[0]
-        archive = os.path.join(CORPUS, robot + ".tar.xz")
-        assert os.path.exists(archive), "Menagerie robot %s: neither %s nor %s" % (
-            robot, path, archive)
-        os.makedirs(MENAGERIE, exist_ok=True)
-        subprocess.run(["tar", "-xJf", archive, "-C", MENAGERIE], check=True)
-    return path
+    """Absolute path of a Menagerie entry point ("robot/file.xml")."""
+    robot, scene = rel.split("/", 1)
+    return menagerie.path(robot, scene)
 
 
 def _scenes():
@@ -138,18 +127,16 @@ def test_mesh_contact_set(model_id, spec):
 def test_scene_lists_cover_the_manifest():
     """Every manifest entry point with meshes is checked, a known loader gap, or has no
     collidable mesh geom (MuJoCo's model says which)."""
-    with open(os.path.join(CORPUS, "manifest.json")) as f:
-        manifest = json.load(f)
     listed = set(MESH_SCENES) | set(LOADER_GAPS)
     missing = []
-    for robot in manifest.values():
-        for entry in robot["models"]:
-            if not entry.get("nmesh") or entry["xml"] in listed:
-                continue
-            m = mujoco.MjModel.from_xml_path(_robot_path(entry["xml"]))
-            if any(_is_mesh(m, g) and (m.geom_contype[g] or m.geom_conaffinity[g])
-                   for g in range(m.ngeom)):
-                missing.append(entry["xml"])
+    for model in robots.menagerie_models():
+        rel = model.id[len("men/"):] + ".xml"
+        if rel in listed:
+            continue
+        m = mujoco.MjModel.from_xml_path(model.path)
+        if any(_is_mesh(m, g) and (m.geom_contype[g] or m.geom_conaffinity[g])
+               for g in range(m.ngeom)):
+            missing.append(rel)
     assert not missing, "scenes with collidable meshes in neither list: %s" % missing
 
 
