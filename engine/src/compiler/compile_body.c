@@ -122,8 +122,10 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   m->jnt_range[2 * id] = j->range[0] * scale;
   m->jnt_range[2 * id + 1] = j->range[1] * scale;
   m->jnt_actfrclimited[id] = (mjtByte)actlimited;
-  if (j->springdamper[0] != 0 || j->springdamper[1] != 0) {
-    return tn_compileFail(c, j->src, "springdamper", "not implemented yet");
+  if ((j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
+      (j->springdamper[0] <= 0 || j->springdamper[1] <= 0)) {
+    return tn_compileFail(c, j->src, "springdamper",
+                          "when defined, springdamper values must be positive in joint");
   }
   return tn_compileUser(c, m->jnt_user + m->nuser_jnt * id, m->nuser_jnt, &j->user, j->src);
 }
@@ -228,6 +230,41 @@ int tn_compileTrees(tnCompiler* c) {
   }
   for (int d = 0; d < m->nv; d++) {
     m->dof_treeid[d] = m->body_treeid[m->dof_bodyid[d]];
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * springdamper: stiffness and damping from a time constant and a damping ratio
+ * ------------------------------------------------------------------------------------- */
+
+/* after the constants (dof_invweight0 at qpos0): a joint with springdamper="timeconst
+ * dampratio" gets the stiffness and damping of a mass-spring-damper with the joint's mean
+ * inverse weight, as MuJoCo converts solref */
+int tn_compileSpringDamper(tnCompiler* c) {
+  mjModel* m = c->m;
+  for (int id = 0; id < m->njnt; id++) {
+    const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[id]);
+    mjtNum timeconst = j->springdamper[0], dampratio = j->springdamper[1];
+    if (timeconst <= 0 || dampratio <= 0) {
+      continue;
+    }
+
+    // mean inertia of the joint's dofs (free joints: translation and rotation differ)
+    int adr = m->jnt_dofadr[id], ndim = tn_jointNv(m->jnt_type[id]);
+    mjtNum invweight = 0;
+    for (int k = 0; k < ndim; k++) {
+      invweight += m->dof_invweight0[adr + k];
+    }
+    mjtNum inertia = (mjtNum)ndim / mju_max(mjMINVAL, invweight);
+
+    // the same conversion as a solref (timeconst, dampratio)
+    mjtNum stiffness = inertia / mju_max(mjMINVAL, timeconst * timeconst * dampratio * dampratio);
+    mjtNum damping = 2 * inertia / mju_max(mjMINVAL, timeconst);
+    m->jnt_stiffness[id] = stiffness;
+    for (int k = 0; k < ndim; k++) {
+      m->dof_damping[adr + k] = damping;
+    }
   }
   return 1;
 }

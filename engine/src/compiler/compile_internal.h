@@ -59,6 +59,7 @@ int tn_sensorDim(const tnSpecSensor* sensor); /* compile_sensor.c: data size of 
 int tn_compileBodies(tnCompiler* c);          /* compile_body.c */
 int tn_compileJoints(tnCompiler* c);          /* compile_body.c */
 int tn_compileTrees(tnCompiler* c);           /* compile_body.c */
+int tn_compileSpringDamper(tnCompiler* c);    /* compile_body.c, after constants */
 int tn_compileInertias(tnCompiler* c);        /* compile_inertia.c */
 int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */

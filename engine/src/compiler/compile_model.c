@@ -88,7 +88,7 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
     }
   }
   if (ok) {
-    ok = tn_compileDampratio(&c);
+    ok = tn_compileSpringDamper(&c) && tn_compileDampratio(&c);
     override_stats(spec, c.m);
   }
 
