@@ -60,7 +60,8 @@ def _menagerie(robot, entry):
 LOCAL = [_local(os.path.basename(p))
          for p in sorted(glob.glob(os.path.join(COMPILER_DIR, "*.xml")))
          if not os.path.basename(p).startswith("bad_")]
-CORPUS = []
+# corpus robots, each exercising a feature: fitted capsules (agilex_piper, arx_l5)
+CORPUS = [_menagerie("agilex_piper", "scene.xml"), _menagerie("arx_l5", "scene.xml")]
 MODELS = LOCAL + CORPUS
 
 

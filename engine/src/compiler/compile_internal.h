@@ -69,6 +69,11 @@ int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process,
 void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
 int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */
 void tn_compileMeshFree(tnCompiler* c);       /* compile_mesh.c */
+/* fit a primitive geom of `type` to a processed mesh: size (then scaled by fitscale) and
+ * the geom center's offset meshpos, to compose with the mesh orientation (geom_fit.c);
+ * 0 with a reason for a type that cannot be fitted */
+int tn_meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
+                   mjtNum meshpos[3], char* err, int errsz);
 /* the processed mesh of mesh geom g and its id, NULL after an error (compile_mesh.c) */
 const tnMesh* tn_compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
 int tn_compileContacts(tnCompiler* c);        /* compile_asset.c: pairs, excludes */

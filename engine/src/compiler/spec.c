@@ -84,6 +84,7 @@ void tn_specDefaultGeom(tnSpecGeom* g) {
   g->friction[2] = 0.0001;
   g->mass = NAN;
   g->density = 1000;
+  g->fitscale = 1;
   g->solmix = 1;
   default_solref(g->solref);
   default_solimp(g->solimp);

@@ -89,6 +89,7 @@ typedef struct tnSpecGeom_ {
   const char* material;
   const char* hfield;
   const char* mesh;
+  mjtNum fitscale; /* primitive fitted to `mesh`: scale of the fitted size */
   float rgba[4];
   int fluidshape; /* 0 none, 1 ellipsoid */
   mjtNum fluidcoef[5];
@@ -389,6 +390,7 @@ typedef struct tnCompilerSettings_ {
   mjtNum settotalmass;
   int balanceinertia;
   int discardvisual;
+  int fitaabb; /* primitives fitted to meshes: to the vertices' box (else the inertia box) */
   int strippath; /* asset files: directories removed from their names */
   const char* meshdir;
   const char* texturedir;

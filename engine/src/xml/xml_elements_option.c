@@ -16,7 +16,7 @@ static const tnKeyword coordinate_words[] = {{"local", 0}, {"global", 1}, {NULL,
 
 /* compiler attributes that only concern meshes, rendering or threading: accepted */
 static const char* const compiler_ignored[] = {"usethread", "saveinertial", "exactmeshinertia",
-                                               "fitaabb", NULL};
+                                               NULL};
 
 /* eulerseq: three of xyzXYZ */
 static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
@@ -61,6 +61,7 @@ int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdKeyword(r, node, "angle", angle_words, &c->degree));
   TN_TRY(rd_eulerseq(r, node, c->eulerseq));
   TN_TRY(tn_rdBool(r, node, "strippath", &c->strippath));
+  TN_TRY(tn_rdBool(r, node, "fitaabb", &c->fitaabb));
   TN_TRY(tn_rdName(r, node, "meshdir", &c->meshdir));
   TN_TRY(tn_rdName(r, node, "texturedir", &c->texturedir));
   TN_TRY(tn_rdName(r, node, "assetdir", &c->assetdir));
