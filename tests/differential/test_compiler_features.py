@@ -41,6 +41,7 @@ FIELDS = [
     "geom_aabb", "geom_rbound", "geom_pos", "geom_quat", "geom_friction", "geom_margin",
     "geom_gap",
     "site_bodyid", "site_pos", "site_quat", "site_size",
+    "cam_bodyid", "cam_pos", "cam_quat", "light_bodyid", "light_pos", "light_dir",
     "qpos0", "qpos_spring",
 ]
 SIZES = ["nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nmesh", "ncam",
@@ -60,8 +61,11 @@ def _menagerie(robot, entry):
 LOCAL = [_local(os.path.basename(p))
          for p in sorted(glob.glob(os.path.join(COMPILER_DIR, "*.xml")))
          if not os.path.basename(p).startswith("bad_")]
-# corpus robots, each exercising a feature: fitted capsules (agilex_piper, arx_l5)
-CORPUS = [_menagerie("agilex_piper", "scene.xml"), _menagerie("arx_l5", "scene.xml")]
+# corpus robots, each exercising a feature: fitted capsules (agilex_piper, arx_l5),
+# fusestatic (pal_tiago; its scene_position.xml is blocked by a repeated default class)
+CORPUS = [_menagerie("agilex_piper", "scene.xml"), _menagerie("arx_l5", "scene.xml"),
+          _menagerie("pal_tiago", "scene_motor.xml"),
+          _menagerie("pal_tiago", "scene_velocity.xml")]
 MODELS = LOCAL + CORPUS
 
 

@@ -175,8 +175,9 @@ int tn_compileJoints(tnCompiler* c) {
   int qadr = 0, dadr = 0;
   for (int id = 0; id < m->njnt; id++) {
     const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[id]);
-    if (j->type == mjJNT_FREE && TN_AT(c->spec->bodies, tnSpecBody, j->body)->parent != 0) {
-      // MuJoCo allows free joints only on children of the world
+    if (j->type == mjJNT_FREE && TN_AT(c->spec->bodies, tnSpecBody, j->body)->parent != 0 &&
+        c->spec->compiler.fusestatic >= 0) {
+      // MuJoCo allows free joints only on children of the world (checked after fusing)
       return tn_compileFail(c, j->src, "type", "free joint allowed only in top-level bodies");
     }
     if (c->body_dofnum[j->body] > 6) {

@@ -186,6 +186,7 @@ static int compile_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
       !compile_geom_shape(c, id, g)) {
     return 0;
   }
+  tn_frameApply(&g->fuse, m->geom_pos + 3 * id, m->geom_quat + 4 * id);
 
   // mass properties as written, contact properties
   if ((!isnan(g->mass) && g->mass < 0) || g->density < 0) {
@@ -263,6 +264,7 @@ int tn_compileSites(tnCompiler* c) {
         !check_sizes(c, s->type, m->site_size + 3 * id, s->src, "site")) {
       return 0;
     }
+    tn_frameApply(&s->fuse, m->site_pos + 3 * id, m->site_quat + 4 * id);
     m->site_matid[id] = material_id(c, s->material, s->src);
     if (s->material && m->site_matid[id] < 0) {
       return 0;

@@ -52,6 +52,9 @@ int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnXmlN
 int tn_jointNq(int type);
 int tn_jointNv(int type);
 
+/* fusestatic: merge static bodies into their parents in the spec (compile_fuse.c) */
+int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz);
+
 /* stages */
 int tn_compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */
 void tn_compileOrderFree(tnCompiler* c);

@@ -64,6 +64,11 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
   c.err = err;
   c.errsz = errsz;
 
+  // static bodies merged first (the spec is rewritten)
+  if (spec->compiler.fusestatic > 0 && !tn_compileFuseStatic(spec, err, errsz)) {
+    return NULL;
+  }
+
   // numbering and sizes, then one allocation
   mjModel sizes;
   int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileOrderSizes(&c, &sizes);

@@ -96,6 +96,8 @@ typedef struct tnSpecGeom_ {
   tnUser user;
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
+  tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
+  int fused;     /* fusestatic: moved from a fused body (its mass is accounted there) */
   int body;
   tnXmlNode* src;
 } tnSpecGeom;
@@ -113,6 +115,7 @@ typedef struct tnSpecSite_ {
   tnUser user;
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
+  tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
   int body;
   tnXmlNode* src;
 } tnSpecSite;
@@ -286,6 +289,9 @@ typedef struct tnSpecBody_ {
   tnXmlNode* inertial_src;
   tnFrame frame;  /* enclosing <frame> pose of the body */
   tnFrame iframe; /* enclosing <frame> pose of its <inertial> */
+  /* fusestatic: the compiled mass properties with fused static children added */
+  int has_fused_inertia;
+  mjtNum fused_mass, fused_ipos[3], fused_iquat[4], fused_inertia[3];
   tnXmlNode* src;
 } tnSpecBody;
 
@@ -390,6 +396,8 @@ typedef struct tnCompilerSettings_ {
   mjtNum settotalmass;
   int balanceinertia;
   int discardvisual;
+  int fusestatic; /* static bodies merged into their parents (compile_fuse.c); -1 while
+                   * compiling the unfused model first */
   int fitaabb; /* primitives fitted to meshes: to the vertices' box (else the inertia box) */
   int strippath; /* asset files: directories removed from their names */
   const char* meshdir;

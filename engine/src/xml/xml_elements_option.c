@@ -66,7 +66,7 @@ int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdName(r, node, "texturedir", &c->texturedir));
   TN_TRY(tn_rdName(r, node, "assetdir", &c->assetdir));
   TN_TRY(rd_false_only(r, node, "discardvisual"));
-  TN_TRY(rd_false_only(r, node, "fusestatic"));
+  TN_TRY(tn_rdBool(r, node, "fusestatic", &c->fusestatic));
   TN_TRY(rd_false_only(r, node, "alignfree"));
   TN_TRY(tn_rdTri(r, node, "inertiafromgeom", &c->inertiafromgeom));
   TN_TRY(tn_rdInts(r, node, "inertiagrouprange", c->inertiagrouprange, 2, 2));
