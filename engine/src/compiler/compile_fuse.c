@@ -284,11 +284,11 @@ static int rewrite_spec(fuseState* f) {
     }
     body->parent = newid[f->parent[b]];
     if (f->receiver[b]) {
-      body->has_fused_inertia = 1;
-      body->fused_mass = f->mass[b];
-      mju_copy3(body->fused_ipos, f->ipos + 3 * b);
-      mju_copy4(body->fused_iquat, f->iquat + 4 * b);
-      mju_copy3(body->fused_inertia, f->inertia + 3 * b);
+      body->has_fixed_inertia = 1;
+      body->fixed_mass = f->mass[b];
+      mju_copy3(body->fixed_ipos, f->ipos + 3 * b);
+      mju_copy4(body->fixed_iquat, f->iquat + 4 * b);
+      mju_copy3(body->fixed_inertia, f->inertia + 3 * b);
     }
   }
 
@@ -376,10 +376,13 @@ static void state_free(fuseState* f) {
 int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz) {
   // the model as written, without fusing and with masses not yet scaled
   mjtNum totalmass = spec->compiler.settotalmass;
+  int discard = spec->compiler.discardvisual;
   spec->compiler.fusestatic = -1; /* the pre-pass: free joints checked after fusing */
   spec->compiler.settotalmass = -1;
+  spec->compiler.discardvisual = 0;
   mjModel* m = tn_compileSpec(spec, err, errsz);
   spec->compiler.settotalmass = totalmass;
+  spec->compiler.discardvisual = discard;
   spec->compiler.fusestatic = 0;
   if (!m) {
     return 0;

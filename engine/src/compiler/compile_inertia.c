@@ -183,12 +183,12 @@ int tn_compileInertias(tnCompiler* c) {
   for (int b = 1; b < m->nbody; b++) {
     const tnSpecBody* body = TN_AT(c->spec->bodies, tnSpecBody, b);
 
-    // fusestatic: the mass properties with the fused bodies' added, final as they are
-    if (body->has_fused_inertia) {
-      m->body_mass[b] = body->fused_mass;
-      mju_copy3(m->body_ipos + 3 * b, body->fused_ipos);
-      mju_copy4(m->body_iquat + 4 * b, body->fused_iquat);
-      mju_copy3(m->body_inertia + 3 * b, body->fused_inertia);
+    // fixed by fusestatic or discardvisual: final as they are
+    if (body->has_fixed_inertia) {
+      m->body_mass[b] = body->fixed_mass;
+      mju_copy3(m->body_ipos + 3 * b, body->fixed_ipos);
+      mju_copy4(m->body_iquat + 4 * b, body->fixed_iquat);
+      mju_copy3(m->body_inertia + 3 * b, body->fixed_inertia);
       continue;
     }
     int fromgeom = mode == TN_TRUE || (mode == TN_AUTO && !body->has_inertial);

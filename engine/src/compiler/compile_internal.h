@@ -54,6 +54,8 @@ int tn_jointNv(int type);
 
 /* fusestatic: merge static bodies into their parents in the spec (compile_fuse.c) */
 int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz);
+/* discardvisual: remove visual-only geoms, meshes, materials in the spec (compile_discard.c) */
+int tn_compileDiscardVisual(tnSpec* spec, char* err, int errsz);
 
 /* stages */
 int tn_compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */

@@ -69,6 +69,11 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
     return NULL;
   }
 
+  // then what is only drawn removed (the spec is rewritten)
+  if (spec->compiler.discardvisual > 0 && !tn_compileDiscardVisual(spec, err, errsz)) {
+    return NULL;
+  }
+
   // numbering and sizes, then one allocation
   mjModel sizes;
   int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileOrderSizes(&c, &sizes);

@@ -289,9 +289,10 @@ typedef struct tnSpecBody_ {
   tnXmlNode* inertial_src;
   tnFrame frame;  /* enclosing <frame> pose of the body */
   tnFrame iframe; /* enclosing <frame> pose of its <inertial> */
-  /* fusestatic: the compiled mass properties with fused static children added */
-  int has_fused_inertia;
-  mjtNum fused_mass, fused_ipos[3], fused_iquat[4], fused_inertia[3];
+  /* mass properties fixed by an earlier compile of the spec: fusestatic (fused static
+   * children added) or discardvisual (removed geoms included) */
+  int has_fixed_inertia;
+  mjtNum fixed_mass, fixed_ipos[3], fixed_iquat[4], fixed_inertia[3];
   tnXmlNode* src;
 } tnSpecBody;
 
@@ -395,7 +396,7 @@ typedef struct tnCompilerSettings_ {
   mjtNum boundmass, boundinertia;
   mjtNum settotalmass;
   int balanceinertia;
-  int discardvisual;
+  int discardvisual; /* visual-only geoms, meshes, materials removed (compile_discard.c) */
   int fusestatic; /* static bodies merged into their parents (compile_fuse.c); -1 while
                    * compiling the unfused model first */
   int fitaabb; /* primitives fitted to meshes: to the vertices' box (else the inertia box) */

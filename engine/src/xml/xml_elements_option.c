@@ -65,7 +65,7 @@ int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdName(r, node, "meshdir", &c->meshdir));
   TN_TRY(tn_rdName(r, node, "texturedir", &c->texturedir));
   TN_TRY(tn_rdName(r, node, "assetdir", &c->assetdir));
-  TN_TRY(rd_false_only(r, node, "discardvisual"));
+  TN_TRY(tn_rdBool(r, node, "discardvisual", &c->discardvisual));
   TN_TRY(tn_rdBool(r, node, "fusestatic", &c->fusestatic));
   TN_TRY(rd_false_only(r, node, "alignfree"));
   TN_TRY(tn_rdTri(r, node, "inertiafromgeom", &c->inertiafromgeom));
