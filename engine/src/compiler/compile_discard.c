@@ -130,10 +130,13 @@ static int rewrite_spec(tnSpec* s, const mjModel* m) {
 int tn_compileDiscardVisual(tnSpec* spec, char* err, int errsz) {
   // the model as it is, with masses not yet scaled
   mjtNum totalmass = spec->compiler.settotalmass;
+  int alignfree = spec->compiler.alignfree;
   spec->compiler.discardvisual = 0;
   spec->compiler.settotalmass = -1;
+  spec->compiler.alignfree = -1; /* mass properties before any free-joint alignment */
   mjModel* m = tn_compileSpec(spec, err, errsz);
   spec->compiler.settotalmass = totalmass;
+  spec->compiler.alignfree = alignfree;
   if (!m) {
     return 0;
   }

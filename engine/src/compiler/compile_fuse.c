@@ -376,13 +376,15 @@ static void state_free(fuseState* f) {
 int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz) {
   // the model as written, without fusing and with masses not yet scaled
   mjtNum totalmass = spec->compiler.settotalmass;
-  int discard = spec->compiler.discardvisual;
+  int discard = spec->compiler.discardvisual, alignfree = spec->compiler.alignfree;
   spec->compiler.fusestatic = -1; /* the pre-pass: free joints checked after fusing */
   spec->compiler.settotalmass = -1;
   spec->compiler.discardvisual = 0;
+  spec->compiler.alignfree = -1; /* mass properties before any free-joint alignment */
   mjModel* m = tn_compileSpec(spec, err, errsz);
   spec->compiler.settotalmass = totalmass;
   spec->compiler.discardvisual = discard;
+  spec->compiler.alignfree = alignfree;
   spec->compiler.fusestatic = 0;
   if (!m) {
     return 0;

@@ -65,6 +65,7 @@ int tn_compileBodies(tnCompiler* c);          /* compile_body.c */
 int tn_compileJoints(tnCompiler* c);          /* compile_body.c */
 int tn_compileTrees(tnCompiler* c);           /* compile_body.c */
 int tn_compileSpringDamper(tnCompiler* c);    /* compile_body.c, after constants */
+int tn_compileAlignFree(tnCompiler* c);       /* compile_body.c, after mass properties */
 int tn_compileInertias(tnCompiler* c);        /* compile_inertia.c */
 int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */

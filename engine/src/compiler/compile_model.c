@@ -51,7 +51,8 @@ static int fill_model(tnCompiler* c) {
   return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
          tn_compileMeshModel(c) &&
          tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
-         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
+         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileAlignFree(c) &&
+         tn_compileTendons(c) &&
          tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
          tn_compileCustom(c) && tn_compileKeys(c) && tn_compileNames(c);
 }

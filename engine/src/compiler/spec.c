@@ -70,6 +70,7 @@ void tn_specDefaultJoint(tnSpecJoint* j) {
   default_solimp(j->solimp_limit);
   default_solref(j->solref_friction);
   default_solimp(j->solimp_friction);
+  j->align = 2;
   j->body = -1;
 }
 

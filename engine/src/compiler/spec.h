@@ -65,6 +65,7 @@ typedef struct tnSpecJoint_ {
   mjtNum solref_friction[mjNREF], solimp_friction[mjNIMP];
   tnUser user;
   /* element only */
+  int align; /* freejoint align: 0 false, 1 true, 2 auto (compiler alignfree) */
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
@@ -397,6 +398,8 @@ typedef struct tnCompilerSettings_ {
   mjtNum settotalmass;
   int balanceinertia;
   int discardvisual; /* visual-only geoms, meshes, materials removed (compile_discard.c) */
+  int alignfree;  /* free-joint bodies' frames moved to their inertial frames (-1: no
+                   * alignment at all, in the fusestatic/discardvisual pre-passes) */
   int fusestatic; /* static bodies merged into their parents (compile_fuse.c); -1 while
                    * compiling the unfused model first */
   int fitaabb; /* primitives fitted to meshes: to the vertices' box (else the inertia box) */

@@ -33,16 +33,6 @@ static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
   return 1;
 }
 
-/* a boolean that must stay false because the feature is missing */
-static int rd_false_only(tnReader* r, tnXmlNode* node, const char* attr) {
-  int v = 0;
-  int got = tn_rdBool(r, node, attr, &v);
-  if (got > 0 && v) {
-    return tn_rdFail(r, node, attr, "not implemented yet (only \"false\")");
-  }
-  return got;
-}
-
 int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   tnCompilerSettings* c = &r->spec->compiler;
   for (int i = 0; compiler_ignored[i]; i++) {
@@ -67,7 +57,7 @@ int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdName(r, node, "assetdir", &c->assetdir));
   TN_TRY(tn_rdBool(r, node, "discardvisual", &c->discardvisual));
   TN_TRY(tn_rdBool(r, node, "fusestatic", &c->fusestatic));
-  TN_TRY(rd_false_only(r, node, "alignfree"));
+  TN_TRY(tn_rdBool(r, node, "alignfree", &c->alignfree));
   TN_TRY(tn_rdTri(r, node, "inertiafromgeom", &c->inertiafromgeom));
   TN_TRY(tn_rdInts(r, node, "inertiagrouprange", c->inertiagrouprange, 2, 2));
   return 1;
