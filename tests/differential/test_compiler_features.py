@@ -117,3 +117,36 @@ def test_compiled_fields(model):
 def test_qacc(model):
     m = oracle.load(model.path)
     _compare_qacc(model.path, m, model.id)
+
+
+# models both engines refuse: (compiler attributes, asset, body content, world content,
+# the attribute Torsion's message must name)
+REJECTED = {
+    "springdamper_negative": ("", "", '<joint axis="0 1 0" springdamper="-0.1 0.5"/>', "",
+                              "springdamper"),
+    "springdamper_one_zero": ("", "", '<joint axis="0 1 0" springdamper="0.1 0"/>', "",
+                              "springdamper"),
+    "fitted_plane": ("", '<mesh name="m" file="tetra.stl"/>', "",
+                     '<geom type="plane" mesh="m" size="1 1 1"/>', "type"),
+    "fitted_fromto": ("", '<mesh name="m" file="tetra.stl"/>',
+                      '<geom type="capsule" mesh="m" fromto="0 0 0 0 0 1" size="0.1"/>', "",
+                      "fromto"),
+    "exactmeshinertia": ('exactmeshinertia="true"', "", "", "", "exactmeshinertia"),
+    "coordinate_global": ('coordinate="global"', "", "", "", "coordinate"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REJECTED))
+def test_rejected(case, tmp_path):
+    compiler, asset, body, world, attr = REJECTED[case]
+    xml = ('<mujoco><compiler meshdir="%s" %s/><asset>%s</asset><worldbody>%s'
+           '<body pos="0 0 1"><freejoint/><geom type="sphere" size="0.1"/>'
+           '<body><geom type="sphere" size="0.05"/>%s</body></body></worldbody></mujoco>') % (
+        os.path.join(corpus.REPO_ROOT, "tests", "models", "meshes"), compiler, asset, world, body)
+    with pytest.raises(Exception):
+        mujoco.MjModel.from_xml_string(xml)
+    path = tmp_path / "model.xml"
+    path.write_text(xml)
+    proc = torsion.run(["info", str(path)], check=False)
+    assert proc.returncode > 0, "Torsion accepted %s" % case
+    assert "'%s'" % attr in proc.stderr and "model.xml:1" in proc.stderr, proc.stderr

@@ -15,8 +15,7 @@ static const tnKeyword angle_words[] = {{"radian", 0}, {"degree", 1}, {NULL, 0}}
 static const tnKeyword coordinate_words[] = {{"local", 0}, {"global", 1}, {NULL, 0}};
 
 /* compiler attributes that only concern meshes, rendering or threading: accepted */
-static const char* const compiler_ignored[] = {"usethread", "saveinertial", "exactmeshinertia",
-                                               NULL};
+static const char* const compiler_ignored[] = {"usethread", "saveinertial", NULL};
 
 /* eulerseq: three of xyzXYZ */
 static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
