@@ -42,6 +42,7 @@ FIELDS = [
     "geom_gap",
     "site_bodyid", "site_pos", "site_quat", "site_size",
     "cam_bodyid", "cam_pos", "cam_quat", "light_bodyid", "light_pos", "light_dir",
+    "mesh_vertnum", "mesh_facenum", "mesh_pos", "mesh_quat",
     "qpos0", "qpos_spring",
 ]
 SIZES = ["nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nmesh", "ncam",
@@ -62,10 +63,12 @@ LOCAL = [_local(os.path.basename(p))
          for p in sorted(glob.glob(os.path.join(COMPILER_DIR, "*.xml")))
          if not os.path.basename(p).startswith("bad_")]
 # corpus robots, each exercising a feature: fitted capsules (agilex_piper, arx_l5),
-# fusestatic (pal_tiago; its scene_position.xml is blocked by a repeated default class)
+# fusestatic (pal_tiago; its scene_position.xml is blocked by a repeated default class),
+# mesh inertias from OBJ files holding several objects (leap_hand)
 CORPUS = [_menagerie("agilex_piper", "scene.xml"), _menagerie("arx_l5", "scene.xml"),
           _menagerie("pal_tiago", "scene_motor.xml"),
-          _menagerie("pal_tiago", "scene_velocity.xml")]
+          _menagerie("pal_tiago", "scene_velocity.xml"),
+          _menagerie("leap_hand", "scene_right.xml")]
 MODELS = LOCAL + CORPUS
 
 
