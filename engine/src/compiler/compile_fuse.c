@@ -162,16 +162,22 @@ static void compose(const mjtNum ppos[3], const mjtNum pquat[4], mjtNum pos[3], 
   mju_copy4(quat, q);
 }
 
-/* the object arrays of one family: its body field and move sequence */
-#define FUSE_MOVE(vec, type, seq)                              \
-  for (int i = 0; i < s->vec.n; i++) {                         \
-    type* o = TN_AT(s->vec, type, i);                          \
-    if (o->body == b) {                                        \
-      o->body = p;                                             \
-      f->seq[i] = f->nmoved++;                                 \
-      FUSE_POSE(o);                                            \
-    }                                                          \
+/* an object of body b moves to body p: 1 if it did, its move recorded in *seq */
+static int move_object(int* body, int b, int p, int* seq, int* nmoved) {
+  if (*body != b) {
+    return 0;
   }
+  *body = p;
+  *seq = (*nmoved)++;
+  return 1;
+}
+
+/* a moved geom or site keeps its place: the fused body's pose is applied last */
+static void set_fuse_frame(tnFrame* fuse, const mjtNum pos[3], const mjtNum quat[4]) {
+  fuse->active = 1;
+  mju_copy3(fuse->pos, pos);
+  mju_copy4(fuse->quat, quat);
+}
 
 /* fuse body b into its current parent */
 static int fuse_body(fuseState* f, int b) {
@@ -203,19 +209,24 @@ static int fuse_body(fuseState* f, int b) {
   }
 
   // geoms and sites: moved with the body's pose; cameras and lights: moved as written
-#define FUSE_POSE(o)                 \
-  o->fuse.active = 1;                \
-  mju_copy3(o->fuse.pos, bpos);      \
-  mju_copy4(o->fuse.quat, bquat);
-  FUSE_MOVE(geoms, tnSpecGeom, geom_seq)
-  FUSE_MOVE(sites, tnSpecSite, site_seq)
-#undef FUSE_POSE
-#define FUSE_POSE(o) (void)o;
-  FUSE_MOVE(cameras, tnSpecCamera, cam_seq)
-  FUSE_MOVE(lights, tnSpecLight, light_seq)
-#undef FUSE_POSE
   for (int i = 0; i < s->geoms.n; i++) {
-    TN_AT(s->geoms, tnSpecGeom, i)->fused = f->geom_seq[i] >= 0;
+    tnSpecGeom* g = TN_AT(s->geoms, tnSpecGeom, i);
+    if (move_object(&g->body, b, p, f->geom_seq + i, &f->nmoved)) {
+      set_fuse_frame(&g->fuse, bpos, bquat);
+      g->fused = 1;
+    }
+  }
+  for (int i = 0; i < s->sites.n; i++) {
+    tnSpecSite* site = TN_AT(s->sites, tnSpecSite, i);
+    if (move_object(&site->body, b, p, f->site_seq + i, &f->nmoved)) {
+      set_fuse_frame(&site->fuse, bpos, bquat);
+    }
+  }
+  for (int i = 0; i < s->cameras.n; i++) {
+    move_object(&TN_AT(s->cameras, tnSpecCamera, i)->body, b, p, f->cam_seq + i, &f->nmoved);
+  }
+  for (int i = 0; i < s->lights.n; i++) {
+    move_object(&TN_AT(s->lights, tnSpecLight, i)->body, b, p, f->light_seq + i, &f->nmoved);
   }
   f->alive[b] = 0;
   return 1;
