@@ -63,12 +63,10 @@ LOCAL = [_local(os.path.basename(p))
          for p in sorted(glob.glob(os.path.join(COMPILER_DIR, "*.xml")))
          if not os.path.basename(p).startswith("bad_")]
 # corpus robots, each exercising a feature: fitted capsules (agilex_piper, arx_l5),
-# fusestatic (pal_tiago; its scene_position.xml is blocked by a repeated default class),
-# mesh inertias from OBJ files holding several objects (leap_hand)
+# fusestatic (pal_tiago; its scene_position.xml is blocked by a repeated default class)
 CORPUS = [_menagerie("agilex_piper", "scene.xml"), _menagerie("arx_l5", "scene.xml"),
           _menagerie("pal_tiago", "scene_motor.xml"),
-          _menagerie("pal_tiago", "scene_velocity.xml"),
-          _menagerie("leap_hand", "scene_right.xml")]
+          _menagerie("pal_tiago", "scene_velocity.xml")]
 MODELS = LOCAL + CORPUS
 
 

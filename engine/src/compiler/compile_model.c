@@ -97,9 +97,10 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
     if (!ok) {
       tn_compileFail(&c, NULL, NULL, "%s", why[0] ? why : "model constants failed");
     }
+    ok = ok && tn_compileSpringDamper(&c);
   }
   if (ok) {
-    ok = tn_compileSpringDamper(&c) && tn_compileDampratio(&c);
+    ok = tn_compileDampratio(&c);
     override_stats(spec, c.m);
   }
 

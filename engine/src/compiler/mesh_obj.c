@@ -1,10 +1,7 @@
 /* compiler/mesh_obj.c — Wavefront OBJ meshes: vertex positions and polygonal faces.
  *
- * Only "v" (position; extra components such as w or colors are ignored), "f", "o" and "g"
- * lines matter; texture coordinates, normals, materials and smoothing are ignored. As in
- * MuJoCo, which keeps the first shape tinyobjloader returns, the faces after an "o" or "g"
- * line that follows some faces (the start of a second shape) are dropped; every vertex is
- * kept. Face
+ * Only "v" (position; extra components such as w or colors are ignored) and "f" lines
+ * matter; texture coordinates, normals, groups, materials and smoothing are ignored. Face
  * corners are "i", "i/t", "i//n" or "i/t/n" with 1-based indices, negative ones counting
  * back from the last vertex read so far. Coordinates are parsed in double and rounded to
  * float, as MuJoCo's OBJ loader stores them.
@@ -34,7 +31,6 @@ typedef struct obj_reader_ {
   tnMesh* mesh;
   int capvert, capface;
   obj_polys polys;
-  int later_shape; /* past the first shape: faces are dropped */
   char* err;
   int errsz;
 } obj_reader;
@@ -306,12 +302,7 @@ static int read_line(obj_reader* r, const char* p, const char* eol, int line) {
     return read_vertex(r, p + 2, eol, line);
   }
   if (eol - p >= 2 && p[0] == 'f' && blank(p[1])) {
-    return r->later_shape ? 0 : read_face(r, p + 2, eol, line);
-  }
-
-  // an object or group name after some faces starts a second shape
-  if (eol - p >= 1 && (p[0] == 'o' || p[0] == 'g') && (eol - p == 1 || blank(p[1]))) {
-    r->later_shape |= r->polys.npoly > 0;
+    return read_face(r, p + 2, eol, line);
   }
   return 0;
 }
