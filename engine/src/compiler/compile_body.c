@@ -290,7 +290,8 @@ static void pose_accum(const mjtNum fpos[3], const mjtNum fquat[4], mjtNum pos[3
  * has no child bodies, and the joint says align="true", or "auto" with compiler alignfree */
 static int aligns(const tnCompiler* c, int b, const int* nchild) {
   const mjModel* m = c->m;
-  if (c->spec->compiler.alignfree < 0 || m->body_jntnum[b] != 1 || m->jnt_type[m->body_jntadr[b]] != mjJNT_FREE || nchild[b]) {
+  if (c->spec->compiler.alignfree < 0 || m->body_jntnum[b] != 1 ||
+      m->jnt_type[m->body_jntadr[b]] != mjJNT_FREE || nchild[b]) {
     return 0;
   }
   const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[m->body_jntadr[b]]);

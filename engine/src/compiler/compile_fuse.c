@@ -351,9 +351,9 @@ static int state_init(fuseState* f, tnSpec* s, const mjModel* m) {
   f->site_seq = malloc(sizeof(int) * (size_t)(s->sites.n + 1));
   f->cam_seq = malloc(sizeof(int) * (size_t)(s->cameras.n + 1));
   f->light_seq = malloc(sizeof(int) * (size_t)(s->lights.n + 1));
-  if (!f->parent || !f->alive || !f->forcesite || !f->mapped || !f->receiver || !f->pos || !f->quat ||
-      !f->mass || !f->ipos || !f->iquat || !f->inertia || !f->geom_seq || !f->site_seq ||
-      !f->cam_seq || !f->light_seq) {
+  if (!f->parent || !f->alive || !f->forcesite || !f->mapped || !f->receiver || !f->pos ||
+      !f->quat || !f->mass || !f->ipos || !f->iquat || !f->inertia || !f->geom_seq ||
+      !f->site_seq || !f->cam_seq || !f->light_seq) {
     return 0;
   }
   for (int b = 0; b < m->nbody; b++) {
@@ -409,7 +409,8 @@ int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz) {
   }
   for (int b = 1; ok > 0 && b < f.nbody; b++) {
     const tnSpecBody* body = TN_AT(spec->bodies, tnSpecBody, b);
-    if ((body->name && !may_fuse(&f, b)) || m->body_jntnum[b] || body->mocap) {
+    int named = body->name && body->name[0];
+    if ((named && !may_fuse(&f, b)) || m->body_jntnum[b] || body->mocap) {
       continue;
     }
     if (!fuse_body(&f, b)) {
