@@ -5,6 +5,7 @@
  * default configurations qpos0 / qpos_spring, and MuJoCo's kinematic-tree arrays: a tree
  * is the subtree of a moving body whose parent is welded to the world. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/compile_internal.h"
@@ -127,8 +128,10 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   m->jnt_range[2 * id] = j->range[0] * scale;
   m->jnt_range[2 * id + 1] = j->range[1] * scale;
   m->jnt_actfrclimited[id] = (mjtByte)actlimited;
-  if (j->springdamper[0] != 0 || j->springdamper[1] != 0) {
-    return tn_compileFail(c, j->src, "springdamper", "not implemented yet");
+  if ((j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
+      (j->springdamper[0] <= 0 || j->springdamper[1] <= 0)) {
+    return tn_compileFail(c, j->src, "springdamper",
+                          "when defined, springdamper values must be positive in joint");
   }
   return tn_compileUser(c, m->jnt_user + m->nuser_jnt * id, m->nuser_jnt, &j->user, j->src);
 }
@@ -178,8 +181,9 @@ int tn_compileJoints(tnCompiler* c) {
   int qadr = 0, dadr = 0;
   for (int id = 0; id < m->njnt; id++) {
     const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[id]);
-    if (j->type == mjJNT_FREE && TN_AT(c->spec->bodies, tnSpecBody, j->body)->parent != 0) {
-      // MuJoCo allows free joints only on children of the world
+    if (j->type == mjJNT_FREE && TN_AT(c->spec->bodies, tnSpecBody, j->body)->parent != 0 &&
+        c->spec->compiler.fusestatic >= 0) {
+      // MuJoCo allows free joints only on children of the world (checked after fusing)
       return tn_compileFail(c, j->src, "type", "free joint allowed only in top-level bodies");
     }
     if (c->body_dofnum[j->body] > 6) {
@@ -234,5 +238,137 @@ int tn_compileTrees(tnCompiler* c) {
   for (int d = 0; d < m->nv; d++) {
     m->dof_treeid[d] = m->body_treeid[m->dof_bodyid[d]];
   }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * springdamper: stiffness and damping from a time constant and a damping ratio
+ * ------------------------------------------------------------------------------------- */
+
+/* after the constants (dof_invweight0 at qpos0): a joint with springdamper="timeconst
+ * dampratio" gets the stiffness and damping of a mass-spring-damper with the joint's mean
+ * inverse weight, as MuJoCo converts solref */
+int tn_compileSpringDamper(tnCompiler* c) {
+  mjModel* m = c->m;
+  for (int id = 0; id < m->njnt; id++) {
+    const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[id]);
+    mjtNum timeconst = j->springdamper[0], dampratio = j->springdamper[1];
+    if (timeconst <= 0 || dampratio <= 0) {
+      continue;
+    }
+
+    // mean inertia of the joint's dofs (free joints: translation and rotation differ)
+    int adr = m->jnt_dofadr[id], ndim = tn_jointNv(m->jnt_type[id]);
+    mjtNum invweight = 0;
+    for (int k = 0; k < ndim; k++) {
+      invweight += m->dof_invweight0[adr + k];
+    }
+    mjtNum inertia = (mjtNum)ndim / mju_max(mjMINVAL, invweight);
+
+    // the same conversion as a solref (timeconst, dampratio)
+    mjtNum stiffness = inertia / mju_max(mjMINVAL, timeconst * timeconst * dampratio * dampratio);
+    mjtNum damping = 2 * inertia / mju_max(mjMINVAL, timeconst);
+    m->jnt_stiffness[id] = stiffness;
+    for (int k = 0; k < ndim; k++) {
+      m->dof_damping[adr + k] = damping;
+    }
+  }
+  return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * free-joint alignment: the body frame moved onto the inertial frame
+ * ------------------------------------------------------------------------------------- */
+
+/* child pose = frame o child pose (quat may be NULL) */
+static void pose_accum(const mjtNum fpos[3], const mjtNum fquat[4], mjtNum pos[3], mjtNum quat[4]) {
+  mjtNum p[3], q[4];
+  mju_rotVecQuat(p, pos, fquat);
+  mju_add3(pos, p, fpos);
+  if (quat) {
+    mju_mulQuat(q, fquat, quat);
+    mju_copy4(quat, q);
+  }
+}
+
+/* true when body b's frame is aligned with its inertial frame: its only joint is free, it
+ * has no child bodies, and the joint says align="true", or "auto" with compiler alignfree */
+static int aligns(const tnCompiler* c, int b, const int* nchild) {
+  const mjModel* m = c->m;
+  if (c->spec->compiler.alignfree < 0 || m->body_jntnum[b] != 1 ||
+      m->jnt_type[m->body_jntadr[b]] != mjJNT_FREE || nchild[b]) {
+    return 0;
+  }
+  const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[m->body_jntadr[b]]);
+  return j->align == 1 || (j->align == 2 && c->spec->compiler.alignfree);
+}
+
+/* move body b onto its inertial frame; its geoms, sites, cameras and lights follow */
+static void align_body(mjModel* m, int b) {
+  mjtNum* ipos = m->body_ipos + 3 * b;
+  mjtNum* iquat = m->body_iquat + 4 * b;
+
+  // the body frame moves onto the inertial frame
+  mjtNum inertial[3], inertialq[4];
+  mju_copy3(inertial, ipos);
+  mju_copy4(inertialq, iquat);
+  pose_accum(m->body_pos + 3 * b, m->body_quat + 4 * b, inertial, inertialq);
+  mju_copy3(m->body_pos + 3 * b, inertial);
+  mju_copy4(m->body_quat + 4 * b, inertialq);
+
+  // the inverse of the inertial offset, applied to everything attached
+  mjtNum invpos[3], invquat[4];
+  mju_negQuat(invquat, iquat);
+  mju_rotVecQuat(invpos, ipos, invquat);
+  mju_scl3(invpos, invpos, -1);
+  ipos[0] = ipos[1] = ipos[2] = 0;
+  iquat[0] = 1, iquat[1] = iquat[2] = iquat[3] = 0;
+  for (int g = 0; g < m->ngeom; g++) {
+    if (m->geom_bodyid[g] == b) {
+      pose_accum(invpos, invquat, m->geom_pos + 3 * g, m->geom_quat + 4 * g);
+    }
+  }
+  for (int i = 0; i < m->nsite; i++) {
+    if (m->site_bodyid[i] == b) {
+      pose_accum(invpos, invquat, m->site_pos + 3 * i, m->site_quat + 4 * i);
+    }
+  }
+  for (int i = 0; i < m->ncam; i++) {
+    if (m->cam_bodyid[i] == b) {
+      pose_accum(invpos, invquat, m->cam_pos + 3 * i, m->cam_quat + 4 * i);
+    }
+  }
+  for (int i = 0; i < m->nlight; i++) {
+    if (m->light_bodyid[i] == b) {
+      mjtNum dir[3];
+      pose_accum(invpos, invquat, m->light_pos + 3 * i, NULL);
+      mju_rotVecQuat(dir, m->light_dir + 3 * i, invquat);
+      mju_copy3(m->light_dir + 3 * i, dir);
+    }
+  }
+
+  // the free joint's reference configuration is the new body pose
+  int adr = m->jnt_qposadr[m->body_jntadr[b]];
+  mju_copy3(m->qpos0 + adr, m->body_pos + 3 * b);
+  mju_copy4(m->qpos0 + adr + 3, m->body_quat + 4 * b);
+  mju_copy(m->qpos_spring + adr, m->qpos0 + adr, 7);
+}
+
+/* after the mass properties: free-joint bodies aligned with their inertial frames */
+int tn_compileAlignFree(tnCompiler* c) {
+  mjModel* m = c->m;
+  int* nchild = calloc((size_t)m->nbody, sizeof(int));
+  if (!nchild) {
+    return tn_compileFail(c, NULL, NULL, "out of memory");
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    nchild[m->body_parentid[b]]++;
+  }
+  for (int b = 1; b < m->nbody; b++) {
+    if (aligns(c, b, nchild)) {
+      align_body(m, b);
+    }
+  }
+  free(nchild);
   return 1;
 }

@@ -90,6 +90,47 @@ static int compile_mesh_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   return 1;
 }
 
+/* a primitive fitted to a mesh: size from the mesh (fitaabb, fitscale), and its frame: the
+ * geom's pose composed with the fitted center and the mesh orientation, then the enclosing
+ * <frame> (as for mesh geoms); the geom keeps the mesh as its dataid */
+static int compile_fitted_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
+  mjModel* m = c->m;
+  if (g->has_fromto) {
+    return tn_compileFail(c, g->src, "fromto", "fromto cannot be used with mesh geom");
+  }
+  int mid;
+  const tnMesh* mesh = tn_compileGeomMesh(c, g, &mid);
+  if (!mesh) {
+    return 0;
+  }
+  m->geom_dataid[id] = mid;
+
+  // fitted size and center
+  char why[256] = "";
+  mjtNum meshpos[3];
+  if (!tn_meshFitGeom(mesh, g->type, c->spec->compiler.fitaabb, g->fitscale,
+                      m->geom_size + 3 * id, meshpos, why, sizeof(why))) {
+    return tn_compileFail(c, g->src, "type", "%s", why);
+  }
+
+  // pose: geom frame, then the fitted center and the mesh orientation, then <frame>
+  mjtNum pos[3], quat[4], mat[9], off[3];
+  mju_copy3(pos, g->pos);
+  if (!tn_compileQuat(c, quat, &g->orient, g->src)) {
+    return 0;
+  }
+  mju_quat2Mat(mat, quat);
+  mju_mulMatVec3(off, mat, meshpos);
+  mjtNum* gpos = m->geom_pos + 3 * id;
+  mjtNum* gquat = m->geom_quat + 4 * id;
+  for (int k = 0; k < 3; k++) {
+    gpos[k] = pos[k] + off[k];
+  }
+  mju_mulQuat(gquat, quat, mesh->quat);
+  tn_frameApply(&g->frame, gpos, gquat);
+  return check_sizes(c, g->type, m->geom_size + 3 * id, g->src, "geom");
+}
+
 /* the type-specific part of a geom: hfields, meshes, sizes */
 static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjModel* m = c->m;
@@ -98,9 +139,11 @@ static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
   if (g->type == mjGEOM_MESH) {
     return compile_mesh_geom(c, id, g);
   }
+  if (g->type == mjGEOM_SDF) {
+    return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
+  }
   if (g->mesh) {
-    return tn_compileFail(c, g->src, "mesh",
-                          "primitive geoms fitted to a mesh are not implemented yet");
+    return compile_fitted_geom(c, id, g);
   }
   if (g->type == mjGEOM_SDF) {
     return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
@@ -143,6 +186,7 @@ static int compile_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
       !compile_geom_shape(c, id, g)) {
     return 0;
   }
+  tn_frameApply(&g->fuse, m->geom_pos + 3 * id, m->geom_quat + 4 * id);
 
   // mass properties as written, contact properties
   if ((!isnan(g->mass) && g->mass < 0) || g->density < 0) {
@@ -220,6 +264,7 @@ int tn_compileSites(tnCompiler* c) {
         !check_sizes(c, s->type, m->site_size + 3 * id, s->src, "site")) {
       return 0;
     }
+    tn_frameApply(&s->fuse, m->site_pos + 3 * id, m->site_quat + 4 * id);
     m->site_matid[id] = material_id(c, s->material, s->src);
     if (s->material && m->site_matid[id] < 0) {
       return 0;

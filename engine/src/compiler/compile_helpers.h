@@ -57,6 +57,13 @@ void tn_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNu
                        const mjtNum* inertia, mjtNum* mass_out, mjtNum ipos[3],
                        mjtNum iquat[4], mjtNum inertia_out[3]);
 
+/* Add a second part's mass properties (mass, center, frame, principal inertia, already in
+ * the body's frame) to a body's inertial frame, in place, as MuJoCo's fusestatic does.
+ * Returns 0 when the combined inertia is not positive definite. */
+int tn_accumulateInertia(mjtNum* mass, mjtNum ipos[3], mjtNum iquat[4], mjtNum inertia[3],
+                         mjtNum omass, const mjtNum oipos[3], const mjtNum oiquat[4],
+                         const mjtNum oinertia[3]);
+
 /* Full (symmetric) inertia fullinertia="ixx iyy izz ixy ixz iyz" -> principal inertia and
  * the frame rotation. Returns 0 with a reason when not positive definite. */
 int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum quat[4],

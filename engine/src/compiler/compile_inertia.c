@@ -42,7 +42,8 @@ static int geom_counts(const tnCompiler* c, int id) {
   int g = m->geom_group[id];
   int t = m->geom_type[id];
   const int* range = c->spec->compiler.inertiagrouprange;
-  return g >= range[0] && g <= range[1] && t != mjGEOM_PLANE && t != mjGEOM_HFIELD;
+  const tnSpecGeom* sg = TN_AT(c->spec->geoms, tnSpecGeom, c->geom_order[id]);
+  return g >= range[0] && g <= range[1] && t != mjGEOM_PLANE && t != mjGEOM_HFIELD && !sg->fused;
 }
 
 /* mass and principal inertia of one geom in its frame (mesh geoms: from their mesh) */
@@ -181,6 +182,15 @@ int tn_compileInertias(tnCompiler* c) {
   int mode = c->spec->compiler.inertiafromgeom;
   for (int b = 1; b < m->nbody; b++) {
     const tnSpecBody* body = TN_AT(c->spec->bodies, tnSpecBody, b);
+
+    // fixed by fusestatic or discardvisual: final as they are
+    if (body->has_fixed_inertia) {
+      m->body_mass[b] = body->fixed_mass;
+      mju_copy3(m->body_ipos + 3 * b, body->fixed_ipos);
+      mju_copy4(m->body_iquat + 4 * b, body->fixed_iquat);
+      mju_copy3(m->body_inertia + 3 * b, body->fixed_inertia);
+      continue;
+    }
     int fromgeom = mode == TN_TRUE || (mode == TN_AUTO && !body->has_inertial);
     mju_unit4(m->body_iquat + 4 * b);
     if (fromgeom ? !geom_inertia(c, b) : (body->has_inertial && !explicit_inertia(c, b, body))) {

@@ -52,6 +52,11 @@ int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnXmlN
 int tn_jointNq(int type);
 int tn_jointNv(int type);
 
+/* fusestatic: merge static bodies into their parents in the spec (compile_fuse.c) */
+int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz);
+/* discardvisual: remove visual-only geoms, meshes, materials in the spec (compile_discard.c) */
+int tn_compileDiscardVisual(tnSpec* spec, char* err, int errsz);
+
 /* stages */
 int tn_compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */
 void tn_compileOrderFree(tnCompiler* c);
@@ -59,6 +64,8 @@ int tn_sensorDim(const tnSpecSensor* sensor); /* compile_sensor.c: data size of 
 int tn_compileBodies(tnCompiler* c);          /* compile_body.c */
 int tn_compileJoints(tnCompiler* c);          /* compile_body.c */
 int tn_compileTrees(tnCompiler* c);           /* compile_body.c */
+int tn_compileSpringDamper(tnCompiler* c);    /* compile_body.c, after constants */
+int tn_compileAlignFree(tnCompiler* c);       /* compile_body.c, after mass properties */
 int tn_compileInertias(tnCompiler* c);        /* compile_inertia.c */
 int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
 int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
@@ -72,6 +79,11 @@ int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process,
 void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
 int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */
 void tn_compileMeshFree(tnCompiler* c);       /* compile_mesh.c */
+/* fit a primitive geom of `type` to a processed mesh: size (then scaled by fitscale) and
+ * the geom center's offset meshpos, to compose with the mesh orientation (geom_fit.c);
+ * 0 with a reason for a type that cannot be fitted */
+int tn_meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
+                   mjtNum meshpos[3], char* err, int errsz);
 /* the processed mesh of mesh geom g and its id, NULL after an error (compile_mesh.c) */
 const tnMesh* tn_compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
 int tn_compileContacts(tnCompiler* c);        /* compile_asset.c: pairs, excludes */

@@ -51,7 +51,8 @@ static int fill_model(tnCompiler* c) {
   return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
          tn_compileSkins(c) && tn_compileMeshModel(c) &&
          tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
-         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
+         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileAlignFree(c) &&
+         tn_compileTendons(c) &&
          tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
          tn_compileCustom(c) && tn_compileKeys(c) && tn_compileNames(c);
 }
@@ -63,6 +64,16 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
   c.spec = spec;
   c.err = err;
   c.errsz = errsz;
+
+  // static bodies merged first (the spec is rewritten)
+  if (spec->compiler.fusestatic > 0 && !tn_compileFuseStatic(spec, err, errsz)) {
+    return NULL;
+  }
+
+  // then what is only drawn removed (the spec is rewritten)
+  if (spec->compiler.discardvisual > 0 && !tn_compileDiscardVisual(spec, err, errsz)) {
+    return NULL;
+  }
 
   // numbering and sizes, then one allocation
   mjModel sizes;
@@ -88,6 +99,7 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
     if (!ok) {
       tn_compileFail(&c, NULL, NULL, "%s", why[0] ? why : "model constants failed");
     }
+    ok = ok && tn_compileSpringDamper(&c);
   }
   if (ok) {
     ok = tn_compileDampratio(&c) && tn_compileLengthRange(&c);

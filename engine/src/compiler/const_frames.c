@@ -35,17 +35,23 @@ static int same_vec(const mjtNum* a, const mjtNum* b, int n) {
   return 1;
 }
 
+/* 1 if two quaternions agree within the tolerance, q and -q being the same rotation */
+static int same_quat(const mjtNum* a, const mjtNum* b) {
+  mjtNum nb[4] = {-b[0], -b[1], -b[2], -b[3]};
+  return same_vec(a, b, 4) || same_vec(a, nb, 4);
+}
+
 /* sameframe code of a frame (pos, quat) inside body b */
 static mjtByte frame_code(const mjModel* m, int b, const mjtNum pos[3], const mjtNum quat[4]) {
   static const mjtNum zero[3] = {0, 0, 0}, unit[4] = {1, 0, 0, 0};
-  int rot_body = same_vec(quat, unit, 4);
+  int rot_body = same_quat(quat, unit);
   if (rot_body && same_vec(pos, zero, 3)) {
     return SAMEFRAME_BODY;
   }
   if (rot_body) {
     return SAMEFRAME_BODYROT;
   }
-  int rot_inertia = same_vec(quat, m->body_iquat + 4 * b, 4);
+  int rot_inertia = same_quat(quat, m->body_iquat + 4 * b);
   if (rot_inertia && same_vec(pos, m->body_ipos + 3 * b, 3)) {
     return SAMEFRAME_INERTIA;
   }
@@ -102,7 +108,7 @@ void tn_fillBodyFlags(mjModel* m) {
   static const mjtNum zero[3] = {0, 0, 0}, unit[4] = {1, 0, 0, 0};
   m->body_sameframe[0] = SAMEFRAME_BODY;
   for (int b = 1; b < m->nbody; b++) {
-    int rot = same_vec(m->body_iquat + 4 * b, unit, 4);
+    int rot = same_quat(m->body_iquat + 4 * b, unit);
     int pos = same_vec(m->body_ipos + 3 * b, zero, 3);
     m->body_sameframe[b] = rot && pos ? SAMEFRAME_BODY : rot ? SAMEFRAME_BODYROT
                                                              : SAMEFRAME_NONE;

@@ -128,3 +128,60 @@ int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum qu
   }
   return 1;
 }
+
+/* add the mass properties of a second part (already in this body's frame) to a body's
+ * inertial frame, as MuJoCo fuses a static body into its parent: masses and mass-weighted
+ * centers summed from zero, each part's rotated inertia plus its offset term added to the
+ * total, then diagonalized; returns 0 when the total is not positive definite */
+int tn_accumulateInertia(mjtNum* mass, mjtNum ipos[3], mjtNum iquat[4], mjtNum inertia[3],
+                         mjtNum omass, const mjtNum oipos[3], const mjtNum oiquat[4],
+                         const mjtNum oinertia[3]) {
+  const mjtNum m[2] = {*mass, omass};
+  const mjtNum* p[2] = {ipos, oipos};
+  mjtNum pos0[3] = {ipos[0], ipos[1], ipos[2]};
+  mjtNum q[2][4], I[2][3];
+  for (int k = 0; k < 4; k++) {
+    q[0][k] = iquat[k];
+    q[1][k] = oiquat[k];
+  }
+  for (int k = 0; k < 3; k++) {
+    I[0][k] = inertia[k];
+    I[1][k] = oinertia[k];
+  }
+  p[0] = pos0;
+
+  // total mass and mass-weighted center
+  mjtNum total = 0, com[3] = {0, 0, 0};
+  for (int j = 0; j < 2; j++) {
+    total += m[j];
+    for (int k = 0; k < 3; k++) {
+      com[k] += m[j] * p[j][k];
+    }
+  }
+  *mass = total;
+
+  // negligible total: no inertial frame
+  if (total < mjMINVAL) {
+    *mass = 0;
+    ipos[0] = ipos[1] = ipos[2] = 0;
+    iquat[0] = 1, iquat[1] = iquat[2] = iquat[3] = 0;
+    inertia[0] = inertia[1] = inertia[2] = 0;
+    return 1;
+  }
+  for (int k = 0; k < 3; k++) {
+    ipos[k] = com[k] / total;
+  }
+
+  // both parts' inertias about the common center
+  mjtNum full[6] = {0, 0, 0, 0, 0, 0};
+  for (int j = 0; j < 2; j++) {
+    mjtNum rot[6], off[6];
+    mjtNum d[3] = {p[j][0] - ipos[0], p[j][1] - ipos[1], p[j][2] - ipos[2]};
+    inertia_rotate(rot, I[j], q[j]);
+    inertia_offset(off, m[j], d);
+    for (int k = 0; k < 6; k++) {
+      full[k] += rot[k] + off[k];
+    }
+  }
+  return inertia_principal(full, inertia, iquat) >= INERTIA_MINEIG;
+}

@@ -70,6 +70,7 @@ void tn_specDefaultJoint(tnSpecJoint* j) {
   default_solimp(j->solimp_limit);
   default_solref(j->solref_friction);
   default_solimp(j->solimp_friction);
+  j->align = 2;
   j->body = -1;
 }
 
@@ -84,6 +85,7 @@ void tn_specDefaultGeom(tnSpecGeom* g) {
   g->friction[2] = 0.0001;
   g->mass = NAN;
   g->density = 1000;
+  g->fitscale = 1;
   g->solmix = 1;
   default_solref(g->solref);
   default_solimp(g->solimp);

@@ -65,6 +65,7 @@ typedef struct tnSpecJoint_ {
   mjtNum solref_friction[mjNREF], solimp_friction[mjNIMP];
   tnUser user;
   /* element only */
+  int align; /* freejoint align: 0 false, 1 true, 2 auto (compiler alignfree) */
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
@@ -89,12 +90,15 @@ typedef struct tnSpecGeom_ {
   const char* material;
   const char* hfield;
   const char* mesh;
+  mjtNum fitscale; /* primitive fitted to `mesh`: scale of the fitted size */
   float rgba[4];
   int fluidshape; /* 0 none, 1 ellipsoid */
   mjtNum fluidcoef[5];
   tnUser user;
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
+  tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
+  int fused;     /* fusestatic: moved from a fused body (its mass is accounted there) */
   int body;
   tnXmlNode* src;
 } tnSpecGeom;
@@ -112,6 +116,7 @@ typedef struct tnSpecSite_ {
   tnUser user;
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
+  tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
   int body;
   tnXmlNode* src;
 } tnSpecSite;
@@ -288,6 +293,10 @@ typedef struct tnSpecBody_ {
   tnXmlNode* inertial_src;
   tnFrame frame;  /* enclosing <frame> pose of the body */
   tnFrame iframe; /* enclosing <frame> pose of its <inertial> */
+  /* mass properties fixed by an earlier compile of the spec: fusestatic (fused static
+   * children added) or discardvisual (removed geoms included) */
+  int has_fixed_inertia;
+  mjtNum fixed_mass, fixed_ipos[3], fixed_iquat[4], fixed_inertia[3];
   tnXmlNode* src;
 } tnSpecBody;
 
@@ -451,7 +460,12 @@ typedef struct tnCompilerSettings_ {
   mjtNum boundmass, boundinertia;
   mjtNum settotalmass;
   int balanceinertia;
-  int discardvisual;
+  int discardvisual; /* visual-only geoms, meshes, materials removed (compile_discard.c) */
+  int alignfree;  /* free-joint bodies' frames moved to their inertial frames (-1: no
+                   * alignment at all, in the fusestatic/discardvisual pre-passes) */
+  int fusestatic; /* static bodies merged into their parents (compile_fuse.c); -1 while
+                   * compiling the unfused model first */
+  int fitaabb; /* primitives fitted to meshes: to the vertices' box (else the inertia box) */
   int strippath; /* asset files: directories removed from their names */
   const char* meshdir;
   const char* texturedir;

@@ -10,7 +10,7 @@
 
 #include "xml/xml_reader.h"
 
-/* freejoint alignment keywords (only the default behaviour is implemented) */
+/* freejoint alignment keywords (auto: as compiler alignfree says) */
 static const tnKeyword align_words[] = {{"false", 0}, {"true", 1}, {"auto", 2}, {NULL, 0}};
 
 /* the class record of index cls */
@@ -57,11 +57,7 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls, const tnFram
     tn_specDefaultJoint(&j);
     j.type = mjJNT_FREE;
     TN_TRY(tn_rdInts(r, node, "group", &j.group, 1, 1));
-    int align = 0;
-    TN_TRY(tn_rdKeyword(r, node, "align", align_words, &align));
-    if (align == 1) {
-      return tn_rdFail(r, node, "align", "free joint alignment is not implemented yet") + 1;
-    }
+    TN_TRY(tn_rdKeyword(r, node, "align", align_words, &j.align));
   } else {
     cls = tn_elementClass(r, node, cls);
     if (cls < 0) {

@@ -15,8 +15,7 @@ static const tnKeyword angle_words[] = {{"radian", 0}, {"degree", 1}, {NULL, 0}}
 static const tnKeyword coordinate_words[] = {{"local", 0}, {"global", 1}, {NULL, 0}};
 
 /* compiler attributes that only concern meshes, rendering or threading: accepted */
-static const char* const compiler_ignored[] = {"usethread", "saveinertial", "exactmeshinertia",
-                                               "fitaabb", NULL};
+static const char* const compiler_ignored[] = {"usethread", "saveinertial", NULL};
 
 /* eulerseq: three of xyzXYZ */
 static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
@@ -31,16 +30,6 @@ static int rd_eulerseq(tnReader* r, tnXmlNode* node, char seq[3]) {
   }
   memcpy(seq, v, 3);
   return 1;
-}
-
-/* a boolean that must stay false because the feature is missing */
-static int rd_false_only(tnReader* r, tnXmlNode* node, const char* attr) {
-  int v = 0;
-  int got = tn_rdBool(r, node, attr, &v);
-  if (got > 0 && v) {
-    return tn_rdFail(r, node, attr, "not implemented yet (only \"false\")");
-  }
-  return got;
 }
 
 static const tnKeyword lrmode_words[] = {{"none", mjLRMODE_NONE},
@@ -87,12 +76,13 @@ int tn_readCompiler(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdKeyword(r, node, "angle", angle_words, &c->degree));
   TN_TRY(rd_eulerseq(r, node, c->eulerseq));
   TN_TRY(tn_rdBool(r, node, "strippath", &c->strippath));
+  TN_TRY(tn_rdBool(r, node, "fitaabb", &c->fitaabb));
   TN_TRY(tn_rdName(r, node, "meshdir", &c->meshdir));
   TN_TRY(tn_rdName(r, node, "texturedir", &c->texturedir));
   TN_TRY(tn_rdName(r, node, "assetdir", &c->assetdir));
-  TN_TRY(rd_false_only(r, node, "discardvisual"));
-  TN_TRY(rd_false_only(r, node, "fusestatic"));
-  TN_TRY(rd_false_only(r, node, "alignfree"));
+  TN_TRY(tn_rdBool(r, node, "discardvisual", &c->discardvisual));
+  TN_TRY(tn_rdBool(r, node, "fusestatic", &c->fusestatic));
+  TN_TRY(tn_rdBool(r, node, "alignfree", &c->alignfree));
   TN_TRY(tn_rdTri(r, node, "inertiafromgeom", &c->inertiafromgeom));
   TN_TRY(tn_rdInts(r, node, "inertiagrouprange", c->inertiagrouprange, 2, 2));
   return 1;

@@ -144,6 +144,7 @@ int tn_readGeomAttrs(tnReader* r, tnXmlNode* node, tnSpecGeom* g) {
   TN_TRY(tn_rdOrientation(r, node, &g->orient));
   TN_TRY(tn_rdName(r, node, "hfield", &g->hfield));
   TN_TRY(tn_rdName(r, node, "mesh", &g->mesh));
+  TN_TRY(tn_rdNums(r, node, "fitscale", &g->fitscale, 1, 1));
   TN_TRY(tn_rdFloats(r, node, "rgba", g->rgba, 4, 4));
   TN_TRY(tn_rdKeyword(r, node, "fluidshape", fluid_shapes, &g->fluidshape));
   TN_TRY(tn_rdNums(r, node, "fluidcoef", g->fluidcoef, 1, 5));

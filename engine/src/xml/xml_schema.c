@@ -447,11 +447,9 @@ static const tnSchemaRow* find_row(const char* parent, const char* name) {
 
 /* attributes of elements that MuJoCo accepts in addition to the table (older spellings) */
 static int extra_attr(const char* parent, const char* name, const char* attr) {
-  // compiler exactmeshinertia: accepted and ignored
-  if (strcmp(name, "compiler") == 0 && strcmp(attr, "exactmeshinertia") == 0) {
-    return 1;
-  }
   (void)parent;
+  (void)name;
+  (void)attr;
   return 0;
 }
 
