@@ -36,7 +36,8 @@ FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
 # Menagerie entry points with collidable mesh geoms that Torsion loads
 MESH_SCENES = [
     "aloha/scene.xml", "bitcraze_crazyflie_2/scene.xml", "pal_talos/scene_position.xml",
-    "trossen_vx300s/scene.xml",
+    "trossen_vx300s/scene.xml", "pal_tiago/scene_motor.xml", "pal_tiago/scene_position.xml",
+    "pal_tiago/scene_velocity.xml",
     "boston_dynamics_spot/scene.xml", "boston_dynamics_spot/scene_arm.xml",
     "fourier_n1/scene.xml", "franka_emika_panda/scene.xml", "google_barkour_vb/scene.xml",
     "google_robot/scene.xml", "kinova_gen3/scene.xml", "leap_hand/scene_left.xml",
@@ -50,7 +51,6 @@ MESH_SCENES = [
 ]
 # the same with collidable meshes, not loaded by Torsion's MJCF reader yet (other work)
 LOADER_GAPS = [
-    "pal_tiago/scene_motor.xml", "pal_tiago/scene_position.xml", "pal_tiago/scene_velocity.xml",
     "shadow_dexee/scene.xml",
 ]
 FETCH_TASKS = ["reach.xml", "push.xml", "slide.xml", "pick_and_place.xml"]
