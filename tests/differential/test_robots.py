@@ -18,8 +18,6 @@ Per model (test ids name it, e.g. test_robot_step[men/unitree_g1/scene]):
 With constraints on, MuJoCo runs with islands and native CCD disabled (docs/fidelity.md).
 The numbers of states are chosen for the whole suite's time budget.
 """
-import functools
-
 import mujoco
 import numpy as np
 import pytest
@@ -41,31 +39,52 @@ SIZES = ["nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nmesh", "nt
 FIELDS = ["body_mass", "body_inertia", "body_ipos", "geom_size", "qpos0"]
 
 
-@functools.lru_cache(maxsize=None)
-def _mujoco(path, disable):
-    """MuJoCo's model, or the text of its load error."""
-    try:
-        return oracle.load(path, disable=disable), None
-    except ValueError as e:
-        return None, str(e).strip().splitlines()[0]
+class Robot:
+    """One model's MuJoCo side, built when its first test runs and dropped after its last
+    (the module-scoped fixture below groups the tests by model): compiled models are not
+    cached for the whole session, which would hold every corpus model in memory."""
+
+    def __init__(self, model):
+        self.model = model
+        self._models = {}
+        self._states = None
+
+    def mujoco(self, disable):
+        """MuJoCo's model with these disable flags, or None (and the load error)."""
+        if disable not in self._models:
+            try:
+                m = mujoco.MjModel.from_xml_path(self.model.path)
+                m.opt.disableflags |= oracle.disable_bits(disable)
+                self._models[disable] = (m, None)
+            except ValueError as e:
+                self._models[disable] = (None, str(e).strip().splitlines()[0])
+        return self._models[disable]
+
+    def pair(self, disable=oracle.SMOOTH_ONLY):
+        """MuJoCo's model; None after checking that Torsion rejects a file MuJoCo rejects."""
+        __tracebackhide__ = True
+        m, why = self.mujoco(disable)
+        if m is None:
+            proc = torsion.run(["info", self.model.path], check=False)
+            assert proc.returncode != 0, (
+                "MuJoCo rejects %s (%s) but Torsion loads it" % (self.model.id, why))
+            assert ".xml" in proc.stderr, proc.stderr
+        return m
+
+    def contact_states(self):
+        """[NCONTACT, nstate] integration states where contacts occur (module docstring)."""
+        if self._states is None:
+            self._states = _contact_states(self.model, self.mujoco(oracle.CONTACT_ORACLE)[0])
+        return self._states
 
 
-def _pair(model, disable=oracle.SMOOTH_ONLY):
-    """MuJoCo's model; None after checking that Torsion rejects a file MuJoCo rejects."""
-    __tracebackhide__ = True
-    m, why = _mujoco(model.path, disable)
-    if m is None:
-        proc = torsion.run(["info", model.path], check=False)
-        assert proc.returncode != 0, (
-            "MuJoCo rejects %s (%s) but Torsion loads it" % (model.id, why))
-        assert ".xml" in proc.stderr, proc.stderr
-    return m
+@pytest.fixture(scope="module", params=MODELS, ids=IDS)
+def robot(request):
+    return Robot(request.param)
 
 
-@functools.lru_cache(maxsize=None)
-def _contact_states(model):
-    """[NCONTACT, nstate] integration states where contacts occur (see the docstring)."""
-    m = cc.load(model)
+def _contact_states(model, m):
+    """Integration states along a settling trajectory, perturbed, and random ones."""
     r = oracle.rng(model.id, "robot-contact-states")
     d = mujoco.MjData(m)
     nsettle = int(min(SETTLE_STEPS, max(50, round(1.0 / m.opt.timestep))))
@@ -88,66 +107,61 @@ def _contact_states(model):
     return _frozen(np.array(states))
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_loads(model):
-    m = _pair(model)
+def test_robot_loads(robot):
+    m = robot.pair()
     if m is None:
         return
-    info = torsion.info(model.path)
+    info = torsion.info(robot.model.path)
     bad = ["%s %s (MuJoCo %s)" % (k, info.get(k), getattr(m, k)) for k in SIZES
            if info.get(k) != getattr(m, k)]
     assert not bad, "sizes differ: " + ", ".join(bad)
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_model(model):
-    m = _pair(model)
+def test_robot_model(robot):
+    m = robot.pair()
     if m is None:
         return
-    ours = torsion.dump(model.path, FIELDS)
+    ours = torsion.dump(robot.model.path, FIELDS)
     for name in FIELDS:
         compare.check_rows(ours[name], oracle.model_field(m, name), 1e-10, name)
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_qacc_smooth(model):
-    m = _pair(model)
+def test_robot_qacc_smooth(robot):
+    m = robot.pair()
     if m is None:
         return
-    states, ctrl = oracle.random_states(m, NSMOOTH, oracle.rng(model.id, "robot-qacc"))
+    states, ctrl = oracle.random_states(m, NSMOOTH, oracle.rng(robot.model.id, "robot-qacc"))
     theirs = oracle.forward_qacc(m, states, ctrl)
-    ours = torsion.forward(model.path, states, ctrl, disable=oracle.SMOOTH_ONLY)
+    ours = torsion.forward(robot.model.path, states, ctrl, disable=oracle.SMOOTH_ONLY)
     compare.check_rows(ours, theirs, 1e-8, "qacc (constraints off)", row_name="state")
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_qacc(model):
-    if _pair(model, oracle.CONTACT_ORACLE) is None:
+def test_robot_qacc(robot):
+    m = robot.pair(oracle.CONTACT_ORACLE)
+    if m is None:
         return
-    m = cc.load(model)
-    states = _contact_states(model)
+    states = robot.contact_states()
     theirs = cc.forward_fields(m, states, ["qacc"])["qacc"]
-    ours = torsion.forward(model.path, states, spec=cc.SPEC_NAME)
+    ours = torsion.forward(robot.model.path, states, spec=cc.SPEC_NAME)
     compare.check_rows(ours, theirs, 1e-5, "qacc (constraints on)", row_name="state")
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_contacts(model):
-    if _pair(model, oracle.CONTACT_ORACLE) is None:
+def test_robot_contacts(robot):
+    m = robot.pair(oracle.CONTACT_ORACLE)
+    if m is None:
         return
-    m = cc.load(model)
-    states = _contact_states(model)
+    states = robot.contact_states()
     theirs = [cc.forward_contacts(m, s) for s in states]
-    ours = torsion.contacts(model.path, states, spec=cc.SPEC_NAME)
+    ours = torsion.contacts(robot.model.path, states, spec=cc.SPEC_NAME)
     contacts.check_sets(m, ours, theirs, "contact set after mj_forward")
 
 
-@pytest.mark.parametrize("model", MODELS, ids=IDS)
-def test_robot_step(model):
-    if _pair(model, oracle.CONTACT_ORACLE) is None:
+def test_robot_step(robot):
+    m = robot.pair(oracle.CONTACT_ORACLE)
+    if m is None:
         return
-    m = cc.load(model)
-    inputs, outputs = cc.integration_trajectory(m, oracle.rng(model.id, "robot-step"), NSTEP)
-    ours = torsion.rollout(model.path, inputs, None, 1, threads=2, spec=cc.SPEC_NAME)
+    inputs, outputs = cc.integration_trajectory(m, oracle.rng(robot.model.id, "robot-step"),
+                                                NSTEP)
+    ours = torsion.rollout(robot.model.path, inputs, None, 1, threads=2, spec=cc.SPEC_NAME)
     compare.check_states(m, ours[:, 0, :], outputs, 1e-6, "state after one step",
                          spec=cc.SPEC)
