@@ -293,7 +293,7 @@ def load_speeds(path):
         return {}, None
     with open(path) as f:
         report = json.load(f)
-    ratios = {r["model"]: r["ratio"] for r in report.get("models", [])
+    ratios = {r["model"]: r["ratio"] for r in report.get("results", [])
               if r.get("ratio") is not None}
     return ratios, report
 
@@ -342,7 +342,9 @@ Errors are compare's measure: the largest difference relative to 1 + the largest
 value of the vector. With constraints on, MuJoCo runs with islands and native CCD
 disabled (docs/fidelity.md).
 
-Regenerate (about 5-10 minutes on two cores; `--models PATTERN` restricts the run):
+Regenerate (2-3 minutes on the 2-core machine; `--models PATTERN` restricts the run;
+`--from-json` rewrites the report from rows saved with `--json`, e.g. after a new
+`bench_robots.py` run):
 
 ```
 TORSION_MENAGERIE=/path/to/menagerie .venv/bin/python scripts/model_coverage.py
@@ -395,6 +397,9 @@ def main():
                    help="bench_robots.py's results (default bench/results/robots.json)")
     p.add_argument("--json", help="also write the rows here")
     p.add_argument("--out", default=OUT, help="the report (default docs/model-coverage.md)")
+    p.add_argument("--from-json", metavar="FILE",
+                   help="measure nothing: write the report from rows saved with --json "
+                        "(e.g. after a new bench_robots.py run)")
     p.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     opts = p.parse_args()
     if opts.menagerie:
@@ -402,6 +407,14 @@ def main():
     if opts.worker:
         oracle.load = functools.lru_cache(maxsize=None)(_load_parsed_once)
         benchlib.serve_models(cover)
+        return 0
+
+    speeds, head = load_speeds(opts.speed_json)
+    if opts.from_json:
+        with open(opts.from_json) as f:
+            saved = json.load(f)
+        write_report(opts.out, saved["rows"], speeds, head, saved["seconds"])
+        print(summary(saved["rows"], speeds))
         return 0
 
     models = benchlib.select_models(robots.all_models(), opts.models)
@@ -418,11 +431,11 @@ def main():
                           [sys.executable, os.path.abspath(__file__), "--worker"],
                           opts.jobs, opts.timeout, done)
     rows.sort(key=lambda r: order[r["id"]])
-    speeds, head = load_speeds(opts.speed_json)
+    seconds = time.monotonic() - t0
     if opts.json:
         with open(opts.json, "w") as f:
-            json.dump(rows, f, indent=1)
-    write_report(opts.out, rows, speeds, head, time.monotonic() - t0)
+            json.dump({"rows": rows, "seconds": seconds}, f, indent=1)
+    write_report(opts.out, rows, speeds, head, seconds)
     print(summary(rows, speeds))
     return 0
 
