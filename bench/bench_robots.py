@@ -47,7 +47,8 @@ def bench_model(lib, model, opts):
     try:
         tm, td = benchlib.torsion_model(lib, model.path)
     except RuntimeError as e:
-        row["torsion_error"] = str(e).strip().splitlines()[0][:300]
+        first = str(e).strip().splitlines()[0]
+        row["torsion_error"] = first.split("torsion: ", 1)[-1][:300]
         return row
     d = mujoco.MjData(m)
     spec = mujoco.mjtState.mjSTATE_INTEGRATION
