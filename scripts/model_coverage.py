@@ -21,11 +21,13 @@ The binary is $TORSION_SIM (default build/engine/tools/torsion-sim); Menagerie c
 $TORSION_MENAGERIE (or --menagerie DIR), see harness/robots.py.
 """
 import argparse
+import collections
 import copy
 import datetime
 import functools
 import json
 import os
+import re
 import statistics
 import sys
 import time
@@ -356,12 +358,45 @@ directory of ROBOT/ folders, whose scene*.xml files are the entry points.
 """
 
 
-def write_report(path, rows, speeds, speed_head, seconds):
-    """docs/model-coverage.md: intro, a table per corpus, the summary line."""
+def _load_reason(error):
+    """A load error without its file and line, to group models by what stops them."""
+    return re.sub(r"^torsion-sim: \S*?:\d+: ", "", error)
+
+
+def failure_overview(rows):
+    """Lines saying what keeps the models from matching: Torsion's load errors grouped by
+    message, then how many loaded models fail each check."""
+    reasons = collections.Counter(_load_reason(r["torsion_error"]) for r in rows
+                                  if r.get("mujoco_loads") and r.get("torsion_error"))
+    lines = ["Files MuJoCo loads and Torsion does not, by Torsion's message:", ""]
+    lines += ["- %d: %s" % (n, why) for why, n in reasons.most_common()] or ["- none"]
+    loaded = [r for r in rows if r.get("mujoco_loads") and r.get("torsion_loads")]
+    checks = [("sizes", lambda r: bool(r["size_diffs"])),
+              ("fields", lambda r: r["fields"] is None or r["fields"]["err"] > TOL["fields"]),
+              ("qacc off", lambda r: r["qacc_off"] is None or r["qacc_off"] > TOL["qacc_off"]),
+              ("qacc on", lambda r: r["qacc_on"] is None or r["qacc_on"] > TOL["qacc_on"]),
+              ("contacts", lambda r: r["contacts"] is None or r["contacts"]["differ"] > 0),
+              ("step", lambda r: r["step"] is None or r["step"]["err"] > TOL["step"])]
+    counts = ", ".join("%s %d" % (name, sum(1 for r in loaded if fails(r)))
+                       for name, fails in checks)
+    lines += ["", "Of the %d models both engines load, failing each check: %s." % (
+        len(loaded), counts)]
+    return lines
+
+
+def measured():
+    """When and on what the rows are measured: {"date", "commit"}."""
+    return {"date": datetime.date.today().isoformat(), "commit": benchlib.commit()}
+
+
+def write_report(path, rows, speeds, speed_head, seconds, when=None):
+    """docs/model-coverage.md: intro, a table per corpus, what fails, the summary line
+    (`when`: the rows' measured(), default now)."""
+    when = when or measured()
     import test_robots as tr
     speed_from = ("measured %s at commit %s" % (speed_head["date"], speed_head["commit"])
                   if speed_head else "not measured: no bench/results/robots.json")
-    lines = [INTRO.format(date=datetime.date.today().isoformat(), commit=benchlib.commit(),
+    lines = [INTRO.format(date=when["date"], commit=when["commit"],
                           mujoco=mujoco.__version__, seconds=seconds, nsmooth=tr.NSMOOTH,
                           ncontact=tr.NTRAJ_STATES + tr.NPERTURB + tr.NRANDOM,
                           nstep=tr.NSTEP, speed_from=speed_from)]
@@ -376,6 +411,7 @@ def write_report(path, rows, speeds, speed_head, seconds):
                   "|---|---|---|---|---:|---:|---:|---|---:|---:|---|---|"]
         lines += [table_row(r, speeds.get(r["id"])) for r in mine]
         lines.append("")
+    lines += ["## What fails", ""] + failure_overview(rows) + [""]
     lines += ["## Summary", "", summary(rows, speeds), ""]
     with open(path, "w") as f:
         f.write("\n".join(lines))
@@ -413,7 +449,8 @@ def main():
     if opts.from_json:
         with open(opts.from_json) as f:
             saved = json.load(f)
-        write_report(opts.out, saved["rows"], speeds, head, saved["seconds"])
+        write_report(opts.out, saved["rows"], speeds, head, saved["seconds"],
+                     saved.get("measured"))
         print(summary(saved["rows"], speeds))
         return 0
 
@@ -434,8 +471,9 @@ def main():
     seconds = time.monotonic() - t0
     if opts.json:
         with open(opts.json, "w") as f:
-            json.dump({"rows": rows, "seconds": seconds}, f, indent=1)
-    write_report(opts.out, rows, speeds, head, seconds)
+            json.dump({"rows": rows, "seconds": seconds, "measured": measured()}, f,
+                      indent=1)
+    write_report(opts.out, rows, speeds, head, seconds, measured())
     print(summary(rows, speeds))
     return 0
 
