@@ -19,11 +19,9 @@ about a microsecond per step (bindings, ctypes), small against the steps measure
   .venv/bin/python bench/bench_interleaved.py [--models gym/humanoid] [--rounds 300]
       [--chunk 20] [--json bench/results/interleaved.json] [--update-docs]
 """
-import ctypes
 import os
 import statistics
 import sys
-import time
 
 import benchlib
 import mujoco
@@ -32,67 +30,22 @@ import numpy as np
 from harness import corpus, oracle  # noqa: E402 (benchlib put it on the path)
 
 DEFAULT_MODELS = ["gym/humanoid", "gym/ant", "dmc/humanoid", "dmc/quadruped"]
-LIB = os.path.join(benchlib.HERE, "..", "build", "engine", "libtorsion_shared.so")
+LIB = benchlib.TORSION_LIB
 BEGIN, END = "<!-- bench_interleaved:begin -->", "<!-- bench_interleaved:end -->"
-
-
-def load_torsion(path):
-    """Torsion's library, its model and data for path (ctypes handles)."""
-    lib = ctypes.CDLL(os.path.abspath(path))
-    lib.mj_loadXML.restype = ctypes.c_void_p
-    lib.mj_makeData.restype = ctypes.c_void_p
-    lib.mj_setState.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
-                                ctypes.POINTER(ctypes.c_double), ctypes.c_uint]
-    lib.mj_step.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-    return lib
 
 
 def bench_model(lib, model, opts):
     """Per-state medians for one model."""
     m = oracle.load(model.path, disable=oracle.CONTACT_ORACLE)
     d = mujoco.MjData(m)
-    err = ctypes.create_string_buffer(1000)
-    tm = ctypes.c_void_p(lib.mj_loadXML(model.path.encode(), None, err, 1000))
-    if not tm.value:
-        raise RuntimeError("torsion: %s" % err.value.decode())
-    td = ctypes.c_void_p(lib.mj_makeData(tm))
+    tm, td = benchlib.torsion_model(lib, model.path)
     spec = mujoco.mjtState.mjSTATE_INTEGRATION
 
-    # MuJoCo's trajectory, states at the requested steps
-    mujoco.mj_resetData(m, d)
-    if m.nkey:
-        mujoco.mj_resetDataKeyframe(m, d, 0)
-    states, step = [], 0
-    for at in sorted(opts.at):
-        while step < at:
-            mujoco.mj_step(m, d)
-            step += 1
-        s = np.zeros(mujoco.mj_stateSize(m, spec))
-        mujoco.mj_getState(m, d, s, spec)
-        states.append((at, s, d.ncon))
-
-    # alternate chunks of steps from each state
+    # MuJoCo's trajectory, states at the requested steps; chunks of each engine alternate
     rows = []
-    for at, s, ncon in states:
-        ptr = s.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
-        t_mj, t_tn, ratios = [], [], []
-        for r in range(opts.rounds):
-            times = {}
-            for engine in (("mj", "tn") if r % 2 == 0 else ("tn", "mj")):
-                if engine == "mj":
-                    mujoco.mj_setState(m, d, s, spec)
-                    t0 = time.perf_counter()
-                    for _ in range(opts.chunk):
-                        mujoco.mj_step(m, d)
-                else:
-                    lib.mj_setState(tm, td, ptr, int(spec))
-                    t0 = time.perf_counter()
-                    for _ in range(opts.chunk):
-                        lib.mj_step(tm, td)
-                times[engine] = (time.perf_counter() - t0) / opts.chunk * 1e6
-            t_mj.append(times["mj"])
-            t_tn.append(times["tn"])
-            ratios.append(times["mj"] / times["tn"])
+    for at, s, ncon in benchlib.trajectory_states(m, d, opts.at, spec):
+        t_mj, t_tn, ratios = benchlib.interleave(lib, tm, td, m, d, s, spec, opts.rounds,
+                                                 opts.chunk)
         q = np.quantile(ratios, [0.25, 0.5, 0.75])
         rows.append({"model": model.id, "step": at, "ncon": int(ncon),
                      "mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
@@ -135,7 +88,7 @@ def main():
                                opts.update_docs else None)
     if not os.path.exists(LIB):
         raise SystemExit("%s not built (ninja -C build)" % LIB)
-    lib = load_torsion(LIB)
+    lib = benchlib.load_torsion(LIB)
     known = {mm.id: mm for mm in corpus.contact_models()}
     ids = opts.models or DEFAULT_MODELS
     missing = [i for i in ids if i not in known]

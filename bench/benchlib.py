@@ -1,17 +1,22 @@
 """bench/benchlib.py — what the Python benchmarks (bench_engine.py, bench_contacts.py,
-bench_fd.py, bench_interleaved.py) share: the initial state and MuJoCo's timed stepping, measurements alternated
-between the engines and their medians and ratio, table cells and notes, the machine and
-commit a run was measured on, the command line, and the report's JSON and its section of
-docs/benchmarks.md.
+bench_fd.py, bench_interleaved.py, bench_robots.py) and scripts/model_coverage.py share: the
+initial state and MuJoCo's timed stepping, measurements alternated between the engines and
+their medians and ratio, both engines stepped in one process in interleaved chunks, models
+run one at a time in child processes (so that a crash or a hang costs one model), table
+cells and notes, the machine and commit a run was measured on, the command line, and the
+report's JSON and its section of docs/benchmarks.md.
 
 Importing it puts tests/differential on sys.path, so the benchmarks can import the test
 harness (corpus, oracle, torsion) after it.
 """
 import argparse
+import ctypes
 import datetime
 import json
 import os
 import platform
+import selectors
+import signal
 import statistics
 import subprocess
 import sys
@@ -159,6 +164,190 @@ def note(verdict, row):
 def num(x, fmt="%.0f"):
     """A number for the table, or a dash."""
     return fmt % x if x is not None else "—"
+
+
+# ---------------------------------------------------------------------------------------
+# both engines in one process, stepped in interleaved chunks
+
+
+TORSION_LIB = os.path.join(HERE, "..", "build", "engine", "libtorsion_shared.so")
+
+
+def load_torsion(path=TORSION_LIB):
+    """Torsion's shared library (ctypes handle) with the signatures the benchmarks call."""
+    lib = ctypes.CDLL(os.path.abspath(path))
+    lib.mj_loadXML.restype = ctypes.c_void_p
+    lib.mj_makeData.restype = ctypes.c_void_p
+    lib.mj_setState.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                ctypes.POINTER(ctypes.c_double), ctypes.c_uint]
+    lib.mj_step.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.mj_deleteData.argtypes = [ctypes.c_void_p]
+    lib.mj_deleteModel.argtypes = [ctypes.c_void_p]
+    return lib
+
+
+def torsion_model(lib, path):
+    """(model, data) ctypes handles of Torsion for path; raises RuntimeError with Torsion's
+    load error."""
+    err = ctypes.create_string_buffer(1000)
+    tm = ctypes.c_void_p(lib.mj_loadXML(path.encode(), None, err, 1000))
+    if not tm.value:
+        raise RuntimeError("torsion: %s" % err.value.decode(errors="replace"))
+    td = ctypes.c_void_p(lib.mj_makeData(tm))
+    return tm, td
+
+
+def trajectory_states(m, d, at, spec):
+    """MuJoCo's trajectory from the initial state (keyframe 0 and its controls, else the
+    default state): [(step, state of `spec`, ncon)] at each step of `at`."""
+    mujoco.mj_resetData(m, d)
+    if m.nkey:
+        mujoco.mj_resetDataKeyframe(m, d, 0)
+    states, step = [], 0
+    for target in sorted(at):
+        while step < target:
+            mujoco.mj_step(m, d)
+            step += 1
+        s = np.zeros(mujoco.mj_stateSize(m, spec))
+        mujoco.mj_getState(m, d, s, spec)
+        states.append((target, s, d.ncon))
+    return states
+
+
+def interleave(lib, tm, td, m, d, state, spec, rounds, chunk):
+    """Time `chunk` steps of each engine from `state`, alternately, `rounds` times (the
+    engine going first alternating by round): (MuJoCo us/step, Torsion us/step, ratio
+    MuJoCo time / Torsion time), one entry per round."""
+    ptr = state.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    t_mj, t_tn, ratios = [], [], []
+    for r in range(rounds):
+        times = {}
+        for engine in (("mj", "tn") if r % 2 == 0 else ("tn", "mj")):
+            if engine == "mj":
+                mujoco.mj_setState(m, d, state, spec)
+                t0 = time.perf_counter()
+                for _ in range(chunk):
+                    mujoco.mj_step(m, d)
+            else:
+                lib.mj_setState(tm, td, ptr, int(spec))
+                t0 = time.perf_counter()
+                for _ in range(chunk):
+                    lib.mj_step(tm, td)
+            times[engine] = (time.perf_counter() - t0) / chunk * 1e6
+        t_mj.append(times["mj"])
+        t_tn.append(times["tn"])
+        ratios.append(times["mj"] / times["tn"])
+    return t_mj, t_tn, ratios
+
+
+# ---------------------------------------------------------------------------------------
+# one model at a time in child processes
+
+RESULT_TAG = "@@result "   # prefix of a child's answer line on its stdout
+
+
+def serve_models(work):
+    """A child's loop: read model ids from stdin, one per line, and answer each with one
+    line RESULT_TAG + JSON of work(id) on stdout."""
+    for line in sys.stdin:
+        mid = line.strip()
+        if not mid:
+            continue
+        try:
+            row = work(mid)
+        except Exception as e:  # noqa: BLE001 (a row records any failure)
+            row = {"id": mid, "failure": "%s: %s" % (type(e).__name__, error_line(e))}
+        sys.stdout.write(RESULT_TAG + json.dumps(row) + "\n")
+        sys.stdout.flush()
+
+
+class _Child:
+    """One child process running serve_models, the model it is working on and what it
+    wrote that is not yet a whole line."""
+
+    def __init__(self, cmd):
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     start_new_session=True)
+        self.mid, self.started, self.pending = None, None, b""
+
+    def give(self, mid):
+        self.mid, self.started = mid, time.monotonic()
+        self.proc.stdin.write((mid + "\n").encode())
+        self.proc.stdin.flush()
+
+    def read_answer(self):
+        """(alive, answer row or None) after reading what the child wrote."""
+        chunk = os.read(self.proc.stdout.fileno(), 1 << 16)
+        self.pending += chunk
+        answer = None
+        while b"\n" in self.pending:
+            line, self.pending = self.pending.split(b"\n", 1)
+            text = line.decode(errors="replace")
+            if text.startswith(RESULT_TAG):
+                answer = json.loads(text[len(RESULT_TAG):])
+        return bool(chunk), answer
+
+    def stop(self):
+        """Kill the child and what it started (its own process group)."""
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+def run_children(ids, cmd, workers, timeout, done):
+    """Run each model id through child processes started with `cmd` (which call
+    serve_models), `workers` at a time; done(row) for each answer. A child that dies
+    answers {"id", "failure": "crashed ..."} for its model, one that works longer than
+    `timeout` seconds on a model is killed and answers {"id", "failure": "timed out ..."};
+    either is replaced by a new child."""
+    todo = list(reversed(ids))
+    sel = selectors.DefaultSelector()
+    children = []
+
+    def start():
+        c = _Child(cmd)
+        sel.register(c.proc.stdout, selectors.EVENT_READ, c)
+        children.append(c)
+        return c
+
+    def retire(c):
+        sel.unregister(c.proc.stdout)
+        c.stop()
+        children.remove(c)
+
+    def next_or_retire(c):
+        if todo:
+            c.give(todo.pop())
+        else:
+            retire(c)
+
+    for _ in range(min(workers, len(todo))):
+        start().give(todo.pop())
+    while children:
+        for key, _ in sel.select(timeout=1.0):
+            c = key.data
+            alive, answer = c.read_answer()
+            if answer is not None:
+                done(answer)
+                c.mid = None
+                next_or_retire(c)
+            elif not alive:
+                status = c.proc.wait()
+                if c.mid is not None:
+                    done({"id": c.mid, "failure": "crashed (exit status %s)" % status})
+                retire(c)
+                if todo:
+                    start().give(todo.pop())
+        # a model that takes too long: kill its child
+        for c in list(children):
+            if c.mid is not None and time.monotonic() - c.started > timeout:
+                done({"id": c.mid, "failure": "timed out after %d s" % timeout})
+                retire(c)
+                if todo:
+                    start().give(todo.pop())
+    sel.close()
 
 
 # ---------------------------------------------------------------------------------------
