@@ -106,18 +106,18 @@ def _qacc_off(tr, model, m):
     return _worst(ours, theirs)
 
 
-def _qacc_on(tr, model, mc):
+def _qacc_on(tr, robot, model, mc):
     """The qacc error of test_robot_qacc (constraints on, at the contact states)."""
-    states = tr._contact_states(model)
+    states = robot.contact_states()
     theirs = cc.forward_fields(mc, states, ["qacc"])["qacc"]
     ours = torsion.forward(model.path, states, spec=cc.SPEC_NAME)
     return _worst(ours, theirs)
 
 
-def _contacts(tr, model, mc):
+def _contacts(tr, robot, model, mc):
     """{"differ", "states", "first"}: the states of test_robot_contacts whose contact sets
     differ, of how many, and the first problem."""
-    states = tr._contact_states(model)
+    states = robot.contact_states()
     theirs = [cc.forward_contacts(mc, s) for s in states]
     ours = torsion.contacts(model.path, states, spec=cc.SPEC_NAME)
     if len(ours) != len(theirs):
@@ -173,8 +173,7 @@ def _load_parsed_once(path, disable=oracle.SMOOTH_ONLY, integrator=None, options
 
 def _forget(tr):
     """Drop what the checks cached for the previous model (a worker serves many)."""
-    for cached in (oracle.load, tr._mujoco, tr._contact_states):
-        cached.cache_clear()
+    oracle.load.cache_clear()
 
 
 def cover(mid):
@@ -184,7 +183,8 @@ def cover(mid):
     model = {mm.id: mm for mm in robots.all_models()}[mid]
     t0 = time.monotonic()
     row = {"id": mid, "errors": {}}
-    m, why = tr._mujoco(model.path, oracle.SMOOTH_ONLY)
+    robot = tr.Robot(model)
+    m, why = robot.mujoco(oracle.SMOOTH_ONLY)
     row["mujoco_loads"] = m is not None
     proc = torsion.run(["info", model.path], check=False)
     row["torsion_loads"] = proc.returncode == 0
@@ -200,9 +200,9 @@ def cover(mid):
                              if info.get(k) != getattr(m, k)]
         _stage(row, "fields", lambda: _fields(tr, model, m))
         _stage(row, "qacc_off", lambda: _qacc_off(tr, model, m))
-        mc = cc.load(model)
-        _stage(row, "qacc_on", lambda: _qacc_on(tr, model, mc))
-        _stage(row, "contacts", lambda: _contacts(tr, model, mc))
+        mc = robot.mujoco(oracle.CONTACT_ORACLE)[0]
+        _stage(row, "qacc_on", lambda: _qacc_on(tr, robot, model, mc))
+        _stage(row, "contacts", lambda: _contacts(tr, robot, model, mc))
         _stage(row, "step", lambda: _step(tr, model, mc))
     row["match"] = _passes(row)
     row["seconds"] = time.monotonic() - t0
