@@ -138,8 +138,10 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   mju_copy(m->actuator_lengthrange + 2 * i, a->lengthrange, 2);
 
   // activation states
+  // (plugin actuators: any actdim; the plugin checks it, compile_plugin.c)
   int actnum = a->actdim >= 0 ? a->actdim : a->dyntype != mjDYN_NONE;
-  if (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE)) {
+  m->actuator_plugin[i] = a->plugin;
+  if (a->plugin < 0 && (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE))) {
     return tn_compileFail(c, a->src, "actdim", "must be 1 with activation dynamics");
   }
   m->actuator_actnum[i] = actnum;
