@@ -1,7 +1,8 @@
 """MuJoCo's first-party `mujoco.pid` actuator plugin against MuJoCo 3.14, on our models
 (tests/models/pid: kp/kd only, an integral without and with imax, a slew limit alone, every
 key with instances shared by several actuators, actuators with their own dynamics and
-implicit instances) and Menagerie's shadow_dexee (12 pid actuators on 4 shared instances):
+implicit instances, pid actuators in a disabled actuator group with clampctrl disabled) and
+Menagerie's shadow_dexee (12 pid actuators on 4 shared instances):
 - compiled fields (sizes, plugin_* arrays, actuator_plugin, activation layout, actuator
   parameters) within 1e-10, and the state size;
 - at random states, constraints disabled (some states at time 0, where the slew limit has
