@@ -1,6 +1,7 @@
 /* compiler/compile_actuator.c — actuators: transmission targets, muscle checks, activation
- * addresses, limit flags, inherited ranges, and (after the constants pass) the damping ratio of
- * position servos converted to a damping gain with the reflected inertia at qpos0. */
+ * addresses, limit flags, inherited ranges, engine plugin instances (compile_plugin.c), and
+ * (after the constants pass) the damping ratio of position servos converted to a damping gain
+ * with the reflected inertia at qpos0. */
 #include <math.h>
 #include <string.h>
 
@@ -177,7 +178,9 @@ int tn_compileActuators(tnCompiler* c) {
       return 0;
     }
   }
-  return 1;
+
+  // engine plugin instances, checked against the actuators they drive
+  return tn_compilePlugins(c);
 }
 
 /* ---------------------------------------------------------------------------------------

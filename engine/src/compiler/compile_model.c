@@ -4,7 +4,7 @@
  * allocated at once (tn_allocModel; mesh assets are loaded and processed before, as they
  * set mesh sizes); options copied; bodies, joints and dofs, trees, geoms,
  * sites, cameras and lights, assets and contacts, mass properties, tendons, equalities,
- * actuators, engine plugin instances, sensors, custom data, keyframes and names filled; then the constants pass
+ * actuators, sensors, custom data, keyframes and names filled; then the constants pass
  * (tn_compileFinish) and what depends on it (damping ratios, statistic overrides). */
 #include <limits.h>
 #include <math.h>
@@ -52,8 +52,7 @@ static int fill_model(tnCompiler* c) {
          tn_compileMeshModel(c) &&
          tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
          tn_compileContacts(c) && tn_compileInertias(c) && tn_compileTendons(c) &&
-         tn_compileEqualities(c) && tn_compileActuators(c) && tn_compilePlugins(c) &&
-         tn_compileSensors(c) &&
+         tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
          tn_compileCustom(c) && tn_compileKeys(c) && tn_compileNames(c);
 }
 

@@ -274,11 +274,12 @@ void tn_specFree(tnSpec* s) {
   tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
                    &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,
                    &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
-                   &s->actuators,   &s->plugins,  &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
+                   &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
                    &s->tuple_elems, &s->keys};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
     tn_vecFree(vecs[i]);
   }
+  tn_vecFree(&s->plugins);
   tn_poolFree(&s->pool);
   free(s);
 }
