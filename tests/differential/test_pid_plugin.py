@@ -10,6 +10,7 @@ Menagerie's shadow_dexee (12 pid actuators on 4 shared instances):
   within 1e-8;
 - one step along MuJoCo trajectories (from time 0) with each integrator within 1e-9, and
   200-step rollouts within 1e-8;
+- mjd_transitionFD A and B (forward and centered) within 1e-6;
 - MuJoCo's load errors (bad config keys and values, wrong actdim, unused instances,
   undeclared or unknown plugins) refused with a message naming file, element and cause."""
 import os
@@ -19,7 +20,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import cases, compare, corpus, oracle, torsion
+from harness import cases, compare, corpus, deriv, oracle, torsion
 
 MENAGERIE = os.path.join(os.path.dirname(corpus.REPO_ROOT), "main", "build", "menagerie")
 if not os.path.isdir(MENAGERIE):
@@ -125,6 +126,25 @@ def test_rollout(model, integrator):
                            integrator=integrator)
     compare.check_states(m, ours, expected, ROLLOUT_TOL, "%d-step %s rollout" % (
         NROLL_STEP, integrator))
+
+
+FD_TOL = 1e-6
+NFD = 6
+
+
+@pytest.mark.parametrize("centered", [False, True], ids=["forward", "centered"])
+@pytest.mark.parametrize("model", MODELS, ids=MODEL_IDS)
+def test_transition_fd(model, centered):
+    """mjd_transitionFD through pid actuators (the integral and previous-control
+    activations are state columns), constraints off, at random states (one at time 0)."""
+    m = deriv.load(model.path, constraints=False)
+    states, ctrl = oracle.random_states(m, NFD, oracle.rng(model.id, "pid fd"), spread=0.3)
+    states[0, 0] = 0.0
+    A, B = deriv.transition_fd(m, states, ctrl, 1e-6, centered)
+    tA, tB = deriv.t_transition_fd(model.path, states, ctrl, 1e-6, centered, m.nv, m.na, m.nu,
+                                   constraints=False)
+    compare.check_rows(tA.reshape(NFD, -1), A.reshape(NFD, -1), FD_TOL, "A", row_name="state")
+    compare.check_rows(tB.reshape(NFD, -1), B.reshape(NFD, -1), FD_TOL, "B", row_name="state")
 
 
 # ---------------------------------------------------------------------------------------
