@@ -299,6 +299,13 @@
   X(mjtNum, actuator_length0, nu, 1)                           \
   X(mjtNum, actuator_lengthrange, nu, 2)                       \
   X(mjtNum, actuator_user, nu, MJ_M(nuser_actuator))           \
+  X(int, actuator_plugin, nu, 1)                               \
+  /* engine plugin instances (mujoco.pid) */                   \
+  X(int, plugin, nplugin, 1)                                   \
+  X(int, plugin_stateadr, nplugin, 1)                          \
+  X(int, plugin_statenum, nplugin, 1)                          \
+  X(char, plugin_attr, npluginattr, 1)                         \
+  X(int, plugin_attradr, nplugin, 1)                           \
   /* sensors (compiled so sizes match; evaluated later) */     \
   X(int, sensor_type, nsensor, 1)                              \
   X(int, sensor_datatype, nsensor, 1)                          \

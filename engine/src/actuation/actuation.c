@@ -7,11 +7,15 @@
  * actuators and the activation (the next one with actearly) for stateful ones. Forces are
  * clamped to forcerange, total actuator forces on a tendon to its actuatorfrcrange, mapped
  * to joint space through the moment arms, gravity compensation routed to actuators is
- * added, and the result is clamped per joint to actuatorfrcrange. */
+ * added, and the result is clamped per joint to actuatorfrcrange. Actuators driven by the
+ * mujoco.pid engine plugin (actuator_pid.c) get their act_dot and force from it, after the
+ * built-in ones, as MuJoCo calls plugins. */
 
 #include <math.h>
 
 #include <torsion/torsion.h>
+
+#include "actuation/actuator_pid.h"
 
 /* number of dofs of a joint type */
 static int jointDofs(int type) {
@@ -61,6 +65,9 @@ static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) 
     const mjtNum* prm = m->actuator_dynprm + mjNDYN*i;
 
     switch (m->actuator_dyntype[i]) {
+      case mjDYN_NONE:  // plugin actuators: only the plugin's own variables
+        break;
+
       case mjDYN_INTEGRATOR:
         d->act_dot[last] = ctrl[i];
         break;
@@ -234,12 +241,19 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   }
   clampedControls(m, d, ctrl);
   activationDynamics(m, d, ctrl);
+  if (m->nplugin) {
+    tn_pidActDot(m, d);
+  }
 
-  // scalar forces of enabled actuators
+  // scalar forces of enabled actuators; plugin actuators compute theirs (whatever their
+  // group), after the built-in ones
   for (int i = 0; i < nu; i++) {
-    if (!actuatorDisabled(m, i)) {
+    if (!actuatorDisabled(m, i) && m->actuator_plugin[i] < 0) {
       d->actuator_force[i] = actuatorForce(m, d, i, ctrl);
     }
+  }
+  if (m->nplugin) {
+    tn_pidForce(m, d);
   }
   tendonForceLimits(m, d);
 

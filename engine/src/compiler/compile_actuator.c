@@ -1,6 +1,7 @@
 /* compiler/compile_actuator.c — actuators: transmission targets, muscle checks, activation
- * addresses, limit flags, inherited ranges, and (after the constants pass) the damping ratio of
- * position servos converted to a damping gain with the reflected inertia at qpos0. */
+ * addresses, limit flags, inherited ranges, engine plugin instances (compile_plugin.c), and
+ * (after the constants pass) the damping ratio of position servos converted to a damping gain
+ * with the reflected inertia at qpos0. */
 #include <math.h>
 #include <string.h>
 
@@ -138,8 +139,10 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   mju_copy(m->actuator_lengthrange + 2 * i, a->lengthrange, 2);
 
   // activation states
+  // (plugin actuators: any actdim; the plugin checks it, compile_plugin.c)
   int actnum = a->actdim >= 0 ? a->actdim : a->dyntype != mjDYN_NONE;
-  if (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE)) {
+  m->actuator_plugin[i] = a->plugin;
+  if (a->plugin < 0 && (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE))) {
     return tn_compileFail(c, a->src, "actdim", "must be 1 with activation dynamics");
   }
   m->actuator_actnum[i] = actnum;
@@ -175,7 +178,9 @@ int tn_compileActuators(tnCompiler* c) {
       return 0;
     }
   }
-  return 1;
+
+  // engine plugin instances, checked against the actuators they drive
+  return tn_compilePlugins(c);
 }
 
 /* ---------------------------------------------------------------------------------------

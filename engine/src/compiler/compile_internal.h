@@ -93,6 +93,8 @@ int tn_compileActuators(tnCompiler* c);       /* compile_actuator.c */
 int tn_compileDampratio(tnCompiler* c);       /* compile_actuator.c, after constants */
 int tn_compileLengthRange(tnCompiler* c);     /* lengthrange.c, after constants */
 int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
+void tn_compilePluginSizes(const tnSpec* s, mjModel* sz); /* compile_plugin.c */
+int tn_compilePlugins(tnCompiler* c);         /* compile_plugin.c, end of tn_compileActuators */
 int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
 int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */
 /* key i from a keyframe brought along by <attach>: 1 when placed, 0 when k is not one

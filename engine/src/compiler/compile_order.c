@@ -254,6 +254,7 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
   sz->nkey = s->keys.n > s->nkey ? s->keys.n : s->nkey;
   body_counts(s, sz);
   tn_compileMeshSizes(c, sz);
+  tn_compilePluginSizes(s, sz);
   if (!asset_sizes(c, sz) || !user_sizes(c, sz)) {
     return 0;
   }

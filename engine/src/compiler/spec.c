@@ -179,6 +179,7 @@ void tn_specDefaultActuator(tnSpecActuator* a) {
   a->dynprm[0] = 1;
   a->gainprm[0] = 1;
   a->trntype = mjTRN_UNDEFINED;
+  a->plugin = -1;
 }
 
 void tn_specDefaultMesh(tnSpecMesh* m) {
@@ -284,6 +285,7 @@ void tn_specFree(tnSpec* s) {
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
     tn_vecFree(vecs[i]);
   }
+  tn_vecFree(&s->plugins);
   tn_poolFree(&s->pool);
   free(s);
 }

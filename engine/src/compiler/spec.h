@@ -246,8 +246,22 @@ typedef struct tnSpecActuator_ {
   const char* cranksite;
   const char* slidersite; /* slider-crank: the slider site (target is the crank site) */
   const char* name;
+  int plugin; /* <plugin> actuators: index into tnSpec.plugins, -1 otherwise */
   tnXmlNode* src;
 } tnSpecActuator;
+
+/* most config attributes an engine plugin declares */
+#define TN_PLUGIN_MAXATTR 8
+
+/* an engine plugin instance: an <extension> <instance>, or the implicit instance of an
+ * element that names a plugin without an instance; config values are kept as written,
+ * indexed by the plugin's attribute list (NULL: not given) */
+typedef struct tnSpecPlugin_ {
+  int slot;         /* the plugin (model `plugin` value) */
+  const char* name; /* instance name, NULL when implicit */
+  const char* value[TN_PLUGIN_MAXATTR];
+  tnXmlNode* src;
+} tnSpecPlugin;
 
 /* a <mesh> asset: geometry options (defaults classes provide scale, maxhullvert and
  * inertia), then its data source: a file or inline vertex/face lists */
@@ -512,6 +526,8 @@ typedef struct tnSpec_ {
   tnVec tendons;     /* tnSpecTendon */
   tnVec wraps;       /* tnSpecWrap */
   tnVec actuators;   /* tnSpecActuator */
+  tnVec plugins;     /* tnSpecPlugin: <extension> instances, then implicit ones */
+  int plugin_declared; /* bit per plugin slot: named by an <extension> <plugin> */
   tnVec sensors;     /* tnSpecSensor */
   tnVec numerics;    /* tnSpecNumeric */
   tnVec texts;       /* tnSpecText */

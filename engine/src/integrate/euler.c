@@ -31,18 +31,25 @@ static mjtNum advance_act(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
   return act;
 }
 
+/* 1 if actuator u's group is disabled by mjOption.disableactuator */
+static int actuator_disabled(const mjModel* m, int u) {
+  int group = m->actuator_group[u];
+  return group >= 0 && group <= 30 && (m->opt.disableactuator & (1 << group));
+}
+
 /* advance activations, velocities, positions and time by one timestep */
 void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
                 const mjtNum* qvel) {
   mjtNum h = m->opt.timestep;
 
   // activations of stateful actuators (stateless ones have actnum = 0); frozen, not even
-  // clamped, while actuation is disabled
+  // clamped, while actuation is disabled; those of disabled groups advance with act_dot 0
   if (m->na && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
     for (int u = 0; u < m->nu; u++) {
       int adr = m->actuator_actadr[u], num = m->actuator_actnum[u];
+      int off = actuator_disabled(m, u);
       for (int k = adr; k < adr + num; k++) {
-        d->act[k] = advance_act(m, u, d->act[k], act_dot[k]);
+        d->act[k] = advance_act(m, u, d->act[k], off ? 0 : act_dot[k]);
       }
     }
   }

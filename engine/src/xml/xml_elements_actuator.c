@@ -1,5 +1,6 @@
 /* xml/xml_elements_actuator.c — <actuator>: general actuators and their shortcuts
- * (motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion) with joint,
+ * (motor, position, velocity, intvelocity, damper, cylinder, muscle, adhesion), and engine
+ * plugin actuators (<plugin>: general attributes plus a plugin instance), with joint,
  * jointinparent, tendon, site (optionally relative to a refsite), slider-crank (cranksite
  * with slidersite) or body transmission. */
 #include <string.h>
@@ -55,7 +56,8 @@ static int read_target(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
 
 /* one actuator element */
 static int read_actuator(tnReader* r, tnXmlNode* node) {
-  int kind = tn_actuatorKind(node->name);
+  int is_plugin = strcmp(node->name, "plugin") == 0;
+  int kind = is_plugin ? TN_ACT_GENERAL : tn_actuatorKind(node->name);
   if (kind < 0) {
     return tn_rdFail(r, node, NULL, "not implemented yet") + 1;
   }
@@ -69,6 +71,9 @@ static int read_actuator(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdName(r, node, "name", &a.name));
   if (!read_target(r, node, &a)) {
     return 0;
+  }
+  if (is_plugin) {
+    TN_OK(tn_readActuatorPlugin(r, node, &a));
   }
 
   // the element's own checks

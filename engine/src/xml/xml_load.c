@@ -23,6 +23,7 @@ static const struct {
     {"statistic", tn_readStatistic},
     {"visual", NULL},
     {"default", NULL},
+    {"extension", tn_readExtension},
     {"custom", tn_readCustom},
     {"asset", tn_readAsset},
     {"deformable", tn_readDeformable},

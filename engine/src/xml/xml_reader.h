@@ -126,5 +126,9 @@ int tn_readActuator(tnReader* r, tnXmlNode* node);
 int tn_readSensor(tnReader* r, tnXmlNode* node);
 int tn_readKeyframe(tnReader* r, tnXmlNode* node);
 int tn_readCustom(tnReader* r, tnXmlNode* node);
+/* <extension>: engine plugin declarations and named instances (xml_extension.c) */
+int tn_readExtension(tnReader* r, tnXmlNode* node);
+/* the plugin reference of an actuator <plugin> element into a->plugin (xml_extension.c) */
+int tn_readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a);
 
 #endif /* TORSION_XML_READER_H */

@@ -120,16 +120,16 @@ static const tnSchemaRow schema[] = {
      "group nsample interp delay ctrlrange user forcelimited forcerange gain"},
     {"default", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
     {"default", "pid", TN_SCHEMA_NOTIMPL, ""},
-    {"mujoco", "extension", TN_SCHEMA_NOTIMPL, ""},
-    {"extension", "plugin", TN_SCHEMA_NOTIMPL, "plugin"},
-    {"plugin", "instance", TN_SCHEMA_NOTIMPL, "name"},
-    {"instance", "config", TN_SCHEMA_NOTIMPL, "key value"},
+    {"mujoco", "extension", TN_SCHEMA_OK, ""},
+    {"extension", "plugin", TN_SCHEMA_OK, "plugin"},
+    {"plugin", "instance", TN_SCHEMA_OK, "name"},
+    {"instance", "config", TN_SCHEMA_OK, "key value"},
     {"mujoco", "asset", TN_SCHEMA_OK, ""},
     {"asset", "mesh", TN_SCHEMA_OK,
      "name class content_type file vertex normal texcoord face refpos refquat scale "
      "smoothnormal maxhullvert inertia builtin params material"},
     {"mesh", "plugin", TN_SCHEMA_NOTIMPL, "plugin instance"},
-    {"plugin", "config", TN_SCHEMA_NOTIMPL, "key value"},
+    {"plugin", "config", TN_SCHEMA_OK, "key value"},
     {"asset", "hfield", TN_SCHEMA_OK, "name content_type file nrow ncol size elevation"},
     {"asset", "skin", TN_SCHEMA_OK,
      "name file material rgba inflate vertex texcoord face group"},
@@ -302,7 +302,7 @@ static const tnSchemaRow schema[] = {
      "gain"},
     {"actuator", "dcmotor", TN_SCHEMA_NOTIMPL, ""},
     {"actuator", "pid", TN_SCHEMA_NOTIMPL, ""},
-    {"actuator", "plugin", TN_SCHEMA_NOTIMPL,
+    {"actuator", "plugin", TN_SCHEMA_OK,
      "name class group nsample interp delay ctrlrange user plugin instance ctrllimited "
      "forcelimited actlimited forcerange actrange lengthrange gear damping armature "
      "cranklength joint jointinparent site actdim dyntype dynprm tendon cranksite "
