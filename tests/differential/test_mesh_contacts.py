@@ -18,9 +18,8 @@ business of test_contacts.py.
 test_hull_fields compares the compiled hull data the plane-mesh collider reads
 (mesh_extrema, the mesh_poly* polygons and their normals) with MuJoCo's on a few scenes.
 
-Scenes that have collidable meshes but that Torsion's reader cannot load yet are listed in
-LOADER_GAPS; test_loader_gaps_still_fail checks that they still fail to load, so the scene
-moves into MESH_SCENES the day it loads.
+test_scene_lists_cover_the_manifest checks that every Menagerie entry point with collidable
+mesh geoms is in MESH_SCENES.
 """
 import os
 
@@ -37,7 +36,7 @@ FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
 MESH_SCENES = [
     "aloha/scene.xml", "bitcraze_crazyflie_2/scene.xml", "pal_talos/scene_position.xml",
     "trossen_vx300s/scene.xml", "pal_tiago/scene_motor.xml", "pal_tiago/scene_position.xml",
-    "pal_tiago/scene_velocity.xml",
+    "pal_tiago/scene_velocity.xml", "shadow_dexee/scene.xml",
     "boston_dynamics_spot/scene.xml", "boston_dynamics_spot/scene_arm.xml",
     "fourier_n1/scene.xml", "franka_emika_panda/scene.xml", "google_barkour_vb/scene.xml",
     "google_robot/scene.xml", "kinova_gen3/scene.xml", "leap_hand/scene_left.xml",
@@ -48,10 +47,6 @@ MESH_SCENES = [
     "stanford_tidybot/scene_base.xml", "trs_so_arm100/scene.xml",
     "ufactory_xarm7/scene.xml", "umi_gripper/scene.xml", "unitree_g1/scene.xml",
     "unitree_g1/scene_with_hands.xml",
-]
-# the same with collidable meshes, not loaded by Torsion's MJCF reader yet (other work)
-LOADER_GAPS = [
-    "shadow_dexee/scene.xml",
 ]
 FETCH_TASKS = ["reach.xml", "push.xml", "slide.xml", "pick_and_place.xml"]
 
@@ -125,9 +120,9 @@ def test_mesh_contact_set(model_id, spec):
 
 
 def test_scene_lists_cover_the_manifest():
-    """Every manifest entry point with meshes is checked, a known loader gap, or has no
+    """Every Menagerie entry point with meshes is checked, or has no
     collidable mesh geom (MuJoCo's model says which)."""
-    listed = set(MESH_SCENES) | set(LOADER_GAPS)
+    listed = set(MESH_SCENES)
     missing = []
     for model in robots.menagerie_models():
         rel = model.id[len("men/"):] + ".xml"
@@ -138,13 +133,6 @@ def test_scene_lists_cover_the_manifest():
                for g in range(m.ngeom)):
             missing.append(rel)
     assert not missing, "scenes with collidable meshes in neither list: %s" % missing
-
-
-@pytest.mark.parametrize("rel", LOADER_GAPS)
-def test_loader_gaps_still_fail(rel):
-    proc = torsion.run(["info", _robot_path(rel)], check=False)
-    assert proc.returncode != 0, (
-        "%s loads in Torsion now: move it from LOADER_GAPS to MESH_SCENES" % rel)
 
 
 # scenes whose compiled hull data is compared with MuJoCo's
