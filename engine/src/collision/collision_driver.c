@@ -465,6 +465,77 @@ static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
   }
 }
 
+/* Geom boxes: per geom, 7 numbers: the centre and half sizes of an axis-aligned world box
+ * enclosing its bounding box (geom_aabb in the geom frame) grown by its margin and gap,
+ * and a flag (0: no such box, a plane, an unbounded or box-less geom: never used to skip).
+ * Two geoms whose boxes are apart along a world axis are farther apart than either
+ * detection distance (the sum of both is added), so no collider could report a contact
+ * for them; the slack is far above round-off. */
+#define TN_GB 7
+
+/* the world boxes of every geom into gb (TN_GB per geom) */
+static void geomBoxes(const mjModel* m, const mjData* d, mjtNum* gb) {
+  for (int g = 0; g < m->ngeom; g++) {
+    const mjtNum* box = m->geom_aabb + 6 * g;
+    const mjtNum* mat = d->geom_xmat + 9 * g;
+    mjtNum* out = gb + TN_GB * g;
+    out[6] = 0;
+    if (!(m->geom_rbound[g] > 0) || !(box[3] > 0 && box[4] > 0 && box[5] > 0) ||
+        box[3] >= mjMAXVAL || box[4] >= mjMAXVAL || box[5] >= mjMAXVAL) {
+      continue;
+    }
+    mjtNum grow = m->geom_margin[g] + m->geom_gap[g];
+    for (int i = 0; i < 3; i++) {
+      const mjtNum* row = mat + 3 * i;
+      out[i] = d->geom_xpos[3 * g + i] + row[0] * box[0] + row[1] * box[1] + row[2] * box[2];
+      out[3 + i] = fabs(row[0]) * box[3] + fabs(row[1]) * box[4] + fabs(row[2]) * box[5] + grow;
+    }
+    out[6] = 1;
+  }
+}
+
+
+/* the union of the world boxes of body b's collidable geoms (TN_GB numbers; flag 0 when
+ * one of them has no box) */
+static void bodyBox(const mjModel* m, const mjtNum* gb, int b, mjtNum out[TN_GB]) {
+  mjtNum lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  int any = 0;
+  out[6] = 0;
+  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+    if (!collidable(m, g)) {
+      continue;
+    }
+    const mjtNum* box = gb + TN_GB * g;
+    if (box[6] == 0) {
+      return;
+    }
+    for (int k = 0; k < 3; k++) {
+      lo[k] = any ? mju_min(lo[k], box[k] - box[3 + k]) : box[k] - box[3 + k];
+      hi[k] = any ? mju_max(hi[k], box[k] + box[3 + k]) : box[k] + box[3 + k];
+    }
+    any = 1;
+  }
+  for (int k = 0; k < 3 && any; k++) {
+    out[k] = 0.5 * (lo[k] + hi[k]);
+    out[3 + k] = 0.5 * (hi[k] - lo[k]);
+  }
+  out[6] = any;
+}
+
+/* 1 if geom g's world box is surely apart from the box `other` */
+static int apartFrom(const mjtNum* gb, int g, const mjtNum* other) {
+  const mjtNum* a = gb + TN_GB * g;
+  if (a[6] == 0 || other[6] == 0) {
+    return 0;
+  }
+  for (int i = 0; i < 3; i++) {
+    if (fabs(a[i] - other[i]) > (a[3 + i] + other[3 + i]) * (1 + TN_BS_SLACK) + mjMINVAL) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* 1 unless geom g is surely out of reach of every geom of the body with sphere bs */
 static int mayReach(const mjModel* m, const mjData* d, int g, const mjtNum* bs) {
   mjtNum r = m->geom_rbound[g];
@@ -488,7 +559,7 @@ static int testedPair(const mjModel* m, int g1, int g2, int start, int end) {
  * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
  * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                          const mjtNum* bs, int* reach) {
+                          const mjtNum* bs, const mjtNum* gb, int* reach) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
   const int* type = m->geom_type;
@@ -497,28 +568,35 @@ static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start
   if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
     // the geoms that may reach the other body (all of them without body spheres)
     if (reach) {
+      mjtNum box1[TN_GB], box2[TN_GB];
+      bodyBox(m, gb, b1, box1);
+      bodyBox(m, gb, b2, box2);
       for (int g = adr1; g < adr1 + num1; g++) {
-        reach[g] = mayReach(m, d, g, bs + TN_BS * b2);
+        reach[g] = mayReach(m, d, g, bs + TN_BS * b2) && !apartFrom(gb, g, box2);
       }
       for (int g = adr2; g < adr2 + num2; g++) {
-        reach[g] = mayReach(m, d, g, bs + TN_BS * b1);
+        reach[g] = mayReach(m, d, g, bs + TN_BS * b1) && !apartFrom(gb, g, box1);
       }
     }
 #define REACH(g) (!reach || reach[g])
+#define APART(a, b) (gb && apartFrom(gb, a, gb + TN_GB * (b)))
     for (int g1 = adr1; g1 < adr1 + num1; g1++) {
       for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
-        if (REACH(g2) && type[g1] <= type[g2] && testedPair(m, g1, g2, start, end)) {
+        if (REACH(g2) && type[g1] <= type[g2] && !APART(g1, g2) &&
+            testedPair(m, g1, g2, start, end)) {
           collideGeoms(m, d, g1, g2, -1);
         }
       }
     }
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
       for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
-        if (REACH(g1) && type[g1] > type[g2] && testedPair(m, g1, g2, start, end)) {
+        if (REACH(g1) && type[g1] > type[g2] && !APART(g1, g2) &&
+            testedPair(m, g1, g2, start, end)) {
           collideGeoms(m, d, g2, g1, -1);
         }
       }
     }
+#undef APART
 #undef REACH
     return;
   }
@@ -553,13 +631,16 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // body spheres for skipping out-of-reach geoms (not with an overridden margin), and the
   // per-geom flags of the body pair at hand, when the arena has room for them
-  mjtNum* bs = NULL;
+  mjtNum *bs = NULL, *gb = NULL;
   int* reach = NULL;
-  size_t need = sizeof(mjtNum) * TN_BS * (size_t)m->nbody + sizeof(int) * (size_t)m->ngeom + 64;
+  size_t need = sizeof(mjtNum) * (TN_BS * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
+                sizeof(int) * (size_t)m->ngeom + 64;
   if (!TN_ENABLED(m, mjENBL_OVERRIDE) && d->narena - d->parena - d->pstack > 4 * need) {
     bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
+    gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
     reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
     bodySpheres(m, d, bs);
+    geomBoxes(m, d, gb);
   }
 
   // broad phase: sorted candidate body pairs, as many as the arena allows
@@ -589,7 +670,7 @@ void mj_collision(const mjModel* m, mjData* d) {
 
     // all geom pairs of the body pair
     collideBodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
-                  merged ? pairadr : 0, bs, reach);
+                  merged ? pairadr : 0, bs, gb, reach);
   }
 
   // remaining explicit pairs
