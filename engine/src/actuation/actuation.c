@@ -15,6 +15,8 @@
 
 #include <torsion/torsion.h>
 
+#include "actuation/actuation.h"
+
 #include "actuation/actuator_pid.h"
 
 /* number of dofs of a joint type */
@@ -89,20 +91,18 @@ static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) 
   }
 }
 
-/* activation after one step (actearly): Euler or exact filter, clamped to actrange */
-static mjtNum nextActivation(const mjModel* m, const mjData* d, int i, int adr) {
-  mjtNum act = d->act[adr], act_dot = d->act_dot[adr], h = m->opt.timestep;
-
-  if (m->actuator_dyntype[i] == mjDYN_FILTEREXACT) {
-    mjtNum tau = mju_max(m->actuator_dynprm[mjNDYN*i], mjMINVAL);
+/* activation after one step of actuator u's own dynamics: the exact integral of a
+ * filterexact filter, else an Euler step; clamped to actrange (actearly and mj_advance) */
+mjtNum tn_nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
+  mjtNum h = m->opt.timestep;
+  if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
+    mjtNum tau = mju_max(m->actuator_dynprm[mjNDYN * u], mjMINVAL);
     act = act + act_dot * tau * (1 - exp(-h / tau));
   } else {
     act = act + act_dot * h;
   }
-
-  if (m->actuator_actlimited[i]) {
-    const mjtNum* range = m->actuator_actrange + 2*i;
-    act = mju_clip(act, range[0], range[1]);
+  if (m->actuator_actlimited[u]) {
+    act = mju_clip(act, m->actuator_actrange[2 * u], m->actuator_actrange[2 * u + 1]);
   }
   return act;
 }
@@ -115,7 +115,8 @@ static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ct
   mjtNum input = ctrl[i];
   if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
     int last = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-    input = m->actuator_actearly[i] ? nextActivation(m, d, i, last) : d->act[last];
+    input = m->actuator_actearly[i] ? tn_nextActivation(m, i, d->act[last], d->act_dot[last])
+                                       : d->act[last];
   }
 
   // gain

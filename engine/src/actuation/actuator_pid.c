@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "actuation/actuation.h"
 #include "actuation/actuator_pid.h"
 
 /* config attributes of mujoco.pid, in MuJoCo's order (the order of plugin_attr) */
@@ -156,21 +157,6 @@ static void read_state(const mjModel* m, const mjData* d, int u, const tnPidConf
   }
 }
 
-/* activation after one step of the actuator's own dynamics (actearly), clamped to actrange */
-static mjtNum next_activation(const mjModel* m, const mjData* d, int u, int adr) {
-  mjtNum act = d->act[adr], act_dot = d->act_dot[adr], h = m->opt.timestep;
-  if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
-    mjtNum tau = mju_max(mjMINVAL, m->actuator_dynprm[mjNDYN * u]);
-    act = act + act_dot * tau * (1 - exp(-h / tau));
-  } else {
-    act = act + act_dot * h;
-  }
-  if (m->actuator_actlimited[u]) {
-    act = mju_clip(act, m->actuator_actrange[2 * u], m->actuator_actrange[2 * u + 1]);
-  }
-  return act;
-}
-
 /* the control the controller tracks: clamped ctrl or the activation, rate limited */
 static mjtNum pid_ctrl(const mjModel* m, const mjData* d, int u, const tnPidConfig* cfg,
                        const pidState* s, int actearly) {
@@ -182,7 +168,7 @@ static mjtNum pid_ctrl(const mjModel* m, const mjData* d, int u, const tnPidConf
     }
   } else {
     int last = m->actuator_actadr[u] + m->actuator_actnum[u] - 1;
-    ctrl = actearly ? next_activation(m, d, u, last) : d->act[last];
+    ctrl = actearly ? tn_nextActivation(m, u, d->act[last], d->act_dot[last]) : d->act[last];
   }
 
   // slew limit around the previous control

@@ -9,27 +9,9 @@
 
 #include <torsion/torsion.h>
 
+#include "actuation/actuation.h"
 #include "integrate/integrate.h"
 #include "smooth/smooth.h"
-
-/* next value of one activation */
-static mjtNum advance_act(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
-  mjtNum h = m->opt.timestep;
-
-  // exact integral of the first-order filter, or an Euler step
-  if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
-    mjtNum tau = mju_max(mjMINVAL, m->actuator_dynprm[u * mjNDYN]);
-    act = act + act_dot * tau * (1 - exp(-h / tau));
-  } else {
-    act = act + act_dot * h;
-  }
-
-  // clamp to the activation range
-  if (m->actuator_actlimited[u]) {
-    act = mju_clip(act, m->actuator_actrange[2 * u], m->actuator_actrange[2 * u + 1]);
-  }
-  return act;
-}
 
 /* 1 if actuator u's group is disabled by mjOption.disableactuator */
 static int actuator_disabled(const mjModel* m, int u) {
@@ -49,7 +31,7 @@ void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum
       int adr = m->actuator_actadr[u], num = m->actuator_actnum[u];
       int off = actuator_disabled(m, u);
       for (int k = adr; k < adr + num; k++) {
-        d->act[k] = advance_act(m, u, d->act[k], off ? 0 : act_dot[k]);
+        d->act[k] = tn_nextActivation(m, u, d->act[k], off ? 0 : act_dot[k]);
       }
     }
   }
