@@ -4,17 +4,19 @@ small for its step (Gymnasium's humanoid with memory="6K"; MuJoCo raises
 finite-difference or session step request, while another client on the same daemon keeps
 getting bitwise-correct results. The daemon stays alive, its connection stays usable, and
 its resident memory does not grow over 50 failing requests."""
+import os
 import re
 
 import numpy as np
 import pytest
 
-from daemon_util import PENDULUM, Daemon, bitwise_equal, gym_model
+from daemon_util import MODELS, PENDULUM, Daemon, bitwise_equal, gym_model, sim_rollout
 from torsion_client import ServerError, code
 
 import mujoco
 
 FULL = mujoco.mjtState.mjSTATE_FULLPHYSICS
+CAPSULES = os.path.join(MODELS, "scenes", "capsule_heap.xml")
 
 
 def _small_humanoid():
@@ -130,3 +132,31 @@ def _frames_until_final(client, rid):
         frames.append(r)
         if r.WhichOneof("body") == "error" or r.final:
             return frames
+
+
+def test_failed_item_leaves_the_data_reusable(setup, tmp_path):
+    """The capsule heap with memory="20K": a rollout through floor contacts fails, the
+    next rollout on the same daemon data (falling 10 m above the floor) equals torsion-sim's
+    bitwise."""
+    daemon = setup[0]
+    with open(CAPSULES) as f:
+        text, n = re.subn(r"(<mujoco[^>]*>)", r'\1\n  <size memory="20K"/>', f.read(), count=1)
+    assert n == 1
+    path = tmp_path / "capsules_20K.xml"
+    path.write_text(text)
+    m = mujoco.MjModel.from_xml_path(str(path))
+    d = mujoco.MjData(m)
+    high = np.zeros(mujoco.mj_stateSize(m, FULL))
+    mujoco.mj_getState(m, d, high, FULL)
+    touching = high.copy()
+    for j in range(m.njnt):
+        if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_FREE:
+            high[1 + m.jnt_qposadr[j] + 2] += 10.0
+    with daemon.client() as c:
+        h = c.load(xml=text).model
+        for _ in range(3):
+            msg = _engine_error(lambda: c.rollout(h, touching[None, :], 80))
+            assert "mj_stackAlloc: out of memory" in msg
+            got = c.rollout(h, high[None, :], 80)[0]
+            ref = sim_rollout(str(path), high[None, :], None, 80, str(tmp_path))
+            assert bitwise_equal(got, ref)
