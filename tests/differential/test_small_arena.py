@@ -138,8 +138,8 @@ def test_batch_names_failed_item(models, threads, tmp_path):
     compare.check_states(m, ours[[0, 2]], expected, 1e-8, "rollout beside failed items")
 
 
-def test_unbalanced_or_absurd_requests_do_not_crash(models, tmp_path):
-    """A state of the wrong width and an empty batch stay ordinary failures / successes."""
+def test_empty_batch_still_succeeds(models, tmp_path):
+    """Zero items on the small-arena model: nothing fails, an empty output is written."""
     path, state = models["capsules_20K"]
     np.save(tmp_path / "e.npy", np.zeros((0, state.size)))
     proc = torsion.run(["rollout", path, "--state", tmp_path / "e.npy", "--nstep", 3, "--out",
