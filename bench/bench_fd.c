@@ -156,7 +156,7 @@ static double time_batch(const fdOpts* o, const fdCase* fc, mjData** datas, int 
                          double* Bm) {
   double t0 = bench_now_s();
   if (tn_transitionFDBatch(fc->m, datas, T, fc->B, mjSTATE_FULLPHYSICS, fc->state, fc->ctrl, o->eps,
-                           o->centered, A, fc->nu ? Bm : NULL, NULL, NULL)) {
+                           o->centered, A, fc->nu ? Bm : NULL, NULL, NULL, NULL)) {
     return -1;
   }
   return bench_now_s() - t0;

@@ -102,12 +102,29 @@ int td_job_chunk_done(tdJob* job) {
   return atomic_fetch_add_explicit(&job->done_chunks, 1, memory_order_acq_rel) + 1 == job->nchunks;
 }
 
-/* run a chunk's items, stopping at an engine error, a cancel or the deadline */
+/* one item's call, for td_engine_run */
+typedef struct runItem_ {
+  const tdJob* job;
+  mjData* d;
+  int b, i;
+  tdItemFn item;
+  void* out;
+} runItem;
+
+/* call the item function */
+static void run_item(void* arg) {
+  runItem* a = arg;
+  a->item(a->job, a->d, a->b, a->i, a->out);
+}
+
+/* run a chunk's items, each under an unwinding point, stopping at an engine error, a
+ * cancel or the deadline */
 int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void* out,
                      uint32_t* warnings, int64_t steps_per_item, tdCompletion* c) {
   for (int i = 0; i < ne; i++) {
-    item(job, d, e0 + i, i, out);
-    if (td_engine_failed() || td_job_should_stop(job, c)) {
+    runItem a = {job, d, e0 + i, i, item, out};
+    if (td_engine_run(job->model->m, d, run_item, &a) || td_engine_failed() ||
+        td_job_should_stop(job, c)) {
       return -1;
     }
     warnings[i] = td_warning_mask(d);

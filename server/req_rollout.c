@@ -58,6 +58,25 @@ static int run_item(tdJob* job, tdRollout* p, mjData* d, int b, void* states, vo
   return 0;
 }
 
+/* one item's arguments and result, for td_engine_run */
+typedef struct rolloutItem_ {
+  tdJob* job;
+  tdRollout* p;
+  mjData* d;
+  int b;
+  void *states, *sens;
+  size_t row;
+  double* tmp;
+  tdCompletion* c;
+  int rc; /* run_item's result */
+} rolloutItem;
+
+/* run_item on an item's arguments */
+static void rollout_item(void* arg) {
+  rolloutItem* a = arg;
+  a->rc = run_item(a->job, a->p, a->d, a->b, a->states, a->sens, a->row, a->tmp, a->c);
+}
+
 /* worker: one env range */
 static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   tdRollout* p = job->payload;
@@ -77,10 +96,12 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
     goto done;
   }
 
-  // run the items (timed: the model's step cost sizes later chunks)
+  // run the items, each under an unwinding point (timed: the model's step cost sizes later
+  // chunks)
   uint64_t t0 = td_now_ns();
   for (int i = 0; i < ne; i++) {
-    if (run_item(job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c)) {
+    rolloutItem a = {job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c, 0};
+    if (td_engine_run(job->model->m, d, rollout_item, &a) || a.rc) {
       goto done;
     }
     warnings[i] = td_warning_mask(d);

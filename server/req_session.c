@@ -177,6 +177,22 @@ static int env_work(tdJob* job, tdSessOp* p, mjData* d, int e, tdCompletion* c) 
   }
 }
 
+/* one environment's work, for td_engine_run */
+typedef struct envItem_ {
+  tdJob* job;
+  tdSessOp* p;
+  mjData* d;
+  int e;
+  tdCompletion* c;
+  int rc; /* env_work's result */
+} envItem;
+
+/* env_work on an item's arguments */
+static void env_item(void* arg) {
+  envItem* a = arg;
+  a->rc = env_work(a->job, a->p, a->d, a->e, a->c);
+}
+
 /* encode the single result frame from the job's output buffers */
 static void encode_result(tdJob* job, tdSessOp* p, tdCompletion* c) {
   tdSession* s = p->s;
@@ -221,7 +237,8 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   // each environment: the work, then its returned state (and sensordata, warnings)
   uint64_t t0 = td_now_ns();
   for (int e = e0; e < e0 + ne; e++) {
-    if (env_work(job, p, d, e, c)) {
+    envItem a = {job, p, d, e, c, 0};
+    if (td_engine_run(m, d, env_item, &a) || a.rc) {
       free(tmp);
       return;
     }

@@ -63,6 +63,15 @@ int td_engine_failed(void) {
   return err_count > 0;
 }
 
+/* one item under an unwinding point; after an engine error the mjData starts clean */
+int td_engine_run(const mjModel* m, mjData* d, tnRunFn fn, void* arg) {
+  if (tn_run(d, fn, arg, NULL, 0) == 0) {
+    return 0;
+  }
+  mj_resetData(m, d);
+  return -1;
+}
+
 /* ---------------------------------------------------------------------------------------
  * completion queue
  * ------------------------------------------------------------------------------------- */

@@ -4,7 +4,10 @@
  * completion (an encoded frame or an error) onto a mutex-protected queue, then wake the
  * loop with uv_async_send. The engine reports fatal errors through the process-global
  * mju_user_error; our handler records the message in a _Thread_local slot of whichever
- * thread is running, so an error fails exactly the request that caused it. */
+ * thread is running, so an error fails exactly the request that caused it. Every item a
+ * worker runs goes through td_engine_run (an unwinding point): an engine error (an arena
+ * too small for the model, ...) leaves the engine at once, resets that mjData and fails
+ * only that request. */
 #ifndef TORSIOND_WORKERS_H
 #define TORSIOND_WORKERS_H
 
@@ -12,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
+
+#include <torsion/torsion.h>
 
 typedef struct tdServer_ tdServer;
 typedef struct tdJob_ tdJob;
@@ -63,6 +68,10 @@ void td_engine_errors_to(char* buf, size_t size);
 
 /* 1 when an engine error was recorded since td_engine_errors_to */
 int td_engine_failed(void);
+
+/* run fn(arg), one item's engine work on d, under an unwinding point: 0, or -1 after an
+ * engine error (recorded in this thread's slot; d has been reset with mj_resetData) */
+int td_engine_run(const mjModel* m, mjData* d, tnRunFn fn, void* arg);
 
 /* start n workers; 0 or -1 */
 int td_workers_start(tdServer* srv, int n);

@@ -95,8 +95,12 @@ int cmd_inverse(const simArgs* args) {
     rc = 1;
     const mjModel* m = job.m;
     qfrc = alloc_out(job.B, m->nv, 1);
-    if (qfrc && !tn_inverseBatch(m, job.datas, args->threads, (int)job.B, args->spec,
-                                 job.state.data, job.qacc.data, qfrc)) {
+    tnBatchStatus status;
+    if (qfrc && !sim_batch_failed("inverse",
+                                  tn_inverseBatch(m, job.datas, args->threads, (int)job.B,
+                                                  args->spec, job.state.data, job.qacc.data,
+                                                  qfrc, &status),
+                                  &status, job.B)) {
       size_t shape[2] = {(size_t)job.B, (size_t)m->nv};
       rc = npy_write(args->out, qfrc, 2, shape, err, sizeof(err)) ? sim_fail("%s", err) : 0;
     }
@@ -135,10 +139,14 @@ int cmd_transitionfd(const simArgs* args) {
     Bm = alloc_out(job.B, ndx, m->nu);
     C = sensors ? alloc_out(job.B, ns, ndx) : NULL;
     D = sensors ? alloc_out(job.B, ns, m->nu) : NULL;
+    tnBatchStatus status;
     if (A && Bm && (!sensors || (C && D)) &&
-        !tn_transitionFDBatch(m, job.datas, args->threads, (int)job.B, args->spec,
-                              job.state.data, args->ctrl ? job.ctrl.data : NULL, args->eps,
-                              args->centered, A, Bm, C, D)) {
+        !sim_batch_failed("transitionfd",
+                          tn_transitionFDBatch(m, job.datas, args->threads, (int)job.B,
+                                               args->spec, job.state.data,
+                                               args->ctrl ? job.ctrl.data : NULL, args->eps,
+                                               args->centered, A, Bm, C, D, &status),
+                          &status, job.B)) {
       rc = write_out(args->out, "A", A, job.B, ndx, ndx);
       rc = rc ? rc : write_out(args->out, "B", Bm, job.B, ndx, m->nu);
       if (sensors) {
@@ -176,9 +184,14 @@ int cmd_inversefd(const simArgs* args) {
     for (int k = 0; k < nout; k++) {
       ok = ok && (out[k] = alloc_out(job.B, nv, cols[k]));
     }
-    if (ok && !tn_inverseFDBatch(m, job.datas, args->threads, (int)job.B, args->spec,
-                                 job.state.data, job.qacc.data, args->eps, args->actuation,
-                                 out[0], out[1], out[2], out[4], out[5], out[6], out[3])) {
+    tnBatchStatus status;
+    if (ok && !sim_batch_failed("inversefd",
+                                tn_inverseFDBatch(m, job.datas, args->threads, (int)job.B,
+                                                  args->spec, job.state.data, job.qacc.data,
+                                                  args->eps, args->actuation, out[0], out[1],
+                                                  out[2], out[4], out[5], out[6], out[3],
+                                                  &status),
+                                &status, job.B)) {
       rc = 0;
       for (int k = 0; k < nout && !rc; k++) {
         rc = write_out(args->out, names[k], out[k], job.B, nv, cols[k]);

@@ -107,12 +107,11 @@ static int dump_data_field(const mjModel* m, mjData* d, const simArgs* args,
 
   // recompute for every state and collect
   for (long b = 0; b < B; b++) {
-    mj_resetData(m, d);
-    mj_setState(m, d, st->data + b * nstate, args->spec);
-    if (ct->data) {
-      memcpy(d->ctrl, ct->data + b * m->nu, sizeof(mjtNum) * m->nu);
+    if (sim_forward_state(m, d, args->spec, st->data + b * nstate,
+                          ct->data ? ct->data + b * m->nu : NULL, b)) {
+      free(buf);
+      return 1;
     }
-    mj_forward(m, d);
     tn_dataField(m, d, name, &f);
     field_to_num(&f, buf + b * per);
   }

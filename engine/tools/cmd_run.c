@@ -5,7 +5,9 @@
  * [B, nsensordata] for forward, [B, N, nsensordata] for rollout (row t: the values of the
  * forward pass inside step t, as mujoco.rollout records them). The batch helpers return
  * states and qacc only, so these runs use the same per-item loops here, with sensors;
- * models with a sensor type the engine does not evaluate are refused. */
+ * models with a sensor type the engine does not evaluate are refused. An item stopped by an
+ * engine error (e.g. an arena too small for the model) gets NaN rows; the outputs are still
+ * written, and the command fails with one line naming the item and the error. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,25 +34,54 @@ static int write_npy(const char* path, const mjtNum* data, int ndim, const size_
   return 0;
 }
 
-/* mj_forward at each state: qacc [B, nv] and sensordata [B, nsensordata] */
-static void forward_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
-                                 int spec, const mjtNum* state, const mjtNum* ctrl,
-                                 mjtNum* qacc, mjtNum* sens) {
+/* one forward-with-sensors item's arguments, for tn_batchRunItem */
+typedef struct fwdSensItem_ {
+  const mjModel* m;
+  mjData* d;
+  int spec;
+  const mjtNum *state, *ctrl;
+  mjtNum *qacc, *sens;
+} fwdSensItem;
+
+/* reset, set, forward, copy qacc and sensordata */
+static void forward_item(void* arg) {
+  fwdSensItem* a = arg;
+  const mjModel* m = a->m;
+  mj_resetData(m, a->d);
+  mj_setState(m, a->d, a->state, a->spec);
+  if (a->ctrl && m->nu) {
+    memcpy(a->d->ctrl, a->ctrl, sizeof(mjtNum) * m->nu);
+  }
+  mj_forward(m, a->d);
+  memcpy(a->qacc, a->d->qacc, sizeof(mjtNum) * m->nv);
+  memcpy(a->sens, a->d->sensordata, sizeof(mjtNum) * m->nsensordata);
+}
+
+/* mj_forward at each state: qacc [B, nv] and sensordata [B, nsensordata]; returns the
+ * number of failed items (their rows are NaN) */
+static int forward_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
+                                int spec, const mjtNum* state, const mjtNum* ctrl,
+                                mjtNum* qacc, mjtNum* sens, tnBatchStatus* status) {
   int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
+  tn_batchStatusClear(status);
 
   // each state independently, as tn_forwardBatch does
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (long b = 0; b < B; b++) {
     mjData* d = datas[omp_get_thread_num()];
-    mj_resetData(m, d);
-    mj_setState(m, d, state + (size_t)b * nstate, spec);
-    if (ctrl && m->nu) {
-      memcpy(d->ctrl, ctrl + (size_t)b * m->nu, sizeof(mjtNum) * m->nu);
+    fwdSensItem a = {m,
+                     d,
+                     spec,
+                     state + (size_t)b * nstate,
+                     ctrl ? ctrl + (size_t)b * m->nu : NULL,
+                     qacc + (size_t)b * m->nv,
+                     sens + (size_t)b * ns};
+    if (tn_batchRunItem(m, d, (int)b, forward_item, &a, status)) {
+      tn_batchFillNaN(a.qacc, (size_t)m->nv);
+      tn_batchFillNaN(a.sens, (size_t)ns);
     }
-    mj_forward(m, d);
-    memcpy(qacc + (size_t)b * m->nv, d->qacc, sizeof(mjtNum) * m->nv);
-    memcpy(sens + (size_t)b * ns, d->sensordata, sizeof(mjtNum) * ns);
   }
+  return tn_batchResult(status);
 }
 
 /* forward subcommand: qacc [B, nv] after mj_forward (and sensordata) */
@@ -82,10 +113,12 @@ int cmd_forward(const simArgs* args) {
     goto done;
   }
   const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
-  if (sens) {
-    forward_with_sensors(m, datas, args->threads, B, args->spec, st.data, ctrl, qacc, sens);
-  } else if (tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data, ctrl,
-                             qacc)) {
+  tnBatchStatus status;
+  int failed = sens ? forward_with_sensors(m, datas, args->threads, B, args->spec, st.data,
+                                           ctrl, qacc, sens, &status)
+                    : tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data,
+                                      ctrl, qacc, &status);
+  if (failed < 0) {
     goto done;
   }
 
@@ -96,7 +129,7 @@ int cmd_forward(const simArgs* args) {
       (sens && write_npy(args->sensordata, sens, 2, sshape))) {
     goto done;
   }
-  rc = 0;
+  rc = sim_batch_failed("forward", failed, &status, B);
 
 done:
   sim_free_datas(datas, args->threads);
@@ -145,17 +178,46 @@ static void rollout_one(const mjModel* m, mjData* d, int N, int spec, const mjtN
   }
 }
 
-/* rollouts with sensordata, one item per iteration; thread i uses datas[i] */
-static void rollout_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
-                                 int N, int spec, const mjtNum* s0, const mjtNum* ctrl,
-                                 int ctrl_nt, mjtNum* out, mjtNum* sens) {
+/* one rollout-with-sensors item's arguments, for tn_batchRunItem */
+typedef struct rollSensItem_ {
+  const mjModel* m;
+  mjData* d;
+  int N, spec, ctrl_nt;
+  const mjtNum *s0, *ctrl;
+  mjtNum *out, *sens;
+} rollSensItem;
+
+/* rollout_one on an item's arguments */
+static void rollout_item(void* arg) {
+  rollSensItem* a = arg;
+  rollout_one(a->m, a->d, a->N, a->spec, a->s0, a->ctrl, a->ctrl_nt, a->out, a->sens);
+}
+
+/* rollouts with sensordata, one item per iteration; thread i uses datas[i]; returns the
+ * number of failed items (their rows are NaN) */
+static int rollout_with_sensors(const mjModel* m, mjData** datas, int nthread, long B, int N,
+                                int spec, const mjtNum* s0, const mjtNum* ctrl, int ctrl_nt,
+                                mjtNum* out, mjtNum* sens, tnBatchStatus* status) {
   int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
+  tn_batchStatusClear(status);
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (long b = 0; b < B; b++) {
-    const mjtNum* c = ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL;
-    rollout_one(m, datas[omp_get_thread_num()], N, spec, s0 + (size_t)b * nstate, c,
-                ctrl_nt, out + (size_t)b * N * nstate, sens + (size_t)b * N * ns);
+    mjData* d = datas[omp_get_thread_num()];
+    rollSensItem a = {m,
+                      d,
+                      N,
+                      spec,
+                      ctrl_nt,
+                      s0 + (size_t)b * nstate,
+                      ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL,
+                      out + (size_t)b * N * nstate,
+                      sens + (size_t)b * N * ns};
+    if (tn_batchRunItem(m, d, (int)b, rollout_item, &a, status)) {
+      tn_batchFillNaN(a.out, (size_t)N * nstate);
+      tn_batchFillNaN(a.sens, (size_t)N * ns);
+    }
   }
+  return tn_batchResult(status);
 }
 
 /* rollout subcommand: states [B, N, nstate] (and sensordata [B, N, nsensordata]) */
@@ -204,11 +266,12 @@ int cmd_rollout(const simArgs* args) {
     goto done;
   }
   const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
-  if (sens) {
-    rollout_with_sensors(m, datas, args->threads, B, N, args->spec, st.data, ctrl, ctrl_nt,
-                         out, sens);
-  } else if (tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data, ctrl,
-                             ctrl_nt, out, NULL)) {
+  tnBatchStatus status;
+  int failed = sens ? rollout_with_sensors(m, datas, args->threads, B, N, args->spec, st.data,
+                                           ctrl, ctrl_nt, out, sens, &status)
+                    : tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data,
+                                      ctrl, ctrl_nt, out, NULL, &status);
+  if (failed < 0) {
     goto done;
   }
 
@@ -219,7 +282,7 @@ int cmd_rollout(const simArgs* args) {
       (sens && write_npy(args->sensordata, sens, 3, sshape))) {
     goto done;
   }
-  rc = 0;
+  rc = sim_batch_failed("rollout", failed, &status, B);
 
 done:
   sim_free_datas(datas, args->threads);

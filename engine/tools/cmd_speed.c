@@ -56,6 +56,32 @@ static void print_profile(mjData** datas, int T, double steps) {
          1e6 * (fwd - col - make - solve) / steps, 1e6 * fwd / steps);
 }
 
+/* one thread's stepping: inputs, progress and contact/constraint totals */
+typedef struct speedRun_ {
+  const mjModel* m;
+  mjData* d;
+  int N;
+  const mjtNum* noise; /* [N, nu] or NULL */
+  int step;            /* steps begun (the failing one, after an error) */
+  long long ncon, nefc;
+} speedRun;
+
+/* reset and step N times, applying the control noise */
+static void speed_thread(void* arg) {
+  speedRun* r = arg;
+  const mjModel* m = r->m;
+  mjData* d = r->d;
+  mj_resetDataKeyframe(m, d, m->nkey > 0 ? 0 : -1);
+  for (r->step = 0; r->step < r->N; r->step++) {
+    if (r->noise && m->nu) {
+      memcpy(d->ctrl, r->noise + (size_t)r->step * m->nu, sizeof(mjtNum) * m->nu);
+    }
+    mj_step(m, d);
+    r->ncon += d->ncon;
+    r->nefc += d->nefc;
+  }
+}
+
 /* speed subcommand */
 int cmd_speed(const simArgs* args) {
   mjModel* m = sim_load(args);
@@ -84,23 +110,35 @@ int cmd_speed(const simArgs* args) {
     mjcb_time = profile_clock;
   }
 
-  // each thread steps its own data from the initial state (keyframe 0 when present)
+  // each thread steps its own data from the initial state (keyframe 0 when present), under
+  // one unwinding point per thread; the lowest thread that failed is reported
   double start = now();
-#pragma omp parallel num_threads(T) reduction(+ : ncon, nefc)
+  int failed = -1;
+  char failure[1100] = "";
+#pragma omp parallel num_threads(T)
   {
     int id = omp_get_thread_num();
-    mjData* d = datas[id];
-    mj_resetDataKeyframe(m, d, m->nkey > 0 ? 0 : -1);
-    for (int i = 0; i < N; i++) {
-      if (args->ctrlnoise > 0 && m->nu) {
-        memcpy(d->ctrl, noise + ((size_t)id * N + i) * m->nu, sizeof(mjtNum) * m->nu);
+    speedRun r = {m, datas[id], N, args->ctrlnoise > 0 ? noise + (size_t)id * N * m->nu : NULL,
+                  0, 0, 0};
+    char err[1000];
+    int rc = tn_run(r.d, speed_thread, &r, err, (int)sizeof(err));
+#pragma omp critical(speed_report)
+    {
+      ncon += r.ncon;
+      nefc += r.nefc;
+      if (rc && (failed < 0 || id < failed)) {
+        failed = id;
+        snprintf(failure, sizeof(failure), "thread %d, step %d: %s", id, r.step, err);
       }
-      mj_step(m, d);
-      ncon += d->ncon;
-      nefc += d->nefc;
     }
   }
   double elapsed = now() - start;
+  if (failed >= 0) {
+    free(noise);
+    sim_free_datas(datas, T);
+    mj_deleteModel(m);
+    return sim_fail("speed: %s", failure);
+  }
 
   // report
   double steps = (double)T * N;

@@ -46,6 +46,15 @@ int sim_read_ctrl2(const char* path, long B, int nu, npyArray* arr);
 /* number of engine errors reported since start (the tool installs a handler) */
 int sim_engine_errors(void);
 
+/* report a batch helper's failed items in one line ("CMD: item i of B failed (n failed in
+ * all): message") when rc > 0; returns the exit status (0 when rc is 0, else 1) */
+int sim_batch_failed(const char* cmd, int rc, const tnBatchStatus* status, long B);
+
+/* mj_resetData, mj_setState (spec), the control row (optional) and mj_forward on d under an
+ * unwinding point; 0, or 1 after printing "mj_forward at state b failed: message" */
+int sim_forward_state(const mjModel* m, mjData* d, int spec, const mjtNum* state,
+                      const mjtNum* ctrl, long b);
+
 /* allocate nthread mjData; NULL after printing why */
 mjData** sim_make_datas(const mjModel* m, int nthread);
 void sim_free_datas(mjData** datas, int nthread);

@@ -9,7 +9,8 @@
 
 #include "sim.h"
 
-/* engine errors seen (the engine reports through mju_user_error and returns) */
+/* engine errors seen (the engine reports through mju_user_error, then unwinds to the
+ * item's tn_run, or returns when none is active) */
 static atomic_int engine_errors;
 
 /* print one line and return the failure status */
@@ -23,10 +24,54 @@ int sim_fail(const char* fmt, ...) {
   return 1;
 }
 
-/* engine error handler: report and count */
+/* engine error handler: count, and report unless an unwinding point will (the command
+ * then names the failed item itself, on one line) */
 static void on_engine_error(const char* msg) {
   atomic_fetch_add(&engine_errors, 1);
-  fprintf(stderr, "torsion-sim: engine error: %s\n", msg);
+  if (!tn_unwinding()) {
+    fprintf(stderr, "torsion-sim: engine error: %s\n", msg);
+  }
+}
+
+/* report a batch whose items failed (rc > 0), or pass rc through */
+int sim_batch_failed(const char* cmd, int rc, const tnBatchStatus* status, long B) {
+  if (rc <= 0) {
+    return rc ? 1 : 0;
+  }
+  return sim_fail("%s: item %d of %ld failed (%d failed in all): %s", cmd, status->item, B,
+                  status->nfailed, status->error);
+}
+
+/* one forward item's inputs, for tn_run */
+typedef struct simForwardItem_ {
+  const mjModel* m;
+  mjData* d;
+  int spec;
+  const mjtNum* state;
+  const mjtNum* ctrl;
+} simForwardItem;
+
+/* reset, set the state (and control), forward */
+static void forward_item(void* arg) {
+  simForwardItem* a = arg;
+  mj_resetData(a->m, a->d);
+  mj_setState(a->m, a->d, a->state, a->spec);
+  if (a->ctrl && a->m->nu) {
+    memcpy(a->d->ctrl, a->ctrl, sizeof(mjtNum) * a->m->nu);
+  }
+  mj_forward(a->m, a->d);
+}
+
+/* mj_forward at state b under an unwinding point; 0, or 1 after printing why */
+int sim_forward_state(const mjModel* m, mjData* d, int spec, const mjtNum* state,
+                      const mjtNum* ctrl, long b) {
+  simForwardItem a = {m, d, spec, state, ctrl};
+  char err[1000];
+  if (tn_run(d, forward_item, &a, err, (int)sizeof(err))) {
+    mj_resetData(m, d);
+    return sim_fail("mj_forward at state %ld failed: %s", b, err);
+  }
+  return 0;
 }
 
 /* number of engine errors */
@@ -340,9 +385,9 @@ int sim_stack_states(const simArgs* args, const simStackOps* ops, void* ctx) {
     goto done;
   }
   for (long b = 0; b < B; b++) {
-    mj_resetData(m, d);
-    mj_setState(m, d, st.data + b * nstate, args->spec);
-    mj_forward(m, d);
+    if (sim_forward_state(m, d, args->spec, st.data + b * nstate, NULL, b)) {
+      goto done;
+    }
     size_t n0 = t.n;
     if (ops->append(ctx, m, d, b, &t)) {
       sim_fail("out of memory");

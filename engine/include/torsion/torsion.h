@@ -26,8 +26,10 @@ extern "C" {
  * ------------------------------------------------------------------------------------- */
 
 /* Handler for fatal engine errors. The library never exits or aborts: mju_error formats the
- * message and calls this handler (default: print to stderr), then returns to its caller,
- * which abandons the current computation. Install a handler to route errors elsewhere. */
+ * message and calls this handler (default: print to stderr, skipped when an unwinding point
+ * will receive the message), then unwinds to the thread's innermost tn_run, or, when none
+ * is active, returns to its caller, which abandons the current computation. Install a
+ * handler to route errors elsewhere (it is process-wide and may run on any thread). */
 extern void (*mju_user_error)(const char* msg);
 
 /* Clock for the pipeline timers in mjData.timer (NULL: no timing, the default). Install a
@@ -38,8 +40,27 @@ extern mjfTime mjcb_time;
 /* Handler for warnings (default: print to stderr). */
 extern void (*mju_user_warning)(const char* msg);
 
-/* Report a fatal error (printf-style). Calls mju_user_error and returns. */
+/* Report a fatal error (printf-style). Calls mju_user_error, then jumps to the innermost
+ * unwinding point of this thread (tn_run) or, without one, returns. */
 void mju_error(const char* msg, ...);
+
+/* Unwinding points (Torsion). An arena that is too small for a step (MuJoCo's
+ * "mj_stackAlloc: out of memory" error), a mark/free imbalance or an invalid argument deep
+ * in the pipeline raise mju_error; a host that must survive them runs each unit of work
+ * through tn_run. On an error inside fn (on this thread, at any depth), control leaves fn
+ * without returning into it: d's scratch stack goes back to where it was when tn_run was
+ * called and its constraint rows are dropped (nefc = 0); the rest of d (state, contacts,
+ * partial results) is unspecified until the host resets or sets it. The message (also
+ * given to mju_user_error when installed) is copied into error (at most error_sz bytes,
+ * may be NULL). Points nest; each thread has its own. Cost: one setjmp per call, so wrap
+ * whole items (a rollout, a forward evaluation), not single stages. fn must not hold
+ * resources (malloc'ed memory, locks) across engine calls that may fail. d may be NULL.
+ * Returns 0 when fn returned normally, -1 after an error. */
+typedef void (*tnRunFn)(void* arg);
+int tn_run(mjData* d, tnRunFn fn, void* arg, char* error, int error_sz);
+
+/* 1 when an unwinding point (tn_run) is active on the calling thread, else 0. */
+int tn_unwinding(void);
 
 /* Report a warning (printf-style). Calls mju_user_warning. */
 void mju_warning(const char* msg, ...);
@@ -104,8 +125,10 @@ void mj_markStack(mjData* d);
 /* Pop everything allocated since the matching mj_markStack. */
 void mj_freeStack(mjData* d);
 
-/* Allocate n mjtNums / ints on the stack (8-byte aligned). Reports an error and returns NULL
- * when the arena is exhausted. */
+/* Allocate n mjtNums / ints on the stack (8-byte aligned). When the arena is exhausted,
+ * raises mju_error ("mj_stackAlloc: out of memory, stack overflow ...", as MuJoCo), which
+ * unwinds to the innermost tn_run; only without an unwinding point does it return NULL.
+ * mj_markStack fails the same way; mj_freeStack without a matching mark is an error. */
 mjtNum* mj_stackAllocNum(mjData* d, size_t n);
 int* mj_stackAllocInt(mjData* d, size_t n);
 
@@ -451,21 +474,35 @@ mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
  * Batch helpers (Torsion): many independent simulations of one model, OpenMP over items
  * ------------------------------------------------------------------------------------- */
 
+/* Which items of a batch call failed (Torsion). Every batch helper runs each item under
+ * its own unwinding point (tn_run): an item whose computation raises mju_error (arena
+ * exhausted, ...) stops, its outputs are filled with NaN, its mjData is reset, and the other
+ * items run on and keep their results. Pass NULL when the details are not needed. */
+typedef struct tnBatchStatus_ {
+  int nfailed;     /* number of items stopped by an engine error */
+  int item;        /* lowest index among them, -1 when none */
+  char error[512]; /* that item's mju_error message */
+} tnBatchStatus;
+
 /* Rollouts with mujoco.rollout semantics. Thread i of nthread uses datas[i]; every item is
  * reset (mj_resetData) and set from its own initial state, so results are identical for
  * every thread count. state0: [B, nstate] (spec `spec`); ctrl: NULL or [B, ctrl_nt, nu]
  * with ctrl_nt = nstep or 1 (control held); out: [B, nstep, nstate], row t the state after
  * step t; an item that raises a warning stops there and repeats that state in its
  * remaining rows, like mujoco.rollout. warnings (optional, [B]) receives per item the
- * bitmask (1 << mjtWarning) of the warnings raised. Returns 0 on success, -1 on invalid arguments. */
+ * bitmask (1 << mjtWarning) of the warnings raised. status (optional) says which items
+ * failed. Returns 0 on success, -1 after mju_error on invalid arguments, or the number of
+ * failed items (> 0). */
 int tn_rolloutBatch(const mjModel* m, mjData** datas, int nthread, int B, int nstep,
                     int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
-                    mjtNum* out, int* warnings);
+                    mjtNum* out, int* warnings, tnBatchStatus* status);
 
 /* mj_forward for B states (spec `spec`) with optional controls [B, nu]; writes qacc
- * [B, nv]. Same threading contract as tn_rolloutBatch. Returns 0 on success. */
+ * [B, nv]. Same threading and failure contract as tn_rolloutBatch. Returns 0 on success,
+ * -1 on invalid arguments, or the number of failed items. */
 int tn_forwardBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
-                    const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out);
+                    const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out,
+                    tnBatchStatus* status);
 
 /* ---------------------------------------------------------------------------------------
  * Field registry (Torsion): look up any mjModel/mjData array by its MuJoCo name
@@ -547,31 +584,33 @@ void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuatio
                    mjtNum* DsDa, mjtNum* DmDq);
 
 /* Batched mj_inverse (Torsion): for each of B states ([B, nstate] in the `spec` layout)
- * and accelerations qacc [B, nv], qfrc_inverse into qfrc_out [B, nv]. Same threading
- * contract as tn_rolloutBatch (datas[i] used by thread i; every item starts from
- * mj_resetData, so results are identical for every thread count). Returns 0, or -1 after
- * mju_error on invalid arguments. */
+ * and accelerations qacc [B, nv], qfrc_inverse into qfrc_out [B, nv]. Same threading and
+ * failure contract as tn_rolloutBatch (datas[i] used by thread i; every item starts from
+ * mj_resetData, so results are identical for every thread count; status optional). Returns
+ * 0, -1 after mju_error on invalid arguments, or the number of failed items. */
 int tn_inverseBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
-                    const mjtNum* state, const mjtNum* qacc, mjtNum* qfrc_out);
+                    const mjtNum* state, const mjtNum* qacc, mjtNum* qfrc_out,
+                    tnBatchStatus* status);
 
 /* Batched mjd_transitionFD (Torsion): for each state (and control [B, nu], or NULL for the
  * zero control), the matrices into A [B, 2nv+na, 2nv+na], Bm [B, 2nv+na, nu], C and D
- * [B, nsensordata, ...]; each output may be NULL. Same threading contract as
- * tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid arguments, eps <= 0 or NaN,
- * RK4 integrator, sensor matrices requested for a model with unevaluated sensors). */
+ * [B, nsensordata, ...]; each output may be NULL. Same threading and failure contract as
+ * tn_rolloutBatch. Returns 0, -1 after mju_error (invalid arguments, eps <= 0 or NaN,
+ * RK4 integrator, sensor matrices requested for a model with unevaluated sensors), or the
+ * number of failed items. */
 int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                          const mjtNum* state, const mjtNum* ctrl, mjtNum eps, int centered,
-                         mjtNum* A, mjtNum* Bm, mjtNum* C, mjtNum* D);
+                         mjtNum* A, mjtNum* Bm, mjtNum* C, mjtNum* D, tnBatchStatus* status);
 
 /* Batched mjd_inverseFD (Torsion): for each state and qacc [B, nv], the seven optional
  * outputs stacked over the batch ([B, nv, nv], [B, nv, nsensordata], [B, nv, nC]). Same
- * threading contract as tn_rolloutBatch. Returns 0, or -1 after mju_error (invalid
+ * threading and failure contract as tn_rolloutBatch. Returns 0, -1 after mju_error (invalid
  * arguments, eps <= 0 or NaN, RK4 integrator, sensor Jacobians requested for a model with
- * unevaluated sensors). */
+ * unevaluated sensors), or the number of failed items. */
 int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                       const mjtNum* state, const mjtNum* qacc, mjtNum eps, int flg_actuation,
                       mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
-                      mjtNum* DsDa, mjtNum* DmDq);
+                      mjtNum* DsDa, mjtNum* DmDq, tnBatchStatus* status);
 
 #ifdef __cplusplus
 }

@@ -3,7 +3,8 @@
  * Work is split by item with a static schedule; every item starts from mj_resetData plus
  * its own state, so an item's result never depends on which thread ran it or what that
  * thread ran before. As in mujoco.rollout, an item whose step raises a warning (divergence
- * and reset) stops there and its remaining rows repeat the state after that step. */
+ * and reset) stops there and its remaining rows repeat the state after that step. An item
+ * whose step raises an engine error stops too (batch_item.c): its rows are NaN. */
 #include <string.h>
 
 #include <omp.h>
@@ -52,47 +53,111 @@ static void rollout_one(const mjModel* m, mjData* d, int nstep, int spec, int ns
   }
 }
 
+/* one rollout item's arguments, for tn_batchRunItem */
+typedef struct rolloutItem_ {
+  const mjModel* m;
+  mjData* d;
+  int nstep, spec, nstate, ctrl_nt;
+  const mjtNum* state0;
+  const mjtNum* ctrl;
+  mjtNum* out;
+  int* warning;
+} rolloutItem;
+
+/* rollout_one on an item's arguments */
+static void rollout_item(void* arg) {
+  rolloutItem* a = arg;
+  rollout_one(a->m, a->d, a->nstep, a->spec, a->nstate, a->state0, a->ctrl, a->ctrl_nt,
+              a->out, a->warning);
+}
+
 /* batched rollouts */
 int tn_rolloutBatch(const mjModel* m, mjData** datas, int nthread, int B, int nstep,
                     int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
-                    mjtNum* out, int* warnings) {
-  if (nthread < 1 || B < 0 || nstep < 0 || (ctrl && ctrl_nt != 1 && ctrl_nt != nstep)) {
+                    mjtNum* out, int* warnings, tnBatchStatus* status) {
+  if (!datas || nthread < 1 || B < 0 || nstep < 0 || (B > 0 && (!state0 || !out)) ||
+      (ctrl && ctrl_nt != 1 && ctrl_nt != nstep)) {
     mju_error("tn_rolloutBatch: invalid arguments");
     return -1;
   }
   int nstate = mj_stateSize(m, spec);
+  tnBatchStatus local;
+  status = status ? status : &local;
+  tn_batchStatusClear(status);
 
   // one item per iteration; thread i uses datas[i]
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (int b = 0; b < B; b++) {
     mjData* d = datas[omp_get_thread_num()];
-    const mjtNum* c = ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL;
-    rollout_one(m, d, nstep, spec, nstate, state0 + (size_t)b * nstate, c, ctrl_nt,
-                out + (size_t)b * nstep * nstate, warnings ? warnings + b : NULL);
+    rolloutItem a = {m,
+                     d,
+                     nstep,
+                     spec,
+                     nstate,
+                     ctrl_nt,
+                     state0 + (size_t)b * nstate,
+                     ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL,
+                     out + (size_t)b * nstep * nstate,
+                     warnings ? warnings + b : NULL};
+    if (tn_batchRunItem(m, d, b, rollout_item, &a, status)) {
+      tn_batchFillNaN(a.out, (size_t)nstep * nstate);
+      if (a.warning) {
+        *a.warning = 0;
+      }
+    }
   }
-  return 0;
+  return tn_batchResult(status);
+}
+
+/* one forward item's arguments */
+typedef struct forwardItem_ {
+  const mjModel* m;
+  mjData* d;
+  int spec;
+  const mjtNum* state;
+  const mjtNum* ctrl;
+  mjtNum* qacc;
+} forwardItem;
+
+/* reset, set, forward, copy qacc */
+static void forward_item(void* arg) {
+  forwardItem* a = arg;
+  const mjModel* m = a->m;
+  mj_resetData(m, a->d);
+  mj_setState(m, a->d, a->state, a->spec);
+  if (a->ctrl && m->nu) {
+    memcpy(a->d->ctrl, a->ctrl, sizeof(mjtNum) * m->nu);
+  }
+  mj_forward(m, a->d);
+  memcpy(a->qacc, a->d->qacc, sizeof(mjtNum) * m->nv);
 }
 
 /* batched forward dynamics */
 int tn_forwardBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
-                    const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out) {
-  if (nthread < 1 || B < 0) {
+                    const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out,
+                    tnBatchStatus* status) {
+  if (!datas || nthread < 1 || B < 0 || (B > 0 && (!state || !qacc_out))) {
     mju_error("tn_forwardBatch: invalid arguments");
     return -1;
   }
   int nstate = mj_stateSize(m, spec);
+  tnBatchStatus local;
+  status = status ? status : &local;
+  tn_batchStatusClear(status);
 
   // each state independently: reset, set, forward, copy qacc
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (int b = 0; b < B; b++) {
     mjData* d = datas[omp_get_thread_num()];
-    mj_resetData(m, d);
-    mj_setState(m, d, state + (size_t)b * nstate, spec);
-    if (ctrl && m->nu) {
-      memcpy(d->ctrl, ctrl + (size_t)b * m->nu, sizeof(mjtNum) * m->nu);
+    forwardItem a = {m,
+                     d,
+                     spec,
+                     state + (size_t)b * nstate,
+                     ctrl ? ctrl + (size_t)b * m->nu : NULL,
+                     qacc_out + (size_t)b * m->nv};
+    if (tn_batchRunItem(m, d, b, forward_item, &a, status)) {
+      tn_batchFillNaN(a.qacc, (size_t)m->nv);
     }
-    mj_forward(m, d);
-    memcpy(qacc_out + (size_t)b * m->nv, d->qacc, sizeof(mjtNum) * m->nv);
   }
-  return 0;
+  return tn_batchResult(status);
 }

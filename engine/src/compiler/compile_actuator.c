@@ -228,6 +228,22 @@ static mjtNum reflected_mass(const mjModel* m, int i) {
   return mass;
 }
 
+/* a model and its scratch data, for tn_run */
+typedef struct pipelineRun_ {
+  const mjModel* m;
+  mjData* d;
+} pipelineRun;
+
+/* the pipeline up to the transmission (under an unwinding point: an arena too small for it
+ * makes the mass unavailable instead of crashing the compiler) */
+static void pipeline_transmission(void* arg) {
+  pipelineRun* r = arg;
+  mj_kinematics(r->m, r->d);
+  mj_comPos(r->m, r->d);
+  mj_tendon(r->m, r->d);
+  mj_transmission(r->m, r->d);
+}
+
 /* reflected mass through the transmission computed at qpos0 with the pipeline (spatial
  * tendons): sum over dofs of dof_M0 / moment^2; -1 when the pipeline is unavailable */
 static mjtNum pipeline_mass(const mjModel* m, mjData** d, int i) {
@@ -236,10 +252,9 @@ static mjtNum pipeline_mass(const mjModel* m, mjData** d, int i) {
     if (!*d) {
       return -1;
     }
-    mj_kinematics(m, *d);
-    mj_comPos(m, *d);
-    mj_tendon(m, *d);
-    mj_transmission(m, *d);
+    if (tn_run(*d, pipeline_transmission, (void*)&(pipelineRun){m, *d}, NULL, 0)) {
+      return -1;
+    }
   }
   mjtNum mass = 0;
   const mjtNum* moment = (*d)->actuator_moment + (size_t)m->nv * i;

@@ -216,13 +216,23 @@ static void qpos0_springlength(const mjModel* m, mjData* d) {
   }
 }
 
-/* everything evaluated at qpos0 */
-int tn_fillQpos0(mjModel* m, char* err, int errsz) {
-  mjData* d = mj_makeData(m);
-  if (!d) {
-    snprintf(err, (size_t)errsz, "out of memory evaluating the model at qpos0");
-    return 0;
-  }
+/* tn_fillQpos0's evaluation: its model, scratch data, error buffer and result */
+typedef struct qpos0Eval_ {
+  mjModel* m;
+  mjData* d;
+  char* err;
+  int errsz;
+  int ok;
+} qpos0Eval;
+
+/* everything evaluated at qpos0 on a->d (under an unwinding point) */
+static void qpos0_eval(void* arg) {
+  qpos0Eval* a = arg;
+  mjModel* m = a->m;
+  mjData* d = a->d;
+  char* err = a->err;
+  int errsz = a->errsz;
+  a->ok = 0;
 
   // smooth pipeline at qpos0 up to the factorized inertia
   mju_copy(d->qpos, m->qpos0, m->nq);
@@ -241,9 +251,8 @@ int tn_fillQpos0(mjModel* m, char* err, int errsz) {
   int* saved = mj_stackAllocInt(d, (size_t)nv + 1);
   if (!e || !x || !jacp || !jacr || !saved) {
     mj_freeStack(d);
-    mj_deleteData(d);
     snprintf(err, (size_t)errsz, "arena too small evaluating the model at qpos0");
-    return 0;
+    return;
   }
 
   // inertia (dof_M0 first), inverse weights, lengths and scales
@@ -256,10 +265,26 @@ int tn_fillQpos0(mjModel* m, char* err, int errsz) {
   mj_freeStack(d);
 
   // statistics use the same configuration
-  int ok = tn_fillStatistics(m, d, err, errsz);
+  a->ok = tn_fillStatistics(m, d, err, errsz);
 
   // spring lengths need their own configuration
   qpos0_springlength(m, d);
+}
+
+/* everything evaluated at qpos0; an engine error (the model's <size memory> too small for
+ * its own pipeline) fails the compilation with its message */
+int tn_fillQpos0(mjModel* m, char* err, int errsz) {
+  mjData* d = mj_makeData(m);
+  if (!d) {
+    snprintf(err, (size_t)errsz, "out of memory evaluating the model at qpos0");
+    return 0;
+  }
+  qpos0Eval a = {m, d, err, errsz, 0};
+  char why[1000];
+  if (tn_run(d, qpos0_eval, &a, why, (int)sizeof(why))) {
+    snprintf(err, (size_t)errsz, "evaluating the model at qpos0: %s", why);
+    a.ok = 0;
+  }
   mj_deleteData(d);
-  return ok;
+  return a.ok;
 }

@@ -151,6 +151,24 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
   return 1;
 }
 
+/* one mj_setLengthRange call's arguments and result, for tn_run (an engine error, such as
+ * an arena too small for the pulling simulation, fails the compilation with its message) */
+typedef struct lengthRangeRun_ {
+  mjModel* m;
+  mjData* d;
+  int index;
+  const mjLROpt* opt;
+  char* why;
+  int why_sz;
+  int ok;
+} lengthRangeRun;
+
+/* mj_setLengthRange on a call's arguments */
+static void lengthrange_run(void* arg) {
+  lengthRangeRun* r = arg;
+  r->ok = mj_setLengthRange(r->m, r->d, r->index, r->opt, r->why, r->why_sz);
+}
+
 int tn_compileLengthRange(tnCompiler* c) {
   mjModel* m = c->m;
   const mjLROpt* opt = &c->spec->compiler.LRopt;
@@ -182,7 +200,8 @@ int tn_compileLengthRange(tnCompiler* c) {
   }
   for (int i = 0; ok && i < m->nu; i++) {
     char why[300] = "";
-    if (!mj_setLengthRange(m, d, i, opt, why, sizeof(why))) {
+    lengthRangeRun r = {m, d, i, opt, why, (int)sizeof(why), 0};
+    if (tn_run(d, lengthrange_run, &r, why, (int)sizeof(why)) || !r.ok) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
       if (a->name) {
         ok = tn_compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);

@@ -175,33 +175,55 @@ void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key) {
 }
 
 /* ---- arena stack: grows up from the bottom; the efc arrays (d->parena bytes) sit at the
- * top of the same arena (see src/constraint) ---- */
+ * top of the same arena (see src/constraint). A frame holds the previous pbase in its first
+ * bytes; d->pbase is the offset just past the innermost frame's marker, so 0 means "no
+ * frame". Exhaustion raises mju_error, which unwinds to the host's tn_run. ---- */
 
-/* frame marker stored on the stack: previous pbase */
+/* fail with MuJoCo's message: `need` more bytes than the stack has left at `top` */
+static void stack_overflow(mjData* d, size_t top, size_t need) {
+  size_t max = d->narena - d->parena;
+  size_t avail = max > d->pstack ? max - d->pstack : 0;
+  mju_error("mj_stackAlloc: out of memory, stack overflow (max = %zu, available = %zu, "
+            "requested = %zu, nefc = %d, ncon = %d)",
+            max, avail, top - d->pstack + need, d->nefc, d->ncon);
+}
+
+/* push a frame marker storing the previous pbase */
 void mj_markStack(mjData* d) {
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
   if (top + sizeof(size_t) + d->parena > d->narena) {
-    mju_error("mj_markStack: arena exhausted (%zu bytes)", d->narena);
+    stack_overflow(d, top, sizeof(size_t));
     return;
   }
   memcpy((char*)d->arena + top, &d->pbase, sizeof(size_t));
-  d->pbase = top;
   d->pstack = top + sizeof(size_t);
+  d->pbase = d->pstack;
 }
 
 /* pop to the last mark */
 void mj_freeStack(mjData* d) {
-  size_t base = d->pbase;
+  // no frame, or a marker the stack has already been popped below: unbalanced calls
+  if (d->pbase < sizeof(size_t) || d->pbase > d->pstack) {
+    mju_error("mj_freeStack: no matching mj_markStack (pbase = %zu, pstack = %zu)", d->pbase,
+              d->pstack);
+    return;
+  }
+  size_t base = d->pbase - sizeof(size_t);
   memcpy(&d->pbase, (char*)d->arena + base, sizeof(size_t));
   d->pstack = base;
 }
 
-/* raw stack allocation */
-static void* stack_alloc(mjData* d, size_t bytes) {
+/* raw stack allocation of n elements of `size` bytes */
+static void* stack_alloc(mjData* d, size_t n, size_t size, const char* who) {
+  // element counts whose byte size does not fit in size_t
+  if (size && n > SIZE_MAX / size) {
+    mju_error("%s: requested size is too large (more than 2^64 bytes)", who);
+    return NULL;
+  }
+  size_t bytes = n * size;
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
-  if (top + bytes + d->parena > d->narena) {
-    mju_error("mj_stackAlloc: arena exhausted: need %zu bytes, have %zu", top + bytes,
-              d->narena);
+  if (top < d->pstack || bytes > d->narena || top + bytes + d->parena > d->narena) {
+    stack_overflow(d, top, bytes);
     return NULL;
   }
   d->pstack = top + bytes;
@@ -213,10 +235,10 @@ static void* stack_alloc(mjData* d, size_t bytes) {
 
 /* allocate mjtNums on the stack */
 mjtNum* mj_stackAllocNum(mjData* d, size_t n) {
-  return (mjtNum*)stack_alloc(d, sizeof(mjtNum) * n);
+  return (mjtNum*)stack_alloc(d, n, sizeof(mjtNum), "mj_stackAllocNum");
 }
 
 /* allocate ints on the stack */
 int* mj_stackAllocInt(mjData* d, size_t n) {
-  return (int*)stack_alloc(d, sizeof(int) * n);
+  return (int*)stack_alloc(d, n, sizeof(int), "mj_stackAllocInt");
 }

@@ -1,9 +1,14 @@
-/* util/util_errors.c — fatal errors, warnings and the mjData warning counters.
+/* util/util_errors.c — fatal errors, unwinding points, warnings and the warning counters.
  *
  * mju_error and mju_warning format a printf-style message and hand it to an installable
- * handler (default: print to stderr). The library never exits or aborts: mju_error returns
- * and its caller abandons the current computation. mj_warning counts run-time warnings in
- * mjData.warning and prints only the first occurrence of each kind. */
+ * handler (default: print to stderr). The library never exits or aborts. A host runs each
+ * unit of work (one rollout, one forward item, one request) through tn_run, which sets an
+ * unwinding point on the calling thread: mju_error then jumps back to it, so control never
+ * returns into the computation that failed, and the mjData's scratch stack is restored.
+ * Without an unwinding point mju_error returns and its caller abandons the computation.
+ * mj_warning counts run-time warnings in mjData.warning and prints only the first
+ * occurrence of each kind. */
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -16,7 +21,18 @@
 void (*mju_user_error)(const char* msg) = NULL;
 void (*mju_user_warning)(const char* msg) = NULL;
 
-/* report a fatal error to the handler, then return */
+/* one unwinding point: where mju_error jumps, the enclosing point, where the message goes */
+typedef struct tnUnwind_ {
+  jmp_buf env;
+  struct tnUnwind_* prev;
+  char* error;
+  int error_sz;
+} tnUnwind;
+
+/* innermost unwinding point of this thread (NULL: mju_error returns) */
+static _Thread_local tnUnwind* unwind_top;
+
+/* report a fatal error to the handler, then unwind to the innermost point (or return) */
 void mju_error(const char* msg, ...) {
   char buf[TN_MSG_LEN];
   va_list args;
@@ -26,12 +42,61 @@ void mju_error(const char* msg, ...) {
   vsnprintf(buf, sizeof(buf), msg, args);
   va_end(args);
 
-  // dispatch to the user handler or stderr
+  // dispatch to the user handler; stderr only when no host will receive the message
+  tnUnwind* u = unwind_top;
   if (mju_user_error) {
     mju_user_error(buf);
-  } else {
+  } else if (!u) {
     fprintf(stderr, "ERROR: %s\n", buf);
   }
+
+  // hand the message to the unwinding point and leave the failed computation
+  if (u) {
+    if (u->error && u->error_sz > 0) {
+      snprintf(u->error, (size_t)u->error_sz, "%s", buf);
+    }
+    longjmp(u->env, 1);
+  }
+}
+
+/* is an unwinding point active on this thread */
+int tn_unwinding(void) {
+  return unwind_top != NULL;
+}
+
+/* put d's scratch stack back to the marks saved at the unwinding point and drop the
+ * constraint rows, which an interrupted mj_makeConstraint may have left half-built */
+static void restore_data(mjData* d, size_t pstack, size_t pbase) {
+  d->pstack = pstack;
+  d->pbase = pbase;
+  d->parena = 0;
+  d->nefc = 0;
+  d->nJ = 0;
+  d->nA = 0;
+}
+
+/* run fn(arg) under an unwinding point; 0, or -1 after an mju_error inside it */
+int tn_run(mjData* d, tnRunFn fn, void* arg, char* error, int error_sz) {
+  tnUnwind u = {.prev = unwind_top, .error = error, .error_sz = error_sz};
+  size_t pstack = d ? d->pstack : 0, pbase = d ? d->pbase : 0;
+  if (error && error_sz > 0) {
+    error[0] = '\0';
+  }
+
+  // mju_error lands here: pop the point, restore the arena, report
+  if (setjmp(u.env)) {
+    unwind_top = u.prev;
+    if (d) {
+      restore_data(d, pstack, pbase);
+    }
+    return -1;
+  }
+
+  // the work, with this point innermost
+  unwind_top = &u;
+  fn(arg);
+  unwind_top = u.prev;
+  return 0;
 }
 
 /* report a warning to the handler */
