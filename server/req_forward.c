@@ -1,7 +1,8 @@
 /* server/req_forward.c — Forward: mj_forward on B states, returning qacc (and sensordata).
  *
- * Each item runs what tn_forwardBatch runs: mj_resetData, mj_setState, the control row
- * copied into ctrl, mj_forward; qacc is copied out. Results stream per env-range chunk. */
+ * Each item runs the engine's one forward path, tn_forwardItem, the same function behind
+ * tn_forwardBatch and `torsion-sim forward`: mj_resetData, mj_setState, the control row,
+ * mj_forward; qacc (and sensordata) are stored from d. Results stream per env-range chunk. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,14 +24,13 @@ typedef struct tdForwardOut_ {
   void* sens; /* [ne, nsens] or NULL */
 } tdForwardOut;
 
-/* one item: reset, set, control, forward, copy out */
+/* one item: the engine's forward path, then its results stored (narrowed when float32) */
 static void forward_item(const tdJob* job, mjData* d, int b, int i, void* out) {
   const tdForward* p = job->payload;
   const mjModel* m = job->model->m;
   tdForwardOut* o = out;
   const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? b : 0) * p->nu : NULL;
-  td_load_item(m, d, p->spec, p->state + (size_t)b * p->nstate, ctrl, NULL);
-  mj_forward(m, d);
+  tn_forwardItem(m, d, p->spec, p->state + (size_t)b * p->nstate, ctrl, NULL, NULL);
   td_store(o->qacc, (size_t)i * p->nv, d->qacc, p->nv, p->f32);
   if (p->sensordata) {
     td_store(o->sens, (size_t)i * p->nsens, d->sensordata, p->nsens, p->f32);

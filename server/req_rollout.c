@@ -1,9 +1,11 @@
 /* server/req_rollout.c — Rollout: B independent rollouts with mujoco.rollout semantics.
  *
- * Each item runs exactly what `torsion-sim rollout` runs: mj_resetData, mj_setState with
- * the request's spec, then per step the control row copied into ctrl and mj_step, the state
- * recorded with mj_getState after the chosen steps. Items are split into env-range chunks;
- * each chunk's result streams back as one RolloutResult frame as soon as it is done. */
+ * Each item runs the engine's one rollout path, tn_rolloutItem, the same function behind
+ * `torsion-sim rollout` and tn_rolloutBatch: mj_resetData, mj_setState with the request's
+ * spec, then per step the control row and mj_step, the state (and sensordata) recorded after
+ * the chosen steps; a warning stops the item and its remaining rows repeat the current
+ * state, as in mujoco.rollout. Items are split into env-range chunks; each chunk's result
+ * streams back as one RolloutResult frame as soon as it is done. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,46 +19,13 @@
 typedef struct tdRollout_ {
   int spec, nstate, nstep, nu, nsens, B;
   int nrec;
-  uint32_t* rec_steps; /* [nrec]: record after this many steps */
+  int record_every;    /* tn_rolloutItem's record_every (final_only: nstep) */
+  uint32_t* rec_steps; /* [nrec]: the steps recorded after, as sent to the client */
   int f32, sensordata;
   const double* state0; /* [B, nstate] */
   const double* ctrl;   /* [cb, ct, nu] or NULL */
   int ctrl_per_item, ctrl_per_step;
 } tdRollout;
-
-/* run one item, recording into the chunk's buffers at row offset `row`; 0 or -1 to stop */
-static int run_item(tdJob* job, tdRollout* p, mjData* d, int b, void* states, void* sens,
-                    size_t row, double* tmp, tdCompletion* c) {
-  const mjModel* m = job->model->m;
-  mj_resetData(m, d);
-  mj_setState(m, d, p->state0 + (size_t)b * p->nstate, p->spec);
-  const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? b : 0) *
-                                               (p->ctrl_per_step ? p->nstep : 1) * p->nu
-                               : NULL;
-  int r = 0;
-  for (int t = 0; t < p->nstep; t++) {
-    // this step's control, one step, and the record
-    if (ctrl && p->nu) {
-      memcpy(d->ctrl, ctrl + (size_t)(p->ctrl_per_step ? t : 0) * p->nu, sizeof(double) * p->nu);
-    }
-    mj_step(m, d);
-    if (td_engine_failed()) {
-      return -1;
-    }
-    if (r < p->nrec && p->rec_steps[r] == (uint32_t)(t + 1)) {
-      td_store_state(m, d, p->spec, p->nstate, states, (row + r) * p->nstate, tmp, p->f32);
-      if (p->sensordata) {
-        td_store(sens, (row + r) * p->nsens, d->sensordata, p->nsens, p->f32);
-      }
-      r++;
-    }
-    c->steps++;
-    if (t % TD_STOP_CHECK_EVERY == 0 && td_job_should_stop(job, c)) {
-      return -1;
-    }
-  }
-  return 0;
-}
 
 /* one item's arguments and result, for td_engine_run */
 typedef struct rolloutItem_ {
@@ -64,17 +33,58 @@ typedef struct rolloutItem_ {
   tdRollout* p;
   mjData* d;
   int b;
-  void *states, *sens;
-  size_t row;
-  double* tmp;
+  void *states, *sens; /* the chunk's output buffers */
+  size_t row;          /* the item's first row in them */
+  double* tmp;         /* float64 rows before narrowing to float32 */
   tdCompletion* c;
-  int rc; /* run_item's result */
+  uint32_t warnings;
+  int rc; /* 0, or -1 when the chunk must stop */
 } rolloutItem;
 
-/* run_item on an item's arguments */
+/* after each step: count it, and every few steps look at the stop flags */
+static int after_step(void* arg, int t) {
+  rolloutItem* a = arg;
+  a->c->steps++;
+  return td_engine_failed() || (t % TD_STOP_CHECK_EVERY == 0 && td_job_should_stop(a->job, a->c));
+}
+
+/* the engine's rollout path on one item, its rows stored into the chunk's buffers */
 static void rollout_item(void* arg) {
   rolloutItem* a = arg;
-  a->rc = run_item(a->job, a->p, a->d, a->b, a->states, a->sens, a->row, a->tmp, a->c);
+  tdRollout* p = a->p;
+  size_t nst = (size_t)p->nrec * p->nstate;
+  double* states = p->f32 ? a->tmp : (double*)a->states + a->row * p->nstate;
+  double* sens = !p->sensordata ? NULL
+                 : p->f32       ? a->tmp + nst
+                                : (double*)a->sens + a->row * p->nsens;
+  const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? a->b : 0) *
+                                               (p->ctrl_per_step ? p->nstep : 1) * p->nu
+                               : NULL;
+  tnRolloutItem it = {p->spec,
+                      p->state0 + (size_t)a->b * p->nstate,
+                      ctrl,
+                      p->ctrl_per_step ? p->nstep : 1,
+                      p->nstep,
+                      p->record_every,
+                      states,
+                      sens,
+                      after_step,
+                      a,
+                      0,
+                      0};
+  if (tn_rolloutItem(a->job->model->m, a->d, &it)) {
+    a->rc = -1;
+    return;
+  }
+  a->warnings = (uint32_t)it.warnings;
+
+  // float32 outputs: narrow the item's rows into the chunk's buffers
+  if (p->f32) {
+    td_store(a->states, a->row * p->nstate, states, nst, 1);
+    if (sens) {
+      td_store(a->sens, a->row * p->nsens, sens, (size_t)p->nrec * p->nsens, 1);
+    }
+  }
 }
 
 /* worker: one env range */
@@ -90,8 +100,9 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   void* states = malloc(nst * es + 8);
   void* sens = p->sensordata ? malloc(nse * es + 8) : NULL;
   uint32_t* warnings = calloc((size_t)ne, sizeof(uint32_t));
-  double* tmp = malloc(sizeof(double) * (size_t)(p->nstate + 1));
-  if (!states || (p->sensordata && !sens) || !warnings || !tmp) {
+  double* tmp = p->f32 ? malloc(sizeof(double) * (size_t)p->nrec * (p->nstate + p->nsens) + 8)
+                       : NULL;
+  if (!states || (p->sensordata && !sens) || !warnings || (p->f32 && !tmp)) {
     td_completion_error(c, TD_E_INTERNAL, "out of memory");
     goto done;
   }
@@ -100,11 +111,11 @@ static void run_chunk(tdJob* job, tdWorker* w, int chunk, tdCompletion* c) {
   // chunks)
   uint64_t t0 = td_now_ns();
   for (int i = 0; i < ne; i++) {
-    rolloutItem a = {job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c, 0};
+    rolloutItem a = {job, p, d, e0 + i, states, sens, (size_t)i * p->nrec, tmp, c, 0, 0};
     if (td_engine_run(job->model->m, d, rollout_item, &a) || a.rc) {
       goto done;
     }
-    warnings[i] = td_warning_mask(d);
+    warnings[i] = a.warnings;
   }
   td_model_note_cost(job->model, c->steps, td_now_ns() - t0);
 
@@ -250,6 +261,7 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
                    nsens,
                    (int)B,
                    nrec,
+                   rr->final_only ? (int)N : (int)rr->record_every,
                    rec,
                    f32,
                    rr->sensordata,

@@ -3,17 +3,15 @@
  *
  * With --sensordata the commands also write the sensor values mj_forward computed:
  * [B, nsensordata] for forward, [B, N, nsensordata] for rollout (row t: the values of the
- * forward pass inside step t, as mujoco.rollout records them). The batch helpers return
- * states and qacc only, so these runs use the same per-item loops here, with sensors;
- * models with a sensor type the engine does not evaluate are refused. An item stopped by an
+ * forward pass inside step t, as mujoco.rollout records them). Both commands run through
+ * the batch helpers (tn_rolloutBatchSensors, tn_forwardBatchSensors), so every item takes the
+ * engine's one per-item path; models with a sensor type the engine does not evaluate are
+ * refused for --sensordata. An item stopped by an
  * engine error (e.g. an arena too small for the model) gets NaN rows; the outputs are still
  * written, and the command fails with one line naming the item and the error. */
 #include <stdlib.h>
 #include <string.h>
 
-#include <omp.h>
-
-#include "batch/batch.h"
 #include "sim.h"
 
 /* 0 when sensordata can be produced for m, else an exit status after saying why */
@@ -32,56 +30,6 @@ static int write_npy(const char* path, const mjtNum* data, int ndim, const size_
     return sim_fail("%s", err);
   }
   return 0;
-}
-
-/* one forward-with-sensors item's arguments, for tn_batchRunItem */
-typedef struct fwdSensItem_ {
-  const mjModel* m;
-  mjData* d;
-  int spec;
-  const mjtNum *state, *ctrl;
-  mjtNum *qacc, *sens;
-} fwdSensItem;
-
-/* reset, set, forward, copy qacc and sensordata */
-static void forward_item(void* arg) {
-  fwdSensItem* a = arg;
-  const mjModel* m = a->m;
-  mj_resetData(m, a->d);
-  mj_setState(m, a->d, a->state, a->spec);
-  if (a->ctrl && m->nu) {
-    memcpy(a->d->ctrl, a->ctrl, sizeof(mjtNum) * m->nu);
-  }
-  mj_forward(m, a->d);
-  memcpy(a->qacc, a->d->qacc, sizeof(mjtNum) * m->nv);
-  memcpy(a->sens, a->d->sensordata, sizeof(mjtNum) * m->nsensordata);
-}
-
-/* mj_forward at each state: qacc [B, nv] and sensordata [B, nsensordata]; returns the
- * number of failed items (their rows are NaN) */
-static int forward_with_sensors(const mjModel* m, mjData** datas, int nthread, long B,
-                                int spec, const mjtNum* state, const mjtNum* ctrl,
-                                mjtNum* qacc, mjtNum* sens, tnBatchStatus* status) {
-  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
-  tn_batchStatusClear(status);
-
-  // each state independently, as tn_forwardBatch does
-#pragma omp parallel for num_threads(nthread) schedule(static)
-  for (long b = 0; b < B; b++) {
-    mjData* d = datas[omp_get_thread_num()];
-    fwdSensItem a = {m,
-                     d,
-                     spec,
-                     state + (size_t)b * nstate,
-                     ctrl ? ctrl + (size_t)b * m->nu : NULL,
-                     qacc + (size_t)b * m->nv,
-                     sens + (size_t)b * ns};
-    if (tn_batchRunItem(m, d, (int)b, forward_item, &a, status)) {
-      tn_batchFillNaN(a.qacc, (size_t)m->nv);
-      tn_batchFillNaN(a.sens, (size_t)ns);
-    }
-  }
-  return tn_batchResult(status);
 }
 
 /* forward subcommand: qacc [B, nv] after mj_forward (and sensordata) */
@@ -114,10 +62,8 @@ int cmd_forward(const simArgs* args) {
   }
   const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
   tnBatchStatus status;
-  int failed = sens ? forward_with_sensors(m, datas, args->threads, B, args->spec, st.data,
-                                           ctrl, qacc, sens, &status)
-                    : tn_forwardBatch(m, datas, args->threads, (int)B, args->spec, st.data,
-                                      ctrl, qacc, &status);
+  int failed = tn_forwardBatchSensors(m, datas, args->threads, (int)B, args->spec, st.data,
+                                      ctrl, qacc, sens, &status);
   if (failed < 0) {
     goto done;
   }
@@ -139,85 +85,6 @@ done:
   npy_free(&ct);
   mj_deleteModel(m);
   return rc;
-}
-
-/* 1 if any warning counter of d is non-zero */
-static int warned(const mjData* d) {
-  for (int w = 0; w < mjNWARNING; w++) {
-    if (d->warning[w].number > 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* one rollout recording states [N, nstate] and sensordata [N, ns]; after a warning the
- * remaining rows repeat the last ones (tn_rolloutBatch's semantics) */
-static void rollout_one(const mjModel* m, mjData* d, int N, int spec, const mjtNum* s0,
-                        const mjtNum* ctrl, int ctrl_nt, mjtNum* out, mjtNum* sens) {
-  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
-  mj_resetData(m, d);
-  mj_setState(m, d, s0, spec);
-  for (int t = 0; t < N; t++) {
-    // this step's control, the step, the rows after it
-    if (ctrl && m->nu) {
-      memcpy(d->ctrl, ctrl + (size_t)(ctrl_nt == 1 ? 0 : t) * m->nu, sizeof(mjtNum) * m->nu);
-    }
-    mj_step(m, d);
-    mj_getState(m, d, out + (size_t)t * nstate, spec);
-    memcpy(sens + (size_t)t * ns, d->sensordata, sizeof(mjtNum) * ns);
-
-    // stop after a divergence warning, repeating the last rows
-    if (warned(d)) {
-      for (int r = t + 1; r < N; r++) {
-        memcpy(out + (size_t)r * nstate, out + (size_t)t * nstate, sizeof(mjtNum) * nstate);
-        memcpy(sens + (size_t)r * ns, sens + (size_t)t * ns, sizeof(mjtNum) * ns);
-      }
-      break;
-    }
-  }
-}
-
-/* one rollout-with-sensors item's arguments, for tn_batchRunItem */
-typedef struct rollSensItem_ {
-  const mjModel* m;
-  mjData* d;
-  int N, spec, ctrl_nt;
-  const mjtNum *s0, *ctrl;
-  mjtNum *out, *sens;
-} rollSensItem;
-
-/* rollout_one on an item's arguments */
-static void rollout_item(void* arg) {
-  rollSensItem* a = arg;
-  rollout_one(a->m, a->d, a->N, a->spec, a->s0, a->ctrl, a->ctrl_nt, a->out, a->sens);
-}
-
-/* rollouts with sensordata, one item per iteration; thread i uses datas[i]; returns the
- * number of failed items (their rows are NaN) */
-static int rollout_with_sensors(const mjModel* m, mjData** datas, int nthread, long B, int N,
-                                int spec, const mjtNum* s0, const mjtNum* ctrl, int ctrl_nt,
-                                mjtNum* out, mjtNum* sens, tnBatchStatus* status) {
-  int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
-  tn_batchStatusClear(status);
-#pragma omp parallel for num_threads(nthread) schedule(static)
-  for (long b = 0; b < B; b++) {
-    mjData* d = datas[omp_get_thread_num()];
-    rollSensItem a = {m,
-                      d,
-                      N,
-                      spec,
-                      ctrl_nt,
-                      s0 + (size_t)b * nstate,
-                      ctrl ? ctrl + (size_t)b * ctrl_nt * m->nu : NULL,
-                      out + (size_t)b * N * nstate,
-                      sens + (size_t)b * N * ns};
-    if (tn_batchRunItem(m, d, (int)b, rollout_item, &a, status)) {
-      tn_batchFillNaN(a.out, (size_t)N * nstate);
-      tn_batchFillNaN(a.sens, (size_t)N * ns);
-    }
-  }
-  return tn_batchResult(status);
 }
 
 /* rollout subcommand: states [B, N, nstate] (and sensordata [B, N, nsensordata]) */
@@ -267,10 +134,8 @@ int cmd_rollout(const simArgs* args) {
   }
   const mjtNum* ctrl = args->ctrl ? ct.data : NULL;
   tnBatchStatus status;
-  int failed = sens ? rollout_with_sensors(m, datas, args->threads, B, N, args->spec, st.data,
-                                           ctrl, ctrl_nt, out, sens, &status)
-                    : tn_rolloutBatch(m, datas, args->threads, (int)B, N, args->spec, st.data,
-                                      ctrl, ctrl_nt, out, NULL, &status);
+  int failed = tn_rolloutBatchSensors(m, datas, args->threads, (int)B, N, args->spec, st.data,
+                                      ctrl, ctrl_nt, out, sens, NULL, &status);
   if (failed < 0) {
     goto done;
   }

@@ -51,15 +51,10 @@ typedef struct simForwardItem_ {
   const mjtNum* ctrl;
 } simForwardItem;
 
-/* reset, set the state (and control), forward */
+/* the engine's one forward path on an item's arguments */
 static void forward_item(void* arg) {
   simForwardItem* a = arg;
-  mj_resetData(a->m, a->d);
-  mj_setState(a->m, a->d, a->state, a->spec);
-  if (a->ctrl && a->m->nu) {
-    memcpy(a->d->ctrl, a->ctrl, sizeof(mjtNum) * a->m->nu);
-  }
-  mj_forward(a->m, a->d);
+  tn_forwardItem(a->m, a->d, a->spec, a->state, a->ctrl, NULL, NULL);
 }
 
 /* mj_forward at state b under an unwinding point; 0, or 1 after printing why */

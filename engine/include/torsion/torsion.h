@@ -497,12 +497,65 @@ int tn_rolloutBatch(const mjModel* m, mjData** datas, int nthread, int B, int ns
                     int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
                     mjtNum* out, int* warnings, tnBatchStatus* status);
 
+/* tn_rolloutBatch that also records sensordata (NULL allowed): sens [B, nstep, nsensordata],
+ * row t the values of the forward pass inside step t (as mujoco.rollout records them). */
+int tn_rolloutBatchSensors(const mjModel* m, mjData** datas, int nthread, int B, int nstep,
+                           int spec, const mjtNum* state0, const mjtNum* ctrl, int ctrl_nt,
+                           mjtNum* out, mjtNum* sens, int* warnings, tnBatchStatus* status);
+
 /* mj_forward for B states (spec `spec`) with optional controls [B, nu]; writes qacc
  * [B, nv]. Same threading and failure contract as tn_rolloutBatch. Returns 0 on success,
  * -1 on invalid arguments, or the number of failed items. */
 int tn_forwardBatch(const mjModel* m, mjData** datas, int nthread, int B, int spec,
                     const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out,
                     tnBatchStatus* status);
+
+/* tn_forwardBatch that also writes sensordata (NULL allowed): sens [B, nsensordata]. */
+int tn_forwardBatchSensors(const mjModel* m, mjData** datas, int nthread, int B, int spec,
+                           const mjtNum* state, const mjtNum* ctrl, mjtNum* qacc_out,
+                           mjtNum* sens, tnBatchStatus* status);
+
+/* Called by tn_rolloutItem after step t (0-based) has been taken; non-zero stops the item
+ * there (its later rows are left as they are). */
+typedef int (*tnStepFn)(void* arg, int t);
+
+/* One rollout item (Torsion): its inputs, and what tn_rolloutItem reports. */
+typedef struct tnRolloutItem_ {
+  int spec;             /* state spec of state0 and of the recorded rows */
+  const mjtNum* state0; /* [nstate] */
+  const mjtNum* ctrl;   /* NULL (controls stay as mj_resetData leaves them) or [ctrl_nt, nu] */
+  int ctrl_nt;          /* rows of ctrl: nstep (one per step) or 1 (held) */
+  int nstep;            /* steps to take */
+  int record_every;     /* a row after every k-th step and after the last; 0 or 1: every step */
+  mjtNum* states;       /* NULL or [nrow, nstate] (tn_rolloutRows) */
+  mjtNum* sensordata;   /* NULL or [nrow, nsensordata] */
+  tnStepFn after_step;  /* NULL, or polled after every step */
+  void* after_step_arg;
+  int nstep_run;     /* out: steps actually taken */
+  int warnings;      /* out: bitmask (1 << mjtWarning) of the warnings raised */
+} tnRolloutItem;
+
+/* The number of rows a rollout of nstep steps records with record_every k. */
+int tn_rolloutRows(int nstep, int record_every);
+
+/* The one per-item rollout path behind tn_rolloutBatch, torsion-sim rollout and torsiond's
+ * Rollout: mj_resetData, mj_setState(state0), then per step the control row and mj_step,
+ * recording state (mj_getState) and sensordata after the recorded steps. As mujoco.rollout
+ * does, the warning counters are checked before every step: once one is set, the item stops
+ * and every remaining row gets the current state and sensordata. Engine errors raise
+ * mju_error: call it under tn_run. Returns 0 when the item ran to its end or stopped on a
+ * warning, 1 when after_step stopped it. */
+int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item);
+
+/* The one per-item forward path behind tn_forwardBatch, torsion-sim forward and torsiond's
+ * Forward: mj_resetData, mj_setState, the control row (ctrl NULL: none), mj_forward; copies
+ * qacc [nv] and sensordata [nsensordata] when the pointers are not NULL (d keeps them too).
+ * Engine errors raise mju_error: call it under tn_run. */
+void tn_forwardItem(const mjModel* m, mjData* d, int spec, const mjtNum* state,
+                    const mjtNum* ctrl, mjtNum* qacc, mjtNum* sensordata);
+
+/* Bitmask (1 << mjtWarning) of the warning kinds whose counters in d are non-zero. */
+int tn_warningMask(const mjData* d);
 
 /* ---------------------------------------------------------------------------------------
  * Field registry (Torsion): look up any mjModel/mjData array by its MuJoCo name

@@ -1,0 +1,109 @@
+/* batch/batch_one.c — the one path for a single rollout item and a single forward item.
+ *
+ * Every host runs its items through these two functions: the OpenMP batch helpers
+ * (batch_rollout.c), torsion-sim's rollout and forward commands (through the batch helpers)
+ * and torsiond's Rollout and Forward requests (one item at a time on a worker's mjData). The
+ * sequence inside an item (reset, state, control, step, record, the warning stop) is written
+ * once here, so the three hosts produce the same bits. Neither function sets up an
+ * unwinding point: callers run them under tn_run, which is where engine errors land. */
+#include <string.h>
+
+#include <torsion/torsion.h>
+
+/* bitmask of the warning kinds whose counters are non-zero */
+int tn_warningMask(const mjData* d) {
+  int mask = 0;
+  for (int w = 0; w < mjNWARNING; w++) {
+    if (d->warning[w].number > 0) {
+      mask |= 1 << w;
+    }
+  }
+  return mask;
+}
+
+/* rows recorded by a rollout of nstep steps, one after every k-th step and the last */
+int tn_rolloutRows(int nstep, int record_every) {
+  int k = record_every < 1 ? 1 : record_every;
+  return nstep < 1 ? 0 : nstep / k + (nstep % k != 0);
+}
+
+/* write d's state and sensordata into row `row` of the item's outputs */
+static void record_row(const mjModel* m, const mjData* d, tnRolloutItem* item, int nstate,
+                       int row) {
+  if (item->states) {
+    mj_getState(m, d, item->states + (size_t)row * nstate, item->spec);
+  }
+  if (item->sensordata && m->nsensordata) {
+    memcpy(item->sensordata + (size_t)row * m->nsensordata, d->sensordata,
+           sizeof(mjtNum) * m->nsensordata);
+  }
+}
+
+/* one rollout item: reset, set, then step and record until the end or a warning */
+int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
+  if (!item || item->nstep < 0 || !item->state0 ||
+      (item->ctrl && item->ctrl_nt != 1 && item->ctrl_nt != item->nstep)) {
+    mju_error("tn_rolloutItem: invalid arguments");
+    return -1;
+  }
+  int k = item->record_every < 1 ? 1 : item->record_every;
+  int nrow = tn_rolloutRows(item->nstep, k), row = 0;
+  int nstate = mj_stateSize(m, item->spec);
+  item->nstep_run = 0;
+
+  // start from a clean reset, then the item's own state
+  mj_resetData(m, d);
+  mj_setState(m, d, item->state0, item->spec);
+
+  for (int t = 0; t < item->nstep; t++) {
+    // a warning stops the item: the remaining rows get the current state and sensors
+    if (tn_warningMask(d)) {
+      for (; row < nrow; row++) {
+        record_row(m, d, item, nstate, row);
+      }
+      break;
+    }
+
+    // this step's control, then the step
+    if (item->ctrl && m->nu) {
+      const mjtNum* c = item->ctrl + (size_t)(item->ctrl_nt == 1 ? 0 : t) * m->nu;
+      memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
+    }
+    mj_step(m, d);
+    item->nstep_run++;
+
+    // record after every k-th step and after the last
+    if ((t + 1) % k == 0 || t + 1 == item->nstep) {
+      record_row(m, d, item, nstate, row++);
+    }
+
+    // the host may stop the item (cancelled, deadline passed)
+    if (item->after_step && item->after_step(item->after_step_arg, t)) {
+      item->warnings = tn_warningMask(d);
+      return 1;
+    }
+  }
+  item->warnings = tn_warningMask(d);
+  return 0;
+}
+
+/* one forward item: reset, set, control, forward, copy out */
+void tn_forwardItem(const mjModel* m, mjData* d, int spec, const mjtNum* state,
+                    const mjtNum* ctrl, mjtNum* qacc, mjtNum* sensordata) {
+  if (!state) {
+    mju_error("tn_forwardItem: invalid arguments");
+    return;
+  }
+  mj_resetData(m, d);
+  mj_setState(m, d, state, spec);
+  if (ctrl && m->nu) {
+    memcpy(d->ctrl, ctrl, sizeof(mjtNum) * m->nu);
+  }
+  mj_forward(m, d);
+  if (qacc && m->nv) {
+    memcpy(qacc, d->qacc, sizeof(mjtNum) * m->nv);
+  }
+  if (sensordata && m->nsensordata) {
+    memcpy(sensordata, d->sensordata, sizeof(mjtNum) * m->nsensordata);
+  }
+}
