@@ -275,7 +275,7 @@ static void req_cancel(tdConn* c, tdReq* req, double t0) {
   r.final = 1;
   r.body_case = TORSION__V1__RESPONSE__BODY_CANCEL;
   r.cancel = &res;
-  td_reply(c, &r, TORSION__V1__REQUEST__BODY_CANCEL - 10, t0);
+  td_reply(c, &r, TD_KIND_CANCEL, t0);
   protobuf_c_message_free_unpacked(&req->base, NULL);
 }
 
@@ -298,22 +298,53 @@ uint64_t td_peek_id(const uint8_t* p, size_t len) {
   return 0;
 }
 
-/* requests that start new work are refused while draining */
-static int creates_work(int body) {
-  switch (body) {
-    case TORSION__V1__REQUEST__BODY_LOAD_MODEL:
-    case TORSION__V1__REQUEST__BODY_ROLLOUT:
-    case TORSION__V1__REQUEST__BODY_FORWARD:
-    case TORSION__V1__REQUEST__BODY_INVERSE:
-    case TORSION__V1__REQUEST__BODY_TRANSITION_FD:
-    case TORSION__V1__REQUEST__BODY_INVERSE_FD:
-    case TORSION__V1__REQUEST__BODY_CREATE_SESSION:
-    case TORSION__V1__REQUEST__BODY_SESSION_STEP:
-    case TORSION__V1__REQUEST__BODY_SESSION_RESET:
-    case TORSION__V1__REQUEST__BODY_SESSION_GET_STATE:
-    case TORSION__V1__REQUEST__BODY_SESSION_SET_STATE: return 1;
-    default: return 0;
+/* the request table: every kind the server serves, in protocol order */
+const tdReqKind td_req_kinds[TD_NKIND] = {
+    [TD_KIND_HELLO] = {TORSION__V1__REQUEST__BODY_HELLO, "hello", td_req_hello, 0, TD_LAT_LOOP},
+    [TD_KIND_LOAD_MODEL] = {TORSION__V1__REQUEST__BODY_LOAD_MODEL, "load_model",
+                            td_req_load_model, 1, TD_LAT_COMPILE},
+    [TD_KIND_MODEL_INFO] = {TORSION__V1__REQUEST__BODY_MODEL_INFO, "model_info",
+                            td_req_model_info, 0, TD_LAT_LOOP},
+    [TD_KIND_UNLOAD_MODEL] = {TORSION__V1__REQUEST__BODY_UNLOAD_MODEL, "unload_model",
+                              td_req_unload_model, 0, TD_LAT_LOOP},
+    [TD_KIND_ROLLOUT] = {TORSION__V1__REQUEST__BODY_ROLLOUT, "rollout", td_req_rollout, 1,
+                         TD_LAT_WORKERS},
+    [TD_KIND_FORWARD] = {TORSION__V1__REQUEST__BODY_FORWARD, "forward", td_req_forward, 1,
+                         TD_LAT_WORKERS},
+    [TD_KIND_CREATE_SESSION] = {TORSION__V1__REQUEST__BODY_CREATE_SESSION, "create_session",
+                                td_req_create_session, 1, TD_LAT_WORKERS},
+    [TD_KIND_SESSION_STEP] = {TORSION__V1__REQUEST__BODY_SESSION_STEP, "session_step",
+                              td_req_session_step, 1, TD_LAT_WORKERS},
+    [TD_KIND_SESSION_RESET] = {TORSION__V1__REQUEST__BODY_SESSION_RESET, "session_reset",
+                               td_req_session_reset, 1, TD_LAT_WORKERS},
+    [TD_KIND_SESSION_GET_STATE] = {TORSION__V1__REQUEST__BODY_SESSION_GET_STATE,
+                                   "session_get_state", td_req_session_get_state, 1,
+                                   TD_LAT_WORKERS},
+    [TD_KIND_SESSION_SET_STATE] = {TORSION__V1__REQUEST__BODY_SESSION_SET_STATE,
+                                   "session_set_state", td_req_session_set_state, 1,
+                                   TD_LAT_WORKERS},
+    [TD_KIND_CLOSE_SESSION] = {TORSION__V1__REQUEST__BODY_CLOSE_SESSION, "close_session",
+                               td_req_close_session, 0, TD_LAT_LOOP},
+    [TD_KIND_STATS] = {TORSION__V1__REQUEST__BODY_STATS, "stats", td_req_stats, 0, TD_LAT_LOOP},
+    [TD_KIND_HEALTH] = {TORSION__V1__REQUEST__BODY_HEALTH, "health", td_req_health, 0,
+                        TD_LAT_LOOP},
+    [TD_KIND_CANCEL] = {TORSION__V1__REQUEST__BODY_CANCEL, "cancel", req_cancel, 0, TD_LAT_LOOP},
+    [TD_KIND_INVERSE] = {TORSION__V1__REQUEST__BODY_INVERSE, "inverse", td_req_inverse, 1,
+                         TD_LAT_WORKERS},
+    [TD_KIND_TRANSITION_FD] = {TORSION__V1__REQUEST__BODY_TRANSITION_FD, "transition_fd",
+                               td_req_transition_fd, 1, TD_LAT_WORKERS},
+    [TD_KIND_INVERSE_FD] = {TORSION__V1__REQUEST__BODY_INVERSE_FD, "inverse_fd",
+                            td_req_inverse_fd, 1, TD_LAT_WORKERS},
+};
+
+/* the kind of a message case, or -1 */
+int td_kind_of(int body) {
+  for (int k = 0; k < TD_NKIND; k++) {
+    if (td_req_kinds[k].body == body) {
+      return k;
+    }
   }
+  return -1;
 }
 
 /* decode, check and route one frame */
@@ -329,7 +360,7 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
     return;
   }
   int body = (int)req->body_case;
-  int kind = (body >= 10 && body < 10 + TD_NKIND) ? body - 10 : -1;
+  int kind = td_kind_of(body);
 
   // authentication: nothing but Hello until the token has been shown
   if (c->auth_required && !c->authenticated && body != TORSION__V1__REQUEST__BODY_HELLO) {
@@ -344,7 +375,7 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
               "request body not set or of a type this server does not know");
     return;
   }
-  if (srv->draining && creates_work(body)) {
+  if (srv->draining && td_req_kinds[kind].creates_work) {
     td_reject(c, req, kind, t0, TD_E_SHUTTING_DOWN, "the server is draining");
     return;
   }
@@ -354,20 +385,6 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
     return;
   }
 
-  // route
-  switch (body) {
-    case TORSION__V1__REQUEST__BODY_HELLO: td_req_hello(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_LOAD_MODEL: td_req_load_model(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_MODEL_INFO: td_req_model_info(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_UNLOAD_MODEL: td_req_unload_model(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_ROLLOUT: td_req_rollout(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_FORWARD: td_req_forward(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_INVERSE: td_req_inverse(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_TRANSITION_FD: td_req_transition_fd(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_INVERSE_FD: td_req_inverse_fd(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_STATS: td_req_stats(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_HEALTH: td_req_health(c, req, t0); break;
-    case TORSION__V1__REQUEST__BODY_CANCEL: req_cancel(c, req, t0); break;
-    default: td_req_session(c, req, t0); break;
-  }
+  // route through the request table
+  td_req_kinds[kind].handler(c, req, t0);
 }

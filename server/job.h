@@ -34,7 +34,7 @@ struct tdJob_ {
   tdJob* jprev;
   tdJob* jnext;
   uint64_t id;
-  int kind;             /* metrics kind (Request body field - 10) */
+  int kind;             /* request kind (kinds.h) */
   double t0;            /* arrival time (s) */
   uint64_t deadline_ns; /* 0: none */
   tdModel* model;       /* referenced while the job lives (may be NULL) */

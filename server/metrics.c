@@ -3,26 +3,6 @@
 
 #include <math.h>
 
-/* names of the request kinds, index = Request.body field number - 10 */
-const char* const td_kind_names[TD_NKIND] = {"hello",
-                                             "load_model",
-                                             "model_info",
-                                             "unload_model",
-                                             "rollout",
-                                             "forward",
-                                             "create_session",
-                                             "session_step",
-                                             "session_reset",
-                                             "session_get_state",
-                                             "session_set_state",
-                                             "close_session",
-                                             "stats",
-                                             "health",
-                                             "cancel",
-                                             "inverse",
-                                             "transition_fd",
-                                             "inverse_fd"};
-
 /* bucket bounds: 10^(i/10) microseconds */
 double td_hist_bound(int i) {
   return pow(10.0, i / 10.0);

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 
-/* request kinds, in protocol order (Request.body field number - 10) */
-#define TD_NKIND 18
+#include "kinds.h"
+
 #define TD_HIST_NBOUND 81
 
 /* one latency histogram */
@@ -28,11 +28,8 @@ typedef struct tdMetrics_ {
   uint64_t bytes_in;
   uint64_t bytes_out;
   uint64_t errors_by_code[32];
-  tdHist latency[TD_NKIND];
+  tdHist latency[TD_NKIND]; /* per request kind (kinds.h) */
 } tdMetrics;
-
-/* protocol names of the request kinds */
-extern const char* const td_kind_names[TD_NKIND];
 
 /* upper bound (us) of histogram bucket i */
 double td_hist_bound(int i);

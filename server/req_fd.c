@@ -249,7 +249,7 @@ static const tdJobOps transition_ops = {transition_chunk, NULL, release};
 
 /* TransitionFD: validate, then queue */
 void td_req_transition_fd(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_TRANSITION_FD - 10;
+  int kind = TD_KIND_TRANSITION_FD;
   Torsion__V1__TransitionFDRequest* tr = req->transition_fd;
 
   // model, spec, states [B, nstate]
@@ -373,7 +373,7 @@ static const tdJobOps inverse_fd_ops = {inverse_fd_chunk, NULL, release};
 
 /* InverseFD: validate, then queue */
 void td_req_inverse_fd(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_INVERSE_FD - 10;
+  int kind = TD_KIND_INVERSE_FD;
   Torsion__V1__InverseFDRequest* ir = req->inverse_fd;
 
   // model, spec, states [B, nstate], accelerations [B, nv]

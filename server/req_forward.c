@@ -88,7 +88,7 @@ static const tdJobOps forward_ops = {run_chunk, NULL, release};
 
 /* Forward: validate, then queue */
 void td_req_forward(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_FORWARD - 10;
+  int kind = TD_KIND_FORWARD;
   Torsion__V1__ForwardRequest* fr = req->forward;
 
   // model, spec, states [B, nstate]

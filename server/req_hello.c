@@ -9,7 +9,7 @@
 /* answer a Hello */
 void td_req_hello(tdConn* c, tdReq* req, double t0) {
   const tdConfig* cfg = &c->srv->cfg;
-  int kind = TORSION__V1__REQUEST__BODY_HELLO - 10;
+  int kind = TD_KIND_HELLO;
 
   // the token, when this connection needs one; a wrong one closes the connection
   if (c->auth_required) {

@@ -72,7 +72,7 @@ static const tdJobOps inverse_ops = {run_chunk, NULL, release};
 
 /* Inverse: validate, then queue */
 void td_req_inverse(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_INVERSE - 10;
+  int kind = TD_KIND_INVERSE;
   Torsion__V1__InverseRequest* ir = req->inverse;
 
   // model, spec, states [B, nstate]

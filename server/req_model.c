@@ -338,7 +338,7 @@ static const tdJobOps load_ops = {NULL, NULL, NULL};
 /* LoadModel: validate sizes and names, then start pass 1 */
 void td_req_load_model(tdConn* c, tdReq* req, double t0) {
   tdServer* srv = c->srv;
-  int kind = TORSION__V1__REQUEST__BODY_LOAD_MODEL - 10;
+  int kind = TD_KIND_LOAD_MODEL;
   Torsion__V1__LoadModelRequest* lm = req->load_model;
   char why[600];
 
@@ -400,7 +400,7 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
 
 /* ModelInfo */
 void td_req_model_info(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_MODEL_INFO - 10;
+  int kind = TD_KIND_MODEL_INFO;
   tdModel* mod = td_lookup_model(c, req, kind, t0, req->model_info->model);
   if (!mod) {
     return;
@@ -419,7 +419,7 @@ void td_req_model_info(tdConn* c, tdReq* req, double t0) {
 
 /* UnloadModel: the model leaves the registry; users finish with it */
 void td_req_unload_model(tdConn* c, tdReq* req, double t0) {
-  int kind = TORSION__V1__REQUEST__BODY_UNLOAD_MODEL - 10;
+  int kind = TD_KIND_UNLOAD_MODEL;
   tdModel* mod = td_lookup_model(c, req, kind, t0, req->unload_model->model);
   if (!mod) {
     return;

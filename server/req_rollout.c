@@ -186,7 +186,7 @@ static uint32_t* record_steps(int nstep, int every, int final_only, int* nrec) {
 /* Rollout: validate everything, then queue */
 void td_req_rollout(tdConn* c, tdReq* req, double t0) {
   const tdConfig* cfg = &c->srv->cfg;
-  int kind = TORSION__V1__REQUEST__BODY_ROLLOUT - 10;
+  int kind = TD_KIND_ROLLOUT;
   Torsion__V1__RolloutRequest* rr = req->rollout;
   char why[512];
 

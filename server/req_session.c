@@ -212,7 +212,7 @@ static void encode_result(tdJob* job, tdSessOp* p, tdCompletion* c) {
   tdResp r = TORSION__V1__RESPONSE__INIT;
   r.id = job->id;
   r.final = 1;
-  r.body_case = (Torsion__V1__Response__BodyCase)(job->kind + 10);
+  r.body_case = (Torsion__V1__Response__BodyCase)td_req_kinds[job->kind].body;
   r.create_session = &res;  // every session body is a SessionResult (same union slot)
   c->final = 1;
   if (td_pack_frame(&r, &c->frame, &c->len)) {
@@ -539,24 +539,32 @@ static void close_session(tdConn* c, tdReq* req, double t0, int kind) {
   protobuf_c_message_free_unpacked(&req->base, NULL);
 }
 
-/* route the session family */
-void td_req_session(tdConn* c, tdReq* req, double t0) {
-  int kind = (int)req->body_case - 10;
-  switch (req->body_case) {
-    case TORSION__V1__REQUEST__BODY_CREATE_SESSION: create_session(c, req, t0, kind); break;
-    case TORSION__V1__REQUEST__BODY_SESSION_STEP:
-      session_call(c, req, t0, kind, req->session_step->session);
-      break;
-    case TORSION__V1__REQUEST__BODY_SESSION_RESET:
-      session_call(c, req, t0, kind, req->session_reset->session);
-      break;
-    case TORSION__V1__REQUEST__BODY_SESSION_GET_STATE:
-      session_call(c, req, t0, kind, req->session_get_state->session);
-      break;
-    case TORSION__V1__REQUEST__BODY_SESSION_SET_STATE:
-      session_call(c, req, t0, kind, req->session_set_state->session);
-      break;
-    case TORSION__V1__REQUEST__BODY_CLOSE_SESSION: close_session(c, req, t0, kind); break;
-    default: td_reject(c, req, kind, t0, TD_E_UNKNOWN_REQUEST, "unknown request"); break;
-  }
+/* CreateSession */
+void td_req_create_session(tdConn* c, tdReq* req, double t0) {
+  create_session(c, req, t0, TD_KIND_CREATE_SESSION);
+}
+
+/* SessionStep */
+void td_req_session_step(tdConn* c, tdReq* req, double t0) {
+  session_call(c, req, t0, TD_KIND_SESSION_STEP, req->session_step->session);
+}
+
+/* SessionReset */
+void td_req_session_reset(tdConn* c, tdReq* req, double t0) {
+  session_call(c, req, t0, TD_KIND_SESSION_RESET, req->session_reset->session);
+}
+
+/* SessionGetState */
+void td_req_session_get_state(tdConn* c, tdReq* req, double t0) {
+  session_call(c, req, t0, TD_KIND_SESSION_GET_STATE, req->session_get_state->session);
+}
+
+/* SessionSetState */
+void td_req_session_set_state(tdConn* c, tdReq* req, double t0) {
+  session_call(c, req, t0, TD_KIND_SESSION_SET_STATE, req->session_set_state->session);
+}
+
+/* CloseSession */
+void td_req_close_session(tdConn* c, tdReq* req, double t0) {
+  close_session(c, req, t0, TD_KIND_CLOSE_SESSION);
 }

@@ -79,7 +79,7 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
   size_t nh = 0;
   for (int i = 0; i < TD_NKIND; i++) {
     if (mt->latency[i].count) {
-      fill_hist(&hs[nh], &mt->latency[i], td_kind_names[i]);
+      fill_hist(&hs[nh], &mt->latency[i], td_req_kinds[i].name);
       hsp[nh] = &hs[nh];
       nh++;
     }
@@ -93,7 +93,7 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
   r.final = 1;
   r.body_case = TORSION__V1__RESPONSE__BODY_STATS;
   r.stats = &res;
-  td_reply(c, &r, TORSION__V1__REQUEST__BODY_STATS - 10, t0);
+  td_reply(c, &r, TD_KIND_STATS, t0);
   for (size_t i = 0; i < nh; i++) {
     free(hs[i].bounds_us);
     free(hs[i].counts);
@@ -121,6 +121,6 @@ void td_req_health(tdConn* c, tdReq* req, double t0) {
   r.final = 1;
   r.body_case = TORSION__V1__RESPONSE__BODY_HEALTH;
   r.health = &res;
-  td_reply(c, &r, TORSION__V1__REQUEST__BODY_HEALTH - 10, t0);
+  td_reply(c, &r, TD_KIND_HEALTH, t0);
   protobuf_c_message_free_unpacked(&req->base, NULL);
 }

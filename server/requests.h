@@ -9,6 +9,31 @@
 #include "job.h"
 #include "server.h"
 
+/* where a request kind's answer is computed, which bounds its latency */
+typedef enum tdLatency_ {
+  TD_LAT_LOOP,    /* answered at once on the loop thread */
+  TD_LAT_COMPILE, /* a model compile on libuv's thread pool */
+  TD_LAT_WORKERS  /* a job of env-range chunks on the worker threads */
+} tdLatency;
+
+/* a request handler: runs on the loop, owns req (frees it or hands it to a job) */
+typedef void (*tdHandler)(tdConn* c, tdReq* req, double t0);
+
+/* one row of the request table */
+typedef struct tdReqKind_ {
+  int body;          /* the Request.body message case (TORSION__V1__REQUEST__BODY_*) */
+  const char* name;  /* protocol name, as Stats reports it */
+  tdHandler handler; /* what answers it */
+  int creates_work;  /* refused while the server drains */
+  tdLatency latency; /* where it is computed */
+} tdReqKind;
+
+/* the request table, index = kind (kinds.h); dispatch.c routes every frame through it */
+extern const tdReqKind td_req_kinds[TD_NKIND];
+
+/* the kind of a Request.body message case, or -1 when the server does not serve it */
+int td_kind_of(int body);
+
 /* most chunks one request is split into */
 #define TD_MAX_CHUNKS 4096
 
@@ -48,7 +73,12 @@ void td_req_inverse_fd(tdConn* c, tdReq* req, double t0);
 
 /* req_session.c: CreateSession, SessionStep, SessionReset, SessionGetState,
  * SessionSetState, CloseSession */
-void td_req_session(tdConn* c, tdReq* req, double t0);
+void td_req_create_session(tdConn* c, tdReq* req, double t0);
+void td_req_session_step(tdConn* c, tdReq* req, double t0);
+void td_req_session_reset(tdConn* c, tdReq* req, double t0);
+void td_req_session_get_state(tdConn* c, tdReq* req, double t0);
+void td_req_session_set_state(tdConn* c, tdReq* req, double t0);
+void td_req_close_session(tdConn* c, tdReq* req, double t0);
 
 /* req_stats.c: Stats, Health */
 void td_req_stats(tdConn* c, tdReq* req, double t0);
