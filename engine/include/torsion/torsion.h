@@ -544,7 +544,7 @@ int tn_rolloutRows(int nstep, int record_every);
  * does, the warning counters are checked before every step: once one is set, the item stops
  * and every remaining row gets the current state and sensordata. Engine errors raise
  * mju_error: call it under tn_run. Returns 0 when the item ran to its end or stopped on a
- * warning, 1 when after_step stopped it. */
+ * warning, 1 when after_step stopped it, -1 after mju_error on invalid arguments. */
 int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item);
 
 /* The one per-item forward path behind tn_forwardBatch, torsion-sim forward and torsiond's
