@@ -85,11 +85,12 @@ def apply_options(m, options):
             setattr(m.opt, key, type(field)(value))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=32)
 def load(path, disable=SMOOTH_ONLY, integrator=None, options=()):
     """Compile path with the given disable flags, integrator (None: the model's own) and
-    option overrides ((key, value) pairs, see apply_options). Cached: callers must not
-    modify the returned model."""
+    option overrides ((key, value) pairs, see apply_options). Cached (the 32 most recent:
+    the real-robot meshes would otherwise keep gigabytes alive for the whole session):
+    callers must not modify the returned model."""
     m = mujoco.MjModel.from_xml_path(path)
     m.opt.disableflags |= disable_bits(disable)
     if integrator is not None:
