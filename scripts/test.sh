@@ -2,9 +2,11 @@
 # scripts/test.sh — the whole test suite: install what it needs (apt packages only when one
 # is missing; the pinned Python environment .venv from requirements-test.txt), build into
 # build/, run the C unit tests (meson test), the daemon's integration tests once under
-# AddressSanitizer (build-asan/), then the whole pytest suite (differential tests against
-# MuJoCo through torsion-sim, integration tests against the real daemon). The output ends with pytest's summary line; the exit
-# status is non-zero when the build, any unit test or any pytest test failed.
+# AddressSanitizer (build-asan/), the layering check of engine/src
+# (scripts/check_layers.py), then the whole pytest suite (differential tests against
+# MuJoCo through torsion-sim, integration tests against the real daemon). The output ends
+# with pytest's summary line; the exit status is non-zero when the build, any unit test,
+# the layering check or any pytest test failed.
 #   extra arguments go to pytest, e.g.  bash scripts/test.sh -k humanoid -x
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -50,6 +52,14 @@ if [ -f build-asan/build.ninja ] && "$NINJA" -C build-asan >build-asan.log 2>&1;
 else
   tail -n 30 build-asan.log >&2
   echo "ASAN BUILD FAILED" >&2
+  status=1
+fi
+
+# the layering of engine/src: stage folders include one another one way only (a cycle or
+# an upward include fails the run)
+step "python3 scripts/check_layers.py"
+if ! .venv/bin/python scripts/check_layers.py; then
+  echo "LAYERING CHECK FAILED (see above)" >&2
   status=1
 fi
 

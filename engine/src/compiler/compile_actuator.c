@@ -80,7 +80,7 @@ static int inherit_range(tnCompiler* c, int i, const tnSpecActuator* a) {
   if (a->inheritrange <= 0) {
     return 1;
   }
-  const char* n = a->src->name;
+  const char* n = a->src->element;
   int intvel = strcmp(n, "intvelocity") == 0;
   const char* own = intvel ? "actrange" : "ctrlrange";
   const mjtNum* given = intvel ? a->actrange : a->ctrlrange;

@@ -22,7 +22,7 @@ static int required_sizes(int type) {
  * the enclosing <frame> pose applied */
 static int compile_frame(tnCompiler* c, int type, int has_fromto, const mjtNum fromto[6],
                          const mjtNum pos_in[3], const tnOrientation* orient, const tnFrame* frame,
-                         const tnXmlNode* src, mjtNum pos[3], mjtNum quat[4], mjtNum size[3]) {
+                         const tnSrcPos* src, mjtNum pos[3], mjtNum quat[4], mjtNum size[3]) {
   if (has_fromto) {
     char why[256] = "";
     if (!tn_fromtoFrame(type, fromto, pos, quat, size, why, sizeof(why))) {
@@ -39,7 +39,7 @@ static int compile_frame(tnCompiler* c, int type, int has_fromto, const mjtNum f
 }
 
 /* positive sizes for the type */
-static int check_sizes(tnCompiler* c, int type, const mjtNum size[3], const tnXmlNode* src,
+static int check_sizes(tnCompiler* c, int type, const mjtNum size[3], const tnSrcPos* src,
                        const char* what) {
   for (int i = 0; i < required_sizes(type); i++) {
     if (!(size[i] > 0)) {
@@ -50,7 +50,7 @@ static int check_sizes(tnCompiler* c, int type, const mjtNum size[3], const tnXm
 }
 
 /* a material reference */
-static int material_id(tnCompiler* c, const char* name, const tnXmlNode* src) {
+static int material_id(tnCompiler* c, const char* name, const tnSrcPos* src) {
   if (!name || !name[0]) {
     return -1;
   }
@@ -278,7 +278,7 @@ int tn_compileSites(tnCompiler* c) {
 }
 
 /* target body of a tracking camera or light */
-static int target_body(tnCompiler* c, int mode, const char* target, const tnXmlNode* src,
+static int target_body(tnCompiler* c, int mode, const char* target, const tnSrcPos* src,
                        int* out) {
   *out = -1;
   int needs = mode == mjCAMLIGHT_TARGETBODY || mode == mjCAMLIGHT_TARGETBODYCOM;

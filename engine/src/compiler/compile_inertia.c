@@ -14,7 +14,7 @@
 /* the explicit <inertial> of a body */
 static int explicit_inertia(tnCompiler* c, int b, const tnSpecBody* body) {
   mjModel* m = c->m;
-  const tnXmlNode* src = body->inertial_src;
+  const tnSrcPos* src = body->inertial_src;
   mju_copy3(m->body_ipos + 3 * b, body->ipos);
   m->body_mass[b] = body->mass;
   if (body->has_fullinertia) {

@@ -9,7 +9,6 @@
 #include "compiler/compile_helpers.h"
 #include "compiler/mesh.h"
 #include "compiler/spec.h"
-#include "xml/xml_error.h"
 
 /* the compilation of one spec */
 typedef struct tnCompiler_ {
@@ -37,7 +36,7 @@ typedef struct tnCompiler_ {
 } tnCompiler;
 
 /* error at a spec element (printf-style); returns 0 */
-int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt, ...)
+int tn_compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* model id of the object named `name` of type `objtype` (mjtObj), -1 if none.
@@ -45,7 +44,7 @@ int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const 
 int tn_compileFind(const tnCompiler* c, int objtype, const char* name);
 
 /* the same, reporting "unknown <what> 'name'" at src/attr when missing */
-int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnXmlNode* src,
+int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
                       const char* attr);
 
 /* joint dimensions */
@@ -105,10 +104,10 @@ int tn_countNames(const tnSpec* spec);        /* compile_names.c: bytes of m->na
 int tn_checkNames(tnCompiler* c);             /* compile_names.c: repeated names */
 
 /* copy user data into a model row of width n (zero-padded); 0 when too long */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnXmlNode* src);
+int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src);
 
 /* resolve a TN_AUTO limited flag from its range; 0 on error */
-int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXmlNode* src,
+int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
                       const char* flagattr, const char* rangeattr, int* out);
 
 /* apply an enclosing <frame> pose to a local position and orientation (quat may be NULL) */
@@ -117,6 +116,6 @@ void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]);
 void tn_frameRotate(const tnFrame* f, mjtNum vec[3]);
 
 /* convert an orientation to a quaternion with the compiler's angle settings */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnXmlNode* src);
+int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src);
 
 #endif /* TORSION_COMPILE_INTERNAL_H */

@@ -11,7 +11,7 @@
   static const char* fn##_name(const tnSpec* s, int i) {     \
     return TN_AT(s->vec, type, i)->name;                     \
   }                                                          \
-  static const tnXmlNode* fn##_src(const tnSpec* s, int i) { \
+  static const tnSrcPos* fn##_src(const tnSpec* s, int i) {  \
     return TN_AT(s->vec, type, i)->src;                      \
   }
 FAMILY(body, bodies, tnSpecBody)
@@ -42,7 +42,7 @@ typedef struct tnNameFamily_ {
   int objtype;
   size_t vec_offset; /* offset of the tnVec in tnSpec */
   const char* (*name)(const tnSpec*, int);
-  const tnXmlNode* (*src)(const tnSpec*, int);
+  const tnSrcPos* (*src)(const tnSpec*, int);
   const char* label;
 } tnNameFamily;
 
@@ -121,7 +121,7 @@ int tn_compileFind(const tnCompiler* c, int objtype, const char* name) {
 }
 
 /* the same, with an error when missing */
-int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnXmlNode* src,
+int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
                       const char* attr) {
   int id = tn_compileFind(c, objtype, name);
   if (id < 0) {

@@ -64,7 +64,7 @@ static int check_path(tnCompiler* c, const tnSpecTendon* t) {
     int first = i == 0 || type[i - 1] == mjWRAP_PULLEY;
     int last = i == n - 1 || type[i + 1] == mjWRAP_PULLEY;
     int geom = type[i] == mjWRAP_SPHERE || type[i] == mjWRAP_CYLINDER;
-    const tnXmlNode* src = TN_AT(c->spec->wraps, tnSpecWrap, t->wrapadr + i)->src;
+    const tnSrcPos* src = TN_AT(c->spec->wraps, tnSpecWrap, t->wrapadr + i)->src;
     if (type[i] == mjWRAP_JOINT) {
       return tn_compileFail(c, src, NULL, "spatial tendons cannot contain joints");
     }

@@ -8,14 +8,14 @@
 #include "compiler/compile_internal.h"
 
 /* error at a spec element */
-int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const char* fmt, ...) {
+int tn_compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
   if (src) {
-    tn_xmlError(c->err, c->errsz, src, attr, "%s", msg);
+    tn_srcError(c->err, c->errsz, src, attr, "%s", msg);
   } else if (c->err && c->errsz > 0) {
     snprintf(c->err, (size_t)c->errsz, "%s: %s", c->spec->filename, msg);
   }
@@ -23,7 +23,7 @@ int tn_compileFail(tnCompiler* c, const tnXmlNode* src, const char* attr, const 
 }
 
 /* user data row */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnXmlNode* src) {
+int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src) {
   if (user->n > n) {
     return tn_compileFail(c, src, "user", "too many values (%d, at most %d)", user->n, n);
   }
@@ -36,7 +36,7 @@ int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const 
 
 /* resolve limited="auto" (autolimits: limited iff range[0] < range[1]) and validate a used
  * range */
-int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXmlNode* src,
+int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
                       const char* flagattr, const char* rangeattr, int* out) {
   int hasrange = !(range[0] == 0 && range[1] == 0);
   if (flag == TN_AUTO) {
@@ -55,7 +55,7 @@ int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnXm
 }
 
 /* orientation -> quaternion */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnXmlNode* src) {
+int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src) {
   char why[256] = "";
   if (o->kind == TN_ORIENT_NONE) {
     quat[0] = 1;

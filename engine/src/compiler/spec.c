@@ -274,7 +274,10 @@ void tn_specFree(tnSpec* s) {
     return;
   }
   for (int i = 0; i < s->models.n; i++) {
-    tn_xmlFree(TN_AT(s->models, tnSpecModel, i)->doc);
+    tnSpecModel* model = TN_AT(s->models, tnSpecModel, i);
+    if (model->doc_free) {
+      model->doc_free(model->doc);
+    }
   }
   tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
                    &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,

@@ -12,7 +12,8 @@
 #include <torsion/torsion.h>
 
 #include "compiler/compile_helpers.h"
-#include "xml/xml_tree.h"
+#include "compiler/src_pos.h"
+#include "util/pool.h"
 
 /* tri-state of limited/ctrllimited/... attributes */
 enum { TN_FALSE = 0, TN_TRUE = 1, TN_AUTO = 2 };
@@ -69,7 +70,7 @@ typedef struct tnSpecJoint_ {
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecJoint;
 
 typedef struct tnSpecGeom_ {
@@ -100,7 +101,7 @@ typedef struct tnSpecGeom_ {
   tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
   int fused;     /* fusestatic: moved from a fused body (its mass is accounted there) */
   int body;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecGeom;
 
 typedef struct tnSpecSite_ {
@@ -118,7 +119,7 @@ typedef struct tnSpecSite_ {
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   tnFrame fuse;  /* fusestatic: pose of the fused body it came from, applied last */
   int body;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecSite;
 
 typedef struct tnSpecCamera_ {
@@ -131,7 +132,7 @@ typedef struct tnSpecCamera_ {
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecCamera;
 
 typedef struct tnSpecLight_ {
@@ -143,7 +144,7 @@ typedef struct tnSpecLight_ {
   const char* name;
   tnFrame frame; /* enclosing <frame> pose, applied at compile */
   int body;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecLight;
 
 typedef struct tnSpecMaterial_ {
@@ -153,7 +154,7 @@ typedef struct tnSpecMaterial_ {
   float emission, specular, shininess, reflectance;
   float rgba[4];
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecMaterial;
 
 typedef struct tnSpecPair_ {
@@ -166,7 +167,7 @@ typedef struct tnSpecPair_ {
   const char* geom1;
   const char* geom2;
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecPair;
 
 typedef struct tnSpecEquality_ {
@@ -182,7 +183,7 @@ typedef struct tnSpecEquality_ {
   mjtNum torquescale;
   mjtNum polycoef[5];
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecEquality;
 
 typedef struct tnSpecTendon_ {
@@ -202,7 +203,7 @@ typedef struct tnSpecTendon_ {
   tnUser user;
   int wrapadr, wrapnum; /* into tnSpec.wraps */
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecTendon;
 
 /* one element of a tendon path */
@@ -211,7 +212,7 @@ typedef struct tnSpecWrap_ {
   const char* obj;  /* joint, site or geom name */
   const char* side; /* sidesite name (geom wraps) */
   mjtNum prm;       /* joint coef or pulley divisor */
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecWrap;
 
 /* actuator shortcut kinds (the element used) */
@@ -247,7 +248,7 @@ typedef struct tnSpecActuator_ {
   const char* slidersite; /* slider-crank: the slider site (target is the crank site) */
   const char* name;
   int plugin; /* <plugin> actuators: index into tnSpec.plugins, -1 otherwise */
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecActuator;
 
 /* most config attributes an engine plugin declares */
@@ -260,7 +261,7 @@ typedef struct tnSpecPlugin_ {
   int slot;         /* the plugin (model `plugin` value) */
   const char* name; /* instance name, NULL when implicit */
   const char* value[TN_PLUGIN_MAXATTR];
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecPlugin;
 
 /* a <mesh> asset: geometry options (defaults classes provide scale, maxhullvert and
@@ -280,7 +281,7 @@ typedef struct tnSpecMesh_ {
   int* face; /* pool memory, nface indices (3 per face) or NULL */
   int nface;
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecMesh;
 
 /* ---------------------------------------------------------------------------------------
@@ -304,21 +305,21 @@ typedef struct tnSpecBody_ {
   int has_diaginertia, has_fullinertia;
   mjtNum inertia[3];
   mjtNum fullinertia[6];
-  tnXmlNode* inertial_src;
+  const tnSrcPos* inertial_src;
   tnFrame frame;  /* enclosing <frame> pose of the body */
   tnFrame iframe; /* enclosing <frame> pose of its <inertial> */
   /* mass properties fixed by an earlier compile of the spec: fusestatic (fused static
    * children added) or discardvisual (removed geoms included) */
   int has_fixed_inertia;
   mjtNum fixed_mass, fixed_ipos[3], fixed_iquat[4], fixed_inertia[3];
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecBody;
 
 typedef struct tnSpecTexture_ {
   int type;
   int width, height, nchannel;
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecTexture;
 
 typedef struct tnSpecHField_ {
@@ -331,7 +332,7 @@ typedef struct tnSpecHField_ {
   const char* content_type; /* NULL: from the file's extension */
   float* filedata;          /* pool memory: the file's values in model row order (compile) */
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecHField;
 
 /* a <skin> (kept in the model, not rendered): inline data or a .skn file, and its bones */
@@ -350,7 +351,7 @@ typedef struct tnSpecSkin_ {
   int* face; /* pool memory: nface triangles (3 vertex indices each) */
   int nface;
   int boneadr, nbone; /* into tnSpec.skinbones (inline bones; file bones are appended) */
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecSkin;
 
 /* one bone of a skin: the body it follows, its bind pose and its vertex weights */
@@ -361,14 +362,14 @@ typedef struct tnSpecSkinBone_ {
   int* vertid;      /* pool memory, nvert indices */
   float* vertweight; /* pool memory, nvert weights */
   int nvert;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecSkinBone;
 
 typedef struct tnSpecExclude_ {
   const char* body1;
   const char* body2;
   const char* name;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecExclude;
 
 typedef struct tnSpecSensor_ {
@@ -382,7 +383,7 @@ typedef struct tnSpecSensor_ {
   int datatype, needstage, dim; /* user sensors */
   mjtNum cutoff, noise;
   tnUser user;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecSensor;
 
 typedef struct tnSpecNumeric_ {
@@ -390,26 +391,26 @@ typedef struct tnSpecNumeric_ {
   int size; /* -1: from data */
   mjtNum* data;
   int ndata;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecNumeric;
 
 typedef struct tnSpecText_ {
   const char* name;
   const char* data;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecText;
 
 typedef struct tnSpecTuple_ {
   const char* name;
   int adr, num; /* into tnSpec.tuple_elems */
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecTuple;
 
 typedef struct tnSpecTupleElem_ {
   int objtype;
   const char* objname;
   mjtNum prm;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecTupleElem;
 
 /* a keyframe: arrays with their given lengths (-1: not given) */
@@ -418,15 +419,16 @@ typedef struct tnSpecKey_ {
   mjtNum time;
   mjtNum *qpos, *qvel, *act, *ctrl, *mpos, *mquat;
   int nqpos, nqvel, nact, nctrl, nmpos, nmquat;
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecKey;
 
 /* an <asset><model>: another MJCF document, attached by <attach> (owned by the spec) */
 typedef struct tnSpecModel_ {
   const char* name;
-  tnXmlDoc* doc;
+  void* doc;                   /* the reader's parsed document of it */
+  void (*doc_free)(void* doc); /* releases doc with the spec */
   int expanded; /* its replicates were expanded */
-  tnXmlNode* src;
+  const tnSrcPos* src;
 } tnSpecModel;
 
 /* the fields of a keyframe that <attach> maps object by object */
@@ -436,14 +438,14 @@ enum { TN_KEY_QPOS = 0, TN_KEY_QVEL, TN_KEY_CTRL, TN_KEY_MPOS, TN_KEY_MQUAT };
  * arrays belong to the object read from element `target` (a joint, actuator or mocap body) */
 typedef struct tnSpecKeySeg_ {
   int field;
-  const tnXmlNode* target;
+  const tnSrcPos* target;
   int from, n;
 } tnSpecKeySeg;
 
 /* a keyframe brought along by <attach> (element `key`): its arrays are the child model's,
  * placed by the runs seg_adr..seg_adr+nseg-1 of tnSpec.keysegs */
 typedef struct tnSpecKeyMap_ {
-  const tnXmlNode* key;
+  const tnSrcPos* key;
   int seg_adr, nseg;
 } tnSpecKeyMap;
 

@@ -4,12 +4,14 @@
  * scalar rows (efc_*: Jacobian, position, impedance, reference acceleration) and solves
  * MuJoCo's convex problem for the constraint forces with PGS, CG or Newton. This header
  * declares what the files of src/constraint share: the enumerations MuJoCo's public header
- * has (until torsion/mjtnum.h carries them), the arena region holding the efc arrays, the
- * Jacobian kernels that hide the dense/sparse choice, and the solver entry points. */
+ * has (until torsion/mjtnum.h carries them), the Jacobian kernels that hide the dense/sparse
+ * choice, and the solver entry points (the efc arrays' arena region is model/efc_arena.h). */
 #ifndef TORSION_CONSTRAINT_H
 #define TORSION_CONSTRAINT_H
 
 #include <torsion/torsion.h>
+
+#include "model/efc_arena.h"
 
 /* mjtConstraint and mjtConstraintState come from the public mjtnum.h */
 
@@ -44,26 +46,6 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
  * and the efc rows, compute efc_b, then qacc, qfrc_constraint, efc_force, efc_state and the
  * solver statistics with the selected solver (plus noslip). qacc_warmstart is read only. */
 void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
-
-/* ---------------------------------------------------------------------------------------
- * Arena region of the efc arrays (constraint_arena.c)
- * ------------------------------------------------------------------------------------- */
-
-/* Release the efc arrays (parena = 0, nefc = 0). */
-void tn_efcRelease(mjData* d);
-
-/* Allocate every efc array for d->nefc rows and d->nJ Jacobian non-zeros, plus `nA` AR
- * values when known (else tn_allocAR adds them). Returns 0 (with mjWARN_CNSTRFULL) if the
- * arena is too small, leaving nefc = 0. */
-int tn_efcAllocate(const mjModel* m, mjData* d, int nA);
-
-/* Allocate `n` more ints from the efc region (the sparse AR pattern); NULL if full. */
-int* tn_efcAllocInt(mjData* d, size_t n);
-mjtNum* tn_efcAllocNum(mjData* d, size_t n);
-
-/* After copying mjData src into dest (same model): copy src's efc region into dest's arena
- * and point dest's efc arrays into it (for mj_copyData). */
-void tn_efcCopy(mjData* dest, const mjData* src);
 
 /* ---------------------------------------------------------------------------------------
  * Jacobian kernels (constraint_jacobian.c)

@@ -1,6 +1,6 @@
 /* integrate/implicit.h — the implicit-in-velocity integrators and the sparse LU they use.
  *
- * mj_implicit is MuJoCo's public name (not yet in torsion.h); forward/step.c calls it for
+ * mj_implicit is MuJoCo's public name (not yet in torsion.h); integrate/step.c calls it for
  * mjINT_IMPLICIT and mjINT_IMPLICITFAST. tn_factorLU/tn_solveLU work on any matrix in the
  * D sparsity pattern (m->D_rownnz/D_rowadr/D_colind/D_diag). */
 #ifndef TORSION_INTEGRATE_IMPLICIT_H

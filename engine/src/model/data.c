@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "model/model_alloc.h"
-#include "constraint/constraint.h"
+#include "model/efc_arena.h"
 
 /* alignment of each array inside the buffer and of stack allocations */
 #define TN_ALIGN 64

@@ -277,6 +277,11 @@ static int convert_angles(tnAttach* a, tnXmlNode* node, const char* cls) {
  * <asset><model>: child documents, parsed and validated once
  * ------------------------------------------------------------------------------------- */
 
+/* release an attached model's document with the spec (tnSpecModel.doc_free) */
+static void free_doc(void* doc) {
+  tn_xmlFree(doc);
+}
+
 /* <model name file>: parse and validate the child file (relative to this model's dir) */
 int tn_readModelAsset(tnReader* r, tnXmlNode* node) {
   const char* name = NULL;
@@ -315,7 +320,8 @@ int tn_readModelAsset(tnReader* r, tnXmlNode* node) {
   }
   m->name = name;
   m->doc = child;
-  m->src = node;
+  m->doc_free = free_doc;
+  m->src = &node->pos;
   return 1;
 }
 
@@ -383,7 +389,8 @@ static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
     return tn_rdFail(r, root, NULL, "out of memory") + 1;
   }
   attr[0] = (tnXmlAttr){"class", main_name, 0};
-  *node = (tnXmlNode){"default", root->file, root->line, 1, attr, 0, kids, NULL};
+  *node = (tnXmlNode){"default", {"default", root->pos.file, root->pos.line}, 1, attr, 0, kids,
+                      NULL};
 
   // the children of every top-level <default>, prefixed, under one main class
   for (int i = 0; i < root->nchild; i++) {
@@ -505,7 +512,7 @@ static tnXmlNode* own_section(tnAttach* a, tnXmlNode* root, const char* name) {
   if (!sec || !child) {
     return NULL;
   }
-  *sec = (tnXmlNode){name, root->file, 0, 0, NULL, 0, NULL, root};
+  *sec = (tnXmlNode){name, {name, root->pos.file, 0}, 0, NULL, 0, NULL, root};
   memcpy(child, root->child, sizeof(tnXmlNode*) * (size_t)root->nchild);
   child[root->nchild] = sec;
   root->child = child;
@@ -592,7 +599,7 @@ static int add_seg(tnAttach* a, int field, const tnXmlNode* target, int from, in
   if (!seg) {
     return 0;
   }
-  *seg = (tnSpecKeySeg){field, target, from, n};
+  *seg = (tnSpecKeySeg){field, &target->pos, from, n};
   return 1;
 }
 
@@ -706,7 +713,7 @@ static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnX
       if (!map || !append(a, dst, copy)) {
         return tn_rdFail(r, sec->child[k], NULL, "out of memory") + 1;
       }
-      *map = (tnSpecKeyMap){copy, seg_adr, nseg};
+      *map = (tnSpecKeyMap){&copy->pos, seg_adr, nseg};
     }
   }
   return 1;

@@ -66,7 +66,7 @@ static int read_actuator(tnReader* r, tnXmlNode* node) {
     return 0;
   }
   tnSpecActuator a = TN_AT(r->spec->defaults, tnDefault, cls)->actuator;
-  a.src = node;
+  a.src = &node->pos;
   TN_OK(tn_readActuatorAttrs(r, node, kind, &a));
   TN_TRY(tn_rdName(r, node, "name", &a.name));
   if (!read_target(r, node, &a)) {

@@ -48,7 +48,7 @@ static int read_texture(tnReader* r, tnXmlNode* node) {
   }
   t->type = mjTEXTURE_CUBE;
   t->nchannel = 3;
-  t->src = node;
+  t->src = &node->pos;
   int builtin = tn_rdStr(node, "builtin") != NULL && strcmp(tn_rdStr(node, "builtin"), "none");
   for (int i = 0; texture_pixels[i]; i++) {
     tn_rdStr(node, texture_pixels[i]);
@@ -97,7 +97,7 @@ static int read_material(tnReader* r, tnXmlNode* node) {
   if (!m.name) {
     return tn_rdFail(r, node, "name", "materials must be named") + 1;
   }
-  m.src = node;
+  m.src = &node->pos;
   tnSpecMaterial* dst = tn_vecPush(&r->spec->materials, sizeof(tnSpecMaterial));
   if (!dst) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
@@ -116,7 +116,7 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
   if (!h) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  h->src = node;
+  h->src = &node->pos;
   TN_TRY(tn_rdName(r, node, "content_type", &h->content_type));
   TN_TRY(tn_rdName(r, node, "file", &h->file));
   TN_TRY(tn_rdName(r, node, "name", &h->name));
@@ -201,24 +201,24 @@ static const char* join_path(tnReader* r, const char* dir, const char* name) {
 static const char* asset_path_fallback(tnReader* r, tnXmlNode* node, const char* primary,
                                        const char* file) {
   FILE* f = primary ? fopen(primary, "rb") : NULL;
-  if (f || !primary || is_absolute(file) || !node->file) {
+  if (f || !primary || is_absolute(file) || !node->pos.file) {
     if (f) {
       fclose(f);
     }
     return primary;
   }
-  const char* slash = strrchr(node->file, '/');
+  const char* slash = strrchr(node->pos.file, '/');
   const char* base = r->doc && r->doc->dir ? r->doc->dir : "";
-  if (!slash || ((size_t)(slash - node->file) == strlen(base) &&
-                 strncmp(node->file, base, strlen(base)) == 0)) {
+  if (!slash || ((size_t)(slash - node->pos.file) == strlen(base) &&
+                 strncmp(node->pos.file, base, strlen(base)) == 0)) {
     return primary;
   }
-  size_t n = (size_t)(slash - node->file) + strlen(file) + 2;
+  size_t n = (size_t)(slash - node->pos.file) + strlen(file) + 2;
   char* local = tn_poolAlloc(&r->spec->pool, n);
   if (!local) {
     return NULL;
   }
-  snprintf(local, n, "%.*s/%s", (int)(slash - node->file), node->file, file);
+  snprintf(local, n, "%.*s/%s", (int)(slash - node->pos.file), node->pos.file, file);
   f = fopen(local, "rb");
   if (!f) {
     return primary;
@@ -322,7 +322,7 @@ static int read_mesh(tnReader* r, tnXmlNode* node) {
   if (!m.name && m.file) {
     m.name = name_from_file(r, m.file);
   }
-  m.src = node;
+  m.src = &node->pos;
   tnSpecMesh* dst = tn_vecPush(&r->spec->meshes, sizeof(tnSpecMesh));
   if (!dst) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
@@ -378,7 +378,7 @@ static int read_skin_bone(tnReader* r, tnXmlNode* node) {
   if (!b) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  b->src = node;
+  b->src = &node->pos;
   int nweight = 0;
   TN_TRY(tn_rdName(r, node, "body", &b->body));
   if (!b->body) {
@@ -408,7 +408,7 @@ static int read_skin_bone(tnReader* r, tnXmlNode* node) {
 static int read_skin(tnReader* r, tnXmlNode* node) {
   tnSpecSkin sk;
   memset(&sk, 0, sizeof(sk));
-  sk.src = node;
+  sk.src = &node->pos;
   sk.rgba[0] = sk.rgba[1] = sk.rgba[2] = 0.5f;
   sk.rgba[3] = 1.0f;
   TN_TRY(tn_rdName(r, node, "name", &sk.name));

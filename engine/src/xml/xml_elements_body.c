@@ -26,7 +26,7 @@ static int read_inertial(tnReader* r, tnXmlNode* node, int b, const tnFrame* fra
     return tn_rdFail(r, node, NULL, "a body can have only one <inertial>") + 1;
   }
   body->has_inertial = 1;
-  body->inertial_src = node;
+  body->inertial_src = &node->pos;
   if (tn_rdNums(r, node, "pos", body->ipos, 3, 3) <= 0) {
     return tn_rdFail(r, node, "pos", "required attribute missing") + 1;
   }
@@ -69,7 +69,7 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls, const tnFram
   TN_TRY(tn_rdName(r, node, "name", &j.name));
   j.body = b;
   j.frame = *frame;
-  j.src = node;
+  j.src = &node->pos;
   tnSpecJoint* dst = tn_vecPush(&r->spec->joints, sizeof(tnSpecJoint));
   if (!dst) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
@@ -92,7 +92,7 @@ static int read_joint(tnReader* r, tnXmlNode* node, int b, int cls, const tnFram
     TN_TRY(tn_rdName(r, node, "name", &e.name));                                          \
     e.body = b;                                                                           \
     e.frame = *frame;                                                                     \
-    e.src = node;                                                                         \
+    e.src = &node->pos;                                                                         \
     TYPE* dst = tn_vecPush(&r->spec->VEC, sizeof(TYPE));                                  \
     if (!dst) {                                                                           \
       return tn_rdFail(r, node, NULL, "out of memory") + 1;                               \
@@ -118,7 +118,7 @@ static int read_body(tnReader* r, tnXmlNode* node, int parent, int cls, const tn
   int b = r->spec->bodies.n - 1;
   body->parent = parent;
   body->frame = *frame;
-  body->src = node;
+  body->src = &node->pos;
   TN_TRY(tn_rdName(r, node, "name", &body->name));
   TN_TRY(tn_rdNums(r, node, "pos", body->pos, 3, 3));
   TN_TRY(tn_rdOrientation(r, node, &body->orient));

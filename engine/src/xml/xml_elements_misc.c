@@ -29,7 +29,7 @@ static int read_pair(tnReader* r, tnXmlNode* node) {
   TN_TRY(tn_rdName(r, node, "name", &p.name));
   TN_TRY(rd_required(r, node, "geom1", &p.geom1));
   TN_TRY(rd_required(r, node, "geom2", &p.geom2));
-  p.src = node;
+  p.src = &node->pos;
   tnSpecPair* dst = tn_vecPush(&r->spec->pairs, sizeof(tnSpecPair));
   if (!dst) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
@@ -44,7 +44,7 @@ static int read_exclude(tnReader* r, tnXmlNode* node) {
   if (!e) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  e->src = node;
+  e->src = &node->pos;
   TN_TRY(tn_rdName(r, node, "name", &e->name));
   TN_TRY(rd_required(r, node, "body1", &e->body1));
   TN_TRY(rd_required(r, node, "body2", &e->body2));
@@ -106,7 +106,7 @@ static int read_equality(tnReader* r, tnXmlNode* node) {
     return 0;
   }
   tnSpecEquality e = TN_AT(r->spec->defaults, tnDefault, cls)->equality;
-  e.src = node;
+  e.src = &node->pos;
   TN_OK(tn_readEqualityAttrs(r, node, &e));
   TN_TRY(tn_rdName(r, node, "name", &e.name));
   const char* n = node->name;
@@ -162,7 +162,7 @@ int tn_readKeyframe(tnReader* r, tnXmlNode* node) {
     if (!k) {
       return tn_rdFail(r, c, NULL, "out of memory") + 1;
     }
-    k->src = c;
+    k->src = &c->pos;
     TN_TRY(tn_rdName(r, c, "name", &k->name));
     TN_TRY(tn_rdNums(r, c, "time", &k->time, 1, 1));
     TN_TRY(rd_key_array(r, c, "qpos", &k->qpos, &k->nqpos));
@@ -210,7 +210,7 @@ static int read_numeric(tnReader* r, tnXmlNode* node) {
   if (!n) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  n->src = node;
+  n->src = &node->pos;
   n->size = -1;
   TN_TRY(rd_required(r, node, "name", &n->name));
   TN_TRY(tn_rdInts(r, node, "size", &n->size, 1, 1));
@@ -230,7 +230,7 @@ static int read_text(tnReader* r, tnXmlNode* node) {
   if (!t) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  t->src = node;
+  t->src = &node->pos;
   TN_TRY(rd_required(r, node, "name", &t->name));
   TN_TRY(rd_required(r, node, "data", &t->data));
   return 1;
@@ -242,7 +242,7 @@ static int read_tuple(tnReader* r, tnXmlNode* node) {
   if (!t) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  t->src = node;
+  t->src = &node->pos;
   TN_TRY(rd_required(r, node, "name", &t->name));
   t->adr = r->spec->tuple_elems.n;
   for (int i = 0; i < node->nchild; i++) {
@@ -251,7 +251,7 @@ static int read_tuple(tnReader* r, tnXmlNode* node) {
     if (!e) {
       return tn_rdFail(r, c, NULL, "out of memory") + 1;
     }
-    e->src = c;
+    e->src = &c->pos;
     int got = tn_rdKeyword(r, c, "objtype", object_types, &e->objtype);
     TN_TRY(got);
     if (!got) {

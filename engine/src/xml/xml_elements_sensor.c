@@ -203,7 +203,7 @@ static int read_sensor(tnReader* r, tnXmlNode* node) {
   if (!s) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  s->src = node;
+  s->src = &node->pos;
   s->type = sensor_kinds[k].type;
   TN_TRY(tn_rdName(r, node, "name", &s->name));
   TN_TRY(tn_rdNums(r, node, "cutoff", &s->cutoff, 1, 1));

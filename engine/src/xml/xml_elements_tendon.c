@@ -10,7 +10,7 @@ static int read_wrap(tnReader* r, tnXmlNode* node, int spatial) {
   if (!w) {
     return tn_rdFail(r, node, NULL, "out of memory") + 1;
   }
-  w->src = node;
+  w->src = &node->pos;
   const char* n = node->name;
   const char* attr = n;
   if (!spatial) {
@@ -49,7 +49,7 @@ static int read_one_tendon(tnReader* r, tnXmlNode* node) {
   }
   tnSpecTendon t = TN_AT(r->spec->defaults, tnDefault, cls)->tendon;
   t.spatial = strcmp(node->name, "spatial") == 0;
-  t.src = node;
+  t.src = &node->pos;
   TN_OK(tn_readTendonAttrs(r, node, &t));
   TN_TRY(tn_rdName(r, node, "name", &t.name));
 

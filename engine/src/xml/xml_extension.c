@@ -84,7 +84,7 @@ static tnSpecPlugin* new_instance(tnReader* r, tnXmlNode* node, int slot) {
     return NULL;
   }
   p->slot = slot;
-  p->src = node;
+  p->src = &node->pos;
   return p;
 }
 

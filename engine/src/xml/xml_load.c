@@ -74,7 +74,7 @@ static mjModel* load_doc(tnXmlDoc* doc, char* error, int error_sz) {
   }
   if (spec) {
     tnReader r = {spec, doc, error, error_sz};
-    spec->filename = doc->root->file;
+    spec->filename = doc->root->pos.file;
     if (read_sections(&r, doc->root) && tn_xmlCheckUsed(doc->root, error, error_sz)) {
       m = tn_compileSpec(spec, error, error_sz);
     }

@@ -281,8 +281,9 @@ static tnXmlNode* copy_element(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, i
     return NULL;
   }
   node->name = tn_poolStrdup(pool, mxmlGetElement(src));
-  node->file = ps->file;
-  node->line = line;
+  node->pos.element = node->name;
+  node->pos.file = ps->file;
+  node->pos.line = line;
 
   // attributes, in document order
   int na = mxmlElementGetAttrCount(src);
@@ -313,18 +314,18 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   // validate the include element
   const char* file = tn_xmlAttr(inc, "file");
   if (!file || !file[0]) {
-    read_error(ctx, inc->file, inc->line, "element 'include': missing attribute 'file'", NULL);
+    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': missing attribute 'file'", NULL);
     return 0;
   }
   for (int i = 0; i < inc->nattr; i++) {
     if (strcmp(inc->attr[i].name, "file") != 0) {
-      read_error(ctx, inc->file, inc->line, "element 'include': unknown attribute ",
+      read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': unknown attribute ",
                  inc->attr[i].name);
       return 0;
     }
   }
   if (!ctx->dir) {
-    read_error(ctx, inc->file, inc->line,
+    read_error(ctx, inc->pos.file, inc->pos.line,
                "element 'include': includes need a directory (none given for this text): ", file);
     return 0;
   }
@@ -332,14 +333,14 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   // of the file that holds the include
   char* path = include_path(ctx, file);
   if (!path) {
-    read_error(ctx, inc->file, inc->line, "out of memory", NULL);
+    read_error(ctx, inc->pos.file, inc->pos.line, "out of memory", NULL);
     return 0;
   }
   FILE* probe = fopen(path, "rb");
   if (probe) {
     fclose(probe);
   } else {
-    char* local = include_path_local(ctx, inc->file, file);
+    char* local = include_path_local(ctx, inc->pos.file, file);
     if (local && (probe = fopen(local, "rb")) != NULL) {
       fclose(probe);
       path = local;
@@ -350,13 +351,13 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   const char* canon = canonical_path(ctx, path);
   for (int i = 0; i < ctx->nincluded; i++) {
     if (strcmp(ctx->included[i], canon) == 0) {
-      read_error(ctx, inc->file, inc->line,
+      read_error(ctx, inc->pos.file, inc->pos.line,
                  "element 'include': attribute 'file': file already included: ", file);
       return 0;
     }
   }
   if (ctx->nincluded == TN_XML_MAXINCLUDE) {
-    read_error(ctx, inc->file, inc->line, "element 'include': too many included files", NULL);
+    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': too many included files", NULL);
     return 0;
   }
   ctx->included[ctx->nincluded++] = canon;
@@ -367,7 +368,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   if (!text) {
     char msg[256];
     snprintf(msg, sizeof(msg), "element 'include': attribute 'file': %s: ", why);
-    read_error(ctx, inc->file, inc->line, msg, path);
+    read_error(ctx, inc->pos.file, inc->pos.line, msg, path);
     return 0;
   }
   tnParsed* sub = parse_text(ctx, text, path);
@@ -383,7 +384,8 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
     take_line(sub);
     tnXmlNode holder = {0};
     holder.name = "mujoco";
-    holder.file = sub->file;
+    holder.pos.element = holder.name;
+    holder.pos.file = sub->file;
     ok = convert_children(ctx, sub, root, &holder, depth + 1);
     for (int i = 0; ok && i < holder.nchild; i++) {
       ok = add_child(ctx, dst, holder.child[i], cap);
@@ -398,7 +400,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
 static int convert_children(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, tnXmlNode* dst,
                             int depth) {
   if (depth > TN_XML_MAXDEPTH) {
-    read_error(ctx, dst->file, dst->line, "elements nested too deeply", NULL);
+    read_error(ctx, dst->pos.file, dst->pos.line, "elements nested too deeply", NULL);
     return 0;
   }
   int cap = dst->nchild;
@@ -430,7 +432,7 @@ static int convert_children(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, tnXm
     // includes splice; everything else is appended
     if (strcmp(node->name, "include") == 0) {
       if (node->nchild) {
-        read_error(ctx, node->file, node->line, "element 'include': must be empty", NULL);
+        read_error(ctx, node->pos.file, node->pos.line, "element 'include': must be empty", NULL);
         return 0;
       }
       if (!do_include(ctx, ps, node, dst, &cap, depth)) {

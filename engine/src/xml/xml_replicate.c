@@ -255,7 +255,8 @@ static tnXmlNode* replica_frame(tnReplicate* x, tnXmlNode* rep, const mjtNum pos
   snprintf(squat, 100, "%.17g %.17g %.17g %.17g", quat[0], quat[1], quat[2], quat[3]);
   attr[0] = (tnXmlAttr){"pos", spos, 0};
   attr[1] = (tnXmlAttr){"quat", squat, 0};
-  *frame = (tnXmlNode){"frame", rep->file, rep->line, 2, attr, rep->nchild, child, rep->parent};
+  *frame = (tnXmlNode){"frame", {"frame", rep->pos.file, rep->pos.line}, 2, attr, rep->nchild,
+                       child, rep->parent};
   for (int i = 0; i < rep->nchild; i++) {
     child[i] = clone(x, rep->child[i], frame, suffix, 1, names);
     if (!child[i]) {

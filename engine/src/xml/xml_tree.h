@@ -9,18 +9,8 @@
 
 #include <stddef.h>
 
-/* a bump allocator: blocks chained together, freed all at once */
-typedef struct tnPoolBlock_ tnPoolBlock;
-typedef struct tnPool_ {
-  tnPoolBlock* head;
-} tnPool;
-
-/* zeroed memory from the pool (NULL on OOM) */
-void* tn_poolAlloc(tnPool* pool, size_t size);
-/* copy of a string in the pool */
-char* tn_poolStrdup(tnPool* pool, const char* s);
-/* free every block */
-void tn_poolFree(tnPool* pool);
+#include "compiler/src_pos.h"
+#include "util/pool.h"
 
 /* one attribute: name="value" */
 typedef struct tnXmlAttr_ {
@@ -32,8 +22,7 @@ typedef struct tnXmlAttr_ {
 /* one element with its attributes, children and source position */
 typedef struct tnXmlNode_ {
   const char* name;
-  const char* file; /* path of the file holding the element */
-  int line;         /* 1-based line of its start tag, 0 if unknown */
+  tnSrcPos pos; /* element (= name), file and line of its start tag; the spec points here */
   int nattr;
   tnXmlAttr* attr;
   int nchild;

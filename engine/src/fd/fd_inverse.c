@@ -1,4 +1,4 @@
-/* derivative/fd_inverse.c — mjd_inverseFD: finite-differenced Jacobians of the inverse
+/* fd/fd_inverse.c — mjd_inverseFD: finite-differenced Jacobians of the inverse
  * dynamics (mj_inverse) with respect to qpos (tangent space), qvel and qacc, and of the
  * inertia matrix with respect to qpos.
  *
@@ -10,7 +10,7 @@
  * skipped stage keeps the sensor values of the unperturbed inputs. */
 #include <torsion/torsion.h>
 
-#include "derivative/fd_util.h"
+#include "fd/fd_util.h"
 #include "inverse/inverse.h"
 
 /* scratch of one call */

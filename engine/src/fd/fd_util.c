@@ -1,11 +1,11 @@
-/* derivative/fd_util.c — helpers shared by the finite-difference derivatives: argument
+/* fd/fd_util.c — helpers shared by the finite-difference derivatives: argument
  * checks, a step skipping the pipeline stages whose inputs were not perturbed, and
  * differences of physics states in the tangent space of the joint positions. */
 #include <math.h>
 
 #include <torsion/torsion.h>
 
-#include "derivative/fd_util.h"
+#include "fd/fd_util.h"
 #include "forward/forward.h"
 #include "integrate/implicit.h"
 

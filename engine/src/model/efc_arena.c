@@ -1,4 +1,4 @@
-/* constraint/constraint_arena.c — the arena region that holds the efc_* arrays.
+/* model/efc_arena.c — the arena region that holds the efc_* arrays.
  *
  * The number of constraint rows changes every step, so (as in MuJoCo) the efc arrays live
  * in mjData's arena rather than in its fixed buffer. The scratch stack grows up from the
@@ -7,7 +7,7 @@
  * d->parena is the region's size in bytes; mj_makeConstraint releases and refills it. */
 #include <string.h>
 
-#include "constraint/constraint.h"
+#include "model/efc_arena.h"
 
 /* alignment of each array in the region */
 #define EFC_ALIGN 64

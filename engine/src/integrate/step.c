@@ -1,4 +1,4 @@
-/* forward/step.c — advancing the simulation: mj_step, and mj_step1/mj_step2 which split it
+/* integrate/step.c — advancing the simulation: mj_step, and mj_step1/mj_step2 which split it
  * around the point where velocity-dependent quantities are known (for user controllers).
  *
  * mj_step checks the state, runs mj_forward, checks qacc, then integrates with the model's

@@ -1,11 +1,11 @@
-/* xml/xml_pool.c — the bump allocator that owns a parsed document and the MJCF spec.
+/* util/pool.c — the bump allocator that owns a parsed document and the MJCF spec.
  *
  * Parsing creates many small strings and nodes that all die together; a pool of chained
  * blocks makes that cheap and leak-free (one tn_poolFree per document). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "xml/xml_tree.h"
+#include "util/pool.h"
 
 /* one block of the pool; data follows the header */
 struct tnPoolBlock_ {

@@ -1,4 +1,4 @@
-/* derivative/fd_transition.c — mjd_transitionFD: finite-differenced transition matrices of
+/* fd/fd_transition.c — mjd_transitionFD: finite-differenced transition matrices of
  * the discrete-time forward dynamics (one mj_step).
  *
  * The nominal step is taken first; then each control, activation, velocity and position
@@ -14,7 +14,7 @@
  * keep the sensor values of the unperturbed inputs, which is what they would recompute. */
 #include <torsion/torsion.h>
 
-#include "derivative/fd_util.h"
+#include "fd/fd_util.h"
 
 /* scratch of one call */
 typedef struct fdTransition_ {

@@ -1,4 +1,4 @@
-/* derivative/fd_util.h — internal helpers of the finite-difference derivatives
+/* fd/fd_util.h — internal helpers of the finite-difference derivatives
  * (fd_transition.c, fd_inverse.c): argument checks, a step that can skip pipeline stages,
  * and differences of states in the tangent space. */
 #ifndef TORSION_FD_UTIL_H
