@@ -8,6 +8,7 @@
  * dofs in ascending order (row i of the lower triangle accumulates Y(i,c) times column c of
  * Y', skipping zero Y(i,c)); rows of Y are whitened four at a time. */
 #include <math.h>
+#include <string.h>
 
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -110,6 +111,18 @@ static int patternAR(const mjModel* m, mjData* d, int* colind) {
   for (int i = 0; i < nefc; i++) {
     int first = nA, nr = rnnz[i];
     const int* ri = rcol + radr[i];
+
+    // one root (the common case): its list as it is
+    if (nr == 1) {
+      int r = ri[0], len = start[r + 1] - start[r];
+      if (colind) {
+        memcpy(colind + nA, rows + start[r], sizeof(int) * (size_t)len);
+        d->efc_AR_rownnz[i] = len;
+        d->efc_AR_rowadr[i] = first;
+      }
+      nA += len;
+      continue;
+    }
     for (int k = 0; k < nr; k++) {
       next[ri[k]] = start[ri[k]];
     }

@@ -241,14 +241,22 @@ static int pairAddress(const tnPrimal* ctx, int u, int v) {
 
 /* addresses in H of M's entries, and of the lower triangle (map[p(p+1)/2 + q], q <= p) of
  * the block of every run of rows sharing a pattern (rowmapadr at the run's first row);
- * returns the size of rowmap (NULL maps: count only) */
+ * returns the size of rowmap (NULL maps: count only). A pair of a block lives in the H row
+ * of its larger new index: for each column p of the block, that row's addresses are
+ * scattered into where (nv ints, by column) and read for the pairs it holds. */
 static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
-                      int* rowmap, int* rowmapadr) {
-  // M
+                      int* rowmap, int* rowmapadr, int* where) {
+  // M: row i's entries in H row newidx[i] when the other new index is not larger (an
+  // ancestor usually is eliminated later), else found by search
   if (Mmap) {
     for (int i = 0; i < m->nv; i++) {
+      int r = ctx->Hnewidx[i], adr = ctx->Hrowadr[r];
+      for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
+        where[ctx->Hcolind[k]] = k;
+      }
       for (int k = m->M_rowadr[i]; k < m->M_rowadr[i] + m->M_rownnz[i]; k++) {
-        Mmap[k] = pairAddress(ctx, i, m->M_colind[k]);
+        int c = ctx->Hnewidx[m->M_colind[k]];
+        Mmap[k] = c <= r ? where[c] : pairAddress(ctx, i, m->M_colind[k]);
       }
     }
   }
@@ -259,10 +267,23 @@ static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, in
     int n = d->efc_J_rownnz[i];
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     if (rowmap) {
+      int* map = rowmap + size;
       rowmapadr[i] = size;
       for (int p = 0; p < n; p++) {
-        for (int q = 0; q <= p; q++) {
-          rowmap[size + p * (p + 1) / 2 + q] = pairAddress(ctx, col[p], col[q]);
+        // H row of p's new index, by column
+        int r = ctx->Hnewidx[col[p]], adr = ctx->Hrowadr[r];
+        for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
+          where[ctx->Hcolind[k]] = k;
+        }
+
+        // the pairs (p, q) and (q, p) whose other new index is not larger
+        for (int q = 0; q < n; q++) {
+          int c = ctx->Hnewidx[col[q]];
+          if (q <= p && c <= r) {
+            map[p * (p + 1) / 2 + q] = where[c];
+          } else if (q > p && c < r) {
+            map[q * (q + 1) / 2 + p] = where[c];
+          }
         }
       }
     }
@@ -445,11 +466,12 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   d->solver_nnz[0] = ctx->Hnnz;
 
   // where M and the row blocks go in H
-  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL);
+  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL, NULL);
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
-  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr);
+  int* where = mj_stackAllocInt(d, (size_t)nv);
+  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
 /* values and factor of the Hessian in the pattern of tn_newtonHessianSparseInit */
