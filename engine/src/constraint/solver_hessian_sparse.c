@@ -12,6 +12,7 @@
  * The address in H of every entry of M and of every row block is found once; each rebuild
  * adds M and the active rows (dense blocks of rows sharing a pattern) through these maps
  * and factors left-looking with a dense work row. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -375,9 +376,10 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
  * eliminating row by row); rows are scaled into L once all are factored. */
-static void factor(const tnPrimal* ctx, int nv) {
+static void factor(tnPrimal* ctx, int nv) {
   mjtNum *H = ctx->Hval, *work = ctx->Hwork;
   const int* colind = ctx->Hcolind;
+  ctx->Hrank = nv;
   for (int i = nv - 1; i >= 0; i--) {
     int start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
 
@@ -404,6 +406,7 @@ static void factor(const tnPrimal* ctx, int nv) {
     }
     if (H[diag] < mjMINVAL) {
       H[diag] = mjMINVAL;
+      ctx->Hrank--;
     }
     ctx->Hdiaginv[i] = 1 / H[diag];
   }
@@ -478,6 +481,93 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
 void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   numeric(m, d, ctx);
   factor(ctx, m->nv);
+}
+
+/* rank-one update (sign 1) or downdate (sign -1) of the factor, H + sign x x', x in the new
+ * numbering (overwritten). H = sum_j D_j l_j l_j' with l_j row j of L (unit at j, the rest
+ * at smaller indices), so the rows are visited in elimination order, the last first, each
+ * taking its share of x and passing the rest on within its own pattern (which holds the
+ * fill of every row, so x never leaves it). 0, or -1 when a pivot would drop below
+ * mjMINVAL. */
+static int rankOne(tnPrimal* ctx, mjtNum* x, int sign) {
+  mjtNum a = sign;
+  for (int j = ctx->nv - 1; j >= 0; j--) {
+    mjtNum p = x[j];
+    if (p == 0) {
+      continue;
+    }
+
+    // new pivot and the coefficients of the rotation
+    int adr = ctx->Hrowadr[j], diag = adr + ctx->Hrownnz[j] - 1;
+    mjtNum dj = ctx->Hval[diag], dnew = dj + a * p * p;
+    if (dnew < mjMINVAL) {
+      return -1;
+    }
+    mjtNum b = p * a / dnew;
+    a = dj * a / dnew;
+    ctx->Hval[diag] = dnew;
+    ctx->Hdiaginv[j] = 1 / dnew;
+
+    // row j of L and the rest of x
+    for (int k = adr; k < diag; k++) {
+      int c = ctx->Hcolind[k];
+      x[c] -= p * ctx->Hval[k];
+      ctx->Hval[k] += b * x[c];
+    }
+  }
+  return 0;
+}
+
+/* apply the rank-one changes of the rows whose quadratic membership became `entering`
+ * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
+static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+  for (int i = 0; i < d->nefc; i++) {
+    int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
+    int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
+    if (now == was || now != entering) {
+      continue;
+    }
+
+    // x = sqrt(D_i) J_i in the new numbering
+    int adr = d->efc_J_rowadr[i];
+    mjtNum sd = sqrt(d->efc_D[i]);
+    mju_zero(x, ctx->nv);
+    for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
+      x[ctx->Hnewidx[d->efc_J_colind[adr + k]]] = sd * d->efc_J[adr + k];
+    }
+    if (rankOne(ctx, x, entering ? 1 : -1)) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* the factor after rows entered or left the quadratic state, by rank-one changes when few
+ * did (as tn_newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
+int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nflip = 0;
+  if (ctx->Hrank < nv) {
+    return -1;
+  }
+
+  // rows entering or leaving the quadratic state; any cone: rebuild
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
+      return -1;
+    }
+    nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
+             (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
+  }
+  if (12 * nflip > nv) {
+    return -1;
+  }
+
+  // updates before downdates
+  mj_markStack(d);
+  mjtNum* x = mj_stackAllocNum(d, (size_t)nv);
+  int res = nflip ? applyFlips(d, ctx, 1, x) || applyFlips(d, ctx, 0, x) : 0;
+  mj_freeStack(d);
+  return res ? -1 : 0;
 }
 
 /* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */
