@@ -8,6 +8,7 @@
  * dofs in ascending order (row i of the lower triangle accumulates Y(i,c) times column c of
  * Y', skipping zero Y(i,c)); rows of Y are whitened four at a time. */
 #include <math.h>
+#include <string.h>
 
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -49,72 +50,107 @@ static int patternY(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int* 
 }
 
 /* sparse AR pattern: per row, the rows whose Y patterns share one of its dofs (ascending);
- * colind NULL only counts. Returns the number of non-zeros. */
+ * colind NULL only counts. Returns the number of non-zeros.
+ * A Y pattern is closed under dof_parentid, so it holds the root dof (parent -1) of every
+ * dof in it: two rows share a dof exactly when they share a root. Each row's AR pattern is
+ * therefore the union of the row lists of its roots, which come out ascending. */
 static int patternAR(const mjModel* m, mjData* d, int* colind) {
   int nv = m->nv, nefc = d->nefc, nA = 0;
   mj_markStack(d);
 
-  // Y patterns
-  int* mark = mj_stackAllocInt(d, (size_t)(nv > nefc ? nv : nefc));
-  int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
-  int* yadr = mj_stackAllocInt(d, (size_t)nefc);
-  int nY = patternY(m, d, NULL, NULL, NULL, mark);
-  int* ycol = mj_stackAllocInt(d, (size_t)(nY > 0 ? nY : 1));
-  patternY(m, d, ynnz, yadr, ycol, mark);
+  // root dof of every dof (parents come first)
+  int* root = mj_stackAllocInt(d, (size_t)nv);
+  for (int c = 0; c < nv; c++) {
+    int p = m->dof_parentid[c];
+    root[c] = p < 0 ? c : root[p];
+  }
 
-  // dof -> rows incidence (CSR by dof)
+  // distinct roots of every row (CSR in rnnz/radr/rcol; mark[r] = last row seen)
+  int* mark = mj_stackAllocInt(d, (size_t)nv);
+  int* rnnz = mj_stackAllocInt(d, (size_t)nefc);
+  int* radr = mj_stackAllocInt(d, (size_t)nefc);
+  int* rcol = mj_stackAllocInt(d, (size_t)(d->nJ > 0 ? d->nJ : 1));
+  for (int c = 0; c < nv; c++) {
+    mark[c] = -1;
+  }
+  int nR = 0;
+  for (int i = 0; i < nefc; i++) {
+    int adr = d->efc_J_rowadr[i];
+    radr[i] = nR;
+    for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
+      int r = root[d->efc_J_colind[adr + k]];
+      if (mark[r] != i) {
+        mark[r] = i;
+        rcol[nR++] = r;
+      }
+    }
+    rnnz[i] = nR - radr[i];
+  }
+
+  // root -> rows incidence (CSR by root dof, rows ascending)
   int* start = mj_stackAllocInt(d, (size_t)nv + 1);
   int* next = mj_stackAllocInt(d, (size_t)nv);
+  int* rows = mj_stackAllocInt(d, (size_t)(nR > 0 ? nR : 1));
   for (int c = 0; c <= nv; c++) {
     start[c] = 0;
   }
-  for (int k = 0; k < nY; k++) {
-    start[ycol[k] + 1]++;
+  for (int k = 0; k < nR; k++) {
+    start[rcol[k] + 1]++;
   }
   for (int c = 0; c < nv; c++) {
     start[c + 1] += start[c];
     next[c] = start[c];
   }
-  int* rows = mj_stackAllocInt(d, (size_t)(nY > 0 ? nY : 1));
   for (int i = 0; i < nefc; i++) {
-    for (int k = 0; k < ynnz[i]; k++) {
-      int c = ycol[yadr[i] + k];
-      rows[next[c]++] = i;
+    for (int k = 0; k < rnnz[i]; k++) {
+      rows[next[rcol[radr[i] + k]]++] = i;
     }
   }
 
-  // per row: the union of its dofs' row lists, marked once
+  // per row: merge its roots' ascending lists, dropping repeats (next[] as cursors)
   for (int i = 0; i < nefc; i++) {
-    mark[i] = -1;
-  }
-  for (int i = 0; i < nefc; i++) {
-    int first = nA;
-    for (int k = 0; k < ynnz[i]; k++) {
-      int c = ycol[yadr[i] + k];
-      for (int p = start[c]; p < start[c + 1]; p++) {
-        if (mark[rows[p]] != i) {
-          mark[rows[p]] = i;
-          if (colind) {
-            colind[nA] = rows[p];
-          }
-          nA++;
+    int first = nA, nr = rnnz[i];
+    const int* ri = rcol + radr[i];
+
+    // one root (the common case): its list as it is
+    if (nr == 1) {
+      int r = ri[0], len = start[r + 1] - start[r];
+      if (colind) {
+        memcpy(colind + nA, rows + start[r], sizeof(int) * (size_t)len);
+        d->efc_AR_rownnz[i] = len;
+        d->efc_AR_rowadr[i] = first;
+      }
+      nA += len;
+      continue;
+    }
+    for (int k = 0; k < nr; k++) {
+      next[ri[k]] = start[ri[k]];
+    }
+    for (;;) {
+      int best = -1;
+      for (int k = 0; k < nr; k++) {
+        int r = ri[k];
+        if (next[r] < start[r + 1] && (best < 0 || rows[next[r]] < best)) {
+          best = rows[next[r]];
         }
       }
+      if (best < 0) {
+        break;
+      }
+      for (int k = 0; k < nr; k++) {
+        int r = ri[k];
+        if (next[r] < start[r + 1] && rows[next[r]] == best) {
+          next[r]++;
+        }
+      }
+      if (colind) {
+        colind[nA] = best;
+      }
+      nA++;
     }
-
-    // record the row, columns ascending (insertion sort: rows are short)
     if (colind) {
       d->efc_AR_rownnz[i] = nA - first;
       d->efc_AR_rowadr[i] = first;
-      int* col = colind + first;
-      for (int a = 1; a < nA - first; a++) {
-        int v = col[a], b = a - 1;
-        while (b >= 0 && col[b] > v) {
-          col[b + 1] = col[b];
-          b--;
-        }
-        col[b + 1] = v;
-      }
     }
   }
   mj_freeStack(d);
@@ -141,23 +177,6 @@ int tn_allocAR(const mjModel* m, mjData* d) {
     patternAR(m, d, d->efc_AR_colind);
   }
   return 1;
-}
-
-/* dot product of two sparse rows with ascending indices */
-static mjtNum dotSparse2(const mjtNum* v1, const int* i1, int n1, const mjtNum* v2,
-                         const int* i2, int n2) {
-  mjtNum res = 0;
-  int a = 0, b = 0;
-  while (a < n1 && b < n2) {
-    if (i1[a] == i2[b]) {
-      res += v1[a++] * v2[b++];
-    } else if (i1[a] < i2[b]) {
-      a++;
-    } else {
-      b++;
-    }
-  }
-  return res;
 }
 
 /* dense whitened row i of Y = J L^-1 D^-1/2 */
@@ -283,7 +302,7 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     }
   }
 
-  // sparse: Y in CSR on its pattern, then each stored pair
+  // sparse: Y in CSR on its pattern, then each stored pair once (j <= i) and mirrored
   else {
     int* mark = mj_stackAllocInt(d, (size_t)nv);
     int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
@@ -299,13 +318,41 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
         Y[yadr[i] + k] = row[ycol[yadr[i] + k]];
       }
     }
+
+    // cursor[j]: the next entry of row j above its diagonal (filled by the rows i > j in
+    // ascending order, which is the order of row j's columns)
+    int* cursor = mj_stackAllocInt(d, (size_t)nefc);
+    mju_zero(row, nv);
     for (int i = 0; i < nefc; i++) {
-      int adr = d->efc_AR_rowadr[i];
-      for (int k = 0; k < d->efc_AR_rownnz[i]; k++) {
+      // row i of Y scattered densely: a pair's sum over row j's pattern then adds the shared
+      // dofs' products in ascending order and exact zeros elsewhere (the sparse dot product)
+      const mjtNum* yi = Y + yadr[i];
+      const int* ci = ycol + yadr[i];
+      for (int k = 0; k < ynnz[i]; k++) {
+        row[ci[k]] = yi[k];
+      }
+      int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
+      for (int k = 0; k < nnz; k++) {
         int j = d->efc_AR_colind[adr + k];
-        mjtNum v = dotSparse2(Y + yadr[i], ycol + yadr[i], ynnz[i], Y + yadr[j],
-                              ycol + yadr[j], ynnz[j]);
-        d->efc_AR[adr + k] = v + (i == j ? d->efc_R[i] : 0);
+        if (j > i) {
+          cursor[i] = adr + k;
+          break;
+        }
+        const mjtNum* yj = Y + yadr[j];
+        const int* cj = ycol + yadr[j];
+        mjtNum v = 0;
+        for (int t = 0; t < ynnz[j]; t++) {
+          v += row[cj[t]] * yj[t];
+        }
+        if (j == i) {
+          d->efc_AR[adr + k] = v + d->efc_R[i];
+        } else {
+          d->efc_AR[adr + k] = v;
+          d->efc_AR[cursor[j]++] = v;
+        }
+      }
+      for (int k = 0; k < ynnz[i]; k++) {
+        row[ci[k]] = 0;
       }
     }
   }

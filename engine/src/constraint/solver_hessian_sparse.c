@@ -12,6 +12,7 @@
  * The address in H of every entry of M and of every row block is found once; each rebuild
  * adds M and the active rows (dense blocks of rows sharing a pattern) through these maps
  * and factors left-looking with a dense work row. */
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -241,14 +242,22 @@ static int pairAddress(const tnPrimal* ctx, int u, int v) {
 
 /* addresses in H of M's entries, and of the lower triangle (map[p(p+1)/2 + q], q <= p) of
  * the block of every run of rows sharing a pattern (rowmapadr at the run's first row);
- * returns the size of rowmap (NULL maps: count only) */
+ * returns the size of rowmap (NULL maps: count only). A pair of a block lives in the H row
+ * of its larger new index: for each column p of the block, that row's addresses are
+ * scattered into where (nv ints, by column) and read for the pairs it holds. */
 static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
-                      int* rowmap, int* rowmapadr) {
-  // M
+                      int* rowmap, int* rowmapadr, int* where) {
+  // M: row i's entries in H row newidx[i] when the other new index is not larger (an
+  // ancestor usually is eliminated later), else found by search
   if (Mmap) {
     for (int i = 0; i < m->nv; i++) {
+      int r = ctx->Hnewidx[i], adr = ctx->Hrowadr[r];
+      for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
+        where[ctx->Hcolind[k]] = k;
+      }
       for (int k = m->M_rowadr[i]; k < m->M_rowadr[i] + m->M_rownnz[i]; k++) {
-        Mmap[k] = pairAddress(ctx, i, m->M_colind[k]);
+        int c = ctx->Hnewidx[m->M_colind[k]];
+        Mmap[k] = c <= r ? where[c] : pairAddress(ctx, i, m->M_colind[k]);
       }
     }
   }
@@ -259,10 +268,23 @@ static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, in
     int n = d->efc_J_rownnz[i];
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     if (rowmap) {
+      int* map = rowmap + size;
       rowmapadr[i] = size;
       for (int p = 0; p < n; p++) {
-        for (int q = 0; q <= p; q++) {
-          rowmap[size + p * (p + 1) / 2 + q] = pairAddress(ctx, col[p], col[q]);
+        // H row of p's new index, by column
+        int r = ctx->Hnewidx[col[p]], adr = ctx->Hrowadr[r];
+        for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
+          where[ctx->Hcolind[k]] = k;
+        }
+
+        // the pairs (p, q) and (q, p) whose other new index is not larger
+        for (int q = 0; q < n; q++) {
+          int c = ctx->Hnewidx[col[q]];
+          if (q <= p && c <= r) {
+            map[p * (p + 1) / 2 + q] = where[c];
+          } else if (q > p && c < r) {
+            map[q * (q + 1) / 2 + p] = where[c];
+          }
         }
       }
     }
@@ -354,9 +376,10 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
  * eliminating row by row); rows are scaled into L once all are factored. */
-static void factor(const tnPrimal* ctx, int nv) {
+static void factor(tnPrimal* ctx, int nv) {
   mjtNum *H = ctx->Hval, *work = ctx->Hwork;
   const int* colind = ctx->Hcolind;
+  ctx->Hrank = nv;
   for (int i = nv - 1; i >= 0; i--) {
     int start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
 
@@ -383,6 +406,7 @@ static void factor(const tnPrimal* ctx, int nv) {
     }
     if (H[diag] < mjMINVAL) {
       H[diag] = mjMINVAL;
+      ctx->Hrank--;
     }
     ctx->Hdiaginv[i] = 1 / H[diag];
   }
@@ -445,17 +469,105 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   d->solver_nnz[0] = ctx->Hnnz;
 
   // where M and the row blocks go in H
-  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL);
+  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL, NULL);
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
-  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr);
+  int* where = mj_stackAllocInt(d, (size_t)nv);
+  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
 /* values and factor of the Hessian in the pattern of tn_newtonHessianSparseInit */
 void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   numeric(m, d, ctx);
   factor(ctx, m->nv);
+}
+
+/* rank-one update (sign 1) or downdate (sign -1) of the factor, H + sign x x', x in the new
+ * numbering (overwritten). H = sum_j D_j l_j l_j' with l_j row j of L (unit at j, the rest
+ * at smaller indices), so the rows are visited in elimination order, the last first, each
+ * taking its share of x and passing the rest on within its own pattern (which holds the
+ * fill of every row, so x never leaves it). 0, or -1 when a pivot would drop below
+ * mjMINVAL. */
+static int rankOne(tnPrimal* ctx, mjtNum* x, int sign) {
+  mjtNum a = sign;
+  for (int j = ctx->nv - 1; j >= 0; j--) {
+    mjtNum p = x[j];
+    if (p == 0) {
+      continue;
+    }
+
+    // new pivot and the coefficients of the rotation
+    int adr = ctx->Hrowadr[j], diag = adr + ctx->Hrownnz[j] - 1;
+    mjtNum dj = ctx->Hval[diag], dnew = dj + a * p * p;
+    if (dnew < mjMINVAL) {
+      return -1;
+    }
+    mjtNum b = p * a / dnew;
+    a = dj * a / dnew;
+    ctx->Hval[diag] = dnew;
+    ctx->Hdiaginv[j] = 1 / dnew;
+
+    // row j of L and the rest of x
+    for (int k = adr; k < diag; k++) {
+      int c = ctx->Hcolind[k];
+      x[c] -= p * ctx->Hval[k];
+      ctx->Hval[k] += b * x[c];
+    }
+  }
+  return 0;
+}
+
+/* apply the rank-one changes of the rows whose quadratic membership became `entering`
+ * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
+static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+  for (int i = 0; i < d->nefc; i++) {
+    int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
+    int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
+    if (now == was || now != entering) {
+      continue;
+    }
+
+    // x = sqrt(D_i) J_i in the new numbering
+    int adr = d->efc_J_rowadr[i];
+    mjtNum sd = sqrt(d->efc_D[i]);
+    mju_zero(x, ctx->nv);
+    for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
+      x[ctx->Hnewidx[d->efc_J_colind[adr + k]]] = sd * d->efc_J[adr + k];
+    }
+    if (rankOne(ctx, x, entering ? 1 : -1)) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* the factor after rows entered or left the quadratic state, by rank-one changes when few
+ * did (as tn_newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
+int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nflip = 0;
+  if (ctx->Hrank < nv) {
+    return -1;
+  }
+
+  // rows entering or leaving the quadratic state; any cone: rebuild
+  for (int i = 0; i < d->nefc; i++) {
+    if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
+      return -1;
+    }
+    nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
+             (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
+  }
+  if (12 * nflip > nv) {
+    return -1;
+  }
+
+  // updates before downdates
+  mj_markStack(d);
+  mjtNum* x = mj_stackAllocNum(d, (size_t)nv);
+  int res = nflip ? applyFlips(d, ctx, 1, x) || applyFlips(d, ctx, 0, x) : 0;
+  mj_freeStack(d);
+  return res ? -1 : 0;
 }
 
 /* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */

@@ -145,10 +145,13 @@ static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, in
         tn_newtonHessian(m, d, ctx);
       }
     } else {
+      // sparse: the pattern once per solve; then rank-one changes, else rebuild
       if (first) {
         tn_newtonHessianSparseInit(m, d, ctx);
       }
-      tn_newtonHessianSparse(m, d, ctx);
+      if (first || tn_newtonHessianSparseUpdate(m, d, ctx)) {
+        tn_newtonHessianSparse(m, d, ctx);
+      }
     }
   }
   updateGradient(m, d, ctx);

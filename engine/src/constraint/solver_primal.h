@@ -33,7 +33,7 @@ typedef struct tnPrimal_ {
 
   /* Newton, dense Jacobian: Hessian and its Cholesky factor (nv x nv) */
   mjtNum* H;
-  int Hrank;                /* rank of the last dense factorization (< nv: clamped pivots) */
+  int Hrank;                /* rank of the last factorization (< nv: clamped pivots) */
 
   /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last), its
    * column lists (off-diagonal entries by column, rows descending) and scratch */
@@ -89,5 +89,9 @@ void tn_newtonSolve(const tnPrimal* ctx);
 void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn_newtonSolveSparse(const tnPrimal* ctx);
+
+/* Newton, sparse: as tn_newtonHessianUpdate, rank-one changes of the sparse factor in its
+ * pattern (which holds every row's fill); 0 when done, -1 when H must be rebuilt */
+int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 #endif /* TORSION_SOLVER_PRIMAL_H */

@@ -56,6 +56,51 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
   }
 }
 
+/* J += scale * dir' (jacp(p1 on b1) - jacp(p0 on b0)) over the dofs of the two bodies'
+ * chains (the union, walked from the last dof by merging the descending chains); every
+ * other column of that difference is zero. Each column is formed with the operations of the
+ * dense route (mj_jac twice, their difference, its product with dir skipping zero entries
+ * of dir, then scaled into J), so J comes out bitwise the same. */
+void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
+                      const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale) {
+  mjtNum off0[3], off1[3];
+  tnu_sub3(off0, p0, d->subtree_com + 3 * m->body_rootid[b0]);
+  tnu_sub3(off1, p1, d->subtree_com + 3 * m->body_rootid[b1]);
+
+  // merge the two chains: the larger dof first (parents have smaller indices)
+  int i0 = jac_lastdof(m, b0), i1 = jac_lastdof(m, b1);
+  while (i0 >= 0 || i1 >= 0) {
+    int c = i0 > i1 ? i0 : i1;
+    const mjtNum* cdof = d->cdof + 6 * c;
+    mjtNum j0[3] = {0, 0, 0}, j1[3] = {0, 0, 0}, tmp[3];
+
+    // the two point Jacobians' columns (zero off a chain)
+    if (c == i0) {
+      tnu_cross(tmp, cdof, off0);
+      j0[0] = cdof[3] + tmp[0];
+      j0[1] = cdof[4] + tmp[1];
+      j0[2] = cdof[5] + tmp[2];
+      i0 = m->dof_parentid[i0];
+    }
+    if (c == i1) {
+      tnu_cross(tmp, cdof, off1);
+      j1[0] = cdof[3] + tmp[0];
+      j1[1] = cdof[4] + tmp[1];
+      j1[2] = cdof[5] + tmp[2];
+      i1 = m->dof_parentid[i1];
+    }
+
+    // projection of the difference on dir, then into J
+    mjtNum g = 0;
+    for (int r = 0; r < 3; r++) {
+      if (dir[r] != 0) {
+        g += (j1[r] - j0[r]) * dir[r];
+      }
+    }
+    J[c] += g * scale;
+  }
+}
+
 /* Jacobian of the body frame's origin */
 void mj_jacBody(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int body) {
   mj_jac(m, d, jacp, jacr, d->xpos + 3 * body, body);

@@ -40,6 +40,11 @@ void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjt
 void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], const mjtNum torque[3],
                    const mjtNum point[3], int body, mjtNum* qfrc);
 
+/* J (nv) += scale * dir' (jacp(p1 on b1) - jacp(p0 on b0)): a tendon segment's Jacobian
+ * row, over the two bodies' dof chains only (bitwise as the dense difference of mj_jac). */
+void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
+                      const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale);
+
 /* qfrc += the joint-space image of every body's d->xfrc_applied (at the body's com). */
 void tn_xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc);
 

@@ -5,18 +5,12 @@
  * (geometry in tendon_wrap.c) and split into branches by pulleys, each branch's length
  * divided by the pulley's divisor. The tendon Jacobian d->ten_J (dense ntendon x nv) is the
  * sum over path segments of the segment direction projected on the difference of the
- * point Jacobians of its two ends. The path points are recorded in ten_wrapadr,
- * ten_wrapnum, wrap_obj and wrap_xpos for visualisation, as MuJoCo records them. */
+ * point Jacobians of its two ends, formed on the two ends' dof chains only. The path points
+ * are recorded in ten_wrapadr, ten_wrapnum, wrap_obj and wrap_xpos for visualisation, as
+ * MuJoCo records them. */
 
+#include "smooth/smooth.h"
 #include "smooth/tendon_wrap.h"
-
-/* scratch buffers shared by the segments of all spatial tendons */
-typedef struct {
-  mjtNum* jac1;    /* 3 x nv: point Jacobian at the segment start */
-  mjtNum* jac2;    /* 3 x nv: point Jacobian at the segment end */
-  mjtNum* jacdif;  /* 3 x nv: their difference */
-  mjtNum* grad;    /* nv: gradient of the segment length */
-} TendonScratch;
 
 /* fixed tendon: length and Jacobian are linear in the joint coordinates */
 static void fixedTendon(const mjModel* m, mjData* d, int i) {
@@ -34,24 +28,16 @@ static void fixedTendon(const mjModel* m, mjData* d, int i) {
 }
 
 /* add the gradient of |p1 - p0| (p0 on body b0, p1 on body b1), scaled, to J */
-static void addSegmentJacobian(const mjModel* m, mjData* d, TendonScratch* s, mjtNum* J,
-                               const mjtNum p0[3], int b0, const mjtNum p1[3], int b1,
-                               mjtNum scale) {
-  int nv = m->nv;
+static void addSegmentJacobian(const mjModel* m, mjData* d, mjtNum* J, const mjtNum p0[3],
+                               int b0, const mjtNum p1[3], int b1, mjtNum scale) {
   mjtNum dir[3];
 
   // unit direction of the segment
   mju_sub3(dir, p1, p0);
   mju_normalize3(dir);
 
-  // difference of the end-point Jacobians
-  mj_jac(m, d, s->jac1, NULL, p0, b0);
-  mj_jac(m, d, s->jac2, NULL, p1, b1);
-  mju_sub(s->jacdif, s->jac2, s->jac1, 3*nv);
-
-  // project on the segment direction, accumulate
-  mju_mulMatTVec(s->grad, s->jacdif, dir, 3, nv);
-  mju_addToScl(J, s->grad, scale, nv);
+  // dir' times the difference of the end-point Jacobians, on their dof chains
+  tn_jacSegmentAdd(m, d, J, dir, p0, b0, p1, b1, scale);
 }
 
 /* record one path point for visualisation */
@@ -64,8 +50,7 @@ static void recordPoint(mjData* d, int* wrapcount, int tendon, const mjtNum pos[
 }
 
 /* spatial tendon: sites, wrapping geoms and pulleys */
-static void spatialTendon(const mjModel* m, mjData* d, int i, TendonScratch* s,
-                          int* wrapcount) {
+static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
   int adr = m->tendon_adr[i], num = m->tendon_num[i];
   mjtNum* J = d->ten_J + (size_t)i*m->nv;
   mjtNum divisor = 1;
@@ -120,7 +105,7 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, TendonScratch* s,
     // Jacobian: straight pieces whose ends move with different bodies
     for (int k = 0; k < npnt - 1; k++) {
       if (body[k] != body[k + 1]) {
-        addSegmentJacobian(m, d, s, J, pnt + 3*k, body[k], pnt + 3*k + 3, body[k + 1],
+        addSegmentJacobian(m, d, J, pnt + 3*k, body[k], pnt + 3*k + 3, body[k + 1],
                            1 / divisor);
       }
     }
@@ -153,18 +138,6 @@ void mj_tendon(const mjModel* m, mjData* d) {
   mju_zero(d->ten_length, ntendon);
   mju_zero(d->ten_J, ntendon*nv);
 
-  // scratch for the segment Jacobians
-  mj_markStack(d);
-  TendonScratch s;
-  s.jac1 = mj_stackAllocNum(d, 3*nv);
-  s.jac2 = mj_stackAllocNum(d, 3*nv);
-  s.jacdif = mj_stackAllocNum(d, 3*nv);
-  s.grad = mj_stackAllocNum(d, nv);
-  if (nv && (!s.jac1 || !s.jac2 || !s.jacdif || !s.grad)) {
-    mj_freeStack(d);
-    return;
-  }
-
   // each tendon: fixed or spatial
   int wrapcount = 0;
   for (int i = 0; i < ntendon; i++) {
@@ -176,9 +149,7 @@ void mj_tendon(const mjModel* m, mjData* d) {
     if (m->wrap_type[m->tendon_adr[i]] == mjWRAP_JOINT) {
       fixedTendon(m, d, i);
     } else {
-      spatialTendon(m, d, i, &s, &wrapcount);
+      spatialTendon(m, d, i, &wrapcount);
     }
   }
-
-  mj_freeStack(d);
 }
