@@ -117,8 +117,9 @@ def test_sigterm_drains_in_flight_work():
     d = Daemon("--drain-timeout-ms", "120000")
     c = d.client()
     h = c.load(xml=open(PENDULUM).read()).model
-    rr = PB["RolloutRequest"](model=h, nstep=10000, final_only=True)
-    tdclient.to_array(np.zeros((16, 9)), rr.initial_state)
+    # long enough (3.2M pendulum steps) that the signal surely arrives while it runs
+    rr = PB["RolloutRequest"](model=h, nstep=50000, final_only=True)
+    tdclient.to_array(np.zeros((64, 9)), rr.initial_state)
     req = c.request(rollout=rr)
     c.send(req)
     time.sleep(0.1)
