@@ -83,25 +83,6 @@ static void fluid_U(const mjModel* m, const mjData* d, int b, const mjtNum pos[3
   }
 }
 
-/* local velocity (angular, linear minus wind) of the frame (pos, R) on body b */
-static void fluid_lvel(const mjModel* m, const mjData* d, int b, const mjtNum pos[3],
-                       const mjtNum R[9], mjtNum lvel[6]) {
-  const mjtNum* cvel = d->cvel + 6 * b;
-  const mjtNum* com = d->subtree_com + 3 * m->body_rootid[b];
-  mjtNum dif[3], cross[3], lin[3], lwind[3];
-
-  // linear velocity at pos: v_com - (pos - com) x omega
-  tnu_sub3(dif, pos, com);
-  tnu_cross(cross, dif, cvel);
-  tnu_sub3(lin, cvel + 3, cross);
-
-  // rotate into the frame, remove the wind
-  tnu_mulMatTVec3(lvel, R, cvel);
-  tnu_mulMatTVec3(lvel + 3, R, lin);
-  tnu_mulMatTVec3(lwind, R, m->opt.wind);
-  tnu_subFrom3(lvel + 3, lwind);
-}
-
 /* qDeriv += U' B U on the D pattern (U 6 x nv, B 6x6 row-major) */
 static void fluid_addUtBU(const mjModel* m, mjtNum* qDeriv, const mjtNum* U, const mjtNum B[36]) {
   int nv = m->nv;
@@ -167,7 +148,7 @@ static void box_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtN
   const mjtNum* R = d->ximat + 9 * b;
   mjtNum lvel[6], Bdiag[6];
 
-  fluid_lvel(m, d, b, pos, R, lvel);
+  tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
   box_B(m, b, lvel, Bdiag);
 
   // diagonal B: one rank-one update per local axis
@@ -373,7 +354,7 @@ static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac
 
     // equivalent ellipsoid and local velocity of the geom
     tn_geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
-    fluid_lvel(m, d, b, pos, R, lvel);
+    tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
 
     // B: added mass, then drag, lift and viscosity, scaled by the interaction coefficient
     ell_addedMass(B, lvel, m->opt.density, fluid + 6, fluid + 9);

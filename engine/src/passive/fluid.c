@@ -14,9 +14,10 @@
 #include "passive/passive_internal.h"
 
 /* 6D velocity (angular, linear) of the frame (pos, rot) rigidly attached to `body`,
- * expressed in that frame, with the wind removed from the linear part */
-static void localVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
-                          const mjtNum rot[9], mjtNum res[6]) {
+ * expressed in that frame, with the wind removed from the linear part (also the velocity
+ * derivatives' point of linearization) */
+void tn_fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
+                           const mjtNum rot[9], mjtNum res[6]) {
   const mjtNum* cvel = d->cvel + 6*body;
   const mjtNum* com = d->subtree_com + 3*m->body_rootid[body];
   mjtNum dif[3], cross[3], lin[3], lwind[3];
@@ -56,7 +57,7 @@ static void inertiaBoxModel(const mjModel* m, mjData* d, int b) {
   }
 
   // local velocity at the center of mass, in the inertia frame
-  localVelocity(m, d, b, d->xipos + 3*b, d->ximat + 9*b, lvel);
+  tn_fluidLocalVelocity(m, d, b, d->xipos + 3*b, d->ximat + 9*b, lvel);
 
   // viscous resistance of the equivalent sphere (diameter = mean side)
   mjtNum diam = (box[0] + box[1] + box[2]) / 3.0;
@@ -172,7 +173,7 @@ static void ellipsoidModel(const mjModel* m, mjData* d, int b) {
 
     // equivalent ellipsoid and local velocity of the geom
     tn_geomSemiAxes(m->geom_size + 3*g, m->geom_type[g], r);
-    localVelocity(m, d, b, pos, rot, lvel);
+    tn_fluidLocalVelocity(m, d, b, pos, rot, lvel);
 
     // added mass, then drag, lift and viscosity
     addedMassForces(lfrc, lvel, m->opt.density, fluid + 6, fluid + 9);

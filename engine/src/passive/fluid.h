@@ -20,6 +20,11 @@ void tn_geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]);
 void tn_fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
                        mjtNum virtual_inertia[3]);
 
+/* 6D velocity (angular, linear minus the wind) of the frame (pos, rot) on `body`, in that
+ * frame: what both fluid models and their velocity derivatives start from. */
+void tn_fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
+                           const mjtNum rot[9], mjtNum res[6]);
+
 /* Fluid forces of all bodies into d->qfrc_fluid (zeroed first); called by mj_passive when
  * density or viscosity is positive. */
 void tn_fluidForces(const mjModel* m, mjData* d);
