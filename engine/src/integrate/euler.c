@@ -46,7 +46,7 @@ void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum
 }
 
 /* does any dof need implicit damping? (not when damping or eulerdamp is disabled) */
-static int euler_has_damping(const mjModel* m) {
+int tn_eulerDamped(const mjModel* m) {
   if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) {
     return 0;
   }
@@ -80,7 +80,7 @@ static void euler_damped_qacc(const mjModel* m, mjData* d, mjtNum* qacc) {
 /* semi-implicit Euler step */
 void mj_Euler(const mjModel* m, mjData* d) {
   // no damping: use the forward dynamics' acceleration
-  if (!euler_has_damping(m)) {
+  if (!tn_eulerDamped(m)) {
     tn_advance(m, d, d->act_dot, d->qacc, NULL);
     return;
   }

@@ -7,6 +7,10 @@
 
 #include <torsion/torsion.h>
 
+/* 1 when Euler integrates dof damping implicitly: some dof has damping and neither the
+ * damper nor the eulerdamp flag is disabled (also what mj_inverse's discrete mode undoes) */
+int tn_eulerDamped(const mjModel* m);
+
 /* Advance the state by one timestep h = m->opt.timestep: act += h*act_dot (exact
  * exponential integral for mjDYN_FILTEREXACT, clamped to actrange when actlimited; left
  * untouched under mjDSBL_ACTUATION),

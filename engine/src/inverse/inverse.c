@@ -15,6 +15,7 @@
 #include "derivative/derivative.h"
 #include "inverse/inverse.h"
 #include "integrate/implicit.h"
+#include "integrate/integrate.h"
 #include "smooth/smooth.h"
 
 /* position-dependent computations of the inverse dynamics */
@@ -76,19 +77,6 @@ static void add_mulD(const mjModel* m, mjtNum* res, const mjtNum* D, const mjtNu
   }
 }
 
-/* does Euler integrate any dof damping implicitly? */
-static int euler_damped(const mjModel* m) {
-  if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) {
-    return 0;
-  }
-  for (int i = 0; i < m->nv; i++) {
-    if (m->dof_damping[i] > 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
 /* convert d->qacc from the integrator's discrete-time acceleration to continuous time:
  * qacc = M^-1 (M - h D) qacc_discrete, with D the velocity derivative the integrator uses */
 static void discrete_to_continuous(const mjModel* m, mjData* d) {
@@ -96,7 +84,7 @@ static void discrete_to_continuous(const mjModel* m, mjData* d) {
   mjtNum h = m->opt.timestep;
 
   // RK4 and undamped Euler: the discrete and continuous accelerations coincide
-  if (integ == mjINT_RK4 || (integ == mjINT_EULER && !euler_damped(m))) {
+  if (integ == mjINT_RK4 || (integ == mjINT_EULER && !tn_eulerDamped(m))) {
     return;
   }
   mj_markStack(d);
