@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/asset_load.h"
 #include "compiler/mesh_internal.h"
 
 /* size of a binary STL header and of one triangle record */
@@ -181,42 +182,6 @@ tnMeshFormat tn_meshFormat(const char* filename, const char* content_type) {
     }
   }
   return TN_MESH_FORMAT_AUTO;
-}
-
-/* read a whole file into a malloc'ed buffer (one extra zero byte) */
-static int read_file(const char* path, char** data, size_t* size, char* why, int whysz) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    snprintf(why, (size_t)whysz, "cannot open: %s", strerror(errno));
-    return -1;
-  }
-  size_t cap = 1 << 16, len = 0;
-  char* buf = malloc(cap + 1);
-  while (buf) {
-    len += fread(buf + len, 1, cap - len, f);
-    if (len < cap) {
-      break;
-    }
-    char* p = realloc(buf, 2 * cap + 1);
-    if (!p) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = p;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    free(buf);
-    snprintf(why, (size_t)whysz, bad ? "read error" : "out of memory");
-    return -1;
-  }
-  buf[len] = 0;
-  *data = buf;
-  *size = len;
-  return 0;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -540,14 +505,14 @@ int tn_meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, cons
  * buffer entry point copies it anyway: simplicity over one copy) */
 int tn_meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
                     char* err, int errsz) {
-  char* data = NULL;
+  unsigned char* data = NULL;
   size_t size = 0;
   char why[128];
   memset(mesh, 0, sizeof(*mesh));
-  if (!path || read_file(path, &data, &size, why, sizeof(why))) {
+  if (!path || !tn_assetReadFile(path, &data, &size, why, sizeof(why))) {
     return tn_meshError(err, errsz, name, path ? path : "", "%s", path ? why : "no file name");
   }
-  int r = tn_meshLoadBuffer(mesh, name, path, data, size, format, err, errsz);
+  int r = tn_meshLoadBuffer(mesh, name, path, (const char*)data, size, format, err, errsz);
   free(data);
   return r;
 }
