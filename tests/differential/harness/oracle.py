@@ -15,6 +15,11 @@ FULLPHYSICS = int(mujoco.mjtState.mjSTATE_FULLPHYSICS)
 # the state with everything mj_step reads (warmstart, controls, applied forces, mocap ...)
 INTEGRATION = int(mujoco.mjtState.mjSTATE_INTEGRATION)
 
+# MuJoCo's asset cache keys a mesh by its file, not by refpos/refquat or the other settings
+# that change the compiled mesh, so a file loaded earlier in the session with other settings
+# would come back stale; the oracle compiles every file from scratch instead
+mujoco.mj_setCacheCapacity(mujoco.mj_getCache(), 0)
+
 # disable flags set on both sides for issue 2 (smooth dynamics only); see docs/fidelity.md
 SMOOTH_ONLY = ("constraint",)
 
