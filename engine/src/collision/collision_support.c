@@ -29,6 +29,30 @@ static inline mjtNum vertDot(const mjtNum dir[3], const float* v) {
   return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
 }
 
+/* hill climbing on a mesh's hull graph (numvert, numface, edge addresses, global ids,
+ * edges) from graph vertex `cur`: move to the first neighbour with a larger dot product
+ * until none has one; returns the graph vertex reached */
+static int hillClimb(const int* graph, const float* vert, const mjtNum dir[3], int cur) {
+  int nvert = graph[0];
+  const int* edgeadr = graph + 2;
+  const int* globalid = graph + 2 + nvert;
+  const int* edge = graph + 2 + 2 * nvert;
+  mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
+  for (int moved = 1; moved;) {
+    moved = 0;
+    int from = cur;
+    for (int e = edgeadr[from]; edge[e] >= 0; e++) {
+      mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
+      if (dot > bestdot) {
+        bestdot = dot;
+        cur = edge[e];
+        moved = 1;
+      }
+    }
+  }
+  return cur;
+}
+
 /* support vertex of a mesh in local direction dir: steepest ascent on the hull graph from
  * the previous answer (*meshindex, a graph vertex; 0 at first), each step scanning all
  * neighbors of the current vertex for the largest strict improvement; or a scan of all
@@ -48,23 +72,8 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
   if (gadr >= 0 && num >= TN_HILLCLIMB_MIN) {
     const int* graph = m->mesh_graph + gadr;
     int nvert = graph[0];
-    const int* edgeadr = graph + 2;
     const int* globalid = graph + 2 + nvert;
-    const int* edge = graph + 2 + 2 * nvert;
-    int cur = *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0;
-    mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
-    for (int moved = 1; moved;) {
-      moved = 0;
-      int from = cur;
-      for (int e = edgeadr[from]; edge[e] >= 0; e++) {
-        mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
-        if (dot > bestdot) {
-          bestdot = dot;
-          cur = edge[e];
-          moved = 1;
-        }
-      }
-    }
+    int cur = hillClimb(graph, vert, dir, *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0);
     *meshindex = cur;
     best = globalid[cur];
   }
@@ -223,25 +232,7 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
 
   // hill climbing: numvert, numface, edge addresses, global ids, edges
   const int* graph = m->mesh_graph + gadr;
-  int nvert = graph[0];
-  const int* edgeadr = graph + 2;
-  const int* globalid = graph + 2 + nvert;
-  const int* edge = graph + 2 + 2 * nvert;
-  int cur = extremaStart(m, mesh, dir);
-  mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
-  for (int moved = 1; moved;) {
-    moved = 0;
-    int from = cur;
-    for (int e = edgeadr[from]; edge[e] >= 0; e++) {
-      mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
-      if (dot > bestdot) {
-        bestdot = dot;
-        cur = edge[e];
-        moved = 1;
-      }
-    }
-  }
-  return globalid[cur];
+  return graph[2 + graph[0] + hillClimb(graph, vert, dir, extremaStart(m, mesh, dir))];
 }
 
 /* support point of a mesh or ellipsoid geom as MuJoCo's plane-convex collider finds it */

@@ -545,20 +545,8 @@ static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
 /* the factor after rows entered or left the quadratic state, by rank-one changes when few
  * did (as tn_newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
 int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = m->nv, nflip = 0;
-  if (ctx->Hrank < nv) {
-    return -1;
-  }
-
-  // rows entering or leaving the quadratic state; any cone: rebuild
-  for (int i = 0; i < d->nefc; i++) {
-    if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
-      return -1;
-    }
-    nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
-             (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
-  }
-  if (12 * nflip > nv) {
+  int nv = m->nv, nflip = tn_newtonCountFlips(m, d, ctx);
+  if (nflip < 0) {
     return -1;
   }
 

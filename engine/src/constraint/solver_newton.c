@@ -167,14 +167,15 @@ static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, 
   return 0;
 }
 
-/* the factor of H after state changes, by rank-one updates when few rows changed */
-int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* rows that entered or left the quadratic state since the last factorization, or -1 when
+ * the factor must be rebuilt instead (rank-deficient, a cone row, or too many changes: a
+ * rebuild costs about nv^3/6, each change about 2 nv^2); shared by the dense and sparse
+ * updates */
+int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
   int nv = m->nv, nflip = 0;
   if (ctx->Hrank < nv) {
     return -1;
   }
-
-  // rows entering or leaving the quadratic state; any cone: rebuild
   for (int i = 0; i < d->nefc; i++) {
     if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
       return -1;
@@ -182,15 +183,19 @@ int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
     nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
              (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
   }
+  return 12 * nflip > nv ? -1 : nflip;
+}
 
-  // a rebuild costs about nv^3/6, each change about 2 nv^2
-  if (12 * nflip > nv) {
+/* the factor of H after state changes, by rank-one updates when few rows changed */
+int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nflip = tn_newtonCountFlips(m, d, ctx);
+  if (nflip < 0) {
     return -1;
   }
 
   // updates before downdates (the factor stays well conditioned in between)
   mj_markStack(d);
-  mjtNum* x = mj_stackAllocNum(d, (size_t)nv);
+  mjtNum* x = mj_stackAllocNum(d, (size_t)m->nv);
   int res = nflip ? applyFlips(m, d, ctx, 1, x) || applyFlips(m, d, ctx, 0, x) : 0;
   mj_freeStack(d);
   return res ? -1 : 0;

@@ -75,6 +75,10 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
 /* Newton: build H = M + J' D_active J (+ cone Hessians) and factor it in place */
 void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
 
+/* Newton: rows that changed quadratic state since the last factorization, or -1 when the
+ * factor must be rebuilt (rank-deficient, cone rows, too many changes) */
+int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx);
+
 /* Newton, dense: bring the factor of H up to date after rows entered or left the quadratic
  * state (ctx->oldstate -> efc_state) by rank-one updates and downdates; 0 when done, -1
  * when H must be rebuilt instead (cones, clamped pivots, many changes, lost definiteness) */
