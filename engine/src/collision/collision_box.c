@@ -50,10 +50,10 @@ typedef struct tnBoxPair_ {
 /* relative pose of the boxes */
 static void makePair(tnBoxPair* p) {
   mjtNum dif[3];
-  tnu_sub3(dif, p->pos2, p->pos1);
-  tnu_mulMatTVec3(p->pos21, p->mat1, dif);
-  tnu_sub3(dif, p->pos1, p->pos2);
-  tnu_mulMatTVec3(p->pos12, p->mat2, dif);
+  mju_sub3(dif, p->pos2, p->pos1);
+  mju_mulMatTVec3(p->pos21, p->mat1, dif);
+  mju_sub3(dif, p->pos1, p->pos2);
+  mju_mulMatTVec3(p->pos12, p->mat2, dif);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       p->rot[3 * i + j] = p->mat1[i] * p->mat2[j] + p->mat1[3 + i] * p->mat2[3 + j] +
@@ -141,7 +141,7 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
     mjtNum axis[3], faceDot;
     axis[i] = 0;
     edgeCross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
-    tnu_normalize3(axis);
+    mju_normalize3(axis);
     if (*codeFace < 3) {
       faceDot = fabs(axis[*codeFace]);
     } else {
@@ -164,8 +164,8 @@ static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum 
   mjtNum axis[3], a2[3];
   axis[i] = 0;
   edgeCross(p, i, j, axis + i1, axis + i2);
-  tnu_normalize3(axis);
-  if (tnu_dot3(axis, p->pos21) < 0) {
+  mju_normalize3(axis);
+  if (mju_dot3(axis, p->pos21) < 0) {
     axis[0] = -axis[0];
     axis[1] = -axis[1];
     axis[2] = -axis[2];
@@ -200,47 +200,47 @@ static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum 
       if (amb2 >= 0 && v2) {
         cc[amb2] = -cc[amb2];
       }
-      tnu_mulMatVec3(c2, rot, cc);
-      tnu_addTo3(c2, p->pos21);
+      mju_mulMatVec3(c2, rot, cc);
+      mju_addTo3(c2, p->pos21);
 
       // segment parameters, each clamp re-solving the other
-      tnu_sub3(e, c2, c1);
-      mjtNum d1e = e[i], d2e = tnu_dot3(d2, e);
+      mju_sub3(e, c2, c1);
+      mjtNum d1e = e[i], d2e = mju_dot3(d2, e);
       mjtNum s = denom < mjMINVAL ? 0 : (d1e - b * d2e) / denom;
       s = mju_clip(s, -s1[i], s1[i]);
       mjtNum t = mju_clip(b * s - d2e, -s2[j], s2[j]);
       s = mju_clip(d1e + b * t, -s1[i], s1[i]);
 
       // keep the closest pair
-      tnu_copy3(q1, c1);
+      mju_copy3(q1, c1);
       q1[i] += s;
-      tnu_copy3(q2, c2);
+      mju_copy3(q2, c2);
       for (int k = 0; k < 3; k++) {
         q2[k] += d2[k] * t;
       }
-      tnu_sub3(gap, q2, q1);
-      mjtNum gap2 = tnu_dot3(gap, gap);
+      mju_sub3(gap, q2, q1);
+      mjtNum gap2 = mju_dot3(gap, gap);
       if (gap2 < bestGap) {
         bestGap = gap2;
-        tnu_copy3(w1, q1);
-        tnu_copy3(w2, q2);
+        mju_copy3(w1, q1);
+        mju_copy3(w2, q2);
       }
     }
   }
 
   // separation along the axis; the contact midway between the points
   mjtNum gap[3], mid[3], pos[3], normal[3];
-  tnu_sub3(gap, w2, w1);
-  mjtNum dist = tnu_dot3(gap, axis);
+  mju_sub3(gap, w2, w1);
+  mjtNum dist = mju_dot3(gap, axis);
   if (dist > septol) {
     return 0;
   }
   for (int k = 0; k < 3; k++) {
     mid[k] = 0.5 * (w1[k] + w2[k]);
   }
-  tnu_mulMatVec3(pos, p->mat1, mid);
-  tnu_addTo3(pos, p->pos1);
-  tnu_mulMatVec3(normal, p->mat1, axis);
+  mju_mulMatVec3(pos, p->mat1, mid);
+  mju_addTo3(pos, p->pos1);
+  mju_mulMatVec3(normal, p->mat1, axis);
   tn_setContact(con, dist, pos, normal, NULL);
   return 1;
 }
@@ -264,7 +264,7 @@ static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mj
     int k1 = k + 1 == n ? 0 : k + 1;
     mjtNum dp = dv[k], dq = dv[k1];
     if (dp <= 0 && m < TN_BOX_MAXVERT) {
-      tnu_copy3(out[m++], in[k]);
+      mju_copy3(out[m++], in[k]);
     }
     if (((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) && m < TN_BOX_MAXVERT) {
       mjtNum t = dp / (dp - dq);
@@ -356,7 +356,7 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
       dup = dx * dx + dy * dy < dup2;
     }
     if (!dup) {
-      tnu_copy3(kept[nkept++], cur[k]);
+      mju_copy3(kept[nkept++], cur[k]);
     }
   }
 
@@ -370,8 +370,8 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
     local[ax] = kept[k][0];
     local[ay] = kept[k][1];
     local[a] = sgn * (sref[a] + 0.5 * kept[k][2]);
-    tnu_mulMatVec3(pos, matref, local);
-    tnu_addTo3(pos, posref);
+    mju_mulMatVec3(pos, matref, local);
+    mju_addTo3(pos, posref);
     tn_setContact(con + k, kept[k][2], pos, normal, NULL);
   }
   return nkept;

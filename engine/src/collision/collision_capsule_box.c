@@ -79,8 +79,8 @@ static void endCandidates(const tnCapBox* c, tnCapBest* b) {
     if (nout > 1) {
       continue;
     }
-    tnu_sub3(dif, q, p);
-    mjtNum d2 = tnu_dot3(dif, dif);
+    mju_sub3(dif, q, p);
+    mjtNum d2 = mju_dot3(dif, dif);
     if (d2 < b->dist2) {
       b->dist2 = d2;
       b->t = side;
@@ -116,11 +116,11 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         start[k] = ((bits >> k) & 1 ? 1 : -1) * size[k];
       }
       start[j] = 0;
-      tnu_sub3(dif, start, c->pos);
+      mju_sub3(dif, start, c->pos);
 
       // 2x2 normal equations of the two lines (edge parameter e, segment parameter t)
       mjtNum ee = size[j] * size[j], et = -size[j] * c->half[j], tt = c->hl * c->hl;
-      mjtNum re = -size[j] * dif[j], rt = tnu_dot3(c->half, dif);
+      mjtNum re = -size[j] * dif[j], rt = mju_dot3(c->half, dif);
       mjtNum det = ee * tt - et * et;
       if (fabs(det) < mjMINVAL) {
         continue;
@@ -156,7 +156,7 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         dif[k] = (start[k] - c->pos[k]) + c->half[k] * (-t);
       }
       dif[j] += size[j] * e;
-      mjtNum d2 = tnu_dot3(dif, dif);
+      mjtNum d2 = mju_dot3(dif, dif);
       if (d2 < b->dist2 - mjMINVAL) {
         int code = 3 * se + st;
         b->dist2 = d2;
@@ -281,8 +281,8 @@ static int sphereAt(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius,
   for (int k = 0; k < 3; k++) {
     local[k] = c->pos[k] + c->half[k] * t;
   }
-  tnu_mulMatVec3(center, bmat, local);
-  tnu_addTo3(center, bpos);
+  mju_mulMatVec3(center, bmat, local);
+  mju_addTo3(center, bpos);
   return tn_sphereBox(con, center, radius, bpos, bmat, c->size, margin);
 }
 
@@ -297,10 +297,10 @@ int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, in
   // the capsule in the box frame
   c.size = m->geom_size + 3 * g2;
   c.hl = m->geom_size[3 * g1 + 1];
-  tnu_sub3(dif, d->geom_xpos + 3 * g1, bpos);
-  tnu_mulMatTVec3(c.pos, bmat, dif);
-  tnu_mulMatTVec3(c.axis, bmat, zaxis);
-  tnu_scl3(c.half, c.axis, c.hl);
+  mju_sub3(dif, d->geom_xpos + 3 * g1, bpos);
+  mju_mulMatTVec3(c.pos, bmat, dif);
+  mju_mulMatTVec3(c.axis, bmat, zaxis);
+  mju_scl3(c.half, c.axis, c.hl);
   c.signs = (c.half[0] > 0) + 2 * (c.half[1] > 0) + 4 * (c.half[2] > 0);
 
   // nearest candidate (the search starts beyond any possible distance)

@@ -34,9 +34,9 @@ static void ccdCenter(const void* obj, ccd_vec3_t* center) {
   if (o->geom < 0) {
     mjtNum c[3] = {0, 0, 0};
     for (int i = 0; i < 6; i++) {
-      tnu_addTo3(c, o->prism[i]);
+      mju_addTo3(c, o->prism[i]);
     }
-    tnu_scl3(c, c, 1.0 / 6.0);
+    mju_scl3(c, c, 1.0 / 6.0);
     center->v[0] = c[0];
     center->v[1] = c[1];
     center->v[2] = c[2];
@@ -84,14 +84,14 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
     for (int i = 0; i < 3; i++) {
       normal[i] = p[i] / (a[i] * a[i] + t);
     }
-    tnu_normalize3(normal);
+    mju_normalize3(normal);
     return;
   }
 
   // inside: ray casts along the current normal, starting from the guess
   mjtNum n[3], q[3], next[3];
-  tnu_copy3(n, guess);
-  tnu_normalize3(n);
+  mju_copy3(n, guess);
+  mju_normalize3(n);
   for (int iter = 0; iter < 30; iter++) {
     // surface point on the ray p + l n: A l^2 + B l + C = 0, C < 0, positive root
     mjtNum A = 0, B = 0, C = s2 - 1;
@@ -100,20 +100,20 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
       B += 2 * p[i] * n[i] / (a[i] * a[i]);
     }
     mjtNum l = (-B + sqrt(B * B - 4 * A * C)) / (2 * A);
-    tnu_addScl3(q, p, n, l);
+    mju_addScl3(q, p, n, l);
 
     // surface normal there; done when it barely moved
     for (int i = 0; i < 3; i++) {
       next[i] = q[i] / (a[i] * a[i]);
     }
-    tnu_normalize3(next);
-    mjtNum move = tnu_dist3(next, n);
-    tnu_copy3(n, next);
+    mju_normalize3(next);
+    mjtNum move = mju_dist3(next, n);
+    mju_copy3(n, next);
     if (move < 1e-6) {
       break;
     }
   }
-  tnu_copy3(normal, n);
+  mju_copy3(normal, n);
 }
 
 /* outward unit normal of geom g at the surface point closest to global point p (guess: a
@@ -126,17 +126,17 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
     return 0;
   }
   const mjtNum* size = m->geom_size + 3 * obj->geom;
-  tnu_sub3(dif, p, obj->pos);
-  tnu_mulMatTVec3(local, obj->mat, dif);
+  mju_sub3(dif, p, obj->pos);
+  mju_mulMatTVec3(local, obj->mat, dif);
 
   switch (obj->type) {
-    case mjGEOM_SPHERE: tnu_copy3(n, local); break;
+    case mjGEOM_SPHERE: mju_copy3(n, local); break;
     case mjGEOM_CAPSULE:
-      tnu_copy3(n, local);
+      mju_copy3(n, local);
       n[2] -= mju_clip(local[2], -size[1], size[1]);
       break;
     case mjGEOM_ELLIPSOID:
-      tnu_mulMatTVec3(localguess, obj->mat, guess);
+      mju_mulMatTVec3(localguess, obj->mat, guess);
       ellipsoidNormal(n, size, local, localguess);
       break;
     case mjGEOM_CYLINDER: {
@@ -154,8 +154,8 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
     }
     default: return 0;
   }
-  tnu_normalize3(n);
-  tnu_mulMatVec3(normal, obj->mat, n);
+  mju_normalize3(n);
+  mju_mulMatVec3(normal, obj->mat, n);
   return 1;
 }
 
@@ -166,17 +166,17 @@ static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
   mjtNum n1[3], n2[3], normal[3] = {0, 0, 0}, inward[3];
 
   // MPR's normal points out of geom 1 and into geom 2
-  tnu_scl3(inward, con->frame, -1);
+  mju_scl3(inward, con->frame, -1);
   int has1 = surfaceNormal(n1, m, obj1, con->pos, con->frame);
   int has2 = surfaceNormal(n2, m, obj2, con->pos, inward);
   if (has1) {
-    tnu_addTo3(normal, n1);
+    mju_addTo3(normal, n1);
   }
   if (has2) {
-    tnu_subFrom3(normal, n2);
+    mju_subFrom3(normal, n2);
   }
-  if ((has1 || has2) && tnu_normalize3(normal) >= mjMINVAL) {
-    tnu_copy3(con->frame, normal);
+  if ((has1 || has2) && mju_normalize3(normal) >= mjMINVAL) {
+    mju_copy3(con->frame, normal);
   }
 }
 
@@ -210,7 +210,7 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
     return 0;
   }
   mjtNum normal[3] = {dir.v[0], dir.v[1], dir.v[2]};
-  if (tnu_norm3(normal) < mjMINVAL) {
+  if (mju_norm3(normal) < mjMINVAL) {
     return 0;
   }
   mjtNum p[3] = {pos.v[0], pos.v[1], pos.v[2]};
@@ -228,10 +228,10 @@ static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[
   mju_copy(obj->mat, mat, 9);
 
   // as MuJoCo: the position minus the displacement rot * rel - rel, rel = center - pos
-  tnu_sub3(rel, center, obj->pos);
-  tnu_mulMatVec3(moved, rot, rel);
-  tnu_subFrom3(moved, rel);
-  tnu_subFrom3(obj->pos, moved);
+  mju_sub3(rel, center, obj->pos);
+  mju_mulMatVec3(moved, rot, rel);
+  mju_subFrom3(moved, rel);
+  mju_subFrom3(obj->pos, moved);
 }
 
 /* rotation matrix about unit axis by angle */
@@ -291,7 +291,7 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
       // keep it unless it repeats a contact already found (within tol)
       int repeat = 0;
       for (int k = 0; k < n; k++) {
-        if (tnu_dist3(con[k].pos, con[n].pos) <= tol) {
+        if (mju_dist3(con[k].pos, con[n].pos) <= tol) {
           repeat = 1;
         }
       }

@@ -55,11 +55,11 @@ void tn_makeFrame(mjtNum frame[9]) {
   mjtNum tmp[3];
 
   // unit normal
-  tnu_normalize3(frame);
+  mju_normalize3(frame);
 
   // no usable hint: start from the y axis, or z when the normal is close to y
-  if (tnu_norm3(frame + 3) < 0.5) {
-    tnu_zero3(frame + 3);
+  if (mju_norm3(frame + 3) < 0.5) {
+    mju_zero3(frame + 3);
     if (fabs(frame[1]) < 0.5) {
       frame[4] = 1;
     } else {
@@ -68,12 +68,12 @@ void tn_makeFrame(mjtNum frame[9]) {
   }
 
   // first tangent: remove the normal component, normalize
-  tnu_scl3(tmp, frame, tnu_dot3(frame, frame + 3));
-  tnu_subFrom3(frame + 3, tmp);
-  tnu_normalize3(frame + 3);
+  mju_scl3(tmp, frame, mju_dot3(frame, frame + 3));
+  mju_subFrom3(frame + 3, tmp);
+  mju_normalize3(frame + 3);
 
   // second tangent completes the right-handed frame
-  tnu_cross(frame + 6, frame, frame + 3);
+  mju_cross(frame + 6, frame, frame + 3);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -103,7 +103,7 @@ static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
     p->condim = m->geom_condim[g];
     mju_copy(p->solref, m->geom_solref + mjNREF * g, mjNREF);
     mju_copy(p->solimp, m->geom_solimp + mjNIMP * g, mjNIMP);
-    tnu_copy3(fri, m->geom_friction + 3 * g);
+    mju_copy3(fri, m->geom_friction + 3 * g);
   }
 
   // same priority: condim and friction maxima, solref/solimp weighted by solmix
@@ -224,15 +224,15 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
 
   // two bounded geoms: sphere-sphere test
   if (r1 > 0 && r2 > 0) {
-    return tnu_dist3(p1, p2) > r1 + r2 + margin;
+    return mju_dist3(p1, p2) > r1 + r2 + margin;
   }
 
   // plane (g1, unbounded) and bounded geom: signed distance of the sphere to the plane
   if (m->geom_type[g1] == mjGEOM_PLANE && r2 > 0) {
     mjtNum normal[3], dif[3];
     tn_matCol(normal, d->geom_xmat + 9 * g1, 2);
-    tnu_sub3(dif, p2, p1);
-    return tnu_dot3(dif, normal) > r2 + margin;
+    mju_sub3(dif, p2, p1);
+    return mju_dot3(dif, normal) > r2 + margin;
   }
   return 0;
 }
@@ -266,8 +266,8 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
       return 0;
     }
     unbounded[i] = any;
-    tnu_mulMatVec3(center[i], mat[i], box[i]);
-    tnu_addTo3(center[i], pos[i]);
+    mju_mulMatVec3(center[i], mat[i], box[i]);
+    mju_addTo3(center[i], pos[i]);
     for (int a = 0; a < 3; a++) {
       tn_matCol(col[i][a], mat[i], a);
     }
@@ -278,7 +278,7 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
   mjtNum cross[3][3];
   for (int a = 0; a < 3; a++) {
     for (int b = 0; b < 3; b++) {
-      cross[a][b] = tnu_dot3(col[0][a], col[1][b]);
+      cross[a][b] = mju_dot3(col[0][a], col[1][b]);
     }
   }
 
@@ -294,9 +294,9 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
       for (int i = 0; i < 2; i++) {
         mjtNum dots[3];
         for (int a = 0; a < 3; a++) {
-          dots[a] = i == j ? tnu_dot3(col[i][a], normal) : (j == 0 ? cross[k][a] : cross[a][k]);
+          dots[a] = i == j ? mju_dot3(col[i][a], normal) : (j == 0 ? cross[k][a] : cross[a][k]);
         }
-        proj[i] = tnu_dot3(center[i], normal);
+        proj[i] = mju_dot3(center[i], normal);
         radius[i] = fabs(box[i][3] * dots[0]) + fabs(box[i][4] * dots[1]) +
                     fabs(box[i][5] * dots[2]);
       }
@@ -457,7 +457,7 @@ static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
     }
     for (int g = adr; g < adr + num && any && !unbounded; g++) {
       if (collidable(m, g)) {
-        radius = mju_max(radius, tnu_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
+        radius = mju_max(radius, mju_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
       }
     }
     out[3] = unbounded ? -1 : radius;
@@ -543,7 +543,7 @@ static int mayReach(const mjModel* m, const mjData* d, int g, const mjtNum* bs) 
     return 1;
   }
   mjtNum reach = r + bs[3] + m->geom_margin[g] + m->geom_gap[g] + bs[4];
-  return tnu_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
+  return mju_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
 }
 
 /* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity and is not one of the

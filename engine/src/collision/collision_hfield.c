@@ -27,7 +27,7 @@ static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
   tnConvex plain = *geom;
   plain.inflate = 0;
   for (int k = 0; k < 3; k++) {
-    tnu_zero3(dir);
+    mju_zero3(dir);
     dir[k] = 1;
     tn_convexSupport(sup, &plain, dir);
     hi[k] = sup[k];
@@ -41,10 +41,10 @@ static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
 static void contactsToGlobal(mjContact* con, int n, const mjtNum pos[3], const mjtNum mat[9]) {
   mjtNum tmp[3];
   for (int i = 0; i < n; i++) {
-    tnu_mulMatVec3(tmp, mat, con[i].pos);
-    tnu_add3(con[i].pos, tmp, pos);
-    tnu_mulMatVec3(tmp, mat, con[i].frame);
-    tnu_copy3(con[i].frame, tmp);
+    mju_mulMatVec3(tmp, mat, con[i].pos);
+    mju_add3(con[i].pos, tmp, pos);
+    mju_mulMatVec3(tmp, mat, con[i].frame);
+    mju_copy3(con[i].frame, tmp);
   }
 }
 
@@ -78,8 +78,8 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
         // base (2) and on the top (5)
         int row = r + 1 - i;
         for (int k = 0; k < 2; k++) {
-          tnu_copy3(prism.prism[k], prism.prism[k + 1]);
-          tnu_copy3(prism.prism[k + 3], prism.prism[k + 4]);
+          mju_copy3(prism.prism[k], prism.prism[k + 1]);
+          mju_copy3(prism.prism[k + 3], prism.prism[k + 4]);
         }
         prism.prism[2][0] = prism.prism[5][0] = dx * c - size[0];
         prism.prism[2][1] = prism.prism[5][1] = dy * row - size[1];
@@ -119,8 +119,8 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
   tnConvex geom;
   mjtNum dif[3];
   tn_convexInit(&geom, m, d, g2, margin / 2);
-  tnu_sub3(dif, d->geom_xpos + 3 * g2, hpos);
-  tnu_mulMatTVec3(geom.pos, hmat, dif);
+  mju_sub3(dif, d->geom_xpos + 3 * g2, hpos);
+  mju_mulMatTVec3(geom.pos, hmat, dif);
   mju_mulMatTMat(geom.mat, hmat, d->geom_xmat + 9 * g2, 3, 3, 3);
 
   // its extent; nothing when the inflated geom is above the highest possible (raised)

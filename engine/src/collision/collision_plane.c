@@ -23,8 +23,8 @@
 static mjtNum planeDist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
   mjtNum dif[3];
   tn_matCol(normal, d->geom_xmat + 9 * gp, 2);
-  tnu_sub3(dif, p, d->geom_xpos + 3 * gp);
-  return tnu_dot3(dif, normal);
+  mju_sub3(dif, p, d->geom_xpos + 3 * gp);
+  return mju_dot3(dif, normal);
 }
 
 /* add a contact at surface point p with distance dist if within margin */
@@ -34,7 +34,7 @@ static int addPoint(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum
   if (dist > margin) {
     return 0;
   }
-  tnu_addScl3(pos, p, normal, -dist / 2);
+  mju_addScl3(pos, p, normal, -dist / 2);
   tn_setContact(con, dist, pos, normal, hint);
   return 1;
 }
@@ -51,7 +51,7 @@ int tn_collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, i
   }
 
   // halfway between the sphere's lowest point and the plane
-  tnu_addScl3(pos, center, normal, -radius - dist / 2);
+  mju_addScl3(pos, center, normal, -radius - dist / 2);
   tn_setContact(con, dist, pos, normal, NULL);
   return 1;
 }
@@ -67,10 +67,10 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
   // end at +axis first, then -axis
   int n = 0;
   for (int side = 1; side >= -1; side -= 2) {
-    tnu_addScl3(end, center, axis, side * half);
+    mju_addScl3(end, center, axis, side * half);
     mjtNum dist = planeDist(d, g1, end, normal) - radius;
     if (dist <= margin) {
-      tnu_addScl3(pos, end, normal, -radius - dist / 2);
+      mju_addScl3(pos, end, normal, -radius - dist / 2);
       tn_setContact(con + n, dist, pos, normal, axis);
       n++;
     }
@@ -92,14 +92,14 @@ int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int 
     local[0] = (i & 1) ? size[0] : -size[0];
     local[1] = (i & 2) ? size[1] : -size[1];
     local[2] = (i & 4) ? size[2] : -size[2];
-    tnu_mulMatVec3(corner, mat, local);
+    mju_mulMatVec3(corner, mat, local);
 
     // skip corners above the center or beyond the margin
-    mjtNum ldist = tnu_dot3(normal, corner);
+    mjtNum ldist = mju_dot3(normal, corner);
     if (dist + ldist > margin || ldist > 0) {
       continue;
     }
-    tnu_add3(p, center, corner);
+    mju_add3(p, center, corner);
     n += addPoint(con + n, p, dist + ldist, normal, NULL, margin);
   }
   return n;
@@ -116,40 +116,40 @@ int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1,
   tn_matCol(axis, mat, 2);
 
   // axis pointing away from the plane; the near disk is at -axis*half
-  mjtNum prj = tnu_dot3(axis, normal);
+  mjtNum prj = mju_dot3(axis, normal);
   if (prj < 0) {
-    tnu_scl3(axis, axis, -1);
+    mju_scl3(axis, axis, -1);
     prj = -prj;
   }
 
   // radial direction of the deepest rim point: minus the normal's in-disk component
-  tnu_addScl3(radial, normal, axis, -prj);
-  mjtNum len = tnu_norm3(radial);
+  mju_addScl3(radial, normal, axis, -prj);
+  mjtNum len = mju_norm3(radial);
   if (len < mjMINVAL) {
     tn_matCol(radial, mat, 0);
   } else {
-    tnu_scl3(radial, radial, -1 / len);
+    mju_scl3(radial, radial, -1 / len);
   }
 
   // deepest point of the near disk
   int n = 0;
-  tnu_addScl3(near, center, axis, -half);
-  tnu_addScl3(p, near, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+  mju_addScl3(near, center, axis, -half);
+  mju_addScl3(p, near, radial, radius);
+  n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
                 margin);
 
   // deepest point of the far disk
-  tnu_addScl3(p, center, axis, half);
-  tnu_addToScl3(p, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+  mju_addScl3(p, center, axis, half);
+  mju_addToScl3(p, radial, radius);
+  n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
                 margin);
 
   // near-disk points at +120 and -120 degrees from the deepest one (about the axis)
-  tnu_cross(side, axis, radial);
+  mju_cross(side, axis, radial);
   for (int s = 1; s >= -1; s -= 2) {
-    tnu_addScl3(p, near, radial, -0.5 * radius);
-    tnu_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
-    n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
+    mju_addScl3(p, near, radial, -0.5 * radius);
+    mju_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
+    n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
                   margin);
   }
   return n;
@@ -162,8 +162,8 @@ static mjtNum quadArea(const float* a, const float* b, const float* c, const flo
     u[k] = (mjtNum)a[k] - (mjtNum)c[k];
     w[k] = (mjtNum)b[k] - (mjtNum)d[k];
   }
-  tnu_cross(x, u, w);
-  return 0.5 * tnu_norm3(x);
+  mju_cross(x, u, w);
+  return 0.5 * mju_norm3(x);
 }
 
 /* positions in `poly` (n > 4 vertices, local ids) of three more corners to go with the
@@ -226,9 +226,9 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   // the polygon through v0 whose normal points most against the plane's
   mjtNum nl[3], bestdot = 1;
   int best = -1;
-  tnu_mulMatTVec3(nl, mat, normal);
+  mju_mulMatTVec3(nl, mat, normal);
   for (int i = 0; i < npoly; i++) {
-    mjtNum dot = tnu_dot3(m->mesh_polynormal + 3 * (padr + polymap[i]), nl);
+    mjtNum dot = mju_dot3(m->mesh_polynormal + 3 * (padr + polymap[i]), nl);
     if (bestdot > dot) {
       bestdot = dot;
       best = polymap[i];
@@ -260,11 +260,11 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   for (int i = 0; i < nsel; i++) {
     const float* f = vert + 3 * poly[sel[i]];
     mjtNum local[3] = {f[0], f[1], f[2]}, p[3], rel[3], unused[3];
-    tnu_mulMatVec3(p, mat, local);
-    tnu_addTo3(p, pos);
+    mju_mulMatVec3(p, mat, local);
+    mju_addTo3(p, pos);
     mjtNum dist = planeDist(d, gp, p, unused);
-    tnu_sub3(rel, p, pos);
-    if (dist > margin || tnu_dot3(normal, rel) > 0) {
+    mju_sub3(rel, p, pos);
+    if (dist > margin || mju_dot3(normal, rel) > 0) {
       continue;
     }
     ncon += addPoint(con + ncon, p, dist, normal, NULL, margin);
@@ -279,7 +279,7 @@ int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, i
   mjtNum normal[3], down[3], p[3];
   int vertex;
   planeDist(d, g1, d->geom_xpos + 3 * g2, normal);
-  tnu_scl3(down, normal, -1);
+  mju_scl3(down, normal, -1);
   tn_supportFresh(p, &vertex, m, d, g2, down);
   if (!addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin)) {
     return 0;

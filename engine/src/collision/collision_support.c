@@ -62,7 +62,7 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
                         int* meshindex) {
   int mesh = m->geom_dataid[g];
   if (mesh < 0 || m->mesh_vertnum[mesh] <= 0) {
-    tnu_zero3(res);
+    mju_zero3(res);
     return;
   }
   int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh], best = 0;
@@ -100,11 +100,11 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
   const mjtNum* size = m->geom_size + 3 * g;
   switch (type) {
     case mjGEOM_SPHERE: {
-      tnu_scl3(res, dir, size[0]);
+      mju_scl3(res, dir, size[0]);
       break;
     }
     case mjGEOM_CAPSULE: {
-      tnu_scl3(res, dir, size[0]);
+      mju_scl3(res, dir, size[0]);
       res[2] += mju_sign(dir[2]) * size[1];
       break;
     }
@@ -112,7 +112,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       for (int i = 0; i < 3; i++) {
         res[i] = dir[i] * size[i];
       }
-      tnu_normalize3(res);
+      mju_normalize3(res);
       for (int i = 0; i < 3; i++) {
         res[i] *= size[i];
       }
@@ -139,7 +139,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       meshSupport(res, m, g, dir, meshindex);
       break;
     }
-    default: tnu_zero3(res);
+    default: mju_zero3(res);
   }
 }
 
@@ -148,7 +148,7 @@ void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtN
   obj->m = m;
   obj->geom = g;
   obj->type = m->geom_type[g];
-  tnu_copy3(obj->pos, d->geom_xpos + 3 * g);
+  mju_copy3(obj->pos, d->geom_xpos + 3 * g);
   mju_copy(obj->mat, d->geom_xmat + 9 * g, 9);
   obj->inflate = inflate;
   obj->meshindex = -1;
@@ -162,26 +162,26 @@ void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
   // then the vertex with the largest projection (the first on ties)
   if (obj->geom < 0) {
     int start = dir[2] < 0 ? 0 : 3, best = start;
-    mjtNum bestdot = tnu_dot3(obj->prism[start], dir);
+    mjtNum bestdot = mju_dot3(obj->prism[start], dir);
     for (int i = start + 1; i < start + 3; i++) {
-      mjtNum dot = tnu_dot3(obj->prism[i], dir);
+      mjtNum dot = mju_dot3(obj->prism[i], dir);
       if (dot > bestdot) {
         bestdot = dot;
         best = i;
       }
     }
-    tnu_copy3(res, obj->prism[best]);
+    mju_copy3(res, obj->prism[best]);
   }
 
   // geom: support in the local frame, inflated along the local direction, mapped back
   else {
-    tnu_mulMatTVec3(local, obj->mat, dir);
+    mju_mulMatTVec3(local, obj->mat, dir);
     supportLocal(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
     if (obj->inflate > 0) {
-      tnu_addToScl3(sup, local, obj->inflate);
+      mju_addToScl3(sup, local, obj->inflate);
     }
-    tnu_mulMatVec3(res, obj->mat, sup);
-    tnu_addTo3(res, obj->pos);
+    mju_mulMatVec3(res, obj->mat, sup);
+    mju_addTo3(res, obj->pos);
   }
 }
 
@@ -241,7 +241,7 @@ void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData*
   const mjtNum* mat = d->geom_xmat + 9 * g;
   const mjtNum* size = m->geom_size + 3 * g;
   mjtNum local[3], sup[3] = {0, 0, 0};
-  tnu_mulMatTVec3(local, mat, dir);
+  mju_mulMatTVec3(local, mat, dir);
   *vertex = -1;
 
   switch (m->geom_type[g]) {
@@ -275,6 +275,6 @@ void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData*
       return;
     }
   }
-  tnu_mulMatVec3(res, mat, sup);
-  tnu_addTo3(res, d->geom_xpos + 3 * g);
+  mju_mulMatVec3(res, mat, sup);
+  mju_addTo3(res, d->geom_xpos + 3 * g);
 }

@@ -21,13 +21,13 @@ static int anchorPoint(const mjModel* m, const mjData* d, int eq, int k, const m
 
   // site: its global position
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
-    tnu_copy3(pos, d->site_xpos + 3 * id);
+    mju_copy3(pos, d->site_xpos + 3 * id);
     return m->site_bodyid[id];
   }
 
   // body: anchor in the body frame
-  tnu_mulMatVec3(pos, d->xmat + 9 * id, anchor);
-  tnu_addTo3(pos, d->xpos + 3 * id);
+  mju_mulMatVec3(pos, d->xmat + 9 * id, anchor);
+  mju_addTo3(pos, d->xpos + 3 * id);
   return id;
 }
 
@@ -35,7 +35,7 @@ static int anchorPoint(const mjModel* m, const mjData* d, int eq, int k, const m
 static void objectQuat(const mjModel* m, const mjData* d, int eq, int k, mjtNum quat[4]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
-    tnu_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
+    mju_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
   } else {
     mju_copy4(quat, d->xquat + 4 * id);
   }
@@ -67,7 +67,7 @@ static void rowsConnect(const mjModel* m, mjData* d, int eq, int* chain, mjtNum*
   // anchors and residual
   int b1 = anchorPoint(m, d, eq, 0, data, pos1);
   int b2 = anchorPoint(m, d, eq, 1, data + 3, pos2);
-  tnu_sub3(cpos, pos1, pos2);
+  mju_sub3(cpos, pos1, pos2);
 
   // Jacobian difference
   int nv = m->nv;
@@ -86,7 +86,7 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
   // position residual: relpos on body 1, anchor on body 2
   int b1 = anchorPoint(m, d, eq, 0, data + 3, pos1);
   int b2 = anchorPoint(m, d, eq, 1, data, pos2);
-  tnu_sub3(cpos, pos1, pos2);
+  mju_sub3(cpos, pos1, pos2);
 
   // orientation residual: vector part of neg(q2) q1 relquat
   objectQuat(m, d, eq, 0, q1);
@@ -94,11 +94,11 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
   if (site) {
     mju_copy4(q1r, q1);
   } else {
-    tnu_mulQuat(q1r, q1, data + 6);
+    mju_mulQuat(q1r, q1, data + 6);
   }
   mju_negQuat(negq2, q2);
-  tnu_mulQuat(qerr, negq2, q1r);
-  tnu_scl3(cpos + 3, qerr + 1, torquescale);
+  mju_mulQuat(qerr, negq2, q1r);
+  mju_scl3(cpos + 3, qerr + 1, torquescale);
 
   // Jacobian difference, translation (rows 0-2 of jac) and rotation (jacr)
   int nv = m->nv;
@@ -110,7 +110,7 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
   for (int k = 0; k < n; k++) {
     mjtNum axis[3] = {jacr[k], jacr[n + k], jacr[2 * n + k]}, qa[4], qb[4];
     mju_mulQuatAxis(qa, negq2, axis);
-    tnu_mulQuat(qb, qa, q1r);
+    mju_mulQuat(qb, qa, q1r);
     rot[k] = 0.5 * qb[1] * torquescale;
     rot[n + k] = 0.5 * qb[2] * torquescale;
     rot[2 * n + k] = 0.5 * qb[3] * torquescale;
@@ -230,13 +230,13 @@ void tn_instantiateEquality(const mjModel* m, mjData* d) {
 static void pointBias(const mjModel* m, const mjData* d, int b, const mjtNum point[3],
                       mjtNum accp[3], mjtNum acca[3], mjtNum omega[3]) {
   mjtNum offset[3], pvel[6], lin[3] = {0, 0, 0}, tmp[3];
-  tnu_zero3(acca);
-  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[b]);
+  mju_zero3(acca);
+  mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[b]);
 
   // velocity of the point, angular velocity of the body
   mju_transformSpatial(pvel, d->cvel + 6 * b, 0, point,
                        d->subtree_com + 3 * m->body_rootid[b], NULL);
-  tnu_copy3(omega, pvel);
+  mju_copy3(omega, pvel);
 
   // sums over the body's dofs of qvel * cdof_dot
   int dof = -1, body = b;
@@ -248,15 +248,15 @@ static void pointBias(const mjModel* m, const mjData* d, int b, const mjtNum poi
   }
   for (int i = dof; i >= 0; i = m->dof_parentid[i]) {
     const mjtNum* cd = d->cdof_dot + 6 * i;
-    tnu_addToScl3(acca, cd, d->qvel[i]);
-    tnu_addToScl3(lin, cd + 3, d->qvel[i]);
+    mju_addToScl3(acca, cd, d->qvel[i]);
+    mju_addToScl3(lin, cd + 3, d->qvel[i]);
   }
 
   // accp = lin + acca x offset + omega x pvel
-  tnu_cross(tmp, acca, offset);
-  tnu_add3(accp, lin, tmp);
-  tnu_cross(tmp, omega, pvel + 3);
-  tnu_addTo3(accp, tmp);
+  mju_cross(tmp, acca, offset);
+  mju_add3(accp, lin, tmp);
+  mju_cross(tmp, omega, pvel + 3);
+  mju_addTo3(accp, tmp);
 }
 
 /* Jdot qvel of one connect (3) or weld (6) constraint */
@@ -270,7 +270,7 @@ static int equalityBias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6
   int b2 = anchorPoint(m, d, eq, 1, weld ? data : data + 3, pos2);
   pointBias(m, d, b1, pos1, acc1, aa1, w1);
   pointBias(m, d, b2, pos2, acc2, aa2, w2);
-  tnu_sub3(bias, acc1, acc2);
+  mju_sub3(bias, acc1, acc2);
   if (!weld) {
     return 3;
   }
@@ -282,25 +282,25 @@ static int equalityBias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
     mju_copy4(q1r, q1);
   } else {
-    tnu_mulQuat(q1r, q1, data + 6);
+    mju_mulQuat(q1r, q1, data + 6);
   }
   mju_negQuat(negq2, q2);
-  tnu_sub3(dw, w1, w2);
-  tnu_sub3(da, aa1, aa2);
+  mju_sub3(dw, w1, w2);
+  mju_sub3(da, aa1, aa2);
 
   // neg(q2) da q1r
   mju_mulQuatAxis(qa, negq2, da);
-  tnu_mulQuat(qb, qa, q1r);
+  mju_mulQuat(qb, qa, q1r);
 
   // -0.5 neg(q2) w2 dw q1r + 0.5 neg(q2) dw w1 q1r
   mjtNum w2q[4] = {0, w2[0], w2[1], w2[2]}, dwq[4] = {0, dw[0], dw[1], dw[2]};
   mjtNum w1q[4] = {0, w1[0], w1[1], w1[2]}, t1[4], t2[4];
-  tnu_mulQuat(t1, negq2, w2q);
-  tnu_mulQuat(t2, t1, dwq);
-  tnu_mulQuat(qc, t2, q1r);
-  tnu_mulQuat(t1, negq2, dwq);
-  tnu_mulQuat(t2, t1, w1q);
-  tnu_mulQuat(qd, t2, q1r);
+  mju_mulQuat(t1, negq2, w2q);
+  mju_mulQuat(t2, t1, dwq);
+  mju_mulQuat(qc, t2, q1r);
+  mju_mulQuat(t1, negq2, dwq);
+  mju_mulQuat(t2, t1, w1q);
+  mju_mulQuat(qd, t2, q1r);
   for (int k = 0; k < 3; k++) {
     bias[3 + k] = 0.5 * (qb[k + 1] - 0.5 * qc[k + 1] + 0.5 * qd[k + 1]) * data[10];
   }

@@ -64,7 +64,7 @@ static mjtNum contactWeight(const mjModel* m, const mjContact* con, int rot) {
 static mjtNum diagExact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum* sol) {
   tn_rowDense(m, d, i, row);
   mj_solveM(m, d, sol, row, 1);
-  return tnu_dot(row, sol, m->nv);
+  return mju_dot(row, sol, m->nv);
 }
 
 /* base diagA of one contact's rows, starting at row i (returns the row count): the

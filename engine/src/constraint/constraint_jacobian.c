@@ -7,6 +7,7 @@
  * union of both bodies' chains for a contact or connect), so structural zeros may be
  * stored. Every kernel below works for either storage. */
 #include "constraint/constraint.h"
+#include "smooth/smooth.h"
 #include "util/util_inline.h"
 
 /* the public name of tn_isSparse's rule: sparse when asked, or auto with many dofs */
@@ -19,19 +20,11 @@ int tn_isDual(const mjModel* m) {
   return m->opt.solver == mjSOL_PGS || m->opt.noslip_iterations > 0;
 }
 
-/* last dof moving body (or -1), skipping ancestors without dofs */
-static int lastDof(const mjModel* m, int body) {
-  while (body > 0 && m->body_dofnum[body] == 0) {
-    body = m->body_parentid[body];
-  }
-  return body > 0 ? m->body_dofadr[body] + m->body_dofnum[body] - 1 : -1;
-}
-
 /* the dofs moving body, ascending */
 int tn_bodyChain(const mjModel* m, int body, int* chain) {
   // walk towards the root, then reverse
   int n = 0;
-  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     chain[n++] = i;
   }
   for (int a = 0, b = n - 1; a < b; a++, b--) {
@@ -45,7 +38,7 @@ int tn_bodyChain(const mjModel* m, int body, int* chain) {
 /* sorted union of two bodies' chains; with skip_common, without the dofs both share */
 static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
   int n = 0;
-  int i1 = lastDof(m, body1), i2 = lastDof(m, body2);
+  int i1 = tn_bodyLastDof(m, body1), i2 = tn_bodyLastDof(m, body2);
 
   // walk both chains down from the largest index, keeping each dof once
   while (i1 >= 0 || i2 >= 0) {
@@ -86,7 +79,7 @@ int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */
 void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
                  const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
-  mjtNum offset[3], tmp[3];
+  mjtNum offset[3], vel[3];
 
   // clear
   if (jacp) {
@@ -97,11 +90,11 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
   }
 
   // point relative to the tree's com
-  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
+  mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
   // walk the body's dofs from the leaf; both lists descend from the chain's end
   int k = n - 1;
-  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     while (k >= 0 && chain[k] > i) {
       k--;
     }
@@ -119,10 +112,10 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 
     // translation: linear velocity at the com plus rotation about it
     if (jacp) {
-      tnu_cross(tmp, cdof, offset);
-      jacp[k] = cdof[3] + tmp[0];
-      jacp[k + n] = cdof[4] + tmp[1];
-      jacp[k + 2 * n] = cdof[5] + tmp[2];
+      tn_dofPointVel(vel, cdof, offset);
+      jacp[k] = vel[0];
+      jacp[k + n] = vel[1];
+      jacp[k + 2 * n] = vel[2];
     }
   }
 }
@@ -131,9 +124,9 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
   if (tn_isSparse(m)) {
     int adr = d->efc_J_rowadr[i];
-    return tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+    return mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
   }
-  return tnu_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
+  return mju_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
 }
 
 /* vec += scl * J[i]' */
@@ -147,7 +140,7 @@ void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum s
     }
     return;
   }
-  tnu_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
+  mju_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
 }
 
 /* dense copy of row i */
@@ -171,14 +164,14 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   if (tn_isSparse(m)) {
     for (int i = 0; i < nefc; i++) {
       int adr = d->efc_J_rowadr[i];
-      res[i] = tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+      res[i] = mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
     }
     return;
   }
 
   // dense: the rows' dot products, inlined so that consecutive rows overlap
   for (int i = 0; i < nefc; i++) {
-    res[i] = tnu_dot(d->efc_J + (size_t)i * nv, vec, nv);
+    res[i] = mju_dot(d->efc_J + (size_t)i * nv, vec, nv);
   }
 }
 

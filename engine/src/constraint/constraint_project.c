@@ -289,7 +289,7 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
         addToScl4(ari, YT, nefc, nzc + k, yi, i + 1);
       }
       for (; k < nnz; k++) {
-        tnu_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
+        mju_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
       }
     }
 

@@ -37,7 +37,7 @@ void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int 
       }
       res[j] = s + d->efc_b[r];
     } else {
-      res[j] = tnu_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
+      res[j] = mju_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
     }
     if (flg_subR) {
       res[j] -= d->efc_R[r] * d->efc_force[r];

@@ -24,8 +24,8 @@ static void prepareQuad(mjData* d, tnPrimal* ctx) {
 
   // Gauss: gauss + alpha search'(Ma - f) + 0.5 alpha^2 search'M search
   ctx->quadGauss[0] = ctx->gauss;
-  ctx->quadGauss[1] = tnu_dot(ctx->search, ctx->Ma, nv) - tnu_dot(d->qfrc_smooth, ctx->search, nv);
-  ctx->quadGauss[2] = 0.5 * tnu_dot(ctx->search, ctx->Mv, nv);
+  ctx->quadGauss[1] = mju_dot(ctx->search, ctx->Ma, nv) - mju_dot(d->qfrc_smooth, ctx->search, nv);
+  ctx->quadGauss[2] = 0.5 * mju_dot(ctx->search, ctx->Mv, nv);
 
   // rows: 0.5 D (Jaref + alpha Jv)^2
   for (int i = 0; i < nefc; i++) {

@@ -25,7 +25,7 @@
 /* residual AR[i,:] f + b[i] of one row, dense or sparse AR */
 static inline mjtNum rowResidual(const mjData* d, int i, int sparse) {
   if (!sparse) {
-    return tnu_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
+    return mju_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
   }
   int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
   const int* col = d->efc_AR_colind + adr;
@@ -60,6 +60,11 @@ static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
   mjtNum* force = d->efc_force + i;
   mjtNum v[6], Av[6], Ac[25], bc[5], x[5];
   int nf = dim - 1;
+
+  // a contact has at most 6 rows (tells the compiler, which inlines the dot products below)
+  if (dim > 6) {
+    __builtin_unreachable();
+  }
 
   // ray from the tip through the current force (the normal when at the tip)
   mju_copy(v, force, dim);

@@ -106,12 +106,12 @@ static void updateDirectionCG(tnPrimal* ctx) {
   mju_sub(Py, ctx->Mgrad, ctx->prev_Mgrad, nv);
 
   // Hager-Zhang coefficient
-  mjtNum dy = tnu_dot(ctx->search, y, nv);
+  mjtNum dy = mju_dot(ctx->search, y, nv);
   mjtNum beta = 0;
   if (dy != 0) {
-    mjtNum yPy = tnu_dot(y, Py, nv);
-    mjtNum dg = tnu_dot(ctx->search, ctx->grad, nv);
-    beta = (tnu_dot(y, ctx->Mgrad, nv) - 2 * yPy * dg / dy) / dy;
+    mjtNum yPy = mju_dot(y, Py, nv);
+    mjtNum dg = mju_dot(ctx->search, ctx->grad, nv);
+    beta = (mju_dot(y, ctx->Mgrad, nv) - 2 * yPy * dg / dy) / dy;
   }
   beta = mju_max(beta, eta);
 
@@ -167,7 +167,7 @@ static int startConverged(const mjModel* m, const tnPrimal* ctx, int iter) {
     return ctx->scale * mju_norm(ctx->grad, ctx->nv) < tol;
   }
   if (ctx->flg_Newton || iter == 0) {
-    return 0.5 * ctx->scale * tnu_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
+    return 0.5 * ctx->scale * mju_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
   }
   return 0;
 }

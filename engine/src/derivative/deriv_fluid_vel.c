@@ -201,13 +201,13 @@ static void ell_shape(const mjtNum r[3], const mjtNum v[3], ellShape* s) {
   }
   s->a2 = d2[0] * v[0] * v[0] + d2[1] * v[1] * v[1] + d2[2] * v[2] * v[2];
   s->a4 = d4[0] * v[0] * v[0] + d4[1] * v[1] * v[1] + d4[2] * v[2] * v[2];
-  s->speed = tnu_norm3(v);
+  s->speed = mju_norm3(v);
   mjtNum a2c = mju_max(mjMINVAL, s->a2);
   s->area = mjPI * sqrt(s->a4 / a2c);
 
   // d|v|/dv = v/|v| (zero at rest)
   mjtNum inv = s->speed > 0 ? 1 / s->speed : 0;
-  tnu_scl3(s->dspeed, v, inv);
+  mju_scl3(s->dspeed, v, inv);
 
   // dA/dv = A/2 (da4/a4 - da2/a2) with da_n = 2 d_n .* v (a2 clamped: constant)
   for (int i = 0; i < 3; i++) {
@@ -223,7 +223,7 @@ static void ell_kutta(mjtNum B[36], const mjtNum v[3], const mjtNum r[3], const 
   mjtNum N[3] = {r[1] * r[2] / r[0], r[2] * r[0] / r[1], r[0] * r[1] / r[2]};
   mjtNum nv[3] = {N[0] * v[0], N[1] * v[1], N[2] * v[2]};
   mjtNum nrm[3] = {nv[0], nv[1], nv[2]};
-  mjtNum nnorm = tnu_normalize3(nrm);
+  mjtNum nnorm = mju_normalize3(nrm);
 
   // g = cos(alpha) A with cos(alpha) = a2 / max(mjMINVAL, |v| sqrt(a4)), and its gradient
   mjtNum sa4 = sqrt(s->a4), den = s->speed * sa4;
@@ -254,8 +254,8 @@ static void ell_kutta(mjtNum B[36], const mjtNum v[3], const mjtNum r[3], const 
 
   // q = n x v, dq/dv = [n] - [v] dn;  h = q x v, dh/dv = [q] - [v] dq
   mjtNum q[3], h[3], dq[9], vdn[9], dh[9], vdq[9];
-  tnu_cross(q, nrm, v);
-  tnu_cross(h, q, v);
+  mju_cross(q, nrm, v);
+  mju_cross(h, q, v);
   crossMat(vdn, v, dn);
   for (int k = 0; k < 9; k++) {
     dq[k] = -vdn[k];
@@ -330,7 +330,7 @@ static void ell_viscous(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, mjtNum b
     kappa[i] = angular * inert[i] + slender * (inert_max - inert[i]);
     mom[i] = w[i] * kappa[i];
   }
-  mjtNum mnorm = tnu_norm3(mom);
+  mjtNum mnorm = mju_norm3(mom);
   mjtNum drag_ang = beta * mjPI * diam * diam * diam + rho * mnorm;
   mjtNum dang[3];
   for (int i = 0; i < 3; i++) {

@@ -52,14 +52,14 @@ static int ray_near(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3
   }
 
   // distance from the centre to the ray (half-line) against the radius
-  mjtNum dif[3], a = tnu_dot3(vec, vec);
-  tnu_sub3(dif, d->geom_xpos + 3 * g, pnt);
-  mjtNum t = a > mjMINVAL ? tnu_dot3(dif, vec) / a : 0;
+  mjtNum dif[3], a = mju_dot3(vec, vec);
+  mju_sub3(dif, d->geom_xpos + 3 * g, pnt);
+  mjtNum t = a > mjMINVAL ? mju_dot3(dif, vec) / a : 0;
   t = t < 0 ? 0 : t;
   mjtNum close[3];
-  tnu_scl3(close, vec, t);
-  tnu_subFrom3(close, dif);
-  mjtNum h2 = tnu_dot3(close, close), r2 = r * r * (1 + 1e-10) + mjMINVAL;
+  mju_scl3(close, vec, t);
+  mju_subFrom3(close, dif);
+  mjtNum h2 = mju_dot3(close, close), r2 = r * r * (1 + 1e-10) + mjMINVAL;
   if (h2 > r2) {
     return 0;
   }

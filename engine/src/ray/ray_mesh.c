@@ -25,31 +25,31 @@ static mjtNum nearest(mjtNum best, mjtNum x) {
 mjtNum tn_rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
                       const mjtNum v1[3], const mjtNum v2[3]) {
   mjtNum e1[3], e2[3], pv[3], tv[3], qv[3];
-  tnu_sub3(e1, v1, v0);
-  tnu_sub3(e2, v2, v0);
+  mju_sub3(e1, v1, v0);
+  mju_sub3(e2, v2, v0);
 
   // determinant: zero when the ray is parallel to the triangle
-  tnu_cross(pv, lvec, e2);
-  mjtNum det = tnu_dot3(e1, pv);
+  mju_cross(pv, lvec, e2);
+  mjtNum det = mju_dot3(e1, pv);
   if (fabs(det) < mjMINVAL) {
     return -1;
   }
   mjtNum inv = 1 / det;
 
   // barycentric coordinates of the hit point
-  tnu_sub3(tv, lpnt, v0);
-  mjtNum u = tnu_dot3(tv, pv) * inv;
+  mju_sub3(tv, lpnt, v0);
+  mjtNum u = mju_dot3(tv, pv) * inv;
   if (u < 0 || u > 1) {
     return -1;
   }
-  tnu_cross(qv, tv, e1);
-  mjtNum w = tnu_dot3(lvec, qv) * inv;
+  mju_cross(qv, tv, e1);
+  mjtNum w = mju_dot3(lvec, qv) * inv;
   if (w < 0 || u + w > 1) {
     return -1;
   }
 
   // distance along the ray
-  mjtNum x = tnu_dot3(e2, qv) * inv;
+  mjtNum x = mju_dot3(e2, qv) * inv;
   return x >= 0 ? x : -1;
 }
 

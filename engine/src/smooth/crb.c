@@ -48,15 +48,15 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 
   // force produced by a unit motion of dof i on its body's composite inertia
   mjtNum buf[6];
-  tnu_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+  mju_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
 
   // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
   for (int k = adr; k < diag; k++) {
-    d->M[k] = simple ? 0 : tnu_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
+    d->M[k] = simple ? 0 : mju_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
   }
 
   // diagonal, with armature
-  d->M[diag] = m->dof_armature[i] + tnu_dot(d->cdof + 6 * i, buf, 6);
+  d->M[diag] = m->dof_armature[i] + mju_dot(d->cdof + 6 * i, buf, 6);
 }
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */

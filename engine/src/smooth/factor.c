@@ -28,7 +28,7 @@ void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
     // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
     for (int adr = diag - 1; adr >= start; adr--) {
       int i = m->M_colind[adr];
-      tnu_addToScl(mat + m->M_rowadr[i], mat + start, -mat[adr] * invD, m->M_rownnz[i]);
+      mju_addToScl(mat + m->M_rowadr[i], mat + start, -mat[adr] * invD, m->M_rownnz[i]);
     }
 
     // scale row k's off-diagonals into L
@@ -60,7 +60,7 @@ static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i], n = m->M_rownnz[i] - 1;
     if (n > 0 && !m->dof_simplenum[i]) {
-      x[i] -= tnu_dotSparse(qLD + adr, x, n, m->M_colind + adr);
+      x[i] -= mju_dotSparse(qLD + adr, x, n, m->M_colind + adr);
     }
   }
 }

@@ -10,6 +10,8 @@
 
 #include <torsion/torsion.h>
 
+#include "util/util_inline.h"
+
 /* how a child frame relates to its body's frames (values of MuJoCo's mjtSameFrame) */
 enum {
   tnSAMEFRAME_NONE = 0,  /* general pose */
@@ -58,6 +60,20 @@ void tn_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
 
 /* ---- small fixed-size helpers for the hot loops (no calls; the same order of floating-point
  * operations as the corresponding mju_ functions, so results are identical) ---- */
+
+/* last dof that moves body (or -1), skipping ancestors without dofs */
+int tn_bodyLastDof(const mjModel* m, int body);
+
+/* velocity of a point moved by one dof: the dof's column of the point's translational
+ * Jacobian, v + w x offset with cdof = (w, v) and offset the point relative to the tree's com */
+static inline void tn_dofPointVel(mjtNum res[3], const mjtNum cdof[6], const mjtNum offset[3]) {
+  mjtNum w_x_offset[3];
+  mju_cross(w_x_offset, cdof, offset);
+  res[0] = cdof[3] + w_x_offset[0];
+  res[1] = cdof[4] + w_x_offset[1];
+  res[2] = cdof[5] + w_x_offset[2];
+}
+
 
 /* res = v (6 numbers) */
 static inline void tn_copy6(mjtNum res[6], const mjtNum v[6]) {

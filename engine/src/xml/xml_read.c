@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_read.h"
 #include "xml/xml_tree.h"
 
 /* largest accepted file (bytes) and include depth */
@@ -57,41 +58,20 @@ static void read_error(tnReadCtx* ctx, const char* file, int line, const char* m
  * raw text: reading and scanning for start-tag lines
  * ------------------------------------------------------------------------------------- */
 
-/* read a whole file into a malloc'ed, NUL-terminated buffer */
-static char* read_file(const char* path, const char** why) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    *why = "cannot open file";
+/* read a whole MJCF file into a malloc'ed, NUL-terminated buffer (NULL with the reason in
+ * why, of at most whysz bytes) */
+static char* read_file(const char* path, char* why, int whysz) {
+  unsigned char* data = NULL;
+  size_t size = 0;
+  if (!tn_readFile(path, TN_XML_MAXFILE, &data, &size, why, whysz)) {
     return NULL;
   }
-
-  // find the size
-  long n = -1;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    n = ftell(f);
-  }
-  if (n < 0 || n > TN_XML_MAXFILE || fseek(f, 0, SEEK_SET) != 0) {
-    fclose(f);
-    *why = n > TN_XML_MAXFILE ? "file too large" : "cannot read file";
+  if (strlen((char*)data) != size) {
+    free(data);
+    snprintf(why, (size_t)whysz, "file contains NUL bytes (not an XML text file)");
     return NULL;
   }
-
-  // read it all
-  char* text = malloc((size_t)n + 1);
-  if (!text) {
-    fclose(f);
-    *why = "out of memory";
-    return NULL;
-  }
-  size_t got = fread(text, 1, (size_t)n, f);
-  fclose(f);
-  text[got] = 0;
-  if (strlen(text) != got) {
-    free(text);
-    *why = "file contains NUL bytes (not an XML text file)";
-    return NULL;
-  }
-  return text;
+  return (char*)data;
 }
 
 /* advance p past the terminator `end`, counting newlines; NULL if not found */
@@ -363,8 +343,8 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
   ctx->included[ctx->nincluded++] = canon;
 
   // read and parse the included file
-  const char* why = NULL;
-  char* text = read_file(path, &why);
+  char why[200];
+  char* text = read_file(path, why, sizeof(why));
   if (!text) {
     char msg[256];
     snprintf(msg, sizeof(msg), "element 'include': attribute 'file': %s: ", why);
@@ -595,8 +575,8 @@ tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz) {
   ctx.included[ctx.nincluded++] = canonical_path(&ctx, file);
 
   // read and build
-  const char* why = NULL;
-  char* text = read_file(path, &why);
+  char why[200];
+  char* text = read_file(path, why, sizeof(why));
   if (!text) {
     read_error(&ctx, path, 0, why, NULL);
     tn_xmlFree(ctx.doc);
