@@ -1,6 +1,6 @@
 /* tests/unit/test_collision.c — unit tests of mj_collision on hand-built models.
  *
- * Models are laid out with tn_allocModel (no MJCF needed) and geom poses are written into
+ * Models are laid out with tn__allocModel (no MJCF needed) and geom poses are written into
  * mjData directly, so the collision module is tested on its own: selection filters
  * (contype/conaffinity, parent-child, weld, exclude, explicit pairs), disable flags,
  * parameter mixing (priority, solmix, maxima, margins and gaps), analytic colliders with
@@ -31,7 +31,7 @@ static scene makeScene(int nbody, const int* types, const mjtNum (*sizes)[3], co
   sz.ngeom = nbody;
   sz.npair = npair;
   sz.nexclude = nexclude;
-  mjModel* m = tn_allocModel(&sz);
+  mjModel* m = tn__allocModel(&sz);
   for (int b = 0; b < nbody; b++) {
     m->body_parentid[b] = parents[b];
     m->body_weldid[b] = b;

@@ -197,14 +197,14 @@ static void test_qcqp(void** state) {
   mjtNum A[4] = {2, 0.5, 0.5, 1}, b[2] = {-1, 0.5}, mu[2] = {1, 0.5}, x[2];
 
   // large radius: the unconstrained minimizer -A^-1 b
-  int active = tn_QCQP(x, A, b, mu, 10, 2);
+  int active = tn__QCQP(x, A, b, mu, 10, 2);
   mjtNum det = A[0] * A[3] - A[1] * A[2];
   assert_false(active);
   assert_true(fabs(x[0] - (-(A[3] * b[0] - A[1] * b[1]) / det)) < 1e-12);
   assert_true(fabs(x[1] - (-(-A[2] * b[0] + A[0] * b[1]) / det)) < 1e-12);
 
   // small radius: active, on the boundary up to the solver's tolerance
-  active = tn_QCQP(x, A, b, mu, 0.1, 2);
+  active = tn__QCQP(x, A, b, mu, 0.1, 2);
   assert_true(active);
   mjtNum r = sqrt(pow(x[0] / mu[0], 2) + pow(x[1] / mu[1], 2));
   assert_true(fabs(r - 0.1) < 1e-6);
@@ -212,7 +212,7 @@ static void test_qcqp(void** state) {
   // three unknowns through the general path
   mjtNum A3[9] = {2, 0.1, 0, 0.1, 1, 0.2, 0, 0.2, 3}, b3[3] = {1, -2, 0.5};
   mjtNum mu3[3] = {1, 1, 0.1}, x3[3];
-  assert_true(tn_QCQP(x3, A3, b3, mu3, 0.05, 3));
+  assert_true(tn__QCQP(x3, A3, b3, mu3, 0.05, 3));
   r = sqrt(pow(x3[0], 2) + pow(x3[1], 2) + pow(x3[2] / 0.1, 2));
   assert_true(fabs(r - 0.05) < 1e-6);
 }
@@ -237,7 +237,7 @@ static void test_efc_arena(void** state) {
 
   // a copied region with re-pointed arrays
   mjData* c = mj_makeData(m);
-  tn_efcCopy(c, d);
+  tn__efcCopy(c, d);
   c->nefc = nefc;
   assert_ptr_not_equal(c->efc_force, d->efc_force);
   for (int i = 0; i < nefc; i++) {

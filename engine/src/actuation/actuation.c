@@ -93,7 +93,7 @@ static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) 
 
 /* activation after one step of actuator u's own dynamics: the exact integral of a
  * filterexact filter, else an Euler step; clamped to actrange (actearly and mj_advance) */
-mjtNum tn_nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
+mjtNum tn__nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
   mjtNum h = m->opt.timestep;
   if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
     mjtNum tau = mju_max(m->actuator_dynprm[mjNDYN * u], mjMINVAL);
@@ -115,8 +115,8 @@ static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ct
   mjtNum input = ctrl[i];
   if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
     int last = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-    input = m->actuator_actearly[i] ? tn_nextActivation(m, i, d->act[last], d->act_dot[last])
-                                       : d->act[last];
+    input = m->actuator_actearly[i] ? tn__nextActivation(m, i, d->act[last], d->act_dot[last])
+                                    : d->act[last];
   }
 
   // gain
@@ -243,7 +243,7 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   clampedControls(m, d, ctrl);
   activationDynamics(m, d, ctrl);
   if (m->nplugin) {
-    tn_pidActDot(m, d);
+    tn__pidActDot(m, d);
   }
 
   // scalar forces of enabled actuators; plugin actuators compute theirs (whatever their
@@ -254,7 +254,7 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
     }
   }
   if (m->nplugin) {
-    tn_pidForce(m, d);
+    tn__pidForce(m, d);
   }
   tendonForceLimits(m, d);
 

@@ -88,8 +88,8 @@ mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNu
 
 /* velocity derivative of the active muscle gain: only the force-velocity curve depends on
  * the velocity */
-mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
-                        const mjtNum prm[9]) {
+mjtNum tn__muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                         const mjtNum prm[9]) {
   mjtNum force = peakForce(acc0, prm);
   mjtNum lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
   mjtNum L0 = optimalLength(lengthrange, prm);

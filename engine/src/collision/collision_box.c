@@ -241,7 +241,7 @@ static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum 
   mju_mulMatVec3(pos, p->mat1, mid);
   mju_addTo3(pos, p->pos1);
   mju_mulMatVec3(normal, p->mat1, axis);
-  tn_setContact(con, dist, pos, normal, NULL);
+  tn__setContact(con, dist, pos, normal, NULL);
   return 1;
 }
 
@@ -372,13 +372,13 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
     local[a] = sgn * (sref[a] + 0.5 * kept[k][2]);
     mju_mulMatVec3(pos, matref, local);
     mju_addTo3(pos, posref);
-    tn_setContact(con + k, kept[k][2], pos, normal, NULL);
+    tn__setContact(con + k, kept[k][2], pos, normal, NULL);
   }
   return nkept;
 }
 
 /* box - box */
-int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnBoxPair p = {
       .pos1 = d->geom_xpos + 3 * g1, .mat1 = d->geom_xmat + 9 * g1, .size1 = m->geom_size + 3 * g1,
       .pos2 = d->geom_xpos + 3 * g2, .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,

@@ -24,7 +24,7 @@ typedef struct tnBPBody_ {
 } tnBPBody;
 
 /* 1 if the body pair is rejected by the same-weld and parent-child filters */
-int tn_filterBodyPair(const mjModel* m, int b1, int b2) {
+int tn__filterBodyPair(const mjModel* m, int b1, int b2) {
   int weld1 = m->body_weldid[b1], weld2 = m->body_weldid[b2];
 
   // same weld group
@@ -87,7 +87,7 @@ static int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) 
   if (!((r1->contype & r2->conaffinity) || (r2->contype & r1->conaffinity))) {
     return 0;
   }
-  return !tn_filterBodyPair(m, r1->body, r2->body);
+  return !tn__filterBodyPair(m, r1->body, r2->body);
 }
 
 /* append the signature of (b1, b2) if there is room */
@@ -227,7 +227,7 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
 }
 
 /* candidate body pairs, sorted by signature */
-int tn_broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
+int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
   int nbody = m->nbody, npair, nrec = 0, nbounded = 0;
 
   mj_markStack(d);

@@ -13,24 +13,24 @@
 static int endAgainstSegment(mjContact* con, const mjtNum p1[3], mjtNum r1, const mjtNum c2[3],
                              const mjtNum axis2[3], mjtNum r2, mjtNum margin, int swap) {
   mjtNum closest[3];
-  tn_closestOnSegment(closest, p1, c2, axis2);
+  tn__closestOnSegment(closest, p1, c2, axis2);
   if (swap) {
-    return tn_sphereSphere(con, closest, r2, p1, r1, margin);
+    return tn__sphereSphere(con, closest, r2, p1, r1, margin);
   }
-  return tn_sphereSphere(con, p1, r1, closest, r2, margin);
+  return tn__sphereSphere(con, p1, r1, closest, r2, margin);
 }
 
 /* capsule - capsule */
-int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                             mjtNum margin) {
+int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                              mjtNum margin) {
   mjtNum axis1[3], axis2[3], dif[3], p1[3], p2[3];
   const mjtNum* c1 = d->geom_xpos + 3 * g1;
   const mjtNum* c2 = d->geom_xpos + 3 * g2;
   mjtNum r1 = m->geom_size[3 * g1], r2 = m->geom_size[3 * g2];
 
   // half-axes (segment = center +- axis)
-  tn_matCol(axis1, d->geom_xmat + 9 * g1, 2);
-  tn_matCol(axis2, d->geom_xmat + 9 * g2, 2);
+  tn__matCol(axis1, d->geom_xmat + 9 * g1, 2);
+  tn__matCol(axis2, d->geom_xmat + 9 * g2, 2);
   mju_scl3(axis1, axis1, m->geom_size[3 * g1 + 1]);
   mju_scl3(axis2, axis2, m->geom_size[3 * g2 + 1]);
   mju_sub3(dif, c1, c2);
@@ -72,10 +72,10 @@ int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1
         return 0;
       }
       mju_addScl3(pos, p1, normal, r1 + dist / 2);
-      tn_setContact(con, dist, pos, normal, NULL);
+      tn__setContact(con, dist, pos, normal, NULL);
       return 1;
     }
-    return tn_sphereSphere(con, p1, r1, p2, r2, margin);
+    return tn__sphereSphere(con, p1, r1, p2, r2, margin);
   }
 
   // parallel: ends of capsule 1, then ends of capsule 2, at most two contacts

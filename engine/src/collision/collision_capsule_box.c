@@ -1,7 +1,7 @@
 /* collision/collision_capsule_box.c — capsule (g1) against box (g2).
  *
  * Every contact is a sphere of the capsule's radius centred on the capsule's segment,
- * collided with the box (tn_sphereBox). The segment points are chosen as MuJoCo 3.14
+ * collided with the box (tn__sphereBox). The segment points are chosen as MuJoCo 3.14
  * chooses them, worked out in the box frame with the segment c + t*h, t in [-1, 1]
  * (h = the half axis):
  *
@@ -29,7 +29,7 @@
  *      45 degrees of it) or across the adjacent face, stopping at the box or segment end.
  * The sign bits of h (bit k: h_k > 0) against a corner's bits (bit k: the corner's +k
  * side) tell which of these configurations holds. The second point may coincide with the
- * first (as in MuJoCo); tn_sphereBox drops a sphere beyond the margin. */
+ * first (as in MuJoCo); tn__sphereBox drops a sphere beyond the margin. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
@@ -283,12 +283,12 @@ static int sphereAt(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius,
   }
   mju_mulMatVec3(center, bmat, local);
   mju_addTo3(center, bpos);
-  return tn_sphereBox(con, center, radius, bpos, bmat, c->size, margin);
+  return tn__sphereBox(con, center, radius, bpos, bmat, c->size, margin);
 }
 
 /* capsule - box */
-int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                         mjtNum margin) {
+int tn__collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                          mjtNum margin) {
   const mjtNum *bpos = d->geom_xpos + 3 * g2, *bmat = d->geom_xmat + 9 * g2;
   const mjtNum* cmat = d->geom_xmat + 9 * g1;
   tnCapBox c;

@@ -26,7 +26,7 @@
  * are mjtNum triples, read and written in place) */
 _Static_assert(sizeof(ccd_real_t) == sizeof(mjtNum), "libccd must use double precision");
 static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
-  tn_convexSupport(vec->v, (const tnConvex*)obj, dir->v);
+  tn__convexSupport(vec->v, (const tnConvex*)obj, dir->v);
 }
 
 static void ccdCenter(const void* obj, ccd_vec3_t* center) {
@@ -184,8 +184,8 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
                              const tnConvex* obj2, mjtNum margin, int fix);
 
 /* MPR penetration between two convex objects: one contact or none */
-int tn_convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                         const tnConvex* obj2, mjtNum margin) {
+int tn__convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                          const tnConvex* obj2, mjtNum margin) {
   return convexPenetration(m, con, obj1, obj2, margin, 1);
 }
 
@@ -214,7 +214,7 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
     return 0;
   }
   mjtNum p[3] = {pos.v[0], pos.v[1], pos.v[2]};
-  tn_setContact(con, margin - depth, p, normal, NULL);
+  tn__setContact(con, margin - depth, p, normal, NULL);
   if (fix) {
     fixNormal(m, con, obj1, obj2);
   }
@@ -267,7 +267,7 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
   mjtNum r1 = m->geom_rbound[obj1->geom], r2 = m->geom_rbound[obj2->geom];
   mjtNum tol = 1e-3 * (r1 < r2 ? r1 : r2);
   mju_copy(frame, con[0].frame, 9);
-  tn_makeFrame(frame);
+  tn__makeFrame(frame);
   int n = 1;
   int warm1 = obj1->meshindex, warm2 = obj2->meshindex;
   for (int a = 0; a < 2; a++) {
@@ -305,11 +305,11 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
 }
 
 /* convex - convex */
-int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnConvex obj1, obj2;
-  tn_convexInit(&obj1, m, d, g1, margin / 2);
-  tn_convexInit(&obj2, m, d, g2, margin / 2);
-  int n = tn_convexPenetration(m, con, &obj1, &obj2, margin);
+  tn__convexInit(&obj1, m, d, g1, margin / 2);
+  tn__convexInit(&obj2, m, d, g2, margin / 2);
+  int n = tn__convexPenetration(m, con, &obj1, &obj2, margin);
   if (n && multiApplies(m, g1, g2)) {
     n = multiContacts(m, con, &obj1, &obj2, margin);
   }

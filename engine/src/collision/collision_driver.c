@@ -20,28 +20,28 @@
 #define TN_ENABLED(m, x) ((m)->opt.enableflags & (x))
 
 /* the collider table, [type1][type2] for type1 <= type2 */
-const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
+const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
     /* PLANE */
-    {NULL, NULL, tn_collidePlaneSphere, tn_collidePlaneCapsule, tn_collidePlaneConvex,
-     tn_collidePlaneCylinder, tn_collidePlaneBox, tn_collidePlaneConvex, NULL},
+    {NULL, NULL, tn__collidePlaneSphere, tn__collidePlaneCapsule, tn__collidePlaneConvex,
+     tn__collidePlaneCylinder, tn__collidePlaneBox, tn__collidePlaneConvex, NULL},
     /* HFIELD */
-    {NULL, NULL, tn_collideHField, tn_collideHField, tn_collideHField, tn_collideHField,
-     tn_collideHField, tn_collideHField, NULL},
+    {NULL, NULL, tn__collideHField, tn__collideHField, tn__collideHField, tn__collideHField,
+     tn__collideHField, tn__collideHField, NULL},
     /* SPHERE */
-    {NULL, NULL, tn_collideSphereSphere, tn_collideSphereCapsule, tn_collideConvex,
-     tn_collideSphereCylinder, tn_collideSphereBox, tn_collideConvex, NULL},
+    {NULL, NULL, tn__collideSphereSphere, tn__collideSphereCapsule, tn__collideConvex,
+     tn__collideSphereCylinder, tn__collideSphereBox, tn__collideConvex, NULL},
     /* CAPSULE */
-    {NULL, NULL, NULL, tn_collideCapsuleCapsule, tn_collideConvex, tn_collideConvex,
-     tn_collideCapsuleBox, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, tn__collideCapsuleCapsule, tn__collideConvex, tn__collideConvex,
+     tn__collideCapsuleBox, tn__collideConvex, NULL},
     /* ELLIPSOID */
-    {NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, tn_collideConvex,
-     NULL},
+    {NULL, NULL, NULL, NULL, tn__collideConvex, tn__collideConvex, tn__collideConvex,
+     tn__collideConvex, NULL},
     /* CYLINDER */
-    {NULL, NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, tn__collideConvex, tn__collideConvex, tn__collideConvex, NULL},
     /* BOX */
-    {NULL, NULL, NULL, NULL, NULL, NULL, tn_collideBoxBox, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, tn__collideBoxBox, tn__collideConvex, NULL},
     /* MESH */
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn__collideConvex, NULL},
     /* SDF */
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -51,7 +51,7 @@ const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
  * ------------------------------------------------------------------------------------- */
 
 /* complete a contact frame from its normal and optional tangent hint */
-void tn_makeFrame(mjtNum frame[9]) {
+void tn__makeFrame(mjtNum frame[9]) {
   mjtNum tmp[3];
 
   // unit normal
@@ -208,7 +208,7 @@ static void setContacts(mjContact* con, int n, int g1, int g2, const tnContactPa
     c->efc_address = -1;
 
     // complete the frame
-    tn_makeFrame(c->frame);
+    tn__makeFrame(c->frame);
   }
 }
 
@@ -230,7 +230,7 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
   // plane (g1, unbounded) and bounded geom: signed distance of the sphere to the plane
   if (m->geom_type[g1] == mjGEOM_PLANE && r2 > 0) {
     mjtNum normal[3], dif[3];
-    tn_matCol(normal, d->geom_xmat + 9 * g1, 2);
+    tn__matCol(normal, d->geom_xmat + 9 * g1, 2);
     mju_sub3(dif, p2, p1);
     return mju_dot3(dif, normal) > r2 + margin;
   }
@@ -269,7 +269,7 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
     mju_mulMatVec3(center[i], mat[i], box[i]);
     mju_addTo3(center[i], pos[i]);
     for (int a = 0; a < 3; a++) {
-      tn_matCol(col[i][a], mat[i], a);
+      tn__matCol(col[i][a], mat[i], a);
     }
   }
 
@@ -324,7 +324,7 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
     g1 = g2;
     g2 = tmp;
   }
-  tnCollideFunc func = tn_collideTable[m->geom_type[g1]][m->geom_type[g2]];
+  tnCollideFunc func = tn__collideTable[m->geom_type[g1]][m->geom_type[g2]];
   if (!func) {
     return;
   }
@@ -647,7 +647,7 @@ void mj_collision(const mjModel* m, mjData* d) {
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
   int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
   int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
-  int nbp = bodypair ? tn_broadphase(m, d, bodypair, maxpair) : 0;
+  int nbp = bodypair ? tn__broadphase(m, d, bodypair, maxpair) : 0;
 
   // merge explicit pairs and body pairs in signature order
   int pairadr = 0;

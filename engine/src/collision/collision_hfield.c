@@ -29,10 +29,10 @@ static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
   for (int k = 0; k < 3; k++) {
     mju_zero3(dir);
     dir[k] = 1;
-    tn_convexSupport(sup, &plain, dir);
+    tn__convexSupport(sup, &plain, dir);
     hi[k] = sup[k];
     dir[k] = -1;
-    tn_convexSupport(sup, &plain, dir);
+    tn__convexSupport(sup, &plain, dir);
     lo[k] = sup[k];
   }
 }
@@ -98,7 +98,7 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
         if (n >= mjMAXCONPAIR) {
           return n;
         }
-        n += tn_convexPenetration(m, con + n, &prism, geom, 0);
+        n += tn__convexPenetration(m, con + n, &prism, geom, 0);
       }
     }
   }
@@ -106,7 +106,7 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
 }
 
 /* height field - convex geom */
-int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   int hid = m->geom_dataid[g1];
   if (hid < 0 || m->hfield_nrow[hid] < 2 || m->hfield_ncol[hid] < 2) {
     return 0;
@@ -118,7 +118,7 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
   // the geom in the field frame
   tnConvex geom;
   mjtNum dif[3];
-  tn_convexInit(&geom, m, d, g2, margin / 2);
+  tn__convexInit(&geom, m, d, g2, margin / 2);
   mju_sub3(dif, d->geom_xpos + 3 * g2, hpos);
   mju_mulMatTVec3(geom.pos, hmat, dif);
   mju_mulMatTMat(geom.mat, hmat, d->geom_xmat + 9 * g2, 3, 3, 3);

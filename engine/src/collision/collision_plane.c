@@ -22,7 +22,7 @@
 /* plane geometry: unit normal and signed distance of point p above the plane */
 static mjtNum planeDist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
   mjtNum dif[3];
-  tn_matCol(normal, d->geom_xmat + 9 * gp, 2);
+  tn__matCol(normal, d->geom_xmat + 9 * gp, 2);
   mju_sub3(dif, p, d->geom_xpos + 3 * gp);
   return mju_dot3(dif, normal);
 }
@@ -35,13 +35,13 @@ static int addPoint(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum
     return 0;
   }
   mju_addScl3(pos, p, normal, -dist / 2);
-  tn_setContact(con, dist, pos, normal, hint);
+  tn__setContact(con, dist, pos, normal, hint);
   return 1;
 }
 
 /* plane - sphere */
-int tn_collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin) {
+int tn__collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin) {
   mjtNum normal[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2];
@@ -52,17 +52,17 @@ int tn_collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, i
 
   // halfway between the sphere's lowest point and the plane
   mju_addScl3(pos, center, normal, -radius - dist / 2);
-  tn_setContact(con, dist, pos, normal, NULL);
+  tn__setContact(con, dist, pos, normal, NULL);
   return 1;
 }
 
 /* plane - capsule: the two end spheres, the capsule axis as tangent hint */
-int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                           mjtNum margin) {
+int tn__collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                            mjtNum margin) {
   mjtNum normal[3], axis[3], end[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
-  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
 
   // end at +axis first, then -axis
   int n = 0;
@@ -71,7 +71,7 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
     mjtNum dist = planeDist(d, g1, end, normal) - radius;
     if (dist <= margin) {
       mju_addScl3(pos, end, normal, -radius - dist / 2);
-      tn_setContact(con + n, dist, pos, normal, axis);
+      tn__setContact(con + n, dist, pos, normal, axis);
       n++;
     }
   }
@@ -79,7 +79,8 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
 }
 
 /* plane - box: corners on the plane side of the box center, within margin, at most 4 */
-int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                        mjtNum margin) {
   mjtNum normal[3], local[3], corner[3], p[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
@@ -106,14 +107,14 @@ int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int 
 }
 
 /* plane - cylinder: deepest rim point, far disk's deepest point, near disk's +-120 deg */
-int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                            mjtNum margin) {
+int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                             mjtNum margin) {
   mjtNum normal[3], axis[3], radial[3], side[3], near[3], p[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
   mjtNum dist = planeDist(d, g1, center, normal);
-  tn_matCol(axis, mat, 2);
+  tn__matCol(axis, mat, 2);
 
   // axis pointing away from the plane; the near disk is at -axis*half
   mjtNum prj = mju_dot3(axis, normal);
@@ -126,7 +127,7 @@ int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1,
   mju_addScl3(radial, normal, axis, -prj);
   mjtNum len = mju_norm3(radial);
   if (len < mjMINVAL) {
-    tn_matCol(radial, mat, 0);
+    tn__matCol(radial, mat, 0);
   } else {
     mju_scl3(radial, radial, -1 / len);
   }
@@ -274,13 +275,13 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
 
 /* plane - convex geom (ellipsoid, mesh): the support point against the plane normal, and
  * for a mesh the corners of its hull polygon facing the plane */
-int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin) {
+int tn__collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin) {
   mjtNum normal[3], down[3], p[3];
   int vertex;
   planeDist(d, g1, d->geom_xpos + 3 * g2, normal);
   mju_scl3(down, normal, -1);
-  tn_supportFresh(p, &vertex, m, d, g2, down);
+  tn__supportFresh(p, &vertex, m, d, g2, down);
   if (!addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin)) {
     return 0;
   }

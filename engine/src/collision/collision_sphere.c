@@ -16,8 +16,8 @@
 #include "collision/collision_sphere_box.h"
 
 /* contact between two spheres */
-int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
-                    mjtNum margin) {
+int tn__sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
+                     mjtNum margin) {
   mjtNum normal[3], pos[3];
 
   // distance between the surfaces along the line of centers (clearly apart: skip the root)
@@ -33,13 +33,13 @@ int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum 
 
   // halfway between the two surface points
   mju_addScl3(pos, c1, normal, r1 + dist / 2);
-  tn_setContact(con, dist, pos, normal, NULL);
+  tn__setContact(con, dist, pos, normal, NULL);
   return 1;
 }
 
 /* closest point to p on segment c + t*axis, t in [-1, 1] */
-mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
-                           const mjtNum axis[3]) {
+mjtNum tn__closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
+                            const mjtNum axis[3]) {
   mjtNum dif[3];
   mju_sub3(dif, p, c);
   mjtNum len2 = mju_dot3(axis, axis);
@@ -50,21 +50,21 @@ mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
 }
 
 /* sphere - sphere */
-int tn_collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                           mjtNum margin) {
-  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
-                         m->geom_size[3 * g2], margin);
+int tn__collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                            mjtNum margin) {
+  return tn__sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
+                          m->geom_size[3 * g2], margin);
 }
 
 /* sphere - capsule: sphere against the closest point of the capsule segment */
-int tn_collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                            mjtNum margin) {
+int tn__collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                             mjtNum margin) {
   mjtNum axis[3], closest[3];
-  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
   mju_scl3(axis, axis, m->geom_size[3 * g2 + 1]);
-  tn_closestOnSegment(closest, d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2, axis);
-  return tn_sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], closest,
-                         m->geom_size[3 * g2], margin);
+  tn__closestOnSegment(closest, d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2, axis);
+  return tn__sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], closest,
+                          m->geom_size[3 * g2], margin);
 }
 
 /* write the contact of a sphere (center c, radius r) whose surface is at depth `depth`
@@ -76,7 +76,7 @@ static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtN
     return 0;
   }
   mju_addScl3(pos, c, normal, r + dist / 2);
-  tn_setContact(con, dist, pos, normal, NULL);
+  tn__setContact(con, dist, pos, normal, NULL);
   return 1;
 }
 
@@ -85,8 +85,8 @@ static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtN
  * clamp and the sphere's deepest point. Inside (or on the surface): through the nearest
  * face (faces in the order -x, +x, -y, +y, -z, +z; the first on a tie), the point midway
  * between the face and the sphere's far side along the normal. */
-int tn_sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
-                 const mjtNum bmat[9], const mjtNum size[3], mjtNum margin) {
+int tn__sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
+                  const mjtNum bmat[9], const mjtNum size[3], mjtNum margin) {
   mjtNum dif[3], local[3], clamped[3], dir[3], pos[3], normal[3], world[3];
 
   // centre in the box frame, its clamp onto the box, the unit offset between them
@@ -133,20 +133,20 @@ int tn_sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mj
   // back to the global frame
   mju_mulMatVec3(world, bmat, pos);
   mju_addTo3(world, bpos);
-  tn_setContact(con, dist - radius, world, normal, NULL);
+  tn__setContact(con, dist - radius, world, normal, NULL);
   return 1;
 }
 
 /* sphere - box */
-int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                        mjtNum margin) {
-  return tn_sphereBox(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
-                      d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
+int tn__collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                         mjtNum margin) {
+  return tn__sphereBox(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], d->geom_xpos + 3 * g2,
+                       d->geom_xmat + 9 * g2, m->geom_size + 3 * g2, margin);
 }
 
 /* sphere - cylinder */
-int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                             mjtNum margin) {
+int tn__collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                              mjtNum margin) {
   mjtNum dif[3], axis[3], radial[3], normal[3], closest[3];
   const mjtNum* c = d->geom_xpos + 3 * g1;
   const mjtNum* cc = d->geom_xpos + 3 * g2;
@@ -154,7 +154,7 @@ int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
 
   // axial coordinate and radial offset of the sphere center
-  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
   mju_sub3(dif, c, cc);
   mjtNum t = mju_dot3(dif, axis);
   mju_addScl3(radial, dif, axis, -t);
@@ -181,5 +181,5 @@ int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1
   mjtNum scale = rlen > radius ? radius / rlen : 1;
   mju_addScl3(closest, cc, axis, mju_clip(t, -half, half));
   mju_addToScl3(closest, radial, scale);
-  return tn_sphereSphere(con, c, r, closest, 0, margin);
+  return tn__sphereSphere(con, c, r, closest, 0, margin);
 }

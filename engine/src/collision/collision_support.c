@@ -11,7 +11,7 @@
  * does. Meshes climb their convex-hull graph (small ones scan their vertices); a
  * height-field prism (vertical sides) takes its best base vertex for a downward direction
  * and its best top vertex otherwise. The plane-convex collider uses MuJoCo's other set of
- * support functions (tn_supportFresh, at the end): there a mesh's climb starts at the
+ * support functions (tn__supportFresh, at the end): there a mesh's climb starts at the
  * extremal vertex of the direction's cell (mesh_extrema) rather than the previous answer. */
 #include <float.h>
 #include <math.h>
@@ -144,7 +144,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
 }
 
 /* set up a convex object for geom g at its current pose */
-void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate) {
+void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate) {
   obj->m = m;
   obj->geom = g;
   obj->type = m->geom_type[g];
@@ -155,7 +155,7 @@ void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtN
 }
 
 /* support point in global direction dir */
-void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
+void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
   mjtNum local[3], sup[3];
 
   // height-field prism: the base (0..2) for a downward direction, else the top (3..5),
@@ -186,11 +186,11 @@ void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
 }
 
 /* support point of geom g at its current pose */
-void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
-                      const mjtNum dir[3]) {
+void tn__supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
+                       const mjtNum dir[3]) {
   tnConvex obj;
-  tn_convexInit(&obj, m, d, g, 0);
-  tn_convexSupport(res, &obj, dir);
+  tn__convexInit(&obj, m, d, g, 0);
+  tn__convexSupport(res, &obj, dir);
 }
 
 /* ---- the per-shape support functions of MuJoCo's plane-convex collider ----
@@ -236,8 +236,8 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
 }
 
 /* support point of a mesh or ellipsoid geom as MuJoCo's plane-convex collider finds it */
-void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
-                     const mjtNum dir[3]) {
+void tn__supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
+                      const mjtNum dir[3]) {
   const mjtNum* mat = d->geom_xmat + 9 * g;
   const mjtNum* size = m->geom_size + 3 * g;
   mjtNum local[3], sup[3] = {0, 0, 0};
@@ -271,7 +271,7 @@ void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData*
       break;
     }
     default: {
-      tn_supportGlobal(res, m, d, g, dir);
+      tn__supportGlobal(res, m, d, g, dir);
       return;
     }
   }

@@ -9,12 +9,12 @@
 #define TN_ASSET_MAXFILE (1LL << 31)
 
 /* read a whole asset file (at most TN_ASSET_MAXFILE bytes) */
-int tn_assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz) {
-  return tn_readFile(path, TN_ASSET_MAXFILE, data, size, why, whysz);
+int tn__assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz) {
+  return tn__readFile(path, TN_ASSET_MAXFILE, data, size, why, whysz);
 }
 
 /* case-insensitive suffix test */
-int tn_assetHasExtension(const char* path, const char* ext) {
+int tn__assetHasExtension(const char* path, const char* ext) {
   size_t n = strlen(path), k = strlen(ext);
   if (n < k) {
     return 0;

@@ -53,9 +53,9 @@ static int body_subtreedofs(int b, int nbody, const int* body_parentid,
 }
 
 /* sizes of the M, D and B patterns */
-void tn_countSparsity(int nv, const int* dof_parentid, int nbody, const int* body_parentid,
-                      const int* body_dofnum, const int* body_dofadr, int* nM, int* nC,
-                      int* nD, int* nB) {
+void tn__countSparsity(int nv, const int* dof_parentid, int nbody, const int* body_parentid,
+                       const int* body_dofnum, const int* body_dofadr, int* nM, int* nC, int* nD,
+                       int* nB) {
   (void)body_dofadr;
 
   // M: each row holds the dof's ancestors and itself; D mirrors the off-diagonals
@@ -120,7 +120,7 @@ static void sparsity_D(mjModel* m) {
   // lower part and diagonal: the same columns as M's row
   int* fill = malloc(sizeof(int) * (size_t)(nv > 0 ? nv : 1));
   if (!fill) {
-    mju_error("tn_compileFinish: out of memory");
+    mju_error("tn__compileFinish: out of memory");
     return;
   }
   for (int i = 0; i < nv; i++) {
@@ -178,7 +178,7 @@ static void sparsity_B(mjModel* m) {
 }
 
 /* dof_Madr and the M, D and B sparsity arrays */
-void tn_fillSparsity(mjModel* m) {
+void tn__fillSparsity(mjModel* m) {
   sparsity_M(m);
   sparsity_D(m);
   sparsity_B(m);

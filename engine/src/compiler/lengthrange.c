@@ -169,7 +169,7 @@ static void lengthrange_run(void* arg) {
   r->ok = mj_setLengthRange(r->m, r->d, r->index, r->opt, r->why, r->why_sz);
 }
 
-int tn_compileLengthRange(tnCompiler* c) {
+int tn__compileLengthRange(tnCompiler* c) {
   mjModel* m = c->m;
   const mjLROpt* opt = &c->spec->compiler.LRopt;
 
@@ -196,7 +196,7 @@ int tn_compileLengthRange(tnCompiler* c) {
   mjData* d = mj_makeData(m);
   int ok = d != NULL;
   if (!ok) {
-    tn_compileFail(c, NULL, NULL, "out of memory computing actuator length ranges");
+    tn__compileFail(c, NULL, NULL, "out of memory computing actuator length ranges");
   }
   for (int i = 0; ok && i < m->nu; i++) {
     char why[300] = "";
@@ -204,9 +204,9 @@ int tn_compileLengthRange(tnCompiler* c) {
     if (tn_run(d, lengthrange_run, &r, why, (int)sizeof(why)) || !r.ok) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
       if (a->name) {
-        ok = tn_compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);
+        ok = tn__compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);
       } else {
-        ok = tn_compileFail(c, a->src, NULL, "%s", why);
+        ok = tn__compileFail(c, a->src, NULL, "%s", why);
       }
     }
   }

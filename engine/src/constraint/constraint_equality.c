@@ -9,7 +9,7 @@
  *
  * The reference acceleration of connect and weld rows also removes the velocity-product
  * term Jdot qvel (as MuJoCo 3.14 does), so the spring-damper acts on the true residual
- * acceleration; tn_equalityBias computes it from cvel and cdof_dot. */
+ * acceleration; tn__equalityBias computes it from cvel and cdof_dot. */
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
@@ -45,9 +45,9 @@ static void objectQuat(const mjModel* m, const mjData* d, int eq, int k, mjtNum 
 static int jacDif(const mjModel* m, const mjData* d, int b1, int b2, const mjtNum pos1[3],
                   const mjtNum pos2[3], int* chain, mjtNum* jacp, mjtNum* jacr,
                   mjtNum* tmp) {
-  int n = tn_mergeChain(m, b1, b2, chain);
-  tn_jacChain(m, d, b1, pos1, chain, n, jacp, jacr);
-  tn_jacChain(m, d, b2, pos2, chain, n, tmp, jacr ? tmp + 3 * n : NULL);
+  int n = tn__mergeChain(m, b1, b2, chain);
+  tn__jacChain(m, d, b1, pos1, chain, n, jacp, jacr);
+  tn__jacChain(m, d, b2, pos2, chain, n, tmp, jacr ? tmp + 3 * n : NULL);
   for (int k = 0; k < 3 * n; k++) {
     jacp[k] -= tmp[k];
   }
@@ -73,7 +73,7 @@ static void rowsConnect(const mjModel* m, mjData* d, int eq, int* chain, mjtNum*
   int nv = m->nv;
   mjtNum *jacp = buf, *tmp = buf + 3 * nv;
   int n = jacDif(m, d, b1, b2, pos1, pos2, chain, jacp, NULL, tmp);
-  tn_addRows(m, d, jacp, chain, n, cpos, 0, 0, 3, mjCNSTR_EQUALITY, eq);
+  tn__addRows(m, d, jacp, chain, n, cpos, 0, 0, 3, mjCNSTR_EQUALITY, eq);
 }
 
 /* weld: 3 position rows and 3 orientation rows */
@@ -115,7 +115,7 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
     rot[n + k] = 0.5 * qb[2] * torquescale;
     rot[2 * n + k] = 0.5 * qb[3] * torquescale;
   }
-  tn_addRows(m, d, jac, chain, n, cpos, 0, 0, 6, mjCNSTR_EQUALITY, eq);
+  tn__addRows(m, d, jac, chain, n, cpos, 0, 0, 6, mjCNSTR_EQUALITY, eq);
 }
 
 /* polynomial coupling: residual and derivative of a0 + a1 x + ... + a4 x^4 */
@@ -135,7 +135,7 @@ static void rowsJoint(const mjModel* m, mjData* d, int eq) {
   if (j2 < 0) {
     cpos = y - data[0];
     mjtNum one = 1;
-    tn_addRows(m, d, &one, &dof1, 1, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
+    tn__addRows(m, d, &one, &dof1, 1, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
     return;
   }
 
@@ -155,7 +155,7 @@ static void rowsJoint(const mjModel* m, mjData* d, int eq) {
   } else {
     chain[0] = dof2, jac[0] = -deriv, chain[1] = dof1, jac[1] = 1, n = 2;
   }
-  tn_addRows(m, d, jac, chain, n, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
+  tn__addRows(m, d, jac, chain, n, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
 }
 
 /* tendon coupling: 1 row, ten_J[t1] - deriv * ten_J[t2] */
@@ -182,11 +182,11 @@ static void rowsTendon(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* 
       jac[n++] = J2 ? J1[i] - deriv * J2[i] : J1[i];
     }
   }
-  tn_addRows(m, d, jac, chain, n, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
+  tn__addRows(m, d, jac, chain, n, &cpos, 0, 0, 1, mjCNSTR_EQUALITY, eq);
 }
 
 /* all active equality constraints */
-void tn_instantiateEquality(const mjModel* m, mjData* d) {
+void tn__instantiateEquality(const mjModel* m, mjData* d) {
   if (!m->neq || TN_CDISABLED(m, mjDSBL_EQUALITY)) {
     return;
   }
@@ -308,7 +308,7 @@ static int equalityBias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6
 }
 
 /* efc_aref -= Jdot qvel for connect and weld rows */
-void tn_equalityBias(const mjModel* m, mjData* d) {
+void tn__equalityBias(const mjModel* m, mjData* d) {
   for (int i = 0; i < d->ne;) {
     int eq = d->efc_id[i], type = m->eq_type[eq];
     if (type != mjEQ_CONNECT && type != mjEQ_WELD) {

@@ -62,7 +62,7 @@ static mjtNum contactWeight(const mjModel* m, const mjContact* con, int rot) {
 
 /* exact diag(J inv(M) J') of row i */
 static mjtNum diagExact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum* sol) {
-  tn_rowDense(m, d, i, row);
+  tn__rowDense(m, d, i, row);
   mj_solveM(m, d, sol, row, 1);
   return mju_dot(row, sol, m->nv);
 }
@@ -409,7 +409,7 @@ static void makeFriction(const mjModel* m, mjData* d) {
 }
 
 /* diagA, impedance, K, B, R, D and contact mu */
-void tn_makeImpedance(const mjModel* m, mjData* d) {
+void tn__makeImpedance(const mjModel* m, mjData* d) {
   makeDiagA(m, d);
   makeKBIP(m, d);
   makeFriction(m, d);
@@ -432,5 +432,5 @@ void mj_referenceConstraint(const mjModel* m, mjData* d) {
   }
 
   // connect and weld: remove the velocity-product acceleration
-  tn_equalityBias(m, d);
+  tn__equalityBias(m, d);
 }

@@ -10,21 +10,21 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* the public name of tn_isSparse's rule: sparse when asked, or auto with many dofs */
+/* the public name of tn__isSparse's rule: sparse when asked, or auto with many dofs */
 int mj_isSparse(const mjModel* m) {
-  return tn_isSparse(m);
+  return tn__isSparse(m);
 }
 
 /* dual solver or noslip: efc_AR needed */
-int tn_isDual(const mjModel* m) {
+int tn__isDual(const mjModel* m) {
   return m->opt.solver == mjSOL_PGS || m->opt.noslip_iterations > 0;
 }
 
 /* the dofs moving body, ascending */
-int tn_bodyChain(const mjModel* m, int body, int* chain) {
+int tn__bodyChain(const mjModel* m, int body, int* chain) {
   // walk towards the root, then reverse
   int n = 0;
-  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     chain[n++] = i;
   }
   for (int a = 0, b = n - 1; a < b; a++, b--) {
@@ -38,7 +38,7 @@ int tn_bodyChain(const mjModel* m, int body, int* chain) {
 /* sorted union of two bodies' chains; with skip_common, without the dofs both share */
 static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
   int n = 0;
-  int i1 = tn_bodyLastDof(m, body1), i2 = tn_bodyLastDof(m, body2);
+  int i1 = tn__bodyLastDof(m, body1), i2 = tn__bodyLastDof(m, body2);
 
   // walk both chains down from the largest index, keeping each dof once
   while (i1 >= 0 || i2 >= 0) {
@@ -65,20 +65,20 @@ static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, 
 }
 
 /* sorted union of two bodies' chains (equality rows keep shared ancestors, as MuJoCo) */
-int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
+int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain) {
   return mergeChains(m, body1, body2, 0, chain);
 }
 
 /* the dofs moving one body but not the other (contact rows: a shared ancestor moves both
  * contact points alike, so its column of the Jacobian difference is zero and MuJoCo leaves
  * it out of sparse rows) */
-int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
+int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
   return mergeChains(m, body1, body2, 1, chain);
 }
 
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */
-void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
-                 const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
+void tn__jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
+                  const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
   mjtNum offset[3], vel[3];
 
   // clear
@@ -94,7 +94,7 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 
   // walk the body's dofs from the leaf; both lists descend from the chain's end
   int k = n - 1;
-  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     while (k >= 0 && chain[k] > i) {
       k--;
     }
@@ -112,7 +112,7 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 
     // translation: linear velocity at the com plus rotation about it
     if (jacp) {
-      tn_dofPointVel(vel, cdof, offset);
+      tn__dofPointVel(vel, cdof, offset);
       jacp[k] = vel[0];
       jacp[k + n] = vel[1];
       jacp[k + 2 * n] = vel[2];
@@ -121,8 +121,8 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 }
 
 /* J[i] . vec */
-mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
-  if (tn_isSparse(m)) {
+mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
+  if (tn__isSparse(m)) {
     int adr = d->efc_J_rowadr[i];
     return mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
   }
@@ -130,8 +130,8 @@ mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
 }
 
 /* vec += scl * J[i]' */
-void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
-  if (tn_isSparse(m)) {
+void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
+  if (tn__isSparse(m)) {
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     const mjtNum* val = d->efc_J + adr;
     const int* ind = d->efc_J_colind + adr;
@@ -144,8 +144,8 @@ void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum s
 }
 
 /* dense copy of row i */
-void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
-  if (tn_isSparse(m)) {
+void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
+  if (tn__isSparse(m)) {
     mju_zero(row, m->nv);
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     for (int k = 0; k < nnz; k++) {
@@ -161,7 +161,7 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   int nv = m->nv, nefc = d->nefc;
 
   // sparse: one sparse dot per row
-  if (tn_isSparse(m)) {
+  if (tn__isSparse(m)) {
     for (int i = 0; i < nefc; i++) {
       int adr = d->efc_J_rowadr[i];
       res[i] = mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
@@ -178,7 +178,7 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
 /* res = J' vec */
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   // dense: MuJoCo's transposed product, rows scaled and accumulated
-  if (!tn_isSparse(m)) {
+  if (!tn__isSparse(m)) {
     mju_mulMatTVec(res, d->efc_J, vec, d->nefc, m->nv);
     return;
   }
@@ -187,7 +187,7 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
   mju_zero(res, m->nv);
   for (int i = 0; i < d->nefc; i++) {
     if (vec[i] != 0) {
-      tn_rowAddTo(m, d, i, res, vec[i]);
+      tn__rowAddTo(m, d, i, res, vec[i]);
     }
   }
 }
@@ -209,7 +209,7 @@ static int samePattern(const mjData* d, int a, int b) {
 }
 
 /* supernodes: how many following rows share each row's pattern */
-void tn_makeRowSuper(mjData* d) {
+void tn__makeRowSuper(mjData* d) {
   int nefc = d->nefc;
   for (int i = nefc - 1; i >= 0; i--) {
     d->efc_J_rowsuper[i] = (i < nefc - 1 && samePattern(d, i, i + 1))

@@ -158,16 +158,16 @@ static int patternAR(const mjModel* m, mjData* d, int* colind) {
 }
 
 /* allocate efc_AR (and its sparse pattern) */
-int tn_allocAR(const mjModel* m, mjData* d) {
-  int nefc = d->nefc, sparse = tn_isSparse(m);
+int tn__allocAR(const mjModel* m, mjData* d) {
+  int nefc = d->nefc, sparse = tn__isSparse(m);
   int nA = sparse ? patternAR(m, d, NULL) : nefc * nefc;
 
   // storage from the efc region
-  d->efc_AR_colind = sparse ? tn_efcAllocInt(d, (size_t)(nA ? nA : 1)) : NULL;
-  d->efc_AR = tn_efcAllocNum(d, (size_t)(nA ? nA : 1));
+  d->efc_AR_colind = sparse ? tn__efcAllocInt(d, (size_t)(nA ? nA : 1)) : NULL;
+  d->efc_AR = tn__efcAllocNum(d, (size_t)(nA ? nA : 1));
   if (!d->efc_AR || (sparse && !d->efc_AR_colind)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
-    tn_efcRelease(d);
+    tn__efcRelease(d);
     return 0;
   }
   d->nA = nA;
@@ -182,7 +182,7 @@ int tn_allocAR(const mjModel* m, mjData* d) {
 /* dense whitened row i of Y = J L^-1 D^-1/2 */
 static void whitenRow(const mjModel* m, mjData* d, int i, mjtNum* row,
                       const mjtNum* sqrtInvD) {
-  tn_rowDense(m, d, i, row);
+  tn__rowDense(m, d, i, row);
   mj_solveM2(m, d, row, row, sqrtInvD, 1);
 }
 
@@ -199,7 +199,7 @@ static void whitenBlock(const mjModel* m, const mjData* d, int i, int nb, mjtNum
   mju_zero(x, 4 * nv);
   for (int r = 0; r < nb; r++) {
     mjtNum* yr = Y + (size_t)(i + r) * nv;
-    tn_rowDense(m, d, i + r, yr);
+    tn__rowDense(m, d, i + r, yr);
     for (int c = 0; c < nv; c++) {
       x[4 * c + r] = yr[c];
     }
@@ -251,7 +251,7 @@ static void addToScl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const
 
 /* AR = Y Y' + diag(R) */
 void mj_projectConstraint(const mjModel* m, mjData* d) {
-  int nv = m->nv, nefc = d->nefc, sparse = tn_isSparse(m);
+  int nv = m->nv, nefc = d->nefc, sparse = tn__isSparse(m);
   if (!nefc || !d->efc_AR) {
     return;
   }

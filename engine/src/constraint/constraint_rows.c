@@ -4,7 +4,7 @@
  * within a type (MuJoCo's order). Every instantiation function runs twice: a counting pass
  * (rows and sparse non-zeros, so the efc arrays can be allocated exactly from the arena)
  * and a filling pass. A row's Jacobian is built on the chain of dofs that can move it, then
- * stored densely or sparsely by tn_addRows. Impedance and regularization follow in
+ * stored densely or sparsely by tn__addRows. Impedance and regularization follow in
  * constraint_impedance.c. */
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -14,10 +14,10 @@
  * ------------------------------------------------------------------------------------- */
 
 /* append rows; in the counting pass (efc_type == NULL) only sizes are accumulated */
-void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
-                const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
-                int id) {
-  int nv = m->nv, sparse = tn_isSparse(m);
+void tn__addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
+                 const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
+                 int id) {
+  int nv = m->nv, sparse = tn__isSparse(m);
 
   // counting pass
   if (!d->efc_type) {
@@ -133,8 +133,7 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
   for (int i = 0; i < m->nv; i++) {
     if (m->dof_frictionloss[i] > 0) {
       mjtNum one = 1;
-      tn_addRows(m, d, &one, &i, 1, NULL, 0, m->dof_frictionloss[i], 1,
-                 mjCNSTR_FRICTION_DOF, i);
+      tn__addRows(m, d, &one, &i, 1, NULL, 0, m->dof_frictionloss[i], 1, mjCNSTR_FRICTION_DOF, i);
     }
   }
 
@@ -143,8 +142,8 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
     if (m->tendon_frictionloss[t] > 0) {
       int n = tendonChain(m, d, t, chain, mark);
       tendonJac(m, d, t, chain, n, 1, jac);
-      tn_addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
-                 mjCNSTR_FRICTION_TENDON, t);
+      tn__addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
+                  mjCNSTR_FRICTION_TENDON, t);
     }
   }
   mj_freeStack(d);
@@ -164,7 +163,7 @@ static void limitScalar(const mjModel* m, mjData* d, int j) {
     mjtNum dist = side * (m->jnt_range[2 * j + (side + 1) / 2] - value);
     if (dist < margin) {
       mjtNum jac = -side;
-      tn_addRows(m, d, &jac, &dof, 1, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+      tn__addRows(m, d, &jac, &dof, 1, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
     }
   }
 }
@@ -186,7 +185,7 @@ static void limitBall(const mjModel* m, mjData* d, int j) {
   if (dist < margin) {
     int chain[3] = {dof, dof + 1, dof + 2};
     mjtNum jac[3] = {-axis[0], -axis[1], -axis[2]};
-    tn_addRows(m, d, jac, chain, 3, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+    tn__addRows(m, d, jac, chain, 3, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
   }
 }
 
@@ -204,7 +203,7 @@ static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mar
         n = tendonChain(m, d, t, chain, mark);
       }
       tendonJac(m, d, t, chain, n, -side, jac);
-      tn_addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
+      tn__addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
     }
   }
 }
@@ -256,8 +255,8 @@ static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* 
   int rot = con->dim > 3;
 
   // body 2 minus body 1 at the contact point
-  tn_jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
-  tn_jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
+  tn__jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
+  tn__jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
   for (int k = 0; k < 3 * n; k++) {
     jacp[k] -= tmp[k];
   }
@@ -289,7 +288,7 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
 
   // counting pass: sizes only
   if (!d->efc_type) {
-    tn_addRows(m, d, NULL, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+    tn__addRows(m, d, NULL, chain, n, pos, con->includemargin, 0, nrow, type, ic);
     return;
   }
 
@@ -316,7 +315,7 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
   else {
     mju_copy(rows, frm, dim * n);
   }
-  tn_addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+  tn__addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
 }
 
 /* contact rows for every included contact */
@@ -337,7 +336,7 @@ static void instantiateContact(const mjModel* m, mjData* d) {
 
     // dofs moving one geom's body but not the other; none: nothing to constrain
     int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
-    int n = tn_mergeChainDistinct(m, b1, b2, chain);
+    int n = tn__mergeChainDistinct(m, b1, b2, chain);
     if (!n) {
       continue;
     }
@@ -352,7 +351,7 @@ static void instantiateContact(const mjModel* m, mjData* d) {
 
 /* every row type in MuJoCo's order; ne/nf/nl from the running counts */
 static void instantiateAll(const mjModel* m, mjData* d) {
-  tn_instantiateEquality(m, d);
+  tn__instantiateEquality(m, d);
   int ne = d->nefc;
   instantiateFriction(m, d);
   int nf = d->nefc - ne;
@@ -366,7 +365,7 @@ static void instantiateAll(const mjModel* m, mjData* d) {
 
 /* no rows this step (arena full or inconsistent): release and unlink the contacts */
 static void dropRows(mjData* d) {
-  tn_efcRelease(d);
+  tn__efcRelease(d);
   d->ne = d->nf = d->nl = 0;
   for (int i = 0; i < d->ncon; i++) {
     d->contact[i].efc_address = -1;
@@ -389,36 +388,36 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
     d->ne = d->nf = d->nl = 0;
     return;
   }
-  if (!tn_isSparse(m)) {
+  if (!tn__isSparse(m)) {
     d->nJ = d->nefc * m->nv;
   }
 
   // allocate (the AR pattern follows when a dual solver needs it)
   int nefc = d->nefc, nJ = d->nJ;
-  if (!tn_efcAllocate(m, d, 0)) {
+  if (!tn__efcAllocate(m, d, 0)) {
     dropRows(d);
     return;
   }
 
   // filling pass
   d->nefc = 0;
-  d->nJ = tn_isSparse(m) ? 0 : nJ;
+  d->nJ = tn__isSparse(m) ? 0 : nJ;
   instantiateAll(m, d);
   if (d->nefc != nefc || d->nJ != nJ) {
     mju_error("mj_makeConstraint: row count changed between passes");
     dropRows(d);
     return;
   }
-  if (tn_isSparse(m)) {
-    tn_makeRowSuper(d);
+  if (tn__isSparse(m)) {
+    tn__makeRowSuper(d);
   }
 
   // AR storage for PGS and noslip
-  if (tn_isDual(m) && !tn_allocAR(m, d)) {
+  if (tn__isDual(m) && !tn__allocAR(m, d)) {
     dropRows(d);
     return;
   }
 
   // impedance, diagA, R, D, KBIP
-  tn_makeImpedance(m, d);
+  tn__makeImpedance(m, d);
 }

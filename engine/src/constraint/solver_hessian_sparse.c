@@ -427,7 +427,7 @@ static void factor(tnPrimal* ctx, int nv) {
 
 /* ordering, pattern of the factor and storage of the factorizations for the whole solve
  * (from the caller's stack frame) */
-void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
+void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, words = nwords(nv);
   uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
   uint64_t* nb = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
@@ -477,8 +477,8 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
-/* values and factor of the Hessian in the pattern of tn_newtonHessianSparseInit */
-void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* values and factor of the Hessian in the pattern of tn__newtonHessianSparseInit */
+void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   numeric(m, d, ctx);
   factor(ctx, m->nv);
 }
@@ -543,9 +543,9 @@ static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
 }
 
 /* the factor after rows entered or left the quadratic state, by rank-one changes when few
- * did (as tn_newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
-int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = m->nv, nflip = tn_newtonCountFlips(m, d, ctx);
+ * did (as tn__newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
+int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nflip = tn__newtonCountFlips(m, d, ctx);
   if (nflip < 0) {
     return -1;
   }
@@ -559,7 +559,7 @@ int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
 }
 
 /* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */
-void tn_newtonSolveSparse(const tnPrimal* ctx) {
+void tn__newtonSolveSparse(const tnPrimal* ctx) {
   int nv = ctx->nv;
   mjtNum* x = ctx->Hwork;
   for (int v = 0; v < nv; v++) {

@@ -315,7 +315,7 @@ static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePo
 }
 
 /* exact line search along ctx->search */
-mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
+mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv;
   tnLinePoint p0, p1, p2;
   ctx->LSiter = 0;

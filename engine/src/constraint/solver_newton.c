@@ -77,7 +77,7 @@ static void addCone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum*
 }
 
 /* H = M + J' D_active J (+ cones; lower triangle), then its Cholesky factor */
-void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
+void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, nefc = d->nefc;
   mjtNum* H = ctx->H;
   mj_markStack(d);
@@ -171,7 +171,7 @@ static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, 
  * the factor must be rebuilt instead (rank-deficient, a cone row, or too many changes: a
  * rebuild costs about nv^3/6, each change about 2 nv^2); shared by the dense and sparse
  * updates */
-int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
+int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
   int nv = m->nv, nflip = 0;
   if (ctx->Hrank < nv) {
     return -1;
@@ -187,8 +187,8 @@ int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) 
 }
 
 /* the factor of H after state changes, by rank-one updates when few rows changed */
-int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nflip = tn_newtonCountFlips(m, d, ctx);
+int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nflip = tn__newtonCountFlips(m, d, ctx);
   if (nflip < 0) {
     return -1;
   }
@@ -202,6 +202,6 @@ int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
 }
 
 /* Mgrad = H \ grad */
-void tn_newtonSolve(const tnPrimal* ctx) {
+void tn__newtonSolve(const tnPrimal* ctx) {
   mju_cholSolve(ctx->Mgrad, ctx->H, ctx->grad, ctx->nv);
 }

@@ -102,7 +102,7 @@ static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
   }
 
   // friction within the cone slice; on the boundary, project exactly onto it
-  int active = tn_QCQP(x, Ac, bc, con->friction, force[0], nf);
+  int active = tn__QCQP(x, Ac, bc, con->friction, force[0], nf);
   if (active) {
     mjtNum s = 0;
     for (int j = 0; j < nf; j++) {
@@ -159,7 +159,7 @@ static void projectForces(const mjData* d, mjtNum* f) {
     // elliptic contact: the cone
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
-      tn_projectCone(f + i, con->friction, con->dim);
+      tn__projectCone(f + i, con->friction, con->dim);
       i += con->dim - 1;
       continue;
     }
@@ -181,14 +181,14 @@ static void countStates(const mjData* d, const int* oldstate, int* nactive, int*
 }
 
 /* PGS from d->efc_force */
-void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
+void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
   int nefc = d->nefc, iter = 0;
-  mjtNum scale = tn_solverScale(m);
+  mjtNum scale = tn__solverScale(m);
   mjtNum res[6], oldforce[6], Athis[36];
   mj_markStack(d);
   mjtNum* ARinv = mj_stackAllocNum(d, (size_t)nefc);
   mjtNum* ARdiag = mj_stackAllocNum(d, (size_t)nefc);
-  int sparse = tn_isSparse(m);
+  int sparse = tn__isSparse(m);
   int* oldstate = mj_stackAllocInt(d, (size_t)nefc);
   int* order = mj_stackAllocInt(d, (size_t)nefc);
   int* blockadr = mj_stackAllocInt(d, (size_t)nefc);
@@ -203,11 +203,11 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
   }
 
   // diagonal, its inverse, and initial states
-  tn_dualDiagInv(m, d, ARinv, 0);
+  tn__dualDiagInv(m, d, ARinv, 0);
   for (int i = 0; i < nefc; i++) {
-    tn_dualBlock(m, d, ARdiag + i, i, 1, 0);
+    tn__dualBlock(m, d, ARdiag + i, i, 1, 0);
   }
-  tn_dualState(m, d, d->efc_state);
+  tn__dualState(m, d, d->efc_state);
 
   while (iter < maxiter) {
     mjtNum improvement = 0;
@@ -245,11 +245,11 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
       // elliptic contact: residual, block, update, cost change
       int dim = d->contact[d->efc_id[i]].dim;
-      tn_dualResidual(m, d, res, i, dim, 0);
+      tn__dualResidual(m, d, res, i, dim, 0);
       mju_copy(oldforce, d->efc_force + i, dim);
-      tn_dualBlock(m, d, Athis, i, dim, 0);
+      tn__dualBlock(m, d, Athis, i, dim, 0);
       updateElliptic(d, i, dim, res, Athis, oldforce);
-      improvement -= tn_dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
+      improvement -= tn__dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
     }
 
     // restart the momentum when the sweep undid it: (f_new - y).(y - f) < 0
@@ -263,10 +263,10 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
     // states, statistics, termination
     int nactive, nchange;
-    tn_dualState(m, d, d->efc_state);
+    tn__dualState(m, d, d->efc_state);
     countStates(d, oldstate, &nactive, &nchange);
     improvement *= scale;
-    tn_saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.tolerance) {
       break;

@@ -27,7 +27,7 @@ static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_New
   ctx->nf = d->nf;
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
-  ctx->scale = tn_solverScale(m);
+  ctx->scale = tn__solverScale(m);
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -45,7 +45,7 @@ static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_New
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
   // Newton's dense Hessian (the sparse one is built per iteration)
-  ctx->H = flg_Newton && !tn_isSparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
+  ctx->H = flg_Newton && !tn__isSparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
 }
 
 /* constraint forces and states at the current Jaref; cost including the Gauss term */
@@ -84,9 +84,9 @@ static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
   // Newton: H \ grad; CG: M \ grad
   if (ctx->flg_Newton && ctx->H) {
-    tn_newtonSolve(ctx);
+    tn__newtonSolve(ctx);
   } else if (ctx->flg_Newton) {
-    tn_newtonSolveSparse(ctx);
+    tn__newtonSolveSparse(ctx);
   } else {
     mj_solveM(m, d, ctx->Mgrad, ctx->grad, 1);
   }
@@ -141,16 +141,16 @@ static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, in
   if (ctx->flg_Newton && hessianStale(d, ctx, first)) {
     if (ctx->H) {
       // dense: a few rows changed state: rank-one changes of the factor, else rebuild
-      if (first || tn_newtonHessianUpdate(m, d, ctx)) {
-        tn_newtonHessian(m, d, ctx);
+      if (first || tn__newtonHessianUpdate(m, d, ctx)) {
+        tn__newtonHessian(m, d, ctx);
       }
     } else {
       // sparse: the pattern once per solve; then rank-one changes, else rebuild
       if (first) {
-        tn_newtonHessianSparseInit(m, d, ctx);
+        tn__newtonHessianSparseInit(m, d, ctx);
       }
-      if (first || tn_newtonHessianSparseUpdate(m, d, ctx)) {
-        tn_newtonHessianSparse(m, d, ctx);
+      if (first || tn__newtonHessianSparseUpdate(m, d, ctx)) {
+        tn__newtonHessianSparse(m, d, ctx);
       }
     }
   }
@@ -173,8 +173,8 @@ static int startConverged(const mjModel* m, const tnPrimal* ctx, int iter) {
 }
 
 /* CG or Newton from d->qacc */
-void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
-                  const mjtNum* jaref, const mjtNum* Ma) {
+void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
+                   const mjtNum* Ma) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
@@ -208,7 +208,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
     }
 
     // exact line search; no progress: done
-    mjtNum alpha = tn_lineSearch(m, d, &ctx);
+    mjtNum alpha = tn__lineSearch(m, d, &ctx);
     if (alpha == 0) {
       break;
     }
@@ -231,8 +231,8 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
     mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
-    tn_saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
-                 ctx.LSiter, 0);
+    tn__saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
+                  ctx.LSiter, 0);
     iter++;
 
     // converged: small improvement or small gradient

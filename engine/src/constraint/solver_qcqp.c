@@ -97,7 +97,6 @@ static int qcqpN(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum
 }
 
 /* dispatch on size */
-int tn_QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r,
-            int n) {
+int tn__QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n) {
   return n == 2 ? qcqp2(res, A, b, d, r) : qcqpN(res, A, b, d, r, n);
 }

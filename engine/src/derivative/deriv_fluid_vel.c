@@ -11,7 +11,7 @@
  *   and Kutta lift, linear and angular drag, each differentiated analytically below, all
  *   scaled by the interaction coefficient. B is not symmetric; under implicitfast it is
  *   replaced by (B + B')/2, as MuJoCo does, so that qDeriv stays symmetric (not on a free
- *   rigid tree, which implicitfast integrates like implicit: see tn_isFreeRigidTree).
+ *   rigid tree, which implicitfast integrates like implicit: see tn__isFreeRigidTree).
  * A max(mjMINVAL, x) of the force model has zero derivative where it clamps; a vector
  * divided by a vanishing norm is treated as zero. */
 #include <math.h>
@@ -148,14 +148,14 @@ static void box_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtN
   const mjtNum* R = d->ximat + 9 * b;
   mjtNum lvel[6], Bdiag[6];
 
-  tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
+  tn__fluidLocalVelocity(m, d, b, pos, R, lvel);
   box_B(m, b, lvel, Bdiag);
 
   // diagonal B: one rank-one update per local axis
   fluid_U(m, d, b, pos, R, jac, U);
   for (int l = 0; l < 6; l++) {
     if (Bdiag[l] != 0) {
-      tn_addOuterD(m, d->qDeriv, U + (size_t)l * m->nv, Bdiag[l]);
+      tn__addOuterD(m, d->qDeriv, U + (size_t)l * m->nv, Bdiag[l]);
     }
   }
 }
@@ -342,7 +342,7 @@ static void ell_viscous(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, mjtNum b
 /* qDeriv += derivative of the ellipsoid forces of body b's geoms */
 static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtNum* U) {
   int symmetric =
-      m->opt.integrator == mjINT_IMPLICITFAST && !tn_isFreeRigidTree(m, m->body_treeid[b]);
+      m->opt.integrator == mjINT_IMPLICITFAST && !tn__isFreeRigidTree(m, m->body_treeid[b]);
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
     const mjtNum* fluid = m->geom_fluid + mjNFLUID * g;
     if (fluid[0] == 0) {
@@ -353,8 +353,8 @@ static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac
     mjtNum r[3], lvel[6], B[36] = {0};
 
     // equivalent ellipsoid and local velocity of the geom
-    tn_geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
-    tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
+    tn__geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
+    tn__fluidLocalVelocity(m, d, b, pos, R, lvel);
 
     // B: added mass, then drag, lift and viscosity, scaled by the interaction coefficient
     ell_addedMass(B, lvel, m->opt.density, fluid + 6, fluid + 9);
@@ -390,7 +390,7 @@ static int body_moves(const mjModel* m, int b) {
 }
 
 /* qDeriv += fluid-force derivatives of every body */
-void tn_fluidDerivative(const mjModel* m, mjData* d) {
+void tn__fluidDerivative(const mjModel* m, mjData* d) {
   mj_markStack(d);
   mjtNum* jac = mj_stackAllocNum(d, 6 * (size_t)m->nv);
   mjtNum* U = mj_stackAllocNum(d, 6 * (size_t)m->nv);

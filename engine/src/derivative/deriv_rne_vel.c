@@ -185,7 +185,7 @@ static int rne_selected(const mjModel* m, const int* treemask, int b) {
 }
 
 /* qDeriv -= d(qfrc_bias)/d(qvel), for the bodies of the trees selected by treemask */
-void tn_rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv) {
+void tn__rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv) {
   int nbody = m->nbody;
   if (!m->nv) {
     return;
@@ -234,5 +234,5 @@ void tn_rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* 
 
 /* qDeriv -= d(qfrc_bias)/d(qvel) */
 void mjd_rne_vel(const mjModel* m, mjData* d) {
-  tn_rneDerivative(m, d, NULL, d->qDeriv);
+  tn__rneDerivative(m, d, NULL, d->qDeriv);
 }

@@ -16,8 +16,8 @@
 /* 6D velocity (angular, linear) of the frame (pos, rot) rigidly attached to `body`,
  * expressed in that frame, with the wind removed from the linear part (also the velocity
  * derivatives' point of linearization) */
-void tn_fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
-                           const mjtNum rot[9], mjtNum res[6]) {
+void tn__fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
+                            const mjtNum rot[9], mjtNum res[6]) {
   const mjtNum* cvel = d->cvel + 6*body;
   const mjtNum* com = d->subtree_com + 3*m->body_rootid[body];
   mjtNum dif[3], cross[3], lin[3], lwind[3];
@@ -40,7 +40,7 @@ static void applyLocal(const mjModel* m, mjData* d, const mjtNum lfrc[6], const 
   mjtNum torque[3], force[3];
   mju_mulMatVec3(torque, rot, lfrc);
   mju_mulMatVec3(force, rot, lfrc + 3);
-  tn_applyFT(m, d, force, torque, pos, body, d->qfrc_fluid);
+  tn__applyFT(m, d, force, torque, pos, body, d->qfrc_fluid);
 }
 
 /* inertia-box model for one body */
@@ -57,7 +57,7 @@ static void inertiaBoxModel(const mjModel* m, mjData* d, int b) {
   }
 
   // local velocity at the center of mass, in the inertia frame
-  tn_fluidLocalVelocity(m, d, b, d->xipos + 3*b, d->ximat + 9*b, lvel);
+  tn__fluidLocalVelocity(m, d, b, d->xipos + 3 * b, d->ximat + 9 * b, lvel);
 
   // viscous resistance of the equivalent sphere (diameter = mean side)
   mjtNum diam = (box[0] + box[1] + box[2]) / 3.0;
@@ -172,8 +172,8 @@ static void ellipsoidModel(const mjModel* m, mjData* d, int b) {
     mjtNum r[3], lvel[6], lfrc[6] = {0, 0, 0, 0, 0, 0};
 
     // equivalent ellipsoid and local velocity of the geom
-    tn_geomSemiAxes(m->geom_size + 3*g, m->geom_type[g], r);
-    tn_fluidLocalVelocity(m, d, b, pos, rot, lvel);
+    tn__geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
+    tn__fluidLocalVelocity(m, d, b, pos, rot, lvel);
 
     // added mass, then drag, lift and viscosity
     addedMassForces(lfrc, lvel, m->opt.density, fluid + 6, fluid + 9);
@@ -186,7 +186,7 @@ static void ellipsoidModel(const mjModel* m, mjData* d, int b) {
 }
 
 /* fluid forces of all bodies into qfrc_fluid */
-void tn_fluidForces(const mjModel* m, mjData* d) {
+void tn__fluidForces(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_mass[b] < mjMINVAL) {
       continue;

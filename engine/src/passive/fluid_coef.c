@@ -13,7 +13,7 @@
 #include "passive/fluid.h"
 
 /* semi-axes of the ellipsoid equivalent to a geom, per geom type */
-void tn_geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]) {
+void tn__geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]) {
   switch (geomtype) {
     case mjGEOM_SPHERE:
       semiaxes[0] = semiaxes[1] = semiaxes[2] = size[0];
@@ -77,8 +77,8 @@ static double addedMassKappa(double a, double b, double c) {
 }
 
 /* virtual mass and virtual inertia of an ellipsoid, per unit density */
-void tn_fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
-                       mjtNum virtual_inertia[3]) {
+void tn__fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
+                        mjtNum virtual_inertia[3]) {
   const mjtNum* r = semiaxes;
   mjtNum volume = 4.0 / 3.0 * mjPI * r[0] * r[1] * r[2];
 

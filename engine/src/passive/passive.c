@@ -36,11 +36,11 @@ void mj_passive(const mjModel* m, mjData* d) {
   }
 
   // spring-dampers, gravity compensation, fluid
-  tn_springDamper(m, d);
-  int has_gravcomp = tn_gravcomp(m, d);
+  tn__springDamper(m, d);
+  int has_gravcomp = tn__gravcomp(m, d);
   int has_fluid = (m->opt.density != 0 || m->opt.viscosity != 0);
   if (has_fluid) {
-    tn_fluidForces(m, d);
+    tn__fluidForces(m, d);
   }
 
   // sum the parts

@@ -96,7 +96,7 @@ static void tendonSpringDampers(const mjModel* m, mjData* d, int has_spring,
 }
 
 /* all spring-dampers, honoring mjDSBL_SPRING and mjDSBL_DAMPER */
-void tn_springDamper(const mjModel* m, mjData* d) {
+void tn__springDamper(const mjModel* m, mjData* d) {
   int has_spring = !(m->opt.disableflags & mjDSBL_SPRING);
   int has_damper = !(m->opt.disableflags & mjDSBL_DAMPER);
 

@@ -73,7 +73,7 @@ static int ray_near(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3
 static mjtNum ray_geom(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3],
                        const mjtNum vec[3], mjtNum best) {
   switch (m->geom_type[g]) {
-    case mjGEOM_HFIELD: return tn_rayHfieldBefore(m, d, g, pnt, vec, best);
+    case mjGEOM_HFIELD: return tn__rayHfieldBefore(m, d, g, pnt, vec, best);
     case mjGEOM_MESH: return mj_rayMesh(m, d, g, pnt, vec);
     default:
       return mju_rayGeom(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g,

@@ -144,8 +144,8 @@ static mjtNum ray_box(const mjtNum p[3], const mjtNum v[3], const mjtNum size[3]
 }
 
 /* the ray in a frame's local coordinates */
-void tn_rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
-                 const mjtNum pnt[3], const mjtNum vec[3]) {
+void tn__rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
+                  const mjtNum pnt[3], const mjtNum vec[3]) {
   mjtNum dif[3];
   mju_sub3(dif, pnt, pos);
   mju_mulMatTVec3(lpnt, mat, dif);
@@ -156,7 +156,7 @@ void tn_rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtN
 mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
                    const mjtNum pnt[3], const mjtNum vec[3], int geomtype) {
   mjtNum p[3], v[3], zero[3] = {0, 0, 0};
-  tn_rayLocal(p, v, pos, mat, pnt, vec);
+  tn__rayLocal(p, v, pos, mat, pnt, vec);
   switch (geomtype) {
     case mjGEOM_PLANE: return ray_plane(p, v, size);
     case mjGEOM_SPHERE: return ray_sphere(p, v, zero, size[0]);

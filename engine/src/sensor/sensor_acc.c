@@ -15,7 +15,7 @@
 
 /* force of an active limit row, 0 when none */
 static mjtNum limit_force(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_force[row];
 }
 
@@ -123,7 +123,7 @@ static int needs_rne_post(const mjModel* m) {
 
 /* force- and acceleration-dependent sensors */
 void mj_sensorAcc(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   if (needs_rne_post(m)) {
@@ -134,5 +134,5 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
       sensor_acc(m, d, i);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_ACC);
+  tn__sensorCutoff(m, d, mjSTAGE_ACC);
 }

@@ -26,7 +26,7 @@ static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
 
 /* limit sensors: distance into the limit of the first active limit row, 0 when none */
 static mjtNum limit_position(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_pos[row] - d->efc_margin[row];
 }
 
@@ -57,7 +57,7 @@ static int inside_shape(int type, const mjtNum size[3], const mjtNum p[3]) {
 static mjtNum inside_site(const mjModel* m, const mjData* d, int i) {
   const mjtNum *pos, *mat;
   int site = m->sensor_refid[i];
-  if (tn_objectFrame(m, d, m->sensor_objtype[i], m->sensor_objid[i], &pos, &mat) < 0) {
+  if (tn__objectFrame(m, d, m->sensor_objtype[i], m->sensor_objid[i], &pos, &mat) < 0) {
     return 0;
   }
   mjtNum dif[3], local[3];
@@ -71,9 +71,9 @@ static void frame_sensor(const mjModel* m, const mjData* d, int i, mjtNum* out) 
   int type = m->sensor_type[i], objtype = m->sensor_objtype[i], id = m->sensor_objid[i];
   int reftype = m->sensor_reftype[i], refid = m->sensor_refid[i];
   const mjtNum *pos, *mat, *rpos = NULL, *rmat = NULL;
-  tn_objectFrame(m, d, objtype, id, &pos, &mat);
+  tn__objectFrame(m, d, objtype, id, &pos, &mat);
   if (refid >= 0) {
-    tn_objectFrame(m, d, reftype, refid, &rpos, &rmat);
+    tn__objectFrame(m, d, reftype, refid, &rpos, &rmat);
   }
 
   // position: R_ref' (p - p_ref)
@@ -91,12 +91,12 @@ static void frame_sensor(const mjModel* m, const mjData* d, int i, mjtNum* out) 
   // orientation: neg(q_ref) q
   if (type == mjSENS_FRAMEQUAT) {
     mjtNum quat[4], rquat[4], neg[4];
-    tn_objectQuat(m, d, objtype, id, quat);
+    tn__objectQuat(m, d, objtype, id, quat);
     if (refid < 0) {
       mju_copy4(out, quat);
       return;
     }
-    tn_objectQuat(m, d, reftype, refid, rquat);
+    tn__objectQuat(m, d, reftype, refid, rquat);
     mju_negQuat(neg, rquat);
     mju_mulQuat(out, neg, quat);
     return;
@@ -159,7 +159,7 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
 
 /* position-dependent sensors */
 void mj_sensorPos(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   int energy = 0;
@@ -168,5 +168,5 @@ void mj_sensorPos(const mjModel* m, mjData* d) {
       sensor_pos(m, d, i, &energy);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_POS);
+  tn__sensorCutoff(m, d, mjSTAGE_POS);
 }

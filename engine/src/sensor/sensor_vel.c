@@ -11,7 +11,7 @@
 
 /* velocity of an active limit row, 0 when none */
 static mjtNum limit_velocity(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_vel[row];
 }
 
@@ -30,8 +30,8 @@ static void frame_velocity(const mjModel* m, const mjData* d, int i, mjtNum out[
   // relative to the reference: subtract its velocity (and w_ref x r for points)
   const mjtNum *pos, *mat, *rpos, *rmat;
   mjtNum rvel[6], rel[3];
-  tn_objectFrame(m, d, objtype, id, &pos, &mat);
-  tn_objectFrame(m, d, reftype, refid, &rpos, &rmat);
+  tn__objectFrame(m, d, objtype, id, &pos, &mat);
+  tn__objectFrame(m, d, reftype, refid, &rpos, &rmat);
   mj_objectVelocity(m, d, reftype, refid, rvel, 0);
   if (linear) {
     mjtNum dif[3], cross[3];
@@ -88,7 +88,7 @@ static int needs_subtree(const mjModel* m) {
 
 /* velocity-dependent sensors */
 void mj_sensorVel(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   if (needs_subtree(m)) {
@@ -99,5 +99,5 @@ void mj_sensorVel(const mjModel* m, mjData* d) {
       sensor_vel(m, d, i);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_VEL);
+  tn__sensorCutoff(m, d, mjSTAGE_VEL);
 }

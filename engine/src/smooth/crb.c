@@ -60,7 +60,7 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 }
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
-void tn_tendonArmature(const mjModel* m, mjData* d) {
+void tn__tendonArmature(const mjModel* m, mjData* d) {
   int nv = m->nv;
   for (int t = 0; t < m->ntendon; t++) {
     mjtNum armature = m->tendon_armature[t];
@@ -93,7 +93,7 @@ void mj_crb(const mjModel* m, mjData* d) {
   }
 
   // tendon inertia (needs ten_J from mj_tendon)
-  tn_tendonArmature(m, d);
+  tn__tendonArmature(m, d);
 }
 
 /* dense symmetric nv x nv matrix from the CSR array M */

@@ -11,7 +11,7 @@
 #include "util/util_inline.h"
 
 /* in-place L'DL factorization of a matrix with M's CSR layout */
-void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
+void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   // backward loop over rows: row k is final once all its descendants are eliminated
   for (int k = m->nv - 1; k >= 0; k--) {
     int start = m->M_rowadr[k];
@@ -66,7 +66,7 @@ static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
 }
 
 /* solve (L'DL) x = x in place for n vectors */
-void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
+void tn__solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
   int nv = m->nv;
   for (int v = 0; v < n; v++, x += nv) {
     solve_Lt(m, x, qLD);
@@ -80,7 +80,7 @@ void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjt
 /* factor d->M into d->qLD, d->qLDiagInv */
 void mj_factorM(const mjModel* m, mjData* d) {
   mju_copy(d->qLD, d->M, m->nC);
-  tn_factorLD(m, d, d->qLD, d->qLDiagInv);
+  tn__factorLD(m, d, d->qLD, d->qLDiagInv);
 }
 
 /* x = inv(M) y for n vectors (x may equal y) */
@@ -88,7 +88,7 @@ void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
   if (x != y) {
     mju_copy(x, y, n * m->nv);
   }
-  tn_solveLD(m, x, n, d->qLD, d->qLDiagInv);
+  tn__solveLD(m, x, n, d->qLD, d->qLDiagInv);
 }
 
 /* half of the solve: x = sqrt(inv(D)) inv(L') y for n vectors (x may equal y) */

@@ -11,7 +11,7 @@
 #include "util/util_inline.h"
 
 /* last dof that moves body (or -1), skipping ancestors without dofs */
-int tn_bodyLastDof(const mjModel* m, int body) {
+int tn__bodyLastDof(const mjModel* m, int body) {
   while (body > 0 && m->body_dofnum[body] == 0) {
     body = m->body_parentid[body];
   }
@@ -36,7 +36,7 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
   mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
   // walk the dof chain towards the root
-  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     const mjtNum* cdof = d->cdof + 6 * i;
 
     // rotation: the dof's angular velocity
@@ -48,7 +48,7 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
 
     // translation: linear velocity at the com, corrected for rotation about it
     if (jacp) {
-      tn_dofPointVel(vel, cdof, offset);
+      tn__dofPointVel(vel, cdof, offset);
       jacp[i] = vel[0];
       jacp[i + nv] = vel[1];
       jacp[i + 2 * nv] = vel[2];
@@ -61,14 +61,14 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
  * other column of that difference is zero. Each column is formed with the operations of the
  * dense route (mj_jac twice, their difference, its product with dir skipping zero entries
  * of dir, then scaled into J), so J comes out bitwise the same. */
-void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
-                      const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale) {
+void tn__jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
+                       const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale) {
   mjtNum off0[3], off1[3];
   mju_sub3(off0, p0, d->subtree_com + 3 * m->body_rootid[b0]);
   mju_sub3(off1, p1, d->subtree_com + 3 * m->body_rootid[b1]);
 
   // merge the two chains: the larger dof first (parents have smaller indices)
-  int i0 = tn_bodyLastDof(m, b0), i1 = tn_bodyLastDof(m, b1);
+  int i0 = tn__bodyLastDof(m, b0), i1 = tn__bodyLastDof(m, b1);
   while (i0 >= 0 || i1 >= 0) {
     int c = i0 > i1 ? i0 : i1;
     const mjtNum* cdof = d->cdof + 6 * c;
@@ -76,11 +76,11 @@ void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum
 
     // the two point Jacobians' columns (zero off a chain)
     if (c == i0) {
-      tn_dofPointVel(j0, cdof, off0);
+      tn__dofPointVel(j0, cdof, off0);
       i0 = m->dof_parentid[i0];
     }
     if (c == i1) {
-      tn_dofPointVel(j1, cdof, off1);
+      tn__dofPointVel(j1, cdof, off1);
       i1 = m->dof_parentid[i1];
     }
 
@@ -117,17 +117,17 @@ void mj_jacGeom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, i
 
 /* qfrc += jacp' force + jacr' torque (either may be NULL), visiting only the dofs on the
  * body's chain; the sums run in the same order as a dense J'*f product */
-void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], const mjtNum torque[3],
-                   const mjtNum point[3], int body, mjtNum* qfrc) {
+void tn__jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
+                    const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* qfrc) {
   mjtNum offset[3], jp[3];
   mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
-  for (int i = tn_bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     const mjtNum* cdof = d->cdof + 6 * i;
 
     // force through this dof's column of jacp
     if (force) {
-      tn_dofPointVel(jp, cdof, offset);
+      tn__dofPointVel(jp, cdof, offset);
       qfrc[i] += jp[0] * force[0] + jp[1] * force[1] + jp[2] * force[2];
     }
 
@@ -139,11 +139,11 @@ void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], con
 }
 
 /* map every non-zero xfrc_applied (force, torque at the body com) to joint space */
-void tn_xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc) {
+void tn__xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc) {
   for (int b = 1; b < m->nbody; b++) {
     const mjtNum* xfrc = d->xfrc_applied + 6 * b;
     if (!mju_isZero(xfrc, 6)) {
-      tn_jacApplyFT(m, d, xfrc, xfrc + 3, d->xipos + 3 * b, b, qfrc);
+      tn__jacApplyFT(m, d, xfrc, xfrc + 3, d->xipos + 3 * b, b, qfrc);
     }
   }
 }

@@ -5,7 +5,7 @@
  * Each body starts from its fixed pose in the parent frame (or its mocap pose, given in the
  * world frame), then its joints are applied in order; a joint's global anchor and axis are
  * taken before that joint's own motion, as MuJoCo does. Child frames (inertial frame, geoms,
- * sites) are mapped with tn_local2Global, which copies the body's pose when the compiler
+ * sites) are mapped with tn__local2Global, which copies the body's pose when the compiler
  * found the frames coincide ("sameframe"), exactly as the general formula would give. */
 #include <torsion/torsion.h>
 
@@ -13,8 +13,8 @@
 #include "util/util_inline.h"
 
 /* global pose of a frame given in body coordinates, with the sameframe shortcuts */
-void tn_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
-                     const mjtNum quat[4], int body, int sameframe) {
+void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                      const mjtNum quat[4], int body, int sameframe) {
   // position: copy a coinciding frame's origin, or xmat*pos + xpos
   if (xpos && pos) {
     if (sameframe == tnSAMEFRAME_BODY) {
@@ -30,9 +30,9 @@ void tn_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos
   // orientation: copy a coinciding frame's matrix, or the matrix of xquat*quat
   if (xmat && quat) {
     if (sameframe == tnSAMEFRAME_BODY || sameframe == tnSAMEFRAME_BODYROT) {
-      tn_copy9(xmat, d->xmat + 9 * body);
+      tn__copy9(xmat, d->xmat + 9 * body);
     } else if (sameframe == tnSAMEFRAME_INERTIA || sameframe == tnSAMEFRAME_INERTIAROT) {
-      tn_copy9(xmat, d->ximat + 9 * body);
+      tn__copy9(xmat, d->ximat + 9 * body);
     } else {
       mjtNum q[4];
       mju_mulQuat(q, d->xquat + 4 * body, quat);
@@ -159,20 +159,20 @@ void mj_kinematics(const mjModel* m, mjData* d) {
 
   // inertial frames
   for (int b = 1; b < m->nbody; b++) {
-    tn_local2Global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
-                    m->body_iquat + 4 * b, b, m->body_sameframe[b]);
+    tn__local2Global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
+                     m->body_iquat + 4 * b, b, m->body_sameframe[b]);
   }
 
   // geoms
   for (int g = 0; g < m->ngeom; g++) {
-    tn_local2Global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
-                    m->geom_quat + 4 * g, m->geom_bodyid[g], m->geom_sameframe[g]);
+    tn__local2Global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
+                     m->geom_quat + 4 * g, m->geom_bodyid[g], m->geom_sameframe[g]);
   }
 
   // sites
   for (int s = 0; s < m->nsite; s++) {
-    tn_local2Global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
-                    m->site_quat + 4 * s, m->site_bodyid[s], m->site_sameframe[s]);
+    tn__local2Global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
+                     m->site_quat + 4 * s, m->site_bodyid[s], m->site_sameframe[s]);
   }
 }
 
@@ -205,14 +205,14 @@ static void camlight_camera(const mjModel* m, mjData* d, int c) {
   int target = m->cam_targetbodyid[c];
 
   // fixed pose in the body frame
-  tn_local2Global(d, d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, m->cam_pos + 3 * c,
-                  m->cam_quat + 4 * c, body, tnSAMEFRAME_NONE);
+  tn__local2Global(d, d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, m->cam_pos + 3 * c,
+                   m->cam_quat + 4 * c, body, tnSAMEFRAME_NONE);
 
   switch (m->cam_mode[c]) {
     // tracking: fixed global orientation, offset from the body or its subtree com
     case mjCAMLIGHT_TRACK:
     case mjCAMLIGHT_TRACKCOM:
-      tn_copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
+      tn__copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
       if (m->cam_mode[c] == mjCAMLIGHT_TRACK) {
         mju_add3(d->cam_xpos + 3 * c, d->xpos + 3 * body, m->cam_pos0 + 3 * c);
       } else {
@@ -242,7 +242,7 @@ static void camlight_light(const mjModel* m, mjData* d, int l) {
   mjtNum* xdir = d->light_xdir + 3 * l;
 
   // fixed pose in the body frame
-  tn_local2Global(d, xpos, NULL, m->light_pos + 3 * l, NULL, body, tnSAMEFRAME_NONE);
+  tn__local2Global(d, xpos, NULL, m->light_pos + 3 * l, NULL, body, tnSAMEFRAME_NONE);
   mju_rotVecQuat(xdir, m->light_dir + 3 * l, d->xquat + 4 * body);
 
   switch (m->light_mode[l]) {

@@ -7,7 +7,7 @@
  * and forces are scratch from the arena; d->cacc/cfrc_* are left to mj_rnePostConstraint.
  *
  * A tendon with armature a adds a*J'J to M (mj_crb) and, since J changes with q, the bias
- * a*J'*(Jdot*qvel) (tn_tendonBias). Only spatial tendons through sites (and pulleys) are
+ * a*J'*(Jdot*qvel) (tn__tendonBias). Only spatial tendons through sites (and pulleys) are
  * handled: MuJoCo's compiler rejects wrapping geoms on tendons with armature, and the MJCF
  * compiler must do the same. */
 #include <torsion/torsion.h>
@@ -29,12 +29,12 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     mjtNum tmp[6], tmp1[6];
 
     // cacc = cacc_parent + cdof_dot * qvel (+ cdof * qacc)
-    tn_mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn_copy6(acc, cacc + 6 * m->body_parentid[b]);
-    tn_addTo6(acc, tmp);
+    tn__mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    tn__copy6(acc, cacc + 6 * m->body_parentid[b]);
+    tn__addTo6(acc, tmp);
     if (flg_acc) {
-      tn_mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
-      tn_addTo6(acc, tmp);
+      tn__mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
+      tn__addTo6(acc, tmp);
     }
 
     // cfrc = cinert * cacc + cvel x* (cinert * cvel)
@@ -43,7 +43,7 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     mju_mulInertVec(cfrc + 6 * b, cinert, acc);
     mju_mulInertVec(tmp, cinert, cvel);
     mju_crossForce(tmp1, cvel, tmp);
-    tn_addTo6(cfrc + 6 * b, tmp1);
+    tn__addTo6(cfrc + 6 * b, tmp1);
   }
 }
 
@@ -53,7 +53,7 @@ static void rne_backward(const mjModel* m, mjtNum* cfrc) {
   for (int b = m->nbody - 1; b > 0; b--) {
     int parent = m->body_parentid[b];
     if (parent > 0) {
-      tn_addTo6(cfrc + 6 * parent, cfrc + 6 * b);
+      tn__addTo6(cfrc + 6 * parent, cfrc + 6 * b);
     }
   }
 }
@@ -87,9 +87,9 @@ static void bias_body_acc(const mjModel* m, const mjData* d, mjtNum* acc) {
   for (int b = 1; b < m->nbody; b++) {
     int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
     mjtNum tmp[6];
-    tn_mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn_copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
-    tn_addTo6(acc + 6 * b, tmp);
+    tn__mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    tn__copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
+    tn__addTo6(acc + 6 * b, tmp);
   }
 }
 
@@ -153,7 +153,7 @@ static mjtNum bias_tendon_jdot(const mjModel* m, const mjData* d, const mjtNum* 
 }
 
 /* qfrc += armature * J' * (Jdot*qvel) for every spatial tendon with armature */
-void tn_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
+void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
   // anything to do?
   int any = 0;
   for (int t = 0; t < m->ntendon && !any; t++) {

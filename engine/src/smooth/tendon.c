@@ -37,7 +37,7 @@ static void addSegmentJacobian(const mjModel* m, mjData* d, mjtNum* J, const mjt
   mju_normalize3(dir);
 
   // dir' times the difference of the end-point Jacobians, on their dof chains
-  tn_jacSegmentAdd(m, d, J, dir, p0, b0, p1, b1, scale);
+  tn__jacSegmentAdd(m, d, J, dir, p0, b0, p1, b1, scale);
 }
 
 /* record one path point for visualisation */
@@ -83,9 +83,9 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
       int sideid = mju_round(m->wrap_prm[adr + j + 1]);
       geom = id1;
       id1 = m->wrap_objid[adr + j + 2];
-      wlen = tn_wrap(pnt + 3, d->site_xpos + 3*id0, d->site_xpos + 3*id1,
-                     d->geom_xpos + 3*geom, d->geom_xmat + 9*geom, m->geom_size[3*geom],
-                     type1, sideid >= 0 ? d->site_xpos + 3*sideid : NULL);
+      wlen = tn__wrap(pnt + 3, d->site_xpos + 3 * id0, d->site_xpos + 3 * id1,
+                      d->geom_xpos + 3 * geom, d->geom_xmat + 9 * geom, m->geom_size[3 * geom],
+                      type1, sideid >= 0 ? d->site_xpos + 3 * sideid : NULL);
     }
 
     // complete the piece: straight, or straight - surface - straight

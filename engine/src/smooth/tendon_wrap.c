@@ -296,8 +296,8 @@ static void wrapFrame(mjtNum axis0[3], mjtNum axis1[3], const mjtNum p0[3],
 }
 
 /* wrap a segment around a sphere or cylinder; see tendon_wrap.h */
-mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
-               const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side) {
+mjtNum tn__wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
+                const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side) {
   mjtNum p0[3], p1[3], dif[3];
 
   // end points in the obstacle's frame

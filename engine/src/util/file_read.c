@@ -7,8 +7,8 @@
 #include "util/file_read.h"
 
 /* read a whole file (at most maxsize bytes) into a malloc'ed, NUL-terminated buffer */
-int tn_readFile(const char* path, long long maxsize, unsigned char** data, size_t* size,
-                char* why, int whysz) {
+int tn__readFile(const char* path, long long maxsize, unsigned char** data, size_t* size, char* why,
+                 int whysz) {
   FILE* f = fopen(path, "rb");
   if (!f) {
     snprintf(why, (size_t)whysz, "cannot open file: %s", strerror(errno));

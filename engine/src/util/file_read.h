@@ -9,7 +9,7 @@
  * *size). Files longer than maxsize bytes are refused. Returns 1, or 0 with a one-line
  * reason in why ("cannot open file: ...", "file too large", ...). A device or pipe whose
  * size cannot be told reads as empty. */
-int tn_readFile(const char* path, long long maxsize, unsigned char** data, size_t* size,
-                char* why, int whysz);
+int tn__readFile(const char* path, long long maxsize, unsigned char** data, size_t* size, char* why,
+                 int whysz);
 
 #endif /* TORSION_FILE_READ_H */
