@@ -48,7 +48,7 @@ typedef struct tnBoxPair_ {
 } tnBoxPair;
 
 /* relative pose of the boxes */
-static void makePair(tnBoxPair* p) {
+static void make_pair(tnBoxPair* p) {
   mjtNum dif[3];
   mju_sub3(dif, p->pos2, p->pos1);
   mju_mulMatTVec3(p->pos21, p->mat1, dif);
@@ -66,7 +66,7 @@ static void makePair(tnBoxPair* p) {
 }
 
 /* unnormalized cross product of box 1's axis i with box 2's axis j (components i1, i2) */
-static void edgeCross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) {
+static void edge_cross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) {
   int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
   *a1 = -p->rot[3 * i2 + j];
   *a2 = p->rot[3 * i1 + j];
@@ -74,7 +74,7 @@ static void edgeCross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) 
 
 /* the separating-axis search: returns the winning code (0-2 box 1's faces, 3-5 box 2's,
  * 6 + 3i + j an edge pair) or -1 when the boxes are apart; *codeFace the best face */
-static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
+static int search_axes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
   const mjtNum *s1 = p->size1, *s2 = p->size2, *ra = p->rotabs;
   mjtNum best = -mjMAXVAL;
   int code = -1;
@@ -110,7 +110,7 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
     for (int j = 0; j < 3; j++) {
       int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
       mjtNum a1, a2;
-      edgeCross(p, i, j, &a1, &a2);
+      edge_cross(p, i, j, &a1, &a2);
       mjtNum norm2 = a1 * a1 + a2 * a2;
       if (norm2 < TN_BOX_PAREPS) {
         continue;
@@ -140,7 +140,7 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
     int i = (code - 6) / 3, j = (code - 6) % 3;
     mjtNum axis[3], faceDot;
     axis[i] = 0;
-    edgeCross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
+    edge_cross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
     mju_normalize3(axis);
     if (*codeFace < 3) {
       faceDot = fabs(axis[*codeFace]);
@@ -156,14 +156,14 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
 }
 
 /* edge-edge contact for edge i of box 1 and edge j of box 2 */
-static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum septol) {
+static int edge_contact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum septol) {
   const mjtNum *s1 = p->size1, *s2 = p->size2, *rot = p->rot;
   int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
 
   // unit axis in box 1's frame, from box 1 towards box 2; the same in box 2's frame
   mjtNum axis[3], a2[3];
   axis[i] = 0;
-  edgeCross(p, i, j, axis + i1, axis + i2);
+  edge_cross(p, i, j, axis + i1, axis + i2);
   mju_normalize3(axis);
   if (mju_dot3(axis, p->pos21) < 0) {
     axis[0] = -axis[0];
@@ -241,14 +241,14 @@ static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum 
   mju_mulMatVec3(pos, p->mat1, mid);
   mju_addTo3(pos, p->pos1);
   mju_mulMatVec3(normal, p->mat1, axis);
-  tn__setContact(con, dist, pos, normal, NULL);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
 /* clip polygon in (n vertices) to sign * v[coord] <= limit into out; returns the count.
  * *clipped is 0 when every vertex was already inside (out then unused) */
-static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mjtNum sign,
-                         mjtNum limit, int* clipped) {
+static int clip_half_plane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mjtNum sign,
+                           mjtNum limit, int* clipped) {
   mjtNum dv[TN_BOX_MAXVERT];
   int inside = 1;
   for (int k = 0; k < n; k++) {
@@ -278,7 +278,7 @@ static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mj
 }
 
 /* face contacts on reference face axis a of box 1 (ref1) or box 2 */
-static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjtNum margin) {
+static int face_contacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjtNum margin) {
   const mjtNum* sref = ref1 ? p->size1 : p->size2;
   const mjtNum* sinc = ref1 ? p->size2 : p->size1;
   const mjtNum* posref = ref1 ? p->pos1 : p->pos2;
@@ -333,8 +333,8 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
   int n = 4;
   for (int pass = 0; pass < 4; pass++) {
     int clipped;
-    n = clipHalfPlane(spare, cur, n, coords[pass], signs[pass],
-                      sref[coords[pass] == 0 ? ax : ay], &clipped);
+    n = clip_half_plane(spare, cur, n, coords[pass], signs[pass], sref[coords[pass] == 0 ? ax : ay],
+                        &clipped);
     if (clipped) {
       mjtNum(*tmp)[3] = cur;
       cur = spare;
@@ -372,7 +372,7 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
     local[a] = sgn * (sref[a] + 0.5 * kept[k][2]);
     mju_mulMatVec3(pos, matref, local);
     mju_addTo3(pos, posref);
-    tn__setContact(con + k, kept[k][2], pos, normal, NULL);
+    set_contact(con + k, kept[k][2], pos, normal, NULL);
   }
   return nkept;
 }
@@ -383,19 +383,19 @@ int tn__collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g
       .pos1 = d->geom_xpos + 3 * g1, .mat1 = d->geom_xmat + 9 * g1, .size1 = m->geom_size + 3 * g1,
       .pos2 = d->geom_xpos + 3 * g2, .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,
   };
-  makePair(&p);
+  make_pair(&p);
 
   // separating axes (slack for rounding in the support sums)
   mjtNum septol = margin + TN_BOX_SEPEPS * (p.size1[0] + p.size1[1] + p.size1[2] + p.size2[0] +
                                             p.size2[1] + p.size2[2]);
-  int codeFace = 0, code = searchAxes(&p, septol, &codeFace);
+  int codeFace = 0, code = search_axes(&p, septol, &codeFace);
   if (code < 0) {
     return 0;
   }
 
   // edge pair, or face of box 1 / box 2
   if (code >= 6) {
-    return edgeContact(con, &p, (code - 6) / 3, (code - 6) % 3, septol);
+    return edge_contact(con, &p, (code - 6) / 3, (code - 6) % 3, septol);
   }
-  return faceContacts(con, &p, code < 3, code < 3 ? code : code - 3, margin);
+  return face_contacts(con, &p, code < 3, code < 3 ? code : code - 3, margin);
 }

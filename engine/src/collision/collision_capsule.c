@@ -10,8 +10,8 @@
 #include "util/util_inline.h"
 
 /* sphere at `p1` (radius r1) against the closest point of segment c2 + t*axis2 */
-static int endAgainstSegment(mjContact* con, const mjtNum p1[3], mjtNum r1, const mjtNum c2[3],
-                             const mjtNum axis2[3], mjtNum r2, mjtNum margin, int swap) {
+static int end_against_segment(mjContact* con, const mjtNum p1[3], mjtNum r1, const mjtNum c2[3],
+                               const mjtNum axis2[3], mjtNum r2, mjtNum margin, int swap) {
   mjtNum closest[3];
   tn__closestOnSegment(closest, p1, c2, axis2);
   if (swap) {
@@ -29,8 +29,8 @@ int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g
   mjtNum r1 = m->geom_size[3 * g1], r2 = m->geom_size[3 * g2];
 
   // half-axes (segment = center +- axis)
-  tn__matCol(axis1, d->geom_xmat + 9 * g1, 2);
-  tn__matCol(axis2, d->geom_xmat + 9 * g2, 2);
+  mat_col(axis1, d->geom_xmat + 9 * g1, 2);
+  mat_col(axis2, d->geom_xmat + 9 * g2, 2);
   mju_scl3(axis1, axis1, m->geom_size[3 * g1 + 1]);
   mju_scl3(axis2, axis2, m->geom_size[3 * g2 + 1]);
   mju_sub3(dif, c1, c2);
@@ -72,7 +72,7 @@ int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g
         return 0;
       }
       mju_addScl3(pos, p1, normal, r1 + dist / 2);
-      tn__setContact(con, dist, pos, normal, NULL);
+      set_contact(con, dist, pos, normal, NULL);
       return 1;
     }
     return tn__sphereSphere(con, p1, r1, p2, r2, margin);
@@ -82,11 +82,11 @@ int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g
   int n = 0;
   for (int s = 1; s >= -1 && n < 2; s -= 2) {
     mju_addScl3(p1, c1, axis1, s);
-    n += endAgainstSegment(con + n, p1, r1, c2, axis2, r2, margin, 0);
+    n += end_against_segment(con + n, p1, r1, c2, axis2, r2, margin, 0);
   }
   for (int s = 1; s >= -1 && n < 2; s -= 2) {
     mju_addScl3(p2, c2, axis2, s);
-    n += endAgainstSegment(con + n, p2, r2, c1, axis1, r1, margin, 1);
+    n += end_against_segment(con + n, p2, r2, c1, axis1, r1, margin, 1);
   }
   return n;
 }

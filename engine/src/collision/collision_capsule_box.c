@@ -59,7 +59,7 @@ typedef struct tnCapBest_ {
 } tnCapBest;
 
 /* candidates 1: segment ends inside the box or beyond one face */
-static void endCandidates(const tnCapBox* c, tnCapBest* b) {
+static void end_candidates(const tnCapBox* c, tnCapBest* b) {
   for (int side = -1; side <= 1; side += 2) {
     mjtNum p[3], q[3], dif[3];
     int nout = 0, face = -1;
@@ -91,7 +91,7 @@ static void endCandidates(const tnCapBox* c, tnCapBest* b) {
 }
 
 /* clamp an edge parameter to [-1, 1], recording the side (0 below, 2 above) */
-static void clampEdge(mjtNum* e, int* se) {
+static void clamp_edge(mjtNum* e, int* se) {
   if (*e > 1) {
     *e = 1;
     *se = 2;
@@ -102,7 +102,7 @@ static void clampEdge(mjtNum* e, int* se) {
 }
 
 /* candidates 2: closest points of the segment and each edge not parallel to it */
-static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
+static void edge_candidates(const tnCapBox* c, tnCapBest* b) {
   const mjtNum* size = c->size;
   for (int j = 0; j < 3; j++) {
     for (int bits = 0; bits < 8; bits++) {
@@ -143,12 +143,12 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         t = 1;
         st = 2;
         e = (re - et) * (1 / ee);
-        clampEdge(&e, &se);
+        clamp_edge(&e, &se);
       } else if (t < -1) {
         t = -1;
         st = 0;
         e = (re + et) * (1 / ee);
-        clampEdge(&e, &se);
+        clamp_edge(&e, &se);
       }
 
       // squared distance between the two points
@@ -171,18 +171,18 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
 }
 
 /* single-bit code (1, 2, 4) to its axis */
-static int bitAxis(int bit) {
+static int bit_axis(int bit) {
   return bit == 1 ? 0 : (bit == 2 ? 1 : 2);
 }
 
 /* shortest of a walk and the box width 2*size[k] measured along the segment */
-static mjtNum capWidth(const tnCapBox* c, mjtNum walk, int k) {
+static mjtNum cap_width(const tnCapBox* c, mjtNum walk, int k) {
   mjtNum w = 2 * c->size[k] / fabs(c->half[k]);
   return w < walk ? w : walk;
 }
 
 /* second point after a corner: offset from the first point (0: none, returns 0) */
-static int cornerSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int corner_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   int rel = c->signs ^ b->corner;
 
   // pointing at or away from the corner: nothing more
@@ -198,19 +198,19 @@ static int cornerSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
     toEnd = 1 + b->t;
     toStart = 1 - b->t;
   }
-  int ax = bitAxis(rel), ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+  int ax = bit_axis(rel), ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
 
   // within 45 degrees of the corner's edge: along it; else across the face
   if (c->axis[ax] * c->axis[ax] > 0.5) {
-    *offset = capWidth(c, toEnd, ax) * dir;
+    *offset = cap_width(c, toEnd, ax) * dir;
   } else {
-    *offset = capWidth(c, capWidth(c, toStart, ax1), ax2) * (-dir);
+    *offset = cap_width(c, cap_width(c, toStart, ax1), ax2) * (-dir);
   }
   return 1;
 }
 
 /* second point after an edge point: offset from the first point (0: none, returns 0) */
-static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int edge_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   int ax = b->edge;
   int rel = (c->signs ^ b->corner) & (7 - (1 << ax));
 
@@ -237,7 +237,7 @@ static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   }
 
   // stop at the box's width across ax2 and at the edge's end
-  walk = capWidth(c, walk, ax2);
+  walk = cap_width(c, walk, ax2);
   int sameSide = ((c->signs & (1 << ax)) != 0) == ((rel & (1 << ax2)) != 0);
   mjtNum room = sameSide ? 1 - b->e : 1 + b->e;
   mjtNum alongEdge = c->size[ax] * room / fabs(c->half[ax]);
@@ -249,7 +249,7 @@ static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
 }
 
 /* second point after an end beyond a face: offset from the first point (0: none) */
-static int faceSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int face_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   if (b->face == -1) {
     return 0;
   }
@@ -275,8 +275,8 @@ static int faceSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
 }
 
 /* sphere-box contact of the segment point at parameter t (computed in the box frame) */
-static int sphereAt(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius,
-                    const mjtNum* bpos, const mjtNum* bmat, mjtNum margin) {
+static int sphere_at(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius, const mjtNum* bpos,
+                     const mjtNum* bmat, mjtNum margin) {
   mjtNum local[3], center[3];
   for (int k = 0; k < 3; k++) {
     local[k] = c->pos[k] + c->half[k] * t;
@@ -309,8 +309,8 @@ int tn__collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, i
   b.dist2 = margin + 2 * (r + c.hl + c.size[0] + c.size[1] + c.size[2]);
   b.kind = -4;
   b.face = -1;
-  endCandidates(&c, &b);
-  edgeCandidates(&c, &b);
+  end_candidates(&c, &b);
+  edge_candidates(&c, &b);
   if (b.kind == -4) {
     return 0;
   }
@@ -319,17 +319,17 @@ int tn__collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, i
   mjtNum offset = 0;
   int second;
   if (b.kind < 0) {
-    second = faceSecond(&c, &b, &offset);
+    second = face_second(&c, &b, &offset);
   } else if (b.kind / 3 == 1) {
-    second = edgeSecond(&c, &b, &offset);
+    second = edge_second(&c, &b, &offset);
   } else {
-    second = cornerSecond(&c, &b, &offset);
+    second = corner_second(&c, &b, &offset);
   }
 
   // the spheres
-  int n = sphereAt(&c, con, b.t, r, bpos, bmat, margin);
+  int n = sphere_at(&c, con, b.t, r, bpos, bmat, margin);
   if (second) {
-    n += sphereAt(&c, con + n, offset + b.t, r, bpos, bmat, margin);
+    n += sphere_at(&c, con + n, offset + b.t, r, bpos, bmat, margin);
   }
   return n;
 }

@@ -11,7 +11,7 @@
  * minus geom 2's, each taken only for a smooth geom near the contact point — sphere,
  * capsule, ellipsoid (closest point from outside, a ray iteration from the MPR normal
  * inside), and a cylinder's side where the side is the nearer feature (measured rules,
- * see surfaceNormal). With the multiccd option (on unless disabled; skipped when a sphere
+ * see surface_normal). With the multiccd option (on unless disabled; skipped when a sphere
  * or ellipsoid is involved) the pair is tilted by +-1e-3 rad about both contact tangents
  * and each new, distinct contact found is added with the first contact's distance. */
 #include <math.h>
@@ -25,11 +25,11 @@
 /* libccd callbacks on tnConvex objects (libccd is built in double precision: its vectors
  * are mjtNum triples, read and written in place) */
 _Static_assert(sizeof(ccd_real_t) == sizeof(mjtNum), "libccd must use double precision");
-static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
+static void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
   tn__convexSupport(vec->v, (const tnConvex*)obj, dir->v);
 }
 
-static void ccdCenter(const void* obj, ccd_vec3_t* center) {
+static void ccd_center(const void* obj, ccd_vec3_t* center) {
   const tnConvex* o = obj;
   if (o->geom < 0) {
     mjtNum c[3] = {0, 0, 0};
@@ -55,8 +55,8 @@ static void ccdCenter(const void* obj, ccd_vec3_t* center) {
  * `guess` (the MPR normal pointing out of this geom): cast the ray p + l n (l > 0) to the
  * surface, take the surface normal there as the new n; stop when n moves by less than 1e-6
  * (keeping the new n) or after 30 rays. */
-static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3],
-                            const mjtNum guess[3]) {
+static void ellipsoid_normal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3],
+                             const mjtNum guess[3]) {
   mjtNum s2 = 0;
   for (int i = 0; i < 3; i++) {
     s2 += p[i] * p[i] / (a[i] * a[i]);
@@ -119,8 +119,8 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
 /* outward unit normal of geom g at the surface point closest to global point p (guess: a
  * global direction near it, for the ellipsoid's iteration); returns 0 for types without a
  * smooth surface normal (box, mesh, prism) */
-static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj, const mjtNum p[3],
-                         const mjtNum guess[3]) {
+static int surface_normal(mjtNum normal[3], const mjModel* m, const tnConvex* obj,
+                          const mjtNum p[3], const mjtNum guess[3]) {
   mjtNum dif[3], local[3], localguess[3], n[3] = {0, 0, 0};
   if (obj->geom < 0) {
     return 0;
@@ -137,7 +137,7 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
       break;
     case mjGEOM_ELLIPSOID:
       mju_mulMatTVec3(localguess, obj->mat, guess);
-      ellipsoidNormal(n, size, local, localguess);
+      ellipsoid_normal(n, size, local, localguess);
       break;
     case mjGEOM_CYLINDER: {
       // radial normal of the side, only where the side is the nearer feature: not within
@@ -161,14 +161,14 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
 
 /* MuJoCo's normal for MPR contacts: from the surface normals of the smooth geoms at their
  * points closest to the contact point (geom 1's outward normal minus geom 2's) */
-static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                      const tnConvex* obj2) {
+static void fix_normal(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                       const tnConvex* obj2) {
   mjtNum n1[3], n2[3], normal[3] = {0, 0, 0}, inward[3];
 
   // MPR's normal points out of geom 1 and into geom 2
   mju_scl3(inward, con->frame, -1);
-  int has1 = surfaceNormal(n1, m, obj1, con->pos, con->frame);
-  int has2 = surfaceNormal(n2, m, obj2, con->pos, inward);
+  int has1 = surface_normal(n1, m, obj1, con->pos, con->frame);
+  int has2 = surface_normal(n2, m, obj2, con->pos, inward);
   if (has1) {
     mju_addTo3(normal, n1);
   }
@@ -180,28 +180,28 @@ static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
   }
 }
 
-static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                             const tnConvex* obj2, mjtNum margin, int fix);
+static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                              const tnConvex* obj2, mjtNum margin, int fix);
 
 /* MPR penetration between two convex objects: one contact or none */
 int tn__convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
                           const tnConvex* obj2, mjtNum margin) {
-  return convexPenetration(m, con, obj1, obj2, margin, 1);
+  return convex_penetration(m, con, obj1, obj2, margin, 1);
 }
 
 /* MPR penetration, with or without MuJoCo's normal fix */
-static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                             const tnConvex* obj2, mjtNum margin, int fix) {
+static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                              const tnConvex* obj2, mjtNum margin, int fix) {
   ccd_t ccd;
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
 
   // MuJoCo's MPR settings
   CCD_INIT(&ccd);
-  ccd.support1 = ccdSupport;
-  ccd.support2 = ccdSupport;
-  ccd.center1 = ccdCenter;
-  ccd.center2 = ccdCenter;
+  ccd.support1 = ccd_support;
+  ccd.support2 = ccd_support;
+  ccd.center1 = ccd_center;
+  ccd.center2 = ccd_center;
   ccd.max_iterations = m->opt.ccd_iterations;
   ccd.mpr_tolerance = m->opt.ccd_tolerance;
 
@@ -214,15 +214,15 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
     return 0;
   }
   mjtNum p[3] = {pos.v[0], pos.v[1], pos.v[2]};
-  tn__setContact(con, margin - depth, p, normal, NULL);
+  set_contact(con, margin - depth, p, normal, NULL);
   if (fix) {
-    fixNormal(m, con, obj1, obj2);
+    fix_normal(m, con, obj1, obj2);
   }
   return 1;
 }
 
 /* rotate a convex object by mat about point `center` */
-static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
+static void rotate_about(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
   mjtNum rel[3], moved[3], mat[9];
   mju_mulMatMat(mat, rot, obj->mat, 3, 3, 3);
   mju_copy(obj->mat, mat, 9);
@@ -235,14 +235,14 @@ static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[
 }
 
 /* rotation matrix about unit axis by angle */
-static void axisRotation(mjtNum rot[9], const mjtNum axis[3], mjtNum angle) {
+static void axis_rotation(mjtNum rot[9], const mjtNum axis[3], mjtNum angle) {
   mjtNum quat[4];
   mju_axisAngle2Quat(quat, axis, angle);
   mju_quat2Mat(rot, quat);
 }
 
 /* 1 if MuJoCo's multi-contact search applies: neither shape is strictly convex */
-static int multiApplies(const mjModel* m, int g1, int g2) {
+static int multi_applies(const mjModel* m, int g1, int g2) {
   if (m->opt.disableflags & mjDSBL_MULTICCD) {
     return 0;
   }
@@ -259,8 +259,8 @@ static int multiApplies(const mjModel* m, int g1, int g2) {
  * contact (geom 2 one way, geom 1 the other, about the contact point) and keep each new
  * contact found (not within 1e-3 * the smaller bounding radius of an earlier one), with
  * the first contact's distance */
-static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                         const tnConvex* obj2, mjtNum margin) {
+static int multi_contacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                          const tnConvex* obj2, mjtNum margin) {
   mjtNum frame[9], rot[9], rotT[9];
 
   // contacts closer than the tilt times the smaller bounding radius are repeats
@@ -276,17 +276,17 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
       tnConvex p1 = *obj1, p2 = *obj2;
       p1.meshindex = warm1;
       p2.meshindex = warm2;
-      axisRotation(rot, frame + 3 + 3 * a, s * 1e-3);
+      axis_rotation(rot, frame + 3 + 3 * a, s * 1e-3);
       mju_transpose(rotT, rot, 3, 3);
-      rotateAbout(&p1, rotT, con[0].pos);
-      rotateAbout(&p2, rot, con[0].pos);
-      int found = convexPenetration(m, con + n, &p1, &p2, margin, 0);
+      rotate_about(&p1, rotT, con[0].pos);
+      rotate_about(&p2, rot, con[0].pos);
+      int found = convex_penetration(m, con + n, &p1, &p2, margin, 0);
       warm1 = p1.meshindex;
       warm2 = p2.meshindex;
       if (!found) {
         continue;
       }
-      fixNormal(m, con + n, obj1, obj2);
+      fix_normal(m, con + n, obj1, obj2);
 
       // keep it unless it repeats a contact already found (within tol)
       int repeat = 0;
@@ -310,8 +310,8 @@ int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g
   tn__convexInit(&obj1, m, d, g1, margin / 2);
   tn__convexInit(&obj2, m, d, g2, margin / 2);
   int n = tn__convexPenetration(m, con, &obj1, &obj2, margin);
-  if (n && multiApplies(m, g1, g2)) {
-    n = multiContacts(m, con, &obj1, &obj2, margin);
+  if (n && multi_applies(m, g1, g2)) {
+    n = multi_contacts(m, con, &obj1, &obj2, margin);
   }
   return n;
 }

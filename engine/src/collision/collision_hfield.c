@@ -22,7 +22,7 @@
 
 /* the geom's extent in the field frame: lo/hi along the field axes, from the support of
  * the uninflated geom */
-static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
+static void field_extent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
   mjtNum dir[3], sup[3];
   tnConvex plain = *geom;
   plain.inflate = 0;
@@ -38,7 +38,7 @@ static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
 }
 
 /* map the contacts found in the field frame back to the global frame */
-static void contactsToGlobal(mjContact* con, int n, const mjtNum pos[3], const mjtNum mat[9]) {
+static void contacts_to_global(mjContact* con, int n, const mjtNum pos[3], const mjtNum mat[9]) {
   mjtNum tmp[3];
   for (int i = 0; i < n; i++) {
     mju_mulMatVec3(tmp, mat, con[i].pos);
@@ -49,8 +49,8 @@ static void contactsToGlobal(mjContact* con, int n, const mjtNum pos[3], const m
 }
 
 /* grid cells covered by the field-frame box lo..hi: columns [c0, c1), rows [r0, r1) */
-static void coveredCells(const mjtNum size[4], int nrow, int ncol, const mjtNum lo[3],
-                         const mjtNum hi[3], int cells[4]) {
+static void covered_cells(const mjtNum size[4], int nrow, int ncol, const mjtNum lo[3],
+                          const mjtNum hi[3], int cells[4]) {
   mjtNum dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
   int c0 = (int)floor((lo[0] + size[0]) / dx), c1 = (int)ceil((hi[0] + size[0]) / dx);
   int r0 = (int)floor((lo[1] + size[1]) / dy), r1 = (int)ceil((hi[1] + size[1]) / dy);
@@ -62,8 +62,8 @@ static void coveredCells(const mjtNum size[4], int nrow, int ncol, const mjtNum 
 
 /* MPR of the geom against the prisms of the covered cells, each row of cells swept as a
  * strip of triangles; contacts in the field frame, at most mjMAXCONPAIR */
-static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConvex* geom,
-                         const int cells[4], mjtNum zlow, mjtNum margin) {
+static int collide_prisms(const mjModel* m, mjContact* con, int hid, const tnConvex* geom,
+                          const int cells[4], mjtNum zlow, mjtNum margin) {
   const mjtNum* size = m->hfield_size + 4 * hid;
   int nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
   const float* data = m->hfield_data + m->hfield_adr[hid];
@@ -126,7 +126,7 @@ int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g
   // its extent; nothing when the inflated geom is above the highest possible (raised)
   // elevation, below the base, or outside the field
   mjtNum lo[3], hi[3], grow = margin / 2;
-  fieldExtent(&geom, lo, hi);
+  field_extent(&geom, lo, hi);
   if (lo[2] - grow > size[2] + margin || hi[2] + grow < -size[3] || lo[0] - grow > size[0] ||
       hi[0] + grow < -size[0] || lo[1] - grow > size[1] || hi[1] + grow < -size[1]) {
     return 0;
@@ -134,8 +134,8 @@ int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g
 
   // the prisms of the covered cells, contacts mapped back to the global frame
   int cells[4];
-  coveredCells(size, m->hfield_nrow[hid], m->hfield_ncol[hid], lo, hi, cells);
-  int n = collidePrisms(m, con, hid, &geom, cells, lo[2], margin);
-  contactsToGlobal(con, n, hpos, hmat);
+  covered_cells(size, m->hfield_nrow[hid], m->hfield_ncol[hid], lo, hi, cells);
+  int n = collide_prisms(m, con, hid, &geom, cells, lo[2], margin);
+  contacts_to_global(con, n, hpos, hmat);
   return n;
 }

@@ -92,8 +92,8 @@ mjtNum tn__closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
 
 /* write one contact's geometry: distance, position, normal and first-tangent hint (NULL:
  * none) */
-static inline void tn__setContact(mjContact* con, mjtNum dist, const mjtNum pos[3],
-                                  const mjtNum normal[3], const mjtNum hint[3]) {
+static inline void set_contact(mjContact* con, mjtNum dist, const mjtNum pos[3],
+                               const mjtNum normal[3], const mjtNum hint[3]) {
   con->dist = dist;
   for (int i = 0; i < 3; i++) {
     con->pos[i] = pos[i];
@@ -103,7 +103,7 @@ static inline void tn__setContact(mjContact* con, mjtNum dist, const mjtNum pos[
 }
 
 /* column `col` (0..2) of a row-major 3x3 matrix */
-static inline void tn__matCol(mjtNum res[3], const mjtNum mat[9], int col) {
+static inline void mat_col(mjtNum res[3], const mjtNum mat[9], int col) {
   res[0] = mat[col];
   res[1] = mat[3 + col];
   res[2] = mat[6 + col];

@@ -20,22 +20,22 @@
 #include "collision/collision_support.h"
 
 /* plane geometry: unit normal and signed distance of point p above the plane */
-static mjtNum planeDist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
+static mjtNum plane_dist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
   mjtNum dif[3];
-  tn__matCol(normal, d->geom_xmat + 9 * gp, 2);
+  mat_col(normal, d->geom_xmat + 9 * gp, 2);
   mju_sub3(dif, p, d->geom_xpos + 3 * gp);
   return mju_dot3(dif, normal);
 }
 
 /* add a contact at surface point p with distance dist if within margin */
-static int addPoint(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum normal[3],
-                    const mjtNum hint[3], mjtNum margin) {
+static int add_point(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum normal[3],
+                     const mjtNum hint[3], mjtNum margin) {
   mjtNum pos[3];
   if (dist > margin) {
     return 0;
   }
   mju_addScl3(pos, p, normal, -dist / 2);
-  tn__setContact(con, dist, pos, normal, hint);
+  set_contact(con, dist, pos, normal, hint);
   return 1;
 }
 
@@ -45,14 +45,14 @@ int tn__collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, 
   mjtNum normal[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2];
-  mjtNum dist = planeDist(d, g1, center, normal) - radius;
+  mjtNum dist = plane_dist(d, g1, center, normal) - radius;
   if (dist > margin) {
     return 0;
   }
 
   // halfway between the sphere's lowest point and the plane
   mju_addScl3(pos, center, normal, -radius - dist / 2);
-  tn__setContact(con, dist, pos, normal, NULL);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
@@ -62,16 +62,16 @@ int tn__collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1,
   mjtNum normal[3], axis[3], end[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
-  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
+  mat_col(axis, d->geom_xmat + 9 * g2, 2);
 
   // end at +axis first, then -axis
   int n = 0;
   for (int side = 1; side >= -1; side -= 2) {
     mju_addScl3(end, center, axis, side * half);
-    mjtNum dist = planeDist(d, g1, end, normal) - radius;
+    mjtNum dist = plane_dist(d, g1, end, normal) - radius;
     if (dist <= margin) {
       mju_addScl3(pos, end, normal, -radius - dist / 2);
-      tn__setContact(con + n, dist, pos, normal, axis);
+      set_contact(con + n, dist, pos, normal, axis);
       n++;
     }
   }
@@ -85,7 +85,7 @@ int tn__collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
   const mjtNum* size = m->geom_size + 3 * g2;
-  mjtNum dist = planeDist(d, g1, center, normal);
+  mjtNum dist = plane_dist(d, g1, center, normal);
 
   // corners in index order: bit 0 x, bit 1 y, bit 2 z, set bit = positive side
   int n = 0;
@@ -101,7 +101,7 @@ int tn__collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int
       continue;
     }
     mju_add3(p, center, corner);
-    n += addPoint(con + n, p, dist + ldist, normal, NULL, margin);
+    n += add_point(con + n, p, dist + ldist, normal, NULL, margin);
   }
   return n;
 }
@@ -113,8 +113,8 @@ int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
-  mjtNum dist = planeDist(d, g1, center, normal);
-  tn__matCol(axis, mat, 2);
+  mjtNum dist = plane_dist(d, g1, center, normal);
+  mat_col(axis, mat, 2);
 
   // axis pointing away from the plane; the near disk is at -axis*half
   mjtNum prj = mju_dot3(axis, normal);
@@ -127,7 +127,7 @@ int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1
   mju_addScl3(radial, normal, axis, -prj);
   mjtNum len = mju_norm3(radial);
   if (len < mjMINVAL) {
-    tn__matCol(radial, mat, 0);
+    mat_col(radial, mat, 0);
   } else {
     mju_scl3(radial, radial, -1 / len);
   }
@@ -136,28 +136,28 @@ int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1
   int n = 0;
   mju_addScl3(near, center, axis, -half);
   mju_addScl3(p, near, radial, radius);
-  n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
-                margin);
+  n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                 margin);
 
   // deepest point of the far disk
   mju_addScl3(p, center, axis, half);
   mju_addToScl3(p, radial, radius);
-  n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
-                margin);
+  n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                 margin);
 
   // near-disk points at +120 and -120 degrees from the deepest one (about the axis)
   mju_cross(side, axis, radial);
   for (int s = 1; s >= -1; s -= 2) {
     mju_addScl3(p, near, radial, -0.5 * radius);
     mju_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
-    n += addPoint(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
-                  margin);
+    n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                   margin);
   }
   return n;
 }
 
 /* area of the quadrilateral with diagonals a-c and b-d (points given as float vertices) */
-static mjtNum quadArea(const float* a, const float* b, const float* c, const float* d) {
+static mjtNum quad_area(const float* a, const float* b, const float* c, const float* d) {
   mjtNum u[3], w[3], x[3];
   for (int k = 0; k < 3; k++) {
     u[k] = (mjtNum)a[k] - (mjtNum)c[k];
@@ -171,13 +171,13 @@ static mjtNum quadArea(const float* a, const float* b, const float* c, const flo
  * corner at i0: starting from the next three, grow the quadrilateral i0-a-b-c while moving
  * c forward enlarges it, each time moving b and then a forward as long as that enlarges
  * it further (MuJoCo's search; n bounds each walk only as a guard) */
-static void largestQuad(int sel[3], const int* poly, int n, int i0, const float* vert) {
+static void largest_quad(int sel[3], const int* poly, int n, int i0, const float* vert) {
   int a = (i0 + 1) % n, b = (i0 + 2) % n, c = (i0 + 3) % n;
 #define V(i) (vert + 3 * poly[i])
-  mjtNum area = quadArea(V(i0), V(a), V(b), V(c));
+  mjtNum area = quad_area(V(i0), V(a), V(b), V(c));
   for (int outer = 0; outer < n; outer++) {
     int c2 = (c + 1) % n;
-    mjtNum grown = quadArea(V(i0), V(a), V(b), V(c2));
+    mjtNum grown = quad_area(V(i0), V(a), V(b), V(c2));
     if (area >= grown) {
       break;
     }
@@ -185,7 +185,7 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
     area = grown;
     for (int k = 0; k < n; k++) {
       int b2 = (b + 1) % n;
-      mjtNum next = quadArea(V(i0), V(a), V(b2), V(c));
+      mjtNum next = quad_area(V(i0), V(a), V(b2), V(c));
       if (!(area < next)) {
         break;
       }
@@ -194,7 +194,7 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
     }
     for (int k = 0; k < n; k++) {
       int a2 = (a + 1) % n;
-      mjtNum next = quadArea(V(i0), V(a2), V(b), V(c));
+      mjtNum next = quad_area(V(i0), V(a2), V(b), V(c));
       if (!(area < next)) {
         break;
       }
@@ -212,8 +212,8 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
  * corners of the hull polygon through v0 that faces the plane most (local plane normal
  * nl): the next three around it, or for larger polygons the three that with v0 span the
  * largest quadrilateral; each kept when within the margin and not above the mesh centre */
-static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, int gp, int gm,
-                           int v0, const mjtNum normal[3], mjtNum margin) {
+static int polygon_contacts(const mjModel* m, const mjData* d, mjContact* con, int gp, int gm,
+                            int v0, const mjtNum normal[3], mjtNum margin) {
   int mesh = m->geom_dataid[gm], vadr = m->mesh_vertadr[mesh];
   int npoly = m->mesh_polymapnum[vadr + v0], padr = m->mesh_polyadr[mesh];
   const int* polymap = m->mesh_polymap + m->mesh_polymapadr[vadr + v0];
@@ -251,7 +251,7 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   }
   int sel[3] = {(i0 + 1) % n, (i0 + 2) % n, (i0 + 3) % n}, nsel = n - 1;
   if (n > 4) {
-    largestQuad(sel, poly, n, i0, vert);
+    largest_quad(sel, poly, n, i0, vert);
     nsel = 3;
   }
 
@@ -263,12 +263,12 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
     mjtNum local[3] = {f[0], f[1], f[2]}, p[3], rel[3], unused[3];
     mju_mulMatVec3(p, mat, local);
     mju_addTo3(p, pos);
-    mjtNum dist = planeDist(d, gp, p, unused);
+    mjtNum dist = plane_dist(d, gp, p, unused);
     mju_sub3(rel, p, pos);
     if (dist > margin || mju_dot3(normal, rel) > 0) {
       continue;
     }
-    ncon += addPoint(con + ncon, p, dist, normal, NULL, margin);
+    ncon += add_point(con + ncon, p, dist, normal, NULL, margin);
   }
   return ncon;
 }
@@ -279,14 +279,14 @@ int tn__collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, 
                            mjtNum margin) {
   mjtNum normal[3], down[3], p[3];
   int vertex;
-  planeDist(d, g1, d->geom_xpos + 3 * g2, normal);
+  plane_dist(d, g1, d->geom_xpos + 3 * g2, normal);
   mju_scl3(down, normal, -1);
   tn__supportFresh(p, &vertex, m, d, g2, down);
-  if (!addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin)) {
+  if (!add_point(con, p, plane_dist(d, g1, p, normal), normal, NULL, margin)) {
     return 0;
   }
   if (vertex < 0) {
     return 1;
   }
-  return 1 + polygonContacts(m, d, con + 1, g1, g2, vertex, normal, margin);
+  return 1 + polygon_contacts(m, d, con + 1, g1, g2, vertex, normal, margin);
 }

@@ -33,7 +33,7 @@ int tn__sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum
 
   // halfway between the two surface points
   mju_addScl3(pos, c1, normal, r1 + dist / 2);
-  tn__setContact(con, dist, pos, normal, NULL);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
@@ -60,7 +60,7 @@ int tn__collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1,
 int tn__collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                              mjtNum margin) {
   mjtNum axis[3], closest[3];
-  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
+  mat_col(axis, d->geom_xmat + 9 * g2, 2);
   mju_scl3(axis, axis, m->geom_size[3 * g2 + 1]);
   tn__closestOnSegment(closest, d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2, axis);
   return tn__sphereSphere(con, d->geom_xpos + 3 * g1, m->geom_size[3 * g1], closest,
@@ -69,14 +69,14 @@ int tn__collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1
 
 /* write the contact of a sphere (center c, radius r) whose surface is at depth `depth`
  * below a surface with unit normal `normal` (pointing from the sphere into the geom) */
-static int sphereContact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtNum normal[3],
-                         mjtNum dist, mjtNum margin) {
+static int sphere_contact(mjContact* con, const mjtNum c[3], mjtNum r, const mjtNum normal[3],
+                          mjtNum dist, mjtNum margin) {
   mjtNum pos[3];
   if (dist > margin) {
     return 0;
   }
   mju_addScl3(pos, c, normal, r + dist / 2);
-  tn__setContact(con, dist, pos, normal, NULL);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
@@ -133,7 +133,7 @@ int tn__sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const m
   // back to the global frame
   mju_mulMatVec3(world, bmat, pos);
   mju_addTo3(world, bpos);
-  tn__setContact(con, dist - radius, world, normal, NULL);
+  set_contact(con, dist - radius, world, normal, NULL);
   return 1;
 }
 
@@ -154,7 +154,7 @@ int tn__collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
 
   // axial coordinate and radial offset of the sphere center
-  tn__matCol(axis, d->geom_xmat + 9 * g2, 2);
+  mat_col(axis, d->geom_xmat + 9 * g2, 2);
   mju_sub3(dif, c, cc);
   mjtNum t = mju_dot3(dif, axis);
   mju_addScl3(radial, dif, axis, -t);
@@ -171,10 +171,10 @@ int tn__collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g
       } else {
         mju_scl3(normal, radial, -1 / rlen);
       }
-      return sphereContact(con, c, r, normal, -side - r, margin);
+      return sphere_contact(con, c, r, normal, -side - r, margin);
     }
     mju_scl3(normal, axis, t > 0 ? -1 : 1);
-    return sphereContact(con, c, r, normal, -cap - r, margin);
+    return sphere_contact(con, c, r, normal, -cap - r, margin);
   }
 
   // outside: closest point of the solid cylinder (radial part clamped, axial clamped)

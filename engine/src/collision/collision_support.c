@@ -25,24 +25,24 @@
 #define TN_HILLCLIMB_MIN 10
 
 /* dot product of a direction with a (float) mesh vertex */
-static inline mjtNum vertDot(const mjtNum dir[3], const float* v) {
+static inline mjtNum vert_dot(const mjtNum dir[3], const float* v) {
   return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
 }
 
 /* hill climbing on a mesh's hull graph (numvert, numface, edge addresses, global ids,
  * edges) from graph vertex `cur`: move to the first neighbour with a larger dot product
  * until none has one; returns the graph vertex reached */
-static int hillClimb(const int* graph, const float* vert, const mjtNum dir[3], int cur) {
+static int hill_climb(const int* graph, const float* vert, const mjtNum dir[3], int cur) {
   int nvert = graph[0];
   const int* edgeadr = graph + 2;
   const int* globalid = graph + 2 + nvert;
   const int* edge = graph + 2 + 2 * nvert;
-  mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
+  mjtNum bestdot = vert_dot(dir, vert + 3 * globalid[cur]);
   for (int moved = 1; moved;) {
     moved = 0;
     int from = cur;
     for (int e = edgeadr[from]; edge[e] >= 0; e++) {
-      mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
+      mjtNum dot = vert_dot(dir, vert + 3 * globalid[edge[e]]);
       if (dot > bestdot) {
         bestdot = dot;
         cur = edge[e];
@@ -58,8 +58,8 @@ static int hillClimb(const int* graph, const float* vert, const mjtNum dir[3], i
  * neighbors of the current vertex for the largest strict improvement; or a scan of all
  * vertices (first maximum) for small meshes. Ties, common when MPR's portal holds a hull
  * edge, resolve like MuJoCo's. */
-static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir[3],
-                        int* meshindex) {
+static void mesh_support(mjtNum res[3], const mjModel* m, int g, const mjtNum dir[3],
+                         int* meshindex) {
   int mesh = m->geom_dataid[g];
   if (mesh < 0 || m->mesh_vertnum[mesh] <= 0) {
     mju_zero3(res);
@@ -73,7 +73,7 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
     const int* graph = m->mesh_graph + gadr;
     int nvert = graph[0];
     const int* globalid = graph + 2 + nvert;
-    int cur = hillClimb(graph, vert, dir, *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0);
+    int cur = hill_climb(graph, vert, dir, *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0);
     *meshindex = cur;
     best = globalid[cur];
   }
@@ -82,7 +82,7 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
   else {
     mjtNum bestdot = -INFINITY;
     for (int v = 0; v < num; v++) {
-      mjtNum dot = vertDot(dir, vert + 3 * v);
+      mjtNum dot = vert_dot(dir, vert + 3 * v);
       if (dot > bestdot) {
         bestdot = dot;
         best = v;
@@ -95,8 +95,8 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
 }
 
 /* support of a primitive or mesh in its local frame, local direction dir */
-static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3],
-                         int* meshindex) {
+static void support_local(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3],
+                          int* meshindex) {
   const mjtNum* size = m->geom_size + 3 * g;
   switch (type) {
     case mjGEOM_SPHERE: {
@@ -136,7 +136,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       break;
     }
     case mjGEOM_MESH: {
-      meshSupport(res, m, g, dir, meshindex);
+      mesh_support(res, m, g, dir, meshindex);
       break;
     }
     default: mju_zero3(res);
@@ -176,7 +176,7 @@ void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) 
   // geom: support in the local frame, inflated along the local direction, mapped back
   else {
     mju_mulMatTVec3(local, obj->mat, dir);
-    supportLocal(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
+    support_local(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
     if (obj->inflate > 0) {
       mju_addToScl3(sup, local, obj->inflate);
     }
@@ -200,7 +200,7 @@ void tn__supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
 
 /* hull-local vertex where a climb in local direction dir starts: the extremal vertex of the
  * cell of dir's components, each classified as below -0.4, within, or above 0.4 */
-static int extremaStart(const mjModel* m, int mesh, const mjtNum dir[3]) {
+static int extrema_start(const mjModel* m, int mesh, const mjtNum dir[3]) {
   int cell = 13;
   static const int stride[3] = {9, 3, 1};
   for (int i = 0; i < 3; i++) {
@@ -212,7 +212,7 @@ static int extremaStart(const mjModel* m, int mesh, const mjtNum dir[3]) {
 /* support vertex (mesh vertex id) of a mesh in local direction dir, without a previous
  * answer: steepest ascent on the hull graph from the direction's extremal vertex, or, for
  * meshes under TN_HILLCLIMB_MIN vertices or without a graph, the first maximum of all */
-static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
+static int mesh_support_fresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
   int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh];
   const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
 
@@ -221,7 +221,7 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
     int best = 0;
     mjtNum bestdot = -FLT_MAX;
     for (int v = 0; v < num; v++) {
-      mjtNum dot = vertDot(dir, vert + 3 * v);
+      mjtNum dot = vert_dot(dir, vert + 3 * v);
       if (dot > bestdot) {
         bestdot = dot;
         best = v;
@@ -232,7 +232,7 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
 
   // hill climbing: numvert, numface, edge addresses, global ids, edges
   const int* graph = m->mesh_graph + gadr;
-  return graph[2 + graph[0] + hillClimb(graph, vert, dir, extremaStart(m, mesh, dir))];
+  return graph[2 + graph[0] + hill_climb(graph, vert, dir, extrema_start(m, mesh, dir))];
 }
 
 /* support point of a mesh or ellipsoid geom as MuJoCo's plane-convex collider finds it */
@@ -262,7 +262,7 @@ void tn__supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData
     case mjGEOM_MESH: {
       int mesh = m->geom_dataid[g];
       if (mesh >= 0 && m->mesh_vertnum[mesh] > 0) {
-        *vertex = meshSupportFresh(m, mesh, local);
+        *vertex = mesh_support_fresh(m, mesh, local);
         const float* v = m->mesh_vert + 3 * (m->mesh_vertadr[mesh] + *vertex);
         sup[0] = v[0];
         sup[1] = v[1];

@@ -77,7 +77,7 @@ void tn__countSparsity(int nv, const int* dof_parentid, int nbody, const int* bo
 }
 
 /* M: rows of ancestors (increasing) then the diagonal; legacy addresses and map */
-static void sparsity_M(mjModel* m) {
+static void sparsity_m(mjModel* m) {
   int adr = 0;
   for (int i = 0; i < m->nv; i++) {
     int n = dof_depth(m->dof_parentid, i) + 1;
@@ -98,7 +98,7 @@ static void sparsity_M(mjModel* m) {
 }
 
 /* D: rows of ancestors, self and descendants (increasing); maps to and from M */
-static void sparsity_D(mjModel* m) {
+static void sparsity_d(mjModel* m) {
   int nv = m->nv;
 
   // row sizes: M's row plus every descendant
@@ -155,7 +155,7 @@ static void sparsity_D(mjModel* m) {
 }
 
 /* B: for each body, the dofs of its root path and its subtree, increasing */
-static void sparsity_B(mjModel* m) {
+static void sparsity_b(mjModel* m) {
   int adr = 0;
   for (int b = 0; b < m->nbody; b++) {
     m->B_rowadr[b] = adr;
@@ -179,7 +179,7 @@ static void sparsity_B(mjModel* m) {
 
 /* dof_Madr and the M, D and B sparsity arrays */
 void tn__fillSparsity(mjModel* m) {
-  sparsity_M(m);
-  sparsity_D(m);
-  sparsity_B(m);
+  sparsity_m(m);
+  sparsity_d(m);
+  sparsity_b(m);
 }

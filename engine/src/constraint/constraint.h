@@ -52,7 +52,7 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
  * ------------------------------------------------------------------------------------- */
 
 /* 1 if efc_J is stored sparse: option jacobian sparse, or auto with nv >= 60 */
-static inline int tn__isSparse(const mjModel* m) {
+static inline int is_sparse(const mjModel* m) {
   return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
 }
 

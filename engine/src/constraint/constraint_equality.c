@@ -15,8 +15,8 @@
 
 /* body and global position of an equality's object k (0 or 1): a body with its anchor
  * (eq_data[3k..3k+2]) or a site */
-static int anchorPoint(const mjModel* m, const mjData* d, int eq, int k, const mjtNum* anchor,
-                       mjtNum pos[3]) {
+static int anchor_point(const mjModel* m, const mjData* d, int eq, int k, const mjtNum* anchor,
+                        mjtNum pos[3]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
 
   // site: its global position
@@ -32,7 +32,7 @@ static int anchorPoint(const mjModel* m, const mjData* d, int eq, int k, const m
 }
 
 /* global orientation of an equality's object k: body or site frame */
-static void objectQuat(const mjModel* m, const mjData* d, int eq, int k, mjtNum quat[4]) {
+static void object_quat(const mjModel* m, const mjData* d, int eq, int k, mjtNum quat[4]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
     mju_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
@@ -42,9 +42,8 @@ static void objectQuat(const mjModel* m, const mjData* d, int eq, int k, mjtNum 
 }
 
 /* translational (and rotational) Jacobian difference body1 at pos1 minus body2 at pos2 */
-static int jacDif(const mjModel* m, const mjData* d, int b1, int b2, const mjtNum pos1[3],
-                  const mjtNum pos2[3], int* chain, mjtNum* jacp, mjtNum* jacr,
-                  mjtNum* tmp) {
+static int jac_dif(const mjModel* m, const mjData* d, int b1, int b2, const mjtNum pos1[3],
+                   const mjtNum pos2[3], int* chain, mjtNum* jacp, mjtNum* jacr, mjtNum* tmp) {
   int n = tn__mergeChain(m, b1, b2, chain);
   tn__jacChain(m, d, b1, pos1, chain, n, jacp, jacr);
   tn__jacChain(m, d, b2, pos2, chain, n, tmp, jacr ? tmp + 3 * n : NULL);
@@ -60,37 +59,37 @@ static int jacDif(const mjModel* m, const mjData* d, int b1, int b2, const mjtNu
 }
 
 /* connect: 3 rows */
-static void rowsConnect(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* buf) {
+static void rows_connect(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* buf) {
   const mjtNum* data = m->eq_data + mjNEQDATA * eq;
   mjtNum pos1[3], pos2[3], cpos[3];
 
   // anchors and residual
-  int b1 = anchorPoint(m, d, eq, 0, data, pos1);
-  int b2 = anchorPoint(m, d, eq, 1, data + 3, pos2);
+  int b1 = anchor_point(m, d, eq, 0, data, pos1);
+  int b2 = anchor_point(m, d, eq, 1, data + 3, pos2);
   mju_sub3(cpos, pos1, pos2);
 
   // Jacobian difference
   int nv = m->nv;
   mjtNum *jacp = buf, *tmp = buf + 3 * nv;
-  int n = jacDif(m, d, b1, b2, pos1, pos2, chain, jacp, NULL, tmp);
+  int n = jac_dif(m, d, b1, b2, pos1, pos2, chain, jacp, NULL, tmp);
   tn__addRows(m, d, jacp, chain, n, cpos, 0, 0, 3, mjCNSTR_EQUALITY, eq);
 }
 
 /* weld: 3 position rows and 3 orientation rows */
-static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* buf) {
+static void rows_weld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* buf) {
   const mjtNum* data = m->eq_data + mjNEQDATA * eq;
   mjtNum pos1[3], pos2[3], cpos[6], q1[4], q2[4], q1r[4], negq2[4], qerr[4];
   mjtNum torquescale = data[10];
   int site = m->eq_objtype[eq] == mjOBJ_SITE;
 
   // position residual: relpos on body 1, anchor on body 2
-  int b1 = anchorPoint(m, d, eq, 0, data + 3, pos1);
-  int b2 = anchorPoint(m, d, eq, 1, data, pos2);
+  int b1 = anchor_point(m, d, eq, 0, data + 3, pos1);
+  int b2 = anchor_point(m, d, eq, 1, data, pos2);
   mju_sub3(cpos, pos1, pos2);
 
   // orientation residual: vector part of neg(q2) q1 relquat
-  objectQuat(m, d, eq, 0, q1);
-  objectQuat(m, d, eq, 1, q2);
+  object_quat(m, d, eq, 0, q1);
+  object_quat(m, d, eq, 1, q2);
   if (site) {
     mju_copy4(q1r, q1);
   } else {
@@ -103,7 +102,7 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
   // Jacobian difference, translation (rows 0-2 of jac) and rotation (jacr)
   int nv = m->nv;
   mjtNum *jac = buf, *tmp = buf + 6 * nv, *jacr = buf + 12 * nv;
-  int n = jacDif(m, d, b1, b2, pos1, pos2, chain, jac, jacr, tmp);
+  int n = jac_dif(m, d, b1, b2, pos1, pos2, chain, jac, jacr, tmp);
 
   // rotation rows 3-5: 0.5 neg(q2) (w1 - w2) q1 relquat, scaled
   mjtNum* rot = jac + 3 * n;
@@ -119,13 +118,13 @@ static void rowsWeld(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* bu
 }
 
 /* polynomial coupling: residual and derivative of a0 + a1 x + ... + a4 x^4 */
-static mjtNum polyValue(const mjtNum* a, mjtNum x, mjtNum* deriv) {
+static mjtNum poly_value(const mjtNum* a, mjtNum x, mjtNum* deriv) {
   *deriv = a[1] + 2 * a[2] * x + 3 * a[3] * x * x + 4 * a[4] * x * x * x;
   return a[1] * x + a[2] * x * x + a[3] * x * x * x + a[4] * x * x * x * x;
 }
 
 /* joint coupling: 1 row on the two joints' dofs */
-static void rowsJoint(const mjModel* m, mjData* d, int eq) {
+static void rows_joint(const mjModel* m, mjData* d, int eq) {
   const mjtNum* data = m->eq_data + mjNEQDATA * eq;
   int j1 = m->eq_obj1id[eq], j2 = m->eq_obj2id[eq];
   int a1 = m->jnt_qposadr[j1], dof1 = m->jnt_dofadr[j1];
@@ -142,7 +141,7 @@ static void rowsJoint(const mjModel* m, mjData* d, int eq) {
   // two joints: y - y0 = poly(x - x0)
   int a2 = m->jnt_qposadr[j2], dof2 = m->jnt_dofadr[j2];
   mjtNum x = d->qpos[a2] - m->qpos0[a2], deriv;
-  cpos = y - data[0] - polyValue(data, x, &deriv);
+  cpos = y - data[0] - poly_value(data, x, &deriv);
 
   // Jacobian at the dofs, ascending
   int chain[2];
@@ -159,7 +158,7 @@ static void rowsJoint(const mjModel* m, mjData* d, int eq) {
 }
 
 /* tendon coupling: 1 row, ten_J[t1] - deriv * ten_J[t2] */
-static void rowsTendon(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* jac) {
+static void rows_tendon(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* jac) {
   const mjtNum* data = m->eq_data + mjNEQDATA * eq;
   int t1 = m->eq_obj1id[eq], t2 = m->eq_obj2id[eq], nv = m->nv;
   mjtNum y = d->ten_length[t1] - m->tendon_length0[t1], cpos, deriv = 0;
@@ -169,7 +168,7 @@ static void rowsTendon(const mjModel* m, mjData* d, int eq, int* chain, mjtNum* 
     cpos = y - data[0];
   } else {
     mjtNum x = d->ten_length[t2] - m->tendon_length0[t2];
-    cpos = y - data[0] - polyValue(data, x, &deriv);
+    cpos = y - data[0] - poly_value(data, x, &deriv);
   }
 
   // dense Jacobian, then its non-zero dofs
@@ -200,18 +199,10 @@ void tn__instantiateEquality(const mjModel* m, mjData* d) {
       continue;
     }
     switch (m->eq_type[eq]) {
-      case mjEQ_CONNECT:
-        rowsConnect(m, d, eq, chain, buf);
-        break;
-      case mjEQ_WELD:
-        rowsWeld(m, d, eq, chain, buf);
-        break;
-      case mjEQ_JOINT:
-        rowsJoint(m, d, eq);
-        break;
-      case mjEQ_TENDON:
-        rowsTendon(m, d, eq, chain, buf);
-        break;
+      case mjEQ_CONNECT: rows_connect(m, d, eq, chain, buf); break;
+      case mjEQ_WELD: rows_weld(m, d, eq, chain, buf); break;
+      case mjEQ_JOINT: rows_joint(m, d, eq); break;
+      case mjEQ_TENDON: rows_tendon(m, d, eq, chain, buf); break;
       default:
         mju_error("mj_makeConstraint: equality type %d is not implemented",
                   m->eq_type[eq]);
@@ -227,8 +218,8 @@ void tn__instantiateEquality(const mjModel* m, mjData* d) {
 
 /* Jdot qvel of a point on body b: linear acceleration bias of the point (accp) and the
  * body's angular acceleration bias (acca), plus its angular velocity (omega) */
-static void pointBias(const mjModel* m, const mjData* d, int b, const mjtNum point[3],
-                      mjtNum accp[3], mjtNum acca[3], mjtNum omega[3]) {
+static void point_bias(const mjModel* m, const mjData* d, int b, const mjtNum point[3],
+                       mjtNum accp[3], mjtNum acca[3], mjtNum omega[3]) {
   mjtNum offset[3], pvel[6], lin[3] = {0, 0, 0}, tmp[3];
   mju_zero3(acca);
   mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[b]);
@@ -260,16 +251,16 @@ static void pointBias(const mjModel* m, const mjData* d, int b, const mjtNum poi
 }
 
 /* Jdot qvel of one connect (3) or weld (6) constraint */
-static int equalityBias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6]) {
+static int equality_bias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6]) {
   const mjtNum* data = m->eq_data + mjNEQDATA * eq;
   int weld = m->eq_type[eq] == mjEQ_WELD;
   mjtNum pos1[3], pos2[3], acc1[3], acc2[3], aa1[3], aa2[3], w1[3], w2[3];
 
   // anchors as in the rows: connect data[0..2], data[3..5]; weld relpos, anchor
-  int b1 = anchorPoint(m, d, eq, 0, weld ? data + 3 : data, pos1);
-  int b2 = anchorPoint(m, d, eq, 1, weld ? data : data + 3, pos2);
-  pointBias(m, d, b1, pos1, acc1, aa1, w1);
-  pointBias(m, d, b2, pos2, acc2, aa2, w2);
+  int b1 = anchor_point(m, d, eq, 0, weld ? data + 3 : data, pos1);
+  int b2 = anchor_point(m, d, eq, 1, weld ? data : data + 3, pos2);
+  point_bias(m, d, b1, pos1, acc1, aa1, w1);
+  point_bias(m, d, b2, pos2, acc2, aa2, w2);
   mju_sub3(bias, acc1, acc2);
   if (!weld) {
     return 3;
@@ -277,8 +268,8 @@ static int equalityBias(const mjModel* m, const mjData* d, int eq, mjtNum bias[6
 
   // weld orientation: d/dt of 0.5 neg(q2) (w1 - w2) q1r at fixed qvel
   mjtNum q1[4], q2[4], q1r[4], negq2[4], dw[3], da[3], qa[4], qb[4], qc[4], qd[4];
-  objectQuat(m, d, eq, 0, q1);
-  objectQuat(m, d, eq, 1, q2);
+  object_quat(m, d, eq, 0, q1);
+  object_quat(m, d, eq, 1, q2);
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
     mju_copy4(q1r, q1);
   } else {
@@ -316,7 +307,7 @@ void tn__equalityBias(const mjModel* m, mjData* d) {
       continue;
     }
     mjtNum bias[6];
-    int n = equalityBias(m, d, eq, bias);
+    int n = equality_bias(m, d, eq, bias);
     for (int k = 0; k < n; k++) {
       d->efc_aref[i + k] -= bias[k];
     }

@@ -10,9 +10,9 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* the public name of tn__isSparse's rule: sparse when asked, or auto with many dofs */
+/* the public name of is_sparse's rule: sparse when asked, or auto with many dofs */
 int mj_isSparse(const mjModel* m) {
-  return tn__isSparse(m);
+  return is_sparse(m);
 }
 
 /* dual solver or noslip: efc_AR needed */
@@ -36,7 +36,7 @@ int tn__bodyChain(const mjModel* m, int body, int* chain) {
 }
 
 /* sorted union of two bodies' chains; with skip_common, without the dofs both share */
-static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
+static int merge_chains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
   int n = 0;
   int i1 = tn__bodyLastDof(m, body1), i2 = tn__bodyLastDof(m, body2);
 
@@ -66,14 +66,14 @@ static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, 
 
 /* sorted union of two bodies' chains (equality rows keep shared ancestors, as MuJoCo) */
 int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain) {
-  return mergeChains(m, body1, body2, 0, chain);
+  return merge_chains(m, body1, body2, 0, chain);
 }
 
 /* the dofs moving one body but not the other (contact rows: a shared ancestor moves both
  * contact points alike, so its column of the Jacobian difference is zero and MuJoCo leaves
  * it out of sparse rows) */
 int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
-  return mergeChains(m, body1, body2, 1, chain);
+  return merge_chains(m, body1, body2, 1, chain);
 }
 
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */
@@ -112,7 +112,7 @@ void tn__jacChain(const mjModel* m, const mjData* d, int body, const mjtNum poin
 
     // translation: linear velocity at the com plus rotation about it
     if (jacp) {
-      tn__dofPointVel(vel, cdof, offset);
+      dof_point_vel(vel, cdof, offset);
       jacp[k] = vel[0];
       jacp[k + n] = vel[1];
       jacp[k + 2 * n] = vel[2];
@@ -122,7 +122,7 @@ void tn__jacChain(const mjModel* m, const mjData* d, int body, const mjtNum poin
 
 /* J[i] . vec */
 mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
-  if (tn__isSparse(m)) {
+  if (is_sparse(m)) {
     int adr = d->efc_J_rowadr[i];
     return mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
   }
@@ -131,7 +131,7 @@ mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
 
 /* vec += scl * J[i]' */
 void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
-  if (tn__isSparse(m)) {
+  if (is_sparse(m)) {
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     const mjtNum* val = d->efc_J + adr;
     const int* ind = d->efc_J_colind + adr;
@@ -145,7 +145,7 @@ void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum 
 
 /* dense copy of row i */
 void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
-  if (tn__isSparse(m)) {
+  if (is_sparse(m)) {
     mju_zero(row, m->nv);
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     for (int k = 0; k < nnz; k++) {
@@ -161,7 +161,7 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   int nv = m->nv, nefc = d->nefc;
 
   // sparse: one sparse dot per row
-  if (tn__isSparse(m)) {
+  if (is_sparse(m)) {
     for (int i = 0; i < nefc; i++) {
       int adr = d->efc_J_rowadr[i];
       res[i] = mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
@@ -178,7 +178,7 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
 /* res = J' vec */
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   // dense: MuJoCo's transposed product, rows scaled and accumulated
-  if (!tn__isSparse(m)) {
+  if (!is_sparse(m)) {
     mju_mulMatTVec(res, d->efc_J, vec, d->nefc, m->nv);
     return;
   }
@@ -193,7 +193,7 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
 }
 
 /* 1 if sparse rows a and b have the same column pattern */
-static int samePattern(const mjData* d, int a, int b) {
+static int same_pattern(const mjData* d, int a, int b) {
   int nnz = d->efc_J_rownnz[a];
   if (d->efc_J_rownnz[b] != nnz) {
     return 0;
@@ -212,8 +212,7 @@ static int samePattern(const mjData* d, int a, int b) {
 void tn__makeRowSuper(mjData* d) {
   int nefc = d->nefc;
   for (int i = nefc - 1; i >= 0; i--) {
-    d->efc_J_rowsuper[i] = (i < nefc - 1 && samePattern(d, i, i + 1))
-                               ? d->efc_J_rowsuper[i + 1] + 1
-                               : 0;
+    d->efc_J_rowsuper[i] =
+        (i < nefc - 1 && same_pattern(d, i, i + 1)) ? d->efc_J_rowsuper[i + 1] + 1 : 0;
   }
 }

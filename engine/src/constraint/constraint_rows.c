@@ -17,7 +17,7 @@
 void tn__addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
                  const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
                  int id) {
-  int nv = m->nv, sparse = tn__isSparse(m);
+  int nv = m->nv, sparse = is_sparse(m);
 
   // counting pass
   if (!d->efc_type) {
@@ -67,7 +67,7 @@ void tn__addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chai
 
 /* dofs with a non-zero entry in tendon t's structure: its joints, or the chains of the
  * bodies its path visits; ascending */
-static int tendonChain(const mjModel* m, const mjData* d, int t, int* chain, int* mark) {
+static int tendon_chain(const mjModel* m, const mjData* d, int t, int* chain, int* mark) {
   int nv = m->nv, n = 0;
 
   // mark every dof with a non-zero moment, and every dof a path body moves
@@ -107,8 +107,8 @@ static int tendonChain(const mjModel* m, const mjData* d, int t, int* chain, int
 }
 
 /* gather tendon t's Jacobian at the chain's dofs, scaled */
-static void tendonJac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
-                      mjtNum scl, mjtNum* jac) {
+static void tendon_jac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
+                       mjtNum scl, mjtNum* jac) {
   const mjtNum* row = d->ten_J + (size_t)t * m->nv;
   for (int k = 0; k < n; k++) {
     jac[k] = scl * row[chain[k]];
@@ -120,7 +120,7 @@ static void tendonJac(const mjModel* m, const mjData* d, int t, const int* chain
  * ------------------------------------------------------------------------------------- */
 
 /* dof and tendon friction loss rows */
-static void instantiateFriction(const mjModel* m, mjData* d) {
+static void instantiate_friction(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_FRICTIONLOSS)) {
     return;
   }
@@ -140,8 +140,8 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
   // tendons: the tendon's Jacobian
   for (int t = 0; t < m->ntendon; t++) {
     if (m->tendon_frictionloss[t] > 0) {
-      int n = tendonChain(m, d, t, chain, mark);
-      tendonJac(m, d, t, chain, n, 1, jac);
+      int n = tendon_chain(m, d, t, chain, mark);
+      tendon_jac(m, d, t, chain, n, 1, jac);
       tn__addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
                   mjCNSTR_FRICTION_TENDON, t);
     }
@@ -154,7 +154,7 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* one scalar joint's lower and upper limit rows */
-static void limitScalar(const mjModel* m, mjData* d, int j) {
+static void limit_scalar(const mjModel* m, mjData* d, int j) {
   mjtNum value = d->qpos[m->jnt_qposadr[j]], margin = m->jnt_margin[j];
   int dof = m->jnt_dofadr[j];
 
@@ -169,7 +169,7 @@ static void limitScalar(const mjModel* m, mjData* d, int j) {
 }
 
 /* a ball joint's rotation-angle limit row */
-static void limitBall(const mjModel* m, mjData* d, int j) {
+static void limit_ball(const mjModel* m, mjData* d, int j) {
   mjtNum quat[4], axis[3], margin = m->jnt_margin[j];
   int dof = m->jnt_dofadr[j];
 
@@ -190,8 +190,7 @@ static void limitBall(const mjModel* m, mjData* d, int j) {
 }
 
 /* one tendon's lower and upper limit rows */
-static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mark,
-                        mjtNum* jac) {
+static void limit_tendon(const mjModel* m, mjData* d, int t, int* chain, int* mark, mjtNum* jac) {
   mjtNum value = d->ten_length[t], margin = m->tendon_margin[t];
   int n = -1;
 
@@ -200,16 +199,16 @@ static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mar
     mjtNum dist = side * (m->tendon_range[2 * t + (side + 1) / 2] - value);
     if (dist < margin) {
       if (n < 0) {
-        n = tendonChain(m, d, t, chain, mark);
+        n = tendon_chain(m, d, t, chain, mark);
       }
-      tendonJac(m, d, t, chain, n, -side, jac);
+      tendon_jac(m, d, t, chain, n, -side, jac);
       tn__addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
     }
   }
 }
 
 /* joint and tendon limit rows */
-static void instantiateLimit(const mjModel* m, mjData* d) {
+static void instantiate_limit(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_LIMIT)) {
     return;
   }
@@ -221,9 +220,9 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
     }
     int type = m->jnt_type[j];
     if (type == mjJNT_SLIDE || type == mjJNT_HINGE) {
-      limitScalar(m, d, j);
+      limit_scalar(m, d, j);
     } else if (type == mjJNT_BALL) {
-      limitBall(m, d, j);
+      limit_ball(m, d, j);
     }
   }
 
@@ -235,7 +234,7 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
     mjtNum* jac = mj_stackAllocNum(d, (size_t)m->nv);
     for (int t = 0; t < m->ntendon; t++) {
       if (m->tendon_limited[t]) {
-        limitTendon(m, d, t, chain, mark, jac);
+        limit_tendon(m, d, t, chain, mark, jac);
       }
     }
     mj_freeStack(d);
@@ -248,9 +247,9 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
 
 /* contact rows in the contact frame: dif = J(body2) - J(body1) at the contact point, then
  * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif */
-static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* con,
-                            const int* chain, int n, mjtNum* jacp, mjtNum* jacr,
-                            mjtNum* tmp, mjtNum* frm) {
+static void contact_frame_jac(const mjModel* m, const mjData* d, const mjContact* con,
+                              const int* chain, int n, mjtNum* jacp, mjtNum* jacr, mjtNum* tmp,
+                              mjtNum* frm) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
   int rot = con->dim > 3;
 
@@ -274,8 +273,8 @@ static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* 
 }
 
 /* one contact's rows (pyramidal edges or elliptic components) */
-static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
-                        int n, mjtNum* scratch) {
+static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
+                         int n, mjtNum* scratch) {
   int dim = con->dim, pyramid = dim > 1 && m->opt.cone == mjCONE_PYRAMIDAL;
   int nrow = dim == 1 ? 1 : (pyramid ? 2 * (dim - 1) : dim);
   int type = dim == 1 ? mjCNSTR_CONTACT_FRICTIONLESS
@@ -295,7 +294,7 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
   // frame Jacobian: 6 rows of n
   mjtNum *jacp = scratch, *jacr = jacp + 3 * n, *tmp = jacr + 3 * n;
   mjtNum *frm = tmp + 6 * n, *rows = frm + 6 * n;
-  contactFrameJac(m, d, con, chain, n, jacp, jacr, tmp, frm);
+  contact_frame_jac(m, d, con, chain, n, jacp, jacr, tmp, frm);
 
   // pyramidal: edges J_n +- mu_k J_k
   if (pyramid) {
@@ -319,7 +318,7 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
 }
 
 /* contact rows for every included contact */
-static void instantiateContact(const mjModel* m, mjData* d) {
+static void instantiate_contact(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_CONTACT) || !d->ncon) {
     return;
   }
@@ -340,7 +339,7 @@ static void instantiateContact(const mjModel* m, mjData* d) {
     if (!n) {
       continue;
     }
-    contactRows(m, d, con, i, chain, n, scratch);
+    contact_rows(m, d, con, i, chain, n, scratch);
   }
   mj_freeStack(d);
 }
@@ -350,21 +349,21 @@ static void instantiateContact(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* every row type in MuJoCo's order; ne/nf/nl from the running counts */
-static void instantiateAll(const mjModel* m, mjData* d) {
+static void instantiate_all(const mjModel* m, mjData* d) {
   tn__instantiateEquality(m, d);
   int ne = d->nefc;
-  instantiateFriction(m, d);
+  instantiate_friction(m, d);
   int nf = d->nefc - ne;
-  instantiateLimit(m, d);
+  instantiate_limit(m, d);
   int nl = d->nefc - ne - nf;
-  instantiateContact(m, d);
+  instantiate_contact(m, d);
   d->ne = ne;
   d->nf = nf;
   d->nl = nl;
 }
 
 /* no rows this step (arena full or inconsistent): release and unlink the contacts */
-static void dropRows(mjData* d) {
+static void drop_rows(mjData* d) {
   tn__efcRelease(d);
   d->ne = d->nf = d->nl = 0;
   for (int i = 0; i < d->ncon; i++) {
@@ -375,7 +374,7 @@ static void dropRows(mjData* d) {
 /* build the constraint rows, their impedance and regularization */
 void mj_makeConstraint(const mjModel* m, mjData* d) {
   // release last step's rows
-  dropRows(d);
+  drop_rows(d);
   d->nisland = 0;
   if (TN_CDISABLED(m, mjDSBL_CONSTRAINT)) {
     return;
@@ -383,38 +382,38 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
 
   // counting pass (efc_type NULL marks it)
   d->efc_type = NULL;
-  instantiateAll(m, d);
+  instantiate_all(m, d);
   if (!d->nefc) {
     d->ne = d->nf = d->nl = 0;
     return;
   }
-  if (!tn__isSparse(m)) {
+  if (!is_sparse(m)) {
     d->nJ = d->nefc * m->nv;
   }
 
   // allocate (the AR pattern follows when a dual solver needs it)
   int nefc = d->nefc, nJ = d->nJ;
   if (!tn__efcAllocate(m, d, 0)) {
-    dropRows(d);
+    drop_rows(d);
     return;
   }
 
   // filling pass
   d->nefc = 0;
-  d->nJ = tn__isSparse(m) ? 0 : nJ;
-  instantiateAll(m, d);
+  d->nJ = is_sparse(m) ? 0 : nJ;
+  instantiate_all(m, d);
   if (d->nefc != nefc || d->nJ != nJ) {
     mju_error("mj_makeConstraint: row count changed between passes");
-    dropRows(d);
+    drop_rows(d);
     return;
   }
-  if (tn__isSparse(m)) {
+  if (is_sparse(m)) {
     tn__makeRowSuper(d);
   }
 
   // AR storage for PGS and noslip
   if (tn__isDual(m) && !tn__allocAR(m, d)) {
-    dropRows(d);
+    drop_rows(d);
     return;
   }
 

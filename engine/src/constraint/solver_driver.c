@@ -33,7 +33,7 @@ void tn__saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement, mj
 }
 
 /* dual cost 0.5 f'AR f + f'b of the current forces */
-static mjtNum dualCost(const mjModel* m, mjData* d) {
+static mjtNum dual_cost(const mjModel* m, mjData* d) {
   mjtNum cost = 0, res;
   for (int i = 0; i < d->nefc; i++) {
     tn__dualResidual(m, d, &res, i, 1, 0);
@@ -67,7 +67,7 @@ static void warmstart(const mjModel* m, mjData* d, mjtNum* jaref, mjtNum* Ma, in
 
   // PGS: keep those forces unless worse than zero
   if (m->opt.solver == mjSOL_PGS) {
-    if (dualCost(m, d) > 0) {
+    if (dual_cost(m, d) > 0) {
       mju_zero(d->efc_force, nefc);
       mju_zero(d->qfrc_constraint, nv);
     }
@@ -122,7 +122,7 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
       break;
     case mjSOL_CG: tn__solPrimal(m, d, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL); break;
     default:
-      if (!tn__isSparse(m)) {
+      if (!is_sparse(m)) {
         d->solver_nnz[0] = nv * nv;
       }
       tn__solPrimal(m, d, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);

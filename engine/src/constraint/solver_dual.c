@@ -9,8 +9,8 @@
 #include "util/util_inline.h"
 
 /* AR[r, c] (0 when not stored) */
-static mjtNum entryAR(const mjModel* m, const mjData* d, int r, int c) {
-  if (!tn__isSparse(m)) {
+static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
+  if (!is_sparse(m)) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
   int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
@@ -29,7 +29,7 @@ void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int
   int nefc = d->nefc;
   for (int j = 0; j < dim; j++) {
     int r = i + j;
-    if (tn__isSparse(m)) {
+    if (is_sparse(m)) {
       int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
       mjtNum s = 0;
       for (int k = 0; k < nnz; k++) {
@@ -49,7 +49,7 @@ void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int
 void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR) {
   for (int j = 0; j < dim; j++) {
     for (int k = 0; k < dim; k++) {
-      block[j * dim + k] = entryAR(m, d, i + j, i + k);
+      block[j * dim + k] = entry_ar(m, d, i + j, i + k);
     }
     if (flg_subR) {
       block[j * dim + j] -= d->efc_R[i + j];
@@ -60,7 +60,7 @@ void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int 
 /* res = 1 / diag(AR) (minus R when flg_subR) */
 void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum v = entryAR(m, d, i, i);
+    mjtNum v = entry_ar(m, d, i, i);
     if (flg_subR) {
       v -= d->efc_R[i];
     }

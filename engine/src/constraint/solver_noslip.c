@@ -9,7 +9,7 @@
 #include "util/util_inline.h"
 
 /* friction-loss rows: Newton step on A (no R), clamped to the interval */
-static mjtNum sweepFrictionLoss(const mjModel* m, mjData* d, const mjtNum* Ainv) {
+static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ainv) {
   mjtNum improvement = 0, res, A;
   for (int i = d->ne; i < d->ne + d->nf; i++) {
     mjtNum* f = d->efc_force + i;
@@ -28,7 +28,7 @@ static mjtNum sweepFrictionLoss(const mjModel* m, mjData* d, const mjtNum* Ainv)
 }
 
 /* one pair of opposing pyramid edges j, j+1: redistribute their sum */
-static mjtNum pyramidPair(const mjModel* m, mjData* d, int j) {
+static mjtNum pyramid_pair(const mjModel* m, mjData* d, int j) {
   mjtNum res[2], old[2], Ac[4], bc[2];
   mjtNum* f = d->efc_force + j;
   tn__dualResidual(m, d, res, j, 2, 1);
@@ -59,7 +59,7 @@ static mjtNum pyramidPair(const mjModel* m, mjData* d, int j) {
 }
 
 /* elliptic friction at fixed normal force: QCQP in the cone slice */
-static mjtNum ellipticFriction(const mjModel* m, mjData* d, int i, int dim) {
+static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   const mjContact* con = d->contact + d->efc_id[i];
   int nf = dim - 1;
   mjtNum res[5], old[5], Ac[25], bc[5], v[5];
@@ -91,19 +91,19 @@ static mjtNum ellipticFriction(const mjModel* m, mjData* d, int i, int dim) {
 }
 
 /* contact friction of every contact */
-static mjtNum sweepContacts(const mjModel* m, mjData* d) {
+static mjtNum sweep_contacts(const mjModel* m, mjData* d) {
   mjtNum improvement = 0;
   for (int i = d->ne + d->nf; i < d->nefc; i++) {
     int type = d->efc_type[i];
     if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
       int dim = d->contact[d->efc_id[i]].dim;
       for (int j = i; j < i + 2 * (dim - 1); j += 2) {
-        improvement += pyramidPair(m, d, j);
+        improvement += pyramid_pair(m, d, j);
       }
       i += 2 * (dim - 1) - 1;
     } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
       int dim = d->contact[d->efc_id[i]].dim;
-      improvement += ellipticFriction(m, d, i, dim);
+      improvement += elliptic_friction(m, d, i, dim);
       i += dim - 1;
     }
   }
@@ -136,7 +136,7 @@ void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter) {
     }
 
     // sweeps: friction loss, then contact friction
-    improvement += sweepFrictionLoss(m, d, Ainv) + sweepContacts(m, d);
+    improvement += sweep_friction_loss(m, d, Ainv) + sweep_contacts(m, d);
 
     // states and statistics
     tn__dualState(m, d, d->efc_state);

@@ -65,8 +65,8 @@ void mj_invConstraint(const mjModel* m, mjData* d) {
 }
 
 /* res += scl * D vec for a matrix in the D sparsity pattern */
-static void add_mulD(const mjModel* m, mjtNum* res, const mjtNum* D, const mjtNum* vec,
-                     mjtNum scl) {
+static void add_mul_d(const mjModel* m, mjtNum* res, const mjtNum* D, const mjtNum* vec,
+                      mjtNum scl) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->D_rowadr[i], nnz = m->D_rownnz[i];
     mjtNum s = 0;
@@ -110,7 +110,7 @@ static void discrete_to_continuous(const mjModel* m, mjData* d) {
       return;
     }
     tn__implicitDeriv(m, d, deriv);
-    add_mulD(m, qfrc, deriv, d->qacc, -h);
+    add_mul_d(m, qfrc, deriv, d->qacc, -h);
   }
 
   // qacc = M^-1 qfrc

@@ -8,7 +8,7 @@
 #include "passive/passive_internal.h"
 
 /* add qfrc_gravcomp to qfrc_passive for joints that do not route it to actuators */
-static void addGravcomp(const mjModel* m, mjData* d) {
+static void add_gravcomp(const mjModel* m, mjData* d) {
   for (int j = 0; j < m->njnt; j++) {
     if (m->jnt_actgravcomp[j]) {
       continue;
@@ -46,7 +46,7 @@ void mj_passive(const mjModel* m, mjData* d) {
   // sum the parts
   mju_add(d->qfrc_passive, d->qfrc_spring, d->qfrc_damper, nv);
   if (has_gravcomp) {
-    addGravcomp(m, d);
+    add_gravcomp(m, d);
   }
   if (has_fluid) {
     mju_addTo(d->qfrc_passive, d->qfrc_fluid, nv);

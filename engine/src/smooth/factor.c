@@ -39,7 +39,7 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
 }
 
 /* one vector: x <- inv(L') x, the first half of the solve */
-static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = m->nv - 1; i >= 0; i--) {
     mjtNum xi = x[i];
     if (xi == 0) {
@@ -56,7 +56,7 @@ static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
 
 /* one vector: x <- inv(L) x, the second half of the solve: x(i) -= L(i,:) x over the
  * ancestors of i, as one dot product (MuJoCo's order; simple dofs have no ancestors) */
-static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+static void solve_l(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i], n = m->M_rownnz[i] - 1;
     if (n > 0 && !m->dof_simplenum[i]) {
@@ -69,11 +69,11 @@ static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
 void tn__solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
   int nv = m->nv;
   for (int v = 0; v < n; v++, x += nv) {
-    solve_Lt(m, x, qLD);
+    solve_lt(m, x, qLD);
     for (int i = 0; i < nv; i++) {
       x[i] *= diaginv[i];
     }
-    solve_L(m, x, qLD);
+    solve_l(m, x, qLD);
   }
 }
 
@@ -100,7 +100,7 @@ void mj_solveM2(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, const m
   }
   for (int v = 0; v < n; v++) {
     mjtNum* xv = x + (size_t)v * nv;
-    solve_Lt(m, xv, d->qLD);
+    solve_lt(m, xv, d->qLD);
     for (int i = 0; i < nv; i++) {
       xv[i] *= sqrtInvD[i];
     }

@@ -48,7 +48,7 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
 
     // translation: linear velocity at the com, corrected for rotation about it
     if (jacp) {
-      tn__dofPointVel(vel, cdof, offset);
+      dof_point_vel(vel, cdof, offset);
       jacp[i] = vel[0];
       jacp[i + nv] = vel[1];
       jacp[i + 2 * nv] = vel[2];
@@ -76,11 +76,11 @@ void tn__jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNu
 
     // the two point Jacobians' columns (zero off a chain)
     if (c == i0) {
-      tn__dofPointVel(j0, cdof, off0);
+      dof_point_vel(j0, cdof, off0);
       i0 = m->dof_parentid[i0];
     }
     if (c == i1) {
-      tn__dofPointVel(j1, cdof, off1);
+      dof_point_vel(j1, cdof, off1);
       i1 = m->dof_parentid[i1];
     }
 
@@ -127,7 +127,7 @@ void tn__jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
 
     // force through this dof's column of jacp
     if (force) {
-      tn__dofPointVel(jp, cdof, offset);
+      dof_point_vel(jp, cdof, offset);
       qfrc[i] += jp[0] * force[0] + jp[1] * force[1] + jp[2] * force[2];
     }
 

@@ -30,9 +30,9 @@ void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum po
   // orientation: copy a coinciding frame's matrix, or the matrix of xquat*quat
   if (xmat && quat) {
     if (sameframe == tnSAMEFRAME_BODY || sameframe == tnSAMEFRAME_BODYROT) {
-      tn__copy9(xmat, d->xmat + 9 * body);
+      copy9(xmat, d->xmat + 9 * body);
     } else if (sameframe == tnSAMEFRAME_INERTIA || sameframe == tnSAMEFRAME_INERTIAROT) {
-      tn__copy9(xmat, d->ximat + 9 * body);
+      copy9(xmat, d->ximat + 9 * body);
     } else {
       mjtNum q[4];
       mju_mulQuat(q, d->xquat + 4 * body, quat);
@@ -212,7 +212,7 @@ static void camlight_camera(const mjModel* m, mjData* d, int c) {
     // tracking: fixed global orientation, offset from the body or its subtree com
     case mjCAMLIGHT_TRACK:
     case mjCAMLIGHT_TRACKCOM:
-      tn__copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
+      copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
       if (m->cam_mode[c] == mjCAMLIGHT_TRACK) {
         mju_add3(d->cam_xpos + 3 * c, d->xpos + 3 * body, m->cam_pos0 + 3 * c);
       } else {

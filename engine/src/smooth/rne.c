@@ -29,12 +29,12 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     mjtNum tmp[6], tmp1[6];
 
     // cacc = cacc_parent + cdof_dot * qvel (+ cdof * qacc)
-    tn__mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn__copy6(acc, cacc + 6 * m->body_parentid[b]);
-    tn__addTo6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc, cacc + 6 * m->body_parentid[b]);
+    add_to6(acc, tmp);
     if (flg_acc) {
-      tn__mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
-      tn__addTo6(acc, tmp);
+      mul_dof_vec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
+      add_to6(acc, tmp);
     }
 
     // cfrc = cinert * cacc + cvel x* (cinert * cvel)
@@ -43,7 +43,7 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     mju_mulInertVec(cfrc + 6 * b, cinert, acc);
     mju_mulInertVec(tmp, cinert, cvel);
     mju_crossForce(tmp1, cvel, tmp);
-    tn__addTo6(cfrc + 6 * b, tmp1);
+    add_to6(cfrc + 6 * b, tmp1);
   }
 }
 
@@ -53,7 +53,7 @@ static void rne_backward(const mjModel* m, mjtNum* cfrc) {
   for (int b = m->nbody - 1; b > 0; b--) {
     int parent = m->body_parentid[b];
     if (parent > 0) {
-      tn__addTo6(cfrc + 6 * parent, cfrc + 6 * b);
+      add_to6(cfrc + 6 * parent, cfrc + 6 * b);
     }
   }
 }
@@ -87,9 +87,9 @@ static void bias_body_acc(const mjModel* m, const mjData* d, mjtNum* acc) {
   for (int b = 1; b < m->nbody; b++) {
     int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
     mjtNum tmp[6];
-    tn__mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn__copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
-    tn__addTo6(acc + 6 * b, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
+    add_to6(acc + 6 * b, tmp);
   }
 }
 

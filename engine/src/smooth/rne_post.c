@@ -183,11 +183,11 @@ static void body_accelerations(const mjModel* m, mjData* d) {
     mjtNum tmp[6];
 
     // cacc = cacc_parent + cdof_dot * qvel + cdof * qacc
-    tn__mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn__copy6(acc, d->cacc + 6 * m->body_parentid[b]);
-    tn__addTo6(acc, tmp);
-    tn__mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
-    tn__addTo6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc, d->cacc + 6 * m->body_parentid[b]);
+    add_to6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
+    add_to6(acc, tmp);
   }
 }
 
@@ -202,11 +202,11 @@ static void internal_forces(const mjModel* m, mjData* d) {
     mju_mulInertVec(frc, cinert, d->cacc + 6 * b);
     mju_mulInertVec(tmp, cinert, cvel);
     mju_crossForce(tmp1, cvel, tmp);
-    tn__addTo6(frc, tmp1);
+    add_to6(frc, tmp1);
     mju_subFrom(frc, d->cfrc_ext + 6 * b, 6);
   }
   for (int b = m->nbody - 1; b > 0; b--) {
-    tn__addTo6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
+    add_to6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
   }
 }
 

@@ -66,7 +66,7 @@ int tn__bodyLastDof(const mjModel* m, int body);
 
 /* velocity of a point moved by one dof: the dof's column of the point's translational
  * Jacobian, v + w x offset with cdof = (w, v) and offset the point relative to the tree's com */
-static inline void tn__dofPointVel(mjtNum res[3], const mjtNum cdof[6], const mjtNum offset[3]) {
+static inline void dof_point_vel(mjtNum res[3], const mjtNum cdof[6], const mjtNum offset[3]) {
   mjtNum w_x_offset[3];
   mju_cross(w_x_offset, cdof, offset);
   res[0] = cdof[3] + w_x_offset[0];
@@ -75,21 +75,21 @@ static inline void tn__dofPointVel(mjtNum res[3], const mjtNum cdof[6], const mj
 }
 
 /* res = v (6 numbers) */
-static inline void tn__copy6(mjtNum res[6], const mjtNum v[6]) {
+static inline void copy6(mjtNum res[6], const mjtNum v[6]) {
   for (int k = 0; k < 6; k++) {
     res[k] = v[k];
   }
 }
 
 /* res += v (6 numbers) */
-static inline void tn__addTo6(mjtNum res[6], const mjtNum v[6]) {
+static inline void add_to6(mjtNum res[6], const mjtNum v[6]) {
   for (int k = 0; k < 6; k++) {
     res[k] += v[k];
   }
 }
 
 /* res = v (9 numbers) */
-static inline void tn__copy9(mjtNum res[9], const mjtNum v[9]) {
+static inline void copy9(mjtNum res[9], const mjtNum v[9]) {
   for (int k = 0; k < 9; k++) {
     res[k] = v[k];
   }
@@ -97,7 +97,7 @@ static inline void tn__copy9(mjtNum res[9], const mjtNum v[9]) {
 
 /* res = sum over n consecutive 6D dofs of dof[i]*vec[i], accumulated in dof order (as
  * mju_mulDofVec); zero when n = 0 */
-static inline void tn__mulDofVec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
+static inline void mul_dof_vec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
   if (n <= 0) {
     for (int k = 0; k < 6; k++) {
       res[k] = 0;

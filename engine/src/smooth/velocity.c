@@ -16,8 +16,8 @@ static void vel_rotations(const mjData* d, int dof, mjtNum cvel[6], mjtNum* cdof
   for (int k = 0; k < 3; k++) {
     mju_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
   }
-  tn__mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-  tn__addTo6(cvel, tmp);
+  mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+  add_to6(cvel, tmp);
 }
 
 /* cvel and cdof_dot of body b from its parent's velocity and its own dofs */
@@ -26,7 +26,7 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
   mjtNum cvel[6], tmp[6];
 
   // start from the parent's velocity
-  tn__copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
+  copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
 
   for (int j = 0; j < dofnum; j++) {
     int dof = dofadr + j;
@@ -36,8 +36,8 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
       // free: translations first (no cdof_dot), then rotations like a ball
       case mjJNT_FREE:
         mju_zero(cdofdot, 18);
-        tn__mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-        tn__addTo6(cvel, tmp);
+        mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+        add_to6(cvel, tmp);
         vel_rotations(d, dof + 3, cvel, cdofdot + 18);
         j += 5;
         break;
@@ -56,7 +56,7 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
     }
   }
 
-  tn__copy6(d->cvel + 6 * b, cvel);
+  copy6(d->cvel + 6 * b, cvel);
 }
 
 /* com-based velocities of all bodies and cdof_dot of all dofs */
