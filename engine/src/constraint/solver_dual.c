@@ -79,6 +79,9 @@ mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce
     change = 0.5 * delta * delta * A[0] + delta * res[0];
   } else {
     mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
+    if (dim > 6) {
+      __builtin_unreachable();  // a block has at most 6 rows (the compiler inlines mju_dot)
+    }
     for (int j = 0; j < dim; j++) {
       delta[j] = force[j] - oldforce[j];
     }
