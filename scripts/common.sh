@@ -10,10 +10,12 @@ TORSION_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin:${PATH}"
 export DEBIAN_FRONTEND=noninteractive
 
-# Debian 12 packages the build and the tests need
+# Debian 12 packages the build and the tests need (clang, libFuzzer and clang's OpenMP for
+# scripts/fuzz.sh)
 TORSION_APT_PACKAGES=(gcc libc6-dev pkg-config meson ninja-build
   libuv1-dev libprotobuf-c-dev protobuf-c-compiler libmxml-dev libccd-dev libqhull-dev
-  libpng-dev libinih-dev libcmocka-dev python3 python3-venv)
+  libpng-dev libinih-dev libcmocka-dev python3 python3-venv
+  clang libclang-rt-14-dev libomp-14-dev)
 
 # print a step header
 step() {

@@ -159,12 +159,6 @@ void td_conn_discard(tdConn* c) {
  * reading and framing
  * ------------------------------------------------------------------------------------- */
 
-/* big-endian length at p */
-static uint32_t frame_len(const char* p) {
-  const unsigned char* u = (const unsigned char*)p;
-  return (uint32_t)u[0] << 24 | (uint32_t)u[1] << 16 | (uint32_t)u[2] << 8 | u[3];
-}
-
 /* give libuv room for the rest of the current frame (at least one read chunk) */
 static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
   (void)suggested;
@@ -179,7 +173,7 @@ static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
   // it sends the bytes
   size_t want = TD_READ_CHUNK;
   if (avail >= 4) {
-    uint64_t flen = frame_len(c->rbuf + c->rpos);
+    uint64_t flen = td_frame_len((const uint8_t*)c->rbuf + c->rpos);
     if (flen <= (uint64_t)c->srv->cfg.max_frame_bytes && 4 + flen > avail &&
         4 + flen - avail > want) {
       size_t missing = (size_t)(4 + flen - avail);
@@ -262,17 +256,19 @@ static void process_frames(tdConn* c) {
   c->processing = 1;
   while (!c->closing && !c->paused && c->rlen - c->rpos >= 4) {
     size_t avail = c->rlen - c->rpos;
-    uint32_t flen = frame_len(c->rbuf + c->rpos);
+    const uint8_t* p = (const uint8_t*)c->rbuf + c->rpos;
+    uint32_t flen = 0;
+    int state = td_frame_split(p, avail, c->srv->cfg.max_frame_bytes, &flen);
 
     // a length beyond the limit breaks the framing: answer once and close
-    if ((int64_t)flen > c->srv->cfg.max_frame_bytes) {
-      td_conn_send_error(c, td_peek_id((const uint8_t*)c->rbuf + c->rpos + 4, avail - 4),
-                         TD_E_BAD_FRAME, "frame of %u bytes exceeds max_frame_bytes %lld", flen,
+    if (state == TD_FRAME_TOO_LONG) {
+      td_conn_send_error(c, td_peek_id(p + 4, avail - 4), TD_E_BAD_FRAME,
+                         "frame of %u bytes exceeds max_frame_bytes %lld", flen,
                          (long long)c->srv->cfg.max_frame_bytes);
       td_conn_close(c, 1);
       break;
     }
-    if (avail < 4 + (size_t)flen) {
+    if (state == TD_FRAME_MORE) {
       break;
     }
     c->rpos += 4 + (size_t)flen;

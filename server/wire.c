@@ -6,6 +6,23 @@
 #include <string.h>
 #include <time.h>
 
+/* big-endian length at p */
+uint32_t td_frame_len(const uint8_t* p) {
+  return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* the state of the frame at the start of a buffer */
+int td_frame_split(const uint8_t* p, size_t avail, int64_t max_frame, uint32_t* flen) {
+  if (avail < 4) {
+    return TD_FRAME_MORE;
+  }
+  *flen = td_frame_len(p);
+  if ((int64_t)*flen > max_frame) {
+    return TD_FRAME_TOO_LONG;
+  }
+  return avail - 4 < (size_t)*flen ? TD_FRAME_MORE : TD_FRAME_READY;
+}
+
 /* pack with a 4-byte big-endian length prefix */
 int td_pack_frame(const tdResp* r, char** frame, size_t* len) {
   size_t n = protobuf_c_message_get_packed_size(&r->base);

@@ -48,6 +48,18 @@ typedef Torsion__V1__Array tdArray;
 #define TD_F64 TORSION__V1__DTYPE__DTYPE_FLOAT64
 #define TD_F32 TORSION__V1__DTYPE__DTYPE_FLOAT32
 
+/* the big-endian payload length at the start of a frame (4 bytes at p) */
+uint32_t td_frame_len(const uint8_t* p);
+
+/* where the frame at the start of `avail` buffered bytes stands, for a server taking frames
+ * of at most max_frame payload bytes: TD_FRAME_READY (its *flen payload bytes follow the
+ * 4-byte length), TD_FRAME_MORE (more bytes are needed) or TD_FRAME_TOO_LONG (the length
+ * is over the limit: the framing is broken) */
+#define TD_FRAME_MORE 0
+#define TD_FRAME_READY 1
+#define TD_FRAME_TOO_LONG (-1)
+int td_frame_split(const uint8_t* p, size_t avail, int64_t max_frame, uint32_t* flen);
+
 /* serialize a response into a new frame (4-byte big-endian length + message); returns 0,
  * or -1 when out of memory or too large for a frame */
 int td_pack_frame(const tdResp* r, char** frame, size_t* len);

@@ -234,6 +234,9 @@ static int fuse_body(fuseState* f, int b) {
 /* reorder a family: objects not moved first (in order), then moved ones in move order */
 static int reorder(tnVec* v, size_t size, const int* seq) {
   int n = v->n;
+  if (n == 0) {
+    return 1;
+  }
   char* tmp = malloc(size * (size_t)(n ? n : 1));
   int* idx = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!tmp || !idx) {
