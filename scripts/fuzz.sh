@@ -47,7 +47,7 @@ TORSION_PROTO_DESC="$TORSION_ROOT/build-fuzz/proto/torsion.desc" \
   "$py" scripts/fuzz_seeds.py build-fuzz/seeds || echo "warning: seed generation failed" >&2
 
 # sanitizers: stop at the first report of any kind, leaks included
-export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:allocator_may_return_null=1"
+export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 # per-target options: the longest input, a time limit per input

@@ -2,7 +2,8 @@
 # scripts/test.sh — the whole test suite: install what it needs (apt packages only when one
 # is missing; the pinned Python environment .venv from requirements-test.txt), build into
 # build/, run the C unit tests (meson test), the daemon's integration tests once under
-# AddressSanitizer (build-asan/), the layering check of engine/src
+# AddressSanitizer (build-asan/), the fuzz targets for 15 s each (scripts/fuzz.sh, with
+# the regression inputs of fuzz/regressions/), the layering check of engine/src
 # (scripts/check_layers.py), then the whole pytest suite (differential tests against
 # MuJoCo through torsion-sim, integration tests against the real daemon). The output ends
 # with pytest's summary line; the exit status is non-zero when the build, any unit test,
@@ -52,6 +53,14 @@ if [ -f build-asan/build.ninja ] && "$NINJA" -C build-asan >build-asan.log 2>&1;
 else
   tail -n 30 build-asan.log >&2
   echo "ASAN BUILD FAILED" >&2
+  status=1
+fi
+
+# the fuzz targets (fuzz/, clang + libFuzzer in build-fuzz/): the committed regression
+# inputs once, then 15 s of fuzzing per target; any crash, leak or UBSan report fails
+step "libFuzzer: scripts/fuzz.sh 15"
+if ! bash scripts/fuzz.sh 15; then
+  echo "FUZZING FAILED (see above; inputs under fuzz/crashes/)" >&2
   status=1
 fi
 

@@ -117,6 +117,16 @@ int npy_read(const char* path, npyArray* out, char* err, size_t errsz) {
     fclose(f);
     return -1;
   }
+
+  // a seekable file must hold the elements the header announces: nothing is allocated
+  // for data that is not there (a pipe is read as before)
+  long here = ftell(f);
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
+    long end = ftell(f);
+    if (end < here || (size_t)(end - here) / sizeof(double) < n || fseek(f, here, SEEK_SET) != 0) {
+      goto truncated;
+    }
+  }
   out->data = malloc(n ? n * sizeof(double) : sizeof(double));
   if (!out->data) {
     snprintf(err, errsz, "%s: out of memory", path);
