@@ -7,6 +7,7 @@
  * body with the dofs on its path to the root and in its subtree. dof_Madr is MuJoCo's
  * legacy address of the diagonal (cumulative, diagonal first within a row). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "compiler/compile_helpers.h"
 #include "compiler/const_internal.h"
@@ -40,9 +41,9 @@ static int body_isancestor(int a, int b, const int* body_parentid) {
   return 0;
 }
 
-/* number of dofs in the strict subtree of body b */
-static int body_subtreedofs(int b, int nbody, const int* body_parentid,
-                            const int* body_dofnum) {
+/* number of dofs in the strict subtree of body b (a walk over all bodies: the fallback
+ * for a body order without parents first) */
+static int body_subtreedofs(int b, int nbody, const int* body_parentid, const int* body_dofnum) {
   int n = 0;
   for (int c = b + 1; c < nbody; c++) {
     if (body_isancestor(b, c, body_parentid)) {
@@ -50,6 +51,38 @@ static int body_subtreedofs(int b, int nbody, const int* body_parentid,
     }
   }
   return n;
+}
+
+/* 1 when every body's parent comes before it (MuJoCo's depth-first order), which lets
+ * subtrees be gathered in one pass */
+static int parents_first(int nbody, const int* body_parentid) {
+  for (int c = 1; c < nbody; c++) {
+    if (body_parentid[c] < 0 || body_parentid[c] >= c) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* sum over bodies of the dofs in their strict subtrees: children before parents, so
+ * linear in nbody (with parents first), else the per-body walk */
+static int subtreedofs_total(int nbody, const int* body_parentid, const int* body_dofnum) {
+  int* sub = parents_first(nbody, body_parentid) ? calloc((size_t)nbody, sizeof(int)) : NULL;
+  int total = 0;
+  if (!sub) {
+    for (int b = 0; b < nbody; b++) {
+      total += body_subtreedofs(b, nbody, body_parentid, body_dofnum);
+    }
+    return total;
+  }
+  for (int c = nbody - 1; c > 0; c--) {
+    sub[body_parentid[c]] += body_dofnum[c] + sub[c];
+  }
+  for (int b = 0; b < nbody; b++) {
+    total += sub[b];
+  }
+  free(sub);
+  return total;
 }
 
 /* sizes of the M, D and B patterns */
@@ -68,10 +101,9 @@ void tn__countSparsity(int nv, const int* dof_parentid, int nbody, const int* bo
   *nD = 2 * count - nv;
 
   // B: dofs on the path to the root plus dofs of the subtree (world: all dofs)
-  int nb = 0;
+  int nb = subtreedofs_total(nbody, body_parentid, body_dofnum);
   for (int b = 0; b < nbody; b++) {
-    nb += body_pathdofs(b, body_parentid, body_dofnum) +
-          body_subtreedofs(b, nbody, body_parentid, body_dofnum);
+    nb += body_pathdofs(b, body_parentid, body_dofnum);
   }
   *nB = nb;
 }
@@ -156,16 +188,33 @@ static void sparsity_d(mjModel* m) {
 
 /* B: for each body, the dofs of its root path and its subtree, increasing */
 static void sparsity_b(mjModel* m) {
+  int nbody = m->nbody;
+  const int* parent = m->body_parentid;
+
+  // related[c]: body c is b, an ancestor of b or a descendant of b; with parents first the
+  // descendants are found in one forward pass, else by walking each body's path
+  char* related = parents_first(nbody, parent) ? malloc((size_t)nbody) : NULL;
   int adr = 0;
-  for (int b = 0; b < m->nbody; b++) {
+  for (int b = 0; b < nbody; b++) {
+    if (related) {
+      memset(related, 0, (size_t)nbody);
+      related[b] = 1;
+      for (int a = b; a > 0;) {
+        a = parent[a];
+        related[a] = 1;
+      }
+      for (int c = b + 1; c < nbody; c++) {
+        related[c] = parent[c] == b || (parent[c] > b && related[parent[c]]);
+      }
+    }
     m->B_rowadr[b] = adr;
     int n = 0;
 
     // bodies in increasing order own increasing dof ranges
-    for (int c = 0; c < m->nbody; c++) {
-      int related = c == b || body_isancestor(c, b, m->body_parentid) ||
-                    body_isancestor(b, c, m->body_parentid);
-      if (!related) {
+    for (int c = 0; c < nbody; c++) {
+      int rel = related ? related[c]
+                        : c == b || body_isancestor(c, b, parent) || body_isancestor(b, c, parent);
+      if (!rel) {
         continue;
       }
       for (int k = 0; k < m->body_dofnum[c]; k++) {
@@ -175,6 +224,7 @@ static void sparsity_b(mjModel* m) {
     m->B_rownnz[b] = n;
     adr += n;
   }
+  free(related);
 }
 
 /* dof_Madr and the M, D and B sparsity arrays */
