@@ -8,6 +8,8 @@
 #   scripts/fuzz.sh 20            20 s per target
 #   scripts/fuzz.sh 600 mjcf      10 minutes of fuzz_mjcf only
 #   scripts/fuzz.sh 0             build and replay the regression inputs only
+# With TORSION_FUZZ_FRESH=1 (scripts/test.sh) each run starts from the seeds alone, not from
+# the corpus earlier runs grew in build-fuzz/corpus/, so its length stays bounded.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 cd "$TORSION_ROOT"
@@ -55,7 +57,12 @@ declare -A max_len=([frame]=65536 [mjcf]=16384 [mesh]=65536 [npy]=4096)
 status=0
 for t in "${targets[@]}"; do
   exe="build-fuzz/fuzz/fuzz_$t"
-  mkdir -p "fuzz/crashes/$t" "build-fuzz/corpus/$t" "build-fuzz/logs"
+  corpus="build-fuzz/corpus/$t"
+  if [ "${TORSION_FUZZ_FRESH:-0}" = 1 ]; then
+    corpus="build-fuzz/corpus-fresh/$t"
+    rm -rf "$corpus"
+  fi
+  mkdir -p "fuzz/crashes/$t" "$corpus" "build-fuzz/logs"
   log="build-fuzz/logs/$t.log"
 
   # the committed regression inputs, each run once
@@ -77,7 +84,7 @@ for t in "${targets[@]}"; do
   [ -f "fuzz/$t.dict" ] && dict=("-dict=fuzz/$t.dict")
   if "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \
       "${dict[@]}" -artifact_prefix="fuzz/crashes/$t/" -print_final_stats=1 \
-      "build-fuzz/corpus/$t" "build-fuzz/seeds/$t" >"$log" 2>&1; then
+      "$corpus" "build-fuzz/seeds/$t" >"$log" 2>&1; then
     grep -E "^stat::number_of_executed_units|^Done" "$log" | tr '\n' ' '
     echo
   else

@@ -59,7 +59,7 @@ fi
 # the fuzz targets (fuzz/, clang + libFuzzer in build-fuzz/): the committed regression
 # inputs once, then 15 s of fuzzing per target; any crash, leak or UBSan report fails
 step "libFuzzer: scripts/fuzz.sh 15"
-if ! bash scripts/fuzz.sh 15; then
+if ! TORSION_FUZZ_FRESH=1 bash scripts/fuzz.sh 15; then
   echo "FUZZING FAILED (see above; inputs under fuzz/crashes/)" >&2
   status=1
 fi
