@@ -16,7 +16,7 @@
 #include <torsion/torsion.h>
 
 /* option value types */
-typedef enum tdOptType_ { OPT_STR = 0, OPT_INT, OPT_I64, OPT_BYTES } tdOptType;
+typedef enum tdOptType_ { OPT_STR = 0, OPT_INT, OPT_I64, OPT_BYTES, OPT_BOOL } tdOptType;
 
 /* one option */
 typedef struct tdOption_ {
@@ -37,6 +37,8 @@ typedef struct tdOption_ {
   { sec, #f, OPT_I64, offsetof(tdConfig, f), 0, d, h }
 #define BYTES(sec, f, d, h) \
   { sec, #f, OPT_BYTES, offsetof(tdConfig, f), 0, d, h }
+#define BOOL(sec, f, d, h) \
+  { sec, #f, OPT_BOOL, offsetof(tdConfig, f), 0, d, h }
 
 /* the table: every option of torsiond */
 static const tdOption options[] = {
@@ -47,9 +49,13 @@ static const tdOption options[] = {
     STR("listen", token, "", "auth token that Hello must carry (prefer token_file)"),
     STR("listen", token_file, "", "file whose first line is the auth token"),
     INT("listen", max_connections, "1024", "simultaneous connections"),
+    BOOL("listen", insecure_loopback, "false",
+         "allow a TCP listener on a loopback address without a token"),
     INT("engine", workers, "0", "worker threads; 0: the number of cores"),
     STR("engine", model_root, "", "LoadModel paths resolve only under here; empty: paths refused"),
     STR("engine", tmp_dir, "/tmp", "directory where client asset blobs are staged"),
+    BOOL("engine", model_keep_warm, "false",
+         "keep a model loaded after the last connection using it has gone"),
     BYTES("limits", max_frame_bytes, "64M", "largest request frame"),
     BYTES("limits", max_model_bytes, "32M", "MJCF text plus assets of one LoadModel"),
     I64("limits", max_batch, "65536", "B of one Rollout, Forward, Inverse or FD request"),
@@ -70,10 +76,26 @@ static const tdOption options[] = {
     BYTES("limits", max_unsent_bytes, "1G",
           "unsent response bytes (all connections) before reading pauses"),
     BYTES("limits", frame_target_bytes, "8M", "target size of one streamed result frame"),
+    I64("quotas", max_queued_steps_per_connection, "1000000000",
+        "env-steps of one connection's unfinished work before its reading pauses"),
+    INT("quotas", max_models_per_connection, "16", "models one connection references"),
+    BYTES("quotas", max_model_memory, "1G",
+          "estimated bytes of one model and its per-worker mjData pool"),
+    BYTES("quotas", max_model_memory_per_connection, "2G",
+          "estimated bytes of the models one connection references"),
+    BYTES("quotas", max_model_memory_total, "8G", "estimated bytes of every loaded model"),
+    INT("quotas", max_envs_per_connection, "65536",
+        "environments over all sessions of one connection"),
     INT("timeouts", default_deadline_ms, "600000",
         "deadline of a request that names none; 0: none"),
     INT("timeouts", max_deadline_ms, "3600000", "larger requested deadlines are clamped; 0: none"),
     INT("timeouts", drain_timeout_ms, "30000", "on SIGTERM, time given to in-flight work"),
+    INT("timeouts", header_timeout_ms, "10000",
+        "a new connection must send a complete first frame within this; 0: none"),
+    INT("timeouts", read_timeout_ms, "30000",
+        "a frame whose first bytes arrived must complete within this; 0: none"),
+    INT("timeouts", idle_timeout_ms, "600000",
+        "a connection with no request in flight and no traffic is closed after this; 0: none"),
     STR("log", log_level, "info", "debug | info | warn | error | off"),
 };
 
@@ -121,6 +143,15 @@ static int set_value(tdConfig* cfg, const tdOption* o, const char* value) {
         return -1;
       }
       *(int*)field = (int)v;
+      return 0;
+    case OPT_BOOL:
+      if (!strcmp(value, "true") || !strcmp(value, "yes") || !strcmp(value, "1")) {
+        *(int*)field = 1;
+      } else if (!strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "0")) {
+        *(int*)field = 0;
+      } else {
+        return -1;
+      }
       return 0;
     case OPT_I64:
     case OPT_BYTES:
@@ -266,7 +297,7 @@ int td_config_load(tdConfig* cfg, int argc, char** argv) {
 }
 
 /* is this a loopback address */
-static int is_loopback(const char* addr) {
+int td_config_is_loopback(const char* addr) {
   return !strncmp(addr, "127.", 4) || !strcmp(addr, "::1") || !strcmp(addr, "localhost");
 }
 
@@ -278,12 +309,40 @@ static int read_token_file(tdConfig* cfg) {
     return -1;
   }
   char line[sizeof(cfg->token)];
-  if (!fgets(line, sizeof(line), f)) {
-    line[0] = '\0';
-  }
+  size_t n = fread(line, 1, sizeof(line) - 1, f);
   fclose(f);
-  line[strcspn(line, "\r\n")] = '\0';
-  memcpy(cfg->token, line, strlen(line) + 1);
+  line[n] = '\0';
+  size_t end = 0;
+  while (end < n && line[end] != '\n' && line[end] != '\r') {
+    end++;
+  }
+  if (memchr(line, '\0', end)) {
+    fprintf(stderr, "torsiond: token_file %s: the token contains a NUL byte\n", cfg->token_file);
+    return -1;
+  }
+  line[end] = '\0';
+  memcpy(cfg->token, line, end + 1);
+  return 0;
+}
+
+/* shortest token accepted */
+#define TD_MIN_TOKEN 16
+
+/* a token must be long enough and made of printable, non-space characters */
+static int check_token(const char* token) {
+  size_t n = strlen(token);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)token[i];
+    bad |= ch <= ' ' || ch == 0x7f;
+  }
+  if (n < TD_MIN_TOKEN || bad) {
+    fprintf(stderr,
+            "torsiond: the token must be at least %d bytes of printable characters without "
+            "spaces or control characters\n",
+            TD_MIN_TOKEN);
+    return -1;
+  }
   return 0;
 }
 
@@ -304,15 +363,23 @@ int td_config_finish(tdConfig* cfg) {
     fprintf(stderr, "torsiond: tcp_port must be in [0, 65535]\n");
     return -1;
   }
-  if (cfg->tcp_port && !is_loopback(cfg->tcp_address) && !cfg->token[0]) {
-    fprintf(stderr, "torsiond: tcp_address %s is not loopback: a token (token_file) is required\n",
-            cfg->tcp_address);
+  if (cfg->token[0] && check_token(cfg->token)) {
+    return -1;
+  }
+  if (cfg->tcp_port && !cfg->token[0] &&
+      !(cfg->insecure_loopback && td_config_is_loopback(cfg->tcp_address))) {
+    fprintf(stderr,
+            "torsiond: a TCP listener requires a token (token_file)%s\n",
+            td_config_is_loopback(cfg->tcp_address)
+                ? ", or insecure_loopback = true to let any local user in"
+                : "");
     return -1;
   }
   if (cfg->workers < 0 || cfg->workers > 1024 || cfg->max_connections < 1 ||
       cfg->max_frame_bytes < 64 || cfg->max_frame_bytes > 0xFFFFFFFFLL ||
       cfg->max_inflight_per_connection < 1 || cfg->max_models < 1 ||
-      cfg->frame_target_bytes < 1024) {
+      cfg->frame_target_bytes < 1024 || cfg->max_models_per_connection < 1 ||
+      cfg->max_envs_per_connection < 1 || cfg->max_queued_steps_per_connection < 1) {
     fprintf(stderr,
             "torsiond: an option is out of range (workers <= 1024, max_frame_bytes in "
             "[64, 4G), frame_target_bytes >= 1k, counts >= 1)\n");

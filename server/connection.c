@@ -14,6 +14,7 @@
 
 #include "job.h"
 #include "log.h"
+#include "quota.h"
 #include "server.h"
 #include "session.h"
 
@@ -42,6 +43,7 @@ tdConn* td_conn_new(tdServer* srv) {
   }
   c->srv = srv;
   c->cid = ++srv->next_cid;
+  c->connect_ns = c->last_io_ns = td_now_ns();
   c->h.handle.data = c;
   c->next = srv->conns;
   if (srv->conns) {
@@ -119,6 +121,9 @@ void td_conn_close(tdConn* c, int graceful) {
       td_job_detach(j);
     }
     c->jobs = NULL;
+
+    // its model references (the last holder unloads a model)
+    td_quota_conn_closed(c);
   }
 
   // graceful: keep reading (to drop) until the peer closes or the linger time is over
@@ -229,17 +234,33 @@ static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
     return;
   }
   c->rlen += (size_t)nread;
+  c->last_io_ns = td_now_ns();
+  if (!c->frame_start_ns) {
+    c->frame_start_ns = c->last_io_ns;
+  }
   c->srv->metrics.bytes_in += (uint64_t)nread;
   process_frames(c);
 }
 
-/* over any limit that stops reading */
+/* over any limit that stops reading: the connection's own quotas, or a global limit while
+ * the connection itself has work queued or output unsent (a global limit never pauses a
+ * connection that holds nothing, so a bystander's request is always read) */
 static int over_limits(const tdConn* c) {
   const tdServer* srv = c->srv;
   const tdConfig* cfg = &srv->cfg;
   return c->ninflight >= cfg->max_inflight_per_connection ||
          (int64_t)c->unsent >= cfg->max_unsent_bytes_per_connection ||
-         srv->queued_steps >= cfg->max_queued_steps || srv->unsent >= cfg->max_unsent_bytes;
+         c->queued_steps >= cfg->max_queued_steps_per_connection ||
+         (c->queued_steps > 0 && srv->queued_steps >= cfg->max_queued_steps) ||
+         (c->unsent > 0 && srv->unsent >= cfg->max_unsent_bytes);
+}
+
+/* the scheduler starts no chunk of a connection whose unsent output is over its limit */
+static void update_blocked(tdConn* c) {
+  if (!c->handle_closed) {
+    td_sched_set_blocked(&c->srv->sched, &c->sq,
+                         (int64_t)c->unsent >= c->srv->cfg.max_unsent_bytes_per_connection);
+  }
 }
 
 /* stop reading until the limits allow */
@@ -276,6 +297,8 @@ static void process_frames(tdConn* c) {
       break;
     }
     c->rpos += 4 + (size_t)flen;
+    c->got_frame = 1;
+    c->frame_start_ns = c->rlen > c->rpos ? td_now_ns() : 0;
     td_dispatch_frame(c, (const uint8_t*)c->rbuf + c->rpos - flen, flen);
     if (!c->closing && over_limits(c)) {
       pause_conn(c);
@@ -310,12 +333,45 @@ void td_conn_maybe_resume(tdConn* c) {
   }
   c->paused = 0;
   c->srv->npaused--;
+  if (c->frame_start_ns) {
+    c->frame_start_ns = td_now_ns();  // the read timeout runs only while reading
+  }
 
   // buffered frames first; reading restarts unless that paused the connection again
   process_frames(c);
   if (!c->closing && !c->paused && !c->reading &&
       uv_read_start(&c->h.stream, on_alloc, on_read) == 0) {
     c->reading = 1;
+  }
+}
+
+/* the header, read and idle timeouts */
+void td_conn_check_timeouts(tdServer* srv) {
+  const tdConfig* cfg = &srv->cfg;
+  uint64_t now = td_now_ns(), ms = 1000000ull;
+  tdConn* next;
+  for (tdConn* c = srv->conns; c; c = next) {
+    next = c->next;
+    if (c->closing) {
+      continue;
+    }
+    const char* why = NULL;
+    if (cfg->header_timeout_ms > 0 && !c->got_frame &&
+        now - c->connect_ns > (uint64_t)cfg->header_timeout_ms * ms) {
+      why = "header_timeout_ms";
+    } else if (cfg->read_timeout_ms > 0 && c->frame_start_ns && !c->paused &&
+               now - c->frame_start_ns > (uint64_t)cfg->read_timeout_ms * ms) {
+      why = "read_timeout_ms";
+    } else if (cfg->idle_timeout_ms > 0 && c->ninflight == 0 && c->unsent == 0 &&
+               now - c->last_io_ns > (uint64_t)cfg->idle_timeout_ms * ms) {
+      why = "idle_timeout_ms";
+    }
+    if (why) {
+      td_log(TD_LOG_INFO, "timeout", "conn=%llu peer=%s which=%s", (unsigned long long)c->cid,
+             c->peer, why);
+      td_conn_send_error(c, 0, TD_E_DEADLINE_EXCEEDED, "connection closed: %s passed", why);
+      td_conn_close(c, 1);
+    }
   }
 }
 
@@ -344,6 +400,7 @@ static void on_write(uv_write_t* req, int status) {
   srv->unsent -= (int64_t)w->len;
   free(w->buf);
   free(w);
+  update_blocked(c);
 
   // a failed write ends the connection; a lingering one half-closes once everything is out
   if (status < 0) {
@@ -377,6 +434,7 @@ void td_conn_write(tdConn* c, char* frame, size_t len) {
   c->unsent += len;
   c->srv->unsent += (int64_t)len;
   c->srv->metrics.bytes_out += len;
+  update_blocked(c);
   int rc = uv_write(&w->req, &c->h.stream, &b, 1, on_write);
   if (rc) {
     c->unsent -= len;

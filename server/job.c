@@ -57,6 +57,10 @@ void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold) {
   job->nchunks = (nitems + job->chunk_items - 1) / job->chunk_items;
   job->comps = calloc((size_t)(job->nchunks > 0 ? job->nchunks : 1), sizeof(tdCompletion));
   job->srv->queued_steps += job->cost_steps;
+  if (job->conn) {
+    job->conn_steps = job->cost_steps;
+    job->conn->queued_steps += job->conn_steps;
+  }
   if (!job->comps) {
     job->nchunks = 0;
     td_job_fail(job, TD_E_INTERNAL, "out of memory");
@@ -185,10 +189,19 @@ static void maybe_free(tdJob* job) {
   free(job);
 }
 
+/* the job's steps no longer count against its connection's quota */
+static void release_conn_steps(tdJob* job) {
+  if (job->conn) {
+    job->conn->queued_steps -= job->conn_steps;
+  }
+  job->conn_steps = 0;
+}
+
 /* mark finished: counters, metrics, the kind's hook */
 static void finish(tdJob* job, int code) {
   job->finished = 1;
   job->code = code;
+  release_conn_steps(job);
   if (job->conn) {
     job->conn->ninflight--;
   }
@@ -234,6 +247,7 @@ void td_job_fail(tdJob* job, int code, const char* fmt, ...) {
 
 /* the connection closed under the job: it is already unlinked by the caller */
 void td_job_detach(tdJob* job) {
+  release_conn_steps(job);
   job->conn = NULL;
   job->jprev = job->jnext = NULL;
   if (!job->finished) {

@@ -49,6 +49,7 @@ struct tdJob_ {
   int nchunks;
 
   /* scheduler fields (under the scheduler's mutex) */
+  tdSchedQueue* sq; /* the client queue it waits in */
   tdJob* qnext;
   int next_chunk;
   int queued;
@@ -65,6 +66,7 @@ struct tdJob_ {
   int code;           /* final error code, 0 on success */
   tdCompletion* held; /* a final frame waiting for the other chunks */
   uint64_t steps;     /* env-steps computed so far */
+  int64_t conn_steps; /* cost_steps still counted in conn->queued_steps */
 };
 
 /* a new job for request `req` (ownership of req passes to the job) on connection c */

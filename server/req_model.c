@@ -10,6 +10,7 @@
 #include "job.h"
 #include "log.h"
 #include "pathguard.h"
+#include "quota.h"
 #include "requests.h"
 #include "sha256.h"
 
@@ -29,7 +30,8 @@ typedef struct tdLoad_ {
   int nworkers;
   char tmp_dir[512];
   char model_root[512];
-  tdModel* mod; /* the compiled model (phase 2) */
+  int64_t max_model_memory; /* refuse before allocating the pool above this estimate */
+  tdModel* mod;             /* the compiled model (phase 2) */
 } tdLoad;
 
 /* ---------------------------------------------------------------------------------------
@@ -152,6 +154,11 @@ static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
     } else if (!ld->why[0]) {
       snprintf(ld->why, sizeof(ld->why), "the model did not compile");
     }
+    return;
+  }
+  if (td_model_check_memory(m, ld->nworkers, ld->max_model_memory, ld->why, sizeof(ld->why))) {
+    mj_deleteModel(m);
+    ld->code = TD_E_LIMIT_EXCEEDED;
     return;
   }
   ld->mod = td_model_create(m, ld->nworkers, ld->handle, ld->why, sizeof(ld->why));
@@ -302,7 +309,20 @@ static void load_done(uv_work_t* w, int status) {
   if (known) {
     if (ld->mod)
       td_model_destroy(ld->mod);
+    ld->mod = NULL;
+    if (td_quota_model_acquire(job->conn, known, ld->why, sizeof(ld->why))) {
+      ld->code = TD_E_LIMIT_EXCEEDED;
+      known = NULL;
+    }
     complete_load(ld, known, 1);
+    return;
+  }
+  if (td_quota_model_admit(job->conn, ld->why, sizeof(ld->why))) {
+    if (ld->mod)
+      td_model_destroy(ld->mod);
+    ld->mod = NULL;
+    ld->code = TD_E_LIMIT_EXCEEDED;
+    complete_load(ld, NULL, 0);
     return;
   }
   if (srv->reg.count >= srv->cfg.max_models) {
@@ -317,6 +337,13 @@ static void load_done(uv_work_t* w, int status) {
 
   // compiled: register; hashed: go compile
   if (ld->phase == 2) {
+    if (td_quota_model_acquire(job->conn, ld->mod, ld->why, sizeof(ld->why))) {
+      td_model_destroy(ld->mod);
+      ld->mod = NULL;
+      ld->code = TD_E_LIMIT_EXCEEDED;
+      complete_load(ld, NULL, 0);
+      return;
+    }
     td_registry_add(&srv->reg, ld->mod);
     td_log(TD_LOG_INFO, "model_loaded", "model=%s name=%s nq=%d nv=%d nu=%d", ld->mod->handle,
            td_log_quote(q, sizeof(q), ld->mod->name), ld->mod->m->nq, ld->mod->m->nv,
@@ -391,6 +418,7 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
   ld->nworkers = srv->nworkers;
   snprintf(ld->tmp_dir, sizeof(ld->tmp_dir), "%s", srv->cfg.tmp_dir);
   snprintf(ld->model_root, sizeof(ld->model_root), "%s", srv->cfg.model_root);
+  ld->max_model_memory = srv->cfg.max_model_memory;
   if (uv_queue_work(srv->loop, &ld->work, load_work, load_done)) {
     ld->code = TD_E_INTERNAL;
     snprintf(ld->why, sizeof(ld->why), "cannot queue the load");
@@ -401,7 +429,7 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
 /* ModelInfo */
 void td_req_model_info(tdConn* c, tdReq* req, double t0) {
   int kind = TD_KIND_MODEL_INFO;
-  tdModel* mod = td_lookup_model(c, req, kind, t0, req->model_info->model);
+  tdModel* mod = td_lookup_held_model(c, req, kind, t0, req->model_info->model);
   if (!mod) {
     return;
   }
@@ -420,12 +448,11 @@ void td_req_model_info(tdConn* c, tdReq* req, double t0) {
 /* UnloadModel: the model leaves the registry; users finish with it */
 void td_req_unload_model(tdConn* c, tdReq* req, double t0) {
   int kind = TD_KIND_UNLOAD_MODEL;
-  tdModel* mod = td_lookup_model(c, req, kind, t0, req->unload_model->model);
+  tdModel* mod = td_lookup_held_model(c, req, kind, t0, req->unload_model->model);
   if (!mod) {
     return;
   }
-  td_log(TD_LOG_INFO, "model_unloaded", "model=%s", mod->handle);
-  td_registry_remove(&c->srv->reg, mod);
+  td_quota_model_release(c, mod);  // the last holder's release unloads it
   Torsion__V1__UnloadModelResult res = TORSION__V1__UNLOAD_MODEL_RESULT__INIT;
   res.unloaded = 1;
   tdResp r = TORSION__V1__RESPONSE__INIT;

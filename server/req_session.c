@@ -12,6 +12,7 @@
 
 #include "job.h"
 #include "log.h"
+#include "quota.h"
 #include "requests.h"
 #include "session.h"
 
@@ -389,6 +390,12 @@ static void create_session(tdConn* c, tdReq* req, double t0, int kind) {
     return;
   }
 
+  char why[512];
+  if (td_quota_envs_admit(c, cr->nenv, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED, "%s", why);
+    return;
+  }
+
   // sensordata only where the engine evaluates sensors
   if (td_check_sensordata(c, req, kind, t0, m, cr->sensordata)) {
     return;
@@ -464,6 +471,12 @@ static void session_call(tdConn* c, tdReq* req, double t0, int kind, uint64_t id
       if (sr->frame_skip > (uint32_t)c->srv->cfg.max_frame_skip) {
         td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED, "frame_skip above max_frame_skip %d",
                   c->srv->cfg.max_frame_skip);
+        return;
+      }
+      if ((int64_t)s->nenv * (sr->frame_skip ? sr->frame_skip : 1) > c->srv->cfg.max_batch_steps) {
+        td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED,
+                  "nenv %d x frame_skip %u exceeds max_batch_steps %lld", s->nenv, sr->frame_skip,
+                  (long long)c->srv->cfg.max_batch_steps);
         return;
       }
       op.op = OP_STEP;

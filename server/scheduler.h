@@ -1,9 +1,14 @@
 /* server/scheduler.h — the fair queue of env-range chunks between the loop and workers.
  *
- * A job with chunks left to run sits once in a round-robin list: a worker takes the next
- * chunk of the job at the head and moves that job to the tail, so one huge request cannot
- * starve small ones. The loop pushes jobs and removes the untaken chunks of cancelled ones;
- * workers block on a condition variable while the queue is empty. */
+ * Round-robin over clients, then over each client's jobs: every connection with chunks
+ * left has one queue in a ring; a worker takes the next chunk of the head queue's head job,
+ * moves that job to the tail of its queue and the queue to the tail of the ring. So a
+ * client with forty huge requests gets the same share of the workers as a client with one
+ * small request, and a small request waits at most about one chunk per worker. A queue is
+ * `blocked` while its connection's unsent output is over its limit: its chunks are not
+ * started (no output is built that the client is not reading). The loop pushes jobs and
+ * removes the untaken chunks of cancelled ones; workers block on a condition variable
+ * while nothing runnable is queued. */
 #ifndef TORSIOND_SCHEDULER_H
 #define TORSIOND_SCHEDULER_H
 
@@ -12,12 +17,22 @@
 
 typedef struct tdJob_ tdJob;
 
+/* one client's jobs with chunks left (lives in its tdConn; under the scheduler's mutex) */
+typedef struct tdSchedQueue_ {
+  tdJob* head;
+  tdJob* tail;
+  struct tdSchedQueue_* rnext; /* ring of queues with jobs */
+  int inring;
+  int blocked; /* output over the client's limit: take nothing */
+} tdSchedQueue;
+
 /* the queue */
 typedef struct tdScheduler_ {
   pthread_mutex_t mu;
   pthread_cond_t cv;
-  tdJob* head;
-  tdJob* tail;
+  tdSchedQueue* rhead; /* ring of non-empty client queues */
+  tdSchedQueue* rtail;
+  tdSchedQueue orphans; /* jobs without a connection */
   int stop;
   int nwaiting; /* workers blocked in td_sched_take */
   uint64_t queued_chunks;
@@ -38,6 +53,9 @@ void td_sched_done(tdScheduler* s, tdJob* job);
 
 /* withdraw the job's untaken chunks; returns how many were withdrawn */
 int td_sched_remove(tdScheduler* s, tdJob* job);
+
+/* block or unblock a client's queue (its unsent output crossed its limit) */
+void td_sched_set_blocked(tdScheduler* s, tdSchedQueue* q, int blocked);
 
 /* wake every worker and make td_sched_take return -1 */
 void td_sched_stop(tdScheduler* s);

@@ -22,6 +22,7 @@ typedef struct tdModel_ tdModel;
 typedef struct tdSession_ tdSession;
 typedef struct tdWorker_ tdWorker;
 typedef struct tdCompletion_ tdCompletion;
+typedef struct tdConnModel_ tdConnModel;
 
 #include "registry.h"
 #include "scheduler.h"
@@ -59,12 +60,25 @@ struct tdConn_ {
   int auth_required;
   int authenticated;
 
+  /* timeouts: when the connection started, last received bytes, the frame being read */
+  uint64_t connect_ns;
+  uint64_t last_io_ns;
+  uint64_t frame_start_ns; /* 0: no partial frame */
+  int got_frame;           /* a complete frame has arrived */
+
   /* work and output of this connection */
   tdJob* jobs;         /* jobs not yet freed (linked by jprev/jnext) */
   int ninflight;       /* jobs whose final frame is not sent yet */
   size_t unsent;       /* bytes handed to uv_write and not yet completed */
   tdSession* sessions; /* open sessions (linked by cnext) */
   int nsessions;
+
+  /* quotas (quota.c) and the connection's place in the scheduler */
+  int64_t queued_steps; /* env-steps of its unfinished jobs */
+  tdConnModel* models;  /* models it holds a reference to */
+  int nmodels;
+  int64_t model_mem; /* estimated bytes of those models */
+  tdSchedQueue sq;   /* its jobs with chunks left (scheduler.c) */
 };
 
 /* the server */
@@ -79,7 +93,9 @@ struct tdServer_ {
   uv_tcp_t tcp_listener;
   int unix_on, tcp_on;
   int unix_bound; /* the socket file is ours to unlink */
-  uv_signal_t sig_term, sig_int;
+  uv_signal_t sig_term, sig_int, sig_hup;
+  int argc; /* the command line, re-read on SIGHUP */
+  char** argv;
   uv_timer_t tick;
   uv_async_t async; /* workers: "completions are waiting" */
 
@@ -106,6 +122,8 @@ struct tdServer_ {
   /* shutdown */
   int draining;
   uint64_t drain_deadline_ns;
+  int drain_expired; /* the drain timeout failed the remaining work */
+  int drain_forced;  /* a second signal: stop without waiting */
   int stopping;
   int exit_code;
 };
@@ -153,6 +171,9 @@ void td_conn_maybe_resume(tdConn* c);
 
 /* resume every paused connection whose limits allow */
 void td_server_resume_paused(tdServer* srv);
+
+/* close connections past their header, read or idle timeout (called by the tick) */
+void td_conn_check_timeouts(tdServer* srv);
 
 /* ---------------------------------------------------------------------------------------
  * requests (dispatch.c)

@@ -27,7 +27,7 @@ def test_unix_socket_is_private():
 
 def test_tcp_requires_the_token_when_configured(tmp_path):
     token = tmp_path / "token"
-    token.write_text("s3cret-token\n")
+    token.write_text("s3cret-token-0123456789\n")
     port = free_port()
     d = Daemon("--token-file", str(token), tcp_port=port)
     try:
@@ -45,7 +45,7 @@ def test_tcp_requires_the_token_when_configured(tmp_path):
         c.close()
         # right token
         with tdclient.Client(("127.0.0.1", port)) as c:
-            c.hello("s3cret-token")
+            c.hello("s3cret-token-0123456789")
             h = c.load(xml=open(PENDULUM).read()).model
             assert c.rollout(h, np.zeros((2, 9)), 5)[0].shape == (2, 5, 9)
         # the Unix socket needs no token
