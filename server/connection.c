@@ -7,6 +7,7 @@
  * server as a whole) is over its limits on unfinished requests, queued work or unsent
  * bytes, the connection stops reading and stops dispatching buffered frames until it is
  * back under them. */
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,6 +372,24 @@ void td_conn_check_timeouts(tdServer* srv) {
              c->peer, why);
       td_conn_send_error(c, 0, TD_E_DEADLINE_EXCEEDED, "connection closed: %s passed", why);
       td_conn_close(c, 1);
+    }
+  }
+}
+
+/* a paused connection is not read, so its peer's close would go unseen (and its queued work
+ * would run for nobody): ask the socket whether the peer has hung up */
+void td_conn_check_hangups(tdServer* srv) {
+  tdConn* next;
+  for (tdConn* c = srv->conns; c; c = next) {
+    next = c->next;
+    uv_os_fd_t fd;
+    if (!c->paused || c->closing || uv_fileno(&c->h.handle, &fd) != 0) {
+      continue;
+    }
+    struct pollfd p = {.fd = fd, .events = POLLRDHUP};
+    if (poll(&p, 1, 0) == 1 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR))) {
+      td_log(TD_LOG_DEBUG, "hangup", "conn=%llu peer=%s", (unsigned long long)c->cid, c->peer);
+      td_conn_close(c, 0);
     }
   }
 }

@@ -51,6 +51,8 @@ struct tdJob_ {
   /* scheduler fields (under the scheduler's mutex) */
   tdSchedQueue* sq; /* the client queue it waits in */
   tdJob* qnext;
+  int running; /* chunks being run */
+  int light;   /* a chunk is a few milliseconds of work: the express worker may take it */
   int next_chunk;
   int queued;
 
@@ -75,6 +77,9 @@ tdJob* td_job_new(tdConn* c, tdReq* req, const tdJobOps* ops, int kind);
 /* split nitems into chunks of chunk_items and queue them (or just count them when
  * `hold` is set: a session job waiting for its turn is pushed later with td_job_push) */
 void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold);
+
+/* is one chunk of the job light (a few milliseconds of work, by the model's step cost) */
+int td_job_chunk_is_light(const tdJob* job);
 
 /* queue the chunks of a submitted, held job */
 void td_job_push(tdJob* job);

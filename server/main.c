@@ -42,6 +42,9 @@ static void on_tick(uv_timer_t* t) {
   tdServer* srv = t->data;
   td_job_check_deadlines(srv);
   td_conn_check_timeouts(srv);
+  if (srv->npaused > 0) {
+    td_conn_check_hangups(srv);
+  }
   td_conn_reap_lingering(srv);
   td_server_resume_paused(srv);
   td_server_check_drain(srv);

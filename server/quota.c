@@ -29,7 +29,7 @@ size_t td_model_memory_estimate(const mjModel* m, int ndata) {
 #undef X
 #undef MJ_M
   data += (double)arena_estimate(m) + sizeof(mjData);
-  double total = (double)mj_sizeModel(m) + data * (ndata > 0 ? ndata : 1);
+  double total = (double)mj_sizeModel(m) + data * ((ndata > 0 ? ndata : 1) + TD_EXPRESS_WORKERS);
   return total > 1e18 ? (size_t)1e18 : (size_t)total;
 }
 

@@ -43,6 +43,7 @@ tdModel* td_model_create(mjModel* m, int ndata, const char* handle, char* why, s
   mod->mem = td_model_memory_estimate(m, ndata);
 
   // one mjData per worker
+  ndata += TD_EXPRESS_WORKERS;
   mod->datas = calloc((size_t)ndata, sizeof(mjData*));
   if (!mod->datas) {
     td_model_destroy(mod);

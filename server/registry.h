@@ -18,6 +18,10 @@
 
 typedef struct tdModel_ tdModel;
 
+/* workers beyond the configured count that take only light chunks (scheduler.h): every
+ * model's pool has an mjData for each of them too */
+#define TD_EXPRESS_WORKERS 1
+
 /* one loaded model */
 struct tdModel_ {
   tdModel* next; /* registry list */
@@ -51,7 +55,7 @@ typedef struct tdRegistry_ {
   int64_t mem; /* estimated bytes of the registered models */
 } tdRegistry;
 
-/* wrap a compiled model: allocate ndata mjData; NULL (with why) on failure. Any thread. */
+/* wrap a compiled model: allocate ndata + TD_EXPRESS_WORKERS mjData (ndata: the workers); NULL (with why) on failure. Any thread. */
 tdModel* td_model_create(mjModel* m, int ndata, const char* handle, char* why, size_t whysz);
 
 /* free a model that was never registered (any thread) */

@@ -117,21 +117,40 @@ void td_sched_push(tdScheduler* s, tdJob* job) {
   pthread_mutex_unlock(&s->mu);
 }
 
-/* the first client queue in the ring that may run, or NULL (mutex held) */
-static tdSchedQueue* runnable(tdScheduler* s) {
-  for (tdSchedQueue* q = s->rhead; q; q = q->rnext) {
-    if (!q->blocked) {
-      return q;
+/* the first light job of a client queue, or NULL (mutex held) */
+static tdJob* first_light(const tdSchedQueue* q) {
+  for (tdJob* j = q->head; j; j = j->qnext) {
+    if (j->light) {
+      return j;
     }
   }
   return NULL;
 }
 
-/* take the next chunk of the first runnable client's head job; rotate both */
-int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
+/* the job to take from: in the runnable queue with the fewest running chunks (ring order
+ * breaks ties), its head job, or its first light job for the express worker; NULL when
+ * there is none (mutex held) */
+static tdJob* pick(tdScheduler* s, int light_only) {
+  tdJob* best = NULL;
+  int fewest = 0;
+  for (tdSchedQueue* q = s->rhead; q; q = q->rnext) {
+    if (q->blocked || (best && q->running >= fewest)) {
+      continue;
+    }
+    tdJob* j = light_only ? first_light(q) : q->head;
+    if (j) {
+      best = j;
+      fewest = q->running;
+    }
+  }
+  return best;
+}
+
+/* take the next chunk of the picked job; rotate the job and its client */
+int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   pthread_mutex_lock(&s->mu);
-  tdSchedQueue* q;
-  while (!(q = runnable(s)) && !s->stop) {
+  tdJob* job;
+  while (!(job = pick(s, light_only)) && !s->stop) {
     s->nwaiting++;
     pthread_cond_wait(&s->cv, &s->mu);
     s->nwaiting--;
@@ -140,7 +159,7 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
     pthread_mutex_unlock(&s->mu);
     return -1;
   }
-  tdJob* job = q->head;
+  tdSchedQueue* q = job->sq;
   *out = job;
   *chunk = job->next_chunk++;
 
@@ -155,6 +174,8 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
   }
   s->queued_chunks--;
   s->running++;
+  q->running++;
+  job->running++;
   if (job->model) {
     job->model->queued_chunks--;
     job->model->running_chunks++;
@@ -167,6 +188,8 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
 void td_sched_done(tdScheduler* s, tdJob* job) {
   pthread_mutex_lock(&s->mu);
   s->running--;
+  job->sq->running--;
+  job->running--;
   if (job->model) {
     job->model->running_chunks--;
   }
@@ -188,6 +211,25 @@ int td_sched_remove(tdScheduler* s, tdJob* job) {
   }
   pthread_mutex_unlock(&s->mu);
   return n;
+}
+
+/* move a job (its untaken and running chunks) to the orphans' queue: its connection's queue
+ * is about to be freed */
+void td_sched_orphan(tdScheduler* s, tdJob* job) {
+  pthread_mutex_lock(&s->mu);
+  if (job->sq && job->sq != &s->orphans) {
+    int queued = job->queued;
+    if (queued) {
+      unlink_job(s, job);  // still waiting: it moves to the orphans' queue with its chunks
+    }
+    job->sq->running -= job->running;
+    s->orphans.running += job->running;
+    job->sq = &s->orphans;
+    if (queued) {
+      append(s, job);
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
 }
 
 /* block or unblock a client */

@@ -172,6 +172,9 @@ void td_conn_maybe_resume(tdConn* c);
 /* resume every paused connection whose limits allow */
 void td_server_resume_paused(tdServer* srv);
 
+/* close paused connections whose peer has hung up (called by the tick) */
+void td_conn_check_hangups(tdServer* srv);
+
 /* close connections past their header, read or idle timeout (called by the tick) */
 void td_conn_check_timeouts(tdServer* srv);
 
