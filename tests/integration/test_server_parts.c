@@ -183,6 +183,29 @@ static void test_secret_equal(void** state) {
 }
 
 /* defaults, flags in both spellings, byte suffixes and errors */
+/* raw tokens: full length, lengths must match, embedded NULs are wrong */
+static void test_secret_equal_n(void** state) {
+  (void)state;
+  const char* secret = "0123456789abcdef";
+  assert_true(td_secret_equal_n((const uint8_t*)"0123456789abcdef", 16, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"0123456789abcdef\0junk", 21, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"0123456789abcde", 15, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"", 0, ""));
+}
+
+/* error messages become valid UTF-8 */
+static void test_utf8_sanitize(void** state) {
+  (void)state;
+  char out[64];
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "plain \xc3\xa9"), "plain \xc3\xa9");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "a\xff\xc3("),
+                      "a\xef\xbf\xbd\xef\xbf\xbd(");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "\xed\xa0\x80"),
+                      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  assert_string_equal(td_utf8_sanitize(out, 4, "abcdef"), "abc");
+}
+
 static void test_config_flags(void** state) {
   (void)state;
   tdConfig cfg;
@@ -211,7 +234,8 @@ int main(void) {
       cmocka_unit_test(test_asset_names),    cmocka_unit_test(test_model_root),
       cmocka_unit_test(test_stage_blobs),    cmocka_unit_test(test_histogram),
       cmocka_unit_test(test_check_array),    cmocka_unit_test(test_secret_equal),
-      cmocka_unit_test(test_config_flags),
+      cmocka_unit_test(test_config_flags),   cmocka_unit_test(test_secret_equal_n),
+      cmocka_unit_test(test_utf8_sanitize),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
