@@ -47,7 +47,8 @@ static const tdOption options[] = {
     STR("listen", tcp_address, "127.0.0.1",
         "TCP bind address; a non-loopback address requires a token"),
     STR("listen", token, "", "auth token that Hello must carry (prefer token_file)"),
-    STR("listen", token_file, "", "file whose first line is the auth token"),
+    STR("listen", token_file, "",
+        "file of auth tokens, one per line (each a client identity with its own quotas)"),
     INT("listen", max_connections, "1024", "simultaneous connections"),
     BOOL("listen", insecure_loopback, "false",
          "allow a TCP listener on a loopback address without a token"),
@@ -301,27 +302,43 @@ int td_config_is_loopback(const char* addr) {
   return !strncmp(addr, "127.", 4) || !strcmp(addr, "::1") || !strcmp(addr, "localhost");
 }
 
-/* read the first line of the token file */
+/* read the token file: one token per non-empty line (the first is also `token`) */
 static int read_token_file(tdConfig* cfg) {
   FILE* f = fopen(cfg->token_file, "r");
   if (!f) {
     fprintf(stderr, "torsiond: cannot read token_file %s\n", cfg->token_file);
     return -1;
   }
-  char line[sizeof(cfg->token)];
-  size_t n = fread(line, 1, sizeof(line) - 1, f);
+  static char text[TD_MAX_TOKENS * 258 + 1];
+  size_t n = fread(text, 1, sizeof(text) - 1, f);
   fclose(f);
-  line[n] = '\0';
-  size_t end = 0;
-  while (end < n && line[end] != '\n' && line[end] != '\r') {
-    end++;
+  cfg->ntokens = 0;
+  for (size_t i = 0; i < n;) {
+    size_t end = i;
+    while (end < n && text[end] != '\n' && text[end] != '\r') {
+      end++;
+    }
+    size_t len = end - i;
+    if (memchr(text + i, '\0', len)) {
+      fprintf(stderr, "torsiond: token_file %s: a token contains a NUL byte\n", cfg->token_file);
+      return -1;
+    }
+    if (len >= sizeof(cfg->tokens[0]) || (len && cfg->ntokens == TD_MAX_TOKENS)) {
+      fprintf(stderr, "torsiond: token_file %s: tokens longer than %zu bytes or more than %d\n",
+              cfg->token_file, sizeof(cfg->tokens[0]) - 1, TD_MAX_TOKENS);
+      return -1;
+    }
+    if (len) {
+      memcpy(cfg->tokens[cfg->ntokens], text + i, len);
+      cfg->tokens[cfg->ntokens++][len] = '\0';
+    }
+    i = end + 1;
   }
-  if (memchr(line, '\0', end)) {
-    fprintf(stderr, "torsiond: token_file %s: the token contains a NUL byte\n", cfg->token_file);
+  if (cfg->ntokens == 0) {
+    fprintf(stderr, "torsiond: token_file %s holds no token\n", cfg->token_file);
     return -1;
   }
-  line[end] = '\0';
-  memcpy(cfg->token, line, end + 1);
+  memcpy(cfg->token, cfg->tokens[0], sizeof(cfg->token));
   return 0;
 }
 
@@ -348,8 +365,13 @@ static int check_token(const char* token) {
 
 /* consistency checks */
 int td_config_finish(tdConfig* cfg) {
-  if (cfg->token_file[0] && read_token_file(cfg)) {
-    return -1;
+  if (cfg->token_file[0]) {
+    if (read_token_file(cfg)) {
+      return -1;
+    }
+  } else if (cfg->token[0]) {
+    memcpy(cfg->tokens[0], cfg->token, sizeof(cfg->token));
+    cfg->ntokens = 1;
   }
   if (td_log_parse_level(cfg->log_level) < 0) {
     fprintf(stderr, "torsiond: log_level must be debug, info, warn, error or off\n");
@@ -363,8 +385,10 @@ int td_config_finish(tdConfig* cfg) {
     fprintf(stderr, "torsiond: tcp_port must be in [0, 65535]\n");
     return -1;
   }
-  if (cfg->token[0] && check_token(cfg->token)) {
-    return -1;
+  for (int i = 0; i < cfg->ntokens; i++) {
+    if (check_token(cfg->tokens[i])) {
+      return -1;
+    }
   }
   if (cfg->tcp_port && !cfg->token[0] &&
       !(cfg->insecure_loopback && td_config_is_loopback(cfg->tcp_address))) {

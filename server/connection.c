@@ -45,6 +45,7 @@ tdConn* td_conn_new(tdServer* srv) {
   c->srv = srv;
   c->cid = ++srv->next_cid;
   c->connect_ns = c->last_io_ns = td_now_ns();
+  c->principal = -1;
   c->h.handle.data = c;
   c->next = srv->conns;
   if (srv->conns) {
@@ -252,6 +253,8 @@ static int over_limits(const tdConn* c) {
   return c->ninflight >= cfg->max_inflight_per_connection ||
          (int64_t)c->unsent >= cfg->max_unsent_bytes_per_connection ||
          c->queued_steps >= cfg->max_queued_steps_per_connection ||
+         (c->principal >= 0 &&
+          srv->principals[c->principal].queued_steps >= cfg->max_queued_steps_per_connection) ||
          (c->queued_steps > 0 && srv->queued_steps >= cfg->max_queued_steps) ||
          (c->unsent > 0 && srv->unsent >= cfg->max_unsent_bytes);
 }

@@ -375,14 +375,24 @@ static int output_dtype_of(const tdReq* req) {
   }
 }
 
-/* a Hello on a connection that needs the token: compare the token's raw bytes (an embedded
- * NUL and junk is not the token); 0, or -1 after refusing and closing */
+/* a Hello on a connection that needs a token: compare the token's raw bytes (an embedded
+ * NUL and junk is not the token) with every configured token, all of them every time; the
+ * match is the connection's principal. 0, or -1 after refusing and closing */
 static int check_hello_token(tdConn* c, tdReq* req, int kind, double t0, const uint8_t* data,
                              size_t len) {
+  const tdConfig* cfg = &c->srv->cfg;
   const uint8_t* tok;
   size_t n;
-  if (td_hello_token_raw(data, len, &tok, &n) == 0 && tok &&
-      td_secret_equal_n(tok, n, c->srv->cfg.token)) {
+  int match = -1;
+  if (td_hello_token_raw(data, len, &tok, &n) == 0 && tok) {
+    for (int i = 0; i < cfg->ntokens; i++) {
+      int eq = td_secret_equal_n(tok, n, cfg->tokens[i]);
+      match = eq && match < 0 ? i : match;
+    }
+  }
+  if (match >= 0) {
+    c->authenticated = 1;
+    c->principal = match;
     return 0;
   }
   td_log(TD_LOG_INFO, "auth_failed", "conn=%llu peer=%s", (unsigned long long)c->cid, c->peer);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "quota.h"
 #include "requests.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -75,7 +76,7 @@ void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold) {
   job->srv->queued_steps += job->cost_steps;
   if (job->conn) {
     job->conn_steps = job->cost_steps;
-    job->conn->queued_steps += job->conn_steps;
+    td_quota_steps(job->conn, job->conn_steps);
   }
   if (!job->comps) {
     job->nchunks = 0;
@@ -208,7 +209,7 @@ static void maybe_free(tdJob* job) {
 /* the job's steps no longer count against its connection's quota */
 static void release_conn_steps(tdJob* job) {
   if (job->conn) {
-    job->conn->queued_steps -= job->conn_steps;
+    td_quota_steps(job->conn, -job->conn_steps);
   }
   job->conn_steps = 0;
 }

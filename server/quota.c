@@ -61,12 +61,34 @@ int td_quota_holds(const tdConn* c, const tdModel* mod) {
   return find_held(c, mod) != NULL;
 }
 
+/* the connection's token principal, or NULL */
+static tdPrincipal* principal_of(const tdConn* c) {
+  return c->principal >= 0 ? &c->srv->principals[c->principal] : NULL;
+}
+
+/* unfinished work of c and its token */
+void td_quota_steps(tdConn* c, int64_t delta) {
+  c->queued_steps += delta;
+  tdPrincipal* p = principal_of(c);
+  if (p) {
+    p->queued_steps += delta;
+  }
+}
+
 /* count quota for a new model */
 int td_quota_model_admit(const tdConn* c, char* why, size_t whysz) {
   const tdConfig* cfg = &c->srv->cfg;
+  const tdPrincipal* p = principal_of(c);
   if (c->nmodels >= cfg->max_models_per_connection) {
     snprintf(why, whysz, "this connection holds %d models (max_models_per_connection)",
              c->nmodels);
+    return -1;
+  }
+  if (p && p->nmodels >= cfg->max_models_per_connection) {
+    snprintf(why, whysz,
+             "the connections of this token hold %d models (max_models_per_connection, per "
+             "token)",
+             p->nmodels);
     return -1;
   }
   return 0;
@@ -89,6 +111,14 @@ int td_quota_model_acquire(tdConn* c, tdModel* mod, char* why, size_t whysz) {
              mod->mem, (long long)c->model_mem, (long long)cfg->max_model_memory_per_connection);
     return -1;
   }
+  tdPrincipal* pr = principal_of(c);
+  if (pr && pr->model_mem + (int64_t)mod->mem > cfg->max_model_memory_per_connection) {
+    snprintf(why, whysz,
+             "the model needs about %zu bytes; the connections of this token hold %lld "
+             "(max_model_memory_per_connection, per token)",
+             mod->mem, (long long)pr->model_mem);
+    return -1;
+  }
   if (!mod->registered && srv->reg.mem + (int64_t)mod->mem > cfg->max_model_memory_total) {
     snprintf(why, whysz,
              "the model needs about %zu bytes; loaded models hold %lld (max_model_memory_total "
@@ -106,6 +136,10 @@ int td_quota_model_acquire(tdConn* c, tdModel* mod, char* why, size_t whysz) {
   c->models = h;
   c->nmodels++;
   c->model_mem += (int64_t)mod->mem;
+  if (pr) {
+    pr->nmodels++;
+    pr->model_mem += (int64_t)mod->mem;
+  }
   mod->owners++;
   td_model_ref(mod);
   return 0;
@@ -123,6 +157,11 @@ int td_quota_model_release(tdConn* c, tdModel* mod) {
     free(h);
     c->nmodels--;
     c->model_mem -= (int64_t)mod->mem;
+    tdPrincipal* pr = principal_of(c);
+    if (pr) {
+      pr->nmodels--;
+      pr->model_mem -= (int64_t)mod->mem;
+    }
     if (--mod->owners == 0 && mod->registered && !srv->cfg.model_keep_warm) {
       td_log(TD_LOG_INFO, "model_unloaded", "model=%s why=unused", mod->handle);
       td_registry_remove(&srv->reg, mod);
@@ -140,17 +179,27 @@ void td_quota_conn_closed(tdConn* c) {
   }
 }
 
-/* environments over the connection's open sessions */
-int td_quota_envs_admit(const tdConn* c, int64_t nenv, char* why, size_t whysz) {
+/* environments of one connection's open sessions */
+static int64_t envs_of(const tdConn* c) {
   int64_t held = 0;
   for (const tdSession* s = c->sessions; s; s = s->cnext) {
     held += s->nenv;
   }
-  if (held + nenv > c->srv->cfg.max_envs_per_connection) {
+  return held;
+}
+
+/* environments over the open sessions of the connection, and of its token */
+int td_quota_envs_admit(const tdConn* c, int64_t nenv, char* why, size_t whysz) {
+  int max = c->srv->cfg.max_envs_per_connection;
+  int64_t held = envs_of(c), token_held = 0;
+  for (const tdConn* o = c->srv->conns; c->principal >= 0 && o; o = o->next) {
+    token_held += (o->principal == c->principal && !o->closing) ? envs_of(o) : 0;
+  }
+  if (held + nenv > max || token_held + nenv > max) {
     snprintf(why, whysz,
-             "%lld environments requested; this connection's sessions hold %lld "
-             "(max_envs_per_connection %d)",
-             (long long)nenv, (long long)held, c->srv->cfg.max_envs_per_connection);
+             "%lld environments requested; the sessions of this connection hold %lld, of its "
+             "token %lld (max_envs_per_connection %d)",
+             (long long)nenv, (long long)held, (long long)token_held, max);
     return -1;
   }
   return 0;

@@ -5,6 +5,8 @@
  * content again) gives the connection a reference; UnloadModel and closing the connection
  * drop it; when the last connection lets go the model leaves the registry (unless
  * model_keep_warm is set). A connection sees, inspects and unloads only the models it holds.
+ * Connections that showed the same token share one tdPrincipal: the per-connection limits
+ * on queued steps, models, model memory and environments apply to its sum as well.
  * Queued steps, in-flight requests and unsent bytes are bounded in connection.c (reading
  * pauses) and scheduler.c (no chunk of a connection over its output limit is started). */
 #ifndef TORSIOND_QUOTA_H
@@ -44,6 +46,9 @@ int td_quota_model_release(tdConn* c, tdModel* mod);
 
 /* the connection closes: drop every model reference it holds */
 void td_quota_conn_closed(tdConn* c);
+
+/* count delta env-steps of unfinished work for c (and its token) */
+void td_quota_steps(tdConn* c, int64_t delta);
 
 /* may c open a session of nenv environments (max_envs_per_connection)? 0, or -1 with why */
 int td_quota_envs_admit(const tdConn* c, int64_t nenv, char* why, size_t whysz);

@@ -28,6 +28,14 @@ typedef struct tdConnModel_ tdConnModel;
 #include "scheduler.h"
 #include "workers.h"
 
+/* what every connection authenticated with one token holds together: the per-connection
+ * quotas apply to this sum too, so a client does not get more by opening more connections */
+typedef struct tdPrincipal_ {
+  int64_t queued_steps;
+  int nmodels;
+  int64_t model_mem;
+} tdPrincipal;
+
 /* one client connection */
 struct tdConn_ {
   union {
@@ -59,6 +67,7 @@ struct tdConn_ {
   uv_shutdown_t shutdown_req;
   int auth_required;
   int authenticated;
+  int principal; /* index of the token it showed (srv->principals), -1: none */
 
   /* timeouts: when the connection started, last received bytes, the frame being read */
   uint64_t connect_ns;
@@ -106,6 +115,7 @@ struct tdServer_ {
 
   /* models, work and workers */
   tdRegistry reg;
+  tdPrincipal principals[TD_MAX_TOKENS];
   tdScheduler sched;
   tdWorkerPool pool;
   tdCompletionQueue cq;

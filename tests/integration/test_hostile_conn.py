@@ -238,3 +238,38 @@ def test_error_messages_are_valid_utf8():
     finally:
         rc, log = d.stop()
     assert rc == 0, log
+
+
+def test_quotas_apply_per_token_across_connections(tmp_path):
+    """Connections showing the same token share its quotas: opening more connections does
+    not give a client more models or environments; another token has its own."""
+    other = "another-token-for-client-two-000"
+    p = tmp_path / "tok"
+    p.write_text(TOKEN + "\n\n" + other + "\n")
+    port = free_port()
+    d = Daemon("--token-file", str(p), "--max-models-per-connection", "2",
+               "--max-envs-per-connection", "100", tcp_port=port)
+    try:
+        addr = ("127.0.0.1", port)
+        with tdclient.Client(addr) as a1, tdclient.Client(addr) as a2, \
+                tdclient.Client(addr) as b:
+            a1.hello(TOKEN)
+            a2.hello(TOKEN)
+            b.hello(other)
+            xml = open(PENDULUM).read()
+            h = a1.load(xml=xml).model
+            a2.load(xml="<mujoco><worldbody><geom size='1'/></worldbody></mujoco>")
+            with pytest.raises(ServerError) as e:
+                a2.load(xml="<mujoco><worldbody><geom size='2'/></worldbody></mujoco>")
+            assert e.value.code == code("ERROR_LIMIT_EXCEEDED") and "per token" in e.value.message
+            a1.session(h, 60)
+            with pytest.raises(ServerError) as e:
+                a2.session(h, 60)
+            assert e.value.code == code("ERROR_LIMIT_EXCEEDED") and "token" in e.value.message
+            # the other token is unaffected
+            b.load(xml=xml)
+            b.load(xml="<mujoco><worldbody><geom size='2'/></worldbody></mujoco>")
+            b.session(h, 100)
+    finally:
+        rc, log = d.stop()
+    assert rc == 0, log
