@@ -392,8 +392,7 @@ int td_config_finish(tdConfig* cfg) {
   }
   if (cfg->tcp_port && !cfg->token[0] &&
       !(cfg->insecure_loopback && td_config_is_loopback(cfg->tcp_address))) {
-    fprintf(stderr,
-            "torsiond: a TCP listener requires a token (token_file)%s\n",
+    fprintf(stderr, "torsiond: a TCP listener requires a token (token_file)%s\n",
             td_config_is_loopback(cfg->tcp_address)
                 ? ", or insecure_loopback = true to let any local user in"
                 : "");

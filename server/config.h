@@ -14,11 +14,11 @@
 /* the whole configuration */
 typedef struct tdConfig_ {
   /* [listen] */
-  char socket[512];      /* Unix socket path ("" = no Unix listener) */
-  int tcp_port;          /* 0 = no TCP listener */
-  char tcp_address[256]; /* address the TCP listener binds */
-  char token[256];       /* auth token (Hello must carry it): the first of tokens */
-  char token_file[512];  /* file holding the tokens, one per line */
+  char socket[512];                /* Unix socket path ("" = no Unix listener) */
+  int tcp_port;                    /* 0 = no TCP listener */
+  char tcp_address[256];           /* address the TCP listener binds */
+  char token[256];                 /* auth token (Hello must carry it): the first of tokens */
+  char token_file[512];            /* file holding the tokens, one per line */
   char tokens[TD_MAX_TOKENS][256]; /* every accepted token; quotas also apply per token */
   int ntokens;
   int max_connections;

@@ -65,7 +65,8 @@ static void on_hup(uv_signal_t* s, int signum) {
   tdServer* srv = s->data;
   tdConfig* next = malloc(sizeof(tdConfig));
   if (!next || td_config_load(next, srv->argc, srv->argv) != 0 || td_config_finish(next)) {
-    td_log(TD_LOG_WARN, "reload_failed", "why=\"the configuration does not load; kept the old one\"");
+    td_log(TD_LOG_WARN, "reload_failed",
+           "why=\"the configuration does not load; kept the old one\"");
     free(next);
     return;
   }
@@ -153,8 +154,7 @@ void td_server_check_drain(tdServer* srv) {
     return;
   }
   int idle = srv->inflight == 0 && srv->unsent == 0;
-  if (!idle && !srv->drain_expired && !srv->drain_forced &&
-      td_now_ns() >= srv->drain_deadline_ns) {
+  if (!idle && !srv->drain_expired && !srv->drain_forced && td_now_ns() >= srv->drain_deadline_ns) {
     // past the timeout: tell the clients, and give the frames a second to go out
     srv->drain_expired = 1;
     srv->drain_deadline_ns = td_now_ns() + 1000000000ull;

@@ -80,8 +80,7 @@ int td_quota_model_admit(const tdConn* c, char* why, size_t whysz) {
   const tdConfig* cfg = &c->srv->cfg;
   const tdPrincipal* p = principal_of(c);
   if (c->nmodels >= cfg->max_models_per_connection) {
-    snprintf(why, whysz, "this connection holds %d models (max_models_per_connection)",
-             c->nmodels);
+    snprintf(why, whysz, "this connection holds %d models (max_models_per_connection)", c->nmodels);
     return -1;
   }
   if (p && p->nmodels >= cfg->max_models_per_connection) {

@@ -4,8 +4,8 @@
  * same MJCF and assets again returns the existing model. The registry holds one reference;
  * every job and session using a model holds another; UnloadModel removes the registry's
  * reference and the model is freed when the last user lets go. Connections hold references
- * too (quota.c): the last one to let go removes the model from the registry. Each model keeps one mjData
- * per worker thread: worker w only ever touches datas[w]. Loop thread only, except the
+ * too (quota.c): the last one to let go removes the model from the registry. Each model keeps one
+ * mjData per worker thread: worker w only ever touches datas[w]. Loop thread only, except the
  * counters marked (sched) that the scheduler updates under its mutex. */
 #ifndef TORSIOND_REGISTRY_H
 #define TORSIOND_REGISTRY_H
@@ -35,8 +35,8 @@ struct tdModel_ {
   int nstate_full; /* mj_stateSize(FULLPHYSICS) */
   int nstate_int;  /* mj_stateSize(INTEGRATION) */
   size_t bytes;
-  size_t mem;  /* estimated bytes of the model and its pool (quota.c) */
-  int owners;  /* connections holding it (quota.c) */
+  size_t mem; /* estimated bytes of the model and its pool (quota.c) */
+  int owners; /* connections holding it (quota.c) */
   uint64_t steps_served;
   uint64_t requests_served;
   int nsessions;
@@ -55,7 +55,8 @@ typedef struct tdRegistry_ {
   int64_t mem; /* estimated bytes of the registered models */
 } tdRegistry;
 
-/* wrap a compiled model: allocate ndata + TD_EXPRESS_WORKERS mjData (ndata: the workers); NULL (with why) on failure. Any thread. */
+/* wrap a compiled model: allocate ndata + TD_EXPRESS_WORKERS mjData (ndata: the workers); NULL
+ * (with why) on failure. Any thread. */
 tdModel* td_model_create(mjModel* m, int ndata, const char* handle, char* why, size_t whysz);
 
 /* free a model that was never registered (any thread) */

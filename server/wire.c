@@ -208,8 +208,8 @@ static int read_varint(const uint8_t** p, const uint8_t* end, uint64_t* v) {
 }
 
 /* the last length-delimited field `field` in a message's bytes; 0 when found */
-static int find_len_field(const uint8_t* p, const uint8_t* end, uint32_t field,
-                          const uint8_t** out, size_t* n) {
+static int find_len_field(const uint8_t* p, const uint8_t* end, uint32_t field, const uint8_t** out,
+                          size_t* n) {
   int found = -1;
   while (p < end) {
     uint64_t key, v;
@@ -221,12 +221,8 @@ static int find_len_field(const uint8_t* p, const uint8_t* end, uint32_t field,
         if (read_varint(&p, end, &v))
           return -1;
         break;
-      case 1:
-        p += 8;
-        break;
-      case 5:
-        p += 4;
-        break;
+      case 1: p += 8; break;
+      case 5: p += 4; break;
       case 2:
         if (read_varint(&p, end, &v) || v > (uint64_t)(end - p))
           return -1;

@@ -47,8 +47,8 @@ typedef struct tdCompletionQueue_ {
 
 /* one worker thread */
 typedef struct tdWorker_ {
-  int index;   /* its mjData in every model's pool */
-  int express; /* takes only light chunks (scheduler.h) */
+  int index;      /* its mjData in every model's pool */
+  int express;    /* takes only light chunks (scheduler.h) */
   char err[1024]; /* engine errors of the running chunk */
   pthread_t thread;
   tdServer* srv;
