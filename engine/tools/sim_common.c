@@ -158,6 +158,53 @@ static int apply_options(mjModel* m, const char* list) {
   return 0;
 }
 
+/* put the --vfs files into vfs (each NAME=PATH read whole); 0, or -1 after printing why */
+static int fill_vfs(mjVFS* vfs, const simArgs* args) {
+  for (int i = 0; i < args->nvfs; i++) {
+    const char* eq = strchr(args->vfs[i], '=');
+    char name[1024];
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - args->vfs[i]), args->vfs[i]);
+    FILE* f = fopen(eq + 1, "rb");
+    char* buf = NULL;
+    long n = -1;
+    if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+      n = -1;
+    }
+    if (f) {
+      fclose(f);
+    }
+    int rc = n >= 0 && buf ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
+    free(buf);
+    if (rc) {
+      sim_fail("--vfs %s: %s", args->vfs[i], rc == 2 ? "repeated name" : "cannot read the file");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* compile: mj_loadXML, or tn_loadXMLWith when a VFS, a root or a byte limit is given */
+static mjModel* load_model(const simArgs* args, char* err, int errsz) {
+  if (!args->nvfs && !args->vfs_only && !args->root && !args->max_bytes) {
+    return mj_loadXML(args->model, NULL, err, errsz);
+  }
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mjModel* m = NULL;
+  if (!fill_vfs(&vfs, args)) {
+    tnLoadOptions opt;
+    tn_defaultLoadOptions(&opt);
+    opt.vfs = &vfs;
+    opt.vfs_only = args->vfs_only;
+    opt.root = args->root;
+    opt.max_bytes = args->max_bytes;
+    m = tn_loadXMLWith(args->model, &opt, err, errsz);
+  }
+  mj_deleteVFS(&vfs);
+  return m;
+}
+
 /* load the model and apply command-line overrides */
 mjModel* sim_load(const simArgs* args) {
   mju_user_error = on_engine_error;
@@ -187,7 +234,7 @@ mjModel* sim_load(const simArgs* args) {
 
   // compile
   char err[1024] = "";
-  mjModel* m = mj_loadXML(args->model, NULL, err, sizeof(err));
+  mjModel* m = load_model(args, err, sizeof(err));
   if (!m) {
     sim_fail("%s", err[0] ? err : "model failed to load");
     return NULL;

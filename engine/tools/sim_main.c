@@ -41,6 +41,11 @@ static const char* usage =
     "                      impratio, timestep, o_margin\n"
     "  --spec SPEC         state layout of --state and outputs: fullphysics (default),\n"
     "                      integration (adds warmstart and user inputs), physics, or a mask\n"
+    "  --vfs NAME=PATH     put the file PATH into an mjVFS as NAME (repeatable); the model\n"
+    "                      name and every file it references are looked up there first\n"
+    "  --vfs-only          read no file outside the VFS\n"
+    "  --root DIR          read files only under DIR (symlinks and '..' resolved)\n"
+    "  --max-bytes N       limit on the bytes of all files one load reads\n"
     "states are [B, nstate] in the --spec layout; arrays are float64 .npy\n";
 
 /* parse an integer option value */
@@ -85,6 +90,10 @@ static int parse_args(int argc, char** argv, simArgs* a) {
       a->profile = 1;
       continue;
     }
+    if (!strcmp(k, "--vfs-only")) {
+      a->vfs_only = 1;
+      continue;
+    }
     if (k[0] != '-') {
       if (a->model) {
         return sim_fail("unexpected argument '%s'", k);
@@ -108,6 +117,20 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--enable")) a->enable = v;
     else if (!strcmp(k, "--integrator")) a->integrator = v;
     else if (!strcmp(k, "--option")) a->option = v;
+    else if (!strcmp(k, "--root")) a->root = v;
+    else if (!strcmp(k, "--vfs")) {
+      if (a->nvfs == 64 || !strchr(v, '=')) {
+        return sim_fail("--vfs takes NAME=PATH (at most 64 times), got '%s'", v);
+      }
+      a->vfs[a->nvfs++] = v;
+    }
+    else if (!strcmp(k, "--max-bytes")) {
+      char* end;
+      a->max_bytes = strtoll(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || a->max_bytes <= 0) {
+        return sim_fail("--max-bytes must be a positive integer, got '%s'", v);
+      }
+    }
     else if (!strcmp(k, "--spec")) {
       if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
       else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
