@@ -33,6 +33,7 @@ typedef struct simArgs_ {
   int spec;            /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
   const char* vfs[64]; /* --vfs NAME=PATH: files put into an mjVFS before loading */
   int nvfs;
+  const char* vfs_dir; /* --vfs-dir DIR: every file under DIR, named by its path in DIR */
   int vfs_only;        /* --vfs-only: the load reads nothing outside the VFS */
   const char* root;    /* --root DIR: files only under DIR */
   long long max_bytes; /* --max-bytes N: total bytes over all files read */

@@ -1,6 +1,7 @@
 /* tools/sim_common.c — shared helpers of torsion-sim: the engine error
  * handler, model loading with flag overrides, array shape checks, per-thread mjData, and the
  * growable column tables that `contacts` and `efc` stack over states. */
+#include <ftw.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,24 +159,62 @@ static int apply_options(mjModel* m, const char* list) {
   return 0;
 }
 
-/* put the --vfs files into vfs (each NAME=PATH read whole); 0, or -1 after printing why */
+/* add the file at path to vfs as name; 0, or 2 (repeated) / -1 (unreadable) */
+static int add_file(mjVFS* vfs, const char* name, const char* path) {
+  FILE* f = fopen(path, "rb");
+  char* buf = NULL;
+  long n = -1;
+  if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
+      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    n = -1;
+  }
+  if (f) {
+    fclose(f);
+  }
+  int rc = n >= 0 && buf ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
+  free(buf);
+  return rc;
+}
+
+/* the VFS and the directory being added by --vfs-dir (nftw passes no user pointer) */
+static mjVFS* walk_vfs;
+static size_t walk_prefix;
+static int walk_rc;
+
+/* nftw callback: add one regular file under its path relative to the directory */
+static int add_walked(const char* path, const struct stat* st, int flag, struct FTW* ftw) {
+  (void)st;
+  (void)ftw;
+  if (flag == FTW_F && path[walk_prefix] == '/') {
+    walk_rc = add_file(walk_vfs, path + walk_prefix + 1, path);
+    if (walk_rc) {
+      sim_fail("--vfs-dir: %s: %s", path, walk_rc == 2 ? "repeated name" : "cannot read");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* put the --vfs files (each NAME=PATH read whole) and the --vfs-dir tree into vfs; 0, or -1
+ * after printing why */
 static int fill_vfs(mjVFS* vfs, const simArgs* args) {
+  if (args->vfs_dir) {
+    walk_vfs = vfs;
+    walk_prefix = strlen(args->vfs_dir);
+    while (walk_prefix > 1 && args->vfs_dir[walk_prefix - 1] == '/') walk_prefix--;
+    walk_rc = 0;
+    if (nftw(args->vfs_dir, add_walked, 16, FTW_PHYS) || walk_rc) {
+      if (!walk_rc) {
+        sim_fail("--vfs-dir: cannot read '%s'", args->vfs_dir);
+      }
+      return -1;
+    }
+  }
   for (int i = 0; i < args->nvfs; i++) {
     const char* eq = strchr(args->vfs[i], '=');
     char name[1024];
     snprintf(name, sizeof(name), "%.*s", (int)(eq - args->vfs[i]), args->vfs[i]);
-    FILE* f = fopen(eq + 1, "rb");
-    char* buf = NULL;
-    long n = -1;
-    if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-        (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-      n = -1;
-    }
-    if (f) {
-      fclose(f);
-    }
-    int rc = n >= 0 && buf ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
-    free(buf);
+    int rc = add_file(vfs, name, eq + 1);
     if (rc) {
       sim_fail("--vfs %s: %s", args->vfs[i], rc == 2 ? "repeated name" : "cannot read the file");
       return -1;
@@ -186,7 +225,7 @@ static int fill_vfs(mjVFS* vfs, const simArgs* args) {
 
 /* compile: mj_loadXML, or tn_loadXMLWith when a VFS, a root or a byte limit is given */
 static mjModel* load_model(const simArgs* args, char* err, int errsz) {
-  if (!args->nvfs && !args->vfs_only && !args->root && !args->max_bytes) {
+  if (!args->nvfs && !args->vfs_dir && !args->vfs_only && !args->root && !args->max_bytes) {
     return mj_loadXML(args->model, NULL, err, errsz);
   }
   mjVFS vfs;

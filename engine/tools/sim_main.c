@@ -43,6 +43,7 @@ static const char* usage =
     "                      integration (adds warmstart and user inputs), physics, or a mask\n"
     "  --vfs NAME=PATH     put the file PATH into an mjVFS as NAME (repeatable); the model\n"
     "                      name and every file it references are looked up there first\n"
+    "  --vfs-dir DIR       put every file under DIR into the VFS, named by its path in DIR\n"
     "  --vfs-only          read no file outside the VFS\n"
     "  --root DIR          read files only under DIR (symlinks and '..' resolved)\n"
     "  --max-bytes N       limit on the bytes of all files one load reads\n"
@@ -118,6 +119,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--integrator")) a->integrator = v;
     else if (!strcmp(k, "--option")) a->option = v;
     else if (!strcmp(k, "--root")) a->root = v;
+    else if (!strcmp(k, "--vfs-dir")) a->vfs_dir = v;
     else if (!strcmp(k, "--vfs")) {
       if (a->nvfs == 64 || !strchr(v, '=')) {
         return sim_fail("--vfs takes NAME=PATH (at most 64 times), got '%s'", v);
