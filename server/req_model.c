@@ -5,8 +5,8 @@
  * has that handle the answer is immediate, otherwise a second pass compiles the MJCF and
  * allocates one mjData per worker. Client text compiles from memory: the text and its
  * assets go into an mjVFS and the engine reads nothing else (vfs_only); a model path
- * compiles with model_root as the root no file may leave. Both loads are bounded by
- * max_model_bytes over all files read. */
+ * compiles with model_root as the root no file may leave. A client-text load reads at most
+ * max_model_bytes in all (its request), a model_root load at most TD_MAX_PATH_LOAD_BYTES. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,6 +28,10 @@
  * asset's; it labels the text's messages as tn_loadXMLString does) */
 #define TD_TEXT_NAME "<string>"
 
+/* bytes a model_root load may read over all its files (the operator's own models: Menagerie
+ * robots read up to ~40 MB of meshes, far above max_model_bytes, which bounds client text) */
+#define TD_MAX_PATH_LOAD_BYTES (1LL << 30)
+
 /* the state of one load between the loop and the thread pool */
 typedef struct tdLoad_ {
   uv_work_t work;
@@ -38,7 +42,7 @@ typedef struct tdLoad_ {
   char handle[65];
   char path[4096]; /* resolved server-side path */
   int nworkers;
-  long long max_bytes; /* max_model_bytes: all files one load reads */
+  long long max_bytes; /* max_model_bytes: all files a client-text load reads */
   char model_root[512];
   tdModel* mod; /* the compiled model (phase 2) */
 } tdLoad;
@@ -156,6 +160,7 @@ static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   td_engine_errors_to(ld->why, sizeof(ld->why));
   if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE_PATH) {
     opt.root = ld->model_root;
+    opt.max_bytes = TD_MAX_PATH_LOAD_BYTES;
     m = tn_loadXMLWith(ld->path, &opt, err, sizeof(err));
   } else {
     mjVFS vfs;

@@ -207,3 +207,25 @@ def test_model_root_confines_every_file(tmp_path, outside):
         rc, log = d.stop()
     assert rc == 0, log
     assert not det.opened(), "a file outside model_root was opened"
+
+
+def test_model_root_models_may_exceed_max_model_bytes(tmp_path):
+    """max_model_bytes bounds client requests; a model_root model reads its own files."""
+    root = tmp_path / "models"
+    root.mkdir()
+    tet = stl_tetra()
+    big = tet[:80] + struct.pack("<I", 4 * 100) + tet[84:] * 100  # the tetrahedron 100 times
+    (root / "big.stl").write_bytes(big)
+    (root / "m.xml").write_text('<mujoco><asset><mesh file="big.stl"/></asset><worldbody>'
+                                '<geom type="mesh" mesh="big"/></worldbody></mujoco>')
+    d = Daemon("--model-root", str(root), "--max-model-bytes", "4k")
+    try:
+        with d.client() as c:
+            assert len(big) > 4096
+            assert c.load(path="m.xml").info.ngeom == 1
+            with pytest.raises(ServerError) as e:
+                c.load(xml=(root / "m.xml").read_text(), assets={"big.stl": big})
+            assert e.value.code == code("ERROR_LIMIT_EXCEEDED")
+    finally:
+        rc, log = d.stop()
+    assert rc == 0, log
