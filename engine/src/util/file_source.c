@@ -56,14 +56,18 @@ static int inside(const char* root, const char* p) {
  * 0 when too long */
 static int lexical_path(const char* path, char* out, size_t outsz) {
   char joined[PATH_MAX * 2];
+  int len;
   if (path[0] == '/') {
-    snprintf(joined, sizeof(joined), "%s", path);
+    len = snprintf(joined, sizeof(joined), "%s", path);
   } else {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof(cwd))) {
       return 0;
     }
-    snprintf(joined, sizeof(joined), "%s/%s", cwd, path);
+    len = snprintf(joined, sizeof(joined), "%s/%s", cwd, path);
+  }
+  if (len < 0 || (size_t)len >= sizeof(joined)) {
+    return 0;
   }
   size_t n = 0;
   out[0] = 0;
