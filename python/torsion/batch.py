@@ -32,6 +32,7 @@ class SimBatch:
         self.n = int(n)
         self._batch = _core.Batch(model, self.n, int(nthread or 0))
         self.nthread = self._batch.nthread
+        self._fields: Dict[str, tuple] = {}
 
     # ---- helpers ----
 
@@ -93,13 +94,20 @@ class SimBatch:
             return
         self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep), ids)
 
-    def _shape(self, name: str) -> tuple:
-        """MuJoCo's shape of fixed data field `name` for this model."""
-        _, rows, cols = _GETTABLE[name]
-        nrow = getattr(self.model, rows)
-        if cols == "1":
-            return (nrow,)
-        return tuple(np.asarray(self._batch._data(0, MjData)._array(_FIXED_INDEX[name])).shape)
+    def _meta(self, name: str) -> tuple:
+        """(table index, MuJoCo shape, dtype) of a gettable field, computed once."""
+        meta = self._fields.get(name)
+        if meta is None:
+            if name == "time":
+                meta = (-1, (), np.dtype(np.float64))
+            elif name in _GETTABLE:
+                index = _GETTABLE[name][0]
+                arr = np.asarray(self._batch._data(0, MjData)._array(index))
+                meta = (index, arr.shape, arr.dtype)
+            else:
+                raise KeyError("unknown mjData field %r" % (name,))
+            self._fields[name] = meta
+        return meta
 
     def get(self, names: Sequence[str], env_ids: Optional[Iterable[int]] = None
             ) -> Dict[str, np.ndarray]:
@@ -111,13 +119,7 @@ class SimBatch:
         k = self._count(ids)
         indices, outs, result = [], [], {}
         for name in names:
-            if name == "time":
-                index, shape, dtype = -1, (), np.float64
-            elif name in _GETTABLE:
-                index, shape = _GETTABLE[name][0], self._shape(name)
-                dtype = np.asarray(self._batch._data(0, MjData)._array(index)).dtype
-            else:
-                raise KeyError("unknown mjData field %r" % (name,))
+            index, shape, dtype = self._meta(name)
             out = np.empty((k,) + shape, dtype=dtype)
             indices.append(index)
             outs.append(out)
