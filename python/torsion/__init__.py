@@ -11,12 +11,15 @@ steps many environments in C threads; torsion.rollout mirrors mujoco.rollout."""
 
 from . import _core
 from ._core import FatalError
-from ._core import *  # noqa: F401,F403  (the mj_* functions)
 from ._enums import CONSTANTS, ENUMS
 from ._enums import *  # noqa: F401,F403  (mjtObj, mjtState, ..., mjNREF, ...)
 from ._model import MjModel
 from ._data import MjData
 from . import batch, rollout
+
+# the engine functions with MuJoCo's names (mj_step, mjd_transitionFD, ...)
+globals().update({name: getattr(_core, name) for name in dir(_core)
+                  if name.startswith(("mj_", "mjd_", "tn_"))})
 
 __version__ = _core.TORSION_VERSION
 MJTNUM_DTYPE = __import__("numpy").float64
