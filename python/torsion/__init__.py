@@ -21,6 +21,7 @@ from . import batch, rollout
 globals().update({name: getattr(_core, name) for name in dir(_core)
                   if name.startswith(("mj_", "mjd_", "tn_"))})
 
+mjNWARNING = _core.mjNWARNING
 __version__ = _core.TORSION_VERSION
 MJTNUM_DTYPE = __import__("numpy").float64
 
