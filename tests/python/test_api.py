@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import torsion
-from conftest import GYM_ASSETS, REPO_ROOT, random_ctrl
+from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
 
 # Fields whose representation differs on purpose (values are not comparable element by
 # element): MuJoCo 3.14 stores these sparse or with other sizes.

@@ -9,7 +9,7 @@ import pytest
 
 import torsion
 from torsion.batch import SimBatch
-from conftest import GYM_ASSETS, random_ctrl
+from pycore_models import GYM_ASSETS, random_ctrl
 
 FIELDS = ["qpos", "qvel", "xpos", "xquat", "cinert", "cvel", "qfrc_actuator", "cfrc_ext",
           "sensordata", "act", "time"]
@@ -123,7 +123,7 @@ def test_bad_input_raises():
 
 def test_engine_error_in_one_env(tmp_path):
     """An env whose step exhausts the arena raises FatalError naming it; it is reset."""
-    from conftest import REPO_ROOT
+    from pycore_models import REPO_ROOT
     with open(os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")) as f:
         text = f.read()
     start = text.index(">", text.index("<mujoco")) + 1

@@ -11,7 +11,7 @@ from mujoco import rollout as mj_rollout
 
 import torsion
 from torsion import rollout as tn_rollout
-from conftest import GYM_ASSETS, REPO_ROOT, random_ctrl
+from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
 
 FULL = int(mujoco.mjtState.mjSTATE_FULLPHYSICS)
 MODELS = ["hopper.xml", "ant.xml", "humanoid.xml", "half_cheetah.xml", "reacher.xml"]
