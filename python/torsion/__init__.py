@@ -9,8 +9,15 @@ MjModel/MjData expose every array as a numpy view under MuJoCo's names; the mj_*
 take MuJoCo's arguments; engine errors raise torsion.FatalError. torsion.batch.SimBatch
 steps many environments in C threads; torsion.rollout mirrors mujoco.rollout."""
 
-from . import _core
-from ._core import FatalError
+import os as _os
+
+# OpenMP workers sleep between parallel loops instead of spinning (libgomp reads this when
+# the extension loads it): between two SimBatch/rollout calls the trainer's own Python code
+# runs, and spinning workers would take its cores. Set OMP_WAIT_POLICY=active to override.
+_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
+
+from . import _core  # noqa: E402
+from ._core import FatalError  # noqa: E402
 from ._enums import CONSTANTS, ENUMS
 from ._enums import *  # noqa: F401,F403  (mjtObj, mjtState, ..., mjNREF, ...)
 from ._model import MjModel
