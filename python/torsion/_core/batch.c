@@ -10,8 +10,7 @@
 
 /* the batch */
 typedef struct tnpyBatch_ {
-  PyObject_HEAD
-  tnpyModel* model;
+  PyObject_HEAD tnpyModel* model;
   int n;
   int nthread;
   mjData** datas;
@@ -130,7 +129,8 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
   if (PyObject_GetBuffer(obj, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
     return -1;
   }
-  if (buf->itemsize != 4 || !buf->format || strchr("iIl", buf->format[strlen(buf->format) - 1]) == NULL) {
+  if (buf->itemsize != 4 || !buf->format ||
+      strchr("iIl", buf->format[strlen(buf->format) - 1]) == NULL) {
     PyBuffer_Release(buf);
     PyErr_SetString(PyExc_TypeError, "env_ids must be int32");
     return -1;
@@ -159,7 +159,7 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
   }
   Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel for num_threads(nthread) schedule(static)
-  for (Py_ssize_t j = 0; j < k; j++) {
+      for (Py_ssize_t j = 0; j < k; j++) {
     int env = ids ? ids[j] : (int)j;
     envWork w = {m,
                  b->datas[env],
@@ -178,10 +178,8 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
       }
     }
   }
-  Py_END_ALLOW_THREADS
-  if (fail.env >= 0) {
-    PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", fail.env,
-                 fail.error);
+  Py_END_ALLOW_THREADS if (fail.env >= 0) {
+    PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", fail.env, fail.error);
     return -1;
   }
   return 0;
@@ -287,8 +285,8 @@ static PyObject* batch_get(PyObject* self, PyObject* args) {
       return NULL;
     }
     Py_buffer ob;
-    if (PyObject_GetBuffer(PyList_GET_ITEM(outs, f), &ob,
-                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+    if (PyObject_GetBuffer(PyList_GET_ITEM(outs, f), &ob, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) <
+        0) {
       tnpy_release(&ib);
       return NULL;
     }
@@ -299,8 +297,7 @@ static PyObject* batch_get(PyObject* self, PyObject* args) {
       return NULL;
     }
     char* dst = ob.buf;
-    Py_BEGIN_ALLOW_THREADS
-    for (Py_ssize_t j = 0; j < k; j++) {
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t j = 0; j < k; j++) {
       mjData* d = b->datas[ids ? ids[j] : (int)j];
       if (index < 0) {
         memcpy(dst + (size_t)j * nbytes, &d->time, nbytes);
@@ -309,8 +306,7 @@ static PyObject* batch_get(PyObject* self, PyObject* args) {
         memcpy(dst + (size_t)j * nbytes, src, nbytes);
       }
     }
-    Py_END_ALLOW_THREADS
-    PyBuffer_Release(&ob);
+    Py_END_ALLOW_THREADS PyBuffer_Release(&ob);
   }
   tnpy_release(&ib);
   Py_RETURN_NONE;
@@ -358,8 +354,7 @@ static PyMethodDef batch_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject tnpy_BatchType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "torsion._core.Batch",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torsion._core.Batch",
     .tp_basicsize = sizeof(tnpyBatch),
     .tp_dealloc = batch_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

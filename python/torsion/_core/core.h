@@ -11,14 +11,12 @@
 
 /* a compiled model; owns m */
 typedef struct tnpyModel_ {
-  PyObject_HEAD
-  mjModel* m;
+  PyObject_HEAD mjModel* m;
 } tnpyModel;
 
 /* simulation data; owns d unless `owner` is set (then d belongs to owner, e.g. a batch) */
 typedef struct tnpyData_ {
-  PyObject_HEAD
-  mjData* d;
+  PyObject_HEAD mjData* d;
   tnpyModel* model; /* strong reference: d's sizes come from it */
   PyObject* owner;  /* NULL, or the object that owns d */
 } tnpyData;
@@ -51,8 +49,7 @@ void tnpy_release(Py_buffer* buf);
 
 /* a Data object (of type `type`, Data or a subclass) over d, which belongs to owner (d is
  * not freed with the object) */
-PyObject* tnpy_data_borrowed(PyTypeObject* type, tnpyModel* model, mjData* d,
-                             PyObject* owner);
+PyObject* tnpy_data_borrowed(PyTypeObject* type, tnpyModel* model, mjData* d, PyObject* owner);
 
 /* Where fixed data array i (the X-macro table's order) lives in d and its size in bytes;
  * -1 when i is out of range. */

@@ -7,7 +7,8 @@
 #include "core.h"
 
 /* the struct format character of an element type */
-#define TNPY_FMT(T) _Generic((T){0}, mjtNum: 'd', int: 'i', mjtByte: 'B', float: 'f', char: 'b')
+#define TNPY_FMT(T) \
+  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
 
 /* one fixed-size array of mjData (see model.c's modelField) */
 typedef struct dataField_ {
@@ -36,19 +37,20 @@ typedef struct efcField_ {
   size_t ptr_offset;
 } efcField;
 
-#define EFC(N_, T_, R_, C_) {#N_, TNPY_FMT(T_), (int)sizeof(T_), #R_, C_, offsetof(mjData, N_)}
+#define EFC(N_, T_, R_, C_) \
+  { #N_, TNPY_FMT(T_), (int)sizeof(T_), #R_, C_, offsetof(mjData, N_) }
 static const efcField efc_fields[] = {
-    EFC(efc_type, int, nefc, 1),        EFC(efc_id, int, nefc, 1),
-    EFC(efc_J_rownnz, int, nefc, 1),    EFC(efc_J_rowadr, int, nefc, 1),
-    EFC(efc_J_rowsuper, int, nefc, 1),  EFC(efc_J_colind, int, nJ, 1),
-    EFC(efc_J, mjtNum, nJ, 1),          EFC(efc_pos, mjtNum, nefc, 1),
-    EFC(efc_margin, mjtNum, nefc, 1),   EFC(efc_frictionloss, mjtNum, nefc, 1),
-    EFC(efc_diagA, mjtNum, nefc, 1),    EFC(efc_KBIP, mjtNum, nefc, 4),
-    EFC(efc_D, mjtNum, nefc, 1),        EFC(efc_R, mjtNum, nefc, 1),
-    EFC(efc_AR_rownnz, int, nefc, 1),   EFC(efc_AR_rowadr, int, nefc, 1),
-    EFC(efc_AR_colind, int, nA, 1),     EFC(efc_AR, mjtNum, nA, 1),
-    EFC(efc_vel, mjtNum, nefc, 1),      EFC(efc_aref, mjtNum, nefc, 1),
-    EFC(efc_b, mjtNum, nefc, 1),        EFC(efc_state, int, nefc, 1),
+    EFC(efc_type, int, nefc, 1),       EFC(efc_id, int, nefc, 1),
+    EFC(efc_J_rownnz, int, nefc, 1),   EFC(efc_J_rowadr, int, nefc, 1),
+    EFC(efc_J_rowsuper, int, nefc, 1), EFC(efc_J_colind, int, nJ, 1),
+    EFC(efc_J, mjtNum, nJ, 1),         EFC(efc_pos, mjtNum, nefc, 1),
+    EFC(efc_margin, mjtNum, nefc, 1),  EFC(efc_frictionloss, mjtNum, nefc, 1),
+    EFC(efc_diagA, mjtNum, nefc, 1),   EFC(efc_KBIP, mjtNum, nefc, 4),
+    EFC(efc_D, mjtNum, nefc, 1),       EFC(efc_R, mjtNum, nefc, 1),
+    EFC(efc_AR_rownnz, int, nefc, 1),  EFC(efc_AR_rowadr, int, nefc, 1),
+    EFC(efc_AR_colind, int, nA, 1),    EFC(efc_AR, mjtNum, nA, 1),
+    EFC(efc_vel, mjtNum, nefc, 1),     EFC(efc_aref, mjtNum, nefc, 1),
+    EFC(efc_b, mjtNum, nefc, 1),       EFC(efc_state, int, nefc, 1),
     EFC(efc_force, mjtNum, nefc, 1),
 };
 #undef EFC
@@ -111,8 +113,7 @@ static PyObject* data_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
 }
 
 /* a Data object over memory owned by someone else */
-PyObject* tnpy_data_borrowed(PyTypeObject* type, tnpyModel* model, mjData* d,
-                             PyObject* owner) {
+PyObject* tnpy_data_borrowed(PyTypeObject* type, tnpyModel* model, mjData* d, PyObject* owner) {
   tnpyData* self = (tnpyData*)type->tp_alloc(type, 0);
   if (!self) {
     return NULL;
@@ -257,8 +258,7 @@ static PyMethodDef data_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject tnpy_DataType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "torsion._core.Data",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torsion._core.Data",
     .tp_basicsize = sizeof(tnpyData),
     .tp_dealloc = data_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

@@ -51,8 +51,7 @@ static PyObject* call_md(PyObject* args, PyObject* kw, void (*fn)(const mjModel*
   static char* kwlist[] = {"m", "d", NULL};
   PyObject *mo, *da;
   callArgs a = {0};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO", kwlist, &mo, &da) ||
-      take_md(mo, da, &a) < 0) {
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OO", kwlist, &mo, &da) || take_md(mo, da, &a) < 0) {
     return NULL;
   }
   a.md = fn;
@@ -265,8 +264,8 @@ static PyObject* py_mjd_transitionFD(PyObject* self, PyObject* args, PyObject* k
   PyObject *mo, *da, *o[4] = {Py_None, Py_None, Py_None, Py_None};
   int centered;
   callArgs a = {0};
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOdp|OOOO", kwlist, &mo, &da, &a.x, &centered,
-                                   &o[0], &o[1], &o[2], &o[3]) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOdp|OOOO", kwlist, &mo, &da, &a.x, &centered, &o[0],
+                                   &o[1], &o[2], &o[3]) ||
       take_md(mo, da, &a) < 0) {
     return NULL;
   }
@@ -297,8 +296,8 @@ static PyObject* py_mjd_transitionFD(PyObject* self, PyObject* args, PyObject* k
 
 static void t_inverse_fd(void* p) {
   callArgs* a = p;
-  mjd_inverseFD(a->m, a->d, a->x, (mjtByte)a->i[0], a->p[0], a->p[1], a->p[2], a->p[3],
-                a->p[4], a->p[5], a->p[6]);
+  mjd_inverseFD(a->m, a->d, a->x, (mjtByte)a->i[0], a->p[0], a->p[1], a->p[2], a->p[3], a->p[4],
+                a->p[5], a->p[6]);
 }
 
 /* mjd_inverseFD(m, d, eps, flg_actuation, DfDq, DfDv, DfDa, DsDq, DsDv, DsDa, DmDq) */
@@ -312,9 +311,8 @@ static PyObject* py_mjd_inverseFD(PyObject* self, PyObject* args, PyObject* kw) 
   for (int k = 0; k < 7; k++) {
     o[k] = Py_None;
   }
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOdp|OOOOOOO", kwlist, &mo, &da, &a.x,
-                                   &actuation, &o[0], &o[1], &o[2], &o[3], &o[4], &o[5],
-                                   &o[6]) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOdp|OOOOOOO", kwlist, &mo, &da, &a.x, &actuation,
+                                   &o[0], &o[1], &o[2], &o[3], &o[4], &o[5], &o[6]) ||
       take_md(mo, da, &a) < 0) {
     return NULL;
   }
@@ -365,10 +363,10 @@ static PyObject* jac_call(PyObject* args, PyObject* kw, int which, const char* i
   PyObject *mo, *da, *jp, *jr, *pt = NULL;
   int id;
   callArgs a = {0};
-  int ok = which == 0 ? PyArg_ParseTupleAndKeywords(args, kw, "OOOOOi", kw_point, &mo, &da,
-                                                    &jp, &jr, &pt, &id)
-                      : PyArg_ParseTupleAndKeywords(args, kw, "OOOOi", kw_id, &mo, &da, &jp,
-                                                    &jr, &id);
+  int ok =
+      which == 0
+          ? PyArg_ParseTupleAndKeywords(args, kw, "OOOOOi", kw_point, &mo, &da, &jp, &jr, &pt, &id)
+          : PyArg_ParseTupleAndKeywords(args, kw, "OOOOi", kw_id, &mo, &da, &jp, &jr, &id);
   if (!ok || take_md(mo, da, &a) < 0) {
     return NULL;
   }
@@ -405,8 +403,8 @@ static PyObject* jac_call(PyObject* args, PyObject* kw, int which, const char* i
 /* the model of the first positional/keyword argument, for id range checks */
 static const mjModel* peek_model(PyObject* args, PyObject* kw) {
   PyObject* mo = PyTuple_GET_SIZE(args) > 0 ? PyTuple_GET_ITEM(args, 0)
-                 : kw                        ? PyDict_GetItemString(kw, "m")
-                                             : NULL;
+                 : kw                       ? PyDict_GetItemString(kw, "m")
+                                            : NULL;
   if (mo && PyObject_TypeCheck(mo, &tnpy_ModelType) && ((tnpyModel*)mo)->m) {
     return ((tnpyModel*)mo)->m;
   }
@@ -568,8 +566,8 @@ static PyObject* object_motion(PyObject* args, PyObject* kw, int acc) {
   PyObject *mo, *da, *res;
   callArgs a = {0};
   Py_buffer b;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiiOi", kwlist, &mo, &da, &a.i[0], &a.i[1],
-                                   &res, &a.i[2]) ||
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "OOiiOi", kwlist, &mo, &da, &a.i[0], &a.i[1], &res,
+                                   &a.i[2]) ||
       take_md(mo, da, &a) < 0 || tnpy_numbuf(res, &b, 6, 1, 0, "res") < 0) {
     return NULL;
   }
@@ -734,8 +732,8 @@ static PyObject* py_sensors_evaluated(PyObject* self, PyObject* arg) {
   return PyBool_FromLong(tn_sensorsEvaluated(m));
 }
 
-#define FN(NAME, DOC) {#NAME, (PyCFunction)(void (*)(void))py_##NAME, \
-                       METH_VARARGS | METH_KEYWORDS, DOC}
+#define FN(NAME, DOC) \
+  { #NAME, (PyCFunction)(void (*)(void))py_##NAME, METH_VARARGS | METH_KEYWORDS, DOC }
 PyMethodDef tnpy_function_methods[] = {
     FN(mj_step, "mj_step(m, d, nstep=1): advance nstep timesteps."),
     FN(mj_forward, "mj_forward(m, d): forward dynamics."),

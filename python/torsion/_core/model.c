@@ -6,7 +6,8 @@
 #include "core.h"
 
 /* the struct format character of an element type */
-#define TNPY_FMT(T) _Generic((T){0}, mjtNum: 'd', int: 'i', mjtByte: 'B', float: 'f', char: 'b')
+#define TNPY_FMT(T) \
+  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
 
 /* one array of mjModel: name, element format and size, row-count field, column expression
  * as written in the table ("1" for vectors) and where its pointer sits in mjModel */
@@ -187,13 +188,13 @@ static PyObject* model_sizes(PyObject* self, PyObject* noargs) {
   }
   PyObject* dict = PyDict_New();
   const mjModel* m = mo->m;
-#define X(n)                                                            \
-  if (dict) {                                                           \
-    PyObject* v = PyLong_FromLong(m->n);                                \
-    if (!v || PyDict_SetItemString(dict, #n, v) < 0) {                  \
-      Py_CLEAR(dict);                                                   \
-    }                                                                   \
-    Py_XDECREF(v);                                                      \
+#define X(n)                                           \
+  if (dict) {                                          \
+    PyObject* v = PyLong_FromLong(m->n);               \
+    if (!v || PyDict_SetItemString(dict, #n, v) < 0) { \
+      Py_CLEAR(dict);                                  \
+    }                                                  \
+    Py_XDECREF(v);                                     \
   }
   MJMODEL_INTS(X)
 #undef X
@@ -248,8 +249,7 @@ static PyMethodDef model_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject tnpy_ModelType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "torsion._core.Model",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torsion._core.Model",
     .tp_basicsize = sizeof(tnpyModel),
     .tp_dealloc = model_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,

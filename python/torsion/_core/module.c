@@ -13,10 +13,8 @@ PyObject* tnpy_FatalError = NULL;
 int tnpy_run(mjData* d, tnRunFn fn, void* arg) {
   char error[1024] = {0};
   int rc;
-  Py_BEGIN_ALLOW_THREADS
-  rc = tn_run(d, fn, arg, error, sizeof(error));
-  Py_END_ALLOW_THREADS
-  if (rc) {
+  Py_BEGIN_ALLOW_THREADS rc = tn_run(d, fn, arg, error, sizeof(error));
+  Py_END_ALLOW_THREADS if (rc) {
     PyErr_SetString(tnpy_FatalError, error[0] ? error : "engine error");
     return -1;
   }
@@ -76,11 +74,10 @@ int tnpy_check_pair(const tnpyModel* model, const tnpyData* data) {
     return 0;
   }
   if (a->nq != b->nq || a->nv != b->nv || a->nu != b->nu || a->na != b->na ||
-      a->nbody != b->nbody || a->njnt != b->njnt || a->ngeom != b->ngeom ||
-      a->nsite != b->nsite || a->nsensordata != b->nsensordata || a->nC != b->nC ||
-      a->nD != b->nD || a->nmocap != b->nmocap || a->neq != b->neq ||
-      a->ntendon != b->ntendon || a->nhistory != b->nhistory ||
-      a->nuserdata != b->nuserdata || a->nbuffer != b->nbuffer) {
+      a->nbody != b->nbody || a->njnt != b->njnt || a->ngeom != b->ngeom || a->nsite != b->nsite ||
+      a->nsensordata != b->nsensordata || a->nC != b->nC || a->nD != b->nD ||
+      a->nmocap != b->nmocap || a->neq != b->neq || a->ntendon != b->ntendon ||
+      a->nhistory != b->nhistory || a->nuserdata != b->nuserdata || a->nbuffer != b->nbuffer) {
     PyErr_SetString(PyExc_ValueError, "data was made for a model with other sizes");
     return -1;
   }
@@ -98,42 +95,66 @@ typedef struct layoutRow_ {
   size_t size;
 } layoutRow;
 
-#define ROW(S, F, K) {#F, offsetof(S, F), K, sizeof(((S*)0)->F)}
+#define ROW(S, F, K) \
+  { #F, offsetof(S, F), K, sizeof(((S*)0)->F) }
 
-static const layoutRow option_rows[] = {
-    ROW(mjOption, timestep, "d"), ROW(mjOption, apirate, "d"),
-    ROW(mjOption, impratio, "d"), ROW(mjOption, tolerance, "d"),
-    ROW(mjOption, ls_tolerance, "d"), ROW(mjOption, noslip_tolerance, "d"),
-    ROW(mjOption, ccd_tolerance, "d"), ROW(mjOption, sleep_tolerance, "d"),
-    ROW(mjOption, gravity, "d"), ROW(mjOption, wind, "d"),
-    ROW(mjOption, magnetic, "d"), ROW(mjOption, density, "d"),
-    ROW(mjOption, viscosity, "d"), ROW(mjOption, o_margin, "d"),
-    ROW(mjOption, o_solref, "d"), ROW(mjOption, o_solimp, "d"),
-    ROW(mjOption, o_friction, "d"), ROW(mjOption, integrator, "i"),
-    ROW(mjOption, cone, "i"), ROW(mjOption, jacobian, "i"),
-    ROW(mjOption, solver, "i"), ROW(mjOption, iterations, "i"),
-    ROW(mjOption, ls_iterations, "i"), ROW(mjOption, noslip_iterations, "i"),
-    ROW(mjOption, ccd_iterations, "i"), ROW(mjOption, disableflags, "i"),
-    ROW(mjOption, enableflags, "i"), ROW(mjOption, disableactuator, "i"),
-    ROW(mjOption, sdf_initpoints, "i"), ROW(mjOption, sdf_iterations, "i"),
-    {NULL, 0, NULL, 0}};
+static const layoutRow option_rows[] = {ROW(mjOption, timestep, "d"),
+                                        ROW(mjOption, apirate, "d"),
+                                        ROW(mjOption, impratio, "d"),
+                                        ROW(mjOption, tolerance, "d"),
+                                        ROW(mjOption, ls_tolerance, "d"),
+                                        ROW(mjOption, noslip_tolerance, "d"),
+                                        ROW(mjOption, ccd_tolerance, "d"),
+                                        ROW(mjOption, sleep_tolerance, "d"),
+                                        ROW(mjOption, gravity, "d"),
+                                        ROW(mjOption, wind, "d"),
+                                        ROW(mjOption, magnetic, "d"),
+                                        ROW(mjOption, density, "d"),
+                                        ROW(mjOption, viscosity, "d"),
+                                        ROW(mjOption, o_margin, "d"),
+                                        ROW(mjOption, o_solref, "d"),
+                                        ROW(mjOption, o_solimp, "d"),
+                                        ROW(mjOption, o_friction, "d"),
+                                        ROW(mjOption, integrator, "i"),
+                                        ROW(mjOption, cone, "i"),
+                                        ROW(mjOption, jacobian, "i"),
+                                        ROW(mjOption, solver, "i"),
+                                        ROW(mjOption, iterations, "i"),
+                                        ROW(mjOption, ls_iterations, "i"),
+                                        ROW(mjOption, noslip_iterations, "i"),
+                                        ROW(mjOption, ccd_iterations, "i"),
+                                        ROW(mjOption, disableflags, "i"),
+                                        ROW(mjOption, enableflags, "i"),
+                                        ROW(mjOption, disableactuator, "i"),
+                                        ROW(mjOption, sdf_initpoints, "i"),
+                                        ROW(mjOption, sdf_iterations, "i"),
+                                        {NULL, 0, NULL, 0}};
 
 static const layoutRow statistic_rows[] = {
     ROW(mjStatistic, meaninertia, "d"), ROW(mjStatistic, meanmass, "d"),
-    ROW(mjStatistic, meansize, "d"), ROW(mjStatistic, extent, "d"),
-    ROW(mjStatistic, center, "d"), {NULL, 0, NULL, 0}};
+    ROW(mjStatistic, meansize, "d"),    ROW(mjStatistic, extent, "d"),
+    ROW(mjStatistic, center, "d"),      {NULL, 0, NULL, 0}};
 
-static const layoutRow contact_rows[] = {
-    ROW(mjContact, dist, "d"), ROW(mjContact, pos, "d"),
-    ROW(mjContact, frame, "d"), ROW(mjContact, includemargin, "d"),
-    ROW(mjContact, friction, "d"), ROW(mjContact, solref, "d"),
-    ROW(mjContact, solreffriction, "d"), ROW(mjContact, solimp, "d"),
-    ROW(mjContact, mu, "d"), ROW(mjContact, H, "d"),
-    ROW(mjContact, dim, "i"), ROW(mjContact, geom1, "i"),
-    ROW(mjContact, geom2, "i"), ROW(mjContact, geom, "i"),
-    ROW(mjContact, flex, "i"), ROW(mjContact, elem, "i"),
-    ROW(mjContact, vert, "i"), ROW(mjContact, exclude, "i"),
-    ROW(mjContact, efc_address, "i"), {NULL, 0, NULL, 0}};
+static const layoutRow contact_rows[] = {ROW(mjContact, dist, "d"),
+                                         ROW(mjContact, pos, "d"),
+                                         ROW(mjContact, frame, "d"),
+                                         ROW(mjContact, includemargin, "d"),
+                                         ROW(mjContact, friction, "d"),
+                                         ROW(mjContact, solref, "d"),
+                                         ROW(mjContact, solreffriction, "d"),
+                                         ROW(mjContact, solimp, "d"),
+                                         ROW(mjContact, mu, "d"),
+                                         ROW(mjContact, H, "d"),
+                                         ROW(mjContact, dim, "i"),
+                                         ROW(mjContact, geom1, "i"),
+                                         ROW(mjContact, geom2, "i"),
+                                         ROW(mjContact, geom, "i"),
+                                         ROW(mjContact, flex, "i"),
+                                         ROW(mjContact, elem, "i"),
+                                         ROW(mjContact, vert, "i"),
+                                         ROW(mjContact, exclude, "i"),
+                                         ROW(mjContact, efc_address, "i"),
+                                         {NULL, 0, NULL, 0}};
 
 static const layoutRow warning_rows[] = {
     ROW(mjWarningStat, lastinfo, "i"), ROW(mjWarningStat, number, "i"), {NULL, 0, NULL, 0}};
@@ -143,25 +164,36 @@ static const layoutRow timer_rows[] = {
 
 static const layoutRow solver_rows[] = {
     ROW(mjSolverStat, improvement, "d"), ROW(mjSolverStat, gradient, "d"),
-    ROW(mjSolverStat, lineslope, "d"), ROW(mjSolverStat, nactive, "i"),
-    ROW(mjSolverStat, nchange, "i"), ROW(mjSolverStat, neval, "i"),
-    ROW(mjSolverStat, nupdate, "i"), {NULL, 0, NULL, 0}};
+    ROW(mjSolverStat, lineslope, "d"),   ROW(mjSolverStat, nactive, "i"),
+    ROW(mjSolverStat, nchange, "i"),     ROW(mjSolverStat, neval, "i"),
+    ROW(mjSolverStat, nupdate, "i"),     {NULL, 0, NULL, 0}};
 
 /* mjData's members that are not arrays of the X-macro table */
-static const layoutRow data_rows[] = {
-    ROW(mjData, narena, "Q"), ROW(mjData, nbuffer, "Q"),
-    ROW(mjData, pstack, "Q"), ROW(mjData, pbase, "Q"),
-    ROW(mjData, maxuse_stack, "Q"), ROW(mjData, warning, "mjWarningStat"),
-    ROW(mjData, timer, "mjTimerStat"), ROW(mjData, solver, "mjSolverStat"),
-    ROW(mjData, solver_niter, "i"), ROW(mjData, nisland, "i"),
-    ROW(mjData, time, "d"), ROW(mjData, energy, "d"),
-    ROW(mjData, ncon, "i"), ROW(mjData, ne, "i"),
-    ROW(mjData, nf, "i"), ROW(mjData, nl, "i"),
-    ROW(mjData, nefc, "i"), ROW(mjData, nJ, "i"),
-    ROW(mjData, nA, "i"), ROW(mjData, parena, "Q"),
-    ROW(mjData, maxuse_arena, "Q"), ROW(mjData, maxuse_efc, "i"),
-    ROW(mjData, solver_nnz, "i"), ROW(mjData, solver_fwdinv, "d"),
-    {NULL, 0, NULL, 0}};
+static const layoutRow data_rows[] = {ROW(mjData, narena, "Q"),
+                                      ROW(mjData, nbuffer, "Q"),
+                                      ROW(mjData, pstack, "Q"),
+                                      ROW(mjData, pbase, "Q"),
+                                      ROW(mjData, maxuse_stack, "Q"),
+                                      ROW(mjData, warning, "mjWarningStat"),
+                                      ROW(mjData, timer, "mjTimerStat"),
+                                      ROW(mjData, solver, "mjSolverStat"),
+                                      ROW(mjData, solver_niter, "i"),
+                                      ROW(mjData, nisland, "i"),
+                                      ROW(mjData, time, "d"),
+                                      ROW(mjData, energy, "d"),
+                                      ROW(mjData, ncon, "i"),
+                                      ROW(mjData, ne, "i"),
+                                      ROW(mjData, nf, "i"),
+                                      ROW(mjData, nl, "i"),
+                                      ROW(mjData, nefc, "i"),
+                                      ROW(mjData, nJ, "i"),
+                                      ROW(mjData, nA, "i"),
+                                      ROW(mjData, parena, "Q"),
+                                      ROW(mjData, maxuse_arena, "Q"),
+                                      ROW(mjData, maxuse_efc, "i"),
+                                      ROW(mjData, solver_nnz, "i"),
+                                      ROW(mjData, solver_fwdinv, "d"),
+                                      {NULL, 0, NULL, 0}};
 
 #undef ROW
 
@@ -196,8 +228,8 @@ static PyObject* py_layout(PyObject* self, PyObject* arg) {
       return NULL;
     }
     for (const layoutRow* r = layouts[i].rows; r->name; r++) {
-      PyObject* row = Py_BuildValue("(snsn)", r->name, (Py_ssize_t)r->offset, r->kind,
-                                    (Py_ssize_t)r->size);
+      PyObject* row =
+          Py_BuildValue("(snsn)", r->name, (Py_ssize_t)r->offset, r->kind, (Py_ssize_t)r->size);
       if (!row || PyList_Append(list, row) < 0) {
         Py_XDECREF(row);
         Py_DECREF(list);
@@ -214,8 +246,7 @@ static PyObject* py_layout(PyObject* self, PyObject* arg) {
 /* ---- the module ------------------------------------------------------------------------ */
 
 static PyMethodDef module_methods[] = {
-    {"layout", py_layout, METH_O, "layout(struct_name) -> (size, rows)"},
-    {NULL, NULL, 0, NULL}};
+    {"layout", py_layout, METH_O, "layout(struct_name) -> (size, rows)"}, {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT,
@@ -248,14 +279,12 @@ PyMODINIT_FUNC PyInit__core(void) {
   if (!mod) {
     return NULL;
   }
-  tnpy_FatalError = PyErr_NewExceptionWithDoc(
-      "torsion.FatalError", "An engine error (mju_error) inside a Torsion call.",
-      PyExc_Exception, NULL);
+  tnpy_FatalError = PyErr_NewExceptionWithDoc("torsion.FatalError",
+                                              "An engine error (mju_error) inside a Torsion call.",
+                                              PyExc_Exception, NULL);
   if (!tnpy_FatalError || PyModule_AddObject(mod, "FatalError", tnpy_FatalError) < 0 ||
-      add_type(mod, &tnpy_ViewType, "View") < 0 ||
-      add_type(mod, &tnpy_ModelType, "Model") < 0 ||
-      add_type(mod, &tnpy_DataType, "Data") < 0 ||
-      add_type(mod, &tnpy_BatchType, "Batch") < 0 ||
+      add_type(mod, &tnpy_ViewType, "View") < 0 || add_type(mod, &tnpy_ModelType, "Model") < 0 ||
+      add_type(mod, &tnpy_DataType, "Data") < 0 || add_type(mod, &tnpy_BatchType, "Batch") < 0 ||
       add_functions(mod, tnpy_function_methods) < 0 ||
       add_functions(mod, tnpy_rollout_methods) < 0) {
     Py_DECREF(mod);

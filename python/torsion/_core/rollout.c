@@ -53,8 +53,7 @@ static void item_fn(void* arg) {
 }
 
 /* copy `n` physics columns (FULLPHYSICS layout) out of wider rows with spec `wide` */
-static void extract_physics(const mjModel* m, int wide, const mjtNum* src, int nrow,
-                            mjtNum* dst) {
+static void extract_physics(const mjModel* m, int wide, const mjtNum* src, int nrow, mjtNum* dst) {
   int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
   int nwide = mj_stateSize(m, wide);
   int nhead = mj_stateSize(m, mjSTATE_FULLPHYSICS & ~mjSTATE_PLUGIN);
@@ -142,8 +141,8 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
   PyObject *models, *datas, *s0, *w0, *ctl, *st, *sd;
   int nstep, chunk;
   unsigned int spec;
-  if (!PyArg_ParseTuple(args, "O!O!iIOOOOOi", &PyList_Type, &models, &PyList_Type, &datas,
-                        &nstep, &spec, &s0, &w0, &ctl, &st, &sd, &chunk)) {
+  if (!PyArg_ParseTuple(args, "O!O!iIOOOOOi", &PyList_Type, &models, &PyList_Type, &datas, &nstep,
+                        &spec, &s0, &w0, &ctl, &st, &sd, &chunk)) {
     return NULL;
   }
   Py_ssize_t nbatch = PyList_GET_SIZE(models), nthread = PyList_GET_SIZE(datas);
@@ -203,8 +202,7 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
   PyObject* objs[5] = {s0, w0, ctl, st, sd};
   Py_ssize_t sizes[5] = {nbatch * nphys, nbatch * m0->nv, nbatch * nstep * ncontrol,
                          nbatch * nstep * nphys, nbatch * nstep * m0->nsensordata};
-  const char* names[5] = {"initial_state", "initial_warmstart", "control", "state",
-                          "sensordata"};
+  const char* names[5] = {"initial_state", "initial_warmstart", "control", "state", "sensordata"};
   for (; nb < 5; nb++) {
     if (tnpy_numbuf(objs[nb], &b[nb], sizes[nb], nb >= 3, nb > 0, names[nb]) < 0) {
       goto done;
@@ -228,7 +226,7 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
   char failmsg[512] = {0};
   Py_BEGIN_ALLOW_THREADS
 #pragma omp parallel for num_threads((int)nthread) schedule(dynamic, chunk)
-  for (int r = 0; r < job.nbatch; r++) {
+      for (int r = 0; r < job.nbatch; r++) {
     char error[512] = {0};
     mjData* d = job.datas[omp_get_thread_num()];
     if (run_item(&job, r, d, error, sizeof(error)) < 0) {
@@ -239,8 +237,7 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
       }
     }
   }
-  Py_END_ALLOW_THREADS
-  if (failed >= 0) {
+  Py_END_ALLOW_THREADS if (failed >= 0) {
     PyErr_Format(tnpy_FatalError, "%s", failmsg[0] ? failmsg : "rollout failed");
     goto done;
   }

@@ -5,8 +5,7 @@
 
 /* one exported array */
 typedef struct tnpyView_ {
-  PyObject_HEAD
-  PyObject* owner;
+  PyObject_HEAD PyObject* owner;
   void* ptr;
   char format[2];
   Py_ssize_t itemsize;
@@ -71,8 +70,7 @@ static PyBufferProcs view_as_buffer = {
 };
 
 PyTypeObject tnpy_ViewType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "torsion._core.View",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torsion._core.View",
     .tp_basicsize = sizeof(tnpyView),
     .tp_dealloc = view_dealloc,
     .tp_as_buffer = &view_as_buffer,
