@@ -17,6 +17,7 @@ __all__ = ["MjData"]
 _FIXED, _EFC = _core.Data._fields()
 _FIXED_INDEX = {row[0]: i for i, row in enumerate(_FIXED)}
 _EFC_INDEX = {row[0]: i for i, row in enumerate(_EFC)}
+_DATA_DTYPE = dtype_of("mjData")
 
 
 class MjData(_core.Data):
@@ -32,23 +33,14 @@ class MjData(_core.Data):
         return self._model()
 
     def _view(self, name: str) -> np.ndarray:
-        """The numpy view of fixed data array `name` (cached: its memory never moves)."""
-        cache = self.__dict__.setdefault("_arrays", {})
-        arr = cache.get(name)
-        if arr is None:
-            arr = np.asarray(self._array(_FIXED_INDEX[name]))
-            if name in BOOL_FIELDS:
-                arr = arr.view(np.bool_)
-            cache[name] = arr
-        return arr
+        """A numpy view of fixed data array `name`, made on each access (a cache on the
+        data would be a reference cycle through numpy's base references, never freed)."""
+        arr = np.asarray(self._array(_FIXED_INDEX[name]))
+        return arr.view(np.bool_) if name in BOOL_FIELDS else arr
 
     def _scalars(self) -> np.ndarray:
         """A 0-d structured view of the whole mjData struct (its scalar members)."""
-        s = self.__dict__.get("_scalar_view")
-        if s is None:
-            s = np.frombuffer(self._struct(), dtype=dtype_of("mjData")).reshape(())
-            self.__dict__["_scalar_view"] = s
-        return s
+        return np.frombuffer(self._struct(), dtype=_DATA_DTYPE).reshape(())
 
     @classmethod
     def _row_fields(cls) -> List[Tuple[str, str]]:

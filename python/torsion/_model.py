@@ -94,14 +94,12 @@ class MjModel(_core.Model):
         return sizes
 
     def _view(self, name: str) -> Any:
-        """The numpy view of model array `name` (cached; char arrays as bytes)."""
-        cache = self.__dict__.setdefault("_arrays", {})
-        arr = cache.get(name)
-        if arr is None:
-            arr = np.asarray(self._array(_FIELD_INDEX[name]))
-            if name in BOOL_FIELDS:
-                arr = arr.view(np.bool_)
-            cache[name] = arr
+        """A numpy view of model array `name` (char arrays as bytes). Made on each access:
+        the view holds the model, so a cache on the model would be a reference cycle the
+        garbage collector cannot see through numpy's base references."""
+        arr = np.asarray(self._array(_FIELD_INDEX[name]))
+        if name in BOOL_FIELDS:
+            return arr.view(np.bool_)
         if name in BYTES_FIELDS:
             return arr.tobytes()
         return arr

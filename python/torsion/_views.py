@@ -59,9 +59,12 @@ def object_id(model: Any, group: str, key: Union[int, str]) -> Tuple[int, str]:
     return i, key
 
 
-def _row(arr: np.ndarray, i: int) -> np.ndarray:
-    """Row i of an array as a view: a 1-element array for vectors, as MuJoCo does."""
-    return arr[i:i + 1] if arr.ndim == 1 else arr[i]
+def _rows(arr: np.ndarray, start: int, stop: int) -> np.ndarray:
+    """Rows [start, stop) of an array as a view; a single row of a 2-D array drops its
+    leading dimension, a vector keeps it (a 1-element array, as MuJoCo does)."""
+    if arr.ndim == 2 and stop == start + 1:
+        return arr[start]
+    return arr[start:stop]
 
 
 class ObjectView:
@@ -74,12 +77,14 @@ class ObjectView:
         self._owner, self._model, self._group, self._is_data = owner, model, group, is_data
         self._fields = self._field_map()
 
-    def _field_map(self) -> Dict[str, Any]:
-        """attribute -> function returning the view (computed once per accessor)."""
+    def _field_map(self) -> Dict[str, Tuple[str, int, int]]:
+        """attribute -> (owner's field, first row, end row), computed once per accessor
+        (plain tuples: no closures over self, so an accessor is freed by reference
+        counting alone)."""
         _, count_field, mprefix, dprefix = GROUPS[self._group]
         prefixes = dprefix if self._is_data else mprefix
         table: List[Tuple[str, str]] = type(self._owner)._row_fields()
-        out: Dict[str, Any] = {}
+        out: Dict[str, Tuple[str, int, int]] = {}
         i = self.id
         for field, rows in table:
             if rows != count_field:
@@ -89,38 +94,40 @@ class ObjectView:
                 if field.startswith(p):
                     attr = field[len(p):]
                     break
-            out[attr] = (lambda f=field: _row(getattr(self._owner, f), i))
+            out[attr] = (field, i, i + 1)
         m = self._model
         if self._group == "joint":
             self._joint_slices(out, m, i)
         if self._is_data and self._group == "sensor":
             adr, dim = int(m.sensor_adr[i]), int(m.sensor_dim[i])
-            out["data"] = lambda: self._owner.sensordata[adr:adr + dim]
+            out["data"] = ("sensordata", adr, adr + dim)
         if self._is_data and self._group == "actuator":
-            out.setdefault("ctrl", lambda: self._owner.ctrl[i:i + 1])
+            out.setdefault("ctrl", ("ctrl", i, i + 1))
         return out
 
-    def _joint_slices(self, out: Dict[str, Any], m: Any, i: int) -> None:
+    def _joint_slices(self, out: Dict[str, Tuple[str, int, int]], m: Any, i: int) -> None:
         """qpos-sized and dof-sized fields sliced at the joint's addresses."""
         width = {0: (7, 6), 1: (4, 3)}.get(int(m.jnt_type[i]), (1, 1))
         qadr, vadr = int(m.jnt_qposadr[i]), int(m.jnt_dofadr[i])
         for field, rows in type(self._owner)._row_fields():
             if rows == "nq":
-                out[field] = (lambda f=field: getattr(self._owner, f)[qadr:qadr + width[0]])
+                out[field] = (field, qadr, qadr + width[0])
             elif rows == "nv":
                 name = field[4:] if field.startswith("dof_") else field
-                out[name] = (lambda f=field: getattr(self._owner, f)[vadr:vadr + width[1]])
+                out[name] = (field, vadr, vadr + width[1])
 
     def __getattr__(self, name: str) -> Any:
         fields = self.__dict__.get("_fields")
         if fields is None or name not in fields:
             raise AttributeError("%s view has no attribute %r" % (self._group, name))
-        return fields[name]()
+        field, start, stop = fields[name]
+        return _rows(getattr(self._owner, field), start, stop)
 
     def __setattr__(self, name: str, value: Any) -> None:
         fields = self.__dict__.get("_fields")
         if fields is not None and name in fields:
-            fields[name]()[...] = value
+            field, start, stop = fields[name]
+            _rows(getattr(self._owner, field), start, stop)[...] = value
         else:
             object.__setattr__(self, name, value)
 

@@ -339,3 +339,21 @@ def test_assets_from_memory():
     assert tm.nmesh == mm.nmesh == 1
     np.testing.assert_allclose(tm.body_mass, mm.body_mass, rtol=1e-10)
     np.testing.assert_allclose(tm.body_inertia, mm.body_inertia, rtol=1e-9)
+
+
+def test_objects_are_freed_without_the_cycle_collector():
+    """After arrays, structs and accessors were read, dropping the last reference frees
+    the data and the model at once (no reference cycles that would hold engine memory)."""
+    import weakref
+    m = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))
+    d = torsion.MjData(m)
+    torsion.mj_step(m, d)
+    _ = (d.qpos, d.contact.dist, d.efc_J, d.warning[0].number, d.time, m.body_mass,
+         m.opt.timestep, d.body(1).xpos, m.joint(1).range, d.joint(1).qpos)
+    refs = [weakref.ref(d), weakref.ref(m)]
+    gc.disable()
+    try:
+        del d, m, _
+        assert [r() for r in refs] == [None, None]
+    finally:
+        gc.enable()
