@@ -103,7 +103,9 @@ for _row_def in _FIXED:
 for _i, _row_def in enumerate(_EFC):
     setattr(MjData, _row_def[0], _efc_property(_i, _row_def[0]))
 for _member in layout_rows("mjData"):
-    setattr(MjData, _member[0], _scalar_property(_member[0]))
+    # time and the row counts are the extension's own (faster) attributes
+    if _member[0] not in ("time", "ncon", "ne", "nf", "nl", "nefc"):
+        setattr(MjData, _member[0], _scalar_property(_member[0]))
 for _group in GROUPS:
     if GROUPS[_group][3]:
         setattr(MjData, _group, _accessor(_group))

@@ -247,6 +247,46 @@ static PyObject* data_copy(PyObject* self, PyObject* noargs) {
   return (PyObject*)res;
 }
 
+/* d.time: read and written directly (the most used scalar) */
+static PyObject* data_get_time(PyObject* self, void* closure) {
+  (void)closure;
+  return PyFloat_FromDouble(((tnpyData*)self)->d->time);
+}
+static int data_set_time(PyObject* self, PyObject* value, void* closure) {
+  (void)closure;
+  if (!value) {
+    PyErr_SetString(PyExc_AttributeError, "time cannot be deleted");
+    return -1;
+  }
+  double t = PyFloat_AsDouble(value);
+  if (t == -1.0 && PyErr_Occurred()) {
+    return -1;
+  }
+  ((tnpyData*)self)->d->time = t;
+  return 0;
+}
+
+/* the row counts of contacts and constraints, read-only */
+static PyObject* data_get_count(PyObject* self, void* closure) {
+  const mjData* d = ((tnpyData*)self)->d;
+  const char* name = closure;
+  int v = name[0] == 'c'   ? d->ncon
+          : name[0] == 'e' ? d->ne
+          : name[0] == 'f' ? d->nf
+          : name[0] == 'l' ? d->nl
+                           : d->nefc;
+  return PyLong_FromLong(v);
+}
+
+static PyGetSetDef data_getset[] = {
+    {"time", data_get_time, data_set_time, "simulation time", NULL},
+    {"ncon", data_get_count, NULL, "number of detected contacts", "c"},
+    {"ne", data_get_count, NULL, "number of equality constraint rows", "e"},
+    {"nf", data_get_count, NULL, "number of friction constraint rows", "f"},
+    {"nl", data_get_count, NULL, "number of limit constraint rows", "l"},
+    {"nefc", data_get_count, NULL, "number of constraint rows", "n"},
+    {NULL, NULL, NULL, NULL, NULL}};
+
 static PyMethodDef data_methods[] = {
     {"_fields", data_fields_list, METH_NOARGS | METH_CLASS, "The data array tables."},
     {"_array", data_array, METH_O, "View of data array i."},
@@ -264,5 +304,6 @@ PyTypeObject tnpy_DataType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .tp_doc = "Simulation data (mjData) for a Model.",
     .tp_methods = data_methods,
+    .tp_getset = data_getset,
     .tp_new = data_new,
 };
