@@ -151,3 +151,17 @@ def test_bad_shapes_raise():
             mj_rollout.rollout(mm, mujoco.MjData(mm), *args, **kw)
         with pytest.raises(ValueError):
             tn_rollout.rollout(tm, d, *args, **kw)
+
+
+def test_warning_stops_a_rollout_like_mujoco():
+    """A rollout whose state diverges (|qvel| > mjMAXVAL: the engine warns and resets)
+    stops and repeats its state, as mujoco.rollout does; the other rollouts run on."""
+    mm, tm = _load("hopper.xml")
+    x0 = _initial_states(mm, 3)
+    qvel0 = 1 + mm.nq  # FULLPHYSICS: time, qpos, qvel, ...
+    x0[1, qvel0] = 1e12
+    ctrl = np.stack([random_ctrl(mm, 10, seed=i) for i in range(3)])
+    want = mj_rollout.rollout(mm, mujoco.MjData(mm), x0, ctrl)
+    got = tn_rollout.rollout(tm, torsion.MjData(tm), x0, ctrl)
+    _check(got, want)
+    np.testing.assert_array_equal(got[0][1, -1], got[0][1, 1])
