@@ -224,6 +224,8 @@ class SessionBatch:
         (sent with the next step, or the next get)."""
         ids = _ids("env_ids", env_ids, self.n)
         m = self.model
+        if ids.size == 0:
+            return
         qpos = np.ascontiguousarray(qpos, dtype=np.float64).reshape(ids.size, -1)
         qvel = np.ascontiguousarray(qvel, dtype=np.float64).reshape(ids.size, -1)
         if qpos.shape != (ids.size, m.nq) or qvel.shape != (ids.size, m.nv):
