@@ -33,9 +33,9 @@ typedef struct tdReadout_ {
 typedef struct tdSessOp_ {
   int op;
   tdSession* s;
-  tdJob* pnext; /* next waiting call of the session */
-  int nitem;    /* environments addressed: nenv, or len(env_ids) of a step */
-  uint32_t* ids; /* [nitem] environment of each item (steps); NULL: item i is env i */
+  tdJob* pnext;        /* next waiting call of the session */
+  int nitem;           /* environments addressed: nenv, or len(env_ids) of a step */
+  uint32_t* ids;       /* [nitem] environment of each item (steps); NULL: item i is env i */
   int* reset_row;      /* step: [nitem] row of reset_qpos/qvel, -1 to step; NULL: no resets */
   const double* rqpos; /* [nreset, nq] or NULL (model defaults) */
   const double* rqvel; /* [nreset, nv] or NULL */
@@ -445,8 +445,7 @@ static int queue_call(tdConn* c, tdReq* req, int kind, double t0, tdSession* s, 
     s->active = job;
   }
   size_t per_item = (size_t)p->nout * es;
-  td_job_submit(job, k, td_chunk_items(c->srv, s->model, k, per_item, job->cost_steps / k),
-                hold);
+  td_job_submit(job, k, td_chunk_items(c->srv, s->model, k, per_item, job->cost_steps / k), hold);
   return 0;
 }
 
@@ -540,16 +539,16 @@ static void create_session(tdConn* c, tdReq* req, double t0, int kind) {
 }
 
 /* reject a SessionStep whose arguments are wrong, freeing what step_args built so far */
-#define STEP_FAIL(code, ...)                               \
-  do {                                                     \
-    free(op->ids);                                         \
-    free(op->reset_row);                                   \
-    free(op->reads);                                       \
-    op->ids = NULL;                                        \
-    op->reset_row = NULL;                                  \
-    op->reads = NULL;                                      \
-    td_reject(c, req, kind, t0, code, __VA_ARGS__);        \
-    return -1;                                             \
+#define STEP_FAIL(code, ...)                        \
+  do {                                              \
+    free(op->ids);                                  \
+    free(op->reset_row);                            \
+    free(op->reads);                                \
+    op->ids = NULL;                                 \
+    op->reset_row = NULL;                           \
+    op->reads = NULL;                               \
+    td_reject(c, req, kind, t0, code, __VA_ARGS__); \
+    return -1;                                      \
   } while (0)
 
 /* a SessionStep's addressed environments, in-step resets, controls and readouts into op;
@@ -597,8 +596,7 @@ static int step_args(tdConn* c, tdReq* req, int kind, double t0, tdSession* s,
       int i = e < (uint32_t)s->nenv ? item_of[e] : -1;
       if (i < 0 || op->reset_row[i] >= 0) {
         free(item_of);
-        STEP_FAIL(TD_E_INVALID_ARGUMENT,
-                  "reset_env_ids[%zu] = %u is %s", j, e,
+        STEP_FAIL(TD_E_INVALID_ARGUMENT, "reset_env_ids[%zu] = %u is %s", j, e,
                   i < 0 ? "not an addressed environment of the session" : "repeated");
       }
       op->reset_row[i] = (int)j;
