@@ -152,29 +152,33 @@ ModelLike = Union[Model, str]
 
 
 def _local_assets(path: str) -> Dict[str, bytes]:
-    """Files next to a local MJCF (under its directory) that its XML files may reference:
-    every file whose name appears in the text of one of the directory's XML files."""
+    """Files under a local MJCF's directory that it may reference: every file whose name
+    appears in the main text or, recursively, in an XML file already taken (includes)."""
     root = os.path.dirname(os.path.abspath(path))
-    texts, files = [], []
+    files = []
     for dirpath, _, names in os.walk(root):
-        for n in names:
-            full = os.path.join(dirpath, n)
-            files.append(full)
-            if n.endswith(".xml"):
-                with open(full, "rb") as f:
-                    texts.append(f.read())
-            if len(files) > 20000:
-                raise ValueError("too many files under %s to ship as assets" % root)
-    blob = b"\n".join(texts)
-    out = {}
-    for full in files:
-        if os.path.samefile(full, path):
-            continue
-        if os.path.basename(full).encode() in blob:
+        files.extend(os.path.join(dirpath, n) for n in names)
+        if len(files) > 20000:
+            raise ValueError("too many files under %s to ship as assets" % root)
+    with open(path, "rb") as f:
+        blob = f.read()
+    out: Dict[str, bytes] = {}
+    grew = True
+    while grew:
+        grew = False
+        for full in files:
             rel = os.path.relpath(full, root).replace(os.sep, "/")
-            if re.fullmatch(r"[A-Za-z0-9._/-]+", rel) and len(rel) <= 255:
-                with open(full, "rb") as f:
-                    out[rel] = f.read()
+            if rel in out or os.path.samefile(full, path):
+                continue
+            if os.path.basename(full).encode() not in blob:
+                continue
+            if not re.fullmatch(r"[A-Za-z0-9._/-]+", rel) or len(rel) > 255:
+                continue
+            with open(full, "rb") as f:
+                out[rel] = f.read()
+            if rel.endswith(".xml"):
+                blob += b"\n" + out[rel]
+                grew = True
     return out
 
 

@@ -187,3 +187,16 @@ def test_one_client_from_several_threads(client, pendulum):
         t.join()
     assert not errors and len(results) == 20
     assert all(bitwise(r, ref) for r in results)
+
+
+def test_load_path_ships_referenced_files(client, tmp_path):
+    # a model with meshes next to it: the client sends them as assets, and the daemon's
+    # model is the one torsion-sim compiles from the file (same bits)
+    import os
+    from daemon_util import sim_rollout
+    path = os.path.join(os.path.dirname(PENDULUM), "meshes", "mesh_drop.xml")
+    mm = mujoco.MjModel.from_xml_path(path)
+    rng = np.random.default_rng(9)
+    s0 = random_states(mm, 3, rng, 0.01)
+    got = client.rollout(path, s0, nstep=30)[0]
+    assert bitwise(got, sim_rollout(path, s0, None, 30, str(tmp_path)))
