@@ -200,3 +200,17 @@ def test_load_path_ships_referenced_files(client, tmp_path):
     s0 = random_states(mm, 3, rng, 0.01)
     got = client.rollout(path, s0, nstep=30)[0]
     assert bitwise(got, sim_rollout(path, s0, None, 30, str(tmp_path)))
+
+
+def test_rollout_sensordata_equals_mujoco(client):
+    import os
+    path = os.path.join(os.path.dirname(PENDULUM), "itempath", "diverge_arm.xml")
+    mm = mujoco.MjModel.from_xml_path(path)
+    assert mm.nsensordata > 0
+    rng = np.random.default_rng(10)
+    s0 = random_states(mm, 4, rng, 0.1)
+    ctrl = 0.1 * rng.standard_normal((4, 20, mm.nu))
+    ref_state, ref_sens = mjrollout.rollout(mm, mujoco.MjData(mm), s0, ctrl)
+    state, sens = client.rollout(path, s0, ctrl)
+    assert sens.shape == (4, 20, mm.nsensordata)
+    assert np.abs(state - ref_state).max() < 1e-12 and np.abs(sens - ref_sens).max() < 1e-12

@@ -146,3 +146,25 @@ def test_async_session_send_recv_equals_mujoco(client):
     r = pool.recv()
     assert bitwise(r.readouts["qpos"], ref.get(["qpos"])["qpos"])
     pool.close()
+
+
+def test_sensordata_readout_and_float32(client):
+    import os
+    path = os.path.join(os.path.dirname(PENDULUM), "itempath", "diverge_arm.xml")
+    ref = MujocoBatch(path, 3)
+    m = ref.model
+    s = client.session(path, 3, keyframe=-1)
+    s32 = client.session(path, 3, keyframe=-1, float32=True)
+    rng = np.random.default_rng(51)
+    for t in range(5):
+        u = 0.2 * rng.standard_normal((3, m.nu))
+        r = s.step(u, frame_skip=2, readout=["sensordata", "site_xpos"])
+        r32 = s32.step(u, frame_skip=2, readout=["sensordata"])
+        ref.step(u, 2)
+        want = ref.get(["sensordata", "site_xpos"])
+        assert bitwise(r.readouts["sensordata"], want["sensordata"])
+        assert bitwise(r.readouts["site_xpos"], want["site_xpos"])
+        assert r32.readouts["sensordata"].dtype == np.float32
+        assert np.array_equal(r32.readouts["sensordata"], want["sensordata"].astype(np.float32))
+    s.close()
+    s32.close()
