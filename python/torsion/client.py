@@ -554,11 +554,8 @@ class Client:
         if initial_warmstart is not None:
             initial_warmstart = np.broadcast_to(initial_warmstart, (nroll, m.nv))
         if control is not None:
-            if control.shape[1] == 1 and nstep > 1:
-                control = np.broadcast_to(control, (control.shape[0], nstep, ncontrol))
-            control = np.ascontiguousarray(control)
-        return (initial_state, control, initial_warmstart, state if state is None else state,
-                sensordata, nroll, nstep)
+            control = np.ascontiguousarray(control)  # [nroll or 1, nstep or 1]: the daemon expands
+        return initial_state, control, initial_warmstart, state, sensordata, nroll, nstep
 
     def _states(self, m: Model, state, spec: int, name="state"):
         """[B, nstate(spec)] float64, checked."""
