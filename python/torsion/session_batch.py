@@ -75,6 +75,7 @@ class Session:
         self.id = res.session
         self.initial_states = from_array(res.states)
         self.closed = False
+        self._asked: Dict[int, tuple] = {}  # request id -> (readout names, addressed ids)
 
     def _step_request(self, ctrl=None, *, frame_skip: int = 1, env_ids=None,
                       readout: Sequence[str] = (), reset_env_ids=None, reset_qpos=None,
@@ -117,11 +118,18 @@ class Session:
         sr, ids = self._step_request(ctrl, **kw)
         with self.client._lock:
             req = self.client._new_request("session_step", sr)
-            return self.client._send(req)
+            rid = self.client._send(req)
+            self._asked[rid] = (list(sr.readout), ids)
+            return rid
 
     def result(self, rid: int) -> StepResult:
         """The answer of a request sent with send_step (blocks until it arrived)."""
-        return StepResult(self.client._wait(rid)[-1].session_step, ())
+        names, ids = self._asked.pop(rid, ((), ()))
+        res = StepResult(self.client._wait(rid)[-1].session_step, ids)
+        if list(res.readouts) != list(names) or len(res.env_ids) != len(ids):
+            raise RuntimeError("the daemon answered without the asked readouts or environments: "
+                               "it predates served stepping (readout, env_ids); upgrade torsiond")
+        return res
 
     def step(self, ctrl=None, *, frame_skip: int = 1, env_ids=None,
              readout: Sequence[str] = (), reset_env_ids=None, reset_qpos=None,
