@@ -216,8 +216,12 @@ class Client:
         except OSError as e:
             raise ConnectionError("cannot connect to torsiond (%s): %s"
                                   % (address or socket or DEFAULT_SOCKET, e)) from e
-        hello = self._call("hello", PB["HelloRequest"](protocol_version=1, token=token or "",
-                                                       client_name=client_name))[-1].hello
+        try:
+            hello = self._call("hello", PB["HelloRequest"](
+                protocol_version=1, token=token or "", client_name=client_name))[-1].hello
+        except BaseException:
+            self.close()
+            raise
         self.server_version: str = hello.server_version
         self.protocol_version: int = hello.protocol_version
         self.workers: int = hello.workers

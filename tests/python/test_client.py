@@ -214,3 +214,23 @@ def test_rollout_sensordata_equals_mujoco(client):
     state, sens = client.rollout(path, s0, ctrl)
     assert sens.shape == (4, 20, mm.nsensordata)
     assert np.abs(state - ref_state).max() < 1e-12 and np.abs(sens - ref_sens).max() < 1e-12
+
+
+def test_tcp_with_token(tmp_path):
+    from client_daemon import Daemon
+    from daemon_util import free_port
+    token = tmp_path / "token"
+    token.write_text("tok-123\n")
+    port = free_port()
+    d = Daemon("--token-file", str(token), tcp_port=port, workers=1)
+    try:
+        with Client(address=("127.0.0.1", port), token="tok-123") as c:
+            assert c.health().serving and c.protocol_version == 1
+            m = c.load(path=PENDULUM)
+            assert c.rollout(m, np.zeros((1, m.nstate_fullphysics)), nstep=2)[0].shape[:2] == (1, 2)
+        with pytest.raises(ServerError) as e:
+            Client(address="127.0.0.1:%d" % port, token="wrong")
+        assert e.value.name == "ERROR_UNAUTHENTICATED"
+    finally:
+        rc, log = d.stop()
+    assert rc == 0
