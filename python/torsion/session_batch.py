@@ -10,7 +10,7 @@ next step and to receive the fields of the next get() with the step itself.
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
 import numpy as np
 
@@ -100,7 +100,8 @@ class Session:
             if not np.isin(r, ids).all():
                 raise ValueError("reset_env_ids must be among the addressed environments")
             sr.reset_env_ids.extend(int(i) for i in r)
-            for name, a, ncol in (("reset_qpos", reset_qpos, m.nq), ("reset_qvel", reset_qvel, m.nv)):
+            for name, a, ncol in (("reset_qpos", reset_qpos, m.nq),
+                                  ("reset_qvel", reset_qvel, m.nv)):
                 if a is None:
                     continue
                 a = np.ascontiguousarray(a, dtype=np.float64)
