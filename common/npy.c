@@ -264,8 +264,7 @@ static int parse_header(const char* text, size_t len, npyHeader* h, char* why, s
       return -1;
     }
     if (*seen) {
-      snprintf(why, whysz, "key '%.*s' appears twice in the header", (int)key.len,
-               key.text);
+      snprintf(why, whysz, "key '%.*s' appears twice in the header", (int)key.len, key.text);
       return -1;
     }
     *seen = 1;
@@ -307,7 +306,9 @@ static int parse_header(const char* text, size_t len, npyHeader* h, char* why, s
   }
   if (!seen_descr || !seen_fortran || !seen_shape) {
     snprintf(why, whysz, "the header lacks '%s'",
-             !seen_descr ? "descr" : !seen_fortran ? "fortran_order" : "shape");
+             !seen_descr     ? "descr"
+             : !seen_fortran ? "fortran_order"
+                             : "shape");
     return -1;
   }
   return 0;

@@ -1,7 +1,6 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
  * (--socket / --tcp / --token), connecting, reading the states argument, and dispatch to the
  * subcommands. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +28,6 @@ static const char* usage =
     "  stats | health                          server counters as JSON\n"
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
     "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
-
-/* error line */
-int cli_fail(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("torsion: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 1;
-}
 
 /* a non-negative integer */
 int cli_int(const char* s, long long* out) {
