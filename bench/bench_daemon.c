@@ -113,7 +113,8 @@ static int throughput(const benchOpts* o, tnClient* c, double* t_in, double* t_d
   *equal = 1;
   for (int r = 0; r < o->reps; r++) {
     double t0 = bench_now_s();
-    tn_rolloutBatch(m, datas, T, B, N, mjSTATE_FULLPHYSICS, state0, nu ? ctrl : NULL, N, out, NULL, NULL);
+    tn_rolloutBatch(m, datas, T, B, N, mjSTATE_FULLPHYSICS, state0, nu ? ctrl : NULL, N, out, NULL,
+                    NULL);
     tin[r] = bench_now_s() - t0;
     tncRolloutResult res;
     t0 = bench_now_s();

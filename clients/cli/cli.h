@@ -4,6 +4,8 @@
 #ifndef TORSION_CLI_H
 #define TORSION_CLI_H
 
+#include <err.h>
+
 #include "npy.h"
 #include "torsion_client.h"
 
@@ -15,8 +17,9 @@ typedef struct cliOpts_ {
   char** argv;
 } cliOpts;
 
-/* print "torsion: <message>" to stderr; returns exit status 1 */
-int cli_fail(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+/* print "torsion: <reason>" to stderr with the C library's warnx (which names the program)
+ * and evaluate to exit status 1 */
+#define cli_fail(...) __extension__({ warnx(__VA_ARGS__); 1; })
 
 /* connect and say Hello (with the token when given); NULL after printing why */
 tnClient* cli_connect(const cliOpts* o);
@@ -41,7 +44,7 @@ typedef struct cliJob_ {
   tncModelInfo info;
   int nstate;     /* per state, in the layout asked for */
   long B;         /* states */
-  npyData st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
+  npyArray st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
 } cliJob;
 
 /* connect, resolve the model argument and ask its sizes, then read the states [B, nstate]

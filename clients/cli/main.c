@@ -1,7 +1,6 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
  * (--socket / --tcp / --token), connecting, reading the states argument, and dispatch to the
  * subcommands. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,17 +28,6 @@ static const char* usage =
     "  stats | health                          server counters as JSON\n"
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
     "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
-
-/* error line */
-int cli_fail(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("torsion: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 1;
-}
 
 /* a non-negative integer */
 int cli_int(const char* s, long long* out) {
@@ -99,9 +87,9 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
   // states [B, nstate] (1-D: one state)
   char err[512];
   j->nstate = tnc_state_size(&j->info, spec);
-  if (npy_load(states, &j->st, err, sizeof(err)))
+  if (npy_read(states, &j->st, err, sizeof(err)))
     return cli_fail("%s", err);
-  const npyData* st = &j->st;
+  const npyArray* st = &j->st;
   j->B = st->ndim == 1 ? 1 : (long)st->shape[0];
   size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
   if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)j->nstate) {
@@ -112,8 +100,8 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
 
 /* release the job */
 void cli_job_close(cliJob* j) {
-  npy_release(&j->st);
-  npy_release(&j->in);
+  npy_free(&j->st);
+  npy_free(&j->in);
   tnc_close(j->c);
   j->c = NULL;
 }

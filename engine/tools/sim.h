@@ -3,6 +3,8 @@
 #ifndef TORSION_SIM_H
 #define TORSION_SIM_H
 
+#include <err.h>
+
 #include <torsion/torsion.h>
 
 #include "npy.h"
@@ -31,8 +33,9 @@ typedef struct simArgs_ {
   int spec; /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
 } simArgs;
 
-/* print "torsion-sim: <reason>" to stderr and return exit status 1 */
-int sim_fail(const char* fmt, ...);
+/* print "torsion-sim: <reason>" to stderr with the C library's warnx (which names the program)
+ * and evaluate to exit status 1 */
+#define sim_fail(...) __extension__({ warnx(__VA_ARGS__); 1; })
 
 /* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
 mjModel* sim_load(const simArgs* args);

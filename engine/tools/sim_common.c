@@ -1,7 +1,6 @@
-/* tools/sim_common.c — shared helpers of torsion-sim: failure reporting, the engine error
+/* tools/sim_common.c — shared helpers of torsion-sim: the engine error
  * handler, model loading with flag overrides, array shape checks, per-thread mjData, and the
  * growable column tables that `contacts` and `efc` stack over states. */
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +11,6 @@
 /* engine errors seen (the engine reports through mju_user_error, then unwinds to the
  * item's tn_run, or returns when none is active) */
 static atomic_int engine_errors;
-
-/* print one line and return the failure status */
-int sim_fail(const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fputs("torsion-sim: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
-  va_end(ap);
-  return 1;
-}
 
 /* engine error handler: count, and report unless an unwinding point will (the command
  * then names the failed item itself, on one line) */
@@ -342,7 +330,8 @@ int sim_table_write(const simTable* t, const char* prefix) {
     char path[1024], err[512];
     snprintf(path, sizeof(path), "%s_%s.npy", prefix, t->name[i]);
     size_t shape[2] = {t->n, (size_t)t->width[i]};
-    if (npy_write(path, t->col[i] ? t->col[i] : &empty, t->ndim[i], shape, err, sizeof(err))) {
+    const double* col = t->col[i] ? t->col[i] : &empty;
+    if (npy_write(path, col, NPY_F64, t->ndim[i], shape, err, sizeof(err))) {
       return sim_fail("%s", err);
     }
   }

@@ -1,6 +1,6 @@
 /* tests/unit/test_collision.c — unit tests of mj_collision on hand-built models.
  *
- * Models are laid out with tn_allocModel (no MJCF needed) and geom poses are written into
+ * Models are laid out with tn__allocModel (no MJCF needed) and geom poses are written into
  * mjData directly, so the collision module is tested on its own: selection filters
  * (contype/conaffinity, parent-child, weld, exclude, explicit pairs), disable flags,
  * parameter mixing (priority, solmix, maxima, margins and gaps), analytic colliders with
@@ -23,15 +23,15 @@ typedef struct {
 } scene;
 
 /* build: body b > 0 gets a geom of type types[b] and size sizes[b]; parents[b] its parent */
-static scene makeScene(int nbody, const int* types, const mjtNum (*sizes)[3], const int* parents,
-                       int npair, int nexclude) {
+static scene make_scene(int nbody, const int* types, const mjtNum (*sizes)[3], const int* parents,
+                        int npair, int nexclude) {
   mjModel sz;
   memset(&sz, 0, sizeof(sz));
   sz.nbody = nbody;
   sz.ngeom = nbody;
   sz.npair = npair;
   sz.nexclude = nexclude;
-  mjModel* m = tn_allocModel(&sz);
+  mjModel* m = tn__allocModel(&sz);
   for (int b = 0; b < nbody; b++) {
     m->body_parentid[b] = parents[b];
     m->body_weldid[b] = b;
@@ -71,17 +71,17 @@ static scene makeScene(int nbody, const int* types, const mjtNum (*sizes)[3], co
   return s;
 }
 
-static void freeScene(scene* s) {
+static void free_scene(scene* s) {
   mj_deleteData(s->d);
   mj_deleteModel(s->m);
 }
 
 /* world plane + a sphere of radius 0.2 at height z */
-static scene planeSphere(mjtNum z) {
+static scene plane_sphere(mjtNum z) {
   const int types[2] = {mjGEOM_PLANE, mjGEOM_SPHERE};
   const mjtNum sizes[2][3] = {{5, 5, 0.1}, {0.2, 0, 0}};
   const int parents[2] = {0, 0};
-  scene s = makeScene(2, types, sizes, parents, 0, 0);
+  scene s = make_scene(2, types, sizes, parents, 0, 0);
   s.d->geom_xpos[3 + 0] = 0.1;
   s.d->geom_xpos[3 + 1] = -0.3;
   s.d->geom_xpos[3 + 2] = z;
@@ -91,7 +91,7 @@ static scene planeSphere(mjtNum z) {
 /* plane - sphere: one contact halfway between surface and plane, MuJoCo's frame */
 static void test_plane_sphere(void** state) {
   (void)state;
-  scene s = planeSphere(0.19);
+  scene s = plane_sphere(0.19);
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 1);
   mjContact* c = s.d->contact;
@@ -107,13 +107,13 @@ static void test_plane_sphere(void** state) {
   assert_int_equal(c->exclude, 0);
   assert_int_equal(c->efc_address, -1);
   assert_true(c->friction[0] == 1 && c->friction[1] == 1 && c->friction[2] == 0.005);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* separated beyond the margin: nothing; within margin + gap: kept but excluded */
 static void test_margin_gap(void** state) {
   (void)state;
-  scene s = planeSphere(0.25);
+  scene s = plane_sphere(0.25);
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 0);
 
@@ -131,13 +131,13 @@ static void test_margin_gap(void** state) {
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 1);
   assert_int_equal(s.d->contact[0].exclude, 0);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* disable flags and contype/conaffinity */
 static void test_filters(void** state) {
   (void)state;
-  scene s = planeSphere(0.1);
+  scene s = plane_sphere(0.1);
   s.m->opt.disableflags = mjDSBL_CONTACT;
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 0);
@@ -156,7 +156,7 @@ static void test_filters(void** state) {
   s.m->geom_conaffinity[0] = 3;
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 1);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* parent-child bodies do not collide unless the filter is disabled; welded never */
@@ -165,7 +165,7 @@ static void test_parent_child(void** state) {
   const int types[3] = {mjGEOM_PLANE, mjGEOM_SPHERE, mjGEOM_SPHERE};
   const mjtNum sizes[3][3] = {{5, 5, 0.1}, {0.2, 0, 0}, {0.2, 0, 0}};
   const int parents[3] = {0, 0, 1};
-  scene s = makeScene(3, types, sizes, parents, 0, 0);
+  scene s = make_scene(3, types, sizes, parents, 0, 0);
   s.d->geom_xpos[3 * 1 + 2] = 1;
   s.d->geom_xpos[3 * 2 + 2] = 1.3;
   mj_collision(s.m, s.d);
@@ -179,7 +179,7 @@ static void test_parent_child(void** state) {
   s.m->body_weldid[2] = 1;
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 0);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* exclude removes a body pair; an explicit pair brings its own parameters */
@@ -188,7 +188,7 @@ static void test_exclude_and_pair(void** state) {
   const int types[2] = {mjGEOM_PLANE, mjGEOM_SPHERE};
   const mjtNum sizes[2][3] = {{5, 5, 0.1}, {0.2, 0, 0}};
   const int parents[2] = {0, 0};
-  scene s = makeScene(2, types, sizes, parents, 1, 1);
+  scene s = make_scene(2, types, sizes, parents, 1, 1);
   s.d->geom_xpos[5] = 0.19;
   s.m->exclude_signature[0] = (0 << 16) + 1;
 
@@ -220,13 +220,13 @@ static void test_exclude_and_pair(void** state) {
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 0);
   s.m->npair = 1;
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* priority wins; equal priority mixes by solmix and takes maxima */
 static void test_mixing(void** state) {
   (void)state;
-  scene s = planeSphere(0.19);
+  scene s = plane_sphere(0.19);
   s.m->geom_solmix[0] = 3;
   s.m->geom_solref[0] = 0.03;
   s.m->geom_friction[3] = 2;
@@ -247,7 +247,7 @@ static void test_mixing(void** state) {
   s.m->geom_solref[2] = -200;
   mj_collision(s.m, s.d);
   assert_true(c->solref[0] == -200);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* box on plane: the four bottom corners; box-box face contact: four clipped corners */
@@ -256,7 +256,7 @@ static void test_boxes(void** state) {
   const int types[3] = {mjGEOM_PLANE, mjGEOM_BOX, mjGEOM_BOX};
   const mjtNum sizes[3][3] = {{5, 5, 0.1}, {0.3, 0.3, 0.1}, {0.1, 0.15, 0.1}};
   const int parents[3] = {0, 0, 0};
-  scene s = makeScene(3, types, sizes, parents, 0, 0);
+  scene s = make_scene(3, types, sizes, parents, 0, 0);
   s.d->geom_xpos[3 * 1 + 2] = 0.09;
   s.d->geom_xpos[3 * 2 + 0] = 0.05;
   s.d->geom_xpos[3 * 2 + 2] = 0.285;
@@ -270,7 +270,7 @@ static void test_boxes(void** state) {
     assert_true(fabs(s.d->contact[i].dist + 0.005) < 1e-15);
     assert_true(fabs(s.d->contact[i].pos[2] - 0.1875) < 1e-15);
   }
-  freeScene(&s);
+  free_scene(&s);
 }
 
 /* a full contact buffer warns and keeps what fits */
@@ -279,7 +279,7 @@ static void test_capacity(void** state) {
   const int types[3] = {mjGEOM_PLANE, mjGEOM_BOX, mjGEOM_BOX};
   const mjtNum sizes[3][3] = {{5, 5, 0.1}, {0.3, 0.3, 0.1}, {0.3, 0.3, 0.1}};
   const int parents[3] = {0, 0, 0};
-  scene s = makeScene(3, types, sizes, parents, 0, 0);
+  scene s = make_scene(3, types, sizes, parents, 0, 0);
   s.d->geom_xpos[3 * 1 + 2] = 0.09;
   s.d->geom_xpos[3 * 2 + 0] = 1;
   s.d->geom_xpos[3 * 2 + 2] = 0.09;
@@ -287,7 +287,7 @@ static void test_capacity(void** state) {
   mj_collision(s.m, s.d);
   assert_int_equal(s.d->ncon, 6);
   assert_true(s.d->warning[mjWARN_CONTACTFULL].number > 0);
-  freeScene(&s);
+  free_scene(&s);
 }
 
 int main(void) {

@@ -47,7 +47,7 @@ static const char* SCENE =
     "</mujoco>";
 
 /* load the scene with a solver and cone */
-static mjModel* loadScene(int solver, int cone) {
+static mjModel* load_scene(int solver, int cone) {
   char err[512];
   mjModel* m = tn_loadXMLString(SCENE, NULL, err, sizeof(err));
   if (!m) {
@@ -63,7 +63,7 @@ static mjModel* loadScene(int solver, int cone) {
 }
 
 /* a deterministic state with contacts, a violated limit and velocities */
-static void setState(const mjModel* m, mjData* d) {
+static void set_state(const mjModel* m, mjData* d) {
   mj_resetData(m, d);
   d->qpos[2] -= 0.004;
   d->qpos[9] -= 0.006;
@@ -85,9 +85,9 @@ static void forward(const mjModel* m, mjData* d) {
 
 /* qacc of one solver and cone */
 static void solve(int solver, int cone, mjtNum* qacc, int* nefc) {
-  mjModel* m = loadScene(solver, cone);
+  mjModel* m = load_scene(solver, cone);
   mjData* d = mj_makeData(m);
-  setState(m, d);
+  set_state(m, d);
   forward(m, d);
   mju_copy(qacc, d->qacc, m->nv);
   *nefc = d->nefc;
@@ -107,7 +107,7 @@ static void test_solvers_agree(void** state) {
     for (int s = 0; s < 3; s++) {
       solve(solvers[s], cone, qacc[s], &nefc);
     }
-    mjModel* m = loadScene(mjSOL_NEWTON, cone);
+    mjModel* m = load_scene(mjSOL_NEWTON, cone);
     nv = m->nv;
     mj_deleteModel(m);
     assert_true(nefc > 20);
@@ -127,9 +127,9 @@ static void test_solvers_agree(void** state) {
 static void test_force_is_gradient(void** state) {
   (void)state;
   for (int cone = 0; cone < 2; cone++) {
-    mjModel* m = loadScene(mjSOL_NEWTON, cone);
+    mjModel* m = load_scene(mjSOL_NEWTON, cone);
     mjData* d = mj_makeData(m);
-    setState(m, d);
+    set_state(m, d);
     forward(m, d);
     int nefc = d->nefc;
     mjtNum jar[512], force[512], cp, cm;
@@ -164,9 +164,9 @@ static void test_forces_feasible(void** state) {
   int solvers[3] = {mjSOL_NEWTON, mjSOL_CG, mjSOL_PGS};
   for (int cone = 0; cone < 2; cone++) {
     for (int s = 0; s < 3; s++) {
-      mjModel* m = loadScene(solvers[s], cone);
+      mjModel* m = load_scene(solvers[s], cone);
       mjData* d = mj_makeData(m);
-      setState(m, d);
+      set_state(m, d);
       forward(m, d);
       for (int i = d->ne; i < d->nefc; i++) {
         mjtNum f = d->efc_force[i];
@@ -197,14 +197,14 @@ static void test_qcqp(void** state) {
   mjtNum A[4] = {2, 0.5, 0.5, 1}, b[2] = {-1, 0.5}, mu[2] = {1, 0.5}, x[2];
 
   // large radius: the unconstrained minimizer -A^-1 b
-  int active = tn_QCQP(x, A, b, mu, 10, 2);
+  int active = tn__QCQP(x, A, b, mu, 10, 2);
   mjtNum det = A[0] * A[3] - A[1] * A[2];
   assert_false(active);
   assert_true(fabs(x[0] - (-(A[3] * b[0] - A[1] * b[1]) / det)) < 1e-12);
   assert_true(fabs(x[1] - (-(-A[2] * b[0] + A[0] * b[1]) / det)) < 1e-12);
 
   // small radius: active, on the boundary up to the solver's tolerance
-  active = tn_QCQP(x, A, b, mu, 0.1, 2);
+  active = tn__QCQP(x, A, b, mu, 0.1, 2);
   assert_true(active);
   mjtNum r = sqrt(pow(x[0] / mu[0], 2) + pow(x[1] / mu[1], 2));
   assert_true(fabs(r - 0.1) < 1e-6);
@@ -212,7 +212,7 @@ static void test_qcqp(void** state) {
   // three unknowns through the general path
   mjtNum A3[9] = {2, 0.1, 0, 0.1, 1, 0.2, 0, 0.2, 3}, b3[3] = {1, -2, 0.5};
   mjtNum mu3[3] = {1, 1, 0.1}, x3[3];
-  assert_true(tn_QCQP(x3, A3, b3, mu3, 0.05, 3));
+  assert_true(tn__QCQP(x3, A3, b3, mu3, 0.05, 3));
   r = sqrt(pow(x3[0], 2) + pow(x3[1], 2) + pow(x3[2] / 0.1, 2));
   assert_true(fabs(r - 0.05) < 1e-6);
 }
@@ -220,9 +220,9 @@ static void test_qcqp(void** state) {
 /* the efc arrays outlive stack frames and copy into another mjData */
 static void test_efc_arena(void** state) {
   (void)state;
-  mjModel* m = loadScene(mjSOL_PGS, mjCONE_PYRAMIDAL);
+  mjModel* m = load_scene(mjSOL_PGS, mjCONE_PYRAMIDAL);
   mjData* d = mj_makeData(m);
-  setState(m, d);
+  set_state(m, d);
   forward(m, d);
   int nefc = d->nefc;
   assert_true(nefc > 0 && d->parena > 0);
@@ -237,7 +237,7 @@ static void test_efc_arena(void** state) {
 
   // a copied region with re-pointed arrays
   mjData* c = mj_makeData(m);
-  tn_efcCopy(c, d);
+  tn__efcCopy(c, d);
   c->nefc = nefc;
   assert_ptr_not_equal(c->efc_force, d->efc_force);
   for (int i = 0; i < nefc; i++) {

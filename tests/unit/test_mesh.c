@@ -322,8 +322,8 @@ static int parse_numbers(const char* text, mjtNum* out, int max) {
 static int load_case(const mesh_case* c, tnMesh* mesh, char* err, int errsz) {
   char path[1200];
   if (c->file) {
-    return tn_meshLoadFile(mesh, c->name, mesh_path(c->file, path, sizeof(path)),
-                           TN_MESH_FORMAT_AUTO, err, errsz);
+    return tn__meshLoadFile(mesh, c->name, mesh_path(c->file, path, sizeof(path)),
+                            TN_MESH_FORMAT_AUTO, err, errsz);
   }
   mjtNum v[300], f[300];
   int nv = parse_numbers(c->vertex, v, 300) / 3;
@@ -332,12 +332,12 @@ static int load_case(const mesh_case* c, tnMesh* mesh, char* err, int errsz) {
   for (int i = 0; i < 3 * nf; i++) {
     face[i] = (int)f[i];
   }
-  return tn_meshFromLists(mesh, c->name, v, nv, face, nf, err, errsz);
+  return tn__meshFromLists(mesh, c->name, v, nv, face, nf, err, errsz);
 }
 
 /* a case's processing options */
 static void case_options(const mesh_case* c, tnMeshOptions* opt) {
-  tn_meshDefaultOptions(opt);
+  tn__meshDefaultOptions(opt);
   memcpy(opt->scale, c->scale, sizeof(opt->scale));
   memcpy(opt->refpos, c->refpos, sizeof(opt->refpos));
   memcpy(opt->refquat, c->refquat, sizeof(opt->refquat));
@@ -349,10 +349,10 @@ static void case_options(const mesh_case* c, tnMeshOptions* opt) {
 static void load_default(tnMesh* mesh, const char* file) {
   char path[1200], err[512];
   tnMeshOptions opt;
-  tn_meshDefaultOptions(&opt);
-  if (tn_meshLoadFile(mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO, err,
-                      sizeof(err)) ||
-      tn_meshProcess(mesh, &opt, err, sizeof(err))) {
+  tn__meshDefaultOptions(&opt);
+  if (tn__meshLoadFile(mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO, err,
+                       sizeof(err)) ||
+      tn__meshProcess(mesh, &opt, err, sizeof(err))) {
     fail_msg("%s", err);
   }
 }
@@ -384,9 +384,9 @@ static void check_case(const mesh_case* c, const tnMesh* mesh) {
   // the geom: frame, size, bounds
   mjtNum q0[4], gpos[3], gquat[4], size[3], rbound, aabb[6];
   char err[256];
-  assert_int_equal(tn_orientationToQuat(q0, &c->orient, 1, "xyz", err, sizeof(err)), 1);
-  tn_meshGeomFrame(mesh, c->pos, q0, gpos, gquat);
-  tn_meshGeomBounds(mesh, size, &rbound, aabb);
+  assert_int_equal(tn__orientationToQuat(q0, &c->orient, 1, "xyz", err, sizeof(err)), 1);
+  tn__meshGeomFrame(mesh, c->pos, q0, gpos, gquat);
+  tn__meshGeomBounds(mesh, size, &rbound, aabb);
   expect_near("geom_pos", L, gpos, c->geom_pos, 3);
   expect_near("geom_quat", L, gquat, c->geom_quat, 4);
   expect_near("geom_size", L, size, c->geom_size, 3);
@@ -395,9 +395,9 @@ static void check_case(const mesh_case* c, const tnMesh* mesh) {
 
   // the body made of this one geom
   mjtNum mass, inertia[3], bmass, ipos[3], iquat[4], binertia[3];
-  assert_int_equal(tn_meshGeomInertia(mesh, c->mass, c->density, &mass, inertia, err,
-                                      sizeof(err)), 0);
-  tn_combineInertia(1, &mass, gpos, gquat, inertia, &bmass, ipos, iquat, binertia);
+  assert_int_equal(tn__meshGeomInertia(mesh, c->mass, c->density, &mass, inertia, err, sizeof(err)),
+                   0);
+  tn__combineInertia(1, &mass, gpos, gquat, inertia, &bmass, ipos, iquat, binertia);
   expect_near("body_mass", L, &bmass, &c->body_mass, 1);
   expect_near("body_inertia", L, binertia, c->body_inertia, 3);
   expect_near("body_ipos", L, ipos, c->body_ipos, 3);
@@ -413,11 +413,11 @@ static void test_scene_against_mujoco(void** state) {
     tnMeshOptions opt;
     char err[512];
     case_options(c, &opt);
-    if (load_case(c, &mesh, err, sizeof(err)) || tn_meshProcess(&mesh, &opt, err, sizeof(err))) {
+    if (load_case(c, &mesh, err, sizeof(err)) || tn__meshProcess(&mesh, &opt, err, sizeof(err))) {
       fail_msg("%s: %s", c->name, err);
     }
     check_case(c, &mesh);
-    tn_meshFree(&mesh);
+    tn__meshFree(&mesh);
   }
 }
 
@@ -445,8 +445,8 @@ static void test_ascii_stl(void** state) {
   load_default(&bin, "tetra.stl");
   load_default(&txt, "tetra_ascii.stl");
   expect_same_mesh(&bin, &txt);
-  tn_meshFree(&bin);
-  tn_meshFree(&txt);
+  tn__meshFree(&bin);
+  tn__meshFree(&txt);
 }
 
 /* negative OBJ indices and texture/normal parts give the same faces */
@@ -460,8 +460,8 @@ static void test_obj_indices(void** state) {
   // quads split along the 1-3 diagonal on a tie, as MuJoCo's loader: (0,2,3,1) -> 021, 231
   static const int first[6] = {0, 2, 1, 2, 3, 1};
   assert_memory_equal(a.face, first, sizeof(first));
-  tn_meshFree(&a);
-  tn_meshFree(&b);
+  tn__meshFree(&a);
+  tn__meshFree(&b);
 }
 
 /* hexagon caps split by ear clipping exactly as MuJoCo 3.14's mesh_face shows */
@@ -469,14 +469,15 @@ static void test_obj_polygons(void** state) {
   (void)state;
   tnMesh m;
   char path[1200], err[512];
-  assert_int_equal(tn_meshLoadFile(&m, "prism6", mesh_path("prism6.obj", path, sizeof(path)),
-                                   TN_MESH_FORMAT_AUTO, err, sizeof(err)), 0);
+  assert_int_equal(tn__meshLoadFile(&m, "prism6", mesh_path("prism6.obj", path, sizeof(path)),
+                                    TN_MESH_FORMAT_AUTO, err, sizeof(err)),
+                   0);
   // MuJoCo 3.14, mesh_face of prism6.obj: the bottom cap (5 4 3 2 1 0) and the top cap
   static const int caps[24] = {3, 2, 1, 3, 1, 0, 3, 0, 5, 5, 4, 3,
                                6, 7, 8, 6, 8, 9, 6, 9, 10, 6, 10, 11};
   assert_int_equal(m.nface, 4 + 4 + 12);
   assert_memory_equal(m.face, caps, sizeof(caps));
-  tn_meshFree(&m);
+  tn__meshFree(&m);
 }
 
 /* a file's contents in memory load as the file does (the daemon's path) */
@@ -491,20 +492,21 @@ static void test_load_buffer(void** state) {
 
   tnMesh a, b;
   tnMeshOptions opt;
-  tn_meshDefaultOptions(&opt);
+  tn__meshDefaultOptions(&opt);
   load_default(&a, "lshape.stl");
-  assert_int_equal(tn_meshLoadBuffer(&b, "lshape.stl", "lshape.STL", data, size,
-                                     TN_MESH_FORMAT_AUTO, err, sizeof(err)), 0);
-  assert_int_equal(tn_meshProcess(&b, &opt, err, sizeof(err)), 0);
+  assert_int_equal(tn__meshLoadBuffer(&b, "lshape.stl", "lshape.STL", data, size,
+                                      TN_MESH_FORMAT_AUTO, err, sizeof(err)),
+                   0);
+  assert_int_equal(tn__meshProcess(&b, &opt, err, sizeof(err)), 0);
   expect_same_mesh(&a, &b);
-  tn_meshFree(&a);
-  tn_meshFree(&b);
+  tn__meshFree(&a);
+  tn__meshFree(&b);
 
   // format from the content type when the name says nothing
-  assert_int_equal(tn_meshFormat("asset", "model/obj"), TN_MESH_FORMAT_OBJ);
-  assert_int_equal(tn_meshFormat("x.OBJ", NULL), TN_MESH_FORMAT_OBJ);
-  assert_int_equal(tn_meshFormat("x.msh", NULL), TN_MESH_FORMAT_MSH);
-  assert_int_equal(tn_meshFormat("x.ply", NULL), TN_MESH_FORMAT_AUTO);
+  assert_int_equal(tn__meshFormat("asset", "model/obj"), TN_MESH_FORMAT_OBJ);
+  assert_int_equal(tn__meshFormat("x.OBJ", NULL), TN_MESH_FORMAT_OBJ);
+  assert_int_equal(tn__meshFormat("x.msh", NULL), TN_MESH_FORMAT_MSH);
+  assert_int_equal(tn__meshFormat("x.ply", NULL), TN_MESH_FORMAT_AUTO);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -531,8 +533,8 @@ static void test_bad_files(void** state) {
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
     tnMesh m;
     char path[1200], err[512];
-    int res = tn_meshLoadFile(&m, "asset7", mesh_path(files[i][0], path, sizeof(path)),
-                              TN_MESH_FORMAT_AUTO, err, sizeof(err));
+    int res = tn__meshLoadFile(&m, "asset7", mesh_path(files[i][0], path, sizeof(path)),
+                               TN_MESH_FORMAT_AUTO, err, sizeof(err));
     expect_error(res, err, "mesh 'asset7'", files[i][0]);
     expect_error(res, err, files[i][1], NULL);
   }
@@ -541,17 +543,18 @@ static void test_bad_files(void** state) {
   tnMesh m;
   tnMeshOptions opt;
   char path[1200], err[512];
-  expect_error(tn_meshLoadBuffer(&m, "asset8", "tetra.ply", "ply", 3, TN_MESH_FORMAT_AUTO, err,
-                                 sizeof(err)), err, "mesh 'asset8' (file 'tetra.ply')",
-               "unknown mesh format");
+  expect_error(tn__meshLoadBuffer(&m, "asset8", "tetra.ply", "ply", 3, TN_MESH_FORMAT_AUTO, err,
+                                  sizeof(err)),
+               err, "mesh 'asset8' (file 'tetra.ply')", "unknown mesh format");
 
   // coplanar vertices: loads, but no hull (MuJoCo: "has coplanar vertices")
-  tn_meshDefaultOptions(&opt);
-  assert_int_equal(tn_meshLoadFile(&m, "flat", mesh_path("bad_flat.obj", path, sizeof(path)),
-                                   TN_MESH_FORMAT_AUTO, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 'flat'", "bad_flat.obj");
+  tn__meshDefaultOptions(&opt);
+  assert_int_equal(tn__meshLoadFile(&m, "flat", mesh_path("bad_flat.obj", path, sizeof(path)),
+                                    TN_MESH_FORMAT_AUTO, err, sizeof(err)),
+                   0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 'flat'", "bad_flat.obj");
   expect_error(-1, err, "convex hull", NULL);
-  tn_meshFree(&m);
+  tn__meshFree(&m);
 }
 
 /* inline lists MuJoCo rejects */
@@ -564,42 +567,42 @@ static void test_bad_lists(void** state) {
   tnMesh m;
   tnMeshOptions opt;
   char err[512];
-  tn_meshDefaultOptions(&opt);
+  tn__meshDefaultOptions(&opt);
 
   // out-of-range face index; non-finite coordinate
-  expect_error(tn_meshFromLists(&m, "t", tet, 4, badface, 4, err, sizeof(err)), err,
-               "mesh 't'", "vertex 4");
+  expect_error(tn__meshFromLists(&m, "t", tet, 4, badface, 4, err, sizeof(err)), err, "mesh 't'",
+               "vertex 4");
   mjtNum nan_tet[12];
   memcpy(nan_tet, tet, sizeof(tet));
   nan_tet[7] = NAN;
-  expect_error(tn_meshFromLists(&m, "t", nan_tet, 4, faces, 4, err, sizeof(err)), err,
-               "mesh 't'", "non-finite");
+  expect_error(tn__meshFromLists(&m, "t", nan_tet, 4, faces, 4, err, sizeof(err)), err, "mesh 't'",
+               "non-finite");
   nan_tet[7] = INFINITY;
-  expect_error(tn_meshFromLists(&m, "t", nan_tet, 4, faces, 4, err, sizeof(err)), err,
-               "mesh 't'", "non-finite");
+  expect_error(tn__meshFromLists(&m, "t", nan_tet, 4, faces, 4, err, sizeof(err)), err, "mesh 't'",
+               "non-finite");
 
   // fewer than four vertices
-  assert_int_equal(tn_meshFromLists(&m, "t", tet, 3, NULL, 0, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "at least 4");
-  tn_meshFree(&m);
+  assert_int_equal(tn__meshFromLists(&m, "t", tet, 3, NULL, 0, err, sizeof(err)), 0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "at least 4");
+  tn__meshFree(&m);
 
   // inward faces with exact inertia (MuJoCo: "mesh volume is negative")
   opt.inertia = TN_MESH_INERTIA_EXACT;
-  assert_int_equal(tn_meshFromLists(&m, "t", tet, 4, misoriented, 4, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "negative");
-  tn_meshFree(&m);
+  assert_int_equal(tn__meshFromLists(&m, "t", tet, 4, misoriented, 4, err, sizeof(err)), 0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "negative");
+  tn__meshFree(&m);
 
   // one face only: no volume (MuJoCo: "mesh volume is too small")
   opt.inertia = TN_MESH_INERTIA_LEGACY;
-  assert_int_equal(tn_meshFromLists(&m, "t", tet, 4, faces, 1, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "too small");
-  tn_meshFree(&m);
+  assert_int_equal(tn__meshFromLists(&m, "t", tet, 4, faces, 1, err, sizeof(err)), 0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "too small");
+  tn__meshFree(&m);
 
   // maxhullvert below 4
   opt.maxhullvert = 3;
-  assert_int_equal(tn_meshFromLists(&m, "t", tet, 4, faces, 4, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "maxhullvert");
-  tn_meshFree(&m);
+  assert_int_equal(tn__meshFromLists(&m, "t", tet, 4, faces, 4, err, sizeof(err)), 0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 't'", "maxhullvert");
+  tn__meshFree(&m);
 }
 
 /* a flat shell mesh used only for display: no hull, no error, mass from its area
@@ -611,30 +614,30 @@ static void test_flat_visual_shell(void** state) {
   tnMesh m;
   tnMeshOptions opt;
   char err[512];
-  tn_meshDefaultOptions(&opt);
+  tn__meshDefaultOptions(&opt);
   opt.inertia = TN_MESH_INERTIA_SHELL;
   opt.needhull = 0;
-  assert_int_equal(tn_meshFromLists(&m, "quad", quad, 4, faces, 2, err, sizeof(err)), 0);
-  assert_int_equal(tn_meshProcess(&m, &opt, err, sizeof(err)), 0);
+  assert_int_equal(tn__meshFromLists(&m, "quad", quad, 4, faces, 2, err, sizeof(err)), 0);
+  assert_int_equal(tn__meshProcess(&m, &opt, err, sizeof(err)), 0);
   assert_int_equal(m.ngraph, 0);
   assert_int_equal(m.nface, 2);
   mjtNum mass, inertia[3];
-  assert_int_equal(tn_meshGeomInertia(&m, -1, 1000, &mass, inertia, err, sizeof(err)), 0);
+  assert_int_equal(tn__meshGeomInertia(&m, -1, 1000, &mass, inertia, err, sizeof(err)), 0);
   assert_true(fabs(mass - 1000) < 1e-12);
-  tn_meshFree(&m);
+  tn__meshFree(&m);
 
   // the same mesh on a colliding geom needs the hull: error
   opt.needhull = 1;
-  assert_int_equal(tn_meshFromLists(&m, "quad", quad, 4, faces, 2, err, sizeof(err)), 0);
-  expect_error(tn_meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 'quad'", "hull");
-  tn_meshFree(&m);
+  assert_int_equal(tn__meshFromLists(&m, "quad", quad, 4, faces, 2, err, sizeof(err)), 0);
+  expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 'quad'", "hull");
+  tn__meshFree(&m);
 }
 
 /* ---------------------------------------------------------------------------------------
  * into mjModel
  * ------------------------------------------------------------------------------------- */
 
-/* tn_meshToModel fills the mesh arrays at the given addresses */
+/* tn__meshToModel fills the mesh arrays at the given addresses */
 static void test_to_model(void** state) {
   (void)state;
   tnMesh m;
@@ -651,7 +654,7 @@ static void test_to_model(void** state) {
   model.mesh_graphadr = graphadr, model.mesh_graph = graph;
   model.mesh_pos = pos, model.mesh_quat = quat, model.mesh_scale = scale;
   model.mesh_vert = vert, model.mesh_face = face;
-  tn_meshToModel(&m, &model, 1, 5, 3, 10);
+  tn__meshToModel(&m, &model, 1, 5, 3, 10);
 
   // MuJoCo 3.14's mesh_graph of tetra.stl
   static const int tetgraph[38] = {4, 4, 0, 4, 8, 12, 3, 1, 2, 0, 2, 3, 1, -1, 2, 3, 0, -1, 1,
@@ -665,7 +668,7 @@ static void test_to_model(void** state) {
   assert_true(vert[15] == (float)m.vert[0] && vert[26] == (float)m.vert[11]);
   assert_memory_equal(face + 9, m.face, sizeof(int) * 12);
   assert_true(quat[4] == m.quat[0] && pos[3] == m.pos[0] && scale[3] == 1);
-  tn_meshFree(&m);
+  tn__meshFree(&m);
 }
 
 int main(void) {

@@ -239,11 +239,11 @@ static int session_start(ilqrDaemon* dd, const ilqrDims* dm, const double* const
 }
 
 /* candidate trajectory c of start w */
-static double* cand_X(const ilqrDims* dm, const ilqrWork* w, int c) {
+static double* cand_x(const ilqrDims* dm, const ilqrWork* w, int c) {
   return w->Xc + (size_t)c * (dm->T + 1) * dm->nx;
 }
 
-static double* cand_U(const ilqrDims* dm, const ilqrWork* w, int c) {
+static double* cand_u(const ilqrDims* dm, const ilqrWork* w, int c) {
   return w->Uc + (size_t)c * dm->T * dm->nu;
 }
 
@@ -254,7 +254,7 @@ int ilqr_forward_closed(ilqrDaemon* dd, const ilqrTask* task, const ilqrDims* dm
   const double* x0[ILQR_MAXSTART * ILQR_MAXCAND];
   for (int e = 0; e < nenv; e++) {
     x0[e] = ws[e / nc]->x0;
-    memcpy(cand_X(dm, ws[e / nc], e % nc), x0[e], sizeof(double) * nx);
+    memcpy(cand_x(dm, ws[e / nc], e % nc), x0[e], sizeof(double) * nx);
   }
   if (session_start(dd, dm, x0, nenv)) {
     return -1;
@@ -270,15 +270,15 @@ int ilqr_forward_closed(ilqrDaemon* dd, const ilqrTask* task, const ilqrDims* dm
   for (int t = 0; t < T; t++) {
     for (int e = 0; e < nenv; e++) {
       const ilqrWork* w = ws[e / nc];
-      double* u = cand_U(dm, w, e % nc) + (size_t)t * nu;
-      control(task, dm, w, e % nc, t, cand_X(dm, w, e % nc) + (size_t)t * nx, u);
+      double* u = cand_u(dm, w, e % nc) + (size_t)t * nu;
+      control(task, dm, w, e % nc, t, cand_x(dm, w, e % nc) + (size_t)t * nx, u);
       memcpy(ctrl + (size_t)e * nu, u, sizeof(double) * nu);
     }
     if (tnc_session_step(dd->c, &dd->session, ctrl, dm->hold, states, NULL, NULL)) {
       return failed(dd, "SessionStep");
     }
     for (int e = 0; e < nenv; e++) {
-      memcpy(cand_X(dm, ws[e / nc], e % nc) + (size_t)(t + 1) * nx, states + (size_t)e * ns + 1,
+      memcpy(cand_x(dm, ws[e / nc], e % nc) + (size_t)(t + 1) * nx, states + (size_t)e * ns + 1,
              sizeof(double) * nx);
     }
   }
@@ -294,7 +294,7 @@ static int predict_controls(const ilqrTask* task, const ilqrDims* dm, ilqrWork* 
     return -1;
   }
   for (int t = 0; t < dm->T; t++) {
-    double* u = cand_U(dm, w, c) + (size_t)t * nu;
+    double* u = cand_u(dm, w, c) + (size_t)t * nu;
     for (int i = 0; i < nx; i++) {
       xt[i] = w->X[(size_t)t * nx + i] + dx[i];
     }
@@ -322,8 +322,8 @@ int ilqr_forward_open(ilqrDaemon* dd, const ilqrTask* task, const ilqrDims* dm, 
       return -1;
     }
     x0[b] = w->x0;
-    U[b] = cand_U(dm, w, b % nc);
-    X[b] = cand_X(dm, w, b % nc);
+    U[b] = cand_u(dm, w, b % nc);
+    X[b] = cand_x(dm, w, b % nc);
   }
 
   // the true trajectories: one Rollout request with one item per candidate

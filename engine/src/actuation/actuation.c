@@ -20,12 +20,12 @@
 #include "actuation/actuator_pid.h"
 
 /* number of dofs of a joint type */
-static int jointDofs(int type) {
+static int joint_dofs(int type) {
   return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
 }
 
 /* 1 if the actuator's group is disabled by mjOption.disableactuator */
-static int actuatorDisabled(const mjModel* m, int i) {
+static int actuator_disabled(const mjModel* m, int i) {
   int group = m->actuator_group[i];
   if (group < 0 || group > 30) {
     return 0;
@@ -34,7 +34,7 @@ static int actuatorDisabled(const mjModel* m, int i) {
 }
 
 /* clamped copy of the controls; all zero if any control is bad */
-static void clampedControls(const mjModel* m, mjData* d, mjtNum* ctrl) {
+static void clamped_controls(const mjModel* m, mjData* d, mjtNum* ctrl) {
   int nu = m->nu;
   int clamp = !(m->opt.disableflags & mjDSBL_CLAMPCTRL);
 
@@ -57,7 +57,7 @@ static void clampedControls(const mjModel* m, mjData* d, mjtNum* ctrl) {
 }
 
 /* activation derivatives of stateful actuators */
-static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) {
+static void activation_dynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) {
   mju_zero(d->act_dot, m->na);
   for (int i = 0; i < m->nu; i++) {
     if (m->actuator_actadr[i] < 0 || m->actuator_actnum[i] == 0) {
@@ -93,7 +93,7 @@ static void activationDynamics(const mjModel* m, mjData* d, const mjtNum* ctrl) 
 
 /* activation after one step of actuator u's own dynamics: the exact integral of a
  * filterexact filter, else an Euler step; clamped to actrange (actearly and mj_advance) */
-mjtNum tn_nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
+mjtNum tn__nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
   mjtNum h = m->opt.timestep;
   if (m->actuator_dyntype[u] == mjDYN_FILTEREXACT) {
     mjtNum tau = mju_max(m->actuator_dynprm[mjNDYN * u], mjMINVAL);
@@ -108,15 +108,15 @@ mjtNum tn_nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot) {
 }
 
 /* scalar force of actuator i: gain*input + bias, clamped to forcerange */
-static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ctrl) {
+static mjtNum scalar_actuator_force(const mjModel* m, mjData* d, int i, const mjtNum* ctrl) {
   mjtNum len = d->actuator_length[i], vel = d->actuator_velocity[i];
 
   // input: control, or the last activation element (next one with actearly)
   mjtNum input = ctrl[i];
   if (m->actuator_dyntype[i] != mjDYN_NONE && m->actuator_actnum[i] > 0) {
     int last = m->actuator_actadr[i] + m->actuator_actnum[i] - 1;
-    input = m->actuator_actearly[i] ? tn_nextActivation(m, i, d->act[last], d->act_dot[last])
-                                       : d->act[last];
+    input = m->actuator_actearly[i] ? tn__nextActivation(m, i, d->act[last], d->act_dot[last])
+                                    : d->act[last];
   }
 
   // gain
@@ -164,7 +164,7 @@ static mjtNum actuatorForce(const mjModel* m, mjData* d, int i, const mjtNum* ct
 }
 
 /* scale the forces of tendon actuators so each limited tendon's total stays in range */
-static void tendonForceLimits(const mjModel* m, mjData* d) {
+static void tendon_force_limits(const mjModel* m, mjData* d) {
   for (int t = 0; t < m->ntendon; t++) {
     if (!m->tendon_actfrclimited[t]) {
       continue;
@@ -192,7 +192,7 @@ static void tendonForceLimits(const mjModel* m, mjData* d) {
 }
 
 /* joint space: moment' * force, gravity compensation routed to actuators, joint clamps */
-static void jointForces(const mjModel* m, mjData* d) {
+static void joint_forces(const mjModel* m, mjData* d) {
   mju_mulMatTVec(d->qfrc_actuator, d->actuator_moment, d->actuator_force, m->nu, m->nv);
 
   // gravity compensation of joints with actuatorgravcomp
@@ -201,7 +201,7 @@ static void jointForces(const mjModel* m, mjData* d) {
     for (int j = 0; j < m->njnt; j++) {
       if (m->jnt_actgravcomp[j]) {
         int adr = m->jnt_dofadr[j];
-        mju_addTo(d->qfrc_actuator + adr, d->qfrc_gravcomp + adr, jointDofs(m->jnt_type[j]));
+        mju_addTo(d->qfrc_actuator + adr, d->qfrc_gravcomp + adr, joint_dofs(m->jnt_type[j]));
       }
     }
   }
@@ -212,7 +212,7 @@ static void jointForces(const mjModel* m, mjData* d) {
       continue;
     }
     const mjtNum* range = m->jnt_actfrcrange + 2*j;
-    int adr = m->jnt_dofadr[j], num = jointDofs(m->jnt_type[j]);
+    int adr = m->jnt_dofadr[j], num = joint_dofs(m->jnt_type[j]);
     for (int k = adr; k < adr + num; k++) {
       d->qfrc_actuator[k] = mju_clip(d->qfrc_actuator[k], range[0], range[1]);
     }
@@ -240,25 +240,25 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
     mj_freeStack(d);
     return;
   }
-  clampedControls(m, d, ctrl);
-  activationDynamics(m, d, ctrl);
+  clamped_controls(m, d, ctrl);
+  activation_dynamics(m, d, ctrl);
   if (m->nplugin) {
-    tn_pidActDot(m, d);
+    tn__pidActDot(m, d);
   }
 
   // scalar forces of enabled actuators; plugin actuators compute theirs (whatever their
   // group), after the built-in ones
   for (int i = 0; i < nu; i++) {
-    if (!actuatorDisabled(m, i) && m->actuator_plugin[i] < 0) {
-      d->actuator_force[i] = actuatorForce(m, d, i, ctrl);
+    if (!actuator_disabled(m, i) && m->actuator_plugin[i] < 0) {
+      d->actuator_force[i] = scalar_actuator_force(m, d, i, ctrl);
     }
   }
   if (m->nplugin) {
-    tn_pidForce(m, d);
+    tn__pidForce(m, d);
   }
-  tendonForceLimits(m, d);
+  tendon_force_limits(m, d);
 
   // map to joint space
-  jointForces(m, d);
+  joint_forces(m, d);
   mj_freeStack(d);
 }

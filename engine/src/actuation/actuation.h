@@ -7,10 +7,10 @@
 #include <torsion/torsion.h>
 
 /* d(mju_muscleGain)/d(velocity) at the same arguments */
-mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
-                        const mjtNum prm[9]);
+mjtNum tn__muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                         const mjtNum prm[9]);
 
 /* activation after one step of actuator u's own dynamics, clamped to actrange */
-mjtNum tn_nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot);
+mjtNum tn__nextActivation(const mjModel* m, int u, mjtNum act, mjtNum act_dot);
 
 #endif

@@ -23,15 +23,15 @@ static const char* const pid_attrs[TN_PID_NATTR] = {"kp", "ki", "kd", "imax", "s
  * the plugin table
  * ------------------------------------------------------------------------------------- */
 
-int tn_pluginSlot(const char* name) {
+int tn__pluginSlot(const char* name) {
   return name && strcmp(name, TN_PID_NAME) == 0 ? TN_PID_SLOT : -1;
 }
 
-const char* tn_pluginName(int slot) {
+const char* tn__pluginName(int slot) {
   return slot == TN_PID_SLOT ? TN_PID_NAME : NULL;
 }
 
-const char* const* tn_pluginAttrs(int slot, int* nattr) {
+const char* const* tn__pluginAttrs(int slot, int* nattr) {
   *nattr = slot == TN_PID_SLOT ? TN_PID_NATTR : 0;
   return slot == TN_PID_SLOT ? pid_attrs : NULL;
 }
@@ -53,7 +53,7 @@ static int config_value(const mjModel* m, int instance, int k, mjtNum* v) {
   return 1;
 }
 
-void tn_pidConfig(const mjModel* m, int instance, tnPidConfig* cfg) {
+void tn__pidConfig(const mjModel* m, int instance, tnPidConfig* cfg) {
   memset(cfg, 0, sizeof(*cfg));
   config_value(m, instance, 0, &cfg->kp);
   config_value(m, instance, 1, &cfg->ki);
@@ -68,7 +68,7 @@ void tn_pidConfig(const mjModel* m, int instance, tnPidConfig* cfg) {
   cfg->has_slew = config_value(m, instance, 4, &cfg->slewmax);
 }
 
-int tn_pidActDim(const tnPidConfig* cfg) {
+int tn__pidActDim(const tnPidConfig* cfg) {
   return (cfg->ki != 0) + (cfg->has_slew != 0);
 }
 
@@ -77,10 +77,10 @@ static int own_activation(int dyntype) {
   return dyntype == mjDYN_FILTER || dyntype == mjDYN_FILTEREXACT || dyntype == mjDYN_INTEGRATOR;
 }
 
-int tn_pidCheck(const mjModel* m, int instance, const char** attr, int* actuator, char* msg,
-                int msgsz) {
+int tn__pidCheck(const mjModel* m, int instance, const char** attr, int* actuator, char* msg,
+                 int msgsz) {
   tnPidConfig cfg;
-  tn_pidConfig(m, instance, &cfg);
+  tn__pidConfig(m, instance, &cfg);
   *attr = NULL;
   *actuator = -1;
 
@@ -104,7 +104,7 @@ int tn_pidCheck(const mjModel* m, int instance, const char** attr, int* actuator
     }
     found = 1;
     int dyntype = m->actuator_dyntype[u];
-    int expected = tn_pidActDim(&cfg) + own_activation(dyntype);
+    int expected = tn__pidActDim(&cfg) + own_activation(dyntype);
     if (m->actuator_actnum[u] != expected) {
       *actuator = u;
       snprintf(msg, (size_t)msgsz,
@@ -168,7 +168,7 @@ static mjtNum pid_ctrl(const mjModel* m, const mjData* d, int u, const tnPidConf
     }
   } else {
     int last = m->actuator_actadr[u] + m->actuator_actnum[u] - 1;
-    ctrl = actearly ? tn_nextActivation(m, u, d->act[last], d->act_dot[last]) : d->act[last];
+    ctrl = actearly ? tn__nextActivation(m, u, d->act[last], d->act_dot[last]) : d->act[last];
   }
 
   // slew limit around the previous control
@@ -194,11 +194,11 @@ static int pid_actuator(const mjModel* m, int u, tnPidConfig* cfg) {
   if (p < 0 || m->plugin[p] != TN_PID_SLOT) {
     return 0;
   }
-  tn_pidConfig(m, p, cfg);
+  tn__pidConfig(m, p, cfg);
   return 1;
 }
 
-void tn_pidActDot(const mjModel* m, mjData* d) {
+void tn__pidActDot(const mjModel* m, mjData* d) {
   mjtNum h = m->opt.timestep;
   for (int u = 0; u < m->nu; u++) {
     tnPidConfig cfg;
@@ -222,7 +222,7 @@ void tn_pidActDot(const mjModel* m, mjData* d) {
   }
 }
 
-void tn_pidForce(const mjModel* m, mjData* d) {
+void tn__pidForce(const mjModel* m, mjData* d) {
   mjtNum h = m->opt.timestep;
   for (int u = 0; u < m->nu; u++) {
     tnPidConfig cfg;

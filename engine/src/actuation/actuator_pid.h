@@ -18,11 +18,11 @@
 #define TN_PID_NATTR 5
 
 /* the slot of the engine plugin called `name`, -1 when Torsion does not implement it */
-int tn_pluginSlot(const char* name);
+int tn__pluginSlot(const char* name);
 
 /* the name and the config attribute names of the plugin in `slot` (nattr: their count) */
-const char* tn_pluginName(int slot);
-const char* const* tn_pluginAttrs(int slot, int* nattr);
+const char* tn__pluginName(int slot);
+const char* const* tn__pluginAttrs(int slot, int* nattr);
 
 /* one instance's configuration, read from mjModel.plugin_attr */
 typedef struct tnPidConfig_ {
@@ -34,21 +34,21 @@ typedef struct tnPidConfig_ {
 } tnPidConfig;
 
 /* the configuration of plugin instance `instance` */
-void tn_pidConfig(const mjModel* m, int instance, tnPidConfig* cfg);
+void tn__pidConfig(const mjModel* m, int instance, tnPidConfig* cfg);
 
 /* activation variables the controller keeps per actuator (integral, previous control) */
-int tn_pidActDim(const tnPidConfig* cfg);
+int tn__pidActDim(const tnPidConfig* cfg);
 
 /* MuJoCo's checks when it initializes an instance: 0 with a message naming the problem;
  * *attr names the config attribute at fault (NULL otherwise) and *actuator the actuator
  * (-1 otherwise) */
-int tn_pidCheck(const mjModel* m, int instance, const char** attr, int* actuator, char* msg,
-                int msgsz);
+int tn__pidCheck(const mjModel* m, int instance, const char** attr, int* actuator, char* msg,
+                 int msgsz);
 
 /* act_dot of the controller's own activation variables (after the built-in dynamics) */
-void tn_pidActDot(const mjModel* m, mjData* d);
+void tn__pidActDot(const mjModel* m, mjData* d);
 
 /* actuator_force of every pid actuator, clamped to its forcerange */
-void tn_pidForce(const mjModel* m, mjData* d);
+void tn__pidForce(const mjModel* m, mjData* d);
 
 #endif /* TORSION_ACTUATOR_PID_H */

@@ -49,21 +49,21 @@ mjtNum mju_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax) {
 }
 
 /* peak force: given, or scale / acc0 when negative */
-static mjtNum peakForce(mjtNum acc0, const mjtNum* prm) {
+static mjtNum peak_force(mjtNum acc0, const mjtNum* prm) {
   return prm[2] < 0 ? prm[3] / mju_max(mjMINVAL, acc0) : prm[2];
 }
 
 /* optimal fiber length: the length range mapped onto the operating range */
-static mjtNum optimalLength(const mjtNum lengthrange[2], const mjtNum* prm) {
+static mjtNum optimal_length(const mjtNum lengthrange[2], const mjtNum* prm) {
   return (lengthrange[1] - lengthrange[0]) / mju_max(mjMINVAL, prm[1] - prm[0]);
 }
 
 /* active muscle gain (negative: muscles pull) */
 mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]) {
-  mjtNum force = peakForce(acc0, prm);
+  mjtNum force = peak_force(acc0, prm);
   mjtNum lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
-  mjtNum L0 = optimalLength(lengthrange, prm);
+  mjtNum L0 = optimal_length(lengthrange, prm);
 
   // normalized length and velocity
   mjtNum L = prm[0] + (len - lengthrange[0]) / mju_max(mjMINVAL, L0);
@@ -88,11 +88,11 @@ mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNu
 
 /* velocity derivative of the active muscle gain: only the force-velocity curve depends on
  * the velocity */
-mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
-                        const mjtNum prm[9]) {
-  mjtNum force = peakForce(acc0, prm);
+mjtNum tn__muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
+                         const mjtNum prm[9]) {
+  mjtNum force = peak_force(acc0, prm);
   mjtNum lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
-  mjtNum L0 = optimalLength(lengthrange, prm);
+  mjtNum L0 = optimal_length(lengthrange, prm);
   mjtNum L = prm[0] + (len - lengthrange[0]) / mju_max(mjMINVAL, L0);
   mjtNum V = vel / mju_max(mjMINVAL, L0 * vmax);
   mjtNum FL = mju_muscleGainLength(L, lmin, lmax);
@@ -115,9 +115,9 @@ mjtNum tn_muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjt
  * (1 + lmax) / 2, linear beyond */
 mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]) {
-  mjtNum force = peakForce(acc0, prm);
+  mjtNum force = peak_force(acc0, prm);
   mjtNum lmax = prm[5], fpmax = prm[7];
-  mjtNum L0 = optimalLength(lengthrange, prm);
+  mjtNum L0 = optimal_length(lengthrange, prm);
   mjtNum L = prm[0] + (len - lengthrange[0]) / mju_max(mjMINVAL, L0);
 
   mjtNum b = 0.5 * (1 + lmax);

@@ -84,9 +84,9 @@ static void run_item(fdItem* a, tnBatchStatus* status) {
   for (int k = 0; k < 7; k++) {
     a->out[k] = a->size[k] ? a->out[k] + (size_t)a->b * a->size[k] : NULL;
   }
-  if (tn_batchRunItem(a->m, a->d, a->b, fd_item, a, status)) {
+  if (tn__batchRunItem(a->m, a->d, a->b, fd_item, a, status)) {
     for (int k = 0; k < 7; k++) {
-      tn_batchFillNaN(a->out[k], a->size[k]);
+      tn__batchFillNaN(a->out[k], a->size[k]);
     }
   }
 }
@@ -100,14 +100,14 @@ int tn_inverseBatch(const mjModel* m, mjData** datas, int nthread, int B, int sp
   }
   tnBatchStatus local;
   status = status ? status : &local;
-  tn_batchStatusClear(status);
+  tn__batchStatusClear(status);
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (int b = 0; b < B; b++) {
     fdItem a = {m, datas[omp_get_thread_num()], b, spec, FD_INVERSE, state, NULL, qacc, 0, 0,
                 {qfrc_out}, {(size_t)m->nv}};
     run_item(&a, status);
   }
-  return tn_batchResult(status);
+  return tn__batchResult(status);
 }
 
 /* batched mjd_transitionFD */
@@ -130,7 +130,7 @@ int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, i
   size_t ndx = 2 * (size_t)m->nv + m->na, ns = m->nsensordata, nu = m->nu;
   tnBatchStatus local;
   status = status ? status : &local;
-  tn_batchStatusClear(status);
+  tn__batchStatusClear(status);
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (int b = 0; b < B; b++) {
     fdItem a = {m, datas[omp_get_thread_num()], b, spec, FD_TRANSITION, state, ctrl, NULL,
@@ -138,7 +138,7 @@ int tn_transitionFDBatch(const mjModel* m, mjData** datas, int nthread, int B, i
                 {A ? ndx * ndx : 0, Bm ? ndx * nu : 0, C ? ns * ndx : 0, D ? ns * nu : 0}};
     run_item(&a, status);
   }
-  return tn_batchResult(status);
+  return tn__batchResult(status);
 }
 
 /* batched mjd_inverseFD */
@@ -162,7 +162,7 @@ int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int 
   size_t nv = m->nv, ns = m->nsensordata, nC = m->nC;
   tnBatchStatus local;
   status = status ? status : &local;
-  tn_batchStatusClear(status);
+  tn__batchStatusClear(status);
 #pragma omp parallel for num_threads(nthread) schedule(static)
   for (int b = 0; b < B; b++) {
     fdItem a = {m, datas[omp_get_thread_num()], b, spec, FD_INVERSEFD, state, NULL, qacc, eps,
@@ -171,5 +171,5 @@ int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int 
                  DsDv ? nv * ns : 0, DsDa ? nv * ns : 0, DmDq ? nv * nC : 0}};
     run_item(&a, status);
   }
-  return tn_batchResult(status);
+  return tn__batchResult(status);
 }

@@ -10,7 +10,7 @@
 
 #include "batch/batch.h"
 
-/* one rollout item on its thread's mjData, for tn_batchRunItem */
+/* one rollout item on its thread's mjData, for tn__batchRunItem */
 typedef struct rolloutArgs_ {
   const mjModel* m;
   mjData* d;
@@ -35,7 +35,7 @@ int tn_rolloutBatchSensors(const mjModel* m, mjData** datas, int nthread, int B,
   int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
   tnBatchStatus local;
   status = status ? status : &local;
-  tn_batchStatusClear(status);
+  tn__batchStatusClear(status);
 
   // one item per iteration; thread i uses datas[i]
 #pragma omp parallel for num_threads(nthread) schedule(static)
@@ -48,18 +48,18 @@ int tn_rolloutBatchSensors(const mjModel* m, mjData** datas, int nthread, int B,
     a.item.nstep = nstep;
     a.item.states = out + (size_t)b * nstep * nstate;
     a.item.sensordata = sens ? sens + (size_t)b * nstep * ns : NULL;
-    int failed = tn_batchRunItem(m, a.d, b, rollout_item, &a, status);
+    int failed = tn__batchRunItem(m, a.d, b, rollout_item, &a, status);
 
     // a failed item's rows are NaN and it reports no warnings
     if (failed) {
-      tn_batchFillNaN(a.item.states, (size_t)nstep * nstate);
-      tn_batchFillNaN(a.item.sensordata, (size_t)nstep * ns);
+      tn__batchFillNaN(a.item.states, (size_t)nstep * nstate);
+      tn__batchFillNaN(a.item.sensordata, (size_t)nstep * ns);
     }
     if (warnings) {
       warnings[b] = failed ? 0 : a.item.warnings;
     }
   }
-  return tn_batchResult(status);
+  return tn__batchResult(status);
 }
 
 /* batched rollouts */
@@ -96,7 +96,7 @@ int tn_forwardBatchSensors(const mjModel* m, mjData** datas, int nthread, int B,
   int nstate = mj_stateSize(m, spec), ns = m->nsensordata;
   tnBatchStatus local;
   status = status ? status : &local;
-  tn_batchStatusClear(status);
+  tn__batchStatusClear(status);
 
   // each state independently; thread i uses datas[i]
 #pragma omp parallel for num_threads(nthread) schedule(static)
@@ -108,12 +108,12 @@ int tn_forwardBatchSensors(const mjModel* m, mjData** datas, int nthread, int B,
                      ctrl ? ctrl + (size_t)b * m->nu : NULL,
                      qacc_out + (size_t)b * m->nv,
                      sens ? sens + (size_t)b * ns : NULL};
-    if (tn_batchRunItem(m, a.d, b, forward_item, &a, status)) {
-      tn_batchFillNaN(a.qacc, (size_t)m->nv);
-      tn_batchFillNaN(a.sens, (size_t)ns);
+    if (tn__batchRunItem(m, a.d, b, forward_item, &a, status)) {
+      tn__batchFillNaN(a.qacc, (size_t)m->nv);
+      tn__batchFillNaN(a.sens, (size_t)ns);
     }
   }
-  return tn_batchResult(status);
+  return tn__batchResult(status);
 }
 
 /* batched forward dynamics */

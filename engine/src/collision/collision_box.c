@@ -48,12 +48,12 @@ typedef struct tnBoxPair_ {
 } tnBoxPair;
 
 /* relative pose of the boxes */
-static void makePair(tnBoxPair* p) {
+static void make_pair(tnBoxPair* p) {
   mjtNum dif[3];
-  tnu_sub3(dif, p->pos2, p->pos1);
-  tnu_mulMatTVec3(p->pos21, p->mat1, dif);
-  tnu_sub3(dif, p->pos1, p->pos2);
-  tnu_mulMatTVec3(p->pos12, p->mat2, dif);
+  mju_sub3(dif, p->pos2, p->pos1);
+  mju_mulMatTVec3(p->pos21, p->mat1, dif);
+  mju_sub3(dif, p->pos1, p->pos2);
+  mju_mulMatTVec3(p->pos12, p->mat2, dif);
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       p->rot[3 * i + j] = p->mat1[i] * p->mat2[j] + p->mat1[3 + i] * p->mat2[3 + j] +
@@ -66,7 +66,7 @@ static void makePair(tnBoxPair* p) {
 }
 
 /* unnormalized cross product of box 1's axis i with box 2's axis j (components i1, i2) */
-static void edgeCross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) {
+static void edge_cross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) {
   int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
   *a1 = -p->rot[3 * i2 + j];
   *a2 = p->rot[3 * i1 + j];
@@ -74,7 +74,7 @@ static void edgeCross(const tnBoxPair* p, int i, int j, mjtNum* a1, mjtNum* a2) 
 
 /* the separating-axis search: returns the winning code (0-2 box 1's faces, 3-5 box 2's,
  * 6 + 3i + j an edge pair) or -1 when the boxes are apart; *codeFace the best face */
-static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
+static int search_axes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
   const mjtNum *s1 = p->size1, *s2 = p->size2, *ra = p->rotabs;
   mjtNum best = -mjMAXVAL;
   int code = -1;
@@ -110,7 +110,7 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
     for (int j = 0; j < 3; j++) {
       int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
       mjtNum a1, a2;
-      edgeCross(p, i, j, &a1, &a2);
+      edge_cross(p, i, j, &a1, &a2);
       mjtNum norm2 = a1 * a1 + a2 * a2;
       if (norm2 < TN_BOX_PAREPS) {
         continue;
@@ -140,8 +140,8 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
     int i = (code - 6) / 3, j = (code - 6) % 3;
     mjtNum axis[3], faceDot;
     axis[i] = 0;
-    edgeCross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
-    tnu_normalize3(axis);
+    edge_cross(p, i, j, axis + (i + 1) % 3, axis + (i + 2) % 3);
+    mju_normalize3(axis);
     if (*codeFace < 3) {
       faceDot = fabs(axis[*codeFace]);
     } else {
@@ -156,16 +156,16 @@ static int searchAxes(const tnBoxPair* p, mjtNum septol, int* codeFace) {
 }
 
 /* edge-edge contact for edge i of box 1 and edge j of box 2 */
-static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum septol) {
+static int edge_contact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum septol) {
   const mjtNum *s1 = p->size1, *s2 = p->size2, *rot = p->rot;
   int i1 = (i + 1) % 3, i2 = (i + 2) % 3, j1 = (j + 1) % 3, j2 = (j + 2) % 3;
 
   // unit axis in box 1's frame, from box 1 towards box 2; the same in box 2's frame
   mjtNum axis[3], a2[3];
   axis[i] = 0;
-  edgeCross(p, i, j, axis + i1, axis + i2);
-  tnu_normalize3(axis);
-  if (tnu_dot3(axis, p->pos21) < 0) {
+  edge_cross(p, i, j, axis + i1, axis + i2);
+  mju_normalize3(axis);
+  if (mju_dot3(axis, p->pos21) < 0) {
     axis[0] = -axis[0];
     axis[1] = -axis[1];
     axis[2] = -axis[2];
@@ -200,55 +200,55 @@ static int edgeContact(mjContact* con, const tnBoxPair* p, int i, int j, mjtNum 
       if (amb2 >= 0 && v2) {
         cc[amb2] = -cc[amb2];
       }
-      tnu_mulMatVec3(c2, rot, cc);
-      tnu_addTo3(c2, p->pos21);
+      mju_mulMatVec3(c2, rot, cc);
+      mju_addTo3(c2, p->pos21);
 
       // segment parameters, each clamp re-solving the other
-      tnu_sub3(e, c2, c1);
-      mjtNum d1e = e[i], d2e = tnu_dot3(d2, e);
+      mju_sub3(e, c2, c1);
+      mjtNum d1e = e[i], d2e = mju_dot3(d2, e);
       mjtNum s = denom < mjMINVAL ? 0 : (d1e - b * d2e) / denom;
       s = mju_clip(s, -s1[i], s1[i]);
       mjtNum t = mju_clip(b * s - d2e, -s2[j], s2[j]);
       s = mju_clip(d1e + b * t, -s1[i], s1[i]);
 
       // keep the closest pair
-      tnu_copy3(q1, c1);
+      mju_copy3(q1, c1);
       q1[i] += s;
-      tnu_copy3(q2, c2);
+      mju_copy3(q2, c2);
       for (int k = 0; k < 3; k++) {
         q2[k] += d2[k] * t;
       }
-      tnu_sub3(gap, q2, q1);
-      mjtNum gap2 = tnu_dot3(gap, gap);
+      mju_sub3(gap, q2, q1);
+      mjtNum gap2 = mju_dot3(gap, gap);
       if (gap2 < bestGap) {
         bestGap = gap2;
-        tnu_copy3(w1, q1);
-        tnu_copy3(w2, q2);
+        mju_copy3(w1, q1);
+        mju_copy3(w2, q2);
       }
     }
   }
 
   // separation along the axis; the contact midway between the points
   mjtNum gap[3], mid[3], pos[3], normal[3];
-  tnu_sub3(gap, w2, w1);
-  mjtNum dist = tnu_dot3(gap, axis);
+  mju_sub3(gap, w2, w1);
+  mjtNum dist = mju_dot3(gap, axis);
   if (dist > septol) {
     return 0;
   }
   for (int k = 0; k < 3; k++) {
     mid[k] = 0.5 * (w1[k] + w2[k]);
   }
-  tnu_mulMatVec3(pos, p->mat1, mid);
-  tnu_addTo3(pos, p->pos1);
-  tnu_mulMatVec3(normal, p->mat1, axis);
-  tn_setContact(con, dist, pos, normal, NULL);
+  mju_mulMatVec3(pos, p->mat1, mid);
+  mju_addTo3(pos, p->pos1);
+  mju_mulMatVec3(normal, p->mat1, axis);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
 /* clip polygon in (n vertices) to sign * v[coord] <= limit into out; returns the count.
  * *clipped is 0 when every vertex was already inside (out then unused) */
-static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mjtNum sign,
-                         mjtNum limit, int* clipped) {
+static int clip_half_plane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mjtNum sign,
+                           mjtNum limit, int* clipped) {
   mjtNum dv[TN_BOX_MAXVERT];
   int inside = 1;
   for (int k = 0; k < n; k++) {
@@ -264,7 +264,7 @@ static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mj
     int k1 = k + 1 == n ? 0 : k + 1;
     mjtNum dp = dv[k], dq = dv[k1];
     if (dp <= 0 && m < TN_BOX_MAXVERT) {
-      tnu_copy3(out[m++], in[k]);
+      mju_copy3(out[m++], in[k]);
     }
     if (((dp < 0 && dq > 0) || (dp > 0 && dq < 0)) && m < TN_BOX_MAXVERT) {
       mjtNum t = dp / (dp - dq);
@@ -278,7 +278,7 @@ static int clipHalfPlane(mjtNum (*out)[3], mjtNum (*in)[3], int n, int coord, mj
 }
 
 /* face contacts on reference face axis a of box 1 (ref1) or box 2 */
-static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjtNum margin) {
+static int face_contacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjtNum margin) {
   const mjtNum* sref = ref1 ? p->size1 : p->size2;
   const mjtNum* sinc = ref1 ? p->size2 : p->size1;
   const mjtNum* posref = ref1 ? p->pos1 : p->pos2;
@@ -333,8 +333,8 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
   int n = 4;
   for (int pass = 0; pass < 4; pass++) {
     int clipped;
-    n = clipHalfPlane(spare, cur, n, coords[pass], signs[pass],
-                      sref[coords[pass] == 0 ? ax : ay], &clipped);
+    n = clip_half_plane(spare, cur, n, coords[pass], signs[pass], sref[coords[pass] == 0 ? ax : ay],
+                        &clipped);
     if (clipped) {
       mjtNum(*tmp)[3] = cur;
       cur = spare;
@@ -356,7 +356,7 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
       dup = dx * dx + dy * dy < dup2;
     }
     if (!dup) {
-      tnu_copy3(kept[nkept++], cur[k]);
+      mju_copy3(kept[nkept++], cur[k]);
     }
   }
 
@@ -370,32 +370,32 @@ static int faceContacts(mjContact* con, const tnBoxPair* p, int ref1, int a, mjt
     local[ax] = kept[k][0];
     local[ay] = kept[k][1];
     local[a] = sgn * (sref[a] + 0.5 * kept[k][2]);
-    tnu_mulMatVec3(pos, matref, local);
-    tnu_addTo3(pos, posref);
-    tn_setContact(con + k, kept[k][2], pos, normal, NULL);
+    mju_mulMatVec3(pos, matref, local);
+    mju_addTo3(pos, posref);
+    set_contact(con + k, kept[k][2], pos, normal, NULL);
   }
   return nkept;
 }
 
 /* box - box */
-int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnBoxPair p = {
       .pos1 = d->geom_xpos + 3 * g1, .mat1 = d->geom_xmat + 9 * g1, .size1 = m->geom_size + 3 * g1,
       .pos2 = d->geom_xpos + 3 * g2, .mat2 = d->geom_xmat + 9 * g2, .size2 = m->geom_size + 3 * g2,
   };
-  makePair(&p);
+  make_pair(&p);
 
   // separating axes (slack for rounding in the support sums)
   mjtNum septol = margin + TN_BOX_SEPEPS * (p.size1[0] + p.size1[1] + p.size1[2] + p.size2[0] +
                                             p.size2[1] + p.size2[2]);
-  int codeFace = 0, code = searchAxes(&p, septol, &codeFace);
+  int codeFace = 0, code = search_axes(&p, septol, &codeFace);
   if (code < 0) {
     return 0;
   }
 
   // edge pair, or face of box 1 / box 2
   if (code >= 6) {
-    return edgeContact(con, &p, (code - 6) / 3, (code - 6) % 3, septol);
+    return edge_contact(con, &p, (code - 6) / 3, (code - 6) % 3, septol);
   }
-  return faceContacts(con, &p, code < 3, code < 3 ? code : code - 3, margin);
+  return face_contacts(con, &p, code < 3, code < 3 ? code : code - 3, margin);
 }

@@ -24,7 +24,7 @@ typedef struct tnBPBody_ {
 } tnBPBody;
 
 /* 1 if the body pair is rejected by the same-weld and parent-child filters */
-int tn_filterBodyPair(const mjModel* m, int b1, int b2) {
+int tn__filterBodyPair(const mjModel* m, int b1, int b2) {
   int weld1 = m->body_weldid[b1], weld2 = m->body_weldid[b2];
 
   // same weld group
@@ -44,7 +44,7 @@ int tn_filterBodyPair(const mjModel* m, int b1, int b2) {
 }
 
 /* build the record of body b; returns 0 if none of its geoms can collide */
-static int bodyRecord(const mjModel* m, const mjData* d, int b, tnBPBody* rec) {
+static int body_record(const mjModel* m, const mjData* d, int b, tnBPBody* rec) {
   int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0;
   rec->body = b;
   rec->always = 0;
@@ -87,11 +87,11 @@ static int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) 
   if (!((r1->contype & r2->conaffinity) || (r2->contype & r1->conaffinity))) {
     return 0;
   }
-  return !tn_filterBodyPair(m, r1->body, r2->body);
+  return !tn__filterBodyPair(m, r1->body, r2->body);
 }
 
 /* append the signature of (b1, b2) if there is room */
-static void addPair(int b1, int b2, int* pairs, int* npair, int maxpair) {
+static void add_pair(int b1, int b2, int* pairs, int* npair, int maxpair) {
   if (*npair >= maxpair) {
     return;
   }
@@ -99,7 +99,7 @@ static void addPair(int b1, int b2, int* pairs, int* npair, int maxpair) {
 }
 
 /* qsort comparators: ints increasing; body records by box minimum on the sweep axis */
-static int compareInt(const void* a, const void* b) {
+static int compare_int(const void* a, const void* b) {
   int x = *(const int*)a, y = *(const int*)b;
   return (x > y) - (x < y);
 }
@@ -110,7 +110,7 @@ typedef struct tnSweepKey_ {
   int index;
 } tnSweepKey;
 
-static int compareKey(const void* a, const void* b) {
+static int compare_key(const void* a, const void* b) {
   const tnSweepKey* x = a;
   const tnSweepKey* y = b;
   if (x->lo != y->lo) {
@@ -120,7 +120,7 @@ static int compareKey(const void* a, const void* b) {
 }
 
 /* axis (0..2) along which the box centers spread the most */
-static int sweepAxis(const tnBPBody* rec, int n) {
+static int sweep_axis(const tnBPBody* rec, int n) {
   mjtNum mean[3] = {0, 0, 0}, var[3] = {0, 0, 0};
   for (int i = 0; i < n; i++) {
     for (int k = 0; k < 3; k++) {
@@ -146,7 +146,7 @@ static int sweepAxis(const tnBPBody* rec, int n) {
 }
 
 /* 1 if the boxes of two records overlap (records of always-colliding bodies always do) */
-static int boxOverlap(const tnBPBody* r1, const tnBPBody* r2) {
+static int box_overlap(const tnBPBody* r1, const tnBPBody* r2) {
   if (r1->always || r2->always) {
     return 1;
   }
@@ -159,12 +159,12 @@ static int boxOverlap(const tnBPBody* r1, const tnBPBody* r2) {
 }
 
 /* small models: every record pair in body order, so the output is already sorted */
-static int allPairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs, int maxpair) {
+static int all_pairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs, int maxpair) {
   int npair = 0;
   for (int i = 0; i < nrec; i++) {
     for (int j = i + 1; j < nrec; j++) {
-      if (boxOverlap(rec + i, rec + j) && compatible(m, rec + i, rec + j)) {
-        addPair(rec[i].body, rec[j].body, pairs, &npair, maxpair);
+      if (box_overlap(rec + i, rec + j) && compatible(m, rec + i, rec + j)) {
+        add_pair(rec[i].body, rec[j].body, pairs, &npair, maxpair);
       }
     }
   }
@@ -173,8 +173,8 @@ static int allPairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs,
 
 /* large models: bodies with unbounded geoms against all, sweep and prune for the rest,
  * then sort */
-static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec, int nbounded,
-                      int* pairs, int maxpair) {
+static int sweep_pairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec, int nbounded,
+                       int* pairs, int maxpair) {
   int npair = 0;
 
   // bodies with unbounded geoms pair with every other body (each pair once)
@@ -187,7 +187,7 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
         continue;
       }
       if (compatible(m, rec + i, rec + j)) {
-        addPair(rec[i].body, rec[j].body, pairs, &npair, maxpair);
+        add_pair(rec[i].body, rec[j].body, pairs, &npair, maxpair);
       }
     }
   }
@@ -197,7 +197,7 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
     mj_markStack(d);
     tnSweepKey* key = (tnSweepKey*)mj_stackAllocNum(d, (sizeof(tnSweepKey) * nbounded + 7) / 8);
     if (key) {
-      int axis = sweepAxis(rec, nrec), nkey = 0;
+      int axis = sweep_axis(rec, nrec), nkey = 0;
       for (int i = 0; i < nrec; i++) {
         if (!rec[i].always) {
           key[nkey].lo = rec[i].lo[axis];
@@ -205,15 +205,15 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
           nkey++;
         }
       }
-      qsort(key, nkey, sizeof(tnSweepKey), compareKey);
+      qsort(key, nkey, sizeof(tnSweepKey), compare_key);
 
       // each box against the following boxes that start before it ends
       for (int a = 0; a < nkey; a++) {
         const tnBPBody* r1 = rec + key[a].index;
         for (int b = a + 1; b < nkey && key[b].lo <= r1->hi[axis]; b++) {
           const tnBPBody* r2 = rec + key[b].index;
-          if (boxOverlap(r1, r2) && compatible(m, r1, r2)) {
-            addPair(r1->body, r2->body, pairs, &npair, maxpair);
+          if (box_overlap(r1, r2) && compatible(m, r1, r2)) {
+            add_pair(r1->body, r2->body, pairs, &npair, maxpair);
           }
         }
       }
@@ -222,12 +222,12 @@ static int sweepPairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nrec
   }
 
   // MuJoCo's order: increasing signature
-  qsort(pairs, npair, sizeof(int), compareInt);
+  qsort(pairs, npair, sizeof(int), compare_int);
   return npair;
 }
 
 /* candidate body pairs, sorted by signature */
-int tn_broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
+int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
   int nbody = m->nbody, npair, nrec = 0, nbounded = 0;
 
   mj_markStack(d);
@@ -239,7 +239,7 @@ int tn_broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
 
   // records of the bodies that can collide
   for (int b = 0; b < nbody; b++) {
-    if (m->body_geomnum[b] > 0 && bodyRecord(m, d, b, rec + nrec)) {
+    if (m->body_geomnum[b] > 0 && body_record(m, d, b, rec + nrec)) {
       nbounded += !rec[nrec].always;
       nrec++;
     }
@@ -247,9 +247,9 @@ int tn_broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
 
   // all pairs for small models, sweep and prune for large ones
   if (nrec <= 64) {
-    npair = allPairs(m, rec, nrec, pairs, maxpair);
+    npair = all_pairs(m, rec, nrec, pairs, maxpair);
   } else {
-    npair = sweepPairs(m, d, rec, nrec, nbounded, pairs, maxpair);
+    npair = sweep_pairs(m, d, rec, nrec, nbounded, pairs, maxpair);
   }
   mj_freeStack(d);
   return npair;

@@ -10,35 +10,35 @@
 #include "util/util_inline.h"
 
 /* sphere at `p1` (radius r1) against the closest point of segment c2 + t*axis2 */
-static int endAgainstSegment(mjContact* con, const mjtNum p1[3], mjtNum r1, const mjtNum c2[3],
-                             const mjtNum axis2[3], mjtNum r2, mjtNum margin, int swap) {
+static int end_against_segment(mjContact* con, const mjtNum p1[3], mjtNum r1, const mjtNum c2[3],
+                               const mjtNum axis2[3], mjtNum r2, mjtNum margin, int swap) {
   mjtNum closest[3];
-  tn_closestOnSegment(closest, p1, c2, axis2);
+  tn__closestOnSegment(closest, p1, c2, axis2);
   if (swap) {
-    return tn_sphereSphere(con, closest, r2, p1, r1, margin);
+    return tn__sphereSphere(con, closest, r2, p1, r1, margin);
   }
-  return tn_sphereSphere(con, p1, r1, closest, r2, margin);
+  return tn__sphereSphere(con, p1, r1, closest, r2, margin);
 }
 
 /* capsule - capsule */
-int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                             mjtNum margin) {
+int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                              mjtNum margin) {
   mjtNum axis1[3], axis2[3], dif[3], p1[3], p2[3];
   const mjtNum* c1 = d->geom_xpos + 3 * g1;
   const mjtNum* c2 = d->geom_xpos + 3 * g2;
   mjtNum r1 = m->geom_size[3 * g1], r2 = m->geom_size[3 * g2];
 
   // half-axes (segment = center +- axis)
-  tn_matCol(axis1, d->geom_xmat + 9 * g1, 2);
-  tn_matCol(axis2, d->geom_xmat + 9 * g2, 2);
-  tnu_scl3(axis1, axis1, m->geom_size[3 * g1 + 1]);
-  tnu_scl3(axis2, axis2, m->geom_size[3 * g2 + 1]);
-  tnu_sub3(dif, c1, c2);
+  mat_col(axis1, d->geom_xmat + 9 * g1, 2);
+  mat_col(axis2, d->geom_xmat + 9 * g2, 2);
+  mju_scl3(axis1, axis1, m->geom_size[3 * g1 + 1]);
+  mju_scl3(axis2, axis2, m->geom_size[3 * g2 + 1]);
+  mju_sub3(dif, c1, c2);
 
   // normal equations of min |c1 + x1*axis1 - c2 - x2*axis2|
-  mjtNum ma = tnu_dot3(axis1, axis1), mb = -tnu_dot3(axis1, axis2);
-  mjtNum mc = tnu_dot3(axis2, axis2);
-  mjtNum u = -tnu_dot3(axis1, dif), v = tnu_dot3(axis2, dif);
+  mjtNum ma = mju_dot3(axis1, axis1), mb = -mju_dot3(axis1, axis2);
+  mjtNum mc = mju_dot3(axis2, axis2);
+  mjtNum u = -mju_dot3(axis1, dif), v = mju_dot3(axis2, dif);
   mjtNum det = ma * mc - mb * mb;
 
   // general position: unconstrained optimum, clamped to the segments
@@ -58,35 +58,35 @@ int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1
       x2 = -1;
       x1 = mju_clip((u + mb) / ma, -1, 1);
     }
-    tnu_addScl3(p1, c1, axis1, x1);
-    tnu_addScl3(p2, c2, axis2, x2);
+    mju_addScl3(p1, c1, axis1, x1);
+    mju_addScl3(p2, c2, axis2, x2);
 
     // crossing segments: the normal is perpendicular to both axes
-    tnu_sub3(dif, p2, p1);
-    if (tnu_norm3(dif) < mjMINVAL) {
+    mju_sub3(dif, p2, p1);
+    if (mju_norm3(dif) < mjMINVAL) {
       mjtNum normal[3], pos[3];
-      tnu_cross(normal, axis1, axis2);
-      tnu_normalize3(normal);
+      mju_cross(normal, axis1, axis2);
+      mju_normalize3(normal);
       mjtNum dist = -r1 - r2;
       if (dist > margin) {
         return 0;
       }
-      tnu_addScl3(pos, p1, normal, r1 + dist / 2);
-      tn_setContact(con, dist, pos, normal, NULL);
+      mju_addScl3(pos, p1, normal, r1 + dist / 2);
+      set_contact(con, dist, pos, normal, NULL);
       return 1;
     }
-    return tn_sphereSphere(con, p1, r1, p2, r2, margin);
+    return tn__sphereSphere(con, p1, r1, p2, r2, margin);
   }
 
   // parallel: ends of capsule 1, then ends of capsule 2, at most two contacts
   int n = 0;
   for (int s = 1; s >= -1 && n < 2; s -= 2) {
-    tnu_addScl3(p1, c1, axis1, s);
-    n += endAgainstSegment(con + n, p1, r1, c2, axis2, r2, margin, 0);
+    mju_addScl3(p1, c1, axis1, s);
+    n += end_against_segment(con + n, p1, r1, c2, axis2, r2, margin, 0);
   }
   for (int s = 1; s >= -1 && n < 2; s -= 2) {
-    tnu_addScl3(p2, c2, axis2, s);
-    n += endAgainstSegment(con + n, p2, r2, c1, axis1, r1, margin, 1);
+    mju_addScl3(p2, c2, axis2, s);
+    n += end_against_segment(con + n, p2, r2, c1, axis1, r1, margin, 1);
   }
   return n;
 }

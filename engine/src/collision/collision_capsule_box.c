@@ -1,7 +1,7 @@
 /* collision/collision_capsule_box.c — capsule (g1) against box (g2).
  *
  * Every contact is a sphere of the capsule's radius centred on the capsule's segment,
- * collided with the box (tn_sphereBox). The segment points are chosen as MuJoCo 3.14
+ * collided with the box (tn__sphereBox). The segment points are chosen as MuJoCo 3.14
  * chooses them, worked out in the box frame with the segment c + t*h, t in [-1, 1]
  * (h = the half axis):
  *
@@ -29,7 +29,7 @@
  *      45 degrees of it) or across the adjacent face, stopping at the box or segment end.
  * The sign bits of h (bit k: h_k > 0) against a corner's bits (bit k: the corner's +k
  * side) tell which of these configurations holds. The second point may coincide with the
- * first (as in MuJoCo); tn_sphereBox drops a sphere beyond the margin. */
+ * first (as in MuJoCo); tn__sphereBox drops a sphere beyond the margin. */
 #include <math.h>
 
 #include "collision/collision_internal.h"
@@ -59,7 +59,7 @@ typedef struct tnCapBest_ {
 } tnCapBest;
 
 /* candidates 1: segment ends inside the box or beyond one face */
-static void endCandidates(const tnCapBox* c, tnCapBest* b) {
+static void end_candidates(const tnCapBox* c, tnCapBest* b) {
   for (int side = -1; side <= 1; side += 2) {
     mjtNum p[3], q[3], dif[3];
     int nout = 0, face = -1;
@@ -79,8 +79,8 @@ static void endCandidates(const tnCapBox* c, tnCapBest* b) {
     if (nout > 1) {
       continue;
     }
-    tnu_sub3(dif, q, p);
-    mjtNum d2 = tnu_dot3(dif, dif);
+    mju_sub3(dif, q, p);
+    mjtNum d2 = mju_dot3(dif, dif);
     if (d2 < b->dist2) {
       b->dist2 = d2;
       b->t = side;
@@ -91,7 +91,7 @@ static void endCandidates(const tnCapBox* c, tnCapBest* b) {
 }
 
 /* clamp an edge parameter to [-1, 1], recording the side (0 below, 2 above) */
-static void clampEdge(mjtNum* e, int* se) {
+static void clamp_edge(mjtNum* e, int* se) {
   if (*e > 1) {
     *e = 1;
     *se = 2;
@@ -102,7 +102,7 @@ static void clampEdge(mjtNum* e, int* se) {
 }
 
 /* candidates 2: closest points of the segment and each edge not parallel to it */
-static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
+static void edge_candidates(const tnCapBox* c, tnCapBest* b) {
   const mjtNum* size = c->size;
   for (int j = 0; j < 3; j++) {
     for (int bits = 0; bits < 8; bits++) {
@@ -116,11 +116,11 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         start[k] = ((bits >> k) & 1 ? 1 : -1) * size[k];
       }
       start[j] = 0;
-      tnu_sub3(dif, start, c->pos);
+      mju_sub3(dif, start, c->pos);
 
       // 2x2 normal equations of the two lines (edge parameter e, segment parameter t)
       mjtNum ee = size[j] * size[j], et = -size[j] * c->half[j], tt = c->hl * c->hl;
-      mjtNum re = -size[j] * dif[j], rt = tnu_dot3(c->half, dif);
+      mjtNum re = -size[j] * dif[j], rt = mju_dot3(c->half, dif);
       mjtNum det = ee * tt - et * et;
       if (fabs(det) < mjMINVAL) {
         continue;
@@ -143,12 +143,12 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         t = 1;
         st = 2;
         e = (re - et) * (1 / ee);
-        clampEdge(&e, &se);
+        clamp_edge(&e, &se);
       } else if (t < -1) {
         t = -1;
         st = 0;
         e = (re + et) * (1 / ee);
-        clampEdge(&e, &se);
+        clamp_edge(&e, &se);
       }
 
       // squared distance between the two points
@@ -156,7 +156,7 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
         dif[k] = (start[k] - c->pos[k]) + c->half[k] * (-t);
       }
       dif[j] += size[j] * e;
-      mjtNum d2 = tnu_dot3(dif, dif);
+      mjtNum d2 = mju_dot3(dif, dif);
       if (d2 < b->dist2 - mjMINVAL) {
         int code = 3 * se + st;
         b->dist2 = d2;
@@ -171,18 +171,18 @@ static void edgeCandidates(const tnCapBox* c, tnCapBest* b) {
 }
 
 /* single-bit code (1, 2, 4) to its axis */
-static int bitAxis(int bit) {
+static int bit_axis(int bit) {
   return bit == 1 ? 0 : (bit == 2 ? 1 : 2);
 }
 
 /* shortest of a walk and the box width 2*size[k] measured along the segment */
-static mjtNum capWidth(const tnCapBox* c, mjtNum walk, int k) {
+static mjtNum cap_width(const tnCapBox* c, mjtNum walk, int k) {
   mjtNum w = 2 * c->size[k] / fabs(c->half[k]);
   return w < walk ? w : walk;
 }
 
 /* second point after a corner: offset from the first point (0: none, returns 0) */
-static int cornerSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int corner_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   int rel = c->signs ^ b->corner;
 
   // pointing at or away from the corner: nothing more
@@ -198,19 +198,19 @@ static int cornerSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
     toEnd = 1 + b->t;
     toStart = 1 - b->t;
   }
-  int ax = bitAxis(rel), ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
+  int ax = bit_axis(rel), ax1 = (ax + 1) % 3, ax2 = (ax + 2) % 3;
 
   // within 45 degrees of the corner's edge: along it; else across the face
   if (c->axis[ax] * c->axis[ax] > 0.5) {
-    *offset = capWidth(c, toEnd, ax) * dir;
+    *offset = cap_width(c, toEnd, ax) * dir;
   } else {
-    *offset = capWidth(c, capWidth(c, toStart, ax1), ax2) * (-dir);
+    *offset = cap_width(c, cap_width(c, toStart, ax1), ax2) * (-dir);
   }
   return 1;
 }
 
 /* second point after an edge point: offset from the first point (0: none, returns 0) */
-static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int edge_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   int ax = b->edge;
   int rel = (c->signs ^ b->corner) & (7 - (1 << ax));
 
@@ -237,7 +237,7 @@ static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   }
 
   // stop at the box's width across ax2 and at the edge's end
-  walk = capWidth(c, walk, ax2);
+  walk = cap_width(c, walk, ax2);
   int sameSide = ((c->signs & (1 << ax)) != 0) == ((rel & (1 << ax2)) != 0);
   mjtNum room = sameSide ? 1 - b->e : 1 + b->e;
   mjtNum alongEdge = c->size[ax] * room / fabs(c->half[ax]);
@@ -249,7 +249,7 @@ static int edgeSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
 }
 
 /* second point after an end beyond a face: offset from the first point (0: none) */
-static int faceSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
+static int face_second(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
   if (b->face == -1) {
     return 0;
   }
@@ -275,20 +275,20 @@ static int faceSecond(const tnCapBox* c, const tnCapBest* b, mjtNum* offset) {
 }
 
 /* sphere-box contact of the segment point at parameter t (computed in the box frame) */
-static int sphereAt(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius,
-                    const mjtNum* bpos, const mjtNum* bmat, mjtNum margin) {
+static int sphere_at(const tnCapBox* c, mjContact* con, mjtNum t, mjtNum radius, const mjtNum* bpos,
+                     const mjtNum* bmat, mjtNum margin) {
   mjtNum local[3], center[3];
   for (int k = 0; k < 3; k++) {
     local[k] = c->pos[k] + c->half[k] * t;
   }
-  tnu_mulMatVec3(center, bmat, local);
-  tnu_addTo3(center, bpos);
-  return tn_sphereBox(con, center, radius, bpos, bmat, c->size, margin);
+  mju_mulMatVec3(center, bmat, local);
+  mju_addTo3(center, bpos);
+  return tn__sphereBox(con, center, radius, bpos, bmat, c->size, margin);
 }
 
 /* capsule - box */
-int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                         mjtNum margin) {
+int tn__collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                          mjtNum margin) {
   const mjtNum *bpos = d->geom_xpos + 3 * g2, *bmat = d->geom_xmat + 9 * g2;
   const mjtNum* cmat = d->geom_xmat + 9 * g1;
   tnCapBox c;
@@ -297,10 +297,10 @@ int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, in
   // the capsule in the box frame
   c.size = m->geom_size + 3 * g2;
   c.hl = m->geom_size[3 * g1 + 1];
-  tnu_sub3(dif, d->geom_xpos + 3 * g1, bpos);
-  tnu_mulMatTVec3(c.pos, bmat, dif);
-  tnu_mulMatTVec3(c.axis, bmat, zaxis);
-  tnu_scl3(c.half, c.axis, c.hl);
+  mju_sub3(dif, d->geom_xpos + 3 * g1, bpos);
+  mju_mulMatTVec3(c.pos, bmat, dif);
+  mju_mulMatTVec3(c.axis, bmat, zaxis);
+  mju_scl3(c.half, c.axis, c.hl);
   c.signs = (c.half[0] > 0) + 2 * (c.half[1] > 0) + 4 * (c.half[2] > 0);
 
   // nearest candidate (the search starts beyond any possible distance)
@@ -309,8 +309,8 @@ int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, in
   b.dist2 = margin + 2 * (r + c.hl + c.size[0] + c.size[1] + c.size[2]);
   b.kind = -4;
   b.face = -1;
-  endCandidates(&c, &b);
-  edgeCandidates(&c, &b);
+  end_candidates(&c, &b);
+  edge_candidates(&c, &b);
   if (b.kind == -4) {
     return 0;
   }
@@ -319,17 +319,17 @@ int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, in
   mjtNum offset = 0;
   int second;
   if (b.kind < 0) {
-    second = faceSecond(&c, &b, &offset);
+    second = face_second(&c, &b, &offset);
   } else if (b.kind / 3 == 1) {
-    second = edgeSecond(&c, &b, &offset);
+    second = edge_second(&c, &b, &offset);
   } else {
-    second = cornerSecond(&c, &b, &offset);
+    second = corner_second(&c, &b, &offset);
   }
 
   // the spheres
-  int n = sphereAt(&c, con, b.t, r, bpos, bmat, margin);
+  int n = sphere_at(&c, con, b.t, r, bpos, bmat, margin);
   if (second) {
-    n += sphereAt(&c, con + n, offset + b.t, r, bpos, bmat, margin);
+    n += sphere_at(&c, con + n, offset + b.t, r, bpos, bmat, margin);
   }
   return n;
 }

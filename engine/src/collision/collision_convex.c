@@ -11,7 +11,7 @@
  * minus geom 2's, each taken only for a smooth geom near the contact point — sphere,
  * capsule, ellipsoid (closest point from outside, a ray iteration from the MPR normal
  * inside), and a cylinder's side where the side is the nearer feature (measured rules,
- * see surfaceNormal). With the multiccd option (on unless disabled; skipped when a sphere
+ * see surface_normal). With the multiccd option (on unless disabled; skipped when a sphere
  * or ellipsoid is involved) the pair is tilted by +-1e-3 rad about both contact tangents
  * and each new, distinct contact found is added with the first contact's distance. */
 #include <math.h>
@@ -25,18 +25,18 @@
 /* libccd callbacks on tnConvex objects (libccd is built in double precision: its vectors
  * are mjtNum triples, read and written in place) */
 _Static_assert(sizeof(ccd_real_t) == sizeof(mjtNum), "libccd must use double precision");
-static void ccdSupport(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
-  tn_convexSupport(vec->v, (const tnConvex*)obj, dir->v);
+static void ccd_support(const void* obj, const ccd_vec3_t* dir, ccd_vec3_t* vec) {
+  tn__convexSupport(vec->v, (const tnConvex*)obj, dir->v);
 }
 
-static void ccdCenter(const void* obj, ccd_vec3_t* center) {
+static void ccd_center(const void* obj, ccd_vec3_t* center) {
   const tnConvex* o = obj;
   if (o->geom < 0) {
     mjtNum c[3] = {0, 0, 0};
     for (int i = 0; i < 6; i++) {
-      tnu_addTo3(c, o->prism[i]);
+      mju_addTo3(c, o->prism[i]);
     }
-    tnu_scl3(c, c, 1.0 / 6.0);
+    mju_scl3(c, c, 1.0 / 6.0);
     center->v[0] = c[0];
     center->v[1] = c[1];
     center->v[2] = c[2];
@@ -55,8 +55,8 @@ static void ccdCenter(const void* obj, ccd_vec3_t* center) {
  * `guess` (the MPR normal pointing out of this geom): cast the ray p + l n (l > 0) to the
  * surface, take the surface normal there as the new n; stop when n moves by less than 1e-6
  * (keeping the new n) or after 30 rays. */
-static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3],
-                            const mjtNum guess[3]) {
+static void ellipsoid_normal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[3],
+                             const mjtNum guess[3]) {
   mjtNum s2 = 0;
   for (int i = 0; i < 3; i++) {
     s2 += p[i] * p[i] / (a[i] * a[i]);
@@ -84,14 +84,14 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
     for (int i = 0; i < 3; i++) {
       normal[i] = p[i] / (a[i] * a[i] + t);
     }
-    tnu_normalize3(normal);
+    mju_normalize3(normal);
     return;
   }
 
   // inside: ray casts along the current normal, starting from the guess
   mjtNum n[3], q[3], next[3];
-  tnu_copy3(n, guess);
-  tnu_normalize3(n);
+  mju_copy3(n, guess);
+  mju_normalize3(n);
   for (int iter = 0; iter < 30; iter++) {
     // surface point on the ray p + l n: A l^2 + B l + C = 0, C < 0, positive root
     mjtNum A = 0, B = 0, C = s2 - 1;
@@ -100,44 +100,44 @@ static void ellipsoidNormal(mjtNum normal[3], const mjtNum a[3], const mjtNum p[
       B += 2 * p[i] * n[i] / (a[i] * a[i]);
     }
     mjtNum l = (-B + sqrt(B * B - 4 * A * C)) / (2 * A);
-    tnu_addScl3(q, p, n, l);
+    mju_addScl3(q, p, n, l);
 
     // surface normal there; done when it barely moved
     for (int i = 0; i < 3; i++) {
       next[i] = q[i] / (a[i] * a[i]);
     }
-    tnu_normalize3(next);
-    mjtNum move = tnu_dist3(next, n);
-    tnu_copy3(n, next);
+    mju_normalize3(next);
+    mjtNum move = mju_dist3(next, n);
+    mju_copy3(n, next);
     if (move < 1e-6) {
       break;
     }
   }
-  tnu_copy3(normal, n);
+  mju_copy3(normal, n);
 }
 
 /* outward unit normal of geom g at the surface point closest to global point p (guess: a
  * global direction near it, for the ellipsoid's iteration); returns 0 for types without a
  * smooth surface normal (box, mesh, prism) */
-static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj, const mjtNum p[3],
-                         const mjtNum guess[3]) {
+static int surface_normal(mjtNum normal[3], const mjModel* m, const tnConvex* obj,
+                          const mjtNum p[3], const mjtNum guess[3]) {
   mjtNum dif[3], local[3], localguess[3], n[3] = {0, 0, 0};
   if (obj->geom < 0) {
     return 0;
   }
   const mjtNum* size = m->geom_size + 3 * obj->geom;
-  tnu_sub3(dif, p, obj->pos);
-  tnu_mulMatTVec3(local, obj->mat, dif);
+  mju_sub3(dif, p, obj->pos);
+  mju_mulMatTVec3(local, obj->mat, dif);
 
   switch (obj->type) {
-    case mjGEOM_SPHERE: tnu_copy3(n, local); break;
+    case mjGEOM_SPHERE: mju_copy3(n, local); break;
     case mjGEOM_CAPSULE:
-      tnu_copy3(n, local);
+      mju_copy3(n, local);
       n[2] -= mju_clip(local[2], -size[1], size[1]);
       break;
     case mjGEOM_ELLIPSOID:
-      tnu_mulMatTVec3(localguess, obj->mat, guess);
-      ellipsoidNormal(n, size, local, localguess);
+      mju_mulMatTVec3(localguess, obj->mat, guess);
+      ellipsoid_normal(n, size, local, localguess);
       break;
     case mjGEOM_CYLINDER: {
       // radial normal of the side, only where the side is the nearer feature: not within
@@ -154,54 +154,54 @@ static int surfaceNormal(mjtNum normal[3], const mjModel* m, const tnConvex* obj
     }
     default: return 0;
   }
-  tnu_normalize3(n);
-  tnu_mulMatVec3(normal, obj->mat, n);
+  mju_normalize3(n);
+  mju_mulMatVec3(normal, obj->mat, n);
   return 1;
 }
 
 /* MuJoCo's normal for MPR contacts: from the surface normals of the smooth geoms at their
  * points closest to the contact point (geom 1's outward normal minus geom 2's) */
-static void fixNormal(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                      const tnConvex* obj2) {
+static void fix_normal(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                       const tnConvex* obj2) {
   mjtNum n1[3], n2[3], normal[3] = {0, 0, 0}, inward[3];
 
   // MPR's normal points out of geom 1 and into geom 2
-  tnu_scl3(inward, con->frame, -1);
-  int has1 = surfaceNormal(n1, m, obj1, con->pos, con->frame);
-  int has2 = surfaceNormal(n2, m, obj2, con->pos, inward);
+  mju_scl3(inward, con->frame, -1);
+  int has1 = surface_normal(n1, m, obj1, con->pos, con->frame);
+  int has2 = surface_normal(n2, m, obj2, con->pos, inward);
   if (has1) {
-    tnu_addTo3(normal, n1);
+    mju_addTo3(normal, n1);
   }
   if (has2) {
-    tnu_subFrom3(normal, n2);
+    mju_subFrom3(normal, n2);
   }
-  if ((has1 || has2) && tnu_normalize3(normal) >= mjMINVAL) {
-    tnu_copy3(con->frame, normal);
+  if ((has1 || has2) && mju_normalize3(normal) >= mjMINVAL) {
+    mju_copy3(con->frame, normal);
   }
 }
 
-static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                             const tnConvex* obj2, mjtNum margin, int fix);
+static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                              const tnConvex* obj2, mjtNum margin, int fix);
 
 /* MPR penetration between two convex objects: one contact or none */
-int tn_convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                         const tnConvex* obj2, mjtNum margin) {
-  return convexPenetration(m, con, obj1, obj2, margin, 1);
+int tn__convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                          const tnConvex* obj2, mjtNum margin) {
+  return convex_penetration(m, con, obj1, obj2, margin, 1);
 }
 
 /* MPR penetration, with or without MuJoCo's normal fix */
-static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                             const tnConvex* obj2, mjtNum margin, int fix) {
+static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                              const tnConvex* obj2, mjtNum margin, int fix) {
   ccd_t ccd;
   ccd_real_t depth;
   ccd_vec3_t dir, pos;
 
   // MuJoCo's MPR settings
   CCD_INIT(&ccd);
-  ccd.support1 = ccdSupport;
-  ccd.support2 = ccdSupport;
-  ccd.center1 = ccdCenter;
-  ccd.center2 = ccdCenter;
+  ccd.support1 = ccd_support;
+  ccd.support2 = ccd_support;
+  ccd.center1 = ccd_center;
+  ccd.center2 = ccd_center;
   ccd.max_iterations = m->opt.ccd_iterations;
   ccd.mpr_tolerance = m->opt.ccd_tolerance;
 
@@ -210,39 +210,39 @@ static int convexPenetration(const mjModel* m, mjContact* con, const tnConvex* o
     return 0;
   }
   mjtNum normal[3] = {dir.v[0], dir.v[1], dir.v[2]};
-  if (tnu_norm3(normal) < mjMINVAL) {
+  if (mju_norm3(normal) < mjMINVAL) {
     return 0;
   }
   mjtNum p[3] = {pos.v[0], pos.v[1], pos.v[2]};
-  tn_setContact(con, margin - depth, p, normal, NULL);
+  set_contact(con, margin - depth, p, normal, NULL);
   if (fix) {
-    fixNormal(m, con, obj1, obj2);
+    fix_normal(m, con, obj1, obj2);
   }
   return 1;
 }
 
 /* rotate a convex object by mat about point `center` */
-static void rotateAbout(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
+static void rotate_about(tnConvex* obj, const mjtNum rot[9], const mjtNum center[3]) {
   mjtNum rel[3], moved[3], mat[9];
   mju_mulMatMat(mat, rot, obj->mat, 3, 3, 3);
   mju_copy(obj->mat, mat, 9);
 
   // as MuJoCo: the position minus the displacement rot * rel - rel, rel = center - pos
-  tnu_sub3(rel, center, obj->pos);
-  tnu_mulMatVec3(moved, rot, rel);
-  tnu_subFrom3(moved, rel);
-  tnu_subFrom3(obj->pos, moved);
+  mju_sub3(rel, center, obj->pos);
+  mju_mulMatVec3(moved, rot, rel);
+  mju_subFrom3(moved, rel);
+  mju_subFrom3(obj->pos, moved);
 }
 
 /* rotation matrix about unit axis by angle */
-static void axisRotation(mjtNum rot[9], const mjtNum axis[3], mjtNum angle) {
+static void axis_rotation(mjtNum rot[9], const mjtNum axis[3], mjtNum angle) {
   mjtNum quat[4];
   mju_axisAngle2Quat(quat, axis, angle);
   mju_quat2Mat(rot, quat);
 }
 
 /* 1 if MuJoCo's multi-contact search applies: neither shape is strictly convex */
-static int multiApplies(const mjModel* m, int g1, int g2) {
+static int multi_applies(const mjModel* m, int g1, int g2) {
   if (m->opt.disableflags & mjDSBL_MULTICCD) {
     return 0;
   }
@@ -259,15 +259,15 @@ static int multiApplies(const mjModel* m, int g1, int g2) {
  * contact (geom 2 one way, geom 1 the other, about the contact point) and keep each new
  * contact found (not within 1e-3 * the smaller bounding radius of an earlier one), with
  * the first contact's distance */
-static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
-                         const tnConvex* obj2, mjtNum margin) {
+static int multi_contacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
+                          const tnConvex* obj2, mjtNum margin) {
   mjtNum frame[9], rot[9], rotT[9];
 
   // contacts closer than the tilt times the smaller bounding radius are repeats
   mjtNum r1 = m->geom_rbound[obj1->geom], r2 = m->geom_rbound[obj2->geom];
   mjtNum tol = 1e-3 * (r1 < r2 ? r1 : r2);
   mju_copy(frame, con[0].frame, 9);
-  tn_makeFrame(frame);
+  tn__makeFrame(frame);
   int n = 1;
   int warm1 = obj1->meshindex, warm2 = obj2->meshindex;
   for (int a = 0; a < 2; a++) {
@@ -276,22 +276,22 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
       tnConvex p1 = *obj1, p2 = *obj2;
       p1.meshindex = warm1;
       p2.meshindex = warm2;
-      axisRotation(rot, frame + 3 + 3 * a, s * 1e-3);
+      axis_rotation(rot, frame + 3 + 3 * a, s * 1e-3);
       mju_transpose(rotT, rot, 3, 3);
-      rotateAbout(&p1, rotT, con[0].pos);
-      rotateAbout(&p2, rot, con[0].pos);
-      int found = convexPenetration(m, con + n, &p1, &p2, margin, 0);
+      rotate_about(&p1, rotT, con[0].pos);
+      rotate_about(&p2, rot, con[0].pos);
+      int found = convex_penetration(m, con + n, &p1, &p2, margin, 0);
       warm1 = p1.meshindex;
       warm2 = p2.meshindex;
       if (!found) {
         continue;
       }
-      fixNormal(m, con + n, obj1, obj2);
+      fix_normal(m, con + n, obj1, obj2);
 
       // keep it unless it repeats a contact already found (within tol)
       int repeat = 0;
       for (int k = 0; k < n; k++) {
-        if (tnu_dist3(con[k].pos, con[n].pos) <= tol) {
+        if (mju_dist3(con[k].pos, con[n].pos) <= tol) {
           repeat = 1;
         }
       }
@@ -305,13 +305,13 @@ static int multiContacts(const mjModel* m, mjContact* con, const tnConvex* obj1,
 }
 
 /* convex - convex */
-int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   tnConvex obj1, obj2;
-  tn_convexInit(&obj1, m, d, g1, margin / 2);
-  tn_convexInit(&obj2, m, d, g2, margin / 2);
-  int n = tn_convexPenetration(m, con, &obj1, &obj2, margin);
-  if (n && multiApplies(m, g1, g2)) {
-    n = multiContacts(m, con, &obj1, &obj2, margin);
+  tn__convexInit(&obj1, m, d, g1, margin / 2);
+  tn__convexInit(&obj2, m, d, g2, margin / 2);
+  int n = tn__convexPenetration(m, con, &obj1, &obj2, margin);
+  if (n && multi_applies(m, g1, g2)) {
+    n = multi_contacts(m, con, &obj1, &obj2, margin);
   }
   return n;
 }

@@ -20,28 +20,28 @@
 #define TN_ENABLED(m, x) ((m)->opt.enableflags & (x))
 
 /* the collider table, [type1][type2] for type1 <= type2 */
-const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
+const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
     /* PLANE */
-    {NULL, NULL, tn_collidePlaneSphere, tn_collidePlaneCapsule, tn_collidePlaneConvex,
-     tn_collidePlaneCylinder, tn_collidePlaneBox, tn_collidePlaneConvex, NULL},
+    {NULL, NULL, tn__collidePlaneSphere, tn__collidePlaneCapsule, tn__collidePlaneConvex,
+     tn__collidePlaneCylinder, tn__collidePlaneBox, tn__collidePlaneConvex, NULL},
     /* HFIELD */
-    {NULL, NULL, tn_collideHField, tn_collideHField, tn_collideHField, tn_collideHField,
-     tn_collideHField, tn_collideHField, NULL},
+    {NULL, NULL, tn__collideHField, tn__collideHField, tn__collideHField, tn__collideHField,
+     tn__collideHField, tn__collideHField, NULL},
     /* SPHERE */
-    {NULL, NULL, tn_collideSphereSphere, tn_collideSphereCapsule, tn_collideConvex,
-     tn_collideSphereCylinder, tn_collideSphereBox, tn_collideConvex, NULL},
+    {NULL, NULL, tn__collideSphereSphere, tn__collideSphereCapsule, tn__collideConvex,
+     tn__collideSphereCylinder, tn__collideSphereBox, tn__collideConvex, NULL},
     /* CAPSULE */
-    {NULL, NULL, NULL, tn_collideCapsuleCapsule, tn_collideConvex, tn_collideConvex,
-     tn_collideCapsuleBox, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, tn__collideCapsuleCapsule, tn__collideConvex, tn__collideConvex,
+     tn__collideCapsuleBox, tn__collideConvex, NULL},
     /* ELLIPSOID */
-    {NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, tn_collideConvex,
-     NULL},
+    {NULL, NULL, NULL, NULL, tn__collideConvex, tn__collideConvex, tn__collideConvex,
+     tn__collideConvex, NULL},
     /* CYLINDER */
-    {NULL, NULL, NULL, NULL, NULL, tn_collideConvex, tn_collideConvex, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, tn__collideConvex, tn__collideConvex, tn__collideConvex, NULL},
     /* BOX */
-    {NULL, NULL, NULL, NULL, NULL, NULL, tn_collideBoxBox, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, tn__collideBoxBox, tn__collideConvex, NULL},
     /* MESH */
-    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn_collideConvex, NULL},
+    {NULL, NULL, NULL, NULL, NULL, NULL, NULL, tn__collideConvex, NULL},
     /* SDF */
     {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL},
 };
@@ -51,15 +51,15 @@ const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
  * ------------------------------------------------------------------------------------- */
 
 /* complete a contact frame from its normal and optional tangent hint */
-void tn_makeFrame(mjtNum frame[9]) {
+void tn__makeFrame(mjtNum frame[9]) {
   mjtNum tmp[3];
 
   // unit normal
-  tnu_normalize3(frame);
+  mju_normalize3(frame);
 
   // no usable hint: start from the y axis, or z when the normal is close to y
-  if (tnu_norm3(frame + 3) < 0.5) {
-    tnu_zero3(frame + 3);
+  if (mju_norm3(frame + 3) < 0.5) {
+    mju_zero3(frame + 3);
     if (fabs(frame[1]) < 0.5) {
       frame[4] = 1;
     } else {
@@ -68,12 +68,12 @@ void tn_makeFrame(mjtNum frame[9]) {
   }
 
   // first tangent: remove the normal component, normalize
-  tnu_scl3(tmp, frame, tnu_dot3(frame, frame + 3));
-  tnu_subFrom3(frame + 3, tmp);
-  tnu_normalize3(frame + 3);
+  mju_scl3(tmp, frame, mju_dot3(frame, frame + 3));
+  mju_subFrom3(frame + 3, tmp);
+  mju_normalize3(frame + 3);
 
   // second tangent completes the right-handed frame
-  tnu_cross(frame + 6, frame, frame + 3);
+  mju_cross(frame + 6, frame, frame + 3);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -93,7 +93,7 @@ typedef struct tnContactParam_ {
 
 /* mix the parameters of two geoms: priority first, else solmix and maxima (margin and
  * gap, which always add up, are set before detection) */
-static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
+static void mix_geom_param(const mjModel* m, int g1, int g2, tnContactParam* p) {
   mjtNum fri[3];
   p->solreffriction[0] = p->solreffriction[1] = 0;
 
@@ -103,7 +103,7 @@ static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
     p->condim = m->geom_condim[g];
     mju_copy(p->solref, m->geom_solref + mjNREF * g, mjNREF);
     mju_copy(p->solimp, m->geom_solimp + mjNIMP * g, mjNIMP);
-    tnu_copy3(fri, m->geom_friction + 3 * g);
+    mju_copy3(fri, m->geom_friction + 3 * g);
   }
 
   // same priority: condim and friction maxima, solref/solimp weighted by solmix
@@ -155,7 +155,7 @@ static void mixGeomParam(const mjModel* m, int g1, int g2, tnContactParam* p) {
 }
 
 /* parameters of explicit pair `ipair` */
-static void pairParam(const mjModel* m, int ipair, tnContactParam* p) {
+static void pair_param(const mjModel* m, int ipair, tnContactParam* p) {
   p->condim = m->pair_dim[ipair];
   p->margin = m->pair_margin[ipair];
   p->gap = m->pair_gap[ipair];
@@ -166,7 +166,7 @@ static void pairParam(const mjModel* m, int ipair, tnContactParam* p) {
 }
 
 /* global override of margin, solref, solimp and friction (enable flag "override") */
-static void overrideParam(const mjModel* m, tnContactParam* p) {
+static void override_param(const mjModel* m, tnContactParam* p) {
   if (!TN_ENABLED(m, mjENBL_OVERRIDE)) {
     return;
   }
@@ -178,7 +178,7 @@ static void overrideParam(const mjModel* m, tnContactParam* p) {
 }
 
 /* write ids and parameters into n new contacts */
-static void setContacts(mjContact* con, int n, int g1, int g2, const tnContactParam* p) {
+static void set_contacts(mjContact* con, int n, int g1, int g2, const tnContactParam* p) {
   for (int i = 0; i < n; i++) {
     mjContact* c = con + i;
 
@@ -208,7 +208,7 @@ static void setContacts(mjContact* con, int n, int g1, int g2, const tnContactPa
     c->efc_address = -1;
 
     // complete the frame
-    tn_makeFrame(c->frame);
+    tn__makeFrame(c->frame);
   }
 }
 
@@ -217,22 +217,22 @@ static void setContacts(mjContact* con, int n, int g1, int g2, const tnContactPa
  * ------------------------------------------------------------------------------------- */
 
 /* 1 if the bounding spheres (or plane and sphere) rule out contact within margin */
-static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+static int filter_sphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
   mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
   const mjtNum* p1 = d->geom_xpos + 3 * g1;
   const mjtNum* p2 = d->geom_xpos + 3 * g2;
 
   // two bounded geoms: sphere-sphere test
   if (r1 > 0 && r2 > 0) {
-    return tnu_dist3(p1, p2) > r1 + r2 + margin;
+    return mju_dist3(p1, p2) > r1 + r2 + margin;
   }
 
   // plane (g1, unbounded) and bounded geom: signed distance of the sphere to the plane
   if (m->geom_type[g1] == mjGEOM_PLANE && r2 > 0) {
     mjtNum normal[3], dif[3];
-    tn_matCol(normal, d->geom_xmat + 9 * g1, 2);
-    tnu_sub3(dif, p2, p1);
-    return tnu_dot3(dif, normal) > r2 + margin;
+    mat_col(normal, d->geom_xmat + 9 * g1, 2);
+    mju_sub3(dif, p2, p1);
+    return mju_dot3(dif, normal) > r2 + margin;
   }
   return 0;
 }
@@ -243,7 +243,7 @@ static int filterSphere(const mjModel* m, const mjData* d, int g1, int g2, mjtNu
  * box unbounded in every direction (a plane) is never separated; the normals of a box are
  * not tried against a box unbounded in some direction; a geom without a box (a zero half
  * size) is not filtered. */
-static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
+static int filter_box(const mjModel* m, const mjData* d, int g1, int g2, mjtNum margin) {
   const mjtNum* box[2] = {m->geom_aabb + 6 * g1, m->geom_aabb + 6 * g2};
   const mjtNum* mat[2] = {d->geom_xmat + 9 * g1, d->geom_xmat + 9 * g2};
   const mjtNum* pos[2] = {d->geom_xpos + 3 * g1, d->geom_xpos + 3 * g2};
@@ -266,10 +266,10 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
       return 0;
     }
     unbounded[i] = any;
-    tnu_mulMatVec3(center[i], mat[i], box[i]);
-    tnu_addTo3(center[i], pos[i]);
+    mju_mulMatVec3(center[i], mat[i], box[i]);
+    mju_addTo3(center[i], pos[i]);
     for (int a = 0; a < 3; a++) {
-      tn_matCol(col[i][a], mat[i], a);
+      mat_col(col[i][a], mat[i], a);
     }
   }
 
@@ -278,7 +278,7 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
   mjtNum cross[3][3];
   for (int a = 0; a < 3; a++) {
     for (int b = 0; b < 3; b++) {
-      cross[a][b] = tnu_dot3(col[0][a], col[1][b]);
+      cross[a][b] = mju_dot3(col[0][a], col[1][b]);
     }
   }
 
@@ -294,9 +294,9 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
       for (int i = 0; i < 2; i++) {
         mjtNum dots[3];
         for (int a = 0; a < 3; a++) {
-          dots[a] = i == j ? tnu_dot3(col[i][a], normal) : (j == 0 ? cross[k][a] : cross[a][k]);
+          dots[a] = i == j ? mju_dot3(col[i][a], normal) : (j == 0 ? cross[k][a] : cross[a][k]);
         }
-        proj[i] = tnu_dot3(center[i], normal);
+        proj[i] = mju_dot3(center[i], normal);
         radius[i] = fabs(box[i][3] * dots[0]) + fabs(box[i][4] * dots[1]) +
                     fabs(box[i][5] * dots[2]);
       }
@@ -309,7 +309,7 @@ static int filterBox(const mjModel* m, const mjData* d, int g1, int g2, mjtNum m
 }
 
 /* test geom pair (g1, g2), or explicit pair ipair when ipair >= 0; append contacts */
-static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
+static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
   tnContactParam prm;
 
   // explicit pair: geoms and parameters from the pair
@@ -324,14 +324,14 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
     g1 = g2;
     g2 = tmp;
   }
-  tnCollideFunc func = tn_collideTable[m->geom_type[g1]][m->geom_type[g2]];
+  tnCollideFunc func = tn__collideTable[m->geom_type[g1]][m->geom_type[g2]];
   if (!func) {
     return;
   }
 
   // margin and gap decide detection; the other parameters are mixed only on contact
   if (ipair >= 0) {
-    pairParam(m, ipair, &prm);
+    pair_param(m, ipair, &prm);
   } else {
     prm.margin = m->geom_margin[g1] + m->geom_margin[g2];
     prm.gap = m->geom_gap[g1] + m->geom_gap[g2];
@@ -342,7 +342,7 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
   mjtNum detect = prm.margin + prm.gap;
 
   // bounding-sphere filter, then (pairs found by the broad phase) the bounding-box filter
-  if (filterSphere(m, d, g1, g2, detect) || (ipair < 0 && filterBox(m, d, g1, g2, detect))) {
+  if (filter_sphere(m, d, g1, g2, detect) || (ipair < 0 && filter_box(m, d, g1, g2, detect))) {
     return;
   }
 
@@ -365,10 +365,10 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
   }
   if (n > 0) {
     if (ipair < 0) {
-      mixGeomParam(m, g1, g2, &prm);
+      mix_geom_param(m, g1, g2, &prm);
     }
-    overrideParam(m, &prm);
-    setContacts(con, n, g1, g2, &prm);
+    override_param(m, &prm);
+    set_contacts(con, n, g1, g2, &prm);
   }
 
   // append: copy from scratch what fits, warn when contacts are dropped
@@ -387,7 +387,7 @@ static void collideGeoms(const mjModel* m, mjData* d, int g1, int g2, int ipair)
 }
 
 /* 1 if geom pair (g1, g2) is one of the explicit pairs [start, end) */
-static int isExplicit(const mjModel* m, int g1, int g2, int start, int end) {
+static int is_explicit(const mjModel* m, int g1, int g2, int start, int end) {
   for (int k = start; k < end; k++) {
     int p1 = m->pair_geom1[k], p2 = m->pair_geom2[k];
     if ((p1 == g1 && p2 == g2) || (p1 == g2 && p2 == g1)) {
@@ -398,7 +398,7 @@ static int isExplicit(const mjModel* m, int g1, int g2, int start, int end) {
 }
 
 /* 1 if body-pair signature `sig` is excluded */
-static int isExcluded(const mjModel* m, int sig) {
+static int is_excluded(const mjModel* m, int sig) {
   for (int i = 0; i < m->nexclude; i++) {
     if (m->exclude_signature[i] == sig) {
       return 1;
@@ -408,7 +408,7 @@ static int isExcluded(const mjModel* m, int sig) {
 }
 
 /* 1 if geoms g1, g2 may collide by contype/conaffinity */
-static int compatibleGeoms(const mjModel* m, int g1, int g2) {
+static int compatible_geoms(const mjModel* m, int g1, int g2) {
   return (m->geom_contype[g1] & m->geom_conaffinity[g2]) ||
          (m->geom_contype[g2] & m->geom_conaffinity[g1]);
 }
@@ -419,7 +419,7 @@ static int compatibleGeoms(const mjModel* m, int g1, int g2) {
  * plane or a geom without bounding radius; never used to skip), and the largest detection
  * distance (margin + gap) among those geoms. A geom whose bounding sphere is farther from
  * the other body's sphere than both radii and both detection distances (with a relative
- * slack far above round-off) fails filterSphere against every geom of that body. */
+ * slack far above round-off) fails filter_sphere against every geom of that body. */
 #define TN_BS 5
 #define TN_BS_SLACK 1e-9
 
@@ -428,7 +428,7 @@ static int collidable(const mjModel* m, int g) {
 }
 
 /* the body spheres of every body into bs (TN_BS per body) */
-static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
+static void body_spheres(const mjModel* m, const mjData* d, mjtNum* bs) {
   for (int b = 0; b < m->nbody; b++) {
     mjtNum* out = bs + TN_BS * b;
     int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0, unbounded = 0;
@@ -457,7 +457,7 @@ static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
     }
     for (int g = adr; g < adr + num && any && !unbounded; g++) {
       if (collidable(m, g)) {
-        radius = mju_max(radius, tnu_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
+        radius = mju_max(radius, mju_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
       }
     }
     out[3] = unbounded ? -1 : radius;
@@ -474,7 +474,7 @@ static void bodySpheres(const mjModel* m, const mjData* d, mjtNum* bs) {
 #define TN_GB 7
 
 /* the world boxes of every geom into gb (TN_GB per geom) */
-static void geomBoxes(const mjModel* m, const mjData* d, mjtNum* gb) {
+static void geom_boxes(const mjModel* m, const mjData* d, mjtNum* gb) {
   for (int g = 0; g < m->ngeom; g++) {
     const mjtNum* box = m->geom_aabb + 6 * g;
     const mjtNum* mat = d->geom_xmat + 9 * g;
@@ -494,10 +494,9 @@ static void geomBoxes(const mjModel* m, const mjData* d, mjtNum* gb) {
   }
 }
 
-
 /* the union of the world boxes of body b's collidable geoms (TN_GB numbers; flag 0 when
  * one of them has no box) */
-static void bodyBox(const mjModel* m, const mjtNum* gb, int b, mjtNum out[TN_GB]) {
+static void body_box(const mjModel* m, const mjtNum* gb, int b, mjtNum out[TN_GB]) {
   mjtNum lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
   int any = 0;
   out[6] = 0;
@@ -523,7 +522,7 @@ static void bodyBox(const mjModel* m, const mjtNum* gb, int b, mjtNum out[TN_GB]
 }
 
 /* 1 if geom g's world box is surely apart from the box `other` */
-static int apartFrom(const mjtNum* gb, int g, const mjtNum* other) {
+static int apart_from(const mjtNum* gb, int g, const mjtNum* other) {
   const mjtNum* a = gb + TN_GB * g;
   if (a[6] == 0 || other[6] == 0) {
     return 0;
@@ -537,19 +536,19 @@ static int apartFrom(const mjtNum* gb, int g, const mjtNum* other) {
 }
 
 /* 1 unless geom g is surely out of reach of every geom of the body with sphere bs */
-static int mayReach(const mjModel* m, const mjData* d, int g, const mjtNum* bs) {
+static int may_reach(const mjModel* m, const mjData* d, int g, const mjtNum* bs) {
   mjtNum r = m->geom_rbound[g];
   if (!(bs[3] >= 0) || !(r > 0)) {
     return 1;
   }
   mjtNum reach = r + bs[3] + m->geom_margin[g] + m->geom_gap[g] + bs[4];
-  return tnu_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
+  return mju_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
 }
 
 /* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity and is not one of the
  * explicit pairs [start, end) */
-static int testedPair(const mjModel* m, int g1, int g2, int start, int end) {
-  return compatibleGeoms(m, g1, g2) && !(start < end && isExplicit(m, g1, g2, start, end));
+static int tested_pair(const mjModel* m, int g1, int g2, int start, int end) {
+  return compatible_geoms(m, g1, g2) && !(start < end && is_explicit(m, g1, g2, start, end));
 }
 
 /* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
@@ -558,8 +557,8 @@ static int testedPair(const mjModel* m, int g1, int g2, int start, int end) {
  * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
  * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
  * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
-static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                          const mjtNum* bs, const mjtNum* gb, int* reach) {
+static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
+                           const mjtNum* bs, const mjtNum* gb, int* reach) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
   const int* type = m->geom_type;
@@ -569,30 +568,30 @@ static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start
     // the geoms that may reach the other body (all of them without body spheres)
     if (reach) {
       mjtNum box1[TN_GB], box2[TN_GB];
-      bodyBox(m, gb, b1, box1);
-      bodyBox(m, gb, b2, box2);
+      body_box(m, gb, b1, box1);
+      body_box(m, gb, b2, box2);
       for (int g = adr1; g < adr1 + num1; g++) {
-        reach[g] = mayReach(m, d, g, bs + TN_BS * b2) && !apartFrom(gb, g, box2);
+        reach[g] = may_reach(m, d, g, bs + TN_BS * b2) && !apart_from(gb, g, box2);
       }
       for (int g = adr2; g < adr2 + num2; g++) {
-        reach[g] = mayReach(m, d, g, bs + TN_BS * b1) && !apartFrom(gb, g, box1);
+        reach[g] = may_reach(m, d, g, bs + TN_BS * b1) && !apart_from(gb, g, box1);
       }
     }
 #define REACH(g) (!reach || reach[g])
-#define APART(a, b) (gb && apartFrom(gb, a, gb + TN_GB * (b)))
+#define APART(a, b) (gb && apart_from(gb, a, gb + TN_GB * (b)))
     for (int g1 = adr1; g1 < adr1 + num1; g1++) {
       for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
         if (REACH(g2) && type[g1] <= type[g2] && !APART(g1, g2) &&
-            testedPair(m, g1, g2, start, end)) {
-          collideGeoms(m, d, g1, g2, -1);
+            tested_pair(m, g1, g2, start, end)) {
+          collide_geoms(m, d, g1, g2, -1);
         }
       }
     }
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
       for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
         if (REACH(g1) && type[g1] > type[g2] && !APART(g1, g2) &&
-            testedPair(m, g1, g2, start, end)) {
-          collideGeoms(m, d, g2, g1, -1);
+            tested_pair(m, g1, g2, start, end)) {
+          collide_geoms(m, d, g2, g1, -1);
         }
       }
     }
@@ -604,8 +603,8 @@ static void collideBodies(const mjModel* m, mjData* d, int b1, int b2, int start
   // plain order
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (testedPair(m, g1, g2, start, end)) {
-        collideGeoms(m, d, g1, g2, -1);
+      if (tested_pair(m, g1, g2, start, end)) {
+        collide_geoms(m, d, g1, g2, -1);
       }
     }
   }
@@ -639,15 +638,15 @@ void mj_collision(const mjModel* m, mjData* d) {
     bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
     gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
     reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
-    bodySpheres(m, d, bs);
-    geomBoxes(m, d, gb);
+    body_spheres(m, d, bs);
+    geom_boxes(m, d, gb);
   }
 
   // broad phase: sorted candidate body pairs, as many as the arena allows
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
   int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
   int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
-  int nbp = bodypair ? tn_broadphase(m, d, bodypair, maxpair) : 0;
+  int nbp = bodypair ? tn__broadphase(m, d, bodypair, maxpair) : 0;
 
   // merge explicit pairs and body pairs in signature order
   int pairadr = 0;
@@ -660,22 +659,22 @@ void mj_collision(const mjModel* m, mjData* d) {
       if (m->pair_signature[pairadr] == sig) {
         merged = 1;
       }
-      collideGeoms(m, d, -1, -1, pairadr++);
+      collide_geoms(m, d, -1, -1, pairadr++);
     }
 
     // excluded body pair
-    if (m->nexclude && isExcluded(m, sig)) {
+    if (m->nexclude && is_excluded(m, sig)) {
       continue;
     }
 
     // all geom pairs of the body pair
-    collideBodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
-                  merged ? pairadr : 0, bs, gb, reach);
+    collide_bodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
+                   merged ? pairadr : 0, bs, gb, reach);
   }
 
   // remaining explicit pairs
   while (pairadr < npair) {
-    collideGeoms(m, d, -1, -1, pairadr++);
+    collide_geoms(m, d, -1, -1, pairadr++);
   }
 
   mj_freeStack(d);

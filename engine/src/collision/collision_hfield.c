@@ -22,35 +22,35 @@
 
 /* the geom's extent in the field frame: lo/hi along the field axes, from the support of
  * the uninflated geom */
-static void fieldExtent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
+static void field_extent(const tnConvex* geom, mjtNum lo[3], mjtNum hi[3]) {
   mjtNum dir[3], sup[3];
   tnConvex plain = *geom;
   plain.inflate = 0;
   for (int k = 0; k < 3; k++) {
-    tnu_zero3(dir);
+    mju_zero3(dir);
     dir[k] = 1;
-    tn_convexSupport(sup, &plain, dir);
+    tn__convexSupport(sup, &plain, dir);
     hi[k] = sup[k];
     dir[k] = -1;
-    tn_convexSupport(sup, &plain, dir);
+    tn__convexSupport(sup, &plain, dir);
     lo[k] = sup[k];
   }
 }
 
 /* map the contacts found in the field frame back to the global frame */
-static void contactsToGlobal(mjContact* con, int n, const mjtNum pos[3], const mjtNum mat[9]) {
+static void contacts_to_global(mjContact* con, int n, const mjtNum pos[3], const mjtNum mat[9]) {
   mjtNum tmp[3];
   for (int i = 0; i < n; i++) {
-    tnu_mulMatVec3(tmp, mat, con[i].pos);
-    tnu_add3(con[i].pos, tmp, pos);
-    tnu_mulMatVec3(tmp, mat, con[i].frame);
-    tnu_copy3(con[i].frame, tmp);
+    mju_mulMatVec3(tmp, mat, con[i].pos);
+    mju_add3(con[i].pos, tmp, pos);
+    mju_mulMatVec3(tmp, mat, con[i].frame);
+    mju_copy3(con[i].frame, tmp);
   }
 }
 
 /* grid cells covered by the field-frame box lo..hi: columns [c0, c1), rows [r0, r1) */
-static void coveredCells(const mjtNum size[4], int nrow, int ncol, const mjtNum lo[3],
-                         const mjtNum hi[3], int cells[4]) {
+static void covered_cells(const mjtNum size[4], int nrow, int ncol, const mjtNum lo[3],
+                          const mjtNum hi[3], int cells[4]) {
   mjtNum dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
   int c0 = (int)floor((lo[0] + size[0]) / dx), c1 = (int)ceil((hi[0] + size[0]) / dx);
   int r0 = (int)floor((lo[1] + size[1]) / dy), r1 = (int)ceil((hi[1] + size[1]) / dy);
@@ -62,8 +62,8 @@ static void coveredCells(const mjtNum size[4], int nrow, int ncol, const mjtNum 
 
 /* MPR of the geom against the prisms of the covered cells, each row of cells swept as a
  * strip of triangles; contacts in the field frame, at most mjMAXCONPAIR */
-static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConvex* geom,
-                         const int cells[4], mjtNum zlow, mjtNum margin) {
+static int collide_prisms(const mjModel* m, mjContact* con, int hid, const tnConvex* geom,
+                          const int cells[4], mjtNum zlow, mjtNum margin) {
   const mjtNum* size = m->hfield_size + 4 * hid;
   int nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
   const float* data = m->hfield_data + m->hfield_adr[hid];
@@ -78,8 +78,8 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
         // base (2) and on the top (5)
         int row = r + 1 - i;
         for (int k = 0; k < 2; k++) {
-          tnu_copy3(prism.prism[k], prism.prism[k + 1]);
-          tnu_copy3(prism.prism[k + 3], prism.prism[k + 4]);
+          mju_copy3(prism.prism[k], prism.prism[k + 1]);
+          mju_copy3(prism.prism[k + 3], prism.prism[k + 4]);
         }
         prism.prism[2][0] = prism.prism[5][0] = dx * c - size[0];
         prism.prism[2][1] = prism.prism[5][1] = dy * row - size[1];
@@ -98,7 +98,7 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
         if (n >= mjMAXCONPAIR) {
           return n;
         }
-        n += tn_convexPenetration(m, con + n, &prism, geom, 0);
+        n += tn__convexPenetration(m, con + n, &prism, geom, 0);
       }
     }
   }
@@ -106,7 +106,7 @@ static int collidePrisms(const mjModel* m, mjContact* con, int hid, const tnConv
 }
 
 /* height field - convex geom */
-int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
   int hid = m->geom_dataid[g1];
   if (hid < 0 || m->hfield_nrow[hid] < 2 || m->hfield_ncol[hid] < 2) {
     return 0;
@@ -118,15 +118,15 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
   // the geom in the field frame
   tnConvex geom;
   mjtNum dif[3];
-  tn_convexInit(&geom, m, d, g2, margin / 2);
-  tnu_sub3(dif, d->geom_xpos + 3 * g2, hpos);
-  tnu_mulMatTVec3(geom.pos, hmat, dif);
+  tn__convexInit(&geom, m, d, g2, margin / 2);
+  mju_sub3(dif, d->geom_xpos + 3 * g2, hpos);
+  mju_mulMatTVec3(geom.pos, hmat, dif);
   mju_mulMatTMat(geom.mat, hmat, d->geom_xmat + 9 * g2, 3, 3, 3);
 
   // its extent; nothing when the inflated geom is above the highest possible (raised)
   // elevation, below the base, or outside the field
   mjtNum lo[3], hi[3], grow = margin / 2;
-  fieldExtent(&geom, lo, hi);
+  field_extent(&geom, lo, hi);
   if (lo[2] - grow > size[2] + margin || hi[2] + grow < -size[3] || lo[0] - grow > size[0] ||
       hi[0] + grow < -size[0] || lo[1] - grow > size[1] || hi[1] + grow < -size[1]) {
     return 0;
@@ -134,8 +134,8 @@ int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2
 
   // the prisms of the covered cells, contacts mapped back to the global frame
   int cells[4];
-  coveredCells(size, m->hfield_nrow[hid], m->hfield_ncol[hid], lo, hi, cells);
-  int n = collidePrisms(m, con, hid, &geom, cells, lo[2], margin);
-  contactsToGlobal(con, n, hpos, hmat);
+  covered_cells(size, m->hfield_nrow[hid], m->hfield_ncol[hid], lo, hi, cells);
+  int n = collide_prisms(m, con, hid, &geom, cells, lo[2], margin);
+  contacts_to_global(con, n, hpos, hmat);
   return n;
 }

@@ -17,82 +17,83 @@ typedef int (*tnCollideFunc)(const mjModel* m, mjData* d, mjContact* con, int g1
                              mjtNum margin);
 
 /* the collider table, [type1][type2] with type1 <= type2; NULL: pair not supported */
-extern const tnCollideFunc tn_collideTable[mjNGEOMTYPES][mjNGEOMTYPES];
+extern const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES];
 
 /* ---- broad phase (collision_broadphase.c) ---- */
 
 /* Candidate body pairs as signatures (body1 << 16) + body2, body1 < body2, sorted
  * increasingly, filtered by contype/conaffinity and the weld/parent rules. Writes at most
  * `maxpair` entries into `pairs` and returns their number. */
-int tn_broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair);
+int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair);
 
 /* 1 if the body pair is rejected by the same-weld and parent-child filters */
-int tn_filterBodyPair(const mjModel* m, int b1, int b2);
+int tn__filterBodyPair(const mjModel* m, int b1, int b2);
 
 /* ---- contact frame ---- */
 
 /* complete frame[9]: normalize the normal (row 0), make row 1 orthogonal to it (from the
  * tangent hint in row 1 when its norm is at least 0.5, else from a default axis), and set
  * row 2 = row 0 x row 1 */
-void tn_makeFrame(mjtNum frame[9]);
+void tn__makeFrame(mjtNum frame[9]);
 
 /* ---- primitive colliders ---- */
 
 /* plane with sphere, capsule, cylinder, box, and any convex geom (ellipsoid, mesh) */
-int tn_collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin);
-int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+int tn__collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                            mjtNum margin);
-int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+int tn__collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                             mjtNum margin);
-int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
-int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin);
+int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                             mjtNum margin);
+int tn__collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
+int tn__collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin);
 
 /* sphere with sphere, capsule, cylinder, box */
-int tn_collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                           mjtNum margin);
-int tn_collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+int tn__collideSphereSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                             mjtNum margin);
-int tn_collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+int tn__collideSphereCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                              mjtNum margin);
-int tn_collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
-
-/* capsule with capsule and box */
-int tn_collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                             mjtNum margin);
-int tn_collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+int tn__collideSphereCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                              mjtNum margin);
+int tn__collideSphereBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
                          mjtNum margin);
 
+/* capsule with capsule and box */
+int tn__collideCapsuleCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                              mjtNum margin);
+int tn__collideCapsuleBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                          mjtNum margin);
+
 /* box with box */
-int tn_collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
+int tn__collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* general convex pairs through libccd's MPR (with the multi-contact option) */
-int tn_collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
+int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* MPR between two prepared convex objects (collision_support.h): one contact or none */
 struct tnConvex_;
-int tn_convexPenetration(const mjModel* m, mjContact* con, const struct tnConvex_* obj1,
-                         const struct tnConvex_* obj2, mjtNum margin);
+int tn__convexPenetration(const mjModel* m, mjContact* con, const struct tnConvex_* obj1,
+                          const struct tnConvex_* obj2, mjtNum margin);
 
 /* height field (g1) with a convex geom (g2), the field treated as triangular prisms */
-int tn_collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
+int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
 /* ---- shared geometry helpers (collision_geometry.c) ---- */
 
 /* contact between two spheres (centers c1, c2, radii r1, r2) if within margin: writes one
  * contact and returns 1, else 0. A coincident pair of centers gets the normal (1,0,0). */
-int tn_sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
-                    mjtNum margin);
+int tn__sphereSphere(mjContact* con, const mjtNum c1[3], mjtNum r1, const mjtNum c2[3], mjtNum r2,
+                     mjtNum margin);
 
 /* closest point to p on segment c + t*axis, t in [-1, 1]; returns t */
-mjtNum tn_closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
-                           const mjtNum axis[3]);
+mjtNum tn__closestOnSegment(mjtNum res[3], const mjtNum p[3], const mjtNum c[3],
+                            const mjtNum axis[3]);
 
 /* write one contact's geometry: distance, position, normal and first-tangent hint (NULL:
  * none) */
-static inline void tn_setContact(mjContact* con, mjtNum dist, const mjtNum pos[3],
-                                 const mjtNum normal[3], const mjtNum hint[3]) {
+static inline void set_contact(mjContact* con, mjtNum dist, const mjtNum pos[3],
+                               const mjtNum normal[3], const mjtNum hint[3]) {
   con->dist = dist;
   for (int i = 0; i < 3; i++) {
     con->pos[i] = pos[i];
@@ -102,7 +103,7 @@ static inline void tn_setContact(mjContact* con, mjtNum dist, const mjtNum pos[3
 }
 
 /* column `col` (0..2) of a row-major 3x3 matrix */
-static inline void tn_matCol(mjtNum res[3], const mjtNum mat[9], int col) {
+static inline void mat_col(mjtNum res[3], const mjtNum mat[9], int col) {
   res[0] = mat[col];
   res[1] = mat[3 + col];
   res[2] = mat[6 + col];

@@ -20,58 +20,58 @@
 #include "collision/collision_support.h"
 
 /* plane geometry: unit normal and signed distance of point p above the plane */
-static mjtNum planeDist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
+static mjtNum plane_dist(const mjData* d, int gp, const mjtNum p[3], mjtNum normal[3]) {
   mjtNum dif[3];
-  tn_matCol(normal, d->geom_xmat + 9 * gp, 2);
-  tnu_sub3(dif, p, d->geom_xpos + 3 * gp);
-  return tnu_dot3(dif, normal);
+  mat_col(normal, d->geom_xmat + 9 * gp, 2);
+  mju_sub3(dif, p, d->geom_xpos + 3 * gp);
+  return mju_dot3(dif, normal);
 }
 
 /* add a contact at surface point p with distance dist if within margin */
-static int addPoint(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum normal[3],
-                    const mjtNum hint[3], mjtNum margin) {
+static int add_point(mjContact* con, const mjtNum p[3], mjtNum dist, const mjtNum normal[3],
+                     const mjtNum hint[3], mjtNum margin) {
   mjtNum pos[3];
   if (dist > margin) {
     return 0;
   }
-  tnu_addScl3(pos, p, normal, -dist / 2);
-  tn_setContact(con, dist, pos, normal, hint);
+  mju_addScl3(pos, p, normal, -dist / 2);
+  set_contact(con, dist, pos, normal, hint);
   return 1;
 }
 
 /* plane - sphere */
-int tn_collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin) {
+int tn__collidePlaneSphere(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin) {
   mjtNum normal[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2];
-  mjtNum dist = planeDist(d, g1, center, normal) - radius;
+  mjtNum dist = plane_dist(d, g1, center, normal) - radius;
   if (dist > margin) {
     return 0;
   }
 
   // halfway between the sphere's lowest point and the plane
-  tnu_addScl3(pos, center, normal, -radius - dist / 2);
-  tn_setContact(con, dist, pos, normal, NULL);
+  mju_addScl3(pos, center, normal, -radius - dist / 2);
+  set_contact(con, dist, pos, normal, NULL);
   return 1;
 }
 
 /* plane - capsule: the two end spheres, the capsule axis as tangent hint */
-int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                           mjtNum margin) {
+int tn__collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                            mjtNum margin) {
   mjtNum normal[3], axis[3], end[3], pos[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
-  tn_matCol(axis, d->geom_xmat + 9 * g2, 2);
+  mat_col(axis, d->geom_xmat + 9 * g2, 2);
 
   // end at +axis first, then -axis
   int n = 0;
   for (int side = 1; side >= -1; side -= 2) {
-    tnu_addScl3(end, center, axis, side * half);
-    mjtNum dist = planeDist(d, g1, end, normal) - radius;
+    mju_addScl3(end, center, axis, side * half);
+    mjtNum dist = plane_dist(d, g1, end, normal) - radius;
     if (dist <= margin) {
-      tnu_addScl3(pos, end, normal, -radius - dist / 2);
-      tn_setContact(con + n, dist, pos, normal, axis);
+      mju_addScl3(pos, end, normal, -radius - dist / 2);
+      set_contact(con + n, dist, pos, normal, axis);
       n++;
     }
   }
@@ -79,12 +79,13 @@ int tn_collidePlaneCapsule(const mjModel* m, mjData* d, mjContact* con, int g1, 
 }
 
 /* plane - box: corners on the plane side of the box center, within margin, at most 4 */
-int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+int tn__collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                        mjtNum margin) {
   mjtNum normal[3], local[3], corner[3], p[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
   const mjtNum* size = m->geom_size + 3 * g2;
-  mjtNum dist = planeDist(d, g1, center, normal);
+  mjtNum dist = plane_dist(d, g1, center, normal);
 
   // corners in index order: bit 0 x, bit 1 y, bit 2 z, set bit = positive side
   int n = 0;
@@ -92,91 +93,91 @@ int tn_collidePlaneBox(const mjModel* m, mjData* d, mjContact* con, int g1, int 
     local[0] = (i & 1) ? size[0] : -size[0];
     local[1] = (i & 2) ? size[1] : -size[1];
     local[2] = (i & 4) ? size[2] : -size[2];
-    tnu_mulMatVec3(corner, mat, local);
+    mju_mulMatVec3(corner, mat, local);
 
     // skip corners above the center or beyond the margin
-    mjtNum ldist = tnu_dot3(normal, corner);
+    mjtNum ldist = mju_dot3(normal, corner);
     if (dist + ldist > margin || ldist > 0) {
       continue;
     }
-    tnu_add3(p, center, corner);
-    n += addPoint(con + n, p, dist + ldist, normal, NULL, margin);
+    mju_add3(p, center, corner);
+    n += add_point(con + n, p, dist + ldist, normal, NULL, margin);
   }
   return n;
 }
 
 /* plane - cylinder: deepest rim point, far disk's deepest point, near disk's +-120 deg */
-int tn_collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                            mjtNum margin) {
+int tn__collidePlaneCylinder(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                             mjtNum margin) {
   mjtNum normal[3], axis[3], radial[3], side[3], near[3], p[3];
   const mjtNum* center = d->geom_xpos + 3 * g2;
   const mjtNum* mat = d->geom_xmat + 9 * g2;
   mjtNum radius = m->geom_size[3 * g2], half = m->geom_size[3 * g2 + 1];
-  mjtNum dist = planeDist(d, g1, center, normal);
-  tn_matCol(axis, mat, 2);
+  mjtNum dist = plane_dist(d, g1, center, normal);
+  mat_col(axis, mat, 2);
 
   // axis pointing away from the plane; the near disk is at -axis*half
-  mjtNum prj = tnu_dot3(axis, normal);
+  mjtNum prj = mju_dot3(axis, normal);
   if (prj < 0) {
-    tnu_scl3(axis, axis, -1);
+    mju_scl3(axis, axis, -1);
     prj = -prj;
   }
 
   // radial direction of the deepest rim point: minus the normal's in-disk component
-  tnu_addScl3(radial, normal, axis, -prj);
-  mjtNum len = tnu_norm3(radial);
+  mju_addScl3(radial, normal, axis, -prj);
+  mjtNum len = mju_norm3(radial);
   if (len < mjMINVAL) {
-    tn_matCol(radial, mat, 0);
+    mat_col(radial, mat, 0);
   } else {
-    tnu_scl3(radial, radial, -1 / len);
+    mju_scl3(radial, radial, -1 / len);
   }
 
   // deepest point of the near disk
   int n = 0;
-  tnu_addScl3(near, center, axis, -half);
-  tnu_addScl3(p, near, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
-                margin);
+  mju_addScl3(near, center, axis, -half);
+  mju_addScl3(p, near, radial, radius);
+  n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                 margin);
 
   // deepest point of the far disk
-  tnu_addScl3(p, center, axis, half);
-  tnu_addToScl3(p, radial, radius);
-  n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
-                margin);
+  mju_addScl3(p, center, axis, half);
+  mju_addToScl3(p, radial, radius);
+  n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                 margin);
 
   // near-disk points at +120 and -120 degrees from the deepest one (about the axis)
-  tnu_cross(side, axis, radial);
+  mju_cross(side, axis, radial);
   for (int s = 1; s >= -1; s -= 2) {
-    tnu_addScl3(p, near, radial, -0.5 * radius);
-    tnu_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
-    n += addPoint(con + n, p, dist + tnu_dot3(normal, p) - tnu_dot3(normal, center), normal, NULL,
-                  margin);
+    mju_addScl3(p, near, radial, -0.5 * radius);
+    mju_addToScl3(p, side, s * radius * sqrt(3.0) / 2);
+    n += add_point(con + n, p, dist + mju_dot3(normal, p) - mju_dot3(normal, center), normal, NULL,
+                   margin);
   }
   return n;
 }
 
 /* area of the quadrilateral with diagonals a-c and b-d (points given as float vertices) */
-static mjtNum quadArea(const float* a, const float* b, const float* c, const float* d) {
+static mjtNum quad_area(const float* a, const float* b, const float* c, const float* d) {
   mjtNum u[3], w[3], x[3];
   for (int k = 0; k < 3; k++) {
     u[k] = (mjtNum)a[k] - (mjtNum)c[k];
     w[k] = (mjtNum)b[k] - (mjtNum)d[k];
   }
-  tnu_cross(x, u, w);
-  return 0.5 * tnu_norm3(x);
+  mju_cross(x, u, w);
+  return 0.5 * mju_norm3(x);
 }
 
 /* positions in `poly` (n > 4 vertices, local ids) of three more corners to go with the
  * corner at i0: starting from the next three, grow the quadrilateral i0-a-b-c while moving
  * c forward enlarges it, each time moving b and then a forward as long as that enlarges
  * it further (MuJoCo's search; n bounds each walk only as a guard) */
-static void largestQuad(int sel[3], const int* poly, int n, int i0, const float* vert) {
+static void largest_quad(int sel[3], const int* poly, int n, int i0, const float* vert) {
   int a = (i0 + 1) % n, b = (i0 + 2) % n, c = (i0 + 3) % n;
 #define V(i) (vert + 3 * poly[i])
-  mjtNum area = quadArea(V(i0), V(a), V(b), V(c));
+  mjtNum area = quad_area(V(i0), V(a), V(b), V(c));
   for (int outer = 0; outer < n; outer++) {
     int c2 = (c + 1) % n;
-    mjtNum grown = quadArea(V(i0), V(a), V(b), V(c2));
+    mjtNum grown = quad_area(V(i0), V(a), V(b), V(c2));
     if (area >= grown) {
       break;
     }
@@ -184,7 +185,7 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
     area = grown;
     for (int k = 0; k < n; k++) {
       int b2 = (b + 1) % n;
-      mjtNum next = quadArea(V(i0), V(a), V(b2), V(c));
+      mjtNum next = quad_area(V(i0), V(a), V(b2), V(c));
       if (!(area < next)) {
         break;
       }
@@ -193,7 +194,7 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
     }
     for (int k = 0; k < n; k++) {
       int a2 = (a + 1) % n;
-      mjtNum next = quadArea(V(i0), V(a2), V(b), V(c));
+      mjtNum next = quad_area(V(i0), V(a2), V(b), V(c));
       if (!(area < next)) {
         break;
       }
@@ -211,8 +212,8 @@ static void largestQuad(int sel[3], const int* poly, int n, int i0, const float*
  * corners of the hull polygon through v0 that faces the plane most (local plane normal
  * nl): the next three around it, or for larger polygons the three that with v0 span the
  * largest quadrilateral; each kept when within the margin and not above the mesh centre */
-static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, int gp, int gm,
-                           int v0, const mjtNum normal[3], mjtNum margin) {
+static int polygon_contacts(const mjModel* m, const mjData* d, mjContact* con, int gp, int gm,
+                            int v0, const mjtNum normal[3], mjtNum margin) {
   int mesh = m->geom_dataid[gm], vadr = m->mesh_vertadr[mesh];
   int npoly = m->mesh_polymapnum[vadr + v0], padr = m->mesh_polyadr[mesh];
   const int* polymap = m->mesh_polymap + m->mesh_polymapadr[vadr + v0];
@@ -226,9 +227,9 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   // the polygon through v0 whose normal points most against the plane's
   mjtNum nl[3], bestdot = 1;
   int best = -1;
-  tnu_mulMatTVec3(nl, mat, normal);
+  mju_mulMatTVec3(nl, mat, normal);
   for (int i = 0; i < npoly; i++) {
-    mjtNum dot = tnu_dot3(m->mesh_polynormal + 3 * (padr + polymap[i]), nl);
+    mjtNum dot = mju_dot3(m->mesh_polynormal + 3 * (padr + polymap[i]), nl);
     if (bestdot > dot) {
       bestdot = dot;
       best = polymap[i];
@@ -250,7 +251,7 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   }
   int sel[3] = {(i0 + 1) % n, (i0 + 2) % n, (i0 + 3) % n}, nsel = n - 1;
   if (n > 4) {
-    largestQuad(sel, poly, n, i0, vert);
+    largest_quad(sel, poly, n, i0, vert);
     nsel = 3;
   }
 
@@ -260,32 +261,32 @@ static int polygonContacts(const mjModel* m, const mjData* d, mjContact* con, in
   for (int i = 0; i < nsel; i++) {
     const float* f = vert + 3 * poly[sel[i]];
     mjtNum local[3] = {f[0], f[1], f[2]}, p[3], rel[3], unused[3];
-    tnu_mulMatVec3(p, mat, local);
-    tnu_addTo3(p, pos);
-    mjtNum dist = planeDist(d, gp, p, unused);
-    tnu_sub3(rel, p, pos);
-    if (dist > margin || tnu_dot3(normal, rel) > 0) {
+    mju_mulMatVec3(p, mat, local);
+    mju_addTo3(p, pos);
+    mjtNum dist = plane_dist(d, gp, p, unused);
+    mju_sub3(rel, p, pos);
+    if (dist > margin || mju_dot3(normal, rel) > 0) {
       continue;
     }
-    ncon += addPoint(con + ncon, p, dist, normal, NULL, margin);
+    ncon += add_point(con + ncon, p, dist, normal, NULL, margin);
   }
   return ncon;
 }
 
 /* plane - convex geom (ellipsoid, mesh): the support point against the plane normal, and
  * for a mesh the corners of its hull polygon facing the plane */
-int tn_collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
-                          mjtNum margin) {
+int tn__collidePlaneConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                           mjtNum margin) {
   mjtNum normal[3], down[3], p[3];
   int vertex;
-  planeDist(d, g1, d->geom_xpos + 3 * g2, normal);
-  tnu_scl3(down, normal, -1);
-  tn_supportFresh(p, &vertex, m, d, g2, down);
-  if (!addPoint(con, p, planeDist(d, g1, p, normal), normal, NULL, margin)) {
+  plane_dist(d, g1, d->geom_xpos + 3 * g2, normal);
+  mju_scl3(down, normal, -1);
+  tn__supportFresh(p, &vertex, m, d, g2, down);
+  if (!add_point(con, p, plane_dist(d, g1, p, normal), normal, NULL, margin)) {
     return 0;
   }
   if (vertex < 0) {
     return 1;
   }
-  return 1 + polygonContacts(m, d, con + 1, g1, g2, vertex, normal, margin);
+  return 1 + polygon_contacts(m, d, con + 1, g1, g2, vertex, normal, margin);
 }

@@ -10,7 +10,7 @@
 
 /* contact of a sphere (center, radius) with a box (position, rotation, half sizes) if
  * within margin: writes one contact (normal from the sphere into the box), returns 1 */
-int tn_sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
-                 const mjtNum bmat[9], const mjtNum size[3], mjtNum margin);
+int tn__sphereBox(mjContact* con, const mjtNum center[3], mjtNum radius, const mjtNum bpos[3],
+                  const mjtNum bmat[9], const mjtNum size[3], mjtNum margin);
 
 #endif /* TORSION_COLLISION_SPHERE_BOX_H */

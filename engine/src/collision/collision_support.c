@@ -11,7 +11,7 @@
  * does. Meshes climb their convex-hull graph (small ones scan their vertices); a
  * height-field prism (vertical sides) takes its best base vertex for a downward direction
  * and its best top vertex otherwise. The plane-convex collider uses MuJoCo's other set of
- * support functions (tn_supportFresh, at the end): there a mesh's climb starts at the
+ * support functions (tn__supportFresh, at the end): there a mesh's climb starts at the
  * extremal vertex of the direction's cell (mesh_extrema) rather than the previous answer. */
 #include <float.h>
 #include <math.h>
@@ -25,24 +25,24 @@
 #define TN_HILLCLIMB_MIN 10
 
 /* dot product of a direction with a (float) mesh vertex */
-static inline mjtNum vertDot(const mjtNum dir[3], const float* v) {
+static inline mjtNum vert_dot(const mjtNum dir[3], const float* v) {
   return dir[0] * v[0] + dir[1] * v[1] + dir[2] * v[2];
 }
 
 /* hill climbing on a mesh's hull graph (numvert, numface, edge addresses, global ids,
  * edges) from graph vertex `cur`: move to the first neighbour with a larger dot product
  * until none has one; returns the graph vertex reached */
-static int hillClimb(const int* graph, const float* vert, const mjtNum dir[3], int cur) {
+static int hill_climb(const int* graph, const float* vert, const mjtNum dir[3], int cur) {
   int nvert = graph[0];
   const int* edgeadr = graph + 2;
   const int* globalid = graph + 2 + nvert;
   const int* edge = graph + 2 + 2 * nvert;
-  mjtNum bestdot = vertDot(dir, vert + 3 * globalid[cur]);
+  mjtNum bestdot = vert_dot(dir, vert + 3 * globalid[cur]);
   for (int moved = 1; moved;) {
     moved = 0;
     int from = cur;
     for (int e = edgeadr[from]; edge[e] >= 0; e++) {
-      mjtNum dot = vertDot(dir, vert + 3 * globalid[edge[e]]);
+      mjtNum dot = vert_dot(dir, vert + 3 * globalid[edge[e]]);
       if (dot > bestdot) {
         bestdot = dot;
         cur = edge[e];
@@ -58,11 +58,11 @@ static int hillClimb(const int* graph, const float* vert, const mjtNum dir[3], i
  * neighbors of the current vertex for the largest strict improvement; or a scan of all
  * vertices (first maximum) for small meshes. Ties, common when MPR's portal holds a hull
  * edge, resolve like MuJoCo's. */
-static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir[3],
-                        int* meshindex) {
+static void mesh_support(mjtNum res[3], const mjModel* m, int g, const mjtNum dir[3],
+                         int* meshindex) {
   int mesh = m->geom_dataid[g];
   if (mesh < 0 || m->mesh_vertnum[mesh] <= 0) {
-    tnu_zero3(res);
+    mju_zero3(res);
     return;
   }
   int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh], best = 0;
@@ -73,7 +73,7 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
     const int* graph = m->mesh_graph + gadr;
     int nvert = graph[0];
     const int* globalid = graph + 2 + nvert;
-    int cur = hillClimb(graph, vert, dir, *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0);
+    int cur = hill_climb(graph, vert, dir, *meshindex >= 0 && *meshindex < nvert ? *meshindex : 0);
     *meshindex = cur;
     best = globalid[cur];
   }
@@ -82,7 +82,7 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
   else {
     mjtNum bestdot = -INFINITY;
     for (int v = 0; v < num; v++) {
-      mjtNum dot = vertDot(dir, vert + 3 * v);
+      mjtNum dot = vert_dot(dir, vert + 3 * v);
       if (dot > bestdot) {
         bestdot = dot;
         best = v;
@@ -95,16 +95,16 @@ static void meshSupport(mjtNum res[3], const mjModel* m, int g, const mjtNum dir
 }
 
 /* support of a primitive or mesh in its local frame, local direction dir */
-static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3],
-                         int* meshindex) {
+static void support_local(mjtNum res[3], const mjModel* m, int g, int type, const mjtNum dir[3],
+                          int* meshindex) {
   const mjtNum* size = m->geom_size + 3 * g;
   switch (type) {
     case mjGEOM_SPHERE: {
-      tnu_scl3(res, dir, size[0]);
+      mju_scl3(res, dir, size[0]);
       break;
     }
     case mjGEOM_CAPSULE: {
-      tnu_scl3(res, dir, size[0]);
+      mju_scl3(res, dir, size[0]);
       res[2] += mju_sign(dir[2]) * size[1];
       break;
     }
@@ -112,7 +112,7 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       for (int i = 0; i < 3; i++) {
         res[i] = dir[i] * size[i];
       }
-      tnu_normalize3(res);
+      mju_normalize3(res);
       for (int i = 0; i < 3; i++) {
         res[i] *= size[i];
       }
@@ -136,61 +136,61 @@ static void supportLocal(mjtNum res[3], const mjModel* m, int g, int type, const
       break;
     }
     case mjGEOM_MESH: {
-      meshSupport(res, m, g, dir, meshindex);
+      mesh_support(res, m, g, dir, meshindex);
       break;
     }
-    default: tnu_zero3(res);
+    default: mju_zero3(res);
   }
 }
 
 /* set up a convex object for geom g at its current pose */
-void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate) {
+void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate) {
   obj->m = m;
   obj->geom = g;
   obj->type = m->geom_type[g];
-  tnu_copy3(obj->pos, d->geom_xpos + 3 * g);
+  mju_copy3(obj->pos, d->geom_xpos + 3 * g);
   mju_copy(obj->mat, d->geom_xmat + 9 * g, 9);
   obj->inflate = inflate;
   obj->meshindex = -1;
 }
 
 /* support point in global direction dir */
-void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
+void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
   mjtNum local[3], sup[3];
 
   // height-field prism: the base (0..2) for a downward direction, else the top (3..5),
   // then the vertex with the largest projection (the first on ties)
   if (obj->geom < 0) {
     int start = dir[2] < 0 ? 0 : 3, best = start;
-    mjtNum bestdot = tnu_dot3(obj->prism[start], dir);
+    mjtNum bestdot = mju_dot3(obj->prism[start], dir);
     for (int i = start + 1; i < start + 3; i++) {
-      mjtNum dot = tnu_dot3(obj->prism[i], dir);
+      mjtNum dot = mju_dot3(obj->prism[i], dir);
       if (dot > bestdot) {
         bestdot = dot;
         best = i;
       }
     }
-    tnu_copy3(res, obj->prism[best]);
+    mju_copy3(res, obj->prism[best]);
   }
 
   // geom: support in the local frame, inflated along the local direction, mapped back
   else {
-    tnu_mulMatTVec3(local, obj->mat, dir);
-    supportLocal(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
+    mju_mulMatTVec3(local, obj->mat, dir);
+    support_local(sup, obj->m, obj->geom, obj->type, local, (int*)&obj->meshindex);
     if (obj->inflate > 0) {
-      tnu_addToScl3(sup, local, obj->inflate);
+      mju_addToScl3(sup, local, obj->inflate);
     }
-    tnu_mulMatVec3(res, obj->mat, sup);
-    tnu_addTo3(res, obj->pos);
+    mju_mulMatVec3(res, obj->mat, sup);
+    mju_addTo3(res, obj->pos);
   }
 }
 
 /* support point of geom g at its current pose */
-void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
-                      const mjtNum dir[3]) {
+void tn__supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
+                       const mjtNum dir[3]) {
   tnConvex obj;
-  tn_convexInit(&obj, m, d, g, 0);
-  tn_convexSupport(res, &obj, dir);
+  tn__convexInit(&obj, m, d, g, 0);
+  tn__convexSupport(res, &obj, dir);
 }
 
 /* ---- the per-shape support functions of MuJoCo's plane-convex collider ----
@@ -200,7 +200,7 @@ void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
 
 /* hull-local vertex where a climb in local direction dir starts: the extremal vertex of the
  * cell of dir's components, each classified as below -0.4, within, or above 0.4 */
-static int extremaStart(const mjModel* m, int mesh, const mjtNum dir[3]) {
+static int extrema_start(const mjModel* m, int mesh, const mjtNum dir[3]) {
   int cell = 13;
   static const int stride[3] = {9, 3, 1};
   for (int i = 0; i < 3; i++) {
@@ -212,7 +212,7 @@ static int extremaStart(const mjModel* m, int mesh, const mjtNum dir[3]) {
 /* support vertex (mesh vertex id) of a mesh in local direction dir, without a previous
  * answer: steepest ascent on the hull graph from the direction's extremal vertex, or, for
  * meshes under TN_HILLCLIMB_MIN vertices or without a graph, the first maximum of all */
-static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
+static int mesh_support_fresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
   int num = m->mesh_vertnum[mesh], gadr = m->mesh_graphadr[mesh];
   const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
 
@@ -221,7 +221,7 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
     int best = 0;
     mjtNum bestdot = -FLT_MAX;
     for (int v = 0; v < num; v++) {
-      mjtNum dot = vertDot(dir, vert + 3 * v);
+      mjtNum dot = vert_dot(dir, vert + 3 * v);
       if (dot > bestdot) {
         bestdot = dot;
         best = v;
@@ -232,16 +232,16 @@ static int meshSupportFresh(const mjModel* m, int mesh, const mjtNum dir[3]) {
 
   // hill climbing: numvert, numface, edge addresses, global ids, edges
   const int* graph = m->mesh_graph + gadr;
-  return graph[2 + graph[0] + hillClimb(graph, vert, dir, extremaStart(m, mesh, dir))];
+  return graph[2 + graph[0] + hill_climb(graph, vert, dir, extrema_start(m, mesh, dir))];
 }
 
 /* support point of a mesh or ellipsoid geom as MuJoCo's plane-convex collider finds it */
-void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
-                     const mjtNum dir[3]) {
+void tn__supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
+                      const mjtNum dir[3]) {
   const mjtNum* mat = d->geom_xmat + 9 * g;
   const mjtNum* size = m->geom_size + 3 * g;
   mjtNum local[3], sup[3] = {0, 0, 0};
-  tnu_mulMatTVec3(local, mat, dir);
+  mju_mulMatTVec3(local, mat, dir);
   *vertex = -1;
 
   switch (m->geom_type[g]) {
@@ -262,7 +262,7 @@ void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData*
     case mjGEOM_MESH: {
       int mesh = m->geom_dataid[g];
       if (mesh >= 0 && m->mesh_vertnum[mesh] > 0) {
-        *vertex = meshSupportFresh(m, mesh, local);
+        *vertex = mesh_support_fresh(m, mesh, local);
         const float* v = m->mesh_vert + 3 * (m->mesh_vertadr[mesh] + *vertex);
         sup[0] = v[0];
         sup[1] = v[1];
@@ -271,10 +271,10 @@ void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData*
       break;
     }
     default: {
-      tn_supportGlobal(res, m, d, g, dir);
+      tn__supportGlobal(res, m, d, g, dir);
       return;
     }
   }
-  tnu_mulMatVec3(res, mat, sup);
-  tnu_addTo3(res, d->geom_xpos + 3 * g);
+  mju_mulMatVec3(res, mat, sup);
+  mju_addTo3(res, d->geom_xpos + 3 * g);
 }

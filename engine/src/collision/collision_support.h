@@ -24,19 +24,20 @@ typedef struct tnConvex_ {
 } tnConvex;
 
 /* set up `obj` for geom g at its current pose with the given inflation */
-void tn_convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate);
+void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate);
 
 /* support point of `obj` in unit direction dir, both in the frame of obj's pose (global,
  * or the height field's) */
-void tn_convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
+void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
 
 /* support point of geom g (at its current pose) in global unit direction dir */
-void tn_supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g, const mjtNum dir[3]);
+void tn__supportGlobal(mjtNum res[3], const mjModel* m, const mjData* d, int g,
+                       const mjtNum dir[3]);
 
 /* support point of a mesh or ellipsoid geom g (at its pose) in global unit direction dir, as
  * MuJoCo's plane-convex collider computes it (a fresh search: meshes climb from
  * mesh_extrema); *vertex: the mesh vertex id, -1 for other shapes */
-void tn_supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
-                     const mjtNum dir[3]);
+void tn__supportFresh(mjtNum res[3], int* vertex, const mjModel* m, const mjData* d, int g,
+                      const mjtNum dir[3]);
 
 #endif /* TORSION_COLLISION_SUPPORT_H */

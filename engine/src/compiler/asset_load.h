@@ -10,18 +10,18 @@
 #include <stddef.h>
 
 /* the whole file in a malloc'ed buffer */
-int tn_assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz);
+int tn__assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz);
 
 /* true when `path` ends with `ext` (".png"), ignoring case */
-int tn_assetHasExtension(const char* path, const char* ext);
+int tn__assetHasExtension(const char* path, const char* ext);
 
 /* A height field file: PNG (by content_type "image/png", else a ".png" name) or MuJoCo's
  * binary format ("image/vnd.mujoco.hfield", else any other name: int32 nrow, int32 ncol,
  * then nrow*ncol float32 values, row by row). PNG samples are the red (or gray) channel at
  * 8 bits, rows flipped so that the image's bottom row comes first, as MuJoCo reads them;
  * binary rows are kept in file order. Values are not normalized. */
-int tn_hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol,
-                  float** data, char* why, int whysz);
+int tn__hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol, float** data,
+                   char* why, int whysz);
 
 /* one bone of a skin file */
 typedef struct tnSkinBoneData_ {
@@ -33,7 +33,7 @@ typedef struct tnSkinBoneData_ {
   float* vertweight;
 } tnSkinBoneData;
 
-/* the content of a skin file (all arrays malloc'ed; free with tn_skinDataFree) */
+/* the content of a skin file (all arrays malloc'ed; free with tn__skinDataFree) */
 typedef struct tnSkinData_ {
   int nvert, ntexcoord, nface, nbone;
   float* vert;     /* 3 * nvert */
@@ -46,9 +46,9 @@ typedef struct tnSkinData_ {
  * (3 each), texture coordinates (2 each); int32 faces (3 each); then per bone a 40-byte body
  * name, float32 bindpos[3], bindquat[4], int32 vertex count, int32 vertex ids and float32
  * weights. The file must hold exactly that many bytes. */
-int tn_skinLoad(const char* path, tnSkinData* out, char* why, int whysz);
+int tn__skinLoad(const char* path, tnSkinData* out, char* why, int whysz);
 
 /* free the arrays of a loaded (or partly loaded) skin file and zero it */
-void tn_skinDataFree(tnSkinData* skin);
+void tn__skinDataFree(tnSkinData* skin);
 
 #endif /* TORSION_ASSET_LOAD_H */

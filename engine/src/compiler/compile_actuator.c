@@ -25,26 +25,26 @@ static int compile_target(tnCompiler* c, int i, const tnSpecActuator* a) {
     case mjTRN_SITE: attr = "site", type = mjOBJ_SITE; break;
     case mjTRN_SLIDERCRANK: attr = "cranksite", type = mjOBJ_SITE; break;
     case mjTRN_BODY: attr = "body", type = mjOBJ_BODY; break;
-    default: return tn_compileFail(c, a->src, NULL, "actuator has no transmission target");
+    default: return tn__compileFail(c, a->src, NULL, "actuator has no transmission target");
   }
-  trnid[0] = tn_compileRequire(c, type, a->target, a->src, attr);
+  trnid[0] = tn__compileRequire(c, type, a->target, a->src, attr);
   if (trnid[0] < 0) {
     return 0;
   }
 
   // the second site: refsite or slidersite
   if (a->trntype == mjTRN_SITE && a->refsite) {
-    trnid[1] = tn_compileRequire(c, mjOBJ_SITE, a->refsite, a->src, "refsite");
+    trnid[1] = tn__compileRequire(c, mjOBJ_SITE, a->refsite, a->src, "refsite");
     return trnid[1] >= 0;
   }
   if (a->trntype == mjTRN_SLIDERCRANK) {
-    trnid[1] = tn_compileRequire(c, mjOBJ_SITE, a->slidersite, a->src, "slidersite");
+    trnid[1] = tn__compileRequire(c, mjOBJ_SITE, a->slidersite, a->src, "slidersite");
     if (trnid[1] < 0) {
       return 0;
     }
     if (a->cranklength <= 0) {
-      return tn_compileFail(c, a->src, "cranklength",
-                            "crank length must be positive in slider-crank actuator");
+      return tn__compileFail(c, a->src, "cranklength",
+                             "crank length must be positive in slider-crank actuator");
     }
   }
   return 1;
@@ -58,17 +58,17 @@ static int check_muscle(tnCompiler* c, const tnSpecActuator* a) {
       continue;
     }
     if (prm[0] >= prm[1]) {
-      return tn_compileFail(c, a->src, "range", "range[0]<range[1] required in muscle");
+      return tn__compileFail(c, a->src, "range", "range[0]<range[1] required in muscle");
     }
     if (prm[4] >= 1) {
-      return tn_compileFail(c, a->src, "lmin", "lmin<1 required in muscle");
+      return tn__compileFail(c, a->src, "lmin", "lmin<1 required in muscle");
     }
     if (prm[5] <= 1) {
-      return tn_compileFail(c, a->src, "lmax", "lmax>1 required in muscle");
+      return tn__compileFail(c, a->src, "lmax", "lmax>1 required in muscle");
     }
     if (prm[3] <= 0 || prm[6] <= 0 || prm[7] <= 0 || prm[8] <= 0) {
-      return tn_compileFail(c, a->src, NULL,
-                            "positive scale, vmax, fpmax, fvmax required in muscle");
+      return tn__compileFail(c, a->src, NULL,
+                             "positive scale, vmax, fpmax, fvmax required in muscle");
     }
   }
   return 1;
@@ -85,8 +85,8 @@ static int inherit_range(tnCompiler* c, int i, const tnSpecActuator* a) {
   const char* own = intvel ? "actrange" : "ctrlrange";
   const mjtNum* given = intvel ? a->actrange : a->ctrlrange;
   if (given[0] != 0 || given[1] != 0) {
-    return tn_compileFail(c, a->src, "inheritrange", "%s and inheritrange cannot both be defined",
-                          own);
+    return tn__compileFail(c, a->src, "inheritrange", "%s and inheritrange cannot both be defined",
+                           own);
   }
 
   // the target's range
@@ -97,12 +97,12 @@ static int inherit_range(tnCompiler* c, int i, const tnSpecActuator* a) {
   } else {
     int t = m->jnt_type[id];
     if (t != mjJNT_HINGE && t != mjJNT_SLIDE) {
-      return tn_compileFail(c, a->src, "inheritrange", "needs a hinge or slide joint");
+      return tn__compileFail(c, a->src, "inheritrange", "needs a hinge or slide joint");
     }
     range = m->jnt_range + 2 * id;
   }
   if (range[0] >= range[1]) {
-    return tn_compileFail(c, a->src, "inheritrange", "target has no range to inherit");
+    return tn__compileFail(c, a->src, "inheritrange", "target has no range to inherit");
   }
 
   // centered, scaled
@@ -143,7 +143,7 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   int actnum = a->actdim >= 0 ? a->actdim : a->dyntype != mjDYN_NONE;
   m->actuator_plugin[i] = a->plugin;
   if (a->plugin < 0 && (a->actdim > 1 || (a->actdim == 0 && a->dyntype != mjDYN_NONE))) {
-    return tn_compileFail(c, a->src, "actdim", "must be 1 with activation dynamics");
+    return tn__compileFail(c, a->src, "actdim", "must be 1 with activation dynamics");
   }
   m->actuator_actnum[i] = actnum;
   m->actuator_actadr[i] = actnum ? *na : -1;
@@ -154,11 +154,11 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   mju_copy(m->actuator_ctrlrange + 2 * i, a->ctrlrange, 2);
   mju_copy(m->actuator_forcerange + 2 * i, a->forcerange, 2);
   mju_copy(m->actuator_actrange + 2 * i, a->actrange, 2);
-  if (!tn_compileLimited(c, a->ctrllimited, a->ctrlrange, a->src, "ctrllimited", "ctrlrange",
-                         &cl) ||
-      !tn_compileLimited(c, a->forcelimited, a->forcerange, a->src, "forcelimited", "forcerange",
-                         &fl) ||
-      !tn_compileLimited(c, a->actlimited, a->actrange, a->src, "actlimited", "actrange", &al)) {
+  if (!tn__compileLimited(c, a->ctrllimited, a->ctrlrange, a->src, "ctrllimited", "ctrlrange",
+                          &cl) ||
+      !tn__compileLimited(c, a->forcelimited, a->forcerange, a->src, "forcelimited", "forcerange",
+                          &fl) ||
+      !tn__compileLimited(c, a->actlimited, a->actrange, a->src, "actlimited", "actrange", &al)) {
     return 0;
   }
   m->actuator_ctrllimited[i] = (mjtByte)cl;
@@ -167,11 +167,11 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
   if (!inherit_range(c, i, a)) {
     return 0;
   }
-  return tn_compileUser(c, m->actuator_user + m->nuser_actuator * i, m->nuser_actuator, &a->user,
-                        a->src);
+  return tn__compileUser(c, m->actuator_user + m->nuser_actuator * i, m->nuser_actuator, &a->user,
+                         a->src);
 }
 
-int tn_compileActuators(tnCompiler* c) {
+int tn__compileActuators(tnCompiler* c) {
   int na = 0;
   for (int i = 0; i < c->m->nu; i++) {
     if (!compile_actuator(c, i, &na)) {
@@ -180,7 +180,7 @@ int tn_compileActuators(tnCompiler* c) {
   }
 
   // engine plugin instances, checked against the actuators they drive
-  return tn_compilePlugins(c);
+  return tn__compilePlugins(c);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -266,7 +266,7 @@ static mjtNum pipeline_mass(const mjModel* m, mjData** d, int i) {
   return mass;
 }
 
-int tn_compileDampratio(tnCompiler* c) {
+int tn__compileDampratio(tnCompiler* c) {
   mjModel* m = c->m;
   mjData* d = NULL;
   int ok = 1;
@@ -286,7 +286,7 @@ int tn_compileDampratio(tnCompiler* c) {
     }
     if (mass < 0) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
-      ok = tn_compileFail(c, a->src, "dampratio", "out of memory computing the inertia");
+      ok = tn__compileFail(c, a->src, "dampratio", "out of memory computing the inertia");
       break;
     }
     bias[2] = -bias[2] * 2 * sqrt(gain[0] * mass);

@@ -29,7 +29,7 @@ static int compile_materials(tnCompiler* c) {
     const tnSpecMaterial* s = TN_AT(c->spec->materials, tnSpecMaterial, i);
     m->mat_texid[i] = -1;
     if (s->texture && s->texture[0]) {
-      m->mat_texid[i] = tn_compileRequire(c, mjOBJ_TEXTURE, s->texture, s->src, "texture");
+      m->mat_texid[i] = tn__compileRequire(c, mjOBJ_TEXTURE, s->texture, s->src, "texture");
       if (m->mat_texid[i] < 0) {
         return 0;
       }
@@ -46,7 +46,7 @@ static int compile_materials(tnCompiler* c) {
 }
 
 /* height field files: loaded before sizes are computed, as they set nrow and ncol */
-int tn_compileHFieldFiles(tnCompiler* c) {
+int tn__compileHFieldFiles(tnCompiler* c) {
   for (int i = 0; i < c->spec->hfields.n; i++) {
     tnSpecHField* h = TN_AT(c->spec->hfields, tnSpecHField, i);
     if (!h->path) {
@@ -55,18 +55,18 @@ int tn_compileHFieldFiles(tnCompiler* c) {
     char why[300] = "";
     float* data = NULL;
     int nrow = 0, ncol = 0;
-    if (!tn_hfieldLoad(h->path, h->content_type, &nrow, &ncol, &data, why, sizeof(why))) {
-      return tn_compileFail(c, h->src, "file", "height field '%s', file '%s': %s",
-                            h->name ? h->name : "", h->path, why);
+    if (!tn__hfieldLoad(h->path, h->content_type, &nrow, &ncol, &data, why, sizeof(why))) {
+      return tn__compileFail(c, h->src, "file", "height field '%s', file '%s': %s",
+                             h->name ? h->name : "", h->path, why);
     }
     size_t bytes = sizeof(float) * (size_t)nrow * (size_t)ncol;
-    h->filedata = tn_poolAlloc(&c->spec->pool, bytes);
+    h->filedata = tn__poolAlloc(&c->spec->pool, bytes);
     if (h->filedata) {
       memcpy(h->filedata, data, bytes);
     }
     free(data);
     if (!h->filedata) {
-      return tn_compileFail(c, h->src, "file", "out of memory");
+      return tn__compileFail(c, h->src, "file", "out of memory");
     }
     h->nrow = nrow;
     h->ncol = ncol;
@@ -114,7 +114,7 @@ static int compile_hfields(tnCompiler* c) {
   return 1;
 }
 
-int tn_compileAssets(tnCompiler* c) {
+int tn__compileAssets(tnCompiler* c) {
   return compile_textures(c) && compile_materials(c) && compile_hfields(c);
 }
 
@@ -132,7 +132,7 @@ static int sort_signatures(tnCompiler* c, const int* sig, int n, int** order, in
   *order = malloc(sizeof(int) * (size_t)(n ? n : 1));
   *id = malloc(sizeof(int) * (size_t)(n ? n : 1));
   if (!*order || !*id) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
 
   // insertion sort keeps equal signatures in document order
@@ -152,8 +152,8 @@ static int sort_signatures(tnCompiler* c, const int* sig, int n, int** order, in
 
 /* geoms of a pair, the one on the lower body first */
 static int pair_geoms(tnCompiler* c, const tnSpecPair* p, int* g1, int* g2) {
-  *g1 = tn_compileRequire(c, mjOBJ_GEOM, p->geom1, p->src, "geom1");
-  *g2 = *g1 < 0 ? -1 : tn_compileRequire(c, mjOBJ_GEOM, p->geom2, p->src, "geom2");
+  *g1 = tn__compileRequire(c, mjOBJ_GEOM, p->geom1, p->src, "geom1");
+  *g2 = *g1 < 0 ? -1 : tn__compileRequire(c, mjOBJ_GEOM, p->geom2, p->src, "geom2");
   if (*g2 < 0) {
     return 0;
   }
@@ -173,7 +173,7 @@ static int compile_pair(tnCompiler* c, int i, const tnSpecPair* p) {
     return 0;
   }
   if (p->condim != 1 && p->condim != 3 && p->condim != 4 && p->condim != 6) {
-    return tn_compileFail(c, p->src, "condim", "must be 1, 3, 4 or 6");
+    return tn__compileFail(c, p->src, "condim", "must be 1, 3, 4 or 6");
   }
   m->pair_dim[i] = p->condim;
   m->pair_geom1[i] = g1;
@@ -190,8 +190,8 @@ static int compile_pair(tnCompiler* c, int i, const tnSpecPair* p) {
 
 /* body signature of an exclusion (0 on error) */
 static int exclude_signature(tnCompiler* c, const tnSpecExclude* e, int* sig) {
-  int b1 = tn_compileRequire(c, mjOBJ_BODY, e->body1, e->src, "body1");
-  int b2 = b1 < 0 ? -1 : tn_compileRequire(c, mjOBJ_BODY, e->body2, e->src, "body2");
+  int b1 = tn__compileRequire(c, mjOBJ_BODY, e->body1, e->src, "body1");
+  int b2 = b1 < 0 ? -1 : tn__compileRequire(c, mjOBJ_BODY, e->body2, e->src, "body2");
   if (b2 < 0) {
     return 0;
   }
@@ -200,12 +200,12 @@ static int exclude_signature(tnCompiler* c, const tnSpecExclude* e, int* sig) {
 }
 
 /* pairs and excludes, each sorted by signature */
-int tn_compileContacts(tnCompiler* c) {
+int tn__compileContacts(tnCompiler* c) {
   mjModel* m = c->m;
   const tnSpec* s = c->spec;
   int n = m->npair > m->nexclude ? m->npair : m->nexclude;
   int* sig = malloc(sizeof(int) * (size_t)(n ? n : 1));
-  int ok = sig != NULL || tn_compileFail(c, NULL, NULL, "out of memory");
+  int ok = sig != NULL || tn__compileFail(c, NULL, NULL, "out of memory");
 
   // pairs
   for (int i = 0; ok && i < m->npair; i++) {

@@ -21,10 +21,10 @@ static int compile_body(tnCompiler* c, int b) {
   const tnSpecBody* body = TN_AT(c->spec->bodies, tnSpecBody, b);
   m->body_parentid[b] = b ? body->parent : 0;
   mju_copy3(m->body_pos + 3 * b, body->pos);
-  if (!tn_compileQuat(c, m->body_quat + 4 * b, &body->orient, body->src)) {
+  if (!tn__compileQuat(c, m->body_quat + 4 * b, &body->orient, body->src)) {
     return 0;
   }
-  tn_frameApply(&body->frame, m->body_pos + 3 * b, m->body_quat + 4 * b);
+  tn__frameApply(&body->frame, m->body_pos + 3 * b, m->body_quat + 4 * b);
   m->body_gravcomp[b] = body->gravcomp;
   m->body_jntnum[b] = c->body_jntnum[b];
   m->body_jntadr[b] = c->body_jntadr[b];
@@ -32,7 +32,8 @@ static int compile_body(tnCompiler* c, int b) {
   m->body_dofadr[b] = c->body_dofadr[b];
   m->body_mocapid[b] = -1;
   m->body_iquat[4 * b] = 1;
-  return tn_compileUser(c, m->body_user + m->nuser_body * b, m->nuser_body, &body->user, body->src);
+  return tn__compileUser(c, m->body_user + m->nuser_body * b, m->nuser_body, &body->user,
+                         body->src);
 }
 
 /* mocap bodies: children of the world without joints, numbered in body order */
@@ -42,17 +43,17 @@ static int compile_mocap(tnCompiler* c, int b, int* nmocap) {
     return 1;
   }
   if (body->parent != 0) {
-    return tn_compileFail(c, body->src, "mocap", "mocap bodies must be children of the world");
+    return tn__compileFail(c, body->src, "mocap", "mocap bodies must be children of the world");
   }
   if (c->body_jntnum[b]) {
-    return tn_compileFail(c, body->src, "mocap", "mocap bodies cannot have joints");
+    return tn__compileFail(c, body->src, "mocap", "mocap bodies cannot have joints");
   }
   c->m->body_mocapid[b] = (*nmocap)++;
   return 1;
 }
 
 /* bodies: frames, tree links, mocap ids */
-int tn_compileBodies(tnCompiler* c) {
+int tn__compileBodies(tnCompiler* c) {
   mjModel* m = c->m;
   int nmocap = 0;
   for (int b = 0; b < m->nbody; b++) {
@@ -83,7 +84,7 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   mju_copy(m->jnt_solref + mjNREF * id, j->solref_limit, mjNREF);
   mju_copy(m->jnt_solimp + mjNIMP * id, j->solimp_limit, mjNIMP);
   mju_copy3(m->jnt_pos + 3 * id, j->pos);
-  tn_frameApply(&j->frame, m->jnt_pos + 3 * id, NULL);
+  tn__frameApply(&j->frame, m->jnt_pos + 3 * id, NULL);
   m->jnt_stiffness[id] = j->stiffness;
   m->jnt_margin[id] = j->margin;
   mju_copy(m->jnt_actfrcrange + 2 * id, j->actfrcrange, 2);
@@ -91,13 +92,13 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   // unit axis (free and ball joints get +z, as MuJoCo stores them)
   mjtNum* axis = m->jnt_axis + 3 * id;
   mju_copy3(axis, j->axis);
-  tn_frameRotate(&j->frame, axis);
+  tn__frameRotate(&j->frame, axis);
   if (j->type == mjJNT_FREE || j->type == mjJNT_BALL) {
     axis[0] = axis[1] = 0;
     axis[2] = 1;
   } else {
     if (mju_norm3(axis) < mjMINVAL) {
-      return tn_compileFail(c, j->src, "axis", "axis of a hinge or slide joint cannot be zero");
+      return tn__compileFail(c, j->src, "axis", "axis of a hinge or slide joint cannot be zero");
     }
     mju_normalize3(axis);
   }
@@ -109,16 +110,16 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   if (j->type == mjJNT_BALL && j->limited == TN_TRUE) {
     limited = 1;
   } else if (j->type != mjJNT_FREE &&
-             !tn_compileLimited(c, j->limited, j->range, j->src, "limited", "range", &limited)) {
+             !tn__compileLimited(c, j->limited, j->range, j->src, "limited", "range", &limited)) {
     return 0;
   }
   if (j->type != mjJNT_FREE &&
-      !tn_compileLimited(c, j->actfrclimited, j->actfrcrange, j->src, "actuatorfrclimited",
-                         "actuatorfrcrange", &actlimited)) {
+      !tn__compileLimited(c, j->actfrclimited, j->actfrcrange, j->src, "actuatorfrclimited",
+                          "actuatorfrcrange", &actlimited)) {
     return 0;
   }
   if (limited && j->type == mjJNT_BALL && j->range[0] != 0) {
-    return tn_compileFail(c, j->src, "range", "ball joint range must be \"0 max\"");
+    return tn__compileFail(c, j->src, "range", "ball joint range must be \"0 max\"");
   }
   m->jnt_limited[id] = (mjtByte)limited;
 
@@ -130,10 +131,10 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
   m->jnt_actfrclimited[id] = (mjtByte)actlimited;
   if ((j->springdamper[0] != 0 || j->springdamper[1] != 0) &&
       (j->springdamper[0] <= 0 || j->springdamper[1] <= 0)) {
-    return tn_compileFail(c, j->src, "springdamper",
-                          "when defined, springdamper values must be positive in joint");
+    return tn__compileFail(c, j->src, "springdamper",
+                           "when defined, springdamper values must be positive in joint");
   }
-  return tn_compileUser(c, m->jnt_user + m->nuser_jnt * id, m->nuser_jnt, &j->user, j->src);
+  return tn__compileUser(c, m->jnt_user + m->nuser_jnt * id, m->nuser_jnt, &j->user, j->src);
 }
 
 /* qpos0 and qpos_spring of a joint */
@@ -162,7 +163,7 @@ static void compile_joint_qpos(tnCompiler* c, int id, const tnSpecJoint* j) {
 static void compile_joint_dofs(tnCompiler* c, int id, const tnSpecJoint* j) {
   mjModel* m = c->m;
   int adr = m->jnt_dofadr[id];
-  for (int k = 0; k < tn_jointNv(j->type); k++) {
+  for (int k = 0; k < tn__jointNv(j->type); k++) {
     int d = adr + k;
     m->dof_bodyid[d] = j->body;
     m->dof_jntid[d] = id;
@@ -176,7 +177,7 @@ static void compile_joint_dofs(tnCompiler* c, int id, const tnSpecJoint* j) {
 }
 
 /* joints in model order, with their dofs and default configurations */
-int tn_compileJoints(tnCompiler* c) {
+int tn__compileJoints(tnCompiler* c) {
   mjModel* m = c->m;
   int qadr = 0, dadr = 0;
   for (int id = 0; id < m->njnt; id++) {
@@ -184,21 +185,21 @@ int tn_compileJoints(tnCompiler* c) {
     if (j->type == mjJNT_FREE && TN_AT(c->spec->bodies, tnSpecBody, j->body)->parent != 0 &&
         c->spec->compiler.fusestatic >= 0) {
       // MuJoCo allows free joints only on children of the world (checked after fusing)
-      return tn_compileFail(c, j->src, "type", "free joint allowed only in top-level bodies");
+      return tn__compileFail(c, j->src, "type", "free joint allowed only in top-level bodies");
     }
     if (c->body_dofnum[j->body] > 6) {
-      return tn_compileFail(c, j->src, NULL, "more than 6 dofs in body");
+      return tn__compileFail(c, j->src, NULL, "more than 6 dofs in body");
     }
     int rot = j->type == mjJNT_HINGE || j->type == mjJNT_BALL;
     for (int k = c->body_jntadr[j->body]; rot && k < id; k++) {
       if (m->jnt_type[k] == mjJNT_BALL) {
-        return tn_compileFail(c, j->src, "type", "ball followed by rotation in body");
+        return tn__compileFail(c, j->src, "type", "ball followed by rotation in body");
       }
     }
     m->jnt_qposadr[id] = qadr;
     m->jnt_dofadr[id] = dadr;
-    qadr += tn_jointNq(j->type);
-    dadr += tn_jointNv(j->type);
+    qadr += tn__jointNq(j->type);
+    dadr += tn__jointNv(j->type);
     if (!compile_joint_fields(c, id, j)) {
       return 0;
     }
@@ -212,7 +213,7 @@ int tn_compileJoints(tnCompiler* c) {
  * kinematic trees
  * ------------------------------------------------------------------------------------- */
 
-int tn_compileTrees(tnCompiler* c) {
+int tn__compileTrees(tnCompiler* c) {
   mjModel* m = c->m;
   int tree = -1;
   for (int b = 0; b < m->nbody; b++) {
@@ -248,7 +249,7 @@ int tn_compileTrees(tnCompiler* c) {
 /* after the constants (dof_invweight0 at qpos0): a joint with springdamper="timeconst
  * dampratio" gets the stiffness and damping of a mass-spring-damper with the joint's mean
  * inverse weight, as MuJoCo converts solref */
-int tn_compileSpringDamper(tnCompiler* c) {
+int tn__compileSpringDamper(tnCompiler* c) {
   mjModel* m = c->m;
   for (int id = 0; id < m->njnt; id++) {
     const tnSpecJoint* j = TN_AT(c->spec->joints, tnSpecJoint, c->jnt_order[id]);
@@ -258,7 +259,7 @@ int tn_compileSpringDamper(tnCompiler* c) {
     }
 
     // mean inertia of the joint's dofs (free joints: translation and rotation differ)
-    int adr = m->jnt_dofadr[id], ndim = tn_jointNv(m->jnt_type[id]);
+    int adr = m->jnt_dofadr[id], ndim = tn__jointNv(m->jnt_type[id]);
     mjtNum invweight = 0;
     for (int k = 0; k < ndim; k++) {
       invweight += m->dof_invweight0[adr + k];
@@ -355,11 +356,11 @@ static void align_body(mjModel* m, int b) {
 }
 
 /* after the mass properties: free-joint bodies aligned with their inertial frames */
-int tn_compileAlignFree(tnCompiler* c) {
+int tn__compileAlignFree(tnCompiler* c) {
   mjModel* m = c->m;
   int* nchild = calloc((size_t)m->nbody, sizeof(int));
   if (!nchild) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
   for (int b = 1; b < m->nbody; b++) {
     nchild[m->body_parentid[b]]++;

@@ -6,7 +6,7 @@
 #include "compiler/compile_internal.h"
 
 /* numeric, text and tuple elements */
-int tn_compileCustom(tnCompiler* c) {
+int tn__compileCustom(tnCompiler* c) {
   mjModel* m = c->m;
   const tnSpec* s = c->spec;
   int adr = 0;
@@ -37,7 +37,7 @@ int tn_compileCustom(tnCompiler* c) {
       const tnSpecTupleElem* e = TN_AT(s->tuple_elems, tnSpecTupleElem, k);
       m->tuple_objtype[k] = e->objtype;
       m->tuple_objprm[k] = e->prm;
-      m->tuple_objid[k] = tn_compileRequire(c, e->objtype, e->objname, e->src, "objname");
+      m->tuple_objid[k] = tn__compileRequire(c, e->objtype, e->objname, e->src, "objname");
       if (m->tuple_objid[k] < 0) {
         return 0;
       }
@@ -54,7 +54,7 @@ static int key_array(tnCompiler* c, const tnSpecKey* k, const char* attr, mjtNum
     return 1;
   }
   if (given > n) {
-    return tn_compileFail(c, k->src, attr, "expected at most %d values, got %d", n, given);
+    return tn__compileFail(c, k->src, attr, "expected at most %d values, got %d", n, given);
   }
   mju_zero(dst, n);
   if (given) {
@@ -77,7 +77,7 @@ static void key_normalize(mjModel* m, mjtNum* qpos, mjtNum* mquat) {
 }
 
 /* keyframes (and the extra default keys requested by <size nkey>) */
-int tn_compileKeys(tnCompiler* c) {
+int tn__compileKeys(tnCompiler* c) {
   mjModel* m = c->m;
   for (int i = 0; i < m->nkey; i++) {
     mjtNum* qpos = m->key_qpos + m->nq * i;
@@ -100,7 +100,7 @@ int tn_compileKeys(tnCompiler* c) {
     // given values
     const tnSpecKey* k = TN_AT(c->spec->keys, tnSpecKey, i);
     m->key_time[i] = k->time;
-    if (tn_compileKeyMapped(c, i, k)) {
+    if (tn__compileKeyMapped(c, i, k)) {
       key_normalize(m, qpos, mquat);
       continue;
     }

@@ -127,14 +127,14 @@ static int rewrite_spec(tnSpec* s, const mjModel* m) {
 }
 
 /* discard the visual-only parts of spec in place; 0 with a message in err on failure */
-int tn_compileDiscardVisual(tnSpec* spec, char* err, int errsz) {
+int tn__compileDiscardVisual(tnSpec* spec, char* err, int errsz) {
   // the model as it is, with masses not yet scaled
   mjtNum totalmass = spec->compiler.settotalmass;
   int alignfree = spec->compiler.alignfree;
   spec->compiler.discardvisual = 0;
   spec->compiler.settotalmass = -1;
   spec->compiler.alignfree = -1; /* mass properties before any free-joint alignment */
-  mjModel* m = tn_compileSpec(spec, err, errsz);
+  mjModel* m = tn__compileSpec(spec, err, errsz);
   spec->compiler.settotalmass = totalmass;
   spec->compiler.alignfree = alignfree;
   if (!m) {

@@ -192,9 +192,8 @@ static int fuse_body(fuseState* f, int b) {
     mju_copy3(oipos, f->ipos + 3 * b);
     mju_copy4(oiquat, f->iquat + 4 * b);
     compose(bpos, bquat, oipos, oiquat);
-    if (!tn_accumulateInertia(f->mass + p, f->ipos + 3 * p, f->iquat + 4 * p,
-                              f->inertia + 3 * p, f->mass[b], oipos, oiquat,
-                              f->inertia + 3 * b)) {
+    if (!tn__accumulateInertia(f->mass + p, f->ipos + 3 * p, f->iquat + 4 * p, f->inertia + 3 * p,
+                               f->mass[b], oipos, oiquat, f->inertia + 3 * b)) {
       return 0;
     }
     f->receiver[p] = 1;
@@ -384,7 +383,7 @@ static void state_free(fuseState* f) {
 }
 
 /* fuse the static bodies of spec in place; 0 with a message in err on failure */
-int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz) {
+int tn__compileFuseStatic(tnSpec* spec, char* err, int errsz) {
   // the model as written, without fusing and with masses not yet scaled
   mjtNum totalmass = spec->compiler.settotalmass;
   int discard = spec->compiler.discardvisual, alignfree = spec->compiler.alignfree;
@@ -392,7 +391,7 @@ int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz) {
   spec->compiler.settotalmass = -1;
   spec->compiler.discardvisual = 0;
   spec->compiler.alignfree = -1; /* mass properties before any free-joint alignment */
-  mjModel* m = tn_compileSpec(spec, err, errsz);
+  mjModel* m = tn__compileSpec(spec, err, errsz);
   spec->compiler.settotalmass = totalmass;
   spec->compiler.discardvisual = discard;
   spec->compiler.alignfree = alignfree;

@@ -25,16 +25,16 @@ static int compile_frame(tnCompiler* c, int type, int has_fromto, const mjtNum f
                          const tnSrcPos* src, mjtNum pos[3], mjtNum quat[4], mjtNum size[3]) {
   if (has_fromto) {
     char why[256] = "";
-    if (!tn_fromtoFrame(type, fromto, pos, quat, size, why, sizeof(why))) {
-      return tn_compileFail(c, src, "fromto", "%s", why[0] ? why : "invalid fromto");
+    if (!tn__fromtoFrame(type, fromto, pos, quat, size, why, sizeof(why))) {
+      return tn__compileFail(c, src, "fromto", "%s", why[0] ? why : "invalid fromto");
     }
   } else {
     mju_copy3(pos, pos_in);
-    if (!tn_compileQuat(c, quat, orient, src)) {
+    if (!tn__compileQuat(c, quat, orient, src)) {
       return 0;
     }
   }
-  tn_frameApply(frame, pos, quat);
+  tn__frameApply(frame, pos, quat);
   return 1;
 }
 
@@ -43,7 +43,7 @@ static int check_sizes(tnCompiler* c, int type, const mjtNum size[3], const tnSr
                        const char* what) {
   for (int i = 0; i < required_sizes(type); i++) {
     if (!(size[i] > 0)) {
-      return tn_compileFail(c, src, "size", "size %d must be positive in %s", i, what);
+      return tn__compileFail(c, src, "size", "size %d must be positive in %s", i, what);
     }
   }
   return 1;
@@ -54,7 +54,7 @@ static int material_id(tnCompiler* c, const char* name, const tnSrcPos* src) {
   if (!name || !name[0]) {
     return -1;
   }
-  return tn_compileRequire(c, mjOBJ_MATERIAL, name, src, "material");
+  return tn__compileRequire(c, mjOBJ_MATERIAL, name, src, "material");
 }
 
 /* a mesh geom: its frame composed with the mesh frame, size, rbound and aabb from the
@@ -62,16 +62,16 @@ static int material_id(tnCompiler* c, const char* name, const tnSrcPos* src) {
 static int compile_mesh_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjModel* m = c->m;
   int mid;
-  const tnMesh* mesh = tn_compileGeomMesh(c, g, &mid);
+  const tnMesh* mesh = tn__compileGeomMesh(c, g, &mid);
   if (!mesh) {
     return 0;
   }
   if (g->shellinertia) {
-    return tn_compileFail(c, g->src, "shellinertia",
-                          "for mesh geoms, inertia should be specified in the mesh asset");
+    return tn__compileFail(c, g->src, "shellinertia",
+                           "for mesh geoms, inertia should be specified in the mesh asset");
   }
   if (g->has_fromto) {
-    return tn_compileFail(c, g->src, "fromto", "fromto is not implemented yet for mesh geoms");
+    return tn__compileFail(c, g->src, "fromto", "fromto is not implemented yet for mesh geoms");
   }
   m->geom_dataid[id] = mid;
 
@@ -81,12 +81,12 @@ static int compile_mesh_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjtNum* gpos = m->geom_pos + 3 * id;
   mjtNum* gquat = m->geom_quat + 4 * id;
   mju_copy3(pos, g->pos);
-  if (!tn_compileQuat(c, quat, &g->orient, g->src)) {
+  if (!tn__compileQuat(c, quat, &g->orient, g->src)) {
     return 0;
   }
-  tn_meshGeomFrame(mesh, pos, quat, gpos, gquat);
-  tn_frameApply(&g->frame, gpos, gquat);
-  tn_meshGeomBounds(mesh, m->geom_size + 3 * id, m->geom_rbound + id, m->geom_aabb + 6 * id);
+  tn__meshGeomFrame(mesh, pos, quat, gpos, gquat);
+  tn__frameApply(&g->frame, gpos, gquat);
+  tn__meshGeomBounds(mesh, m->geom_size + 3 * id, m->geom_rbound + id, m->geom_aabb + 6 * id);
   return 1;
 }
 
@@ -96,10 +96,10 @@ static int compile_mesh_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
 static int compile_fitted_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   mjModel* m = c->m;
   if (g->has_fromto) {
-    return tn_compileFail(c, g->src, "fromto", "fromto cannot be used with mesh geom");
+    return tn__compileFail(c, g->src, "fromto", "fromto cannot be used with mesh geom");
   }
   int mid;
-  const tnMesh* mesh = tn_compileGeomMesh(c, g, &mid);
+  const tnMesh* mesh = tn__compileGeomMesh(c, g, &mid);
   if (!mesh) {
     return 0;
   }
@@ -108,15 +108,15 @@ static int compile_fitted_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   // fitted size and center
   char why[256] = "";
   mjtNum meshpos[3];
-  if (!tn_meshFitGeom(mesh, g->type, c->spec->compiler.fitaabb, g->fitscale,
-                      m->geom_size + 3 * id, meshpos, why, sizeof(why))) {
-    return tn_compileFail(c, g->src, "type", "%s", why);
+  if (!tn__meshFitGeom(mesh, g->type, c->spec->compiler.fitaabb, g->fitscale, m->geom_size + 3 * id,
+                       meshpos, why, sizeof(why))) {
+    return tn__compileFail(c, g->src, "type", "%s", why);
   }
 
   // pose: geom frame, then the fitted center and the mesh orientation, then <frame>
   mjtNum pos[3], quat[4], mat[9], off[3];
   mju_copy3(pos, g->pos);
-  if (!tn_compileQuat(c, quat, &g->orient, g->src)) {
+  if (!tn__compileQuat(c, quat, &g->orient, g->src)) {
     return 0;
   }
   mju_quat2Mat(mat, quat);
@@ -127,7 +127,7 @@ static int compile_fitted_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
     gpos[k] = pos[k] + off[k];
   }
   mju_mulQuat(gquat, quat, mesh->quat);
-  tn_frameApply(&g->frame, gpos, gquat);
+  tn__frameApply(&g->frame, gpos, gquat);
   return check_sizes(c, g->type, m->geom_size + 3 * id, g->src, "geom");
 }
 
@@ -140,19 +140,19 @@ static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
     return compile_mesh_geom(c, id, g);
   }
   if (g->type == mjGEOM_SDF) {
-    return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
+    return tn__compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
   }
   if (g->mesh) {
     return compile_fitted_geom(c, id, g);
   }
   if (g->type == mjGEOM_SDF) {
-    return tn_compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
+    return tn__compileFail(c, g->src, "type", "sdf geoms are not implemented yet");
   }
   if (g->type == mjGEOM_HFIELD) {
     if (!g->hfield) {
-      return tn_compileFail(c, g->src, "hfield", "hfield geom needs an hfield asset");
+      return tn__compileFail(c, g->src, "hfield", "hfield geom needs an hfield asset");
     }
-    int h = tn_compileRequire(c, mjOBJ_HFIELD, g->hfield, g->src, "hfield");
+    int h = tn__compileRequire(c, mjOBJ_HFIELD, g->hfield, g->src, "hfield");
     if (h < 0) {
       return 0;
     }
@@ -164,13 +164,13 @@ static int compile_geom_shape(tnCompiler* c, int id, const tnSpecGeom* g) {
     return 1;
   }
   if (g->hfield) {
-    return tn_compileFail(c, g->src, "hfield", "only hfield geoms can reference an hfield");
+    return tn__compileFail(c, g->src, "hfield", "only hfield geoms can reference an hfield");
   }
   if (g->type == mjGEOM_PLANE && m->body_weldid[g->body] != 0) {
-    return tn_compileFail(c, g->src, "type", "plane only allowed in static bodies");
+    return tn__compileFail(c, g->src, "type", "plane only allowed in static bodies");
   }
   if (g->type == mjGEOM_PLANE && !(size[2] > 0)) {
-    return tn_compileFail(c, g->src, "size", "plane size(3) must be positive");
+    return tn__compileFail(c, g->src, "size", "plane size(3) must be positive");
   }
   return check_sizes(c, g->type, size, g->src, "geom");
 }
@@ -186,15 +186,15 @@ static int compile_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
       !compile_geom_shape(c, id, g)) {
     return 0;
   }
-  tn_frameApply(&g->fuse, m->geom_pos + 3 * id, m->geom_quat + 4 * id);
+  tn__frameApply(&g->fuse, m->geom_pos + 3 * id, m->geom_quat + 4 * id);
 
   // mass properties as written, contact properties
   if ((!isnan(g->mass) && g->mass < 0) || g->density < 0) {
-    return tn_compileFail(c, g->src, g->density < 0 ? "density" : "mass",
-                          "mass, inertia or density are negative in geom");
+    return tn__compileFail(c, g->src, g->density < 0 ? "density" : "mass",
+                           "mass, inertia or density are negative in geom");
   }
   if (g->condim != 1 && g->condim != 3 && g->condim != 4 && g->condim != 6) {
-    return tn_compileFail(c, g->src, "condim", "must be 1, 3, 4 or 6");
+    return tn__compileFail(c, g->src, "condim", "must be 1, 3, 4 or 6");
   }
   m->geom_contype[id] = g->contype;
   m->geom_conaffinity[id] = g->conaffinity;
@@ -219,11 +219,11 @@ static int compile_geom(tnCompiler* c, int id, const tnSpecGeom* g) {
   if (g->fluidshape == 1) {
     mju_copy(fluid + 1, g->fluidcoef, 5);
   }
-  return tn_compileUser(c, m->geom_user + m->nuser_geom * id, m->nuser_geom, &g->user, g->src);
+  return tn__compileUser(c, m->geom_user + m->nuser_geom * id, m->nuser_geom, &g->user, g->src);
 }
 
 /* geoms in model order, and the per-body geom counts and contact summaries */
-int tn_compileGeoms(tnCompiler* c) {
+int tn__compileGeoms(tnCompiler* c) {
   mjModel* m = c->m;
   for (int b = 0; b < m->nbody; b++) {
     m->body_geomadr[b] = -1;
@@ -247,7 +247,7 @@ int tn_compileGeoms(tnCompiler* c) {
 }
 
 /* sites in model order */
-int tn_compileSites(tnCompiler* c) {
+int tn__compileSites(tnCompiler* c) {
   mjModel* m = c->m;
   for (int id = 0; id < m->nsite; id++) {
     const tnSpecSite* s = TN_AT(c->spec->sites, tnSpecSite, c->site_order[id]);
@@ -257,20 +257,20 @@ int tn_compileSites(tnCompiler* c) {
     mju_copy3(m->site_size + 3 * id, s->size);
     if (s->type == mjGEOM_MESH || s->type == mjGEOM_HFIELD || s->type == mjGEOM_SDF ||
         s->type == mjGEOM_PLANE) {
-      return tn_compileFail(c, s->src, "type", "site type must be a primitive solid");
+      return tn__compileFail(c, s->src, "type", "site type must be a primitive solid");
     }
     if (!compile_frame(c, s->type, s->has_fromto, s->fromto, s->pos, &s->orient, &s->frame, s->src,
                        m->site_pos + 3 * id, m->site_quat + 4 * id, m->site_size + 3 * id) ||
         !check_sizes(c, s->type, m->site_size + 3 * id, s->src, "site")) {
       return 0;
     }
-    tn_frameApply(&s->fuse, m->site_pos + 3 * id, m->site_quat + 4 * id);
+    tn__frameApply(&s->fuse, m->site_pos + 3 * id, m->site_quat + 4 * id);
     m->site_matid[id] = material_id(c, s->material, s->src);
     if (s->material && m->site_matid[id] < 0) {
       return 0;
     }
     memcpy(m->site_rgba + 4 * id, s->rgba, sizeof(float) * 4);
-    if (!tn_compileUser(c, m->site_user + m->nuser_site * id, m->nuser_site, &s->user, s->src)) {
+    if (!tn__compileUser(c, m->site_user + m->nuser_site * id, m->nuser_site, &s->user, s->src)) {
       return 0;
     }
   }
@@ -283,10 +283,10 @@ static int target_body(tnCompiler* c, int mode, const char* target, const tnSrcP
   *out = -1;
   int needs = mode == mjCAMLIGHT_TARGETBODY || mode == mjCAMLIGHT_TARGETBODYCOM;
   if (needs && !target) {
-    return tn_compileFail(c, src, "target", "required by mode targetbody/targetbodycom");
+    return tn__compileFail(c, src, "target", "required by mode targetbody/targetbodycom");
   }
   if (needs) {
-    *out = tn_compileRequire(c, mjOBJ_BODY, target, src, "target");
+    *out = tn__compileRequire(c, mjOBJ_BODY, target, src, "target");
     return *out >= 0;
   }
   return 1;
@@ -300,12 +300,12 @@ static int compile_camera(tnCompiler* c, int id, const tnSpecCamera* s) {
   mju_copy3(m->cam_pos + 3 * id, s->pos);
   m->cam_fovy[id] = s->fovy;
   m->cam_ipd[id] = s->ipd;
-  if (!tn_compileQuat(c, m->cam_quat + 4 * id, &s->orient, s->src)) {
+  if (!tn__compileQuat(c, m->cam_quat + 4 * id, &s->orient, s->src)) {
     return 0;
   }
-  tn_frameApply(&s->frame, m->cam_pos + 3 * id, m->cam_quat + 4 * id);
+  tn__frameApply(&s->frame, m->cam_pos + 3 * id, m->cam_quat + 4 * id);
   return target_body(c, s->mode, s->target, s->src, &m->cam_targetbodyid[id]) &&
-         tn_compileUser(c, m->cam_user + m->nuser_cam * id, m->nuser_cam, &s->user, s->src);
+         tn__compileUser(c, m->cam_user + m->nuser_cam * id, m->nuser_cam, &s->user, s->src);
 }
 
 /* one light */
@@ -317,12 +317,12 @@ static int compile_light(tnCompiler* c, int id, const tnSpecLight* s) {
   m->light_castshadow[id] = (mjtByte)s->castshadow;
   m->light_active[id] = (mjtByte)s->active;
   mju_copy3(m->light_pos + 3 * id, s->pos);
-  tn_frameApply(&s->frame, m->light_pos + 3 * id, NULL);
+  tn__frameApply(&s->frame, m->light_pos + 3 * id, NULL);
   mjtNum* dir = m->light_dir + 3 * id;
   mju_copy3(dir, s->dir);
-  tn_frameRotate(&s->frame, dir);
+  tn__frameRotate(&s->frame, dir);
   if (mju_norm3(dir) < mjMINVAL) {
-    return tn_compileFail(c, s->src, "dir", "light direction cannot be zero");
+    return tn__compileFail(c, s->src, "dir", "light direction cannot be zero");
   }
   mju_normalize3(dir);
   memcpy(m->light_attenuation + 3 * id, s->attenuation, sizeof(float) * 3);
@@ -335,7 +335,7 @@ static int compile_light(tnCompiler* c, int id, const tnSpecLight* s) {
 }
 
 /* cameras and lights in model order */
-int tn_compileCamLights(tnCompiler* c) {
+int tn__compileCamLights(tnCompiler* c) {
   for (int id = 0; id < c->m->ncam; id++) {
     if (!compile_camera(c, id, TN_AT(c->spec->cameras, tnSpecCamera, c->cam_order[id]))) {
       return 0;

@@ -20,19 +20,19 @@ static int explicit_inertia(tnCompiler* c, int b, const tnSpecBody* body) {
   if (body->has_fullinertia) {
     char why[256] = "";
     if (body->iorient.kind != TN_ORIENT_NONE) {
-      return tn_compileFail(c, src, "fullinertia", "cannot be combined with an orientation");
+      return tn__compileFail(c, src, "fullinertia", "cannot be combined with an orientation");
     }
-    if (!tn_fullInertiaToPrincipal(body->fullinertia, m->body_inertia + 3 * b,
-                                   m->body_iquat + 4 * b, why, sizeof(why))) {
-      return tn_compileFail(c, src, "fullinertia", "%s", why[0] ? why : "invalid inertia");
+    if (!tn__fullInertiaToPrincipal(body->fullinertia, m->body_inertia + 3 * b,
+                                    m->body_iquat + 4 * b, why, sizeof(why))) {
+      return tn__compileFail(c, src, "fullinertia", "%s", why[0] ? why : "invalid inertia");
     }
   } else {
     mju_copy3(m->body_inertia + 3 * b, body->inertia);
-    if (!tn_compileQuat(c, m->body_iquat + 4 * b, &body->iorient, src)) {
+    if (!tn__compileQuat(c, m->body_iquat + 4 * b, &body->iorient, src)) {
       return 0;
     }
   }
-  tn_frameApply(&body->iframe, m->body_ipos + 3 * b, m->body_iquat + 4 * b);
+  tn__frameApply(&body->iframe, m->body_ipos + 3 * b, m->body_iquat + 4 * b);
   return 1;
 }
 
@@ -52,10 +52,10 @@ static int one_geom_inertia(tnCompiler* c, int id, const tnSpecGeom* g, mjtNum g
   const mjModel* m = c->m;
   if (m->geom_type[id] == mjGEOM_MESH) {
     const tnMesh* mesh = c->meshes + m->geom_dataid[id];
-    return tn_meshGeomInertia(mesh, given, g->density, mass, inert, why, whysz) == 0;
+    return tn__meshGeomInertia(mesh, given, g->density, mass, inert, why, whysz) == 0;
   }
-  return tn_geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density,
-                        g->shellinertia, mass, inert, why, whysz);
+  return tn__geomInertia(m->geom_type[id], m->geom_size + 3 * id, given, g->density,
+                         g->shellinertia, mass, inert, why, whysz);
 }
 
 /* mass properties of body b from its geoms */
@@ -68,7 +68,7 @@ static int geom_inertia(tnCompiler* c, int b) {
   mjtNum* quat = calloc((size_t)(n ? 4 * n : 1), sizeof(mjtNum));
   int ok = mass && inert && pos && quat;
   if (!ok) {
-    tn_compileFail(c, NULL, NULL, "out of memory");
+    tn__compileFail(c, NULL, NULL, "out of memory");
   }
 
   // each geom's mass and principal inertia in its own frame
@@ -82,7 +82,7 @@ static int geom_inertia(tnCompiler* c, int b) {
     char why[256] = "";
     mjtNum given = isnan(g->mass) ? -1 : g->mass;
     if (!one_geom_inertia(c, id, g, given, mass + k, inert + 3 * k, why, sizeof(why))) {
-      ok = tn_compileFail(c, g->src, NULL, "%s", why[0] ? why : "invalid geom inertia");
+      ok = tn__compileFail(c, g->src, NULL, "%s", why[0] ? why : "invalid geom inertia");
       break;
     }
     mju_copy3(pos + 3 * k, m->geom_pos + 3 * id);
@@ -92,8 +92,8 @@ static int geom_inertia(tnCompiler* c, int b) {
 
   // combine into the body's inertial frame
   if (ok && k) {
-    tn_combineInertia(k, mass, pos, quat, inert, m->body_mass + b, m->body_ipos + 3 * b,
-                      m->body_iquat + 4 * b, m->body_inertia + 3 * b);
+    tn__combineInertia(k, mass, pos, quat, inert, m->body_mass + b, m->body_ipos + 3 * b,
+                       m->body_iquat + 4 * b, m->body_inertia + 3 * b);
   }
   free(mass);
   free(inert);
@@ -170,14 +170,14 @@ static int check_moving(tnCompiler* c) {
   mjModel* m = c->m;
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_jntnum[b] && !welded_mass(m, b)) {
-      return tn_compileFail(c, TN_AT(c->spec->bodies, tnSpecBody, b)->src, NULL,
-                            "mass and inertia of moving bodies must be larger than mjMINVAL");
+      return tn__compileFail(c, TN_AT(c->spec->bodies, tnSpecBody, b)->src, NULL,
+                             "mass and inertia of moving bodies must be larger than mjMINVAL");
     }
   }
   return 1;
 }
 
-int tn_compileInertias(tnCompiler* c) {
+int tn__compileInertias(tnCompiler* c) {
   mjModel* m = c->m;
   int mode = c->spec->compiler.inertiafromgeom;
   for (int b = 1; b < m->nbody; b++) {
@@ -201,14 +201,14 @@ int tn_compileInertias(tnCompiler* c) {
     // (before any enclosing <frame> is applied) into the inertial frame
     if (!body->has_inertial && m->body_mass[b] == 0) {
       mju_copy3(m->body_ipos + 3 * b, body->pos);
-      if (!tn_compileQuat(c, m->body_iquat + 4 * b, &body->orient, body->src)) {
+      if (!tn__compileQuat(c, m->body_iquat + 4 * b, &body->orient, body->src)) {
         return 0;
       }
     }
     adjust_body(c, b);
     if (!triangle_ok(m->body_inertia + 3 * b)) {
-      return tn_compileFail(c, body->has_inertial ? body->inertial_src : body->src, NULL,
-                            "inertia must satisfy A + B >= C; use 'balanceinertia' to fix");
+      return tn__compileFail(c, body->has_inertial ? body->inertial_src : body->src, NULL,
+                             "inertia must satisfy A + B >= C; use 'balanceinertia' to fix");
     }
   }
   scale_total_mass(c);

@@ -36,86 +36,86 @@ typedef struct tnCompiler_ {
 } tnCompiler;
 
 /* error at a spec element (printf-style); returns 0 */
-int tn_compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...)
+int tn__compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* model id of the object named `name` of type `objtype` (mjtObj), -1 if none.
  * Valid once the ordering stage ran (body-grouped objects use model ids). */
-int tn_compileFind(const tnCompiler* c, int objtype, const char* name);
+int tn__compileFind(const tnCompiler* c, int objtype, const char* name);
 
 /* the same, reporting "unknown <what> 'name'" at src/attr when missing */
-int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
-                      const char* attr);
+int tn__compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
+                       const char* attr);
 
 /* joint dimensions */
-int tn_jointNq(int type);
-int tn_jointNv(int type);
+int tn__jointNq(int type);
+int tn__jointNv(int type);
 
 /* fusestatic: merge static bodies into their parents in the spec (compile_fuse.c) */
-int tn_compileFuseStatic(tnSpec* spec, char* err, int errsz);
+int tn__compileFuseStatic(tnSpec* spec, char* err, int errsz);
 /* discardvisual: remove visual-only geoms, meshes, materials in the spec (compile_discard.c) */
-int tn_compileDiscardVisual(tnSpec* spec, char* err, int errsz);
+int tn__compileDiscardVisual(tnSpec* spec, char* err, int errsz);
 
 /* stages */
-int tn_compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */
-void tn_compileOrderFree(tnCompiler* c);
-int tn_sensorDim(const tnSpecSensor* sensor); /* compile_sensor.c: data size of a sensor */
-int tn_compileBodies(tnCompiler* c);          /* compile_body.c */
-int tn_compileJoints(tnCompiler* c);          /* compile_body.c */
-int tn_compileTrees(tnCompiler* c);           /* compile_body.c */
-int tn_compileSpringDamper(tnCompiler* c);    /* compile_body.c, after constants */
-int tn_compileAlignFree(tnCompiler* c);       /* compile_body.c, after mass properties */
-int tn_compileInertias(tnCompiler* c);        /* compile_inertia.c */
-int tn_compileGeoms(tnCompiler* c);           /* compile_geom.c */
-int tn_compileSites(tnCompiler* c);           /* compile_geom.c */
-int tn_compileCamLights(tnCompiler* c);       /* compile_geom.c */
-int tn_compileAssets(tnCompiler* c);          /* compile_asset.c */
-int tn_compileHFieldFiles(tnCompiler* c);     /* compile_asset.c: load files, pre-sizes */
-int tn_compileSkinFiles(tnCompiler* c);       /* compile_skin.c: load files, pre-sizes */
-int tn_compileSkinSizes(tnCompiler* c, mjModel* sz); /* compile_skin.c */
-int tn_compileSkins(tnCompiler* c);           /* compile_skin.c: skin_* arrays */
-int tn_compileMeshes(tnCompiler* c);          /* compile_mesh.c: load + process, pre-sizes */
-void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
-int tn_compileMeshModel(tnCompiler* c);       /* compile_mesh.c: mesh_* arrays */
-void tn_compileMeshFree(tnCompiler* c);       /* compile_mesh.c */
+int tn__compileOrderSizes(tnCompiler* c, mjModel* sz); /* compile_order.c: numbering, sizes */
+void tn__compileOrderFree(tnCompiler* c);
+int tn__sensorDim(const tnSpecSensor* sensor);        /* compile_sensor.c: data size of a sensor */
+int tn__compileBodies(tnCompiler* c);                 /* compile_body.c */
+int tn__compileJoints(tnCompiler* c);                 /* compile_body.c */
+int tn__compileTrees(tnCompiler* c);                  /* compile_body.c */
+int tn__compileSpringDamper(tnCompiler* c);           /* compile_body.c, after constants */
+int tn__compileAlignFree(tnCompiler* c);              /* compile_body.c, after mass properties */
+int tn__compileInertias(tnCompiler* c);               /* compile_inertia.c */
+int tn__compileGeoms(tnCompiler* c);                  /* compile_geom.c */
+int tn__compileSites(tnCompiler* c);                  /* compile_geom.c */
+int tn__compileCamLights(tnCompiler* c);              /* compile_geom.c */
+int tn__compileAssets(tnCompiler* c);                 /* compile_asset.c */
+int tn__compileHFieldFiles(tnCompiler* c);            /* compile_asset.c: load files, pre-sizes */
+int tn__compileSkinFiles(tnCompiler* c);              /* compile_skin.c: load files, pre-sizes */
+int tn__compileSkinSizes(tnCompiler* c, mjModel* sz); /* compile_skin.c */
+int tn__compileSkins(tnCompiler* c);                  /* compile_skin.c: skin_* arrays */
+int tn__compileMeshes(tnCompiler* c); /* compile_mesh.c: load + process, pre-sizes */
+void tn__compileMeshSizes(const tnCompiler* c, mjModel* sz); /* compile_mesh.c */
+int tn__compileMeshModel(tnCompiler* c);                     /* compile_mesh.c: mesh_* arrays */
+void tn__compileMeshFree(tnCompiler* c);                     /* compile_mesh.c */
 /* fit a primitive geom of `type` to a processed mesh: size (then scaled by fitscale) and
  * the geom center's offset meshpos, to compose with the mesh orientation (geom_fit.c);
  * 0 with a reason for a type that cannot be fitted */
-int tn_meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
-                   mjtNum meshpos[3], char* err, int errsz);
+int tn__meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
+                    mjtNum meshpos[3], char* err, int errsz);
 /* the processed mesh of mesh geom g and its id, NULL after an error (compile_mesh.c) */
-const tnMesh* tn_compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
-int tn_compileContacts(tnCompiler* c);        /* compile_asset.c: pairs, excludes */
-int tn_compileTendons(tnCompiler* c);         /* compile_tendon.c */
-int tn_compileEqualities(tnCompiler* c);      /* compile_tendon.c */
-int tn_compileActuators(tnCompiler* c);       /* compile_actuator.c */
-int tn_compileDampratio(tnCompiler* c);       /* compile_actuator.c, after constants */
-int tn_compileLengthRange(tnCompiler* c);     /* lengthrange.c, after constants */
-int tn_compileSensors(tnCompiler* c);         /* compile_sensor.c */
-void tn_compilePluginSizes(const tnSpec* s, mjModel* sz); /* compile_plugin.c */
-int tn_compilePlugins(tnCompiler* c);         /* compile_plugin.c, end of tn_compileActuators */
-int tn_compileCustom(tnCompiler* c);          /* compile_custom.c */
-int tn_compileKeys(tnCompiler* c);            /* compile_custom.c */
+const tnMesh* tn__compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
+int tn__compileContacts(tnCompiler* c);                    /* compile_asset.c: pairs, excludes */
+int tn__compileTendons(tnCompiler* c);                     /* compile_tendon.c */
+int tn__compileEqualities(tnCompiler* c);                  /* compile_tendon.c */
+int tn__compileActuators(tnCompiler* c);                   /* compile_actuator.c */
+int tn__compileDampratio(tnCompiler* c);                   /* compile_actuator.c, after constants */
+int tn__compileLengthRange(tnCompiler* c);                 /* lengthrange.c, after constants */
+int tn__compileSensors(tnCompiler* c);                     /* compile_sensor.c */
+void tn__compilePluginSizes(const tnSpec* s, mjModel* sz); /* compile_plugin.c */
+int tn__compilePlugins(tnCompiler* c); /* compile_plugin.c, end of tn__compileActuators */
+int tn__compileCustom(tnCompiler* c);  /* compile_custom.c */
+int tn__compileKeys(tnCompiler* c);    /* compile_custom.c */
 /* key i from a keyframe brought along by <attach>: 1 when placed, 0 when k is not one
  * (compile_keymap.c) */
-int tn_compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k);
-int tn_compileNames(tnCompiler* c);           /* compile_names.c */
-int tn_countNames(const tnSpec* spec);        /* compile_names.c: bytes of m->names */
-int tn_checkNames(tnCompiler* c);             /* compile_names.c: repeated names */
+int tn__compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k);
+int tn__compileNames(tnCompiler* c);    /* compile_names.c */
+int tn__countNames(const tnSpec* spec); /* compile_names.c: bytes of m->names */
+int tn__checkNames(tnCompiler* c);      /* compile_names.c: repeated names */
 
 /* copy user data into a model row of width n (zero-padded); 0 when too long */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src);
+int tn__compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src);
 
 /* resolve a TN_AUTO limited flag from its range; 0 on error */
-int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
-                      const char* flagattr, const char* rangeattr, int* out);
+int tn__compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
+                       const char* flagattr, const char* rangeattr, int* out);
 
 /* apply an enclosing <frame> pose to a local position and orientation (quat may be NULL) */
-void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]);
+void tn__frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]);
 /* rotate a direction by an enclosing <frame> */
-void tn_frameRotate(const tnFrame* f, mjtNum vec[3]);
+void tn__frameRotate(const tnFrame* f, mjtNum vec[3]);
 
 /* convert an orientation to a quaternion with the compiler's angle settings */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src);
+int tn__compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src);
 
 #endif /* TORSION_COMPILE_INTERNAL_H */

@@ -74,7 +74,7 @@ static void place_run(tnCompiler* c, int i, const tnSpecKey* k, const tnSpecKeyS
 }
 
 /* key i from an attached keyframe: 1 when placed, 0 when k is not one */
-int tn_compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k) {
+int tn__compileKeyMapped(tnCompiler* c, int i, const tnSpecKey* k) {
   const tnSpecKeyMap* map = find_map(c->spec, k);
   if (!map) {
     return 0;

@@ -52,21 +52,21 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
 
   // the data: a file (format from content_type or the extension) or inline lists
   if (sm->file) {
-    tnMeshFormat format = tn_meshFormat(sm->file, sm->content_type);
+    tnMeshFormat format = tn__meshFormat(sm->file, sm->content_type);
     if (sm->content_type && format == TN_MESH_FORMAT_AUTO) {
-      return tn_compileFail(c, sm->src, "content_type",
-                            "unsupported content_type '%s' of mesh '%s'", sm->content_type, name);
+      return tn__compileFail(c, sm->src, "content_type",
+                             "unsupported content_type '%s' of mesh '%s'", sm->content_type, name);
     }
-    ok = tn_meshLoadFile(mesh, name, sm->path, format, why, sizeof(why)) == 0;
+    ok = tn__meshLoadFile(mesh, name, sm->path, format, why, sizeof(why)) == 0;
   } else {
-    ok = tn_meshFromLists(mesh, name, sm->vertex, sm->nvertex / 3, sm->face, sm->nface / 3, why,
-                          sizeof(why)) == 0;
+    ok = tn__meshFromLists(mesh, name, sm->vertex, sm->nvertex / 3, sm->face, sm->nface / 3, why,
+                           sizeof(why)) == 0;
   }
 
   // options, then hull, mass properties and the principal frame
   if (ok) {
     tnMeshOptions opt;
-    tn_meshDefaultOptions(&opt);
+    tn__meshDefaultOptions(&opt);
     mju_copy3(opt.scale, sm->scale);
     mju_copy3(opt.refpos, sm->refpos);
     mju_copy4(opt.refquat, sm->refquat);
@@ -74,28 +74,28 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
     opt.maxhullvert = sm->maxhullvert;
     opt.needhull = mesh_needs_hull(c->spec, sm->name);
     int hadfaces = mesh->nface > 0;
-    ok = tn_meshProcess(mesh, &opt, why, sizeof(why)) == 0;
+    ok = tn__meshProcess(mesh, &opt, why, sizeof(why)) == 0;
 
     // MuJoCo keeps no hull (mesh_graphadr -1) for a mesh that needs none
     if (ok && !opt.needhull && opt.inertia != TN_MESH_INERTIA_CONVEX && hadfaces) {
       free(mesh->graph);
       mesh->graph = NULL;
       mesh->ngraph = 0;
-      tn_meshFreePolygons(mesh);
+      tn__meshFreePolygons(mesh);
     }
   }
   if (!ok) {
-    return tn_compileFail(c, sm->src, NULL, "%s", why[0] ? why : "invalid mesh");
+    return tn__compileFail(c, sm->src, NULL, "%s", why[0] ? why : "invalid mesh");
   }
   return 1;
 }
 
 /* load and process every mesh asset into c->meshes */
-int tn_compileMeshes(tnCompiler* c) {
+int tn__compileMeshes(tnCompiler* c) {
   int n = c->spec->meshes.n;
   c->meshes = calloc((size_t)(n ? n : 1), sizeof(tnMesh));
   if (!c->meshes) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
   c->nmesh = n;
   for (int i = 0; i < n; i++) {
@@ -107,7 +107,7 @@ int tn_compileMeshes(tnCompiler* c) {
 }
 
 /* model sizes of the meshes */
-void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz) {
+void tn__compileMeshSizes(const tnCompiler* c, mjModel* sz) {
   sz->nmesh = c->nmesh;
   for (int i = 0; i < c->nmesh; i++) {
     sz->nmeshvert += c->meshes[i].nvert;
@@ -120,12 +120,12 @@ void tn_compileMeshSizes(const tnCompiler* c, mjModel* sz) {
 }
 
 /* copy every mesh into the model's mesh_* arrays */
-int tn_compileMeshModel(tnCompiler* c) {
+int tn__compileMeshModel(tnCompiler* c) {
   int vertadr = 0, faceadr = 0, graphadr = 0, polyadr = 0, polyvertadr = 0;
   for (int i = 0; i < c->nmesh; i++) {
     const tnMesh* mesh = c->meshes + i;
-    tn_meshToModel(mesh, c->m, i, vertadr, faceadr, graphadr);
-    tn_meshPolygonsToModel(mesh, c->m, i, vertadr, polyadr, polyvertadr);
+    tn__meshToModel(mesh, c->m, i, vertadr, faceadr, graphadr);
+    tn__meshPolygonsToModel(mesh, c->m, i, vertadr, polyadr, polyvertadr);
     polyadr += mesh->npoly;
     polyvertadr += mesh->npolyvert;
     vertadr += mesh->nvert;
@@ -136,20 +136,20 @@ int tn_compileMeshModel(tnCompiler* c) {
 }
 
 /* the processed mesh of a mesh geom (spec geom g), NULL with an error */
-const tnMesh* tn_compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id) {
+const tnMesh* tn__compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id) {
   *id = -1;
   if (!g->mesh) {
-    tn_compileFail(c, g->src, "mesh", "mesh geom needs a mesh asset");
+    tn__compileFail(c, g->src, "mesh", "mesh geom needs a mesh asset");
     return NULL;
   }
-  *id = tn_compileRequire(c, mjOBJ_MESH, g->mesh, g->src, "mesh");
+  *id = tn__compileRequire(c, mjOBJ_MESH, g->mesh, g->src, "mesh");
   return *id < 0 ? NULL : c->meshes + *id;
 }
 
 /* release the meshes */
-void tn_compileMeshFree(tnCompiler* c) {
+void tn__compileMeshFree(tnCompiler* c) {
   for (int i = 0; c->meshes && i < c->nmesh; i++) {
-    tn_meshFree(c->meshes + i);
+    tn__meshFree(c->meshes + i);
   }
   free(c->meshes);
   c->meshes = NULL;

@@ -1,11 +1,11 @@
-/* compiler/compile_model.c — tn_compileSpec: the compiler's driver.
+/* compiler/compile_model.c — tn__compileSpec: the compiler's driver.
  *
  * Stages, in order: names checked; objects numbered and every size computed; the model
- * allocated at once (tn_allocModel; mesh assets are loaded and processed before, as they
+ * allocated at once (tn__allocModel; mesh assets are loaded and processed before, as they
  * set mesh sizes); options copied; bodies, joints and dofs, trees, geoms,
  * sites, cameras and lights, assets and contacts, mass properties, tendons, equalities,
  * actuators, sensors, custom data, keyframes and names filled; then the constants pass
- * (tn_compileFinish) and what depends on it (damping ratios, statistic overrides). */
+ * (tn__compileFinish) and what depends on it (damping ratios, statistic overrides). */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 
 /* arena bytes: <size memory>, else the larger of the default and nstack */
 static void set_arena(const tnSpec* s, mjModel* m) {
-  long long bytes = (long long)tn_defaultArena(m);
+  long long bytes = (long long)tn__defaultArena(m);
   if (s->memory >= 0) {
     bytes = s->memory;
   } else if (s->nstack > 0 && (long long)s->nstack * 8 > bytes) {
@@ -48,17 +48,16 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 /* every fill stage, in dependency order */
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
-  return tn_compileBodies(c) && tn_compileJoints(c) && tn_compileTrees(c) && tn_compileAssets(c) &&
-         tn_compileSkins(c) && tn_compileMeshModel(c) &&
-         tn_compileGeoms(c) && tn_compileSites(c) && tn_compileCamLights(c) &&
-         tn_compileContacts(c) && tn_compileInertias(c) && tn_compileAlignFree(c) &&
-         tn_compileTendons(c) &&
-         tn_compileEqualities(c) && tn_compileActuators(c) && tn_compileSensors(c) &&
-         tn_compileCustom(c) && tn_compileKeys(c) && tn_compileNames(c);
+  return tn__compileBodies(c) && tn__compileJoints(c) && tn__compileTrees(c) &&
+         tn__compileAssets(c) && tn__compileSkins(c) && tn__compileMeshModel(c) &&
+         tn__compileGeoms(c) && tn__compileSites(c) && tn__compileCamLights(c) &&
+         tn__compileContacts(c) && tn__compileInertias(c) && tn__compileAlignFree(c) &&
+         tn__compileTendons(c) && tn__compileEqualities(c) && tn__compileActuators(c) &&
+         tn__compileSensors(c) && tn__compileCustom(c) && tn__compileKeys(c) && tn__compileNames(c);
 }
 
 /* compile a spec into a model */
-mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
+mjModel* tn__compileSpec(tnSpec* spec, char* err, int errsz) {
   tnCompiler c;
   memset(&c, 0, sizeof(c));
   c.spec = spec;
@@ -66,25 +65,25 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
   c.errsz = errsz;
 
   // static bodies merged first (the spec is rewritten)
-  if (spec->compiler.fusestatic > 0 && !tn_compileFuseStatic(spec, err, errsz)) {
+  if (spec->compiler.fusestatic > 0 && !tn__compileFuseStatic(spec, err, errsz)) {
     return NULL;
   }
 
   // then what is only drawn removed (the spec is rewritten)
-  if (spec->compiler.discardvisual > 0 && !tn_compileDiscardVisual(spec, err, errsz)) {
+  if (spec->compiler.discardvisual > 0 && !tn__compileDiscardVisual(spec, err, errsz)) {
     return NULL;
   }
 
   // numbering and sizes, then one allocation
   mjModel sizes;
-  int ok = tn_checkNames(&c) && tn_compileMeshes(&c) && tn_compileHFieldFiles(&c) &&
-           tn_compileSkinFiles(&c) && tn_compileOrderSizes(&c, &sizes) &&
-           tn_compileSkinSizes(&c, &sizes);
+  int ok = tn__checkNames(&c) && tn__compileMeshes(&c) && tn__compileHFieldFiles(&c) &&
+           tn__compileSkinFiles(&c) && tn__compileOrderSizes(&c, &sizes) &&
+           tn__compileSkinSizes(&c, &sizes);
   if (ok) {
-    c.m = tn_allocModel(&sizes);
+    c.m = tn__allocModel(&sizes);
     ok = c.m != NULL;
     if (!ok) {
-      tn_compileFail(&c, NULL, NULL, "out of memory allocating the model");
+      tn__compileFail(&c, NULL, NULL, "out of memory allocating the model");
     }
   }
 
@@ -95,19 +94,19 @@ mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz) {
   }
   if (ok) {
     char why[512] = "";
-    ok = tn_compileFinish(c.m, why, sizeof(why));
+    ok = tn__compileFinish(c.m, why, sizeof(why));
     if (!ok) {
-      tn_compileFail(&c, NULL, NULL, "%s", why[0] ? why : "model constants failed");
+      tn__compileFail(&c, NULL, NULL, "%s", why[0] ? why : "model constants failed");
     }
-    ok = ok && tn_compileSpringDamper(&c);
+    ok = ok && tn__compileSpringDamper(&c);
   }
   if (ok) {
-    ok = tn_compileDampratio(&c) && tn_compileLengthRange(&c);
+    ok = tn__compileDampratio(&c) && tn__compileLengthRange(&c);
     override_stats(spec, c.m);
   }
 
-  tn_compileOrderFree(&c);
-  tn_compileMeshFree(&c);
+  tn__compileOrderFree(&c);
+  tn__compileMeshFree(&c);
   if (!ok) {
     mj_deleteModel(c.m);
     return NULL;

@@ -105,7 +105,7 @@ static int model_id(const tnCompiler* c, int objtype, int i) {
 }
 
 /* model id of a named object */
-int tn_compileFind(const tnCompiler* c, int objtype, const char* name) {
+int tn__compileFind(const tnCompiler* c, int objtype, const char* name) {
   const tnNameFamily* f = find_family(objtype);
   if (!f || !name) {
     return -1;
@@ -121,18 +121,18 @@ int tn_compileFind(const tnCompiler* c, int objtype, const char* name) {
 }
 
 /* the same, with an error when missing */
-int tn_compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
-                      const char* attr) {
-  int id = tn_compileFind(c, objtype, name);
+int tn__compileRequire(tnCompiler* c, int objtype, const char* name, const tnSrcPos* src,
+                       const char* attr) {
+  int id = tn__compileFind(c, objtype, name);
   if (id < 0) {
     const tnNameFamily* f = find_family(objtype);
-    tn_compileFail(c, src, attr, "unknown %s '%s'", f ? f->label : "object", name ? name : "");
+    tn__compileFail(c, src, attr, "unknown %s '%s'", f ? f->label : "object", name ? name : "");
   }
   return id;
 }
 
 /* repeated names within a family are an error */
-int tn_checkNames(tnCompiler* c) {
+int tn__checkNames(tnCompiler* c) {
   for (int k = 0; k < nfamilies; k++) {
     const tnNameFamily* f = &families[k];
     const tnVec* v = family_vec(c->spec, f);
@@ -144,8 +144,8 @@ int tn_checkNames(tnCompiler* c) {
       for (int j = 0; j < i; j++) {
         const char* b = f->name(c->spec, j);
         if (b && strcmp(a, b) == 0) {
-          return tn_compileFail(c, f->src(c->spec, i), "name", "repeated %s name '%s'", f->label,
-                                a);
+          return tn__compileFail(c, f->src(c->spec, i), "name", "repeated %s name '%s'", f->label,
+                                 a);
         }
       }
     }
@@ -154,7 +154,7 @@ int tn_checkNames(tnCompiler* c) {
 }
 
 /* bytes of m->names */
-int tn_countNames(const tnSpec* s) {
+int tn__countNames(const tnSpec* s) {
   long long n = (long long)strlen(s->modelname) + 1;
   for (int k = 0; k < nfamilies; k++) {
     const tnVec* v = family_vec(s, &families[k]);
@@ -210,7 +210,7 @@ static int append(mjModel* m, int adr, const char* s) {
 }
 
 /* fill m->names and the name_*adr arrays */
-int tn_compileNames(tnCompiler* c) {
+int tn__compileNames(tnCompiler* c) {
   mjModel* m = c->m;
   const tnSpec* s = c->spec;
   int adr = append(m, 0, s->modelname);

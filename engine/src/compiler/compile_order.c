@@ -10,10 +10,10 @@
 #include "compiler/compile_internal.h"
 
 /* qpos and qvel dimensions of a joint type */
-int tn_jointNq(int type) {
+int tn__jointNq(int type) {
   return type == mjJNT_FREE ? 7 : type == mjJNT_BALL ? 4 : 1;
 }
-int tn_jointNv(int type) {
+int tn__jointNv(int type) {
   return type == mjJNT_FREE ? 6 : type == mjJNT_BALL ? 3 : 1;
 }
 
@@ -82,8 +82,8 @@ static int count_dofs(tnCompiler* c, int* nq, int* nv) {
     if (c->body_jntnum[j->body]++ == 0) {
       c->body_jntadr[j->body] = k;
     }
-    c->body_dofnum[j->body] += tn_jointNv(j->type);
-    *nq += tn_jointNq(j->type);
+    c->body_dofnum[j->body] += tn__jointNv(j->type);
+    *nq += tn__jointNq(j->type);
   }
   for (int b = 0; b < nb; b++) {
     c->body_dofadr[b] = c->body_dofnum[b] ? *nv : -1;
@@ -116,18 +116,18 @@ static int count_dofs(tnCompiler* c, int* nq, int* nv) {
 }
 
 /* longest user array of an object family, checked against the <size> setting */
-#define USER_WIDTH(vec, type, setting, label)                                                      \
-  do {                                                                                             \
-    int w = 0;                                                                                     \
-    for (int i = 0; i < s->vec.n; i++) {                                                           \
-      const type* o = TN_AT(s->vec, type, i);                                                      \
-      if (s->setting >= 0 && o->user.n > s->setting) {                                             \
-        return tn_compileFail(c, o->src, "user", "%d values but nuser_%s is %d", o->user.n, label, \
-                              s->setting);                                                         \
-      }                                                                                            \
-      w = o->user.n > w ? o->user.n : w;                                                           \
-    }                                                                                              \
-    sz->setting = s->setting >= 0 ? s->setting : w;                                                \
+#define USER_WIDTH(vec, type, setting, label)                                                \
+  do {                                                                                       \
+    int w = 0;                                                                               \
+    for (int i = 0; i < s->vec.n; i++) {                                                     \
+      const type* o = TN_AT(s->vec, type, i);                                                \
+      if (s->setting >= 0 && o->user.n > s->setting) {                                       \
+        return tn__compileFail(c, o->src, "user", "%d values but nuser_%s is %d", o->user.n, \
+                               label, s->setting);                                           \
+      }                                                                                      \
+      w = o->user.n > w ? o->user.n : w;                                                     \
+    }                                                                                        \
+    sz->setting = s->setting >= 0 ? s->setting : w;                                          \
   } while (0)
 
 /* widths of the user arrays */
@@ -190,10 +190,10 @@ static int asset_sizes(tnCompiler* c, mjModel* sz) {
     text += (long long)strlen(TN_AT(s->texts, tnSpecText, i)->data) + 1;
   }
   if (hf > TN_MAX_DATA || num > TN_MAX_DATA || text > TN_MAX_DATA) {
-    return tn_compileFail(c, NULL, NULL, "model too large (%s data)",
-                          hf > TN_MAX_DATA    ? "height field"
-                          : num > TN_MAX_DATA ? "numeric"
-                                              : "text");
+    return tn__compileFail(c, NULL, NULL, "model too large (%s data)",
+                           hf > TN_MAX_DATA    ? "height field"
+                           : num > TN_MAX_DATA ? "numeric"
+                                               : "text");
   }
   sz->nhfielddata = (int)hf;
   sz->nnumericdata = (int)num;
@@ -210,13 +210,13 @@ static int check_total(tnCompiler* c, const mjModel* sz) {
 #undef X
 #undef MJ_M
   if (bytes > (double)(1LL << 32)) {
-    return tn_compileFail(c, NULL, NULL, "model too large (%.3g bytes)", bytes);
+    return tn__compileFail(c, NULL, NULL, "model too large (%.3g bytes)", bytes);
   }
   return 1;
 }
 
 /* fill every size of the model into sz */
-int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
+int tn__compileOrderSizes(tnCompiler* c, mjModel* sz) {
   tnSpec* s = c->spec;
   memset(sz, 0, sizeof(*sz));
 
@@ -227,7 +227,7 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
       !group_by_body(s, s->cameras.n, cam_body, &c->cam_order, &c->cam_id) ||
       !group_by_body(s, s->lights.n, light_body, &c->light_order, &c->light_id) ||
       !count_dofs(c, &sz->nq, &sz->nv)) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
 
   // object counts
@@ -253,8 +253,8 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
   sz->ntupledata = s->tuple_elems.n;
   sz->nkey = s->keys.n > s->nkey ? s->keys.n : s->nkey;
   body_counts(s, sz);
-  tn_compileMeshSizes(c, sz);
-  tn_compilePluginSizes(s, sz);
+  tn__compileMeshSizes(c, sz);
+  tn__compilePluginSizes(s, sz);
   if (!asset_sizes(c, sz) || !user_sizes(c, sz)) {
     return 0;
   }
@@ -265,15 +265,15 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
     sz->na += a->actdim >= 0 ? a->actdim : (a->dyntype != mjDYN_NONE);
   }
   for (int i = 0; i < s->sensors.n; i++) {
-    sz->nsensordata += tn_sensorDim(TN_AT(s->sensors, tnSpecSensor, i));
+    sz->nsensordata += tn__sensorDim(TN_AT(s->sensors, tnSpecSensor, i));
   }
 
   // trees, names, memory settings
   sz->ntree = count_trees(c);
   if (sz->ntree < 0) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
-  sz->nnames = tn_countNames(s);
+  sz->nnames = tn__countNames(s);
   sz->njmax = s->njmax;
   sz->nconmax = s->nconmax;
   sz->nemax = 0;
@@ -282,19 +282,19 @@ int tn_compileOrderSizes(tnCompiler* c, mjModel* sz) {
   // sparse patterns of the inertia
   int* body_parent = malloc(sizeof(int) * (size_t)sz->nbody);
   if (!body_parent) {
-    return tn_compileFail(c, NULL, NULL, "out of memory");
+    return tn__compileFail(c, NULL, NULL, "out of memory");
   }
   for (int b = 0; b < sz->nbody; b++) {
     body_parent[b] = TN_AT(s->bodies, tnSpecBody, b)->parent;
   }
-  tn_countSparsity(sz->nv, c->dof_parentid, sz->nbody, body_parent, c->body_dofnum, c->body_dofadr,
-                   &sz->nM, &sz->nC, &sz->nD, &sz->nB);
+  tn__countSparsity(sz->nv, c->dof_parentid, sz->nbody, body_parent, c->body_dofnum, c->body_dofadr,
+                    &sz->nM, &sz->nC, &sz->nD, &sz->nB);
   free(body_parent);
   return check_total(c, sz);
 }
 
 /* free the ordering arrays */
-void tn_compileOrderFree(tnCompiler* c) {
+void tn__compileOrderFree(tnCompiler* c) {
   int* arrays[] = {c->jnt_order,   c->jnt_id,        c->geom_order,   c->geom_id,
                    c->site_order,  c->site_id,       c->cam_order,    c->cam_id,
                    c->light_order, c->light_id,      c->body_jntnum,  c->body_jntadr,

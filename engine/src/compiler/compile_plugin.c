@@ -15,14 +15,14 @@
 /* bytes of one instance's config strings */
 static int attr_bytes(const tnSpecPlugin* p) {
   int nattr = 0, n = 0;
-  tn_pluginAttrs(p->slot, &nattr);
+  tn__pluginAttrs(p->slot, &nattr);
   for (int k = 0; k < nattr; k++) {
     n += (p->value[k] ? (int)strlen(p->value[k]) : 0) + 1;
   }
   return n;
 }
 
-void tn_compilePluginSizes(const tnSpec* s, mjModel* sz) {
+void tn__compilePluginSizes(const tnSpec* s, mjModel* sz) {
   sz->nplugin = s->plugins.n;
   sz->npluginattr = 0;
   sz->npluginstate = 0;
@@ -37,18 +37,18 @@ static int check_instance(tnCompiler* c, int i) {
   const char* attr = NULL;
   int actuator = -1;
   char msg[300];
-  if (tn_pidCheck(c->m, i, &attr, &actuator, msg, sizeof(msg))) {
+  if (tn__pidCheck(c->m, i, &attr, &actuator, msg, sizeof(msg))) {
     return 1;
   }
   if (actuator >= 0) {
     const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, actuator);
-    return tn_compileFail(c, a->src, "actdim", "mujoco.pid: %s", msg);
+    return tn__compileFail(c, a->src, "actdim", "mujoco.pid: %s", msg);
   }
-  return tn_compileFail(c, p->src, NULL, "mujoco.pid%s%s: %s", attr ? " config " : "",
-                        attr ? attr : "", msg);
+  return tn__compileFail(c, p->src, NULL, "mujoco.pid%s%s: %s", attr ? " config " : "",
+                         attr ? attr : "", msg);
 }
 
-int tn_compilePlugins(tnCompiler* c) {
+int tn__compilePlugins(tnCompiler* c) {
   mjModel* m = c->m;
   int adr = 0;
   for (int i = 0; i < m->nplugin; i++) {
@@ -60,7 +60,7 @@ int tn_compilePlugins(tnCompiler* c) {
 
     // the config strings, one per attribute of the plugin
     int nattr = 0;
-    tn_pluginAttrs(p->slot, &nattr);
+    tn__pluginAttrs(p->slot, &nattr);
     for (int k = 0; k < nattr; k++) {
       const char* v = p->value[k] ? p->value[k] : "";
       size_t n = strlen(v) + 1;

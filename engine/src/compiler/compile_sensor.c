@@ -54,7 +54,7 @@ static const tnSensorInfo* info_of(int type) {
 }
 
 /* number of values a sensor writes */
-int tn_sensorDim(const tnSpecSensor* s) {
+int tn__sensorDim(const tnSpecSensor* s) {
   if (s->type == mjSENS_USER) {
     return s->dim;
   }
@@ -69,13 +69,13 @@ static int check_joint(tnCompiler* c, const tnSpecSensor* s, int j) {
   int ball = s->type == mjSENS_BALLQUAT || s->type == mjSENS_BALLANGVEL;
   int limit = s->type >= mjSENS_JOINTLIMITPOS && s->type <= mjSENS_JOINTLIMITFRC;
   if (ball && type != mjJNT_BALL) {
-    return tn_compileFail(c, s->src, "joint", "joint must be a ball joint in sensor");
+    return tn__compileFail(c, s->src, "joint", "joint must be a ball joint in sensor");
   }
   if (!ball && !limit && type != mjJNT_HINGE && type != mjJNT_SLIDE) {
-    return tn_compileFail(c, s->src, "joint", "joint must be slide or hinge in sensor");
+    return tn__compileFail(c, s->src, "joint", "joint must be slide or hinge in sensor");
   }
   if (limit && !m->jnt_limited[j]) {
-    return tn_compileFail(c, s->src, "joint", "joint must be limited in sensor");
+    return tn__compileFail(c, s->src, "joint", "joint must be limited in sensor");
   }
   return 1;
 }
@@ -88,13 +88,13 @@ static int sensor_objects(tnCompiler* c, int i, const tnSpecSensor* s) {
   m->sensor_reftype[i] = s->reftype;
   m->sensor_refid[i] = -1;
   if (s->objname) {
-    m->sensor_objid[i] = tn_compileRequire(c, s->objtype, s->objname, s->src, "objname");
+    m->sensor_objid[i] = tn__compileRequire(c, s->objtype, s->objname, s->src, "objname");
     if (m->sensor_objid[i] < 0) {
       return 0;
     }
   }
   if (s->refname) {
-    m->sensor_refid[i] = tn_compileRequire(c, s->reftype, s->refname, s->src, "refname");
+    m->sensor_refid[i] = tn__compileRequire(c, s->reftype, s->refname, s->src, "refname");
     if (m->sensor_refid[i] < 0) {
       return 0;
     }
@@ -106,12 +106,12 @@ static int sensor_objects(tnCompiler* c, int i, const tnSpecSensor* s) {
   }
   int tlimit = s->type >= mjSENS_TENDONLIMITPOS && s->type <= mjSENS_TENDONLIMITFRC;
   if (tlimit && !m->tendon_limited[m->sensor_objid[i]]) {
-    return tn_compileFail(c, s->src, "tendon", "tendon must be limited in sensor");
+    return tn__compileFail(c, s->src, "tendon", "tendon must be limited in sensor");
   }
   return 1;
 }
 
-int tn_compileSensors(tnCompiler* c) {
+int tn__compileSensors(tnCompiler* c) {
   mjModel* m = c->m;
   int adr = 0;
   for (int i = 0; i < m->nsensor; i++) {
@@ -128,13 +128,13 @@ int tn_compileSensors(tnCompiler* c) {
       m->sensor_needstage[i] = info_of(s->type)->stage;
     }
     m->sensor_intprm[3 * i] = s->type == mjSENS_RANGEFINDER;
-    m->sensor_dim[i] = tn_sensorDim(s);
+    m->sensor_dim[i] = tn__sensorDim(s);
     m->sensor_adr[i] = adr;
     adr += m->sensor_dim[i];
     m->sensor_cutoff[i] = s->cutoff;
     m->sensor_noise[i] = s->noise;
-    if (!tn_compileUser(c, m->sensor_user + m->nuser_sensor * i, m->nuser_sensor, &s->user,
-                        s->src)) {
+    if (!tn__compileUser(c, m->sensor_user + m->nuser_sensor * i, m->nuser_sensor, &s->user,
+                         s->src)) {
       return 0;
     }
   }

@@ -14,7 +14,7 @@
 
 /* a copy of n elements of `size` bytes in the spec's pool (NULL on OOM) */
 static void* pool_copy(tnCompiler* c, const void* src, size_t n, size_t size) {
-  void* dst = tn_poolAlloc(&c->spec->pool, size * (n ? n : 1));
+  void* dst = tn__poolAlloc(&c->spec->pool, size * (n ? n : 1));
   if (dst && n) {
     memcpy(dst, src, size * n);
   }
@@ -36,11 +36,11 @@ static int load_skin_file(tnCompiler* c, tnSpecSkin* sk, const tnSkinData* d) {
   sk->nbone = d->nbone;
   for (int i = 0; i < d->nbone; i++) {
     const tnSkinBoneData* src = &d->bones[i];
-    tnSpecSkinBone* b = tn_vecPush(&c->spec->skinbones, sizeof(tnSpecSkinBone));
+    tnSpecSkinBone* b = tn__vecPush(&c->spec->skinbones, sizeof(tnSpecSkinBone));
     if (!b) {
       return 0;
     }
-    b->body = tn_poolStrdup(&c->spec->pool, src->body);
+    b->body = tn__poolStrdup(&c->spec->pool, src->body);
     memcpy(b->bindpos, src->bindpos, sizeof(b->bindpos));
     memcpy(b->bindquat, src->bindquat, sizeof(b->bindquat));
     b->nvert = src->nvert;
@@ -55,7 +55,7 @@ static int load_skin_file(tnCompiler* c, tnSpecSkin* sk, const tnSkinData* d) {
 }
 
 /* skin files: loaded before sizes are computed */
-int tn_compileSkinFiles(tnCompiler* c) {
+int tn__compileSkinFiles(tnCompiler* c) {
   for (int i = 0; i < c->spec->skins.n; i++) {
     tnSpecSkin* sk = TN_AT(c->spec->skins, tnSpecSkin, i);
     if (!sk->path) {
@@ -63,21 +63,21 @@ int tn_compileSkinFiles(tnCompiler* c) {
     }
     char why[300] = "";
     tnSkinData d;
-    if (!tn_skinLoad(sk->path, &d, why, sizeof(why))) {
-      return tn_compileFail(c, sk->src, "file", "skin '%s', file '%s': %s",
-                            sk->name ? sk->name : "", sk->path, why);
+    if (!tn__skinLoad(sk->path, &d, why, sizeof(why))) {
+      return tn__compileFail(c, sk->src, "file", "skin '%s', file '%s': %s",
+                             sk->name ? sk->name : "", sk->path, why);
     }
     int ok = load_skin_file(c, sk, &d);
-    tn_skinDataFree(&d);
+    tn__skinDataFree(&d);
     if (!ok) {
-      return tn_compileFail(c, sk->src, "file", "out of memory");
+      return tn__compileFail(c, sk->src, "file", "out of memory");
     }
   }
   return 1;
 }
 
 /* the skin sizes of the model */
-int tn_compileSkinSizes(tnCompiler* c, mjModel* sz) {
+int tn__compileSkinSizes(tnCompiler* c, mjModel* sz) {
   long long vert = 0, tex = 0, face = 0, bonevert = 0;
   for (int i = 0; i < c->spec->skins.n; i++) {
     const tnSpecSkin* sk = TN_AT(c->spec->skins, tnSpecSkin, i);
@@ -89,7 +89,7 @@ int tn_compileSkinSizes(tnCompiler* c, mjModel* sz) {
     bonevert += TN_AT(c->spec->skinbones, tnSpecSkinBone, i)->nvert;
   }
   if (vert > 0x7fffffff / 3 || face > 0x7fffffff / 3 || bonevert > 0x7fffffff) {
-    return tn_compileFail(c, NULL, NULL, "model too large (skin data)");
+    return tn__compileFail(c, NULL, NULL, "model too large (skin data)");
   }
   sz->nskin = c->spec->skins.n;
   sz->nskinvert = (int)vert;
@@ -124,7 +124,7 @@ static int compile_bones(tnCompiler* c, int i, int* bone, int* bonevert) {
   // total weight per vertex over all bones
   float* total = calloc((size_t)(sk->nvert ? sk->nvert : 1), sizeof(float));
   if (!total) {
-    return tn_compileFail(c, sk->src, NULL, "out of memory");
+    return tn__compileFail(c, sk->src, NULL, "out of memory");
   }
   for (int b = 0; b < sk->nbone; b++) {
     const tnSpecSkinBone* sb = TN_AT(c->spec->skinbones, tnSpecSkinBone, sk->boneadr + b);
@@ -132,7 +132,7 @@ static int compile_bones(tnCompiler* c, int i, int* bone, int* bonevert) {
       int v = sb->vertid[j];
       if (v < 0 || v >= sk->nvert) {
         free(total);
-        return tn_compileFail(c, sb->src, "vertid", "vertid %d out of range in skin", v);
+        return tn__compileFail(c, sb->src, "vertid", "vertid %d out of range in skin", v);
       }
       total[v] += sb->vertweight[j];
     }
@@ -140,18 +140,18 @@ static int compile_bones(tnCompiler* c, int i, int* bone, int* bonevert) {
   for (int v = 0; v < sk->nvert; v++) {
     if (total[v] <= (float)mjMINVAL) {
       free(total);
-      return tn_compileFail(c, sk->src, NULL, "vertex %d must have positive total weight in skin",
-                            v);
+      return tn__compileFail(c, sk->src, NULL, "vertex %d must have positive total weight in skin",
+                             v);
     }
   }
 
   // bones in order, each with its vertices
   for (int b = 0; b < sk->nbone; b++, (*bone)++) {
     const tnSpecSkinBone* sb = TN_AT(c->spec->skinbones, tnSpecSkinBone, sk->boneadr + b);
-    int body = tn_compileFind(c, mjOBJ_BODY, sb->body);
+    int body = tn__compileFind(c, mjOBJ_BODY, sb->body);
     if (body < 0) {
       free(total);
-      return tn_compileFail(c, sb->src, "body", "unknown body '%s' in skin", sb->body);
+      return tn__compileFail(c, sb->src, "body", "unknown body '%s' in skin", sb->body);
     }
     int k = *bone;
     m->skin_bonebodyid[k] = body;
@@ -170,14 +170,14 @@ static int compile_bones(tnCompiler* c, int i, int* bone, int* bonevert) {
 }
 
 /* the skin_* arrays */
-int tn_compileSkins(tnCompiler* c) {
+int tn__compileSkins(tnCompiler* c) {
   mjModel* m = c->m;
   int vert = 0, tex = 0, face = 0, bone = 0, bonevert = 0;
   for (int i = 0; i < m->nskin; i++) {
     const tnSpecSkin* sk = TN_AT(c->spec->skins, tnSpecSkin, i);
     m->skin_matid[i] = -1;
     if (sk->material && sk->material[0]) {
-      m->skin_matid[i] = tn_compileRequire(c, mjOBJ_MATERIAL, sk->material, sk->src, "material");
+      m->skin_matid[i] = tn__compileRequire(c, mjOBJ_MATERIAL, sk->material, sk->src, "material");
       if (m->skin_matid[i] < 0) {
         return 0;
       }

@@ -3,7 +3,7 @@
  * Path elements become (wrap_type, wrap_objid, wrap_prm): joint (coef), site, sphere or
  * cylinder geom (side site id or -1) and pulley (divisor). Equality data holds what the
  * file gives (anchors, relative pose, polynomial, torque scale); values MuJoCo derives at
- * qpos0 are filled by tn_compileFinish. */
+ * qpos0 are filled by tn__compileFinish. */
 #include <string.h>
 
 #include "compiler/compile_internal.h"
@@ -17,36 +17,36 @@ static int compile_wrap(tnCompiler* c, int w, int spatial) {
   m->wrap_prm[w] = s->prm;
   switch (s->type) {
     case mjWRAP_JOINT: {
-      int j = tn_compileRequire(c, mjOBJ_JOINT, s->obj, s->src, "joint");
+      int j = tn__compileRequire(c, mjOBJ_JOINT, s->obj, s->src, "joint");
       if (j < 0) {
         return 0;
       }
       if (m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
-        return tn_compileFail(c, s->src, "joint", "fixed tendons need hinge or slide joints");
+        return tn__compileFail(c, s->src, "joint", "fixed tendons need hinge or slide joints");
       }
       m->wrap_objid[w] = j;
       return 1;
     }
     case mjWRAP_SITE:
-      m->wrap_objid[w] = tn_compileRequire(c, mjOBJ_SITE, s->obj, s->src, "site");
+      m->wrap_objid[w] = tn__compileRequire(c, mjOBJ_SITE, s->obj, s->src, "site");
       m->wrap_prm[w] = 0;
       return m->wrap_objid[w] >= 0;
     case mjWRAP_PULLEY: return 1;
     default: {
       // geom: sphere or cylinder, optional side site
-      int g = tn_compileRequire(c, mjOBJ_GEOM, s->obj, s->src, "geom");
+      int g = tn__compileRequire(c, mjOBJ_GEOM, s->obj, s->src, "geom");
       if (g < 0) {
         return 0;
       }
       int type = m->geom_type[g];
       if (type != mjGEOM_SPHERE && type != mjGEOM_CYLINDER) {
-        return tn_compileFail(c, s->src, "geom", "wrapping geoms must be spheres or cylinders");
+        return tn__compileFail(c, s->src, "geom", "wrapping geoms must be spheres or cylinders");
       }
       m->wrap_type[w] = type == mjGEOM_SPHERE ? mjWRAP_SPHERE : mjWRAP_CYLINDER;
       m->wrap_objid[w] = g;
       m->wrap_prm[w] = -1;
       if (s->side && s->side[0]) {
-        m->wrap_prm[w] = tn_compileRequire(c, mjOBJ_SITE, s->side, s->src, "sidesite");
+        m->wrap_prm[w] = tn__compileRequire(c, mjOBJ_SITE, s->side, s->src, "sidesite");
         return m->wrap_prm[w] >= 0;
       }
       (void)spatial;
@@ -66,16 +66,16 @@ static int check_path(tnCompiler* c, const tnSpecTendon* t) {
     int geom = type[i] == mjWRAP_SPHERE || type[i] == mjWRAP_CYLINDER;
     const tnSrcPos* src = TN_AT(c->spec->wraps, tnSpecWrap, t->wrapadr + i)->src;
     if (type[i] == mjWRAP_JOINT) {
-      return tn_compileFail(c, src, NULL, "spatial tendons cannot contain joints");
+      return tn__compileFail(c, src, NULL, "spatial tendons cannot contain joints");
     }
     if (type[i] != mjWRAP_PULLEY && (first || last) && type[i] != mjWRAP_SITE) {
-      return tn_compileFail(c, src, NULL, "spatial tendon path must start and end with a site");
+      return tn__compileFail(c, src, NULL, "spatial tendon path must start and end with a site");
     }
     if (type[i] == mjWRAP_SITE && first && last) {
-      return tn_compileFail(c, src, NULL, "a site needs a neighbor that is not a pulley");
+      return tn__compileFail(c, src, NULL, "a site needs a neighbor that is not a pulley");
     }
     if (geom && (type[i - 1] != mjWRAP_SITE || type[i + 1] != mjWRAP_SITE)) {
-      return tn_compileFail(c, src, NULL, "a wrapping geom must be between two sites");
+      return tn__compileFail(c, src, NULL, "a wrapping geom must be between two sites");
     }
   }
   return 1;
@@ -89,7 +89,7 @@ static int compile_tendon(tnCompiler* c, int i) {
   m->tendon_num[i] = t->wrapnum;
   for (int w = t->wrapadr; w < t->wrapadr + t->wrapnum; w++) {
     if (!t->spatial && TN_AT(c->spec->wraps, tnSpecWrap, w)->type != mjWRAP_JOINT) {
-      return tn_compileFail(c, t->src, NULL, "fixed tendons contain only joints");
+      return tn__compileFail(c, t->src, NULL, "fixed tendons contain only joints");
     }
     if (!compile_wrap(c, w, t->spatial)) {
       return 0;
@@ -99,14 +99,14 @@ static int compile_tendon(tnCompiler* c, int i) {
     return 0;
   }
   if (t->spatial && !(t->width > 0)) {
-    return tn_compileFail(c, t->src, "width", "spatial tendons must have positive width");
+    return tn__compileFail(c, t->src, "width", "spatial tendons must have positive width");
   }
 
   // limits and properties
   int limited = 0, actlimited = 0;
-  if (!tn_compileLimited(c, t->limited, t->range, t->src, "limited", "range", &limited) ||
-      !tn_compileLimited(c, t->actfrclimited, t->actfrcrange, t->src, "actuatorfrclimited",
-                         "actuatorfrcrange", &actlimited)) {
+  if (!tn__compileLimited(c, t->limited, t->range, t->src, "limited", "range", &limited) ||
+      !tn__compileLimited(c, t->actfrclimited, t->actfrcrange, t->src, "actuatorfrclimited",
+                          "actuatorfrcrange", &actlimited)) {
     return 0;
   }
   m->tendon_limited[i] = (mjtByte)limited;
@@ -128,15 +128,16 @@ static int compile_tendon(tnCompiler* c, int i) {
   memcpy(m->tendon_rgba + 4 * i, t->rgba, sizeof(float) * 4);
   m->tendon_matid[i] = -1;
   if (t->material && t->material[0]) {
-    m->tendon_matid[i] = tn_compileRequire(c, mjOBJ_MATERIAL, t->material, t->src, "material");
+    m->tendon_matid[i] = tn__compileRequire(c, mjOBJ_MATERIAL, t->material, t->src, "material");
     if (m->tendon_matid[i] < 0) {
       return 0;
     }
   }
-  return tn_compileUser(c, m->tendon_user + m->nuser_tendon * i, m->nuser_tendon, &t->user, t->src);
+  return tn__compileUser(c, m->tendon_user + m->nuser_tendon * i, m->nuser_tendon, &t->user,
+                         t->src);
 }
 
-int tn_compileTendons(tnCompiler* c) {
+int tn__compileTendons(tnCompiler* c) {
   for (int i = 0; i < c->m->ntendon; i++) {
     if (!compile_tendon(c, i)) {
       return 0;
@@ -156,11 +157,11 @@ static int eq_frames(tnCompiler* c, int i, const tnSpecEquality* e) {
   const char* a1 = e->use_sites ? "site1" : "body1";
   const char* a2 = e->use_sites ? "site2" : "body2";
   m->eq_objtype[i] = type;
-  m->eq_obj1id[i] = tn_compileRequire(c, type, e->name1, e->src, a1);
+  m->eq_obj1id[i] = tn__compileRequire(c, type, e->name1, e->src, a1);
   if (m->eq_obj1id[i] < 0) {
     return 0;
   }
-  m->eq_obj2id[i] = e->name2 ? tn_compileRequire(c, type, e->name2, e->src, a2) : 0;
+  m->eq_obj2id[i] = e->name2 ? tn__compileRequire(c, type, e->name2, e->src, a2) : 0;
   return m->eq_obj2id[i] >= 0;
 }
 
@@ -172,13 +173,13 @@ static int eq_scalars(tnCompiler* c, int i, const tnSpecEquality* e) {
   const char* a1 = joint ? "joint1" : "tendon1";
   const char* a2 = joint ? "joint2" : "tendon2";
   m->eq_objtype[i] = mjOBJ_UNKNOWN;
-  m->eq_obj1id[i] = tn_compileRequire(c, type, e->name1, e->src, a1);
+  m->eq_obj1id[i] = tn__compileRequire(c, type, e->name1, e->src, a1);
   m->eq_obj2id[i] = -1;
   if (m->eq_obj1id[i] < 0) {
     return 0;
   }
   if (e->name2) {
-    m->eq_obj2id[i] = tn_compileRequire(c, type, e->name2, e->src, a2);
+    m->eq_obj2id[i] = tn__compileRequire(c, type, e->name2, e->src, a2);
     if (m->eq_obj2id[i] < 0) {
       return 0;
     }
@@ -186,7 +187,7 @@ static int eq_scalars(tnCompiler* c, int i, const tnSpecEquality* e) {
   for (int k = 0; joint && k < 2; k++) {
     int j = k ? m->eq_obj2id[i] : m->eq_obj1id[i];
     if (j >= 0 && m->jnt_type[j] != mjJNT_HINGE && m->jnt_type[j] != mjJNT_SLIDE) {
-      return tn_compileFail(c, e->src, k ? a2 : a1, "only hinge and slide joints");
+      return tn__compileFail(c, e->src, k ? a2 : a1, "only hinge and slide joints");
     }
   }
   return 1;
@@ -226,7 +227,7 @@ static int compile_equality(tnCompiler* c, int i) {
   return 1;
 }
 
-int tn_compileEqualities(tnCompiler* c) {
+int tn__compileEqualities(tnCompiler* c) {
   for (int i = 0; i < c->m->neq; i++) {
     if (!compile_equality(c, i)) {
       return 0;

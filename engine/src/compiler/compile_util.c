@@ -8,14 +8,14 @@
 #include "compiler/compile_internal.h"
 
 /* error at a spec element */
-int tn_compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...) {
+int tn__compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const char* fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof(msg), fmt, ap);
   va_end(ap);
   if (src) {
-    tn_srcError(c->err, c->errsz, src, attr, "%s", msg);
+    tn__srcError(c->err, c->errsz, src, attr, "%s", msg);
   } else if (c->err && c->errsz > 0) {
     snprintf(c->err, (size_t)c->errsz, "%s: %s", c->spec->filename, msg);
   }
@@ -23,9 +23,9 @@ int tn_compileFail(tnCompiler* c, const tnSrcPos* src, const char* attr, const c
 }
 
 /* user data row */
-int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src) {
+int tn__compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const tnSrcPos* src) {
   if (user->n > n) {
-    return tn_compileFail(c, src, "user", "too many values (%d, at most %d)", user->n, n);
+    return tn__compileFail(c, src, "user", "too many values (%d, at most %d)", user->n, n);
   }
   memset(dst, 0, sizeof(mjtNum) * (size_t)n);
   if (user->n) {
@@ -36,42 +36,42 @@ int tn_compileUser(tnCompiler* c, mjtNum* dst, int n, const tnUser* user, const 
 
 /* resolve limited="auto" (autolimits: limited iff range[0] < range[1]) and validate a used
  * range */
-int tn_compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
-                      const char* flagattr, const char* rangeattr, int* out) {
+int tn__compileLimited(tnCompiler* c, int flag, const mjtNum range[2], const tnSrcPos* src,
+                       const char* flagattr, const char* rangeattr, int* out) {
   int hasrange = !(range[0] == 0 && range[1] == 0);
   if (flag == TN_AUTO) {
     if (!c->spec->compiler.autolimits && hasrange) {
-      return tn_compileFail(c, src, rangeattr,
-                            "range given but '%s' is not set and compiler autolimits is false",
-                            flagattr);
+      return tn__compileFail(c, src, rangeattr,
+                             "range given but '%s' is not set and compiler autolimits is false",
+                             flagattr);
     }
     flag = c->spec->compiler.autolimits && range[0] < range[1];
   }
   if (flag && range[0] >= range[1]) {
-    return tn_compileFail(c, src, rangeattr, "invalid range: lower bound must be below upper");
+    return tn__compileFail(c, src, rangeattr, "invalid range: lower bound must be below upper");
   }
   *out = flag;
   return 1;
 }
 
 /* orientation -> quaternion */
-int tn_compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src) {
+int tn__compileQuat(tnCompiler* c, mjtNum quat[4], const tnOrientation* o, const tnSrcPos* src) {
   char why[256] = "";
   if (o->kind == TN_ORIENT_NONE) {
     quat[0] = 1;
     quat[1] = quat[2] = quat[3] = 0;
     return 1;
   }
-  if (!tn_orientationToQuat(quat, o, c->spec->compiler.degree, c->spec->compiler.eulerseq, why,
-                            sizeof(why))) {
+  if (!tn__orientationToQuat(quat, o, c->spec->compiler.degree, c->spec->compiler.eulerseq, why,
+                             sizeof(why))) {
     static const char* const attrs[] = {NULL, "quat", "axisangle", "euler", "xyaxes", "zaxis"};
-    return tn_compileFail(c, src, attrs[o->kind], "%s", why[0] ? why : "invalid orientation");
+    return tn__compileFail(c, src, attrs[o->kind], "%s", why[0] ? why : "invalid orientation");
   }
   return 1;
 }
 
 /* pos = frame.pos + R(frame) pos, quat = frame.quat * quat */
-void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]) {
+void tn__frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]) {
   if (!f->active) {
     return;
   }
@@ -85,7 +85,7 @@ void tn_frameApply(const tnFrame* f, mjtNum pos[3], mjtNum quat[4]) {
 }
 
 /* vec = R(frame) vec */
-void tn_frameRotate(const tnFrame* f, mjtNum vec[3]) {
+void tn__frameRotate(const tnFrame* f, mjtNum vec[3]) {
   if (f->active) {
     mjtNum v[3];
     mju_rotVecQuat(v, vec, f->quat);

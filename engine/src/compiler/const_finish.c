@@ -1,4 +1,4 @@
-/* compiler/const_finish.c — tn_compileFinish: constants MuJoCo derives after compiling.
+/* compiler/const_finish.c — tn__compileFinish: constants MuJoCo derives after compiling.
  *
  * The MJCF compiler fills every field read from the model file plus the trees and
  * addresses; this pass derives the rest, in dependency order: sparsity patterns (needed
@@ -10,7 +10,7 @@
 #include "compiler/const_internal.h"
 
 /* the post-compilation pass */
-int tn_compileFinish(mjModel* m, char* err, int errsz) {
+int tn__compileFinish(mjModel* m, char* err, int errsz) {
   char none[1];
   if (!err || errsz <= 0) {
     err = none;
@@ -19,10 +19,10 @@ int tn_compileFinish(mjModel* m, char* err, int errsz) {
   err[0] = 0;
 
   // structure: sparsity, frame flags, bounds, fluid coefficients
-  tn_fillSparsity(m);
-  tn_fillBodyFlags(m);
-  tn_fillGeomBounds(m);
-  tn_fillFluid(m);
+  tn__fillSparsity(m);
+  tn__fillBodyFlags(m);
+  tn__fillGeomBounds(m);
+  tn__fillFluid(m);
 
   // inertia must be usable before the pipeline runs at qpos0
   for (int b = 1; b < m->nbody; b++) {
@@ -34,5 +34,5 @@ int tn_compileFinish(mjModel* m, char* err, int errsz) {
   }
 
   // constants at qpos0, and the statistics
-  return tn_fillQpos0(m, err, errsz);
+  return tn__fillQpos0(m, err, errsz);
 }

@@ -8,14 +8,14 @@
 #include "passive/fluid.h"
 
 /* virtual mass and inertia of geoms that use the ellipsoid fluid model */
-void tn_fillFluid(mjModel* m) {
+void tn__fillFluid(mjModel* m) {
   for (int g = 0; g < m->ngeom; g++) {
     mjtNum* fluid = m->geom_fluid + mjNFLUID * g;
     if (fluid[0] <= 0) {
       continue;
     }
     mjtNum semiaxes[3];
-    tn_geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], semiaxes);
-    tn_fluidAddedMass(semiaxes, fluid + 6, fluid + 9);
+    tn__geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], semiaxes);
+    tn__fluidAddedMass(semiaxes, fluid + 6, fluid + 9);
   }
 }

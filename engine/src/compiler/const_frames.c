@@ -95,7 +95,7 @@ static int body_simplecode(const mjModel* m, int b, const int* nchild) {
 }
 
 /* body_subtreemass, sameframe codes, body_simple and dof_simplenum */
-void tn_fillBodyFlags(mjModel* m) {
+void tn__fillBodyFlags(mjModel* m) {
   // subtree masses, children before parents
   for (int b = 0; b < m->nbody; b++) {
     m->body_subtreemass[b] = m->body_mass[b];
@@ -128,7 +128,7 @@ void tn_fillBodyFlags(mjModel* m) {
   int nchild_stack[256];
   int* nchild = m->nbody <= 256 ? nchild_stack : calloc((size_t)m->nbody, sizeof(int));
   if (!nchild) {
-    mju_error("tn_compileFinish: out of memory");
+    mju_error("tn__compileFinish: out of memory");
     return;
   }
   for (int b = 0; b < m->nbody; b++) {
@@ -247,7 +247,7 @@ static void geom_bounds(const mjModel* m, int g, mjtNum* rbound, mjtNum aabb[6])
 }
 
 /* geom_rbound and geom_aabb */
-void tn_fillGeomBounds(mjModel* m) {
+void tn__fillGeomBounds(mjModel* m) {
   for (int g = 0; g < m->ngeom; g++) {
     // mesh geoms: set by the compiler from the mesh's double-precision vertices
     if (m->geom_type[g] == mjGEOM_MESH) {

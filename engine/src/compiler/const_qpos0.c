@@ -216,7 +216,7 @@ static void qpos0_springlength(const mjModel* m, mjData* d) {
   }
 }
 
-/* tn_fillQpos0's evaluation: its model, scratch data, error buffer and result */
+/* tn__fillQpos0's evaluation: its model, scratch data, error buffer and result */
 typedef struct qpos0Eval_ {
   mjModel* m;
   mjData* d;
@@ -265,7 +265,7 @@ static void qpos0_eval(void* arg) {
   mj_freeStack(d);
 
   // statistics use the same configuration
-  a->ok = tn_fillStatistics(m, d, err, errsz);
+  a->ok = tn__fillStatistics(m, d, err, errsz);
 
   // spring lengths need their own configuration
   qpos0_springlength(m, d);
@@ -273,7 +273,7 @@ static void qpos0_eval(void* arg) {
 
 /* everything evaluated at qpos0; an engine error (the model's <size memory> too small for
  * its own pipeline) fails the compilation with its message */
-int tn_fillQpos0(mjModel* m, char* err, int errsz) {
+int tn__fillQpos0(mjModel* m, char* err, int errsz) {
   mjData* d = mj_makeData(m);
   if (!d) {
     snprintf(err, (size_t)errsz, "out of memory evaluating the model at qpos0");

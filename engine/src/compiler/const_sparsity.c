@@ -53,9 +53,9 @@ static int body_subtreedofs(int b, int nbody, const int* body_parentid,
 }
 
 /* sizes of the M, D and B patterns */
-void tn_countSparsity(int nv, const int* dof_parentid, int nbody, const int* body_parentid,
-                      const int* body_dofnum, const int* body_dofadr, int* nM, int* nC,
-                      int* nD, int* nB) {
+void tn__countSparsity(int nv, const int* dof_parentid, int nbody, const int* body_parentid,
+                       const int* body_dofnum, const int* body_dofadr, int* nM, int* nC, int* nD,
+                       int* nB) {
   (void)body_dofadr;
 
   // M: each row holds the dof's ancestors and itself; D mirrors the off-diagonals
@@ -77,7 +77,7 @@ void tn_countSparsity(int nv, const int* dof_parentid, int nbody, const int* bod
 }
 
 /* M: rows of ancestors (increasing) then the diagonal; legacy addresses and map */
-static void sparsity_M(mjModel* m) {
+static void sparsity_m(mjModel* m) {
   int adr = 0;
   for (int i = 0; i < m->nv; i++) {
     int n = dof_depth(m->dof_parentid, i) + 1;
@@ -98,7 +98,7 @@ static void sparsity_M(mjModel* m) {
 }
 
 /* D: rows of ancestors, self and descendants (increasing); maps to and from M */
-static void sparsity_D(mjModel* m) {
+static void sparsity_d(mjModel* m) {
   int nv = m->nv;
 
   // row sizes: M's row plus every descendant
@@ -120,7 +120,7 @@ static void sparsity_D(mjModel* m) {
   // lower part and diagonal: the same columns as M's row
   int* fill = malloc(sizeof(int) * (size_t)(nv > 0 ? nv : 1));
   if (!fill) {
-    mju_error("tn_compileFinish: out of memory");
+    mju_error("tn__compileFinish: out of memory");
     return;
   }
   for (int i = 0; i < nv; i++) {
@@ -155,7 +155,7 @@ static void sparsity_D(mjModel* m) {
 }
 
 /* B: for each body, the dofs of its root path and its subtree, increasing */
-static void sparsity_B(mjModel* m) {
+static void sparsity_b(mjModel* m) {
   int adr = 0;
   for (int b = 0; b < m->nbody; b++) {
     m->B_rowadr[b] = adr;
@@ -178,8 +178,8 @@ static void sparsity_B(mjModel* m) {
 }
 
 /* dof_Madr and the M, D and B sparsity arrays */
-void tn_fillSparsity(mjModel* m) {
-  sparsity_M(m);
-  sparsity_D(m);
-  sparsity_B(m);
+void tn__fillSparsity(mjModel* m) {
+  sparsity_m(m);
+  sparsity_d(m);
+  sparsity_b(m);
 }

@@ -112,7 +112,7 @@ static void stat_box(mjModel* m, const mjData* d) {
 }
 
 /* model statistics at qpos0 */
-int tn_fillStatistics(mjModel* m, const mjData* d, char* err, int errsz) {
+int tn__fillStatistics(mjModel* m, const mjData* d, char* err, int errsz) {
   (void)err;
   (void)errsz;
   stat_means(m, d);

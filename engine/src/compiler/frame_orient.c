@@ -151,8 +151,8 @@ static int orient_xyaxes(mjtNum q[4], const mjtNum v[6], char* err, int errsz) {
 }
 
 /* convert an MJCF orientation to a unit quaternion */
-int tn_orientationToQuat(mjtNum quat[4], const tnOrientation* o, int degree,
-                         const char eulerseq[3], char* err, int errsz) {
+int tn__orientationToQuat(mjtNum quat[4], const tnOrientation* o, int degree,
+                          const char eulerseq[3], char* err, int errsz) {
   switch (o->kind) {
     case TN_ORIENT_NONE:
       quat[0] = 1, quat[1] = quat[2] = quat[3] = 0;
@@ -199,8 +199,8 @@ int tn_orientationToQuat(mjtNum quat[4], const tnOrientation* o, int degree,
 }
 
 /* frame of a geom or site given by fromto */
-int tn_fromtoFrame(int geomtype, const mjtNum fromto[6], mjtNum pos[3], mjtNum quat[4],
-                   mjtNum size[3], char* err, int errsz) {
+int tn__fromtoFrame(int geomtype, const mjtNum fromto[6], mjtNum pos[3], mjtNum quat[4],
+                    mjtNum size[3], char* err, int errsz) {
   // only elongated primitives accept fromto
   if (geomtype != mjGEOM_CAPSULE && geomtype != mjGEOM_CYLINDER && geomtype != mjGEOM_BOX &&
       geomtype != mjGEOM_ELLIPSOID) {

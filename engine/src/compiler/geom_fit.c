@@ -90,8 +90,8 @@ static int fit_aabb(const tnMesh* mesh, int type, mjtNum size[3], mjtNum cen[3])
 /* fit a primitive of `type` to a processed mesh: size (sizes the fit does not set keep
  * their value; all three are then scaled by fitscale) and meshpos, the offset of the geom
  * center to compose with the geom's frame (together with the mesh orientation) */
-int tn_meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
-                   mjtNum meshpos[3], char* err, int errsz) {
+int tn__meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, mjtNum size[3],
+                    mjtNum meshpos[3], char* err, int errsz) {
   mju_copy3(meshpos, mesh->pos);
   if (!fitaabb) {
     if (!fit_inertia_box(mesh, type, size)) {

@@ -162,8 +162,8 @@ static int load_binary(const unsigned char* bytes, size_t size, int* nrow, int* 
 }
 
 /* a height field file, by content type or extension */
-int tn_hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol,
-                  float** data, char* why, int whysz) {
+int tn__hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol, float** data,
+                   char* why, int whysz) {
   int png;
   if (content_type && content_type[0]) {
     if (strcmp(content_type, "image/png") == 0) {
@@ -175,11 +175,11 @@ int tn_hfieldLoad(const char* path, const char* content_type, int* nrow, int* nc
       return 0;
     }
   } else {
-    png = tn_assetHasExtension(path, ".png");
+    png = tn__assetHasExtension(path, ".png");
   }
   unsigned char* bytes = NULL;
   size_t size = 0;
-  if (!tn_assetReadFile(path, &bytes, &size, why, whysz)) {
+  if (!tn__assetReadFile(path, &bytes, &size, why, whysz)) {
     return 0;
   }
   int ok = png ? load_png(bytes, size, nrow, ncol, data, why, whysz)

@@ -3,9 +3,9 @@
  * When a body has no <inertial>, MuJoCo sums its geoms' masses and inertias: the center of
  * mass is the mass-weighted mean of the geom centers, each geom's inertia is rotated into
  * the body frame and shifted to that center (parallel axis theorem), and the summed tensor
- * is diagonalized with mju_eig3 (tn_eig3Compiler), whose eigenvalue order and frame quaternion become
- * body_inertia and body_iquat; a single part with mass keeps its own frame and inertia unchanged.
- * fullinertia goes through the same diagonalization. */
+ * is diagonalized with mju_eig3 (tn__eig3Compiler), whose eigenvalue order and frame quaternion
+ * become body_inertia and body_iquat; a single part with mass keeps its own frame and inertia
+ * unchanged. fullinertia goes through the same diagonalization. */
 #include <math.h>
 #include <stdio.h>
 
@@ -50,7 +50,7 @@ static void inertia_offset(mjtNum full[6], mjtNum m, const mjtNum d[3]) {
 static mjtNum inertia_principal(const mjtNum f[6], mjtNum inertia[3], mjtNum quat[4]) {
   mjtNum mat[9] = {f[0], f[3], f[4], f[3], f[1], f[5], f[4], f[5], f[2]};
   mjtNum eigval[3], eigvec[9];
-  tn_eig3Compiler(eigval, eigvec, quat, mat);
+  tn__eig3Compiler(eigval, eigvec, quat, mat);
   inertia[0] = eigval[0];
   inertia[1] = eigval[1];
   inertia[2] = eigval[2];
@@ -58,9 +58,9 @@ static mjtNum inertia_principal(const mjtNum f[6], mjtNum inertia[3], mjtNum qua
 }
 
 /* combine the mass properties of n parts into one inertial frame */
-void tn_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNum* quat,
-                       const mjtNum* inertia, mjtNum* mass_out, mjtNum ipos[3],
-                       mjtNum iquat[4], mjtNum inertia_out[3]) {
+void tn__combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNum* quat,
+                        const mjtNum* inertia, mjtNum* mass_out, mjtNum ipos[3], mjtNum iquat[4],
+                        mjtNum inertia_out[3]) {
   // total mass and center of mass
   mjtNum total = 0, com[3] = {0, 0, 0};
   for (int i = 0; i < n; i++) {
@@ -118,8 +118,8 @@ void tn_combineInertia(int n, const mjtNum* mass, const mjtNum* pos, const mjtNu
 }
 
 /* fullinertia (ixx iyy izz ixy ixz iyz) to principal inertia and frame */
-int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum quat[4],
-                              char* err, int errsz) {
+int tn__fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum quat[4], char* err,
+                               int errsz) {
   if (inertia_principal(full, inertia, quat) < INERTIA_MINEIG) {
     if (err && errsz > 0) {
       snprintf(err, (size_t)errsz, "inertia must have positive eigenvalues");
@@ -133,9 +133,9 @@ int tn_fullInertiaToPrincipal(const mjtNum full[6], mjtNum inertia[3], mjtNum qu
  * inertial frame, as MuJoCo fuses a static body into its parent: masses and mass-weighted
  * centers summed from zero, each part's rotated inertia plus its offset term added to the
  * total, then diagonalized; returns 0 when the total is not positive definite */
-int tn_accumulateInertia(mjtNum* mass, mjtNum ipos[3], mjtNum iquat[4], mjtNum inertia[3],
-                         mjtNum omass, const mjtNum oipos[3], const mjtNum oiquat[4],
-                         const mjtNum oinertia[3]) {
+int tn__accumulateInertia(mjtNum* mass, mjtNum ipos[3], mjtNum iquat[4], mjtNum inertia[3],
+                          mjtNum omass, const mjtNum oipos[3], const mjtNum oiquat[4],
+                          const mjtNum oinertia[3]) {
   const mjtNum m[2] = {*mass, omass};
   const mjtNum* p[2] = {ipos, oipos};
   mjtNum pos0[3] = {ipos[0], ipos[1], ipos[2]};

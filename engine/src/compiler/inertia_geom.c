@@ -25,7 +25,7 @@ static int inertia_fail(char* err, int errsz, const char* msg) {
 }
 
 /* volume of a primitive geom; 0 for plane, hfield and others */
-mjtNum tn_geomVolume(int geomtype, const mjtNum size[3]) {
+mjtNum tn__geomVolume(int geomtype, const mjtNum size[3]) {
   switch (geomtype) {
     case mjGEOM_SPHERE:
       return 4 * mjPI * size[0] * size[0] * size[0] / 3;
@@ -201,9 +201,8 @@ static void shell_inertia(int type, const mjtNum s[3], mjtNum m, mjtNum rho, mjt
 }
 
 /* mass and principal inertia of a primitive geom */
-int tn_geomInertia(int geomtype, const mjtNum size[3], mjtNum mass, mjtNum density,
-                   int shellinertia, mjtNum* mass_out, mjtNum inertia[3], char* err,
-                   int errsz) {
+int tn__geomInertia(int geomtype, const mjtNum size[3], mjtNum mass, mjtNum density,
+                    int shellinertia, mjtNum* mass_out, mjtNum inertia[3], char* err, int errsz) {
   inertia[0] = inertia[1] = inertia[2] = 0;
   *mass_out = 0;
 
@@ -224,7 +223,7 @@ int tn_geomInertia(int geomtype, const mjtNum size[3], mjtNum mass, mjtNum densi
   }
 
   // mass from density times volume (or area for shells), unless given
-  mjtNum measure = shellinertia ? geom_area(geomtype, size) : tn_geomVolume(geomtype, size);
+  mjtNum measure = shellinertia ? geom_area(geomtype, size) : tn__geomVolume(geomtype, size);
   mjtNum m = mass >= 0 ? mass : density * measure;
   mjtNum rho = mass >= 0 ? mass / measure : density;
   *mass_out = m;

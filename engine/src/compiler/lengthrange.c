@@ -17,28 +17,28 @@
 #include "compiler/compile_internal.h"
 
 /* 1 if the actuator's gain or bias is of type `muscle` (or of type `user`) */
-static int isMuscle(const mjModel* m, int i) {
+static int is_muscle(const mjModel* m, int i) {
   return m->actuator_gaintype[i] == mjGAIN_MUSCLE || m->actuator_biastype[i] == mjBIAS_MUSCLE;
 }
-static int isUser(const mjModel* m, int i) {
+static int is_user(const mjModel* m, int i) {
   return m->actuator_gaintype[i] == mjGAIN_USER || m->actuator_biastype[i] == mjBIAS_USER;
 }
 
 /* 1 if the mode leaves actuator i alone */
-static int skippedByMode(const mjModel* m, int i, int mode) {
-  return mode == mjLRMODE_NONE || (mode == mjLRMODE_MUSCLE && !isMuscle(m, i)) ||
-         (mode == mjLRMODE_MUSCLEUSER && !isMuscle(m, i) && !isUser(m, i));
+static int skipped_by_mode(const mjModel* m, int i, int mode) {
+  return mode == mjLRMODE_NONE || (mode == mjLRMODE_MUSCLE && !is_muscle(m, i)) ||
+         (mode == mjLRMODE_MUSCLEUSER && !is_muscle(m, i) && !is_user(m, i));
 }
 
 /* 1 if the actuator already has a usable range */
-static int hasRange(const mjModel* m, int i) {
+static int has_range(const mjModel* m, int i) {
   return m->actuator_lengthrange[2 * i] < m->actuator_lengthrange[2 * i + 1];
 }
 
 /* uselimit: copy the joint or tendon range; 1 when copied. MuJoCo reads the transmission
  * target at actuator_trnid[index] (not [2*index]); the same entry is read here so that the
  * compiled ranges agree, treating an entry that names no joint or tendon as unlimited. */
-static int copyLimit(mjModel* m, int index) {
+static int copy_limit(mjModel* m, int index) {
   int id = m->actuator_trnid[index], type = m->actuator_trntype[index];
   mjtNum* range = m->actuator_lengthrange + 2 * index;
   if ((type == mjTRN_JOINT || type == mjTRN_JOINTINPARENT) && id >= 0 && id < m->njnt &&
@@ -56,7 +56,7 @@ static int copyLimit(mjModel* m, int index) {
 }
 
 /* one step of the pulling simulation; returns the actuator length after it */
-static mjtNum pullStep(const mjModel* m, mjData* d, int index, int side, const mjLROpt* opt) {
+static mjtNum pull_step(const mjModel* m, mjData* d, int index, int side, const mjLROpt* opt) {
   int nv = m->nv;
 
   // damp the velocity
@@ -90,13 +90,13 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
   }
 
   // skipped by mode, existing range, or limits
-  if (skippedByMode(m, index, opt->mode)) {
+  if (skipped_by_mode(m, index, opt->mode)) {
     return 1;
   }
-  if (opt->useexisting && hasRange(m, index)) {
+  if (opt->useexisting && has_range(m, index)) {
     return 1;
   }
-  if (opt->uselimit && copyLimit(m, index)) {
+  if (opt->uselimit && copy_limit(m, index)) {
     return 1;
   }
 
@@ -106,7 +106,7 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
     mj_resetData(m, d);
     int updated = 0;
     while (d->time < opt->inttotal) {
-      mjtNum len = pullStep(m, d, index, side, opt);
+      mjtNum len = pull_step(m, d, index, side, opt);
 
       // the state was reset: the simulation diverged
       if (d->time == 0) {
@@ -169,14 +169,14 @@ static void lengthrange_run(void* arg) {
   r->ok = mj_setLengthRange(r->m, r->d, r->index, r->opt, r->why, r->why_sz);
 }
 
-int tn_compileLengthRange(tnCompiler* c) {
+int tn__compileLengthRange(tnCompiler* c) {
   mjModel* m = c->m;
   const mjLROpt* opt = &c->spec->compiler.LRopt;
 
   // anything to compute?
   int count = 0;
   for (int i = 0; i < m->nu; i++) {
-    if (!skippedByMode(m, i, opt->mode) && !(opt->useexisting && hasRange(m, i))) {
+    if (!skipped_by_mode(m, i, opt->mode) && !(opt->useexisting && has_range(m, i))) {
       count++;
     }
   }
@@ -196,7 +196,7 @@ int tn_compileLengthRange(tnCompiler* c) {
   mjData* d = mj_makeData(m);
   int ok = d != NULL;
   if (!ok) {
-    tn_compileFail(c, NULL, NULL, "out of memory computing actuator length ranges");
+    tn__compileFail(c, NULL, NULL, "out of memory computing actuator length ranges");
   }
   for (int i = 0; ok && i < m->nu; i++) {
     char why[300] = "";
@@ -204,9 +204,9 @@ int tn_compileLengthRange(tnCompiler* c) {
     if (tn_run(d, lengthrange_run, &r, why, (int)sizeof(why)) || !r.ok) {
       const tnSpecActuator* a = TN_AT(c->spec->actuators, tnSpecActuator, i);
       if (a->name) {
-        ok = tn_compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);
+        ok = tn__compileFail(c, a->src, NULL, "%s (actuator '%s')", why, a->name);
       } else {
-        ok = tn_compileFail(c, a->src, NULL, "%s", why);
+        ok = tn__compileFail(c, a->src, NULL, "%s", why);
       }
     }
   }

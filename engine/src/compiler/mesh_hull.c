@@ -179,19 +179,21 @@ static int extract_graph(qhT* qh, int npoint, int** graph, int* ngraph) {
 }
 
 /* run qhull on the mesh's vertices and build the graph */
-int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, char* err,
-                int errsz) {
+int tn__meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, char* err,
+                 int errsz) {
   *graph = NULL;
   *ngraph = 0;
   if (mesh->nvert < 4) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "cannot form a convex hull: %d "
-                        "vertices (at least 4 non-coplanar ones needed)", mesh->nvert);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "cannot form a convex hull: %d "
+                         "vertices (at least 4 non-coplanar ones needed)",
+                         mesh->nvert);
   }
 
   // qhull's input (it may not be const) and options
   coordT* points = malloc(sizeof(coordT) * 3 * (size_t)mesh->nvert);
   if (!points) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   for (int i = 0; i < 3 * mesh->nvert; i++) {
     points[i] = mesh->vert[i];
@@ -220,11 +222,14 @@ int tn_meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, c
   if (exitcode) {
     char why[160];
     qhull_reason(errfile, &errbuf, why, sizeof(why));
-    res = tn_meshError(err, errsz, mesh->name, mesh->file, "cannot form a convex hull (the "
-                       "vertices are coplanar or coincident): %s", why);
+    res = tn__meshError(err, errsz, mesh->name, mesh->file,
+                        "cannot form a convex hull (the "
+                        "vertices are coplanar or coincident): %s",
+                        why);
   } else if (extract_graph(qh, mesh->nvert, graph, ngraph)) {
-    res = tn_meshError(err, errsz, mesh->name, mesh->file, "convex hull is not a closed "
-                       "triangulated surface");
+    res = tn__meshError(err, errsz, mesh->name, mesh->file,
+                        "convex hull is not a closed "
+                        "triangulated surface");
   }
 
   // release qhull's memory and the message stream
@@ -401,7 +406,7 @@ static int poly_path(const polyGroup* p, int i, int* path) {
 }
 
 /* release the polygons, clear the extrema */
-void tn_meshFreePolygons(tnMesh* mesh) {
+void tn__meshFreePolygons(tnMesh* mesh) {
   free(mesh->polyvertadr);
   free(mesh->polyvertnum);
   free(mesh->polyvert);
@@ -456,8 +461,8 @@ static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup) {
 }
 
 /* merge the hull triangles, in hull order, into groups by rounded normal */
-int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
-  tn_meshFreePolygons(mesh);
+int tn__meshPolygons(tnMesh* mesh, char* err, int errsz) {
+  tn__meshFreePolygons(mesh);
   if (!mesh->graph) {
     return 0;
   }
@@ -465,7 +470,7 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
   const int* face = mesh->graph + 2 + 3 * nv + 3 * nf;
   polyGroup* group = calloc((size_t)(nf + 1), sizeof(polyGroup));
   if (!group) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
 
   // keys to groups: open addressing in a table of at least twice the faces (-1: empty)
@@ -476,7 +481,7 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
   int* table = malloc(sizeof(int) * cap);
   if (!table) {
     free(group);
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   memset(table, 0xff, sizeof(int) * cap);
 
@@ -521,14 +526,14 @@ int tn_meshPolygons(tnMesh* mesh, char* err, int errsz) {
   }
   free(group);
   if (res) {
-    tn_meshFreePolygons(mesh);
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    tn__meshFreePolygons(mesh);
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   return 0;
 }
 
 /* polygon normals (first three vertices, final frame) and the 27 extremal hull vertices */
-void tn_meshHullFinish(tnMesh* mesh) {
+void tn__meshHullFinish(tnMesh* mesh) {
   for (int p = 0; p < mesh->npoly; p++) {
     const int* pv = mesh->polyvert + mesh->polyvertadr[p];
     const mjtNum *a = mesh->vert + 3 * pv[0], *b = mesh->vert + 3 * pv[1],
@@ -583,8 +588,8 @@ void tn_meshHullFinish(tnMesh* mesh) {
 }
 
 /* polygons, vertex-to-polygon map and extrema into the model */
-void tn_meshPolygonsToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int polyadr,
-                            int polyvertadr) {
+void tn__meshPolygonsToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int polyadr,
+                             int polyvertadr) {
   m->mesh_polynum[id] = mesh->npoly;
   m->mesh_polyadr[id] = polyadr;
   memcpy(m->mesh_extrema + 27 * id, mesh->extrema, sizeof(mesh->extrema));

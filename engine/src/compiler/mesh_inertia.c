@@ -174,7 +174,7 @@ static mjtNum inertia_about(const tnMesh* mesh, face_set fs, tnMeshInertia type,
 /* principal moments (decreasing unless nearly equal) and the frame quaternion */
 static void mesh_eig3(mjtNum eigval[3], mjtNum quat[4], const mjtNum mat[9]) {
   mjtNum eigvec[9];
-  tn_eig3Tol(eigval, eigvec, quat, mat, MESH_EIG_TOL, MESH_EIG_TOL, 0);
+  tn__eig3Tol(eigval, eigvec, quat, mat, MESH_EIG_TOL, MESH_EIG_TOL, 0);
 }
 
 /* "exact" inertia needs consistently oriented faces: no directed edge may be used by two
@@ -186,7 +186,7 @@ static int check_orientation(const tnMesh* mesh, char* err, int errsz) {
   }
   long long* slot = malloc(sizeof(long long) * size);
   if (!slot) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   for (size_t i = 0; i < size; i++) {
     slot[i] = -1;
@@ -202,9 +202,11 @@ static int check_orientation(const tnMesh* mesh, char* err, int errsz) {
       h = (h + 1) & (size - 1);
     }
     if (slot[h] == key) {
-      res = tn_meshError(err, errsz, mesh->name, mesh->file, "faces have inconsistent "
-                         "orientation: the edge from vertex %d to vertex %d is in two faces "
-                         "(needed by inertia=\"exact\")", a, b);
+      res = tn__meshError(err, errsz, mesh->name, mesh->file,
+                          "faces have inconsistent "
+                          "orientation: the edge from vertex %d to vertex %d is in two faces "
+                          "(needed by inertia=\"exact\")",
+                          a, b);
     }
     slot[h] = key;
   }
@@ -229,22 +231,27 @@ static int mass_properties(tnMesh* mesh, tnMeshInertia type, mjtNum eigval[3], c
   mjtNum area = surface_center(mesh, mesh_faces, surfcen);
   mjtNum vol = volume_center(mesh, fs, type, surfcen, com);
   if (type == TN_MESH_INERTIA_SHELL && area < mjMINVAL) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "surface area is too small");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "surface area is too small");
   }
   if (type != TN_MESH_INERTIA_SHELL && vol < 0) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "volume is negative (misoriented "
-                        "triangles)");
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "volume is negative (misoriented "
+                         "triangles)");
   }
   if (type != TN_MESH_INERTIA_SHELL && vol < mjMINVAL) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "volume is too small (%g); try "
-                        "inertia=\"shell\"", vol);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "volume is too small (%g); try "
+                         "inertia=\"shell\"",
+                         vol);
   }
 
   // volume and inertia about the center, then the principal axes
   vol = inertia_about(mesh, fs, type, com, inert);
   if (vol < mjMINVAL) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "volume is too small (%g); try "
-                        "inertia=\"shell\"", vol);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "volume is too small (%g); try "
+                         "inertia=\"shell\"",
+                         vol);
   }
   mjtNum full[9] = {inert[0], inert[3], inert[4], inert[3], inert[1],
                     inert[5], inert[4], inert[5], inert[2]};
@@ -252,8 +259,9 @@ static int mass_properties(tnMesh* mesh, tnMeshInertia type, mjtNum eigval[3], c
 
   // a principal frame needs positive moments
   if (eigval[2] <= 0) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "inertia has a non-positive "
-                        "principal moment");
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "inertia has a non-positive "
+                         "principal moment");
   }
   mju_copy3(mesh->pos, com);
   mesh->volume = vol;
@@ -264,8 +272,9 @@ static int mass_properties(tnMesh* mesh, tnMeshInertia type, mjtNum eigval[3], c
 static int inertia_box(tnMesh* mesh, const mjtNum ev[3], char* err, int errsz) {
   mjtNum d0 = ev[1] + ev[2] - ev[0], d1 = ev[0] + ev[2] - ev[1], d2 = ev[0] + ev[1] - ev[2];
   if (d0 < 0 || d1 < 0 || d2 < 0) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "principal moments violate the "
-                        "triangle inequality A + B >= C");
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "principal moments violate the "
+                         "triangle inequality A + B >= C");
   }
   mesh->boxsz[0] = 0.5 * sqrt(6 * d0 / mesh->volume);
   mesh->boxsz[1] = 0.5 * sqrt(6 * d1 / mesh->volume);
@@ -274,7 +283,7 @@ static int inertia_box(tnMesh* mesh, const mjtNum ev[3], char* err, int errsz) {
 }
 
 /* the whole computation: frame, volume and inertia box */
-int tn_meshMassProperties(tnMesh* mesh, tnMeshInertia type, char* err, int errsz) {
+int tn__meshMassProperties(tnMesh* mesh, tnMeshInertia type, char* err, int errsz) {
   mjtNum eigval[3];
   if (mass_properties(mesh, type, eigval, err, errsz)) {
     return -1;

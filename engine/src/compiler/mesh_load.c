@@ -29,7 +29,7 @@
  * ------------------------------------------------------------------------------------- */
 
 /* "mesh 'NAME' (file 'FILE'): message" into err; returns -1 */
-int tn_meshError(char* err, int errsz, const char* name, const char* file, const char* fmt, ...) {
+int tn__meshError(char* err, int errsz, const char* name, const char* file, const char* fmt, ...) {
   if (!err || errsz <= 0) {
     return -1;
   }
@@ -49,7 +49,7 @@ int tn_meshError(char* err, int errsz, const char* name, const char* file, const
 }
 
 /* grow *arr to hold at least need elements (doubling) */
-int tn_meshReserve(void** arr, int* cap, int need, size_t elsize) {
+int tn__meshReserve(void** arr, int* cap, int need, size_t elsize) {
   if (need <= *cap) {
     return 0;
   }
@@ -83,7 +83,7 @@ static char* mesh_strdup(const char* s) {
 }
 
 /* release the arrays and zero the struct */
-void tn_meshFree(tnMesh* mesh) {
+void tn__meshFree(tnMesh* mesh) {
   if (!mesh) {
     return;
   }
@@ -92,7 +92,7 @@ void tn_meshFree(tnMesh* mesh) {
   free(mesh->vert);
   free(mesh->face);
   free(mesh->graph);
-  tn_meshFreePolygons(mesh);
+  tn__meshFreePolygons(mesh);
   memset(mesh, 0, sizeof(*mesh));
 }
 
@@ -102,8 +102,8 @@ static int mesh_begin(tnMesh* mesh, const char* name, const char* file, char* er
   mesh->name = mesh_strdup(name ? name : "");
   mesh->file = mesh_strdup(file);
   if (!mesh->name || (file && !mesh->file)) {
-    tn_meshFree(mesh);
-    return tn_meshError(err, errsz, name, file, "out of memory");
+    tn__meshFree(mesh);
+    return tn__meshError(err, errsz, name, file, "out of memory");
   }
   return 0;
 }
@@ -112,14 +112,14 @@ static int mesh_begin(tnMesh* mesh, const char* name, const char* file, char* er
 static int mesh_check(const tnMesh* mesh, char* err, int errsz) {
   const char *name = mesh->name, *file = mesh->file;
   if (mesh->nvert == 0) {
-    return tn_meshError(err, errsz, name, file, "no vertices (empty mesh)");
+    return tn__meshError(err, errsz, name, file, "no vertices (empty mesh)");
   }
 
   // every coordinate finite
   for (int i = 0; i < mesh->nvert; i++) {
     for (int k = 0; k < 3; k++) {
       if (!isfinite(mesh->vert[3 * i + k])) {
-        return tn_meshError(err, errsz, name, file, "vertex %d has a non-finite coordinate", i);
+        return tn__meshError(err, errsz, name, file, "vertex %d has a non-finite coordinate", i);
       }
     }
   }
@@ -127,8 +127,10 @@ static int mesh_check(const tnMesh* mesh, char* err, int errsz) {
   // every face index names an existing vertex
   for (int i = 0; i < 3 * mesh->nface; i++) {
     if (mesh->face[i] < 0 || mesh->face[i] >= mesh->nvert) {
-      return tn_meshError(err, errsz, name, file, "face %d uses vertex %d, which does not exist "
-                          "(%d vertices)", i / 3, mesh->face[i], mesh->nvert);
+      return tn__meshError(err, errsz, name, file,
+                           "face %d uses vertex %d, which does not exist "
+                           "(%d vertices)",
+                           i / 3, mesh->face[i], mesh->nvert);
     }
   }
   return 0;
@@ -157,7 +159,7 @@ static int ends_with(const char* s, const char* suffix) {
 }
 
 /* format from the content type, else from the extension */
-tnMeshFormat tn_meshFormat(const char* filename, const char* content_type) {
+tnMeshFormat tn__meshFormat(const char* filename, const char* content_type) {
   if (content_type && content_type[0]) {
     if (strcmp(content_type, "model/stl") == 0) {
       return TN_MESH_FORMAT_STL;
@@ -238,7 +240,7 @@ static int stl_build(tnMesh* mesh, const float* corners, int ntri, char* err, in
   mesh->face = malloc(sizeof(int) * 3 * (size_t)ntri);
   if (!tab.slot || !mesh->vert || !mesh->face) {
     free(tab.slot);
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   for (unsigned i = 0; i < size; i++) {
     tab.slot[i] = -1;
@@ -271,7 +273,7 @@ static int stl_binary(tnMesh* mesh, const unsigned char* data, uint32_t ntri, ch
                       int errsz) {
   float* corners = malloc(sizeof(float) * 9 * (size_t)ntri);
   if (!corners) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   for (uint32_t t = 0; t < ntri; t++) {
     const unsigned char* rec = data + STL_HEADER + 4 + (size_t)STL_RECORD * t;
@@ -346,7 +348,7 @@ static int stl_ascii(tnMesh* mesh, const char* data, size_t size, char* err, int
       // a corner: inside a facet, with room, and three good numbers
       if (!infacet) {
         why = "vertex outside a facet";
-      } else if (tn_meshReserve((void**)&corners, &cap, 3 * ncorner + 3, sizeof(float))) {
+      } else if (tn__meshReserve((void**)&corners, &cap, 3 * ncorner + 3, sizeof(float))) {
         why = "out of memory";
       } else if (ascii_coords(&p, end, corners + 3 * ncorner)) {
         why = "missing or malformed vertex coordinate";
@@ -361,8 +363,10 @@ static int stl_ascii(tnMesh* mesh, const char* data, size_t size, char* err, int
   if (!why && (infacet || ncorner == 0)) {
     why = ncorner ? "file ends inside a facet (truncated)" : "no facets";
   }
-  int r = why ? tn_meshError(err, errsz, mesh->name, mesh->file, "ASCII STL: %s (near vertex "
-                             "%d)", why, ncorner)
+  int r = why ? tn__meshError(err, errsz, mesh->name, mesh->file,
+                              "ASCII STL: %s (near vertex "
+                              "%d)",
+                              why, ncorner)
               : stl_build(mesh, corners, ncorner / 3, err, errsz);
   free(corners);
   return r;
@@ -384,11 +388,13 @@ static int load_stl(tnMesh* mesh, const char* data, size_t size, char* err, int 
   if (size >= STL_HEADER + 4 &&
       (uint64_t)size == STL_HEADER + 4 + (uint64_t)STL_RECORD * ntri) {
     if (ntri == 0) {
-      return tn_meshError(err, errsz, mesh->name, mesh->file, "binary STL has no triangles");
+      return tn__meshError(err, errsz, mesh->name, mesh->file, "binary STL has no triangles");
     }
     if (ntri > (1u << 26)) {
-      return tn_meshError(err, errsz, mesh->name, mesh->file, "binary STL has too many "
-                          "triangles (%u)", ntri);
+      return tn__meshError(err, errsz, mesh->name, mesh->file,
+                           "binary STL has too many "
+                           "triangles (%u)",
+                           ntri);
     }
     return stl_binary(mesh, b, ntri, err, errsz);
   }
@@ -396,12 +402,16 @@ static int load_stl(tnMesh* mesh, const char* data, size_t size, char* err, int 
     return stl_ascii(mesh, data, size, err, errsz);
   }
   if (size < STL_HEADER + 4) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "binary STL is truncated (%zu "
-                        "bytes, header needs %d)", size, STL_HEADER + 4);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "binary STL is truncated (%zu "
+                         "bytes, header needs %d)",
+                         size, STL_HEADER + 4);
   }
-  return tn_meshError(err, errsz, mesh->name, mesh->file, "binary STL is truncated or corrupt "
-                      "(%u triangles need %llu bytes, file has %zu)", ntri,
-                      (unsigned long long)(STL_HEADER + 4 + (uint64_t)STL_RECORD * ntri), size);
+  return tn__meshError(err, errsz, mesh->name, mesh->file,
+                       "binary STL is truncated or corrupt "
+                       "(%u triangles need %llu bytes, file has %zu)",
+                       ntri, (unsigned long long)(STL_HEADER + 4 + (uint64_t)STL_RECORD * ntri),
+                       size);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -411,7 +421,7 @@ static int load_stl(tnMesh* mesh, const char* data, size_t size, char* err, int 
 static int load_msh(tnMesh* mesh, const char* data, size_t size, char* err, int errsz) {
   const unsigned char* b = (const unsigned char*)data;
   if (size < MSH_HEADER) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "MSH file is truncated");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "MSH file is truncated");
   }
   int32_t cnt[4];
   for (int k = 0; k < 4; k++) {
@@ -419,20 +429,22 @@ static int load_msh(tnMesh* mesh, const char* data, size_t size, char* err, int 
   }
   if (cnt[0] < 1 || cnt[1] < 0 || cnt[2] < 0 || cnt[3] < 0 || cnt[0] > (1 << 26) ||
       cnt[1] > (1 << 26) || cnt[2] > (1 << 26) || cnt[3] > (1 << 26)) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "MSH header has invalid counts");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "MSH header has invalid counts");
   }
 
   // the size must match the counts exactly
   uint64_t need = MSH_HEADER + 4 * (3 * (uint64_t)cnt[0] + 3 * (uint64_t)cnt[1] +
                                     2 * (uint64_t)cnt[2] + 3 * (uint64_t)cnt[3]);
   if (need != size) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "MSH size %zu does not match its "
-                        "header (%llu bytes)", size, (unsigned long long)need);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "MSH size %zu does not match its "
+                         "header (%llu bytes)",
+                         size, (unsigned long long)need);
   }
   mesh->vert = malloc(sizeof(mjtNum) * 3 * (size_t)cnt[0]);
   mesh->face = malloc(sizeof(int) * (3 * (size_t)cnt[3] + 1));
   if (!mesh->vert || !mesh->face) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
 
   // vertices first, faces after normals and texture coordinates
@@ -454,20 +466,20 @@ static int load_msh(tnMesh* mesh, const char* data, size_t size, char* err, int 
  * ------------------------------------------------------------------------------------- */
 
 /* parse a file's contents */
-int tn_meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, const void* data,
-                      size_t size, tnMeshFormat format, char* err, int errsz) {
+int tn__meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, const void* data,
+                       size_t size, tnMeshFormat format, char* err, int errsz) {
   if (mesh_begin(mesh, name, filename ? filename : "(memory)", err, errsz)) {
     return -1;
   }
   if (format == TN_MESH_FORMAT_AUTO) {
-    format = tn_meshFormat(filename, NULL);
+    format = tn__meshFormat(filename, NULL);
   }
 
   // a zero-terminated copy, so that text parsers cannot run past the end
   char* text = malloc(size + 1);
   if (!text) {
-    tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
-    tn_meshFree(mesh);
+    tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    tn__meshFree(mesh);
     return -1;
   }
   if (size) {
@@ -478,16 +490,17 @@ int tn_meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, cons
   // an empty file is never a mesh
   int r;
   if (!data || size == 0) {
-    r = tn_meshError(err, errsz, mesh->name, mesh->file, "file is empty");
+    r = tn__meshError(err, errsz, mesh->name, mesh->file, "file is empty");
   } else if (format == TN_MESH_FORMAT_STL) {
     r = load_stl(mesh, text, size, err, errsz);
   } else if (format == TN_MESH_FORMAT_OBJ) {
-    r = tn_meshParseOBJ(mesh, text, size, err, errsz);
+    r = tn__meshParseOBJ(mesh, text, size, err, errsz);
   } else if (format == TN_MESH_FORMAT_MSH) {
     r = load_msh(mesh, text, size, err, errsz);
   } else {
-    r = tn_meshError(err, errsz, mesh->name, mesh->file, "unknown mesh format (expected .stl, "
-                     ".obj or .msh, or a content_type)");
+    r = tn__meshError(err, errsz, mesh->name, mesh->file,
+                      "unknown mesh format (expected .stl, "
+                      ".obj or .msh, or a content_type)");
   }
 
   // the common checks
@@ -496,42 +509,42 @@ int tn_meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, cons
     r = mesh_check(mesh, err, errsz);
   }
   if (r) {
-    tn_meshFree(mesh);
+    tn__meshFree(mesh);
   }
   return r;
 }
 
 /* read the file, then parse it (read_file's buffer is already zero-terminated, but the
  * buffer entry point copies it anyway: simplicity over one copy) */
-int tn_meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
-                    char* err, int errsz) {
+int tn__meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
+                     char* err, int errsz) {
   unsigned char* data = NULL;
   size_t size = 0;
   char why[128];
   memset(mesh, 0, sizeof(*mesh));
-  if (!path || !tn_assetReadFile(path, &data, &size, why, sizeof(why))) {
-    return tn_meshError(err, errsz, name, path ? path : "", "%s", path ? why : "no file name");
+  if (!path || !tn__assetReadFile(path, &data, &size, why, sizeof(why))) {
+    return tn__meshError(err, errsz, name, path ? path : "", "%s", path ? why : "no file name");
   }
-  int r = tn_meshLoadBuffer(mesh, name, path, (const char*)data, size, format, err, errsz);
+  int r = tn__meshLoadBuffer(mesh, name, path, (const char*)data, size, format, err, errsz);
   free(data);
   return r;
 }
 
 /* the inline vertex and face attributes */
-int tn_meshFromLists(tnMesh* mesh, const char* name, const mjtNum* vert, int nvert,
-                     const int* face, int nface, char* err, int errsz) {
+int tn__meshFromLists(tnMesh* mesh, const char* name, const mjtNum* vert, int nvert,
+                      const int* face, int nface, char* err, int errsz) {
   if (mesh_begin(mesh, name, NULL, err, errsz)) {
     return -1;
   }
   if (nvert < 0 || nface < 0 || (nvert > 0 && !vert) || (nface > 0 && !face)) {
-    tn_meshFree(mesh);
-    return tn_meshError(err, errsz, name, NULL, "invalid vertex or face list");
+    tn__meshFree(mesh);
+    return tn__meshError(err, errsz, name, NULL, "invalid vertex or face list");
   }
   mesh->vert = malloc(sizeof(mjtNum) * (3 * (size_t)nvert + 1));
   mesh->face = malloc(sizeof(int) * (3 * (size_t)nface + 1));
   if (!mesh->vert || !mesh->face) {
-    tn_meshFree(mesh);
-    return tn_meshError(err, errsz, name, NULL, "out of memory");
+    tn__meshFree(mesh);
+    return tn__meshError(err, errsz, name, NULL, "out of memory");
   }
 
   // coordinates rounded to single precision, as MuJoCo stores user vertices
@@ -544,7 +557,7 @@ int tn_meshFromLists(tnMesh* mesh, const char* name, const mjtNum* vert, int nve
   mesh->nvert = nvert;
   mesh->nface = nface;
   if (mesh_check(mesh, err, errsz)) {
-    tn_meshFree(mesh);
+    tn__meshFree(mesh);
     return -1;
   }
   return 0;

@@ -45,7 +45,7 @@ typedef struct obj_reader_ {
 /* append one triangle */
 static int add_triangle(obj_reader* r, int a, int b, int c) {
   tnMesh* m = r->mesh;
-  if (tn_meshReserve((void**)&m->face, &r->capface, 3 * (m->nface + 1), sizeof(int))) {
+  if (tn__meshReserve((void**)&m->face, &r->capface, 3 * (m->nface + 1), sizeof(int))) {
     return -1;
   }
   m->face[3 * m->nface] = a;
@@ -186,15 +186,17 @@ static int triangulate(obj_reader* r) {
     int n = p->start[i + 1] - p->start[i];
     for (int k = 0; k < n; k++) {
       if (v[k] >= r->mesh->nvert) {
-        return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "face %d uses "
-                            "vertex %d (counting from 1), which does not exist (%d "
-                            "vertices)", i, v[k] + 1, r->mesh->nvert);
+        return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file,
+                             "face %d uses "
+                             "vertex %d (counting from 1), which does not exist (%d "
+                             "vertices)",
+                             i, v[k] + 1, r->mesh->nvert);
       }
     }
     int res = n == 3 ? add_triangle(r, v[0], v[1], v[2]) : n == 4 ? split_quad(r, v)
                                                                    : clip_ears(r, v, n);
     if (res) {
-      return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
+      return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
     }
   }
   return 0;
@@ -212,8 +214,8 @@ static int blank(char c) {
 /* "v x y z ...": three coordinates, rounded to float */
 static int read_vertex(obj_reader* r, const char* p, const char* eol, int line) {
   tnMesh* m = r->mesh;
-  if (tn_meshReserve((void**)&m->vert, &r->capvert, 3 * (m->nvert + 1), sizeof(mjtNum))) {
-    return tn_meshError(r->err, r->errsz, m->name, m->file, "out of memory");
+  if (tn__meshReserve((void**)&m->vert, &r->capvert, 3 * (m->nvert + 1), sizeof(mjtNum))) {
+    return tn__meshError(r->err, r->errsz, m->name, m->file, "out of memory");
   }
   for (int k = 0; k < 3; k++) {
     char* stop;
@@ -222,8 +224,10 @@ static int read_vertex(obj_reader* r, const char* p, const char* eol, int line) 
     }
     double x = p < eol ? strtod(p, &stop) : 0;
     if (p >= eol || stop == p || stop > eol || (stop < eol && !blank(*stop))) {
-      return tn_meshError(r->err, r->errsz, m->name, m->file, "line %d: vertex needs three "
-                          "numbers", line);
+      return tn__meshError(r->err, r->errsz, m->name, m->file,
+                           "line %d: vertex needs three "
+                           "numbers",
+                           line);
     }
     m->vert[3 * m->nvert + k] = (float)x;
     p = stop;
@@ -237,17 +241,23 @@ static int read_corner(obj_reader* r, const char** pp, const char* eol, int line
   char* stop;
   long i = strtol(*pp, &stop, 10);
   if (stop == *pp || stop > eol) {
-    return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "line %d: bad face "
-                        "index", line);
+    return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file,
+                         "line %d: bad face "
+                         "index",
+                         line);
   }
   if (i == 0 || i > (long)1 << 30 || i < -((long)1 << 30)) {
-    return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "line %d: face index "
-                        "%ld is invalid (indices start at 1)", line, i);
+    return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file,
+                         "line %d: face index "
+                         "%ld is invalid (indices start at 1)",
+                         line, i);
   }
   *index = i > 0 ? (int)(i - 1) : r->mesh->nvert + (int)i;
   if (*index < 0) {
-    return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "line %d: face index "
-                        "%ld refers before the first vertex", line, i);
+    return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file,
+                         "line %d: face index "
+                         "%ld refers before the first vertex",
+                         line, i);
   }
 
   // skip the texture and normal parts
@@ -261,8 +271,8 @@ static int read_corner(obj_reader* r, const char** pp, const char* eol, int line
 /* "f a b c ...": a polygon of at least three corners */
 static int read_face(obj_reader* r, const char* p, const char* eol, int line) {
   obj_polys* pl = &r->polys;
-  if (tn_meshReserve((void**)&pl->start, &pl->capstart, pl->npoly + 2, sizeof(int))) {
-    return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
+  if (tn__meshReserve((void**)&pl->start, &pl->capstart, pl->npoly + 2, sizeof(int))) {
+    return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
   }
   pl->start[pl->npoly] = pl->ncorner;
   int n = 0;
@@ -277,15 +287,17 @@ static int read_face(obj_reader* r, const char* p, const char* eol, int line) {
     if (read_corner(r, &p, eol, line, &index)) {
       return -1;
     }
-    if (tn_meshReserve((void**)&pl->corner, &pl->capcorner, pl->ncorner + 1, sizeof(int))) {
-      return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
+    if (tn__meshReserve((void**)&pl->corner, &pl->capcorner, pl->ncorner + 1, sizeof(int))) {
+      return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "out of memory");
     }
     pl->corner[pl->ncorner++] = index;
     n++;
   }
   if (n < 3) {
-    return tn_meshError(r->err, r->errsz, r->mesh->name, r->mesh->file, "line %d: face has %d "
-                        "vertices (at least 3 needed)", line, n);
+    return tn__meshError(r->err, r->errsz, r->mesh->name, r->mesh->file,
+                         "line %d: face has %d "
+                         "vertices (at least 3 needed)",
+                         line, n);
   }
   pl->npoly++;
   pl->start[pl->npoly] = pl->ncorner;
@@ -316,7 +328,7 @@ static int read_line(obj_reader* r, const char* p, const char* eol, int line) {
 }
 
 /* read every line, then triangulate the polygons */
-int tn_meshParseOBJ(tnMesh* mesh, const char* data, size_t size, char* err, int errsz) {
+int tn__meshParseOBJ(tnMesh* mesh, const char* data, size_t size, char* err, int errsz) {
   obj_reader r;
   memset(&r, 0, sizeof(r));
   r.mesh = mesh;

@@ -24,7 +24,7 @@
  * ------------------------------------------------------------------------------------- */
 
 /* MuJoCo's defaults */
-void tn_meshDefaultOptions(tnMeshOptions* opt) {
+void tn__meshDefaultOptions(tnMeshOptions* opt) {
   memset(opt, 0, sizeof(*opt));
   opt->scale[0] = opt->scale[1] = opt->scale[2] = 1;
   opt->refquat[0] = 1;
@@ -111,7 +111,7 @@ static int faces_from_hull(tnMesh* mesh, char* err, int errsz) {
   int nv = mesh->graph[0], nf = mesh->graph[1];
   int* face = malloc(sizeof(int) * 3 * (size_t)nf);
   if (!face) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "out of memory");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
   memcpy(face, mesh->graph + 2 + 3 * nv + 3 * nf, sizeof(int) * 3 * (size_t)nf);
   free(mesh->face);
@@ -124,40 +124,47 @@ static int faces_from_hull(tnMesh* mesh, char* err, int errsz) {
 static int check_options(const tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz) {
   // the enumerated options
   if (opt->maxhullvert != -1 && opt->maxhullvert < 4) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "maxhullvert must be -1 or larger "
-                        "than 3 (got %d)", opt->maxhullvert);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "maxhullvert must be -1 or larger "
+                         "than 3 (got %d)",
+                         opt->maxhullvert);
   }
   if (opt->inertia < TN_MESH_INERTIA_CONVEX || opt->inertia > TN_MESH_INERTIA_SHELL) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "invalid inertia type %d",
-                        (int)opt->inertia);
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "invalid inertia type %d",
+                         (int)opt->inertia);
   }
 
   // the numbers
   for (int k = 0; k < 4; k++) {
     if (!isfinite(opt->refquat[k]) || (k < 3 && (!isfinite(opt->refpos[k]) ||
                                                  !isfinite(opt->scale[k])))) {
-      return tn_meshError(err, errsz, mesh->name, mesh->file, "scale, refpos and refquat must "
-                          "be finite");
+      return tn__meshError(err, errsz, mesh->name, mesh->file,
+                           "scale, refpos and refquat must "
+                           "be finite");
     }
   }
   if (mju_norm(opt->refquat, 4) < mjMINVAL) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "refquat is zero");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "refquat is zero");
   }
 
   // the mesh itself
   if (mesh->nvert < 4) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "at least 4 vertices required "
-                        "(got %d)", mesh->nvert);
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         "at least 4 vertices required "
+                         "(got %d)",
+                         mesh->nvert);
   }
   return 0;
 }
 
 /* the whole pipeline */
-int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz) {
+int tn__meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz) {
   // a loaded mesh, processed once, with valid options
   if (!mesh->vert || mesh->processed) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, mesh->processed ? "already "
-                        "processed" : "not loaded");
+    return tn__meshError(err, errsz, mesh->name, mesh->file,
+                         mesh->processed ? "already "
+                                           "processed"
+                                         : "not loaded");
   }
   if (check_options(mesh, opt, err, errsz)) {
     return -1;
@@ -167,8 +174,7 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
   // required by colliding geoms, convex inertia and meshes without faces
   int needhull = opt->needhull || opt->inertia == TN_MESH_INERTIA_CONVEX || mesh->nface == 0;
   char hullerr[512];
-  if (tn_meshHull(mesh, opt->maxhullvert, &mesh->graph, &mesh->ngraph, hullerr,
-                  sizeof(hullerr))) {
+  if (tn__meshHull(mesh, opt->maxhullvert, &mesh->graph, &mesh->ngraph, hullerr, sizeof(hullerr))) {
     if (needhull) {
       if (err && errsz > 0) {
         snprintf(err, (size_t)errsz, "%s", hullerr);
@@ -178,7 +184,7 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
   }
 
   // the hull's polygons, merged in the same frame as the hull
-  if (tn_meshPolygons(mesh, err, errsz)) {
+  if (tn__meshPolygons(mesh, err, errsz)) {
     return -1;
   }
 
@@ -189,11 +195,11 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
   apply_transform(mesh, opt);
 
   // mass properties, the inertia box, and the vertices in the principal frame
-  if (tn_meshMassProperties(mesh, opt->inertia, err, errsz)) {
+  if (tn__meshMassProperties(mesh, opt->inertia, err, errsz)) {
     return -1;
   }
   to_principal_frame(mesh);
-  tn_meshHullFinish(mesh);
+  tn__meshHullFinish(mesh);
 
   // what the model keeps besides the arrays
   mju_copy3(mesh->scale, opt->scale);
@@ -208,8 +214,8 @@ int tn_meshProcess(tnMesh* mesh, const tnMeshOptions* opt, char* err, int errsz)
 
 /* geom frame = given frame * mesh frame: pos + R(quat) mesh_pos, quat * mesh_quat (the
  * offset rotated through the rotation matrix, as MuJoCo's compiler does) */
-void tn_meshGeomFrame(const tnMesh* mesh, const mjtNum pos[3], const mjtNum quat[4],
-                      mjtNum gpos[3], mjtNum gquat[4]) {
+void tn__meshGeomFrame(const tnMesh* mesh, const mjtNum pos[3], const mjtNum quat[4],
+                       mjtNum gpos[3], mjtNum gquat[4]) {
   // offset and orientation composed first, so gpos may alias pos and gquat quat
   mjtNum mat[9], off[3], q[4];
   mju_quat2Mat(mat, quat);
@@ -222,10 +228,10 @@ void tn_meshGeomFrame(const tnMesh* mesh, const mjtNum pos[3], const mjtNum quat
 }
 
 /* mass and principal inertia of the equivalent box */
-int tn_meshGeomInertia(const tnMesh* mesh, mjtNum mass, mjtNum density, mjtNum* mass_out,
-                       mjtNum inertia[3], char* err, int errsz) {
+int tn__meshGeomInertia(const tnMesh* mesh, mjtNum mass, mjtNum density, mjtNum* mass_out,
+                        mjtNum inertia[3], char* err, int errsz) {
   if (!mesh->processed) {
-    return tn_meshError(err, errsz, mesh->name, mesh->file, "not processed");
+    return tn__meshError(err, errsz, mesh->name, mesh->file, "not processed");
   }
   // the given mass, or density times volume (area for a shell)
   mjtNum m = mass >= 0 ? mass : density * mesh->volume;
@@ -240,7 +246,7 @@ int tn_meshGeomInertia(const tnMesh* mesh, mjtNum mass, mjtNum density, mjtNum* 
 }
 
 /* size, bounding radius and box from the double-precision vertex bounds */
-void tn_meshGeomBounds(const tnMesh* mesh, mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]) {
+void tn__meshGeomBounds(const tnMesh* mesh, mjtNum size[3], mjtNum* rbound, mjtNum aabb[6]) {
   // per axis: the farthest extent, and the box's center and half size
   const mjtNum* a = mesh->aamm;
   for (int k = 0; k < 3; k++) {
@@ -254,8 +260,8 @@ void tn_meshGeomBounds(const tnMesh* mesh, mjtNum size[3], mjtNum* rbound, mjtNu
 }
 
 /* copy into the model's mesh arrays */
-void tn_meshToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int faceadr,
-                    int graphadr) {
+void tn__meshToModel(const tnMesh* mesh, mjModel* m, int id, int vertadr, int faceadr,
+                     int graphadr) {
   // addresses, counts and frame
   m->mesh_vertadr[id] = vertadr;
   m->mesh_vertnum[id] = mesh->nvert;

@@ -119,23 +119,23 @@ static int parse(const unsigned char* bytes, size_t size, tnSkinData* out, char*
 }
 
 /* load a skin file */
-int tn_skinLoad(const char* path, tnSkinData* out, char* why, int whysz) {
+int tn__skinLoad(const char* path, tnSkinData* out, char* why, int whysz) {
   memset(out, 0, sizeof(*out));
   unsigned char* bytes = NULL;
   size_t size = 0;
-  if (!tn_assetReadFile(path, &bytes, &size, why, whysz)) {
+  if (!tn__assetReadFile(path, &bytes, &size, why, whysz)) {
     return 0;
   }
   int ok = parse(bytes, size, out, why, whysz);
   free(bytes);
   if (!ok) {
-    tn_skinDataFree(out);
+    tn__skinDataFree(out);
   }
   return ok;
 }
 
 /* free a skin file's arrays */
-void tn_skinDataFree(tnSkinData* skin) {
+void tn__skinDataFree(tnSkinData* skin) {
   if (skin->bones) {
     for (int i = 0; i < skin->nbone; i++) {
       free(skin->bones[i].vertid);

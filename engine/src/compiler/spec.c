@@ -15,7 +15,7 @@
  * ------------------------------------------------------------------------------------- */
 
 /* push a zeroed element */
-void* tn_vecPush(tnVec* v, size_t size) {
+void* tn__vecPush(tnVec* v, size_t size) {
   if (v->n == v->cap) {
     int cap = v->cap ? 2 * v->cap : 16;
     void* grown = realloc(v->data, size * (size_t)cap);
@@ -31,7 +31,7 @@ void* tn_vecPush(tnVec* v, size_t size) {
 }
 
 /* free the array */
-void tn_vecFree(tnVec* v) {
+void tn__vecFree(tnVec* v) {
   free(v->data);
   v->data = NULL;
   v->n = v->cap = 0;
@@ -60,7 +60,7 @@ static void default_rgba(float rgba[4]) {
   rgba[3] = 1;
 }
 
-void tn_specDefaultJoint(tnSpecJoint* j) {
+void tn__specDefaultJoint(tnSpecJoint* j) {
   memset(j, 0, sizeof(*j));
   j->type = mjJNT_HINGE;
   j->axis[2] = 1;
@@ -74,7 +74,7 @@ void tn_specDefaultJoint(tnSpecJoint* j) {
   j->body = -1;
 }
 
-void tn_specDefaultGeom(tnSpecGeom* g) {
+void tn__specDefaultGeom(tnSpecGeom* g) {
   memset(g, 0, sizeof(*g));
   g->type = mjGEOM_SPHERE;
   g->contype = 1;
@@ -98,7 +98,7 @@ void tn_specDefaultGeom(tnSpecGeom* g) {
   g->body = -1;
 }
 
-void tn_specDefaultSite(tnSpecSite* s) {
+void tn__specDefaultSite(tnSpecSite* s) {
   memset(s, 0, sizeof(*s));
   s->type = mjGEOM_SPHERE;
   s->size[0] = s->size[1] = s->size[2] = 0.005;
@@ -106,7 +106,7 @@ void tn_specDefaultSite(tnSpecSite* s) {
   s->body = -1;
 }
 
-void tn_specDefaultCamera(tnSpecCamera* c) {
+void tn__specDefaultCamera(tnSpecCamera* c) {
   memset(c, 0, sizeof(*c));
   c->mode = mjCAMLIGHT_FIXED;
   c->fovy = 45;
@@ -114,7 +114,7 @@ void tn_specDefaultCamera(tnSpecCamera* c) {
   c->body = -1;
 }
 
-void tn_specDefaultLight(tnSpecLight* l) {
+void tn__specDefaultLight(tnSpecLight* l) {
   memset(l, 0, sizeof(*l));
   l->mode = mjCAMLIGHT_FIXED;
   l->castshadow = 1;
@@ -128,7 +128,7 @@ void tn_specDefaultLight(tnSpecLight* l) {
   l->body = -1;
 }
 
-void tn_specDefaultMaterial(tnSpecMaterial* m) {
+void tn__specDefaultMaterial(tnSpecMaterial* m) {
   memset(m, 0, sizeof(*m));
   m->texrepeat[0] = m->texrepeat[1] = 1;
   m->specular = 0.5f;
@@ -136,7 +136,7 @@ void tn_specDefaultMaterial(tnSpecMaterial* m) {
   m->rgba[0] = m->rgba[1] = m->rgba[2] = m->rgba[3] = 1;
 }
 
-void tn_specDefaultPair(tnSpecPair* p) {
+void tn__specDefaultPair(tnSpecPair* p) {
   memset(p, 0, sizeof(*p));
   p->condim = 3;
   p->friction[0] = p->friction[1] = 1;
@@ -146,7 +146,7 @@ void tn_specDefaultPair(tnSpecPair* p) {
   default_solimp(p->solimp);
 }
 
-void tn_specDefaultEquality(tnSpecEquality* e) {
+void tn__specDefaultEquality(tnSpecEquality* e) {
   memset(e, 0, sizeof(*e));
   e->active = 1;
   default_solref(e->solref);
@@ -156,7 +156,7 @@ void tn_specDefaultEquality(tnSpecEquality* e) {
   e->polycoef[1] = 1;
 }
 
-void tn_specDefaultTendon(tnSpecTendon* t) {
+void tn__specDefaultTendon(tnSpecTendon* t) {
   memset(t, 0, sizeof(*t));
   t->limited = TN_AUTO;
   t->actfrclimited = TN_AUTO;
@@ -169,7 +169,7 @@ void tn_specDefaultTendon(tnSpecTendon* t) {
   default_rgba(t->rgba);
 }
 
-void tn_specDefaultActuator(tnSpecActuator* a) {
+void tn__specDefaultActuator(tnSpecActuator* a) {
   memset(a, 0, sizeof(*a));
   a->ctrllimited = TN_AUTO;
   a->forcelimited = TN_AUTO;
@@ -182,7 +182,7 @@ void tn_specDefaultActuator(tnSpecActuator* a) {
   a->plugin = -1;
 }
 
-void tn_specDefaultMesh(tnSpecMesh* m) {
+void tn__specDefaultMesh(tnSpecMesh* m) {
   memset(m, 0, sizeof(*m));
   m->scale[0] = m->scale[1] = m->scale[2] = 1;
   m->refquat[0] = 1;
@@ -220,35 +220,35 @@ static void default_compiler(tnCompilerSettings* c) {
 
 /* the main default class */
 static int add_main_class(tnSpec* s) {
-  tnDefault* d = tn_vecPush(&s->defaults, sizeof(tnDefault));
+  tnDefault* d = tn__vecPush(&s->defaults, sizeof(tnDefault));
   if (!d) {
     return 0;
   }
   d->name = "main";
   d->parent = -1;
-  tn_specDefaultJoint(&d->joint);
-  tn_specDefaultGeom(&d->geom);
-  tn_specDefaultSite(&d->site);
-  tn_specDefaultCamera(&d->camera);
-  tn_specDefaultLight(&d->light);
-  tn_specDefaultMaterial(&d->material);
-  tn_specDefaultPair(&d->pair);
-  tn_specDefaultEquality(&d->equality);
-  tn_specDefaultTendon(&d->tendon);
-  tn_specDefaultActuator(&d->actuator);
-  tn_specDefaultMesh(&d->mesh);
+  tn__specDefaultJoint(&d->joint);
+  tn__specDefaultGeom(&d->geom);
+  tn__specDefaultSite(&d->site);
+  tn__specDefaultCamera(&d->camera);
+  tn__specDefaultLight(&d->light);
+  tn__specDefaultMaterial(&d->material);
+  tn__specDefaultPair(&d->pair);
+  tn__specDefaultEquality(&d->equality);
+  tn__specDefaultTendon(&d->tendon);
+  tn__specDefaultActuator(&d->actuator);
+  tn__specDefaultMesh(&d->mesh);
   return 1;
 }
 
 /* a new spec */
-tnSpec* tn_specNew(void) {
+tnSpec* tn__specNew(void) {
   tnSpec* s = calloc(1, sizeof(tnSpec));
   if (!s) {
     return NULL;
   }
   s->modelname = "MuJoCo Model";
   default_compiler(&s->compiler);
-  tn_defaultOption(&s->opt);
+  tn__defaultOption(&s->opt);
   s->memory = -1;
   s->njmax = s->nconmax = -1;
   s->nuser_body = s->nuser_jnt = s->nuser_geom = s->nuser_site = -1;
@@ -257,9 +257,9 @@ tnSpec* tn_specNew(void) {
   s->stat_center[0] = s->stat_center[1] = s->stat_center[2] = NAN;
 
   // the world body and the main class
-  tnSpecBody* world = tn_vecPush(&s->bodies, sizeof(tnSpecBody));
+  tnSpecBody* world = tn__vecPush(&s->bodies, sizeof(tnSpecBody));
   if (!world || !add_main_class(s)) {
-    tn_specFree(s);
+    tn__specFree(s);
     return NULL;
   }
   world->name = "world";
@@ -269,7 +269,7 @@ tnSpec* tn_specNew(void) {
 }
 
 /* free a spec */
-void tn_specFree(tnSpec* s) {
+void tn__specFree(tnSpec* s) {
   if (!s) {
     return;
   }
@@ -279,16 +279,16 @@ void tn_specFree(tnSpec* s) {
       model->doc_free(model->doc);
     }
   }
-  tnVec* vecs[] = {&s->defaults,    &s->bodies,   &s->joints,     &s->geoms,    &s->sites,
-                   &s->cameras,     &s->lights,   &s->materials,  &s->textures, &s->hfields, &s->meshes,
-                   &s->pairs,       &s->excludes, &s->equalities, &s->tendons,  &s->wraps,
-                   &s->actuators,   &s->sensors,  &s->numerics,   &s->texts,    &s->tuples,
-                   &s->tuple_elems, &s->keys,     &s->skins,      &s->skinbones, &s->models,
-                   &s->keymaps,     &s->keysegs};
+  tnVec* vecs[] = {&s->defaults, &s->bodies,      &s->joints,    &s->geoms,      &s->sites,
+                   &s->cameras,  &s->lights,      &s->materials, &s->textures,   &s->hfields,
+                   &s->meshes,   &s->pairs,       &s->excludes,  &s->equalities, &s->tendons,
+                   &s->wraps,    &s->actuators,   &s->sensors,   &s->numerics,   &s->texts,
+                   &s->tuples,   &s->tuple_elems, &s->keys,      &s->skins,      &s->skinbones,
+                   &s->models,   &s->keymaps,     &s->keysegs};
   for (size_t i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
-    tn_vecFree(vecs[i]);
+    tn__vecFree(vecs[i]);
   }
-  tn_vecFree(&s->plugins);
-  tn_poolFree(&s->pool);
+  tn__vecFree(&s->plugins);
+  tn__poolFree(&s->pool);
   free(s);
 }

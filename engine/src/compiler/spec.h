@@ -26,9 +26,9 @@ typedef struct tnVec_ {
 } tnVec;
 
 /* push a zeroed element of `size` bytes; NULL on OOM */
-void* tn_vecPush(tnVec* v, size_t size);
+void* tn__vecPush(tnVec* v, size_t size);
 /* free the array */
-void tn_vecFree(tnVec* v);
+void tn__vecFree(tnVec* v);
 /* typed access to element i */
 #define TN_AT(vec, type, i) (((type*)(vec).data) + (i))
 
@@ -539,24 +539,24 @@ typedef struct tnSpec_ {
 } tnSpec;
 
 /* a new spec with MuJoCo's defaults (main class, world body); NULL on OOM */
-tnSpec* tn_specNew(void);
+tnSpec* tn__specNew(void);
 /* free a spec */
-void tn_specFree(tnSpec* spec);
+void tn__specFree(tnSpec* spec);
 
 /* MuJoCo's built-in defaults of each object */
-void tn_specDefaultJoint(tnSpecJoint* j);
-void tn_specDefaultGeom(tnSpecGeom* g);
-void tn_specDefaultSite(tnSpecSite* s);
-void tn_specDefaultCamera(tnSpecCamera* c);
-void tn_specDefaultLight(tnSpecLight* l);
-void tn_specDefaultMaterial(tnSpecMaterial* m);
-void tn_specDefaultPair(tnSpecPair* p);
-void tn_specDefaultEquality(tnSpecEquality* e);
-void tn_specDefaultTendon(tnSpecTendon* t);
-void tn_specDefaultActuator(tnSpecActuator* a);
-void tn_specDefaultMesh(tnSpecMesh* m);
+void tn__specDefaultJoint(tnSpecJoint* j);
+void tn__specDefaultGeom(tnSpecGeom* g);
+void tn__specDefaultSite(tnSpecSite* s);
+void tn__specDefaultCamera(tnSpecCamera* c);
+void tn__specDefaultLight(tnSpecLight* l);
+void tn__specDefaultMaterial(tnSpecMaterial* m);
+void tn__specDefaultPair(tnSpecPair* p);
+void tn__specDefaultEquality(tnSpecEquality* e);
+void tn__specDefaultTendon(tnSpecTendon* t);
+void tn__specDefaultActuator(tnSpecActuator* a);
+void tn__specDefaultMesh(tnSpecMesh* m);
 
 /* compile a spec into a model; NULL with a message naming the offending element */
-mjModel* tn_compileSpec(tnSpec* spec, char* err, int errsz);
+mjModel* tn__compileSpec(tnSpec* spec, char* err, int errsz);
 
 #endif /* TORSION_SPEC_H */

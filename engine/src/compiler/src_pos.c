@@ -5,8 +5,8 @@
 #include "compiler/src_pos.h"
 
 /* "FILE:LINE: element 'NAME': attribute 'ATTR': MESSAGE", with the message's arguments */
-void tn_srcErrorV(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
-                  va_list ap) {
+void tn__srcErrorV(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
+                   va_list ap) {
   if (!err || errsz <= 0) {
     return;
   }
@@ -37,10 +37,10 @@ void tn_srcErrorV(char* err, int errsz, const tnSrcPos* pos, const char* attr, c
 }
 
 /* the same with the message's arguments given directly */
-void tn_srcError(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
-                 ...) {
+void tn__srcError(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
+                  ...) {
   va_list ap;
   va_start(ap, fmt);
-  tn_srcErrorV(err, errsz, pos, attr, fmt, ap);
+  tn__srcErrorV(err, errsz, pos, attr, fmt, ap);
   va_end(ap);
 }

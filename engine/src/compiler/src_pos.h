@@ -18,11 +18,11 @@ typedef struct tnSrcPos_ {
 
 /* Write "FILE:LINE: element 'NAME': [attribute 'ATTR': ]MESSAGE" into err (printf-style
  * message). pos may be NULL (no position), attr may be NULL. */
-void tn_srcError(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
-                 ...) __attribute__((format(printf, 5, 6)));
+void tn__srcError(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* The same with the message's arguments in a va_list. */
-void tn_srcErrorV(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
-                  va_list ap) __attribute__((format(printf, 5, 0)));
+void tn__srcErrorV(char* err, int errsz, const tnSrcPos* pos, const char* attr, const char* fmt,
+                   va_list ap) __attribute__((format(printf, 5, 0)));
 
 #endif /* TORSION_SRC_POS_H */

@@ -52,39 +52,39 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d);
  * ------------------------------------------------------------------------------------- */
 
 /* 1 if efc_J is stored sparse: option jacobian sparse, or auto with nv >= 60 */
-static inline int tn_isSparse(const mjModel* m) {
+static inline int is_sparse(const mjModel* m) {
   return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
 }
 
 /* 1 if the solver needs efc_AR: PGS or noslip iterations > 0 */
-int tn_isDual(const mjModel* m);
+int tn__isDual(const mjModel* m);
 
 /* Dofs that move body `body` (its chain to the root), ascending; returns the count. */
-int tn_bodyChain(const mjModel* m, int body, int* chain);
+int tn__bodyChain(const mjModel* m, int body, int* chain);
 
 /* Sorted union of the chains of two bodies; returns the count. */
-int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain);
+int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain);
 
 /* The same without the dofs both bodies share (contact rows); returns the count. */
-int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain);
+int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain);
 
 /* Translational and rotational Jacobian (3 x n each, row-major) of global `point` on
  * `body`, evaluated only at the n dofs of `chain` (zeros where the dof does not move the
  * body). Either output may be NULL. Same arithmetic as mj_jac. */
-void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
-                 const int* chain, int n, mjtNum* jacp, mjtNum* jacr);
+void tn__jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
+                  const int* chain, int n, mjtNum* jacp, mjtNum* jacr);
 
 /* res = J[i] . vec for row i */
-mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec);
+mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec);
 
 /* vec += scl * J[i]' for row i */
-void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl);
+void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl);
 
 /* Dense copy of row i (length nv). */
-void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row);
+void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row);
 
 /* Count, for sparse efc_J, how many following rows share each row's pattern. */
-void tn_makeRowSuper(mjData* d);
+void tn__makeRowSuper(mjData* d);
 
 /* ---------------------------------------------------------------------------------------
  * Row construction helpers (constraint_rows.c, constraint_equality.c)
@@ -93,60 +93,55 @@ void tn_makeRowSuper(mjData* d);
 /* Append `size` rows with Jacobian `jac` (size x n values, at the dofs `chain`, or dense
  * size x nv when chain is NULL), positions pos[size] (NULL: 0), one margin and frictionloss,
  * type and id. Increments d->nefc. */
-void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
-                const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
-                int id);
+void tn__addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
+                 const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type, int id);
 
-/* Equality rows (counting pass when d->efc_type is NULL, as tn_addRows). */
-void tn_instantiateEquality(const mjModel* m, mjData* d);
+/* Equality rows (counting pass when d->efc_type is NULL, as tn__addRows). */
+void tn__instantiateEquality(const mjModel* m, mjData* d);
 
 /* efc_aref -= Jdot qvel for connect and weld rows (needs cvel, cdof_dot). */
-void tn_equalityBias(const mjModel* m, mjData* d);
+void tn__equalityBias(const mjModel* m, mjData* d);
 
 /* Allocate efc_AR: dense nefc x nefc, or the sparse pattern of rows sharing a dof
  * (constraint_project.c). Returns 0 (rows released) if the arena is full. */
-int tn_allocAR(const mjModel* m, mjData* d);
+int tn__allocAR(const mjModel* m, mjData* d);
 
 /* Impedance, diagA, R, D, KBIP for all rows; contact mu (constraint_impedance.c). */
-void tn_makeImpedance(const mjModel* m, mjData* d);
+void tn__makeImpedance(const mjModel* m, mjData* d);
 
 /* ---------------------------------------------------------------------------------------
  * Solvers
  * ------------------------------------------------------------------------------------- */
 
 /* Scale of solver statistics: 1 / (meaninertia * max(1, nv)). */
-mjtNum tn_solverScale(const mjModel* m);
+mjtNum tn__solverScale(const mjModel* m);
 
 /* Record the statistics of iteration `iter` (island 0). */
-void tn_saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement,
-                  mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
-                  int nupdate);
+void tn__saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement, mjtNum gradient,
+                   mjtNum lineslope, int nactive, int nchange, int neval, int nupdate);
 
 /* Primal solvers (reduced primal problem): CG and Newton, starting from d->qacc; jaref
  * (J qacc - aref) and Ma (M qacc) at d->qacc when already known, else NULL. */
-void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
-                  const mjtNum* jaref, const mjtNum* Ma);
+void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
+                   const mjtNum* Ma);
 
 /* Dual PGS from d->efc_force; then qfrc_constraint and qacc. */
-void tn_solPGS(const mjModel* m, mjData* d, int maxiter);
+void tn__solPGS(const mjModel* m, mjData* d, int maxiter);
 
 /* Noslip PGS on friction rows, after the main solver. */
-void tn_solNoSlip(const mjModel* m, mjData* d, int maxiter);
+void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter);
 
 /* Dual helpers shared by PGS and noslip (solver_dual.c) */
-void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
-                     int flg_subR);
-void tn_dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim,
-                  int flg_subR);
-void tn_dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR);
-void tn_dualState(const mjModel* m, mjData* d, int* state);
-void tn_projectCone(mjtNum* f, const mjtNum* friction, int dim);
-mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
-                         const mjtNum* res, int dim);
+void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim, int flg_subR);
+void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR);
+void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR);
+void tn__dualState(const mjModel* m, mjData* d, int* state);
+void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim);
+mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
+                          int dim);
 
 /* min 0.5 x'Ax + x'b subject to sum (x_i/d_i)^2 <= r^2, n = 2..5 (solver_qcqp.c).
  * Returns 1 if the constraint is active. */
-int tn_QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r,
-            int n);
+int tn__QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n);
 
 #endif /* TORSION_CONSTRAINT_H */

@@ -21,21 +21,21 @@
  * ------------------------------------------------------------------------------------- */
 
 /* body of an equality's object k: the object, or a site's body */
-static int eqBody(const mjModel* m, int eq, int k) {
+static int eq_body(const mjModel* m, int eq, int k) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
   return m->eq_objtype[eq] == mjOBJ_SITE ? m->site_bodyid[id] : id;
 }
 
 /* approximate diagA of an equality row; `sub` is the row's index within the constraint */
-static mjtNum diagEquality(const mjModel* m, int eq, int sub) {
+static mjtNum diag_equality(const mjModel* m, int eq, int sub) {
   int o1 = m->eq_obj1id[eq], o2 = m->eq_obj2id[eq];
   switch (m->eq_type[eq]) {
     case mjEQ_CONNECT:
-      return m->body_invweight0[2 * eqBody(m, eq, 0)] + m->body_invweight0[2 * eqBody(m, eq, 1)];
+      return m->body_invweight0[2 * eq_body(m, eq, 0)] + m->body_invweight0[2 * eq_body(m, eq, 1)];
     case mjEQ_WELD: {
       int rot = sub > 2;
-      return m->body_invweight0[2 * eqBody(m, eq, 0) + rot] +
-             m->body_invweight0[2 * eqBody(m, eq, 1) + rot];
+      return m->body_invweight0[2 * eq_body(m, eq, 0) + rot] +
+             m->body_invweight0[2 * eq_body(m, eq, 1) + rot];
     }
     case mjEQ_JOINT: {
       mjtNum v = m->dof_invweight0[m->jnt_dofadr[o1]];
@@ -52,7 +52,7 @@ static mjtNum diagEquality(const mjModel* m, int eq, int sub) {
 
 /* translational (rot = 0) or rotational (rot = 1) invweight of a contact's two bodies,
  * summed from zero as MuJoCo sums it */
-static mjtNum contactWeight(const mjModel* m, const mjContact* con, int rot) {
+static mjtNum contact_weight(const mjModel* m, const mjContact* con, int rot) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
   mjtNum w = 0;
   w += m->body_invweight0[2 * b1 + rot];
@@ -61,29 +61,28 @@ static mjtNum contactWeight(const mjModel* m, const mjContact* con, int rot) {
 }
 
 /* exact diag(J inv(M) J') of row i */
-static mjtNum diagExact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum* sol) {
-  tn_rowDense(m, d, i, row);
+static mjtNum diag_exact(const mjModel* m, mjData* d, int i, mjtNum* row, mjtNum* sol) {
+  tn__rowDense(m, d, i, row);
   mj_solveM(m, d, sol, row, 1);
-  return tnu_dot(row, sol, m->nv);
+  return mju_dot(row, sol, m->nv);
 }
 
 /* base diagA of one contact's rows, starting at row i (returns the row count): the
  * bodies' translational invweight, plus mu_k^2 times the translational (slip) or
  * rotational (spin, roll) one for pyramidal edges; translational or rotational for
- * elliptic components. Only the first row's value survives in R (makeFriction) */
-static int diagContact(const mjModel* m, mjData* d, int i, int exact, mjtNum* row,
-                       mjtNum* sol) {
+ * elliptic components. Only the first row's value survives in R (make_friction) */
+static int diag_contact(const mjModel* m, mjData* d, int i, int exact, mjtNum* row, mjtNum* sol) {
   const mjContact* con = d->contact + d->efc_id[i];
   int type = d->efc_type[i], dim = con->dim;
   mjtNum* dA = d->efc_diagA;
-  mjtNum tran = contactWeight(m, con, 0), rot = contactWeight(m, con, 1);
+  mjtNum tran = contact_weight(m, con, 0), rot = contact_weight(m, con, 1);
   int nrow = type == mjCNSTR_CONTACT_FRICTIONLESS ? 1
              : type == mjCNSTR_CONTACT_PYRAMIDAL ? 2 * (dim - 1)
                                                    : dim;
 
   // exact: the first row's own diagonal (the only one R keeps), copied to the others
   if (exact) {
-    dA[i] = diagExact(m, d, i, row, sol);
+    dA[i] = diag_exact(m, d, i, row, sol);
     for (int k = 1; k < nrow; k++) {
       dA[i + k] = dA[i];
     }
@@ -107,7 +106,7 @@ static int diagContact(const mjModel* m, mjData* d, int i, int exact, mjtNum* ro
 }
 
 /* efc_diagA for every row */
-static void makeDiagA(const mjModel* m, mjData* d) {
+static void make_diag_a(const mjModel* m, mjData* d) {
   int exact = TN_CENABLED(m, mjENBL_DIAGEXACT);
   mj_markStack(d);
   mjtNum* row = mj_stackAllocNum(d, (size_t)m->nv);
@@ -118,13 +117,13 @@ static void makeDiagA(const mjModel* m, mjData* d) {
 
     // contacts: all rows of the contact at once
     if (type >= mjCNSTR_CONTACT_FRICTIONLESS) {
-      i += diagContact(m, d, i, exact, row, sol);
+      i += diag_contact(m, d, i, exact, row, sol);
       continue;
     }
 
     // exact: J inv(M) J'
     if (exact) {
-      d->efc_diagA[i] = diagExact(m, d, i, row, sol);
+      d->efc_diagA[i] = diag_exact(m, d, i, row, sol);
       i++;
       continue;
     }
@@ -134,7 +133,7 @@ static void makeDiagA(const mjModel* m, mjData* d) {
       case mjCNSTR_EQUALITY: {
         int rows = m->eq_type[id] == mjEQ_CONNECT ? 3 : (m->eq_type[id] == mjEQ_WELD ? 6 : 1);
         for (int k = 0; k < rows; k++) {
-          d->efc_diagA[i + k] = diagEquality(m, id, k);
+          d->efc_diagA[i + k] = diag_equality(m, id, k);
         }
         i += rows;
         continue;
@@ -163,8 +162,8 @@ static void makeDiagA(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* solref, solreffriction and solimp of row i */
-static void solParams(const mjModel* m, const mjData* d, int i, mjtNum solref[2],
-                      mjtNum solreffri[2], mjtNum solimp[5]) {
+static void sol_params(const mjModel* m, const mjData* d, int i, mjtNum solref[2],
+                       mjtNum solreffri[2], mjtNum solimp[5]) {
   int id = d->efc_id[i];
   const mjtNum *ref = NULL, *imp = NULL;
   solreffri[0] = solreffri[1] = 0;
@@ -221,7 +220,7 @@ static void solParams(const mjModel* m, const mjData* d, int i, mjtNum solref[2]
 }
 
 /* a^b, with the common powers 1 and 2 (solimp's default) taken directly, as MuJoCo does */
-static inline mjtNum powerOf(mjtNum a, mjtNum b) {
+static inline mjtNum power_of(mjtNum a, mjtNum b) {
   if (b == 1) {
     return a;
   }
@@ -263,13 +262,13 @@ static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* imp
     y = x;
     yP = 1;
   } else if (x <= mid) {
-    mjtNum a = 1 / powerOf(mid, power - 1);
-    y = a * powerOf(x, power);
-    yP = power * a * powerOf(x, power - 1);
+    mjtNum a = 1 / power_of(mid, power - 1);
+    y = a * power_of(x, power);
+    yP = power * a * power_of(x, power - 1);
   } else {
-    mjtNum b = 1 / powerOf(1 - mid, power - 1);
-    y = 1 - b * powerOf(1 - x, power);
-    yP = power * b * powerOf(1 - x, power - 1);
+    mjtNum b = 1 / power_of(1 - mid, power - 1);
+    y = 1 - b * power_of(1 - x, power);
+    yP = power * b * power_of(1 - x, power - 1);
   }
 
   // scale to [dmin, dmax]
@@ -278,9 +277,9 @@ static void impedance(const mjtNum solimp[5], mjtNum r, mjtNum* imp, mjtNum* imp
 }
 
 /* stiffness K and damping B from solref, dmax and the timestep */
-static void refParams(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjtNum* K,
-                      mjtNum* B) {
-  // direct form: -stiffness, -damping (the signs agree: solParams replaced a mixed pair)
+static void ref_params(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjtNum* K,
+                       mjtNum* B) {
+  // direct form: -stiffness, -damping (the signs agree: sol_params replaced a mixed pair)
   if (solref[0] <= 0) {
     *K = -solref[0] / mju_max(mjMINVAL, dmax * dmax);
     *B = -solref[1] / mju_max(mjMINVAL, dmax);
@@ -297,7 +296,7 @@ static void refParams(const mjModel* m, const mjtNum solref[2], mjtNum dmax, mjt
 }
 
 /* 1 if row i is a friction direction of an elliptic contact */
-static int isEllipticFriction(const mjData* d, int i) {
+static int is_elliptic_friction(const mjData* d, int i) {
   if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
     return 0;
   }
@@ -306,7 +305,7 @@ static int isEllipticFriction(const mjData* d, int i) {
 
 /* violation that sets row i's impedance: the whole residual's norm for an equality
  * constraint (connect, weld), the normal's for an elliptic friction row, else the row's */
-static mjtNum impedanceViolation(const mjData* d, int i) {
+static mjtNum impedance_violation(const mjData* d, int i) {
   int type = d->efc_type[i], id = d->efc_id[i];
 
   // equality: norm of all rows of the same constraint
@@ -329,21 +328,21 @@ static mjtNum impedanceViolation(const mjData* d, int i) {
   }
 
   // elliptic friction rows: the contact's normal row
-  int r = isEllipticFriction(d, i) ? d->contact[id].efc_address : i;
+  int r = is_elliptic_friction(d, i) ? d->contact[id].efc_address : i;
   return d->efc_pos[r] - d->efc_margin[r];
 }
 
 /* efc_KBIP, efc_R, efc_D for every row */
-static void makeKBIP(const mjModel* m, mjData* d) {
+static void make_kbip(const mjModel* m, mjData* d) {
   // the previous row's impedance inputs and outputs (a contact's rows share them)
   mjtNum lastimp[5] = {0, 0, 0, 0, 0}, lastviol = 0, imp = 0, impP = 0;
   int havelast = 0;
   for (int i = 0; i < d->nefc; i++) {
     mjtNum solref[2], solreffri[2], solimp[5], K, B;
-    solParams(m, d, i, solref, solreffri, solimp);
+    sol_params(m, d, i, solref, solreffri, solimp);
 
     // impedance at the violation (reused when inputs equal the previous row's)
-    mjtNum viol = impedanceViolation(d, i);
+    mjtNum viol = impedance_violation(d, i);
     if (!havelast || viol != lastviol || memcmp(solimp, lastimp, sizeof(lastimp))) {
       impedance(solimp, viol, &imp, &impP);
       memcpy(lastimp, solimp, sizeof(lastimp));
@@ -352,12 +351,12 @@ static void makeKBIP(const mjModel* m, mjData* d) {
     }
 
     // elliptic friction rows: no stiffness, damping from solreffriction when given
-    if (isEllipticFriction(d, i)) {
+    if (is_elliptic_friction(d, i)) {
       const mjtNum* ref = (solreffri[0] || solreffri[1]) ? solreffri : solref;
-      refParams(m, ref, solimp[1], &K, &B);
+      ref_params(m, ref, solimp[1], &K, &B);
       K = 0;
     } else {
-      refParams(m, solref, solimp[1], &K, &B);
+      ref_params(m, solref, solimp[1], &K, &B);
     }
 
     // friction loss: no position residual, no stiffness
@@ -376,7 +375,7 @@ static void makeKBIP(const mjModel* m, mjData* d) {
  * elliptic R_k = R_1 mu_0^2 / mu_k^2, pyramidal edges all 2 mu^2 R_0 with the regularized
  * cone's mu = mu_0 sqrt(R_1 / R_0)), then D = 1/R and diagA = R imp / (1 - imp) for every
  * row, in MuJoCo's order of operations */
-static void makeFriction(const mjModel* m, mjData* d) {
+static void make_friction(const mjModel* m, mjData* d) {
   mjtNum* R = d->efc_R;
   for (int c = 0; c < d->ncon; c++) {
     mjContact* con = d->contact + c;
@@ -409,10 +408,10 @@ static void makeFriction(const mjModel* m, mjData* d) {
 }
 
 /* diagA, impedance, K, B, R, D and contact mu */
-void tn_makeImpedance(const mjModel* m, mjData* d) {
-  makeDiagA(m, d);
-  makeKBIP(m, d);
-  makeFriction(m, d);
+void tn__makeImpedance(const mjModel* m, mjData* d) {
+  make_diag_a(m, d);
+  make_kbip(m, d);
+  make_friction(m, d);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -432,5 +431,5 @@ void mj_referenceConstraint(const mjModel* m, mjData* d) {
   }
 
   // connect and weld: remove the velocity-product acceleration
-  tn_equalityBias(m, d);
+  tn__equalityBias(m, d);
 }

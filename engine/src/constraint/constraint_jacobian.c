@@ -7,31 +7,24 @@
  * union of both bodies' chains for a contact or connect), so structural zeros may be
  * stored. Every kernel below works for either storage. */
 #include "constraint/constraint.h"
+#include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* the public name of tn_isSparse's rule: sparse when asked, or auto with many dofs */
+/* the public name of is_sparse's rule: sparse when asked, or auto with many dofs */
 int mj_isSparse(const mjModel* m) {
-  return tn_isSparse(m);
+  return is_sparse(m);
 }
 
 /* dual solver or noslip: efc_AR needed */
-int tn_isDual(const mjModel* m) {
+int tn__isDual(const mjModel* m) {
   return m->opt.solver == mjSOL_PGS || m->opt.noslip_iterations > 0;
 }
 
-/* last dof moving body (or -1), skipping ancestors without dofs */
-static int lastDof(const mjModel* m, int body) {
-  while (body > 0 && m->body_dofnum[body] == 0) {
-    body = m->body_parentid[body];
-  }
-  return body > 0 ? m->body_dofadr[body] + m->body_dofnum[body] - 1 : -1;
-}
-
 /* the dofs moving body, ascending */
-int tn_bodyChain(const mjModel* m, int body, int* chain) {
+int tn__bodyChain(const mjModel* m, int body, int* chain) {
   // walk towards the root, then reverse
   int n = 0;
-  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     chain[n++] = i;
   }
   for (int a = 0, b = n - 1; a < b; a++, b--) {
@@ -43,9 +36,9 @@ int tn_bodyChain(const mjModel* m, int body, int* chain) {
 }
 
 /* sorted union of two bodies' chains; with skip_common, without the dofs both share */
-static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
+static int merge_chains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
   int n = 0;
-  int i1 = lastDof(m, body1), i2 = lastDof(m, body2);
+  int i1 = tn__bodyLastDof(m, body1), i2 = tn__bodyLastDof(m, body2);
 
   // walk both chains down from the largest index, keeping each dof once
   while (i1 >= 0 || i2 >= 0) {
@@ -72,21 +65,21 @@ static int mergeChains(const mjModel* m, int body1, int body2, int skip_common, 
 }
 
 /* sorted union of two bodies' chains (equality rows keep shared ancestors, as MuJoCo) */
-int tn_mergeChain(const mjModel* m, int body1, int body2, int* chain) {
-  return mergeChains(m, body1, body2, 0, chain);
+int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain) {
+  return merge_chains(m, body1, body2, 0, chain);
 }
 
 /* the dofs moving one body but not the other (contact rows: a shared ancestor moves both
  * contact points alike, so its column of the Jacobian difference is zero and MuJoCo leaves
  * it out of sparse rows) */
-int tn_mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
-  return mergeChains(m, body1, body2, 1, chain);
+int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
+  return merge_chains(m, body1, body2, 1, chain);
 }
 
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */
-void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
-                 const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
-  mjtNum offset[3], tmp[3];
+void tn__jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point[3],
+                  const int* chain, int n, mjtNum* jacp, mjtNum* jacr) {
+  mjtNum offset[3], vel[3];
 
   // clear
   if (jacp) {
@@ -97,11 +90,11 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
   }
 
   // point relative to the tree's com
-  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
+  mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
   // walk the body's dofs from the leaf; both lists descend from the chain's end
   int k = n - 1;
-  for (int i = lastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     while (k >= 0 && chain[k] > i) {
       k--;
     }
@@ -119,26 +112,26 @@ void tn_jacChain(const mjModel* m, const mjData* d, int body, const mjtNum point
 
     // translation: linear velocity at the com plus rotation about it
     if (jacp) {
-      tnu_cross(tmp, cdof, offset);
-      jacp[k] = cdof[3] + tmp[0];
-      jacp[k + n] = cdof[4] + tmp[1];
-      jacp[k + 2 * n] = cdof[5] + tmp[2];
+      dof_point_vel(vel, cdof, offset);
+      jacp[k] = vel[0];
+      jacp[k + n] = vel[1];
+      jacp[k + 2 * n] = vel[2];
     }
   }
 }
 
 /* J[i] . vec */
-mjtNum tn_rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
-  if (tn_isSparse(m)) {
+mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec) {
+  if (is_sparse(m)) {
     int adr = d->efc_J_rowadr[i];
-    return tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+    return mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
   }
-  return tnu_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
+  return mju_dot(d->efc_J + (size_t)i * m->nv, vec, m->nv);
 }
 
 /* vec += scl * J[i]' */
-void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
-  if (tn_isSparse(m)) {
+void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl) {
+  if (is_sparse(m)) {
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     const mjtNum* val = d->efc_J + adr;
     const int* ind = d->efc_J_colind + adr;
@@ -147,12 +140,12 @@ void tn_rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum s
     }
     return;
   }
-  tnu_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
+  mju_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
 }
 
 /* dense copy of row i */
-void tn_rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
-  if (tn_isSparse(m)) {
+void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
+  if (is_sparse(m)) {
     mju_zero(row, m->nv);
     int adr = d->efc_J_rowadr[i], nnz = d->efc_J_rownnz[i];
     for (int k = 0; k < nnz; k++) {
@@ -168,24 +161,24 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
   int nv = m->nv, nefc = d->nefc;
 
   // sparse: one sparse dot per row
-  if (tn_isSparse(m)) {
+  if (is_sparse(m)) {
     for (int i = 0; i < nefc; i++) {
       int adr = d->efc_J_rowadr[i];
-      res[i] = tnu_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
+      res[i] = mju_dotSparse(d->efc_J + adr, vec, d->efc_J_rownnz[i], d->efc_J_colind + adr);
     }
     return;
   }
 
   // dense: the rows' dot products, inlined so that consecutive rows overlap
   for (int i = 0; i < nefc; i++) {
-    res[i] = tnu_dot(d->efc_J + (size_t)i * nv, vec, nv);
+    res[i] = mju_dot(d->efc_J + (size_t)i * nv, vec, nv);
   }
 }
 
 /* res = J' vec */
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   // dense: MuJoCo's transposed product, rows scaled and accumulated
-  if (!tn_isSparse(m)) {
+  if (!is_sparse(m)) {
     mju_mulMatTVec(res, d->efc_J, vec, d->nefc, m->nv);
     return;
   }
@@ -194,13 +187,13 @@ void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum*
   mju_zero(res, m->nv);
   for (int i = 0; i < d->nefc; i++) {
     if (vec[i] != 0) {
-      tn_rowAddTo(m, d, i, res, vec[i]);
+      tn__rowAddTo(m, d, i, res, vec[i]);
     }
   }
 }
 
 /* 1 if sparse rows a and b have the same column pattern */
-static int samePattern(const mjData* d, int a, int b) {
+static int same_pattern(const mjData* d, int a, int b) {
   int nnz = d->efc_J_rownnz[a];
   if (d->efc_J_rownnz[b] != nnz) {
     return 0;
@@ -216,11 +209,10 @@ static int samePattern(const mjData* d, int a, int b) {
 }
 
 /* supernodes: how many following rows share each row's pattern */
-void tn_makeRowSuper(mjData* d) {
+void tn__makeRowSuper(mjData* d) {
   int nefc = d->nefc;
   for (int i = nefc - 1; i >= 0; i--) {
-    d->efc_J_rowsuper[i] = (i < nefc - 1 && samePattern(d, i, i + 1))
-                               ? d->efc_J_rowsuper[i + 1] + 1
-                               : 0;
+    d->efc_J_rowsuper[i] =
+        (i < nefc - 1 && same_pattern(d, i, i + 1)) ? d->efc_J_rowsuper[i + 1] + 1 : 0;
   }
 }

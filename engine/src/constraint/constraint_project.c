@@ -15,8 +15,8 @@
 
 /* Y pattern of every row: its Jacobian's dofs and their ancestors, ascending (CSR in
  * rownnz/rowadr/colind, colind NULL only counts); returns the total non-zeros */
-static int patternY(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int* colind,
-                    int* mark) {
+static int pattern_y(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int* colind,
+                     int* mark) {
   int nv = m->nv, total = 0;
   for (int c = 0; c < nv; c++) {
     mark[c] = -1;
@@ -54,7 +54,7 @@ static int patternY(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int* 
  * A Y pattern is closed under dof_parentid, so it holds the root dof (parent -1) of every
  * dof in it: two rows share a dof exactly when they share a root. Each row's AR pattern is
  * therefore the union of the row lists of its roots, which come out ascending. */
-static int patternAR(const mjModel* m, mjData* d, int* colind) {
+static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
   int nv = m->nv, nefc = d->nefc, nA = 0;
   mj_markStack(d);
 
@@ -158,40 +158,39 @@ static int patternAR(const mjModel* m, mjData* d, int* colind) {
 }
 
 /* allocate efc_AR (and its sparse pattern) */
-int tn_allocAR(const mjModel* m, mjData* d) {
-  int nefc = d->nefc, sparse = tn_isSparse(m);
-  int nA = sparse ? patternAR(m, d, NULL) : nefc * nefc;
+int tn__allocAR(const mjModel* m, mjData* d) {
+  int nefc = d->nefc, sparse = is_sparse(m);
+  int nA = sparse ? pattern_ar(m, d, NULL) : nefc * nefc;
 
   // storage from the efc region
-  d->efc_AR_colind = sparse ? tn_efcAllocInt(d, (size_t)(nA ? nA : 1)) : NULL;
-  d->efc_AR = tn_efcAllocNum(d, (size_t)(nA ? nA : 1));
+  d->efc_AR_colind = sparse ? tn__efcAllocInt(d, (size_t)(nA ? nA : 1)) : NULL;
+  d->efc_AR = tn__efcAllocNum(d, (size_t)(nA ? nA : 1));
   if (!d->efc_AR || (sparse && !d->efc_AR_colind)) {
     mj_warning(d, mjWARN_CNSTRFULL, nefc);
-    tn_efcRelease(d);
+    tn__efcRelease(d);
     return 0;
   }
   d->nA = nA;
 
   // sparse pattern
   if (sparse) {
-    patternAR(m, d, d->efc_AR_colind);
+    pattern_ar(m, d, d->efc_AR_colind);
   }
   return 1;
 }
 
 /* dense whitened row i of Y = J L^-1 D^-1/2 */
-static void whitenRow(const mjModel* m, mjData* d, int i, mjtNum* row,
-                      const mjtNum* sqrtInvD) {
-  tn_rowDense(m, d, i, row);
+static void whiten_row(const mjModel* m, mjData* d, int i, mjtNum* row, const mjtNum* sqrtInvD) {
+  tn__rowDense(m, d, i, row);
   mj_solveM2(m, d, row, row, sqrtInvD, 1);
 }
 
 /* dense rows i..i+nb-1 of Y (nb <= 4) into Y and YT, solved together: the rows sit interleaved in
  * x (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
- * zeros), so the result equals whitenRow's row by row. */
-static void whitenBlock(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y,
-                        mjtNum* YT, int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
+ * zeros), so the result equals whiten_row's row by row. */
+static void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y, mjtNum* YT,
+                         int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
   int nv = m->nv;
   const mjtNum* L = d->qLD;
 
@@ -199,7 +198,7 @@ static void whitenBlock(const mjModel* m, const mjData* d, int i, int nb, mjtNum
   mju_zero(x, 4 * nv);
   for (int r = 0; r < nb; r++) {
     mjtNum* yr = Y + (size_t)(i + r) * nv;
-    tn_rowDense(m, d, i + r, yr);
+    tn__rowDense(m, d, i + r, yr);
     for (int c = 0; c < nv; c++) {
       x[4 * c + r] = yr[c];
     }
@@ -239,8 +238,8 @@ static void whitenBlock(const mjModel* m, const mjData* d, int i, int nb, mjtNum
 
 /* res[k] += y(c0) YT(c0,k), then c1, c2, c3, for k < n: four sequential updates of each
  * entry in one pass */
-static void addToScl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
-                      int n) {
+static void add_to_scl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
+                        int n) {
   const mjtNum *a = YT + (size_t)c[0] * ld, *b = YT + (size_t)c[1] * ld;
   const mjtNum *e = YT + (size_t)c[2] * ld, *f = YT + (size_t)c[3] * ld;
   mjtNum ya = y[c[0]], yb = y[c[1]], ye = y[c[2]], yf = y[c[3]];
@@ -251,7 +250,7 @@ static void addToScl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const
 
 /* AR = Y Y' + diag(R) */
 void mj_projectConstraint(const mjModel* m, mjData* d) {
-  int nv = m->nv, nefc = d->nefc, sparse = tn_isSparse(m);
+  int nv = m->nv, nefc = d->nefc, sparse = is_sparse(m);
   if (!nefc || !d->efc_AR) {
     return;
   }
@@ -267,7 +266,7 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     mjtNum* YT = mj_stackAllocNum(d, (size_t)nv * nefc);
     mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
     for (int i = 0; i < nefc; i += 4) {
-      whitenBlock(m, d, i, nefc - i < 4 ? nefc - i : 4, Y, YT, nefc, sqrtInvD, x);
+      whiten_block(m, d, i, nefc - i < 4 ? nefc - i : 4, Y, YT, nefc, sqrtInvD, x);
     }
 
     // row i of the lower triangle accumulates Y(i,c) Y(0..i,c) over the dofs c in order
@@ -286,10 +285,10 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
       mju_zero(ari, i + 1);
       int k = 0;
       for (; k + 4 <= nnz; k += 4) {
-        addToScl4(ari, YT, nefc, nzc + k, yi, i + 1);
+        add_to_scl4(ari, YT, nefc, nzc + k, yi, i + 1);
       }
       for (; k < nnz; k++) {
-        tnu_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
+        mju_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
       }
     }
 
@@ -307,13 +306,13 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     int* mark = mj_stackAllocInt(d, (size_t)nv);
     int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
     int* yadr = mj_stackAllocInt(d, (size_t)nefc);
-    int nY = patternY(m, d, NULL, NULL, NULL, mark);
+    int nY = pattern_y(m, d, NULL, NULL, NULL, mark);
     int* ycol = mj_stackAllocInt(d, (size_t)(nY > 0 ? nY : 1));
     mjtNum* Y = mj_stackAllocNum(d, (size_t)(nY > 0 ? nY : 1));
     mjtNum* row = mj_stackAllocNum(d, (size_t)nv);
-    patternY(m, d, ynnz, yadr, ycol, mark);
+    pattern_y(m, d, ynnz, yadr, ycol, mark);
     for (int i = 0; i < nefc; i++) {
-      whitenRow(m, d, i, row, sqrtInvD);
+      whiten_row(m, d, i, row, sqrtInvD);
       for (int k = 0; k < ynnz[i]; k++) {
         Y[yadr[i] + k] = row[ycol[yadr[i] + k]];
       }

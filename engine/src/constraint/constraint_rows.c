@@ -4,7 +4,7 @@
  * within a type (MuJoCo's order). Every instantiation function runs twice: a counting pass
  * (rows and sparse non-zeros, so the efc arrays can be allocated exactly from the arena)
  * and a filling pass. A row's Jacobian is built on the chain of dofs that can move it, then
- * stored densely or sparsely by tn_addRows. Impedance and regularization follow in
+ * stored densely or sparsely by tn__addRows. Impedance and regularization follow in
  * constraint_impedance.c. */
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -14,10 +14,10 @@
  * ------------------------------------------------------------------------------------- */
 
 /* append rows; in the counting pass (efc_type == NULL) only sizes are accumulated */
-void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
-                const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
-                int id) {
-  int nv = m->nv, sparse = tn_isSparse(m);
+void tn__addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain, int n,
+                 const mjtNum* pos, mjtNum margin, mjtNum frictionloss, int size, int type,
+                 int id) {
+  int nv = m->nv, sparse = is_sparse(m);
 
   // counting pass
   if (!d->efc_type) {
@@ -67,7 +67,7 @@ void tn_addRows(const mjModel* m, mjData* d, const mjtNum* jac, const int* chain
 
 /* dofs with a non-zero entry in tendon t's structure: its joints, or the chains of the
  * bodies its path visits; ascending */
-static int tendonChain(const mjModel* m, const mjData* d, int t, int* chain, int* mark) {
+static int tendon_chain(const mjModel* m, const mjData* d, int t, int* chain, int* mark) {
   int nv = m->nv, n = 0;
 
   // mark every dof with a non-zero moment, and every dof a path body moves
@@ -107,8 +107,8 @@ static int tendonChain(const mjModel* m, const mjData* d, int t, int* chain, int
 }
 
 /* gather tendon t's Jacobian at the chain's dofs, scaled */
-static void tendonJac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
-                      mjtNum scl, mjtNum* jac) {
+static void tendon_jac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
+                       mjtNum scl, mjtNum* jac) {
   const mjtNum* row = d->ten_J + (size_t)t * m->nv;
   for (int k = 0; k < n; k++) {
     jac[k] = scl * row[chain[k]];
@@ -120,7 +120,7 @@ static void tendonJac(const mjModel* m, const mjData* d, int t, const int* chain
  * ------------------------------------------------------------------------------------- */
 
 /* dof and tendon friction loss rows */
-static void instantiateFriction(const mjModel* m, mjData* d) {
+static void instantiate_friction(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_FRICTIONLOSS)) {
     return;
   }
@@ -133,18 +133,17 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
   for (int i = 0; i < m->nv; i++) {
     if (m->dof_frictionloss[i] > 0) {
       mjtNum one = 1;
-      tn_addRows(m, d, &one, &i, 1, NULL, 0, m->dof_frictionloss[i], 1,
-                 mjCNSTR_FRICTION_DOF, i);
+      tn__addRows(m, d, &one, &i, 1, NULL, 0, m->dof_frictionloss[i], 1, mjCNSTR_FRICTION_DOF, i);
     }
   }
 
   // tendons: the tendon's Jacobian
   for (int t = 0; t < m->ntendon; t++) {
     if (m->tendon_frictionloss[t] > 0) {
-      int n = tendonChain(m, d, t, chain, mark);
-      tendonJac(m, d, t, chain, n, 1, jac);
-      tn_addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
-                 mjCNSTR_FRICTION_TENDON, t);
+      int n = tendon_chain(m, d, t, chain, mark);
+      tendon_jac(m, d, t, chain, n, 1, jac);
+      tn__addRows(m, d, jac, chain, n, NULL, 0, m->tendon_frictionloss[t], 1,
+                  mjCNSTR_FRICTION_TENDON, t);
     }
   }
   mj_freeStack(d);
@@ -155,7 +154,7 @@ static void instantiateFriction(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* one scalar joint's lower and upper limit rows */
-static void limitScalar(const mjModel* m, mjData* d, int j) {
+static void limit_scalar(const mjModel* m, mjData* d, int j) {
   mjtNum value = d->qpos[m->jnt_qposadr[j]], margin = m->jnt_margin[j];
   int dof = m->jnt_dofadr[j];
 
@@ -164,13 +163,13 @@ static void limitScalar(const mjModel* m, mjData* d, int j) {
     mjtNum dist = side * (m->jnt_range[2 * j + (side + 1) / 2] - value);
     if (dist < margin) {
       mjtNum jac = -side;
-      tn_addRows(m, d, &jac, &dof, 1, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+      tn__addRows(m, d, &jac, &dof, 1, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
     }
   }
 }
 
 /* a ball joint's rotation-angle limit row */
-static void limitBall(const mjModel* m, mjData* d, int j) {
+static void limit_ball(const mjModel* m, mjData* d, int j) {
   mjtNum quat[4], axis[3], margin = m->jnt_margin[j];
   int dof = m->jnt_dofadr[j];
 
@@ -186,13 +185,12 @@ static void limitBall(const mjModel* m, mjData* d, int j) {
   if (dist < margin) {
     int chain[3] = {dof, dof + 1, dof + 2};
     mjtNum jac[3] = {-axis[0], -axis[1], -axis[2]};
-    tn_addRows(m, d, jac, chain, 3, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
+    tn__addRows(m, d, jac, chain, 3, &dist, margin, 0, 1, mjCNSTR_LIMIT_JOINT, j);
   }
 }
 
 /* one tendon's lower and upper limit rows */
-static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mark,
-                        mjtNum* jac) {
+static void limit_tendon(const mjModel* m, mjData* d, int t, int* chain, int* mark, mjtNum* jac) {
   mjtNum value = d->ten_length[t], margin = m->tendon_margin[t];
   int n = -1;
 
@@ -201,16 +199,16 @@ static void limitTendon(const mjModel* m, mjData* d, int t, int* chain, int* mar
     mjtNum dist = side * (m->tendon_range[2 * t + (side + 1) / 2] - value);
     if (dist < margin) {
       if (n < 0) {
-        n = tendonChain(m, d, t, chain, mark);
+        n = tendon_chain(m, d, t, chain, mark);
       }
-      tendonJac(m, d, t, chain, n, -side, jac);
-      tn_addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
+      tendon_jac(m, d, t, chain, n, -side, jac);
+      tn__addRows(m, d, jac, chain, n, &dist, margin, 0, 1, mjCNSTR_LIMIT_TENDON, t);
     }
   }
 }
 
 /* joint and tendon limit rows */
-static void instantiateLimit(const mjModel* m, mjData* d) {
+static void instantiate_limit(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_LIMIT)) {
     return;
   }
@@ -222,9 +220,9 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
     }
     int type = m->jnt_type[j];
     if (type == mjJNT_SLIDE || type == mjJNT_HINGE) {
-      limitScalar(m, d, j);
+      limit_scalar(m, d, j);
     } else if (type == mjJNT_BALL) {
-      limitBall(m, d, j);
+      limit_ball(m, d, j);
     }
   }
 
@@ -236,7 +234,7 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
     mjtNum* jac = mj_stackAllocNum(d, (size_t)m->nv);
     for (int t = 0; t < m->ntendon; t++) {
       if (m->tendon_limited[t]) {
-        limitTendon(m, d, t, chain, mark, jac);
+        limit_tendon(m, d, t, chain, mark, jac);
       }
     }
     mj_freeStack(d);
@@ -249,15 +247,15 @@ static void instantiateLimit(const mjModel* m, mjData* d) {
 
 /* contact rows in the contact frame: dif = J(body2) - J(body1) at the contact point, then
  * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif */
-static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* con,
-                            const int* chain, int n, mjtNum* jacp, mjtNum* jacr,
-                            mjtNum* tmp, mjtNum* frm) {
+static void contact_frame_jac(const mjModel* m, const mjData* d, const mjContact* con,
+                              const int* chain, int n, mjtNum* jacp, mjtNum* jacr, mjtNum* tmp,
+                              mjtNum* frm) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
   int rot = con->dim > 3;
 
   // body 2 minus body 1 at the contact point
-  tn_jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
-  tn_jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
+  tn__jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
+  tn__jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
   for (int k = 0; k < 3 * n; k++) {
     jacp[k] -= tmp[k];
   }
@@ -275,8 +273,8 @@ static void contactFrameJac(const mjModel* m, const mjData* d, const mjContact* 
 }
 
 /* one contact's rows (pyramidal edges or elliptic components) */
-static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
-                        int n, mjtNum* scratch) {
+static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
+                         int n, mjtNum* scratch) {
   int dim = con->dim, pyramid = dim > 1 && m->opt.cone == mjCONE_PYRAMIDAL;
   int nrow = dim == 1 ? 1 : (pyramid ? 2 * (dim - 1) : dim);
   int type = dim == 1 ? mjCNSTR_CONTACT_FRICTIONLESS
@@ -289,14 +287,14 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
 
   // counting pass: sizes only
   if (!d->efc_type) {
-    tn_addRows(m, d, NULL, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+    tn__addRows(m, d, NULL, chain, n, pos, con->includemargin, 0, nrow, type, ic);
     return;
   }
 
   // frame Jacobian: 6 rows of n
   mjtNum *jacp = scratch, *jacr = jacp + 3 * n, *tmp = jacr + 3 * n;
   mjtNum *frm = tmp + 6 * n, *rows = frm + 6 * n;
-  contactFrameJac(m, d, con, chain, n, jacp, jacr, tmp, frm);
+  contact_frame_jac(m, d, con, chain, n, jacp, jacr, tmp, frm);
 
   // pyramidal: edges J_n +- mu_k J_k
   if (pyramid) {
@@ -316,11 +314,11 @@ static void contactRows(const mjModel* m, mjData* d, mjContact* con, int ic, con
   else {
     mju_copy(rows, frm, dim * n);
   }
-  tn_addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+  tn__addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
 }
 
 /* contact rows for every included contact */
-static void instantiateContact(const mjModel* m, mjData* d) {
+static void instantiate_contact(const mjModel* m, mjData* d) {
   if (TN_CDISABLED(m, mjDSBL_CONTACT) || !d->ncon) {
     return;
   }
@@ -337,11 +335,11 @@ static void instantiateContact(const mjModel* m, mjData* d) {
 
     // dofs moving one geom's body but not the other; none: nothing to constrain
     int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
-    int n = tn_mergeChainDistinct(m, b1, b2, chain);
+    int n = tn__mergeChainDistinct(m, b1, b2, chain);
     if (!n) {
       continue;
     }
-    contactRows(m, d, con, i, chain, n, scratch);
+    contact_rows(m, d, con, i, chain, n, scratch);
   }
   mj_freeStack(d);
 }
@@ -351,22 +349,22 @@ static void instantiateContact(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* every row type in MuJoCo's order; ne/nf/nl from the running counts */
-static void instantiateAll(const mjModel* m, mjData* d) {
-  tn_instantiateEquality(m, d);
+static void instantiate_all(const mjModel* m, mjData* d) {
+  tn__instantiateEquality(m, d);
   int ne = d->nefc;
-  instantiateFriction(m, d);
+  instantiate_friction(m, d);
   int nf = d->nefc - ne;
-  instantiateLimit(m, d);
+  instantiate_limit(m, d);
   int nl = d->nefc - ne - nf;
-  instantiateContact(m, d);
+  instantiate_contact(m, d);
   d->ne = ne;
   d->nf = nf;
   d->nl = nl;
 }
 
 /* no rows this step (arena full or inconsistent): release and unlink the contacts */
-static void dropRows(mjData* d) {
-  tn_efcRelease(d);
+static void drop_rows(mjData* d) {
+  tn__efcRelease(d);
   d->ne = d->nf = d->nl = 0;
   for (int i = 0; i < d->ncon; i++) {
     d->contact[i].efc_address = -1;
@@ -376,7 +374,7 @@ static void dropRows(mjData* d) {
 /* build the constraint rows, their impedance and regularization */
 void mj_makeConstraint(const mjModel* m, mjData* d) {
   // release last step's rows
-  dropRows(d);
+  drop_rows(d);
   d->nisland = 0;
   if (TN_CDISABLED(m, mjDSBL_CONSTRAINT)) {
     return;
@@ -384,41 +382,41 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
 
   // counting pass (efc_type NULL marks it)
   d->efc_type = NULL;
-  instantiateAll(m, d);
+  instantiate_all(m, d);
   if (!d->nefc) {
     d->ne = d->nf = d->nl = 0;
     return;
   }
-  if (!tn_isSparse(m)) {
+  if (!is_sparse(m)) {
     d->nJ = d->nefc * m->nv;
   }
 
   // allocate (the AR pattern follows when a dual solver needs it)
   int nefc = d->nefc, nJ = d->nJ;
-  if (!tn_efcAllocate(m, d, 0)) {
-    dropRows(d);
+  if (!tn__efcAllocate(m, d, 0)) {
+    drop_rows(d);
     return;
   }
 
   // filling pass
   d->nefc = 0;
-  d->nJ = tn_isSparse(m) ? 0 : nJ;
-  instantiateAll(m, d);
+  d->nJ = is_sparse(m) ? 0 : nJ;
+  instantiate_all(m, d);
   if (d->nefc != nefc || d->nJ != nJ) {
     mju_error("mj_makeConstraint: row count changed between passes");
-    dropRows(d);
+    drop_rows(d);
     return;
   }
-  if (tn_isSparse(m)) {
-    tn_makeRowSuper(d);
+  if (is_sparse(m)) {
+    tn__makeRowSuper(d);
   }
 
   // AR storage for PGS and noslip
-  if (tn_isDual(m) && !tn_allocAR(m, d)) {
-    dropRows(d);
+  if (tn__isDual(m) && !tn__allocAR(m, d)) {
+    drop_rows(d);
     return;
   }
 
   // impedance, diagA, R, D, KBIP
-  tn_makeImpedance(m, d);
+  tn__makeImpedance(m, d);
 }

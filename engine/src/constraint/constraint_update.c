@@ -14,14 +14,14 @@
 #include "util/util_inline.h"
 
 /* quadratic row: force and cost */
-static mjtNum rowQuadratic(const mjData* d, int i, mjtNum jar) {
+static mjtNum row_quadratic(const mjData* d, int i, mjtNum jar) {
   d->efc_force[i] = -d->efc_D[i] * jar;
   d->efc_state[i] = mjCNSTRSTATE_QUADRATIC;
   return 0.5 * d->efc_D[i] * jar * jar;
 }
 
 /* friction loss row: Huber penalty */
-static mjtNum rowFriction(const mjData* d, int i, mjtNum jar) {
+static mjtNum row_friction(const mjData* d, int i, mjtNum jar) {
   mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
 
   // linear, negative side
@@ -39,11 +39,11 @@ static mjtNum rowFriction(const mjData* d, int i, mjtNum jar) {
   }
 
   // quadratic
-  return rowQuadratic(d, i, jar);
+  return row_quadratic(d, i, jar);
 }
 
 /* cone Hessian of the middle zone: d2s/djar2 (dim x dim, row-major, in con->H) */
-static void coneHessian(mjContact* con, const mjtNum* U, mjtNum N, mjtNum T, mjtNum Dm) {
+static void cone_hessian(mjContact* con, const mjtNum* U, mjtNum N, mjtNum T, mjtNum Dm) {
   int dim = con->dim;
   mjtNum mu = con->mu, scl[6], *H = con->H;
   mjtNum NmT = N - mu * T, T3 = T * T * T;
@@ -73,7 +73,7 @@ static void coneHessian(mjContact* con, const mjtNum* U, mjtNum N, mjtNum T, mjt
 }
 
 /* elliptic contact at rows i..i+dim-1; returns its cost */
-static mjtNum rowsElliptic(const mjData* d, int i, const mjtNum* jar, int flg_coneHessian) {
+static mjtNum rows_elliptic(const mjData* d, int i, const mjtNum* jar, int flg_coneHessian) {
   mjContact* con = d->contact + d->efc_id[i];
   int dim = con->dim;
   mjtNum mu = con->mu, U[6], cost = 0;
@@ -97,7 +97,7 @@ static mjtNum rowsElliptic(const mjData* d, int i, const mjtNum* jar, int flg_co
   // bottom zone: quadratic in every row
   if (mu * N + T <= 0 || (T <= 0 && N < 0)) {
     for (int j = 0; j < dim; j++) {
-      cost += rowQuadratic(d, i + j, jar[i + j]);
+      cost += row_quadratic(d, i + j, jar[i + j]);
     }
     return cost;
   }
@@ -114,7 +114,7 @@ static mjtNum rowsElliptic(const mjData* d, int i, const mjtNum* jar, int flg_co
     d->efc_state[i + j] = mjCNSTRSTATE_CONE;
   }
   if (flg_coneHessian) {
-    coneHessian(con, U, N, T, Dm);
+    cone_hessian(con, U, N, T, Dm);
   }
   return cost;
 }
@@ -128,26 +128,26 @@ void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum 
   for (int i = 0; i < nefc; i++) {
     // equality: always quadratic
     if (i < ne) {
-      s += rowQuadratic(d, i, jar[i]);
+      s += row_quadratic(d, i, jar[i]);
       continue;
     }
 
     // friction loss: Huber
     if (i < ne + nf) {
-      s += rowFriction(d, i, jar[i]);
+      s += row_friction(d, i, jar[i]);
       continue;
     }
 
     // elliptic contact: the whole cone at once
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
-      s += rowsElliptic(d, i, jar, flg_coneHessian);
+      s += rows_elliptic(d, i, jar, flg_coneHessian);
       i += d->contact[d->efc_id[i]].dim - 1;
       continue;
     }
 
     // limit, frictionless or pyramidal: active when violated
     if (jar[i] < 0) {
-      s += rowQuadratic(d, i, jar[i]);
+      s += row_quadratic(d, i, jar[i]);
     } else {
       d->efc_force[i] = 0;
       d->efc_state[i] = mjCNSTRSTATE_SATISFIED;

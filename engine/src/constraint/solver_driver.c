@@ -11,14 +11,13 @@
 #include "util/util_inline.h"
 
 /* 1 / (meaninertia * max(1, nv)) */
-mjtNum tn_solverScale(const mjModel* m) {
+mjtNum tn__solverScale(const mjModel* m) {
   return 1 / (m->stat.meaninertia * (m->nv > 1 ? m->nv : 1));
 }
 
 /* statistics of one iteration, island 0 */
-void tn_saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement,
-                  mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
-                  int nupdate) {
+void tn__saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement, mjtNum gradient,
+                   mjtNum lineslope, int nactive, int nchange, int neval, int nupdate) {
   (void)m;
   if (iter < 0 || iter >= mjNSOLVER) {
     return;
@@ -34,10 +33,10 @@ void tn_saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement,
 }
 
 /* dual cost 0.5 f'AR f + f'b of the current forces */
-static mjtNum dualCost(const mjModel* m, mjData* d) {
+static mjtNum dual_cost(const mjModel* m, mjData* d) {
   mjtNum cost = 0, res;
   for (int i = 0; i < d->nefc; i++) {
-    tn_dualResidual(m, d, &res, i, 1, 0);
+    tn__dualResidual(m, d, &res, i, 1, 0);
     cost += d->efc_force[i] * (0.5 * (res - d->efc_b[i]) + d->efc_b[i]);
   }
   return cost;
@@ -68,7 +67,7 @@ static void warmstart(const mjModel* m, mjData* d, mjtNum* jaref, mjtNum* Ma, in
 
   // PGS: keep those forces unless worse than zero
   if (m->opt.solver == mjSOL_PGS) {
-    if (dualCost(m, d) > 0) {
+    if (dual_cost(m, d) > 0) {
       mju_zero(d->efc_force, nefc);
       mju_zero(d->qfrc_constraint, nv);
     }
@@ -118,23 +117,21 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   warmstart(m, d, jaref, Ma, &flg_Ma);
   switch (m->opt.solver) {
     case mjSOL_PGS:
-      tn_solPGS(m, d, m->opt.iterations);
+      tn__solPGS(m, d, m->opt.iterations);
       d->solver_nnz[0] = d->nA;
       break;
-    case mjSOL_CG:
-      tn_solPrimal(m, d, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL);
-      break;
+    case mjSOL_CG: tn__solPrimal(m, d, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL); break;
     default:
-      if (!tn_isSparse(m)) {
+      if (!is_sparse(m)) {
         d->solver_nnz[0] = nv * nv;
       }
-      tn_solPrimal(m, d, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);
+      tn__solPrimal(m, d, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);
       break;
   }
   mj_freeStack(d);
 
   // noslip post-processing
   if (m->opt.noslip_iterations > 0) {
-    tn_solNoSlip(m, d, m->opt.noslip_iterations);
+    tn__solNoSlip(m, d, m->opt.noslip_iterations);
   }
 }

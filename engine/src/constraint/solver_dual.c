@@ -9,8 +9,8 @@
 #include "util/util_inline.h"
 
 /* AR[r, c] (0 when not stored) */
-static mjtNum entryAR(const mjModel* m, const mjData* d, int r, int c) {
-  if (!tn_isSparse(m)) {
+static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
+  if (!is_sparse(m)) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
   int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
@@ -24,12 +24,12 @@ static mjtNum entryAR(const mjModel* m, const mjData* d, int r, int c) {
 }
 
 /* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR) */
-void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
-                     int flg_subR) {
+void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
+                      int flg_subR) {
   int nefc = d->nefc;
   for (int j = 0; j < dim; j++) {
     int r = i + j;
-    if (tn_isSparse(m)) {
+    if (is_sparse(m)) {
       int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
       mjtNum s = 0;
       for (int k = 0; k < nnz; k++) {
@@ -37,7 +37,7 @@ void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int 
       }
       res[j] = s + d->efc_b[r];
     } else {
-      res[j] = tnu_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
+      res[j] = mju_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
     }
     if (flg_subR) {
       res[j] -= d->efc_R[r] * d->efc_force[r];
@@ -46,11 +46,10 @@ void tn_dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int 
 }
 
 /* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR) */
-void tn_dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim,
-                  int flg_subR) {
+void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR) {
   for (int j = 0; j < dim; j++) {
     for (int k = 0; k < dim; k++) {
-      block[j * dim + k] = entryAR(m, d, i + j, i + k);
+      block[j * dim + k] = entry_ar(m, d, i + j, i + k);
     }
     if (flg_subR) {
       block[j * dim + j] -= d->efc_R[i + j];
@@ -59,9 +58,9 @@ void tn_dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int d
 }
 
 /* res = 1 / diag(AR) (minus R when flg_subR) */
-void tn_dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
+void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum v = entryAR(m, d, i, i);
+    mjtNum v = entry_ar(m, d, i, i);
     if (flg_subR) {
       v -= d->efc_R[i];
     }
@@ -70,8 +69,8 @@ void tn_dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR
 }
 
 /* cost change of replacing oldforce by force in a block; reverts an increase */
-mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
-                         const mjtNum* res, int dim) {
+mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
+                          int dim) {
   mjtNum change;
 
   // 0.5 delta' A delta + delta' res
@@ -80,6 +79,9 @@ mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
     change = 0.5 * delta * delta * A[0] + delta * res[0];
   } else {
     mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
+    if (dim > 6) {
+      __builtin_unreachable();  // a block has at most 6 rows (the compiler inlines mju_dot)
+    }
     for (int j = 0; j < dim; j++) {
       delta[j] = force[j] - oldforce[j];
     }
@@ -97,7 +99,7 @@ mjtNum tn_dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
 }
 
 /* row states implied by the dual force */
-void tn_dualState(const mjModel* m, mjData* d, int* state) {
+void tn__dualState(const mjModel* m, mjData* d, int* state) {
   int ne = d->ne, nf = d->nf, nefc = d->nefc;
   (void)m;
   for (int i = 0; i < nefc; i++) {
@@ -130,7 +132,7 @@ void tn_dualState(const mjModel* m, mjData* d, int* state) {
 
 /* project a contact force onto the friction cone |f_k / mu_k| <= f_0: a non-positive normal
  * force gives zero, friction outside the cone is scaled onto its surface */
-void tn_projectCone(mjtNum* f, const mjtNum* friction, int dim) {
+void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim) {
   if (f[0] <= 0) {
     mju_zero(f, dim);
     return;

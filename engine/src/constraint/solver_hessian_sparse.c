@@ -29,7 +29,7 @@ static int nwords(int nv) {
 }
 
 /* set bit j of bitset row i */
-static void setBit(uint64_t* bits, int words, int i, int j) {
+static void set_bit(uint64_t* bits, int words, int i, int j) {
   bits[(size_t)i * words + (j >> 6)] |= (uint64_t)1 << (j & 63);
 }
 
@@ -42,7 +42,7 @@ static inline int popcount64(uint64_t x) {
 }
 
 /* number of set bits of a bitset row */
-static int countBits(const uint64_t* row, int words) {
+static int count_bits(const uint64_t* row, int words) {
   int n = 0;
   for (int w = 0; w < words; w++) {
     n += popcount64(row[w]);
@@ -52,7 +52,7 @@ static int countBits(const uint64_t* row, int words) {
 
 /* symmetric adjacency of the dofs: M (each dof with its ancestors) and the clique of every
  * distinct row pattern */
-static void buildGraph(const mjModel* m, const mjData* d, uint64_t* adj, int words) {
+static void build_graph(const mjModel* m, const mjData* d, uint64_t* adj, int words) {
   int nv = m->nv;
   memset(adj, 0, sizeof(uint64_t) * (size_t)nv * words);
 
@@ -60,8 +60,8 @@ static void buildGraph(const mjModel* m, const mjData* d, uint64_t* adj, int wor
   for (int i = 0; i < nv; i++) {
     int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
     for (int k = adr; k < diag; k++) {
-      setBit(adj, words, i, m->M_colind[k]);
-      setBit(adj, words, m->M_colind[k], i);
+      set_bit(adj, words, i, m->M_colind[k]);
+      set_bit(adj, words, m->M_colind[k], i);
     }
   }
 
@@ -71,8 +71,8 @@ static void buildGraph(const mjModel* m, const mjData* d, uint64_t* adj, int wor
     int n = d->efc_J_rownnz[i];
     for (int a = 0; a < n; a++) {
       for (int b = 0; b < a; b++) {
-        setBit(adj, words, col[a], col[b]);
-        setBit(adj, words, col[b], col[a]);
+        set_bit(adj, words, col[a], col[b]);
+        set_bit(adj, words, col[b], col[a]);
       }
     }
   }
@@ -85,12 +85,12 @@ static void rebucket(uint64_t* bucket, int words, int* deg, int u, int dnew) {
   }
   deg[u] = dnew;
   if (dnew >= 0) {
-    setBit(bucket, words, dnew, u);
+    set_bit(bucket, words, dnew, u);
   }
 }
 
 /* the largest dof in the lowest non-empty bucket at or above *dmin (which it updates) */
-static int pickMinimum(const uint64_t* bucket, int words, int nv, int* dmin) {
+static int pick_minimum(const uint64_t* bucket, int words, int nv, int* dmin) {
   for (int d = *dmin; d < nv; d++) {
     const uint64_t* row = bucket + (size_t)d * words;
     for (int w = words - 1; w >= 0; w--) {
@@ -107,22 +107,22 @@ static int pickMinimum(const uint64_t* bucket, int words, int nv, int* dmin) {
  * natural order on a tree): newidx[v] = nv-1 - (step at which v is eliminated); nb row v
  * receives v's neighbours when eliminated (original indices: its factor row). bucket:
  * nv bitset rows, alive: one. */
-static void minimumDegree(int nv, int words, uint64_t* adj, uint64_t* nb, int* deg,
-                          int* newidx, uint64_t* alive, uint64_t* bucket) {
+static void minimum_degree(int nv, int words, uint64_t* adj, uint64_t* nb, int* deg, int* newidx,
+                           uint64_t* alive, uint64_t* bucket) {
   // all alive, bucketed by degree
   memset(alive, 0, sizeof(uint64_t) * (size_t)words);
   memset(bucket, 0, sizeof(uint64_t) * (size_t)nv * words);
   int dmin = nv;
   for (int v = 0; v < nv; v++) {
-    setBit(alive, words, 0, v);
+    set_bit(alive, words, 0, v);
     deg[v] = -1;
-    rebucket(bucket, words, deg, v, countBits(adj + (size_t)v * words, words));
+    rebucket(bucket, words, deg, v, count_bits(adj + (size_t)v * words, words));
     dmin = deg[v] < dmin ? deg[v] : dmin;
   }
 
   for (int step = 0; step < nv; step++) {
     // the alive dof of least degree, the largest on ties
-    int v = pickMinimum(bucket, words, nv, &dmin);
+    int v = pick_minimum(bucket, words, nv, &dmin);
 
     // its neighbours form a clique (the fill); v leaves the graph
     uint64_t* nv_row = nb + (size_t)v * words;
@@ -142,7 +142,7 @@ static void minimumDegree(int nv, int words, uint64_t* adj, uint64_t* nb, int* d
           au[t] = (au[t] | nv_row[t]) & alive[t];
         }
         au[u >> 6] &= ~((uint64_t)1 << (u & 63));
-        rebucket(bucket, words, deg, u, countBits(au, words));
+        rebucket(bucket, words, deg, u, count_bits(au, words));
         dmin = deg[u] < dmin ? deg[u] : dmin;
       }
     }
@@ -162,7 +162,7 @@ static int layout(int nv, int words, const uint64_t* nb, const int* newidx, cons
 
     // count only
     if (!colind) {
-      nnz += countBits(row, words) + 1;
+      nnz += count_bits(row, words) + 1;
       rownnz[r] = nnz - rowadr[r];
       continue;
     }
@@ -172,7 +172,7 @@ static int layout(int nv, int words, const uint64_t* nb, const int* newidx, cons
     for (int w = 0; w < words; w++) {
       uint64_t x = row[w];
       while (x) {
-        setBit(scratch, words, 0, newidx[w * 64 + __builtin_ctzll(x)]);
+        set_bit(scratch, words, 0, newidx[w * 64 + __builtin_ctzll(x)]);
         x &= x - 1;
       }
     }
@@ -192,7 +192,7 @@ static int layout(int nv, int words, const uint64_t* nb, const int* newidx, cons
 /* for each column c, the off-diagonal entries (row k, address q) holding it, rows
  * descending: colptr[c]..colptr[c+1]-1 index into colrow and coladr (colptr holds 2nv+1
  * ints, the last nv as scratch) */
-static void columnLists(const tnPrimal* ctx, int nv, int* colptr, int* colrow, int* coladr) {
+static void column_lists(const tnPrimal* ctx, int nv, int* colptr, int* colrow, int* coladr) {
   // counts, then start of each list
   memset(colptr, 0, sizeof(int) * (size_t)(nv + 1));
   for (int k = 0; k < nv; k++) {
@@ -224,7 +224,7 @@ static void columnLists(const tnPrimal* ctx, int nv, int* colptr, int* colrow, i
 
 /* address in H of the pair of dofs (u, v): row of the larger new index, found by binary
  * search among its ascending columns */
-static int pairAddress(const tnPrimal* ctx, int u, int v) {
+static int pair_address(const tnPrimal* ctx, int u, int v) {
   int a = ctx->Hnewidx[u], b = ctx->Hnewidx[v];
   int r = a > b ? a : b, c = a > b ? b : a;
   const int* col = ctx->Hcolind + ctx->Hrowadr[r];
@@ -245,8 +245,8 @@ static int pairAddress(const tnPrimal* ctx, int u, int v) {
  * returns the size of rowmap (NULL maps: count only). A pair of a block lives in the H row
  * of its larger new index: for each column p of the block, that row's addresses are
  * scattered into where (nv ints, by column) and read for the pairs it holds. */
-static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
-                      int* rowmap, int* rowmapadr, int* where) {
+static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
+                       int* rowmap, int* rowmapadr, int* where) {
   // M: row i's entries in H row newidx[i] when the other new index is not larger (an
   // ancestor usually is eliminated later), else found by search
   if (Mmap) {
@@ -257,7 +257,7 @@ static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, in
       }
       for (int k = m->M_rowadr[i]; k < m->M_rowadr[i] + m->M_rownnz[i]; k++) {
         int c = ctx->Hnewidx[m->M_colind[k]];
-        Mmap[k] = c <= r ? where[c] : pairAddress(ctx, i, m->M_colind[k]);
+        Mmap[k] = c <= r ? where[c] : pair_address(ctx, i, m->M_colind[k]);
       }
     }
   }
@@ -294,7 +294,7 @@ static int mapPattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, in
 }
 
 /* add the lower triangle of block B into H through its map */
-static void scatterBlock(const tnPrimal* ctx, const mjtNum* B, const int* map, int n) {
+static void scatter_block(const tnPrimal* ctx, const mjtNum* B, const int* map, int n) {
   for (int p = 0; p < n; p++) {
     const int* mp = map + p * (p + 1) / 2;
     for (int q = 0; q <= p; q++) {
@@ -304,7 +304,7 @@ static void scatterBlock(const tnPrimal* ctx, const mjtNum* B, const int* map, i
 }
 
 /* D J'J of one quadratic row into the block */
-static void addRow(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
+static void add_row(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
   for (int p = 0; p < n; p++) {
     mjtNum s = D * J[p];
     for (int q = 0; q <= p; q++) {
@@ -314,7 +314,7 @@ static void addRow(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
 }
 
 /* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern) */
-static void addCone(const mjData* d, mjtNum* B, int r, int n) {
+static void add_cone(const mjData* d, mjtNum* B, int r, int n) {
   const mjContact* con = d->contact + d->efc_id[r];
   int dim = con->dim;
   for (int a = 0; a < dim; a++) {
@@ -355,18 +355,18 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
 
       // quadratic row: D J'J
       if (st == mjCNSTRSTATE_QUADRATIC) {
-        addRow(B, d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
+        add_row(B, d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
         any = 1;
       }
 
       // cone: J_c' H_c J_c over the contact's rows
       else if (st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r) {
-        addCone(d, B, r, n);
+        add_cone(d, B, r, n);
         any = 1;
       }
     }
     if (any) {
-      scatterBlock(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
+      scatter_block(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
     }
     i = last + 1;
   }
@@ -427,7 +427,7 @@ static void factor(tnPrimal* ctx, int nv) {
 
 /* ordering, pattern of the factor and storage of the factorizations for the whole solve
  * (from the caller's stack frame) */
-void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
+void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, words = nwords(nv);
   uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
   uint64_t* nb = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
@@ -449,9 +449,9 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->HB = mj_stackAllocNum(d, (size_t)maxn * maxn);
 
   // graph, ordering (and each dof's factor row), inverse numbering
-  buildGraph(m, d, adj, words);
+  build_graph(m, d, adj, words);
   uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
-  minimumDegree(nv, words, adj, nb, deg, ctx->Hnewidx, scratch, bucket);
+  minimum_degree(nv, words, adj, nb, deg, ctx->Hnewidx, scratch, bucket);
   for (int v = 0; v < nv; v++) {
     oldidx[ctx->Hnewidx[v]] = v;
   }
@@ -465,20 +465,20 @@ void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->Hcoladr = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
   layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind,
          scratch);
-  columnLists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
+  column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
   d->solver_nnz[0] = ctx->Hnnz;
 
   // where M and the row blocks go in H
-  int nmap = mapPattern(m, d, ctx, NULL, NULL, NULL, NULL);
+  int nmap = map_pattern(m, d, ctx, NULL, NULL, NULL, NULL);
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
   int* where = mj_stackAllocInt(d, (size_t)nv);
-  mapPattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
+  map_pattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
-/* values and factor of the Hessian in the pattern of tn_newtonHessianSparseInit */
-void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* values and factor of the Hessian in the pattern of tn__newtonHessianSparseInit */
+void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
   numeric(m, d, ctx);
   factor(ctx, m->nv);
 }
@@ -489,7 +489,7 @@ void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
  * taking its share of x and passing the rest on within its own pattern (which holds the
  * fill of every row, so x never leaves it). 0, or -1 when a pivot would drop below
  * mjMINVAL. */
-static int rankOne(tnPrimal* ctx, mjtNum* x, int sign) {
+static int rank_one(tnPrimal* ctx, mjtNum* x, int sign) {
   mjtNum a = sign;
   for (int j = ctx->nv - 1; j >= 0; j--) {
     mjtNum p = x[j];
@@ -520,7 +520,7 @@ static int rankOne(tnPrimal* ctx, mjtNum* x, int sign) {
 
 /* apply the rank-one changes of the rows whose quadratic membership became `entering`
  * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
-static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+static int apply_flips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
   for (int i = 0; i < d->nefc; i++) {
     int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
@@ -535,7 +535,7 @@ static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
     for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
       x[ctx->Hnewidx[d->efc_J_colind[adr + k]]] = sd * d->efc_J[adr + k];
     }
-    if (rankOne(ctx, x, entering ? 1 : -1)) {
+    if (rank_one(ctx, x, entering ? 1 : -1)) {
       return -1;
     }
   }
@@ -543,9 +543,9 @@ static int applyFlips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
 }
 
 /* the factor after rows entered or left the quadratic state, by rank-one changes when few
- * did (as tn_newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
-int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = m->nv, nflip = tn_newtonCountFlips(m, d, ctx);
+ * did (as tn__newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
+int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nflip = tn__newtonCountFlips(m, d, ctx);
   if (nflip < 0) {
     return -1;
   }
@@ -553,13 +553,13 @@ int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // updates before downdates
   mj_markStack(d);
   mjtNum* x = mj_stackAllocNum(d, (size_t)nv);
-  int res = nflip ? applyFlips(d, ctx, 1, x) || applyFlips(d, ctx, 0, x) : 0;
+  int res = nflip ? apply_flips(d, ctx, 1, x) || apply_flips(d, ctx, 0, x) : 0;
   mj_freeStack(d);
   return res ? -1 : 0;
 }
 
 /* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */
-void tn_newtonSolveSparse(const tnPrimal* ctx) {
+void tn__newtonSolveSparse(const tnPrimal* ctx) {
   int nv = ctx->nv;
   mjtNum* x = ctx->Hwork;
   for (int v = 0; v < nv; v++) {

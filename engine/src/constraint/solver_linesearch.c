@@ -19,13 +19,13 @@
 #include "util/util_inline.h"
 
 /* Gauss quadratic and per-row quadratics along the search direction */
-static void prepareQuad(mjData* d, tnPrimal* ctx) {
+static void prepare_quad(mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv, nefc = ctx->nefc;
 
   // Gauss: gauss + alpha search'(Ma - f) + 0.5 alpha^2 search'M search
   ctx->quadGauss[0] = ctx->gauss;
-  ctx->quadGauss[1] = tnu_dot(ctx->search, ctx->Ma, nv) - tnu_dot(d->qfrc_smooth, ctx->search, nv);
-  ctx->quadGauss[2] = 0.5 * tnu_dot(ctx->search, ctx->Mv, nv);
+  ctx->quadGauss[1] = mju_dot(ctx->search, ctx->Ma, nv) - mju_dot(d->qfrc_smooth, ctx->search, nv);
+  ctx->quadGauss[2] = 0.5 * mju_dot(ctx->search, ctx->Mv, nv);
 
   // rows: 0.5 D (Jaref + alpha Jv)^2
   for (int i = 0; i < nefc; i++) {
@@ -78,7 +78,7 @@ typedef struct tnLineSum_ {
 } tnLineSum;
 
 /* add a quadratic piece; its constant only when the row was not in the same piece at 0 */
-static void addPiece(tnLineSum* sum, const mjtNum* q, int same) {
+static void add_piece(tnLineSum* sum, const mjtNum* q, int same) {
   sum->qt[1] += q[1];
   sum->qt[2] += q[2];
   if (!same) {
@@ -87,7 +87,7 @@ static void addPiece(tnLineSum* sum, const mjtNum* q, int same) {
 }
 
 /* elliptic middle zone at alpha: 0.5 Dm (N - mu T)^2, or NULL derivatives: cost only */
-static mjtNum coneMiddle(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
+static mjtNum cone_middle(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
   mjtNum u0 = q[3], v0 = q[4], uu = q[5], uv = q[6], vv = q[7], Dm = q[8];
   mjtNum N = u0 + alpha * v0;
   mjtNum T = sqrt(uu + alpha * (2 * uv + alpha * vv));
@@ -103,19 +103,19 @@ static mjtNum coneMiddle(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[
 }
 
 /* elliptic middle zone at 0 and alpha: the cost change 0.5 Dm (r^2 - r0^2), r = N - mu T,
- * without cancellation (T - T0 = (T^2 - T0^2) / (T + T0)); derivatives as coneMiddle */
-static mjtNum coneMiddleChange(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
+ * without cancellation (T - T0 = (T^2 - T0^2) / (T + T0)); derivatives as cone_middle */
+static mjtNum cone_middle_change(const mjtNum* q, mjtNum mu, mjtNum alpha, mjtNum deriv[2]) {
   mjtNum u0 = q[3], v0 = q[4], uu = q[5], uv = q[6], Dm = q[8];
   mjtNum T0 = sqrt(uu), r0 = u0 - mu * T0;
   mjtNum dTsqr = alpha * (2 * uv + alpha * q[7]);
   mjtNum T = sqrt(uu + dTsqr);
   mjtNum dr = alpha * v0 - mu * (dTsqr / (T + T0));
-  coneMiddle(q, mu, alpha, deriv);
+  cone_middle(q, mu, alpha, deriv);
   return 0.5 * Dm * dr * (2 * r0 + dr);
 }
 
 /* zone of an elliptic contact at alpha: top (satisfied), bottom (quadratic) or middle */
-static int coneZone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
+static int cone_zone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
   mjtNum N = q[3] + alpha * q[4];
   mjtNum Tsqr = q[5] + alpha * (2 * q[6] + alpha * q[7]);
 
@@ -131,25 +131,25 @@ static int coneZone(const mjtNum* q, mjtNum mu, mjtNum alpha) {
 }
 
 /* elliptic contact at alpha (zone at 0: state0) */
-static void evalCone(const mjtNum* q, mjtNum mu, mjtNum alpha, int state0, tnLineSum* sum) {
-  int zone = coneZone(q, mu, alpha);
+static void eval_cone(const mjtNum* q, mjtNum mu, mjtNum alpha, int state0, tnLineSum* sum) {
+  int zone = cone_zone(q, mu, alpha);
 
   // middle zone at 0 and at alpha: the change of the cone term, computed directly
   if (zone == mjCNSTRSTATE_CONE && state0 == mjCNSTRSTATE_CONE) {
-    sum->cost += coneMiddleChange(q, mu, alpha, sum->deriv);
+    sum->cost += cone_middle_change(q, mu, alpha, sum->deriv);
     return;
   }
 
   // bottom zone: the summed quadratic; middle zone: the cone term
   if (zone == mjCNSTRSTATE_QUADRATIC) {
-    addPiece(sum, q, state0 == mjCNSTRSTATE_QUADRATIC);
+    add_piece(sum, q, state0 == mjCNSTRSTATE_QUADRATIC);
   } else if (zone == mjCNSTRSTATE_CONE) {
-    sum->cost += coneMiddle(q, mu, alpha, sum->deriv);
+    sum->cost += cone_middle(q, mu, alpha, sum->deriv);
   }
 
   // the cost at 0 of its zone, when different (middle: always, its term is not split)
   if (state0 == mjCNSTRSTATE_CONE) {
-    sum->loss += coneMiddle(q, mu, 0, NULL);
+    sum->loss += cone_middle(q, mu, 0, NULL);
   } else if (state0 == mjCNSTRSTATE_QUADRATIC && zone != state0) {
     sum->loss += q[0];
   }
@@ -157,8 +157,8 @@ static void evalCone(const mjtNum* q, mjtNum mu, mjtNum alpha, int state0, tnLin
 
 /* friction loss row at alpha (zone at 0: state0): quadratic inside |x| < R f, linear
  * outside; each zone's constant term counted only when the zone differs from the one at 0 */
-static void evalFriction(const mjData* d, const tnPrimal* ctx, int i, mjtNum alpha,
-                         tnLineSum* sum) {
+static void eval_friction(const mjData* d, const tnPrimal* ctx, int i, mjtNum alpha,
+                          tnLineSum* sum) {
   const mjtNum* q = ctx->quad + 3 * i;
   mjtNum start = ctx->Jaref[i], dir = ctx->Jv[i], x = start + alpha * dir;
   mjtNum f = d->efc_frictionloss[i], rf = d->efc_R[i] * f;
@@ -168,7 +168,7 @@ static void evalFriction(const mjData* d, const tnPrimal* ctx, int i, mjtNum alp
   // the zone at alpha
   if (-rf < x && x < rf) {
     zone = mjCNSTRSTATE_QUADRATIC;
-    addPiece(sum, q, state0 == zone);
+    add_piece(sum, q, state0 == zone);
   } else {
     zone = x <= -rf ? mjCNSTRSTATE_LINEARNEG : mjCNSTRSTATE_LINEARPOS;
     mjtNum sgn = zone == mjCNSTRSTATE_LINEARNEG ? -1 : 1;
@@ -190,7 +190,7 @@ static void evalFriction(const mjData* d, const tnPrimal* ctx, int i, mjtNum alp
 }
 
 /* cost (shifted: minus the cost at alpha = 0) and its first two derivatives at p->alpha */
-static void evalPoint(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
+static void eval_point(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
   mjtNum alpha = p->alpha;
   tnLineSum sum = {{0, ctx->quadGauss[1], ctx->quadGauss[2]}, 0, 0, 0, {0, 0}};
   int ne = ctx->ne, nf = ctx->nf;
@@ -200,20 +200,20 @@ static void evalPoint(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
 
     // equality: always quadratic
     if (i < ne) {
-      addPiece(&sum, q, 1);
+      add_piece(&sum, q, 1);
       continue;
     }
 
     // friction loss: Huber
     if (i < ne + nf) {
-      evalFriction(d, ctx, i, alpha, &sum);
+      eval_friction(d, ctx, i, alpha, &sum);
       continue;
     }
 
     // elliptic contact
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
-      evalCone(q, con->mu, alpha, d->efc_state[i], &sum);
+      eval_cone(q, con->mu, alpha, d->efc_state[i], &sum);
       i += con->dim - 1;
       continue;
     }
@@ -221,7 +221,7 @@ static void evalPoint(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
     // limit, frictionless, pyramidal: active when violated
     int active0 = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     if (ctx->Jaref[i] + alpha * ctx->Jv[i] < 0) {
-      addPiece(&sum, q, active0);
+      add_piece(&sum, q, active0);
     } else if (active0) {
       sum.loss += q[0];
     }
@@ -243,14 +243,14 @@ static mjtNum accept(tnPrimal* ctx, const tnLinePoint* p, mjtNum slopescl) {
 }
 
 /* Newton step from a point */
-static mjtNum newtonStep(const tnLinePoint* p) {
+static mjtNum newton_step(const tnLinePoint* p) {
   return p->alpha - p->deriv[0] / p->deriv[1];
 }
 
 /* move bracket end p to the candidate whose slope has the same sign and is closest to
  * zero; when it moved, evaluate the Newton step from its new place as its next candidate */
-static int updateBracket(mjData* d, tnPrimal* ctx, tnLinePoint* p, const tnLinePoint* cand,
-                         tnLinePoint* pnext) {
+static int update_bracket(mjData* d, tnPrimal* ctx, tnLinePoint* p, const tnLinePoint* cand,
+                          tnLinePoint* pnext) {
   int flag = 0;
   for (int i = 0; i < 3; i++) {
     if (p->deriv[0] < 0 && cand[i].deriv[0] < 0 && p->deriv[0] < cand[i].deriv[0]) {
@@ -262,14 +262,14 @@ static int updateBracket(mjData* d, tnPrimal* ctx, tnLinePoint* p, const tnLineP
     }
   }
   if (flag) {
-    pnext->alpha = newtonStep(p);
-    evalPoint(d, ctx, pnext);
+    pnext->alpha = newton_step(p);
+    eval_point(d, ctx, pnext);
   }
   return flag;
 }
 
 /* index of the cheapest candidate within the slope tolerance, -1 if none */
-static int bestConverged(const tnLinePoint* cand, mjtNum gtol) {
+static int best_converged(const tnLinePoint* cand, mjtNum gtol) {
   int best = -1;
   for (int i = 0; i < 3; i++) {
     if (fabs(cand[i].deriv[0]) < gtol && (best < 0 || cand[i].cost < cand[best].cost)) {
@@ -283,25 +283,25 @@ static int bestConverged(const tnLinePoint* cand, mjtNum gtol) {
  * candidate is p1 itself): each round evaluates the midpoint and takes the cheapest of
  * the candidates (Newton steps from both ends, midpoint) within tolerance; otherwise each
  * end moves to a better candidate and evaluates its own Newton step */
-static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePoint p1,
-                            tnLinePoint p2, mjtNum gtol, mjtNum slopescl) {
+static mjtNum bracket_search(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePoint p1,
+                             tnLinePoint p2, mjtNum gtol, mjtNum slopescl) {
   tnLinePoint p1next, p2next = p1, pmid;
-  p1next.alpha = newtonStep(&p1);
-  evalPoint(d, ctx, &p1next);
+  p1next.alpha = newton_step(&p1);
+  eval_point(d, ctx, &p1next);
 
   while (ctx->LSiter < m->opt.ls_iterations) {
     // midpoint, then the candidates: converged ones end the search
     pmid.alpha = 0.5 * (p1.alpha + p2.alpha);
-    evalPoint(d, ctx, &pmid);
+    eval_point(d, ctx, &pmid);
     tnLinePoint cand[3] = {p1next, p2next, pmid};
-    int best = bestConverged(cand, gtol);
+    int best = best_converged(cand, gtol);
     if (best >= 0) {
       return accept(ctx, cand + best, slopescl);
     }
 
     // shrink the bracket; no change: numerical limit reached, use the midpoint
-    int p1update = updateBracket(d, ctx, &p1, cand, &p1next);
-    int p2update = updateBracket(d, ctx, &p2, cand, &p2next);
+    int p1update = update_bracket(d, ctx, &p1, cand, &p1next);
+    int p2update = update_bracket(d, ctx, &p2, cand, &p2next);
     if (!p1update && !p2update) {
       ctx->LSresult = 5;
       return accept(ctx, &pmid, slopescl);
@@ -315,7 +315,7 @@ static mjtNum bracketSearch(const mjModel* m, mjData* d, tnPrimal* ctx, tnLinePo
 }
 
 /* exact line search along ctx->search */
-mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
+mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv;
   tnLinePoint p0, p1, p2;
   ctx->LSiter = 0;
@@ -335,15 +335,15 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // M and J along the search direction, then the quadratics
   mj_mulM(m, d, ctx->Mv, ctx->search);
   mj_mulJacVec(m, d, ctx->Jv, ctx->search);
-  prepareQuad(d, ctx);
+  prepare_quad(d, ctx);
 
   // start
   p0.alpha = 0;
-  evalPoint(d, ctx, &p0);
+  eval_point(d, ctx, &p0);
 
   // one Newton step
-  p1.alpha = newtonStep(&p0);
-  evalPoint(d, ctx, &p1);
+  p1.alpha = newton_step(&p0);
+  eval_point(d, ctx, &p1);
   if (fabs(p1.deriv[0]) < gtol) {
     return accept(ctx, &p1, slopescl);
   }
@@ -353,8 +353,8 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   p2 = p1;
   while (p1.deriv[0] * dir <= -gtol && ctx->LSiter < m->opt.ls_iterations) {
     p2 = p1;
-    p1.alpha = newtonStep(&p1);
-    evalPoint(d, ctx, &p1);
+    p1.alpha = newton_step(&p1);
+    eval_point(d, ctx, &p1);
     if (fabs(p1.deriv[0]) < gtol) {
       return accept(ctx, &p1, slopescl);
     }
@@ -367,5 +367,5 @@ mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 
   // bracketed: refine
-  return bracketSearch(m, d, ctx, p1, p2, gtol, slopescl);
+  return bracket_search(m, d, ctx, p1, p2, gtol, slopescl);
 }

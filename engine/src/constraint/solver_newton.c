@@ -10,7 +10,7 @@
 #include "constraint/solver_primal.h"
 
 /* non-zeros of dense row i: values and columns */
-static int rowNonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, int* ind) {
+static int row_nonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, int* ind) {
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
   int n = 0;
   for (int k = 0; k < m->nv; k++) {
@@ -24,8 +24,8 @@ static int rowNonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, in
 
 /* lower triangle of H += scl * a b' over the non-zeros at the common ascending columns ind
  * (the Cholesky factorization reads only the lower triangle) */
-static void addOuter(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, const int* ind,
-                     int n, mjtNum scl) {
+static void add_outer(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, const int* ind, int n,
+                      mjtNum scl) {
   for (int p = 0; p < n; p++) {
     mjtNum s = scl * va[p];
     mjtNum* Hrow = H + (size_t)ind[p] * nv;
@@ -37,8 +37,7 @@ static void addOuter(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, cons
 
 /* dense rows i..i+dim-1 gathered at the columns where any of them is non-zero; returns
  * the column count */
-static int contactRows(const mjModel* m, const mjData* d, int i, int dim, mjtNum* val,
-                       int* ind) {
+static int contact_rows(const mjModel* m, const mjData* d, int i, int dim, mjtNum* val, int* ind) {
   int nv = m->nv, n = 0;
 
   // union of non-zero columns
@@ -59,25 +58,24 @@ static int contactRows(const mjModel* m, const mjData* d, int i, int dim, mjtNum
 }
 
 /* one elliptic contact in the cone's middle zone: J_c' H_c J_c */
-static void addCone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum* val,
-                    int* ind) {
+static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum* val, int* ind) {
   const mjContact* con = d->contact + d->efc_id[i];
   int dim = con->dim, nv = m->nv;
-  int n = contactRows(m, d, i, dim, val, ind);
+  int n = contact_rows(m, d, i, dim, val, ind);
 
   // sum over pairs of rows
   for (int a = 0; a < dim; a++) {
     for (int b = 0; b < dim; b++) {
       mjtNum h = con->H[a * dim + b];
       if (h != 0) {
-        addOuter(H, nv, val + a * n, val + b * n, ind, n, h);
+        add_outer(H, nv, val + a * n, val + b * n, ind, n, h);
       }
     }
   }
 }
 
 /* H = M + J' D_active J (+ cones; lower triangle), then its Cholesky factor */
-void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
+void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, nefc = d->nefc;
   mjtNum* H = ctx->H;
   mj_markStack(d);
@@ -93,15 +91,15 @@ void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
     // cone: the whole contact
     if (state == mjCNSTRSTATE_CONE) {
-      addCone(m, d, i, H, val, ind);
+      add_cone(m, d, i, H, val, ind);
       i += d->contact[d->efc_id[i]].dim - 1;
       continue;
     }
 
     // quadratic: D_i J_i' J_i
     if (state == mjCNSTRSTATE_QUADRATIC) {
-      int n = rowNonzeros(m, d, i, val, ind);
-      addOuter(H, nv, val, val, ind, n, d->efc_D[i]);
+      int n = row_nonzeros(m, d, i, val, ind);
+      add_outer(H, nv, val, val, ind, n, d->efc_D[i]);
     }
   }
 
@@ -113,7 +111,7 @@ void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
 /* rank-one update (sign 1) or downdate (sign -1) of the lower Cholesky factor L (n x n,
  * row-major) by x, which is zero before column k0 and is overwritten; 0, or -1 when a
  * downdate would leave a pivot below mjMINVAL */
-static int cholRankOne(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
+static int chol_rank_one(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
   for (int k = k0; k < n; k++) {
     // nothing to rotate in this column
     if (x[k] == 0) {
@@ -141,7 +139,7 @@ static int cholRankOne(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
 
 /* apply the rank-one changes of the rows whose quadratic membership became `entering`
  * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
-static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+static int apply_flips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
   int nv = m->nv;
   for (int i = 0; i < d->nefc; i++) {
     int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
@@ -160,7 +158,7 @@ static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, 
         k0 = k;
       }
     }
-    if (cholRankOne(ctx->H, nv, x, k0, entering ? 1 : -1)) {
+    if (chol_rank_one(ctx->H, nv, x, k0, entering ? 1 : -1)) {
       return -1;
     }
   }
@@ -171,7 +169,7 @@ static int applyFlips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, 
  * the factor must be rebuilt instead (rank-deficient, a cone row, or too many changes: a
  * rebuild costs about nv^3/6, each change about 2 nv^2); shared by the dense and sparse
  * updates */
-int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
+int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
   int nv = m->nv, nflip = 0;
   if (ctx->Hrank < nv) {
     return -1;
@@ -187,8 +185,8 @@ int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) 
 }
 
 /* the factor of H after state changes, by rank-one updates when few rows changed */
-int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nflip = tn_newtonCountFlips(m, d, ctx);
+int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nflip = tn__newtonCountFlips(m, d, ctx);
   if (nflip < 0) {
     return -1;
   }
@@ -196,12 +194,12 @@ int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // updates before downdates (the factor stays well conditioned in between)
   mj_markStack(d);
   mjtNum* x = mj_stackAllocNum(d, (size_t)m->nv);
-  int res = nflip ? applyFlips(m, d, ctx, 1, x) || applyFlips(m, d, ctx, 0, x) : 0;
+  int res = nflip ? apply_flips(m, d, ctx, 1, x) || apply_flips(m, d, ctx, 0, x) : 0;
   mj_freeStack(d);
   return res ? -1 : 0;
 }
 
 /* Mgrad = H \ grad */
-void tn_newtonSolve(const tnPrimal* ctx) {
+void tn__newtonSolve(const tnPrimal* ctx) {
   mju_cholSolve(ctx->Mgrad, ctx->H, ctx->grad, ctx->nv);
 }

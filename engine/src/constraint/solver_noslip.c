@@ -9,31 +9,31 @@
 #include "util/util_inline.h"
 
 /* friction-loss rows: Newton step on A (no R), clamped to the interval */
-static mjtNum sweepFrictionLoss(const mjModel* m, mjData* d, const mjtNum* Ainv) {
+static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ainv) {
   mjtNum improvement = 0, res, A;
   for (int i = d->ne; i < d->ne + d->nf; i++) {
     mjtNum* f = d->efc_force + i;
     mjtNum old = *f, fl = d->efc_frictionloss[i];
-    tn_dualResidual(m, d, &res, i, 1, 1);
+    tn__dualResidual(m, d, &res, i, 1, 1);
     *f -= res * Ainv[i];
     if (*f < -fl) {
       *f = -fl;
     } else if (*f > fl) {
       *f = fl;
     }
-    tn_dualBlock(m, d, &A, i, 1, 1);
-    improvement -= tn_dualCostChange(&A, f, &old, &res, 1);
+    tn__dualBlock(m, d, &A, i, 1, 1);
+    improvement -= tn__dualCostChange(&A, f, &old, &res, 1);
   }
   return improvement;
 }
 
 /* one pair of opposing pyramid edges j, j+1: redistribute their sum */
-static mjtNum pyramidPair(const mjModel* m, mjData* d, int j) {
+static mjtNum pyramid_pair(const mjModel* m, mjData* d, int j) {
   mjtNum res[2], old[2], Ac[4], bc[2];
   mjtNum* f = d->efc_force + j;
-  tn_dualResidual(m, d, res, j, 2, 1);
+  tn__dualResidual(m, d, res, j, 2, 1);
   mju_copy(old, f, 2);
-  tn_dualBlock(m, d, Ac, j, 2, 1);
+  tn__dualBlock(m, d, Ac, j, 2, 1);
 
   // linear term without the current forces
   bc[0] = res[0] - Ac[0] * old[0] - Ac[1] * old[1];
@@ -55,18 +55,18 @@ static mjtNum pyramidPair(const mjModel* m, mjData* d, int j) {
       f[0] = mid + y, f[1] = mid - y;
     }
   }
-  return -tn_dualCostChange(Ac, f, old, res, 2);
+  return -tn__dualCostChange(Ac, f, old, res, 2);
 }
 
 /* elliptic friction at fixed normal force: QCQP in the cone slice */
-static mjtNum ellipticFriction(const mjModel* m, mjData* d, int i, int dim) {
+static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   const mjContact* con = d->contact + d->efc_id[i];
   int nf = dim - 1;
   mjtNum res[5], old[5], Ac[25], bc[5], v[5];
   mjtNum* f = d->efc_force + i;
-  tn_dualResidual(m, d, res, i + 1, nf, 1);
+  tn__dualResidual(m, d, res, i + 1, nf, 1);
   mju_copy(old, f + 1, nf);
-  tn_dualBlock(m, d, Ac, i + 1, nf, 1);
+  tn__dualBlock(m, d, Ac, i + 1, nf, 1);
 
   // linear term without the current friction
   mju_mulMatVec(bc, Ac, old, nf, nf);
@@ -76,7 +76,7 @@ static mjtNum ellipticFriction(const mjModel* m, mjData* d, int i, int dim) {
   if (f[0] < mjMINVAL) {
     mju_zero(f + 1, nf);
   } else {
-    int active = tn_QCQP(v, Ac, bc, con->friction, f[0], nf);
+    int active = tn__QCQP(v, Ac, bc, con->friction, f[0], nf);
     if (active) {
       mjtNum s = 0;
       for (int j = 0; j < nf; j++) {
@@ -87,23 +87,23 @@ static mjtNum ellipticFriction(const mjModel* m, mjData* d, int i, int dim) {
     }
     mju_copy(f + 1, v, nf);
   }
-  return -tn_dualCostChange(Ac, f + 1, old, res, nf);
+  return -tn__dualCostChange(Ac, f + 1, old, res, nf);
 }
 
 /* contact friction of every contact */
-static mjtNum sweepContacts(const mjModel* m, mjData* d) {
+static mjtNum sweep_contacts(const mjModel* m, mjData* d) {
   mjtNum improvement = 0;
   for (int i = d->ne + d->nf; i < d->nefc; i++) {
     int type = d->efc_type[i];
     if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
       int dim = d->contact[d->efc_id[i]].dim;
       for (int j = i; j < i + 2 * (dim - 1); j += 2) {
-        improvement += pyramidPair(m, d, j);
+        improvement += pyramid_pair(m, d, j);
       }
       i += 2 * (dim - 1) - 1;
     } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
       int dim = d->contact[d->efc_id[i]].dim;
-      improvement += ellipticFriction(m, d, i, dim);
+      improvement += elliptic_friction(m, d, i, dim);
       i += dim - 1;
     }
   }
@@ -111,16 +111,16 @@ static mjtNum sweepContacts(const mjModel* m, mjData* d) {
 }
 
 /* noslip sweeps after the main solver */
-void tn_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
+void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter) {
   int nefc = d->nefc, iter = 0, base = d->solver_niter[0];
-  mjtNum scale = tn_solverScale(m);
+  mjtNum scale = tn__solverScale(m);
   mj_markStack(d);
   mjtNum* Ainv = mj_stackAllocNum(d, (size_t)nefc);
   int* oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
   // inverse diagonal of A (without R), initial states
-  tn_dualDiagInv(m, d, Ainv, 1);
-  tn_dualState(m, d, d->efc_state);
+  tn__dualDiagInv(m, d, Ainv, 1);
+  tn__dualState(m, d, d->efc_state);
 
   while (iter < maxiter) {
     for (int i = 0; i < nefc; i++) {
@@ -136,17 +136,17 @@ void tn_solNoSlip(const mjModel* m, mjData* d, int maxiter) {
     }
 
     // sweeps: friction loss, then contact friction
-    improvement += sweepFrictionLoss(m, d, Ainv) + sweepContacts(m, d);
+    improvement += sweep_friction_loss(m, d, Ainv) + sweep_contacts(m, d);
 
     // states and statistics
-    tn_dualState(m, d, d->efc_state);
+    tn__dualState(m, d, d->efc_state);
     int nactive = 0, nchange = 0;
     for (int i = 0; i < nefc; i++) {
       nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
       nchange += d->efc_state[i] != oldstate[i];
     }
     improvement *= scale;
-    tn_saveStats(m, d, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.noslip_tolerance) {
       break;

@@ -23,9 +23,9 @@
 #include "util/util_inline.h"
 
 /* residual AR[i,:] f + b[i] of one row, dense or sparse AR */
-static inline mjtNum rowResidual(const mjData* d, int i, int sparse) {
+static inline mjtNum row_residual(const mjData* d, int i, int sparse) {
   if (!sparse) {
-    return tnu_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
+    return mju_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
   }
   int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
   const int* col = d->efc_AR_colind + adr;
@@ -40,8 +40,7 @@ static inline mjtNum rowResidual(const mjData* d, int i, int sparse) {
 /* scalar row: unconstrained minimum from the residual, then the row's bounds (friction
  * loss: its interval; limits and contacts: non-negative; equality: free); returns the
  * new force (selects rather than branches: the clamps are unpredictable) */
-static inline mjtNum updateScalar(const mjData* d, int i, mjtNum force, mjtNum res,
-                                  mjtNum ARinv) {
+static inline mjtNum update_scalar(const mjData* d, int i, mjtNum force, mjtNum res, mjtNum ARinv) {
   mjtNum f = force - res * ARinv;
   if (i >= d->ne + d->nf) {
     f = f < 0 ? 0 : f;
@@ -54,12 +53,17 @@ static inline mjtNum updateScalar(const mjData* d, int i, mjtNum force, mjtNum r
 }
 
 /* elliptic contact: ray update, then friction QCQP at the new normal force */
-static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
-                           const mjtNum* A, const mjtNum* oldforce) {
+static void update_elliptic(const mjData* d, int i, int dim, const mjtNum* res, const mjtNum* A,
+                            const mjtNum* oldforce) {
   const mjContact* con = d->contact + d->efc_id[i];
   mjtNum* force = d->efc_force + i;
   mjtNum v[6], Av[6], Ac[25], bc[5], x[5];
   int nf = dim - 1;
+
+  // a contact has at most 6 rows (tells the compiler, which inlines the dot products below)
+  if (dim > 6) {
+    __builtin_unreachable();
+  }
 
   // ray from the tip through the current force (the normal when at the tip)
   mju_copy(v, force, dim);
@@ -97,7 +101,7 @@ static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
   }
 
   // friction within the cone slice; on the boundary, project exactly onto it
-  int active = tn_QCQP(x, Ac, bc, con->friction, force[0], nf);
+  int active = tn__QCQP(x, Ac, bc, con->friction, force[0], nf);
   if (active) {
     mjtNum s = 0;
     for (int j = 0; j < nf; j++) {
@@ -110,7 +114,7 @@ static void updateElliptic(const mjData* d, int i, int dim, const mjtNum* res,
 }
 
 /* PCG32: next 32-bit output (XSH-RR of the old state) */
-static uint32_t pcg32Next(uint64_t* state) {
+static uint32_t pcg32_next(uint64_t* state) {
   uint64_t old = *state;
   *state = old * 6364136223846793005ULL + 1ULL;
   uint32_t xorshifted = (uint32_t)(((old >> 18) ^ old) >> 27);
@@ -121,7 +125,7 @@ static uint32_t pcg32Next(uint64_t* state) {
 /* reshuffle the sweep order in place */
 static void shuffle(int* order, int n, uint64_t* rng) {
   for (int i = n - 1; i > 0; i--) {
-    int j = (int)(pcg32Next(rng) % (uint32_t)(i + 1));
+    int j = (int)(pcg32_next(rng) % (uint32_t)(i + 1));
     int t = order[i];
     order[i] = order[j];
     order[j] = t;
@@ -129,7 +133,7 @@ static void shuffle(int* order, int n, uint64_t* rng) {
 }
 
 /* first row of every constraint (scalar rows, elliptic contacts as one); returns count */
-static int makeBlocks(const mjData* d, int* blockadr) {
+static int make_blocks(const mjData* d, int* blockadr) {
   int n = 0;
   for (int i = 0; i < d->nefc; i++) {
     blockadr[n++] = i;
@@ -141,7 +145,7 @@ static int makeBlocks(const mjData* d, int* blockadr) {
 }
 
 /* project the extrapolated forces onto each row's set (interval, half-line, cone) */
-static void projectForces(const mjData* d, mjtNum* f) {
+static void project_forces(const mjData* d, mjtNum* f) {
   int ne = d->ne, nf = d->nf, nefc = d->nefc;
   for (int i = ne; i < nefc; i++) {
     // friction loss: interval
@@ -154,7 +158,7 @@ static void projectForces(const mjData* d, mjtNum* f) {
     // elliptic contact: the cone
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
-      tn_projectCone(f + i, con->friction, con->dim);
+      tn__projectCone(f + i, con->friction, con->dim);
       i += con->dim - 1;
       continue;
     }
@@ -167,7 +171,7 @@ static void projectForces(const mjData* d, mjtNum* f) {
 }
 
 /* count state changes and active rows */
-static void countStates(const mjData* d, const int* oldstate, int* nactive, int* nchange) {
+static void count_states(const mjData* d, const int* oldstate, int* nactive, int* nchange) {
   *nactive = *nchange = 0;
   for (int i = 0; i < d->nefc; i++) {
     *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
@@ -176,14 +180,14 @@ static void countStates(const mjData* d, const int* oldstate, int* nactive, int*
 }
 
 /* PGS from d->efc_force */
-void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
+void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
   int nefc = d->nefc, iter = 0;
-  mjtNum scale = tn_solverScale(m);
+  mjtNum scale = tn__solverScale(m);
   mjtNum res[6], oldforce[6], Athis[36];
   mj_markStack(d);
   mjtNum* ARinv = mj_stackAllocNum(d, (size_t)nefc);
   mjtNum* ARdiag = mj_stackAllocNum(d, (size_t)nefc);
-  int sparse = tn_isSparse(m);
+  int sparse = is_sparse(m);
   int* oldstate = mj_stackAllocInt(d, (size_t)nefc);
   int* order = mj_stackAllocInt(d, (size_t)nefc);
   int* blockadr = mj_stackAllocInt(d, (size_t)nefc);
@@ -192,17 +196,17 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
   uint64_t rng = 1;
   int j = 0;
   mju_copy(prev, d->efc_force, nefc);
-  int nblock = makeBlocks(d, blockadr);
+  int nblock = make_blocks(d, blockadr);
   for (int k = 0; k < nblock; k++) {
     order[k] = k;
   }
 
   // diagonal, its inverse, and initial states
-  tn_dualDiagInv(m, d, ARinv, 0);
+  tn__dualDiagInv(m, d, ARinv, 0);
   for (int i = 0; i < nefc; i++) {
-    tn_dualBlock(m, d, ARdiag + i, i, 1, 0);
+    tn__dualBlock(m, d, ARdiag + i, i, 1, 0);
   }
-  tn_dualState(m, d, d->efc_state);
+  tn__dualState(m, d, d->efc_state);
 
   while (iter < maxiter) {
     mjtNum improvement = 0;
@@ -218,7 +222,7 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
       prev[i] = f;
     }
     if (beta > 0) {
-      projectForces(d, start);
+      project_forces(d, start);
       mju_copy(d->efc_force, start, nefc);
     }
 
@@ -228,8 +232,8 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
       int i = blockadr[order[k]];
       // scalar row: update, cost change (reverted if positive)
       if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
-        mjtNum r = rowResidual(d, i, sparse), old = d->efc_force[i];
-        mjtNum f = updateScalar(d, i, old, r, ARinv[i]);
+        mjtNum r = row_residual(d, i, sparse), old = d->efc_force[i];
+        mjtNum f = update_scalar(d, i, old, r, ARinv[i]);
         mjtNum delta = f - old;
         mjtNum change = 0.5 * delta * delta * ARdiag[i] + delta * r;
         int revert = change > 1e-10;
@@ -240,11 +244,11 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
       // elliptic contact: residual, block, update, cost change
       int dim = d->contact[d->efc_id[i]].dim;
-      tn_dualResidual(m, d, res, i, dim, 0);
+      tn__dualResidual(m, d, res, i, dim, 0);
       mju_copy(oldforce, d->efc_force + i, dim);
-      tn_dualBlock(m, d, Athis, i, dim, 0);
-      updateElliptic(d, i, dim, res, Athis, oldforce);
-      improvement -= tn_dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
+      tn__dualBlock(m, d, Athis, i, dim, 0);
+      update_elliptic(d, i, dim, res, Athis, oldforce);
+      improvement -= tn__dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
     }
 
     // restart the momentum when the sweep undid it: (f_new - y).(y - f) < 0
@@ -258,10 +262,10 @@ void tn_solPGS(const mjModel* m, mjData* d, int maxiter) {
 
     // states, statistics, termination
     int nactive, nchange;
-    tn_dualState(m, d, d->efc_state);
-    countStates(d, oldstate, &nactive, &nchange);
+    tn__dualState(m, d, d->efc_state);
+    count_states(d, oldstate, &nactive, &nchange);
     improvement *= scale;
-    tn_saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.tolerance) {
       break;

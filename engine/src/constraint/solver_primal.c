@@ -18,7 +18,7 @@
 #include "util/util_inline.h"
 
 /* scratch for the solver, from the stack frame of the caller */
-static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Newton) {
+static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Newton) {
   int nv = m->nv, nefc = d->nefc;
   memset(ctx, 0, sizeof(*ctx));
   ctx->nv = nv;
@@ -27,7 +27,7 @@ static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_New
   ctx->nf = d->nf;
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
-  ctx->scale = tn_solverScale(m);
+  ctx->scale = tn__solverScale(m);
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -45,11 +45,11 @@ static void allocContext(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_New
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
   // Newton's dense Hessian (the sparse one is built per iteration)
-  ctx->H = flg_Newton && !tn_isSparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
+  ctx->H = flg_Newton && !is_sparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
 }
 
 /* constraint forces and states at the current Jaref; cost including the Gauss term */
-static void updateConstraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
+static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv, nefc = ctx->nefc;
   memcpy(ctx->oldstate, d->efc_state, sizeof(int) * (size_t)nefc);
 
@@ -74,7 +74,7 @@ static void updateConstraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
 }
 
 /* gradient and preconditioned gradient */
-static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
+static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv;
 
   // grad = M qacc - qfrc_smooth - qfrc_constraint
@@ -84,9 +84,9 @@ static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
   // Newton: H \ grad; CG: M \ grad
   if (ctx->flg_Newton && ctx->H) {
-    tn_newtonSolve(ctx);
+    tn__newtonSolve(ctx);
   } else if (ctx->flg_Newton) {
-    tn_newtonSolveSparse(ctx);
+    tn__newtonSolveSparse(ctx);
   } else {
     mj_solveM(m, d, ctx->Mgrad, ctx->grad, 1);
   }
@@ -95,7 +95,7 @@ static void updateGradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
 /* CG: Hager-Zhang direction (preconditioned by M; Py'g evaluated as y'Mgrad), with its bound
  *   beta = (Py - 2 d (y'Py)/(d'y))' g / (d'y),  beta >= -1 / (|d| min(0.01, |g_prev|))
  * where y = g - g_prev, Py = Mgrad - Mgrad_prev, d the previous direction */
-static void updateDirectionCG(tnPrimal* ctx) {
+static void update_direction_cg(tnPrimal* ctx) {
   int nv = ctx->nv;
   mjtNum* y = ctx->prev_grad;
   mjtNum* Py = ctx->prev_Mgrad;
@@ -106,12 +106,12 @@ static void updateDirectionCG(tnPrimal* ctx) {
   mju_sub(Py, ctx->Mgrad, ctx->prev_Mgrad, nv);
 
   // Hager-Zhang coefficient
-  mjtNum dy = tnu_dot(ctx->search, y, nv);
+  mjtNum dy = mju_dot(ctx->search, y, nv);
   mjtNum beta = 0;
   if (dy != 0) {
-    mjtNum yPy = tnu_dot(y, Py, nv);
-    mjtNum dg = tnu_dot(ctx->search, ctx->grad, nv);
-    beta = (tnu_dot(y, ctx->Mgrad, nv) - 2 * yPy * dg / dy) / dy;
+    mjtNum yPy = mju_dot(y, Py, nv);
+    mjtNum dg = mju_dot(ctx->search, ctx->grad, nv);
+    beta = (mju_dot(y, ctx->Mgrad, nv) - 2 * yPy * dg / dy) / dy;
   }
   beta = mju_max(beta, eta);
 
@@ -123,7 +123,7 @@ static void updateDirectionCG(tnPrimal* ctx) {
 
 /* 1 if Newton's Hessian must be rebuilt: first time, a state changed, or a cone is active
  * (its Hessian depends on the point); otherwise H is unchanged and is kept */
-static int hessianStale(const mjData* d, const tnPrimal* ctx, int first) {
+static int hessian_stale(const mjData* d, const tnPrimal* ctx, int first) {
   if (first || ctx->nchange) {
     return 1;
   }
@@ -137,48 +137,48 @@ static int hessianStale(const mjData* d, const tnPrimal* ctx, int first) {
 
 /* Newton's Hessian (dense, or sparse in the pattern made on the first call) and the
  * gradient */
-static void updateHessianGradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
-  if (ctx->flg_Newton && hessianStale(d, ctx, first)) {
+static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
+  if (ctx->flg_Newton && hessian_stale(d, ctx, first)) {
     if (ctx->H) {
       // dense: a few rows changed state: rank-one changes of the factor, else rebuild
-      if (first || tn_newtonHessianUpdate(m, d, ctx)) {
-        tn_newtonHessian(m, d, ctx);
+      if (first || tn__newtonHessianUpdate(m, d, ctx)) {
+        tn__newtonHessian(m, d, ctx);
       }
     } else {
       // sparse: the pattern once per solve; then rank-one changes, else rebuild
       if (first) {
-        tn_newtonHessianSparseInit(m, d, ctx);
+        tn__newtonHessianSparseInit(m, d, ctx);
       }
-      if (first || tn_newtonHessianSparseUpdate(m, d, ctx)) {
-        tn_newtonHessianSparse(m, d, ctx);
+      if (first || tn__newtonHessianSparseUpdate(m, d, ctx)) {
+        tn__newtonHessianSparse(m, d, ctx);
       }
     }
   }
-  updateGradient(m, d, ctx);
+  update_gradient(m, d, ctx);
 }
 
 /* convergence test before the line search of iteration `iter`, as MuJoCo 3.14 behaves:
  * Newton stops at once when the scaled gradient norm of the start point is below
  * `tolerance`, and on later iterations when the improvement its quadratic model predicts,
  * 0.5 grad' H^-1 grad (scaled), is; CG only tests the start point, with 0.5 grad' M^-1 grad */
-static int startConverged(const mjModel* m, const tnPrimal* ctx, int iter) {
+static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
   mjtNum tol = m->opt.tolerance;
   if (ctx->flg_Newton && iter == 0) {
     return ctx->scale * mju_norm(ctx->grad, ctx->nv) < tol;
   }
   if (ctx->flg_Newton || iter == 0) {
-    return 0.5 * ctx->scale * tnu_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
+    return 0.5 * ctx->scale * mju_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
   }
   return 0;
 }
 
 /* CG or Newton from d->qacc */
-void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
-                  const mjtNum* jaref, const mjtNum* Ma) {
+void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
+                   const mjtNum* Ma) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
-  allocContext(m, d, &ctx, flg_Newton);
+  alloc_context(m, d, &ctx, flg_Newton);
 
   // initial state: Ma, Jaref (given, or computed), constraints, Hessian, gradient
   if (Ma) {
@@ -195,20 +195,20 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
   for (int i = 0; i < nefc; i++) {
     d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
   }
-  updateConstraint(m, d, &ctx);
-  updateHessianGradient(m, d, &ctx, 1);
+  update_constraint(m, d, &ctx);
+  update_hessian_gradient(m, d, &ctx, 1);
 
   // first direction: the preconditioned gradient
   mju_scl(ctx.search, ctx.Mgrad, -1, nv);
 
   while (iter < maxiter) {
     // converged at the start of the iteration
-    if (startConverged(m, &ctx, iter)) {
+    if (start_converged(m, &ctx, iter)) {
       break;
     }
 
     // exact line search; no progress: done
-    mjtNum alpha = tn_lineSearch(m, d, &ctx);
+    mjtNum alpha = tn__lineSearch(m, d, &ctx);
     if (alpha == 0) {
       break;
     }
@@ -225,14 +225,14 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
     }
 
     // re-evaluate constraints, Hessian and gradient
-    updateConstraint(m, d, &ctx);
-    updateHessianGradient(m, d, &ctx, 0);
+    update_constraint(m, d, &ctx);
+    update_hessian_gradient(m, d, &ctx, 0);
 
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
     mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
-    tn_saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
-                 ctx.LSiter, 0);
+    tn__saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
+                  ctx.LSiter, 0);
     iter++;
 
     // converged: small improvement or small gradient
@@ -244,7 +244,7 @@ void tn_solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton,
     if (flg_Newton) {
       mju_scl(ctx.search, ctx.Mgrad, -1, nv);
     } else {
-      updateDirectionCG(&ctx);
+      update_direction_cg(&ctx);
     }
   }
   d->solver_niter[0] = iter;

@@ -70,32 +70,32 @@ typedef struct tnLinePoint_ {
 } tnLinePoint;
 
 /* exact line search along ctx->search from d->qacc; returns the step (0: no progress) */
-mjtNum tn_lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
+mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: build H = M + J' D_active J (+ cone Hessians) and factor it in place */
-void tn_newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
+void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: rows that changed quadratic state since the last factorization, or -1 when the
  * factor must be rebuilt (rank-deficient, cone rows, too many changes) */
-int tn_newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx);
+int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx);
 
 /* Newton, dense: bring the factor of H up to date after rows entered or left the quadratic
  * state (ctx->oldstate -> efc_state) by rank-one updates and downdates; 0 when done, -1
  * when H must be rebuilt instead (cones, clamped pivots, many changes, lost definiteness) */
-int tn_newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
+int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: Mgrad = H \ grad with the factored Hessian */
-void tn_newtonSolve(const tnPrimal* ctx);
+void tn__newtonSolve(const tnPrimal* ctx);
 
 /* sparse Jacobian: a fill-reducing ordering and the factor's pattern for the whole solve
  * (M and every row, with fill) and its storage, allocated on the stack in the solver's
  * frame; then, per rebuild, the values and factor of H in that pattern; and the solve */
-void tn_newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
-void tn_newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
-void tn_newtonSolveSparse(const tnPrimal* ctx);
+void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
+void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
+void tn__newtonSolveSparse(const tnPrimal* ctx);
 
-/* Newton, sparse: as tn_newtonHessianUpdate, rank-one changes of the sparse factor in its
+/* Newton, sparse: as tn__newtonHessianUpdate, rank-one changes of the sparse factor in its
  * pattern (which holds every row's fill); 0 when done, -1 when H must be rebuilt */
-int tn_newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
+int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 #endif /* TORSION_SOLVER_PRIMAL_H */

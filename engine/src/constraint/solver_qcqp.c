@@ -48,8 +48,8 @@ static int qcqp2(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum
 }
 
 /* n unknowns: Cholesky of A + la I */
-static int qcqpN(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d,
-                 mjtNum r, int n) {
+static int qcqp_n(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum* d, mjtNum r,
+                  int n) {
   mjtNum A[25], Ala[25], b[5], tmp[5], la = 0;
 
   // scale so the constraint is a ball
@@ -97,7 +97,6 @@ static int qcqpN(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum
 }
 
 /* dispatch on size */
-int tn_QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r,
-            int n) {
-  return n == 2 ? qcqp2(res, A, b, d, r) : qcqpN(res, A, b, d, r, n);
+int tn__QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n) {
+  return n == 2 ? qcqp2(res, A, b, d, r) : qcqp_n(res, A, b, d, r, n);
 }

@@ -11,7 +11,7 @@
  *   and Kutta lift, linear and angular drag, each differentiated analytically below, all
  *   scaled by the interaction coefficient. B is not symmetric; under implicitfast it is
  *   replaced by (B + B')/2, as MuJoCo does, so that qDeriv stays symmetric (not on a free
- *   rigid tree, which implicitfast integrates like implicit: see tn_isFreeRigidTree).
+ *   rigid tree, which implicitfast integrates like implicit: see tn__isFreeRigidTree).
  * A max(mjMINVAL, x) of the force model has zero derivative where it clamps; a vector
  * divided by a vanishing norm is treated as zero. */
 #include <math.h>
@@ -25,7 +25,7 @@
 /* ---- small 3x3 helpers for blocks of B (row-major 6x6) ---- */
 
 /* B(r0.., c0..) += s * [x]x (the matrix of y -> x cross y) */
-static void B_addCross(mjtNum B[36], int r0, int c0, const mjtNum x[3], mjtNum s) {
+static void b_add_cross(mjtNum B[36], int r0, int c0, const mjtNum x[3], mjtNum s) {
   B[6 * (r0 + 0) + c0 + 1] -= s * x[2];
   B[6 * (r0 + 0) + c0 + 2] += s * x[1];
   B[6 * (r0 + 1) + c0 + 0] += s * x[2];
@@ -35,8 +35,8 @@ static void B_addCross(mjtNum B[36], int r0, int c0, const mjtNum x[3], mjtNum s
 }
 
 /* B(r0.., c0..) += s * [x]x diag(p) (y -> x cross (p .* y)) */
-static void B_addCrossDiag(mjtNum B[36], int r0, int c0, const mjtNum x[3], const mjtNum p[3],
-                           mjtNum s) {
+static void b_add_cross_diag(mjtNum B[36], int r0, int c0, const mjtNum x[3], const mjtNum p[3],
+                             mjtNum s) {
   B[6 * (r0 + 0) + c0 + 1] -= s * x[2] * p[1];
   B[6 * (r0 + 0) + c0 + 2] += s * x[1] * p[2];
   B[6 * (r0 + 1) + c0 + 0] += s * x[2] * p[0];
@@ -46,8 +46,8 @@ static void B_addCrossDiag(mjtNum B[36], int r0, int c0, const mjtNum x[3], cons
 }
 
 /* B(r0.., c0..) += s * (x y' + diag(c)) with c = dg (added to the diagonal) */
-static void B_addOuter(mjtNum B[36], int r0, int c0, const mjtNum x[3], const mjtNum y[3], mjtNum s,
-                       mjtNum dg) {
+static void b_add_outer(mjtNum B[36], int r0, int c0, const mjtNum x[3], const mjtNum y[3],
+                        mjtNum s, mjtNum dg) {
   for (int i = 0; i < 3; i++) {
     for (int j = 0; j < 3; j++) {
       B[6 * (r0 + i) + c0 + j] += s * x[i] * y[j];
@@ -57,7 +57,7 @@ static void B_addOuter(mjtNum B[36], int r0, int c0, const mjtNum x[3], const mj
 }
 
 /* M(3x3) = [x]x A (A 3x3 row-major) */
-static void crossMat(mjtNum res[9], const mjtNum x[3], const mjtNum A[9]) {
+static void cross_mat(mjtNum res[9], const mjtNum x[3], const mjtNum A[9]) {
   for (int j = 0; j < 3; j++) {
     mjtNum a0 = A[j], a1 = A[3 + j], a2 = A[6 + j];
     res[j] = x[1] * a2 - x[2] * a1;
@@ -69,7 +69,7 @@ static void crossMat(mjtNum res[9], const mjtNum x[3], const mjtNum A[9]) {
 /* ---- the map qvel -> local velocity ---- */
 
 /* U = blockdiag(R, R)' [jacr; jacp] (6 x nv) at global pos on body b; jac: 6*nv scratch */
-static void fluid_U(const mjModel* m, const mjData* d, int b, const mjtNum pos[3],
+static void fluid_u(const mjModel* m, const mjData* d, int b, const mjtNum pos[3],
                     const mjtNum R[9], mjtNum* jac, mjtNum* U) {
   int nv = m->nv;
   mjtNum* jacp = jac;
@@ -84,7 +84,7 @@ static void fluid_U(const mjModel* m, const mjData* d, int b, const mjtNum pos[3
 }
 
 /* qDeriv += U' B U on the D pattern (U 6 x nv, B 6x6 row-major) */
-static void fluid_addUtBU(const mjModel* m, mjtNum* qDeriv, const mjtNum* U, const mjtNum B[36]) {
+static void fluid_add_ut_bu(const mjModel* m, mjtNum* qDeriv, const mjtNum* U, const mjtNum B[36]) {
   int nv = m->nv;
   for (int r = 0; r < nv; r++) {
     // t = U(:, r)' B
@@ -119,7 +119,7 @@ static void fluid_addUtBU(const mjModel* m, mjtNum* qDeriv, const mjtNum* U, con
 /* ---- inertia-box model ---- */
 
 /* diagonal of B for the inertia box of body b at local velocity lvel */
-static void box_B(const mjModel* m, int b, const mjtNum lvel[6], mjtNum Bdiag[6]) {
+static void box_b(const mjModel* m, int b, const mjtNum lvel[6], mjtNum Bdiag[6]) {
   const mjtNum* inertia = m->body_inertia + 3 * b;
   mjtNum mass = m->body_mass[b];
   mjtNum rho = m->opt.density, beta = m->opt.viscosity;
@@ -148,14 +148,14 @@ static void box_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtN
   const mjtNum* R = d->ximat + 9 * b;
   mjtNum lvel[6], Bdiag[6];
 
-  tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
-  box_B(m, b, lvel, Bdiag);
+  tn__fluidLocalVelocity(m, d, b, pos, R, lvel);
+  box_b(m, b, lvel, Bdiag);
 
   // diagonal B: one rank-one update per local axis
-  fluid_U(m, d, b, pos, R, jac, U);
+  fluid_u(m, d, b, pos, R, jac, U);
   for (int l = 0; l < 6; l++) {
     if (Bdiag[l] != 0) {
-      tn_addOuterD(m, d->qDeriv, U + (size_t)l * m->nv, Bdiag[l]);
+      tn__addOuterD(m, d->qDeriv, U + (size_t)l * m->nv, Bdiag[l]);
     }
   }
 }
@@ -163,8 +163,8 @@ static void box_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtN
 /* ---- ellipsoid model ---- */
 
 /* added mass: T += p x v + L x w, F += p x w with p = rho vm .* v, L = rho vi .* w */
-static void ell_addedMass(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, const mjtNum vm[3],
-                          const mjtNum vi[3]) {
+static void ell_added_mass(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, const mjtNum vm[3],
+                           const mjtNum vi[3]) {
   const mjtNum* w = lvel;
   const mjtNum* v = lvel + 3;
   mjtNum p[3], L[3], P[3], W[3];
@@ -176,14 +176,14 @@ static void ell_addedMass(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, const 
   }
 
   // dT/dv = [p] - [v] P,  dT/dw = [L] - [w] W
-  B_addCross(B, 0, 3, p, 1);
-  B_addCrossDiag(B, 0, 3, v, P, -1);
-  B_addCross(B, 0, 0, L, 1);
-  B_addCrossDiag(B, 0, 0, w, W, -1);
+  b_add_cross(B, 0, 3, p, 1);
+  b_add_cross_diag(B, 0, 3, v, P, -1);
+  b_add_cross(B, 0, 0, L, 1);
+  b_add_cross_diag(B, 0, 0, w, W, -1);
 
   // dF/dv = -[w] P,  dF/dw = [p]
-  B_addCrossDiag(B, 3, 3, w, P, -1);
-  B_addCross(B, 3, 0, p, 1);
+  b_add_cross_diag(B, 3, 3, w, P, -1);
+  b_add_cross(B, 3, 0, p, 1);
 }
 
 /* shape measures of the ellipsoid model that depend on the linear velocity */
@@ -201,13 +201,13 @@ static void ell_shape(const mjtNum r[3], const mjtNum v[3], ellShape* s) {
   }
   s->a2 = d2[0] * v[0] * v[0] + d2[1] * v[1] * v[1] + d2[2] * v[2] * v[2];
   s->a4 = d4[0] * v[0] * v[0] + d4[1] * v[1] * v[1] + d4[2] * v[2] * v[2];
-  s->speed = tnu_norm3(v);
+  s->speed = mju_norm3(v);
   mjtNum a2c = mju_max(mjMINVAL, s->a2);
   s->area = mjPI * sqrt(s->a4 / a2c);
 
   // d|v|/dv = v/|v| (zero at rest)
   mjtNum inv = s->speed > 0 ? 1 / s->speed : 0;
-  tnu_scl3(s->dspeed, v, inv);
+  mju_scl3(s->dspeed, v, inv);
 
   // dA/dv = A/2 (da4/a4 - da2/a2) with da_n = 2 d_n .* v (a2 clamped: constant)
   for (int i = 0; i < 3; i++) {
@@ -223,7 +223,7 @@ static void ell_kutta(mjtNum B[36], const mjtNum v[3], const mjtNum r[3], const 
   mjtNum N[3] = {r[1] * r[2] / r[0], r[2] * r[0] / r[1], r[0] * r[1] / r[2]};
   mjtNum nv[3] = {N[0] * v[0], N[1] * v[1], N[2] * v[2]};
   mjtNum nrm[3] = {nv[0], nv[1], nv[2]};
-  mjtNum nnorm = tnu_normalize3(nrm);
+  mjtNum nnorm = mju_normalize3(nrm);
 
   // g = cos(alpha) A with cos(alpha) = a2 / max(mjMINVAL, |v| sqrt(a4)), and its gradient
   mjtNum sa4 = sqrt(s->a4), den = s->speed * sa4;
@@ -254,9 +254,9 @@ static void ell_kutta(mjtNum B[36], const mjtNum v[3], const mjtNum r[3], const 
 
   // q = n x v, dq/dv = [n] - [v] dn;  h = q x v, dh/dv = [q] - [v] dq
   mjtNum q[3], h[3], dq[9], vdn[9], dh[9], vdq[9];
-  tnu_cross(q, nrm, v);
-  tnu_cross(h, q, v);
-  crossMat(vdn, v, dn);
+  mju_cross(q, nrm, v);
+  mju_cross(h, q, v);
+  cross_mat(vdn, v, dn);
   for (int k = 0; k < 9; k++) {
     dq[k] = -vdn[k];
   }
@@ -266,7 +266,7 @@ static void ell_kutta(mjtNum B[36], const mjtNum v[3], const mjtNum r[3], const 
   dq[5] -= nrm[0];
   dq[6] -= nrm[1];
   dq[7] += nrm[0];
-  crossMat(vdq, v, dq);
+  cross_mat(vdq, v, dq);
   for (int k = 0; k < 9; k++) {
     dh[k] = -vdq[k];
   }
@@ -298,8 +298,8 @@ static void ell_viscous(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, mjtNum b
   // Magnus lift: F += cm w x v, dF/dw = -cm [v], dF/dv = cm [w]
   mjtNum volume = 4.0 / 3.0 * mjPI * r[0] * r[1] * r[2];
   mjtNum cm = magnus * rho * volume;
-  B_addCross(B, 3, 0, v, -cm);
-  B_addCross(B, 3, 3, w, cm);
+  b_add_cross(B, 3, 0, v, -cm);
+  b_add_cross(B, 3, 3, w, cm);
 
   // Kutta lift
   ell_kutta(B, v, r, &s, kutta * rho);
@@ -316,7 +316,7 @@ static void ell_viscous(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, mjtNum b
   for (int i = 0; i < 3; i++) {
     ddrag[i] = rho * (s.dspeed[i] * quad + s.speed * (blunt - slender) * s.darea[i]);
   }
-  B_addOuter(B, 3, 3, v, ddrag, -1, -drag_lin);
+  b_add_outer(B, 3, 3, v, ddrag, -1, -drag_lin);
 
   // angular drag: T -= drag_ang w with drag_ang = beta pi diam^3 + rho |kappa .* w|
   mjtNum inert[3], kappa[3], mom[3];
@@ -330,19 +330,19 @@ static void ell_viscous(mjtNum B[36], const mjtNum lvel[6], mjtNum rho, mjtNum b
     kappa[i] = angular * inert[i] + slender * (inert_max - inert[i]);
     mom[i] = w[i] * kappa[i];
   }
-  mjtNum mnorm = tnu_norm3(mom);
+  mjtNum mnorm = mju_norm3(mom);
   mjtNum drag_ang = beta * mjPI * diam * diam * diam + rho * mnorm;
   mjtNum dang[3];
   for (int i = 0; i < 3; i++) {
     dang[i] = mnorm > 0 ? rho * kappa[i] * mom[i] / mnorm : 0;
   }
-  B_addOuter(B, 0, 0, w, dang, -1, -drag_ang);
+  b_add_outer(B, 0, 0, w, dang, -1, -drag_ang);
 }
 
 /* qDeriv += derivative of the ellipsoid forces of body b's geoms */
 static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac, mjtNum* U) {
   int symmetric =
-      m->opt.integrator == mjINT_IMPLICITFAST && !tn_isFreeRigidTree(m, m->body_treeid[b]);
+      m->opt.integrator == mjINT_IMPLICITFAST && !tn__isFreeRigidTree(m, m->body_treeid[b]);
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
     const mjtNum* fluid = m->geom_fluid + mjNFLUID * g;
     if (fluid[0] == 0) {
@@ -353,11 +353,11 @@ static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac
     mjtNum r[3], lvel[6], B[36] = {0};
 
     // equivalent ellipsoid and local velocity of the geom
-    tn_geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
-    tn_fluidLocalVelocity(m, d, b, pos, R, lvel);
+    tn__geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
+    tn__fluidLocalVelocity(m, d, b, pos, R, lvel);
 
     // B: added mass, then drag, lift and viscosity, scaled by the interaction coefficient
-    ell_addedMass(B, lvel, m->opt.density, fluid + 6, fluid + 9);
+    ell_added_mass(B, lvel, m->opt.density, fluid + 6, fluid + 9);
     ell_viscous(B, lvel, m->opt.density, m->opt.viscosity, r, fluid + 1);
     mju_scl(B, B, fluid[0], 36);
 
@@ -372,8 +372,8 @@ static void ellipsoid_derivative(const mjModel* m, mjData* d, int b, mjtNum* jac
     }
 
     // qDeriv += U' B U
-    fluid_U(m, d, b, pos, R, jac, U);
-    fluid_addUtBU(m, d->qDeriv, U, B);
+    fluid_u(m, d, b, pos, R, jac, U);
+    fluid_add_ut_bu(m, d->qDeriv, U, B);
   }
 }
 
@@ -390,7 +390,7 @@ static int body_moves(const mjModel* m, int b) {
 }
 
 /* qDeriv += fluid-force derivatives of every body */
-void tn_fluidDerivative(const mjModel* m, mjData* d) {
+void tn__fluidDerivative(const mjModel* m, mjData* d) {
   mj_markStack(d);
   mjtNum* jac = mj_stackAllocNum(d, 6 * (size_t)m->nv);
   mjtNum* U = mj_stackAllocNum(d, 6 * (size_t)m->nv);

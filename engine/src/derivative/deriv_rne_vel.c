@@ -55,16 +55,16 @@ static void rne_cdofdot(const mjData* d, int j, int col, const mjtNum* dcvel, mj
   mjtNum qv = d->qvel[j];
   if (qv != 0) {
     for (int k = 0; k < n; k++) {
-      tnu_crossMotion(tmp, dcvel + 6 * k, d->cdof + 6 * j);
-      tnu_addToScl(dcacc + 6 * k, tmp, qv, 6);
+      mju_crossMotion(tmp, dcvel + 6 * k, d->cdof + 6 * j);
+      mju_addToScl(dcacc + 6 * k, tmp, qv, 6);
     }
   }
-  tnu_addToScl(dcacc + 6 * col, d->cdof_dot + 6 * j, 1, 6);
+  mju_addToScl(dcacc + 6 * col, d->cdof_dot + 6 * j, 1, 6);
 }
 
 /* Dcvel(:, col) += cdof_j: the dof's own velocity */
 static void rne_ownvel(const mjData* d, int j, int col, mjtNum* dcvel) {
-  tnu_addToScl(dcvel + 6 * col, d->cdof + 6 * j, 1, 6);
+  mju_addToScl(dcvel + 6 * col, d->cdof + 6 * j, 1, 6);
 }
 
 /* Dcvel and Dcacc of body b from its parent's and its own dofs (as in mj_comVel) */
@@ -127,15 +127,15 @@ static void rne_body_force(const mjModel* m, const mjData* d, const rneScratch* 
   mjtNum icvel[6], tmp[6], tmp1[6];
 
   mju_zero(dcfrc, 6 * m->B_rownnz[b]);
-  tnu_mulInertVec(icvel, cinert, cvel);
+  mju_mulInertVec(icvel, cinert, cvel);
   for (int k = 0; k < n; k++) {
     mjtNum* f = dcfrc + 6 * k;
-    tnu_mulInertVec(f, cinert, dcacc + 6 * k);
-    tnu_crossForce(tmp, dcvel + 6 * k, icvel);
-    tnu_addToScl(f, tmp, 1, 6);
-    tnu_mulInertVec(tmp1, cinert, dcvel + 6 * k);
-    tnu_crossForce(tmp, cvel, tmp1);
-    tnu_addToScl(f, tmp, 1, 6);
+    mju_mulInertVec(f, cinert, dcacc + 6 * k);
+    mju_crossForce(tmp, dcvel + 6 * k, icvel);
+    mju_addToScl(f, tmp, 1, 6);
+    mju_mulInertVec(tmp1, cinert, dcvel + 6 * k);
+    mju_crossForce(tmp, cvel, tmp1);
+    mju_addToScl(f, tmp, 1, 6);
   }
 }
 
@@ -155,7 +155,7 @@ static void rne_body_accumulate(const mjModel* m, const rneScratch* s, int b) {
       kp++;
     }
     if (kp < np && colp[kp] == colb[kb]) {
-      tnu_addToScl(dst + 6 * kp, src + 6 * kb, 1, 6);
+      mju_addToScl(dst + 6 * kp, src + 6 * kb, 1, 6);
     }
   }
 }
@@ -173,7 +173,7 @@ static void rne_body_project(const mjModel* m, const mjData* d, const rneScratch
     mjtNum* row = qDeriv + m->D_rowadr[i];
     const mjtNum* cdof = d->cdof + 6 * i;
     for (int k = 0; k < nb; k++) {
-      row[k] -= tnu_dot(cdof, dcfrc + 6 * k, 6);
+      row[k] -= mju_dot(cdof, dcfrc + 6 * k, 6);
     }
   }
 }
@@ -185,7 +185,7 @@ static int rne_selected(const mjModel* m, const int* treemask, int b) {
 }
 
 /* qDeriv -= d(qfrc_bias)/d(qvel), for the bodies of the trees selected by treemask */
-void tn_rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv) {
+void tn__rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv) {
   int nbody = m->nbody;
   if (!m->nv) {
     return;
@@ -234,5 +234,5 @@ void tn_rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* 
 
 /* qDeriv -= d(qfrc_bias)/d(qvel) */
 void mjd_rne_vel(const mjModel* m, mjData* d) {
-  tn_rneDerivative(m, d, NULL, d->qDeriv);
+  tn__rneDerivative(m, d, NULL, d->qDeriv);
 }

@@ -5,10 +5,10 @@
  * Actuators contribute through affine gains and biases: force = gain*input + bias with
  * gain and bias affine in the actuator velocity moment*qvel, so the derivative is
  * (gainprm[2]*input + biasprm[2]) * moment' moment; muscle gains add the slope of their
- * force-velocity curve times the input (muscle biases do not depend on velocity). The input is the one the actuation
- * stage used: the control (clamped to ctrlrange unless clamping is disabled) or the last
- * activation (the next one with actearly). Actuators of disabled groups and actuators whose
- * force sits at a forcerange bound contribute nothing; the tendon and joint actuator-force
+ * force-velocity curve times the input (muscle biases do not depend on velocity). The input is the
+ * one the actuation stage used: the control (clamped to ctrlrange unless clamping is disabled) or
+ * the last activation (the next one with actearly). Actuators of disabled groups and actuators
+ * whose force sits at a forcerange bound contribute nothing; the tendon and joint actuator-force
  * clamps are ignored, as in MuJoCo. Dof dampers give -damping on the diagonal, tendon
  * dampers -damping * J'J; fluid forces and the RNE have their own files. */
 #include <math.h>
@@ -21,7 +21,7 @@
 /* ---- rank-one updates in the D pattern ---- */
 
 /* qDeriv += coef * u u' on the D pattern (u dense, length nv) */
-void tn_addOuterD(const mjModel* m, mjtNum* qDeriv, const mjtNum* u, mjtNum coef) {
+void tn__addOuterD(const mjModel* m, mjtNum* qDeriv, const mjtNum* u, mjtNum coef) {
   for (int r = 0; r < m->nv; r++) {
     if (u[r] == 0) {
       continue;
@@ -108,9 +108,9 @@ static mjtNum actuator_dforce_dvel(const mjModel* m, const mjData* d, int i, int
   if (m->actuator_gaintype[i] == mjGAIN_AFFINE) {
     coef = m->actuator_gainprm[mjNGAIN * i + 2];
   } else if (m->actuator_gaintype[i] == mjGAIN_MUSCLE) {
-    coef = tn_muscleGainVel(d->actuator_length[i], d->actuator_velocity[i],
-                            m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
-                            m->actuator_gainprm + mjNGAIN * i);
+    coef = tn__muscleGainVel(d->actuator_length[i], d->actuator_velocity[i],
+                             m->actuator_lengthrange + 2 * i, m->actuator_acc0[i],
+                             m->actuator_gainprm + mjNGAIN * i);
   }
   if (coef != 0) {
     dvel += coef * actuator_input(m, d, i, bad_ctrl);
@@ -141,7 +141,7 @@ void mjd_actuator_vel(const mjModel* m, mjData* d) {
     // moment' * dforce/dvel * moment
     mjtNum dvel = actuator_dforce_dvel(m, d, i, bad_ctrl);
     if (dvel != 0) {
-      tn_addOuterD(m, d->qDeriv, d->actuator_moment + (size_t)i * m->nv, dvel);
+      tn__addOuterD(m, d->qDeriv, d->actuator_moment + (size_t)i * m->nv, dvel);
     }
   }
 }
@@ -168,21 +168,21 @@ void mjd_passive_vel(const mjModel* m, mjData* d) {
   if (!nodamper) {
     for (int t = 0; t < m->ntendon; t++) {
       if (m->tendon_damping[t] > 0) {
-        tn_addOuterD(m, d->qDeriv, d->ten_J + (size_t)t * m->nv, -m->tendon_damping[t]);
+        tn__addOuterD(m, d->qDeriv, d->ten_J + (size_t)t * m->nv, -m->tendon_damping[t]);
       }
     }
   }
 
   // fluid forces
   if (m->opt.density != 0 || m->opt.viscosity != 0) {
-    tn_fluidDerivative(m, d);
+    tn__fluidDerivative(m, d);
   }
 }
 
 /* ---- all smooth forces ---- */
 
 /* 1 if the tree's only joint is a free joint */
-int tn_isFreeRigidTree(const mjModel* m, int tree) {
+int tn__isFreeRigidTree(const mjModel* m, int tree) {
   if (tree < 0 || tree >= m->ntree || m->tree_dofnum[tree] != 6) {
     return 0;
   }

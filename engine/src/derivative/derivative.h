@@ -16,7 +16,7 @@
  * the bias term only when flg_bias is set. Needs the position and velocity stages and the
  * actuation of the current state (mj_forward). Under the implicitfast integrator the
  * ellipsoid fluid derivative is symmetrized (except on free rigid trees, see
- * tn_isFreeRigidTree), so the result is symmetric there. */
+ * tn__isFreeRigidTree), so the result is symmetric there. */
 void mjd_smooth_vel(const mjModel* m, mjData* d, int flg_bias);
 
 /* qDeriv += d(qfrc_actuator)/d(qvel): affine gain and bias velocity terms of the enabled
@@ -32,18 +32,18 @@ void mjd_rne_vel(const mjModel* m, mjData* d);
 
 /* The same for the bodies of the trees with treemask[tree] set (all bodies when treemask
  * is NULL), subtracted from `qDeriv` (nD numbers in the D pattern). */
-void tn_rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv);
+void tn__rneDerivative(const mjModel* m, mjData* d, const int* treemask, mjtNum* qDeriv);
 
 /* 1 if kinematic tree `tree` moves only through one free joint (a free rigid body, possibly
  * with welded children). Under implicitfast, MuJoCo 3.14 integrates such trees like the
  * implicit integrator: full derivative including the RNE term, not symmetrized. */
-int tn_isFreeRigidTree(const mjModel* m, int tree);
+int tn__isFreeRigidTree(const mjModel* m, int tree);
 
 /* qDeriv += fluid-force derivatives of every body (inertia-box or ellipsoid model). */
-void tn_fluidDerivative(const mjModel* m, mjData* d);
+void tn__fluidDerivative(const mjModel* m, mjData* d);
 
 /* qDeriv += coef * u u' restricted to the D pattern, for a dense vector u of length nv
  * (rank-one updates of dampers, actuators and the inertia-box fluid model). */
-void tn_addOuterD(const mjModel* m, mjtNum* qDeriv, const mjtNum* u, mjtNum coef);
+void tn__addOuterD(const mjModel* m, mjtNum* qDeriv, const mjtNum* u, mjtNum coef);
 
 #endif /* TORSION_DERIVATIVE_H */

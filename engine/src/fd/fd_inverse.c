@@ -29,7 +29,7 @@ typedef struct fdInverse_ {
  * `force` */
 static void inv_eval(const mjModel* m, mjData* d, const fdInverse* w, int skipstage,
                      mjtNum* force) {
-  tn_inverseSkip(m, d, skipstage, !w->sensors);
+  tn__inverseSkip(m, d, skipstage, !w->sensors);
   mju_copy(force, d->qfrc_inverse, m->nv);
   if (w->flg_actuation) {
     mj_fwdActuation(m, d);
@@ -92,7 +92,7 @@ static void fd_positions(const mjModel* m, mjData* d, const fdInverse* w, mjtNum
 /* reasons the call cannot run; 1 if it can */
 static int inverse_ok(const mjModel* m, mjtNum eps, const mjtNum* DsDq, const mjtNum* DsDv,
                       const mjtNum* DsDa) {
-  if (!tn_fdCheckEps("mjd_inverseFD", eps)) {
+  if (!tn__fdCheckEps("mjd_inverseFD", eps)) {
     return 0;
   }
   if (m->opt.integrator == mjINT_RK4) {

@@ -44,8 +44,8 @@ static mjtNum* sens_of(const fdTransition* w, const mjtNum* out) {
 /* step with the given skip, record the physics state (and sensordata), restore the input */
 static void fd_eval(const mjModel* m, mjData* d, const fdTransition* w, int skipstage,
                     mjtNum* out) {
-  tn_fdStepSkip(m, d, skipstage, !w->sensors);
-  tn_fdGetState(m, d, out);
+  tn__fdStepSkip(m, d, skipstage, !w->sensors);
+  tn__fdGetState(m, d, out);
   mjtNum* sens = sens_of(w, out);
   if (sens) {
     mju_copy(sens, d->sensordata, m->nsensordata);
@@ -73,7 +73,7 @@ static void fd_sensor_column(const mjModel* m, const fdTransition* w, int fwd, i
   } else {
     mju_zero(w->sens_col, ns);
   }
-  tn_fdSetColumn(mat, w->sens_col, ns, ncol, j);
+  tn__fdSetColumn(mat, w->sens_col, ns, ncol, j);
 }
 
 /* column j of A (NULL: not wanted) from the nudged steps: forward, or centered */
@@ -81,8 +81,8 @@ static void fd_state_column(const mjModel* m, const fdTransition* w, int centere
                             mjtNum* A, int j) {
   int ndx = 2 * m->nv + m->na;
   if (A) {
-    tn_fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
-    tn_fdSetColumn(A, w->col, ndx, ndx, j);
+    tn__fdClampedStateDiff(m, w->col, w->next, w->plus, centered ? w->minus : NULL, eps);
+    tn__fdSetColumn(A, w->col, ndx, ndx, j);
   }
 }
 
@@ -117,9 +117,8 @@ static void fd_controls(const mjModel* m, mjData* d, const fdTransition* w, mjtN
 
     // difference
     if (B) {
-      tn_fdClampedStateDiff(m, w->col, w->next, fwd ? w->plus : NULL, back ? w->minus : NULL,
-                            eps);
-      tn_fdSetColumn(B, w->col, ndx, nu, i);
+      tn__fdClampedStateDiff(m, w->col, w->next, fwd ? w->plus : NULL, back ? w->minus : NULL, eps);
+      tn__fdSetColumn(B, w->col, ndx, nu, i);
     }
     fd_sensor_column(m, w, fwd, back, eps, D, nu, i);
   }
@@ -177,7 +176,7 @@ static void fd_positions(const mjModel* m, mjData* d, const fdTransition* w, mjt
 
 /* reasons the call cannot run; 1 if it can */
 static int transition_ok(const mjModel* m, mjtNum eps, const mjtNum* C, const mjtNum* D) {
-  if (!tn_fdCheckEps("mjd_transitionFD", eps)) {
+  if (!tn__fdCheckEps("mjd_transitionFD", eps)) {
     return 0;
   }
   if (m->opt.integrator == mjINT_RK4) {

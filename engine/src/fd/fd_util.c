@@ -10,7 +10,7 @@
 #include "integrate/implicit.h"
 
 /* eps must be positive and finite */
-int tn_fdCheckEps(const char* who, mjtNum eps) {
+int tn__fdCheckEps(const char* who, mjtNum eps) {
   if (!(eps > 0) || !isfinite(eps)) {
     mju_error("%s: eps must be a positive finite number, got %g", who, (double)eps);
     return 0;
@@ -19,11 +19,11 @@ int tn_fdCheckEps(const char* who, mjtNum eps) {
 }
 
 /* mj_step with a forward pass that skips unchanged stages */
-void tn_fdStepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
+void tn__fdStepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   // check the state, forward dynamics, check the result
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  tn_forwardSkip(m, d, skipstage, skipsensor);
+  tn__forwardSkip(m, d, skipstage, skipsensor);
   mj_checkAcc(m, d);
 
   // optional forward/inverse comparison
@@ -42,15 +42,14 @@ void tn_fdStepSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
 }
 
 /* qpos, qvel, act */
-void tn_fdGetState(const mjModel* m, const mjData* d, mjtNum* state) {
+void tn__fdGetState(const mjModel* m, const mjData* d, mjtNum* state) {
   mju_copy(state, d->qpos, m->nq);
   mju_copy(state + m->nq, d->qvel, m->nv);
   mju_copy(state + m->nq + m->nv, d->act, m->na);
 }
 
 /* (s2 - s1) / h in the tangent space */
-void tn_fdStateDiff(const mjModel* m, mjtNum* ds, const mjtNum* s1, const mjtNum* s2,
-                    mjtNum h) {
+void tn__fdStateDiff(const mjModel* m, mjtNum* ds, const mjtNum* s1, const mjtNum* s2, mjtNum h) {
   int nq = m->nq, nv = m->nv, na = m->na;
 
   // no quaternions: plain differences of the whole state
@@ -67,21 +66,21 @@ void tn_fdStateDiff(const mjModel* m, mjtNum* ds, const mjtNum* s1, const mjtNum
 }
 
 /* forward, backward or centered difference, by which neighbours exist */
-void tn_fdClampedStateDiff(const mjModel* m, mjtNum* ds, const mjtNum* s,
-                           const mjtNum* s_plus, const mjtNum* s_minus, mjtNum h) {
+void tn__fdClampedStateDiff(const mjModel* m, mjtNum* ds, const mjtNum* s, const mjtNum* s_plus,
+                            const mjtNum* s_minus, mjtNum h) {
   if (s_plus && !s_minus) {
-    tn_fdStateDiff(m, ds, s, s_plus, h);
+    tn__fdStateDiff(m, ds, s, s_plus, h);
   } else if (!s_plus && s_minus) {
-    tn_fdStateDiff(m, ds, s_minus, s, h);
+    tn__fdStateDiff(m, ds, s_minus, s, h);
   } else if (s_plus && s_minus) {
-    tn_fdStateDiff(m, ds, s_minus, s_plus, 2 * h);
+    tn__fdStateDiff(m, ds, s_minus, s_plus, 2 * h);
   } else {
     mju_zero(ds, 2 * m->nv + m->na);
   }
 }
 
 /* column j of a row-major matrix */
-void tn_fdSetColumn(mjtNum* mat, const mjtNum* col, int n, int ncol, int j) {
+void tn__fdSetColumn(mjtNum* mat, const mjtNum* col, int n, int ncol, int j) {
   for (int i = 0; i < n; i++) {
     mat[(size_t)i * ncol + j] = col[i];
   }

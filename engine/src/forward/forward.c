@@ -19,7 +19,7 @@ mjfTime mjcb_time = NULL;
 
 /* position-dependent computations */
 void mj_fwdPosition(const mjModel* m, mjData* d) {
-  mjtNum tpos = tn_timerStart(), t = tpos;
+  mjtNum tpos = timer_start(), t = tpos;
 
   // kinematics and com-based quantities
   mj_kinematics(m, d);
@@ -28,32 +28,32 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
 
   // tendon lengths and Jacobians (needed by the inertia's tendon armature)
   mj_tendon(m, d);
-  tn_timerEnd(d, mjTIMER_POS_KINEMATICS, t);
+  timer_end(d, mjTIMER_POS_KINEMATICS, t);
 
   // joint-space inertia and its factorization
-  t = tn_timerStart();
+  t = timer_start();
   mj_crb(m, d);
   mj_factorM(m, d);
-  tn_timerEnd(d, mjTIMER_POS_INERTIA, t);
+  timer_end(d, mjTIMER_POS_INERTIA, t);
 
   // contacts
-  t = tn_timerStart();
+  t = timer_start();
   mj_collision(m, d);
-  tn_timerEnd(d, mjTIMER_POS_COLLISION, t);
+  timer_end(d, mjTIMER_POS_COLLISION, t);
 
   // constraint rows
-  t = tn_timerStart();
+  t = timer_start();
   mj_makeConstraint(m, d);
-  tn_timerEnd(d, mjTIMER_POS_MAKE, t);
+  timer_end(d, mjTIMER_POS_MAKE, t);
 
   // actuator lengths and moment arms
   mj_transmission(m, d);
 
   // inverse inertia in constraint space (PGS, noslip)
-  t = tn_timerStart();
+  t = timer_start();
   mj_projectConstraint(m, d);
-  tn_timerEnd(d, mjTIMER_POS_PROJECT, t);
-  tn_timerEnd(d, mjTIMER_POSITION, tpos);
+  timer_end(d, mjTIMER_POS_PROJECT, t);
+  timer_end(d, mjTIMER_POSITION, tpos);
 }
 
 /* moment row i times qvel: one product for scalar-joint transmissions, else the full row */
@@ -71,7 +71,7 @@ static mjtNum actuator_velocity(const mjModel* m, const mjData* d, int i) {
 
 /* velocity-dependent computations */
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
-  mjtNum t = tn_timerStart();
+  mjtNum t = timer_start();
 
   // tendon and actuator velocities: dense Jacobians times qvel
   if (m->ntendon) {
@@ -90,8 +90,8 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
 
   // bias forces: RNE without acceleration, plus the tendon-armature bias
   mj_rne(m, d, 0, d->qfrc_bias);
-  tn_tendonBias(m, d, d->qfrc_bias);
-  tn_timerEnd(d, mjTIMER_VELOCITY, t);
+  tn__tendonBias(m, d, d->qfrc_bias);
+  timer_end(d, mjTIMER_VELOCITY, t);
 }
 
 /* smooth acceleration: all forces except constraint forces */
@@ -102,7 +102,7 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
   mju_sub(d->qfrc_smooth, d->qfrc_passive, d->qfrc_bias, nv);
   mju_addTo(d->qfrc_smooth, d->qfrc_applied, nv);
   mju_addTo(d->qfrc_smooth, d->qfrc_actuator, nv);
-  tn_xfrcAccumulate(m, d, d->qfrc_smooth);
+  tn__xfrcAccumulate(m, d, d->qfrc_smooth);
 
   // qacc_smooth = M \ qfrc_smooth
   mj_solveM(m, d, d->qacc_smooth, d->qfrc_smooth, 1);
@@ -110,15 +110,15 @@ void mj_fwdAcceleration(const mjModel* m, mjData* d) {
 
 /* constraint forces and the final acceleration */
 void mj_fwdConstraint(const mjModel* m, mjData* d) {
-  mjtNum t = tn_timerStart();
+  mjtNum t = timer_start();
   tn_fwdConstraintSolve(m, d);
-  tn_timerEnd(d, mjTIMER_CONSTRAINT, t);
+  timer_end(d, mjTIMER_CONSTRAINT, t);
 }
 
 /* the pipeline, skipping stages up to skipstage and optionally the optional outputs */
-void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
+void tn__forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;  // computed whenever enabled, as in MuJoCo
-  mjtNum tfwd = tn_timerStart();
+  mjtNum tfwd = timer_start();
 
   // position-dependent, then its sensors
   if (skipstage < mjSTAGE_POS) {
@@ -143,18 +143,18 @@ void tn_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) 
   }
 
   // force/acceleration-dependent, then its sensors
-  mjtNum t = tn_timerStart();
+  mjtNum t = timer_start();
   mj_fwdActuation(m, d);
-  tn_timerEnd(d, mjTIMER_ACTUATION, t);
+  timer_end(d, mjTIMER_ACTUATION, t);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
   if (!skipsensor) {
     mj_sensorAcc(m, d);
   }
-  tn_timerEnd(d, mjTIMER_FORWARD, tfwd);
+  timer_end(d, mjTIMER_FORWARD, tfwd);
 }
 
 /* forward dynamics */
 void mj_forward(const mjModel* m, mjData* d) {
-  tn_forwardSkip(m, d, mjSTAGE_NONE, 0);
+  tn__forwardSkip(m, d, mjSTAGE_NONE, 0);
 }

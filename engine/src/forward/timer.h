@@ -6,12 +6,12 @@
 #include <torsion/torsion.h>
 
 /* current time, or 0 when no clock is installed */
-static inline mjtNum tn_timerStart(void) {
+static inline mjtNum timer_start(void) {
   return mjcb_time ? mjcb_time() : 0;
 }
 
 /* add the time since `start` to timer `id` */
-static inline void tn_timerEnd(mjData* d, int id, mjtNum start) {
+static inline void timer_end(mjData* d, int id, mjtNum start) {
   if (mjcb_time) {
     d->timer[id].duration += mjcb_time() - start;
     d->timer[id].number++;

@@ -20,8 +20,8 @@ static int actuator_disabled(const mjModel* m, int u) {
 }
 
 /* advance activations, velocities, positions and time by one timestep */
-void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
-                const mjtNum* qvel) {
+void tn__advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
+                 const mjtNum* qvel) {
   mjtNum h = m->opt.timestep;
 
   // activations of stateful actuators (stateless ones have actnum = 0); frozen, not even
@@ -31,7 +31,7 @@ void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum
       int adr = m->actuator_actadr[u], num = m->actuator_actnum[u];
       int off = actuator_disabled(m, u);
       for (int k = adr; k < adr + num; k++) {
-        d->act[k] = tn_nextActivation(m, u, d->act[k], off ? 0 : act_dot[k]);
+        d->act[k] = tn__nextActivation(m, u, d->act[k], off ? 0 : act_dot[k]);
       }
     }
   }
@@ -46,7 +46,7 @@ void tn_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum
 }
 
 /* does any dof need implicit damping? (not when damping or eulerdamp is disabled) */
-int tn_eulerDamped(const mjModel* m) {
+int tn__eulerDamped(const mjModel* m) {
   if (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER)) {
     return 0;
   }
@@ -71,17 +71,17 @@ static void euler_damped_qacc(const mjModel* m, mjData* d, mjtNum* qacc) {
   for (int i = 0; i < nv; i++) {
     d->qH[m->M_rowadr[i] + m->M_rownnz[i] - 1] += h * m->dof_damping[i];
   }
-  tn_factorLD(m, d, d->qH, d->qHDiagInv);
+  tn__factorLD(m, d, d->qH, d->qHDiagInv);
 
   // solve
-  tn_solveLD(m, qacc, 1, d->qH, d->qHDiagInv);
+  tn__solveLD(m, qacc, 1, d->qH, d->qHDiagInv);
 }
 
 /* semi-implicit Euler step */
 void mj_Euler(const mjModel* m, mjData* d) {
   // no damping: use the forward dynamics' acceleration
-  if (!tn_eulerDamped(m)) {
-    tn_advance(m, d, d->act_dot, d->qacc, NULL);
+  if (!tn__eulerDamped(m)) {
+    tn__advance(m, d, d->act_dot, d->qacc, NULL);
     return;
   }
 
@@ -90,7 +90,7 @@ void mj_Euler(const mjModel* m, mjData* d) {
   mjtNum* qacc = mj_stackAllocNum(d, m->nv);
   if (qacc) {
     euler_damped_qacc(m, d, qacc);
-    tn_advance(m, d, d->act_dot, qacc, NULL);
+    tn__advance(m, d, d->act_dot, qacc, NULL);
   }
   mj_freeStack(d);
 }

@@ -71,7 +71,7 @@ static void lu_eliminate_row(const mjModel* m, const int* trans, mjtNum* LU, int
 }
 
 /* in-place (I + U) L factorization of a matrix in the D pattern */
-void tn_factorLU(const mjModel* m, mjData* d, mjtNum* LU) {
+void tn__factorLU(const mjModel* m, mjData* d, mjtNum* LU) {
   int nv = m->nv;
   mj_markStack(d);
   int* trans = mj_stackAllocInt(d, m->nD ? m->nD : 1);
@@ -96,7 +96,7 @@ void tn_factorLU(const mjModel* m, mjData* d, mjtNum* LU) {
 }
 
 /* solve (I + U) L x = b */
-void tn_solveLU(const mjModel* m, const mjtNum* LU, mjtNum* x, const mjtNum* b) {
+void tn__solveLU(const mjModel* m, const mjtNum* LU, mjtNum* x, const mjtNum* b) {
   int nv = m->nv;
   if (x != b) {
     mju_copy(x, b, nv);
@@ -138,8 +138,8 @@ static void implicit_full(const mjModel* m, mjData* d, mjtNum* qacc) {
   }
 
   // factor and solve
-  tn_factorLU(m, d, d->qLU);
-  tn_solveLU(m, d->qLU, qacc, qacc);
+  tn__factorLU(m, d, d->qLU);
+  tn__solveLU(m, d->qLU, qacc, qacc);
 }
 
 /* ---- implicitfast ---- */
@@ -148,7 +148,7 @@ static void implicit_full(const mjModel* m, mjData* d, mjtNum* qacc) {
 static int fast_free_trees(const mjModel* m, int* mask) {
   int n = 0;
   for (int t = 0; t < m->ntree; t++) {
-    mask[t] = tn_isFreeRigidTree(m, t);
+    mask[t] = tn__isFreeRigidTree(m, t);
     n += mask[t];
   }
   return n;
@@ -170,7 +170,7 @@ static void fast_factor(const mjModel* m, mjData* d, const int* freemask) {
       d->qH[k] -= h * d->qDeriv[m->mapD2M[k]];
     }
   }
-  tn_factorLD(m, d, d->qH, d->qHDiagInv);
+  tn__factorLD(m, d, d->qH, d->qHDiagInv);
 }
 
 /* solve the dense n x n system A x = x in place (Gaussian elimination, partial pivoting) */
@@ -256,14 +256,14 @@ static void implicit_fast(const mjModel* m, mjData* d, mjtNum* qacc) {
 
   // factor and solve
   fast_factor(m, d, freemask);
-  tn_solveLD(m, qacc, 1, d->qH, d->qHDiagInv);
+  tn__solveLD(m, qacc, 1, d->qH, d->qHDiagInv);
 
   // free rigid trees: add their RNE derivative and solve their blocks
   if (nfree) {
     mjtNum* deriv = mj_stackAllocNum(d, m->nD);
     if (deriv) {
       mju_copy(deriv, d->qDeriv, m->nD);
-      tn_rneDerivative(m, d, freemask, deriv);
+      tn__rneDerivative(m, d, freemask, deriv);
       for (int t = 0; t < m->ntree; t++) {
         if (freemask[t]) {
           fast_free_solve(m, d, t, deriv, rhs, qacc);
@@ -278,7 +278,7 @@ static void implicit_fast(const mjModel* m, mjData* d, mjtNum* qacc) {
 
 /* d->qDeriv as the integrator computes it, and in `deriv` the derivative it effectively
  * applies (see implicit.h) */
-void tn_implicitDeriv(const mjModel* m, mjData* d, mjtNum* deriv) {
+void tn__implicitDeriv(const mjModel* m, mjData* d, mjtNum* deriv) {
   int fast = m->opt.integrator == mjINT_IMPLICITFAST;
   mjd_smooth_vel(m, d, !fast);
   mju_copy(deriv, d->qDeriv, m->nD);
@@ -295,7 +295,7 @@ void tn_implicitDeriv(const mjModel* m, mjData* d, mjtNum* deriv) {
     return;
   }
   if (fast_free_trees(m, freemask)) {
-    tn_rneDerivative(m, d, freemask, deriv);
+    tn__rneDerivative(m, d, freemask, deriv);
   }
   for (int i = 0; i < m->nv; i++) {
     if (m->dof_simplenum[i] && !freemask[m->dof_treeid[i]]) {
@@ -338,6 +338,6 @@ void mj_implicit(const mjModel* m, mjData* d) {
   }
 
   // advance activations, velocities, positions and time
-  tn_advance(m, d, d->act_dot, qacc, NULL);
+  tn__advance(m, d, d->act_dot, qacc, NULL);
   mj_freeStack(d);
 }

@@ -1,7 +1,7 @@
 /* integrate/implicit.h — the implicit-in-velocity integrators and the sparse LU they use.
  *
  * mj_implicit is MuJoCo's public name (not yet in torsion.h); integrate/step.c calls it for
- * mjINT_IMPLICIT and mjINT_IMPLICITFAST. tn_factorLU/tn_solveLU work on any matrix in the
+ * mjINT_IMPLICIT and mjINT_IMPLICITFAST. tn__factorLU/tn__solveLU work on any matrix in the
  * D sparsity pattern (m->D_rownnz/D_rowadr/D_colind/D_diag). */
 #ifndef TORSION_INTEGRATE_IMPLICIT_H
 #define TORSION_INTEGRATE_IMPLICIT_H
@@ -19,18 +19,18 @@ void mj_implicit(const mjModel* m, mjData* d);
  * does (mjd_smooth_vel) and write to `deriv` (nD numbers, D pattern) the derivative D the
  * step effectively applies, so that (M - h D) qacc_step = qfrc_smooth + qfrc_constraint.
  * implicit: qDeriv itself. implicitfast: qDeriv plus the RNE derivative of free rigid trees
- * (tn_isFreeRigidTree), minus the couplings among the dofs of any other simple body
+ * (tn__isFreeRigidTree), minus the couplings among the dofs of any other simple body
  * (absent from MuJoCo's M pattern). MuJoCo's inverse dynamics with mjENBL_INVDISCRETE uses the same
  * D. */
-void tn_implicitDeriv(const mjModel* m, mjData* d, mjtNum* deriv);
+void tn__implicitDeriv(const mjModel* m, mjData* d, mjtNum* deriv);
 
 /* In-place reverse-order LU factorization of a matrix in the D pattern: A = (I + U) L,
  * U strictly upper (stored above the diagonal), L lower with its diagonal (stored on and
  * below it). The tree pattern guarantees no fill-in. A pivot smaller than mjMINVAL in
  * magnitude is replaced by +-mjMINVAL and reported as mjWARN_INERTIA. */
-void tn_factorLU(const mjModel* m, mjData* d, mjtNum* LU);
+void tn__factorLU(const mjModel* m, mjData* d, mjtNum* LU);
 
-/* Solve (I + U) L x = b with a factor from tn_factorLU (x may equal b). */
-void tn_solveLU(const mjModel* m, const mjtNum* LU, mjtNum* x, const mjtNum* b);
+/* Solve (I + U) L x = b with a factor from tn__factorLU (x may equal b). */
+void tn__solveLU(const mjModel* m, const mjtNum* LU, mjtNum* x, const mjtNum* b);
 
 #endif /* TORSION_INTEGRATE_IMPLICIT_H */

@@ -64,7 +64,7 @@ static void rk_stage(const mjModel* m, mjData* d, rk_scratch* s, int i, mjtNum t
   // its derivative (no energy or sensors)
   rk_set_state(m, d, s->X[i]);
   d->time = t0 + c * h;
-  tn_forwardSkip(m, d, mjSTAGE_NONE, 1);
+  tn__forwardSkip(m, d, mjSTAGE_NONE, 1);
   rk_get_deriv(m, d, s->F[i]);
 }
 
@@ -121,7 +121,7 @@ void mj_RungeKutta(const mjModel* m, mjData* d, int N) {
   rk_increment(m, &s, RK4_B, N);
   d->time = t0;
   rk_set_state(m, d, s.X[0]);
-  tn_advance(m, d, s.dX + 2 * nv, s.dX + nv, s.dX);
+  tn__advance(m, d, s.dX + 2 * nv, s.dX + nv, s.dX);
 
   mj_freeStack(d);
 }

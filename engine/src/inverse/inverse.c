@@ -65,8 +65,8 @@ void mj_invConstraint(const mjModel* m, mjData* d) {
 }
 
 /* res += scl * D vec for a matrix in the D sparsity pattern */
-static void add_mulD(const mjModel* m, mjtNum* res, const mjtNum* D, const mjtNum* vec,
-                     mjtNum scl) {
+static void add_mul_d(const mjModel* m, mjtNum* res, const mjtNum* D, const mjtNum* vec,
+                      mjtNum scl) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->D_rowadr[i], nnz = m->D_rownnz[i];
     mjtNum s = 0;
@@ -84,7 +84,7 @@ static void discrete_to_continuous(const mjModel* m, mjData* d) {
   mjtNum h = m->opt.timestep;
 
   // RK4 and undamped Euler: the discrete and continuous accelerations coincide
-  if (integ == mjINT_RK4 || (integ == mjINT_EULER && !tn_eulerDamped(m))) {
+  if (integ == mjINT_RK4 || (integ == mjINT_EULER && !tn__eulerDamped(m))) {
     return;
   }
   mj_markStack(d);
@@ -109,8 +109,8 @@ static void discrete_to_continuous(const mjModel* m, mjData* d) {
       mj_freeStack(d);
       return;
     }
-    tn_implicitDeriv(m, d, deriv);
-    add_mulD(m, qfrc, deriv, d->qacc, -h);
+    tn__implicitDeriv(m, d, deriv);
+    add_mul_d(m, qfrc, deriv, d->qacc, -h);
   }
 
   // qacc = M^-1 qfrc
@@ -128,7 +128,7 @@ static void inverse_force(const mjModel* m, mjData* d) {
 }
 
 /* the inverse pipeline, skipping stages up to skipstage */
-void tn_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
+void tn__inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) {
   int nv = m->nv;
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   int discrete = m->opt.enableflags & mjENBL_INVDISCRETE;
@@ -179,7 +179,7 @@ void tn_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor) 
 
 /* inverse dynamics: qacc must be set before calling */
 void mj_inverse(const mjModel* m, mjData* d) {
-  tn_inverseSkip(m, d, mjSTAGE_NONE, 0);
+  tn__inverseSkip(m, d, mjSTAGE_NONE, 0);
 }
 
 /* compare forward and inverse dynamics; save the discrepancy in d->solver_fwdinv */
@@ -197,14 +197,14 @@ void mj_compareFwdInv(const mjModel* m, mjData* d) {
 
   // the forces the forward dynamics were given: applied, Cartesian and actuator
   mju_add(qforce, d->qfrc_applied, d->qfrc_actuator, nv);
-  tn_xfrcAccumulate(m, d, qforce);
+  tn__xfrcAccumulate(m, d, qforce);
 
   // keep the forward constraint forces
   mju_copy(save_force, d->efc_force, nefc);
   mju_copy(save_qfrc, d->qfrc_constraint, nv);
 
   // inverse dynamics at the forward acceleration (position and velocity stages are valid)
-  tn_inverseSkip(m, d, mjSTAGE_VEL, 1);
+  tn__inverseSkip(m, d, mjSTAGE_VEL, 1);
 
   // discrepancies (MuJoCo 3.14's order, measured): constraint forces, then total force
   mjtNum sum = 0;

@@ -55,7 +55,7 @@ mjData* mj_makeData(const mjModel* m) {
   d->buffer = aligned_alloc(TN_ALIGN, align_to(d->nbuffer ? d->nbuffer : 1, TN_ALIGN));
 
   // arena: exactly the model's <size memory> when given (as MuJoCo), else the default
-  size_t narena = m->narena > 0 ? (size_t)m->narena : tn_defaultArena(m);
+  size_t narena = m->narena > 0 ? (size_t)m->narena : tn__defaultArena(m);
   d->narena = align_to(narena, TN_ALIGN);
   d->arena = aligned_alloc(TN_ALIGN, d->narena);
 
@@ -113,7 +113,7 @@ mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src) {
   memcpy(dest->arena, src->arena, src->pstack);
   memcpy(dest->contact, src->contact, sizeof(mjContact) * (size_t)src->ncon);
   data_set_pointers(m, dest);
-  tn_efcCopy(dest, src);
+  tn__efcCopy(dest, src);
   return dest;
 }
 
@@ -134,7 +134,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   d->time = 0;
   d->energy[0] = d->energy[1] = 0;
   d->ncon = d->ne = d->nf = d->nl = d->nefc = 0;
-  tn_efcRelease(d);
+  tn__efcRelease(d);
 
   // default configuration
   if (m->nq) {

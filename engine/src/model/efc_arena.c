@@ -36,7 +36,7 @@ static void* efc_alloc(mjData* d, size_t bytes) {
 }
 
 /* release the efc arrays */
-void tn_efcRelease(mjData* d) {
+void tn__efcRelease(mjData* d) {
   d->parena = 0;
   d->nefc = 0;
   d->nJ = 0;
@@ -44,17 +44,17 @@ void tn_efcRelease(mjData* d) {
 }
 
 /* more ints from the region */
-int* tn_efcAllocInt(mjData* d, size_t n) {
+int* tn__efcAllocInt(mjData* d, size_t n) {
   return (int*)efc_alloc(d, sizeof(int) * n);
 }
 
 /* more mjtNums from the region */
-mjtNum* tn_efcAllocNum(mjData* d, size_t n) {
+mjtNum* tn__efcAllocNum(mjData* d, size_t n) {
   return (mjtNum*)efc_alloc(d, sizeof(mjtNum) * n);
 }
 
 /* every efc array for d->nefc rows and d->nJ Jacobian non-zeros */
-int tn_efcAllocate(const mjModel* m, mjData* d, int nA) {
+int tn__efcAllocate(const mjModel* m, mjData* d, int nA) {
   size_t nefc = (size_t)d->nefc, nJ = (size_t)d->nJ;
   (void)m;
 
@@ -62,34 +62,34 @@ int tn_efcAllocate(const mjModel* m, mjData* d, int nA) {
   d->parena = 0;
 
   // row descriptors and sparse structure
-  d->efc_type = tn_efcAllocInt(d, nefc);
-  d->efc_id = tn_efcAllocInt(d, nefc);
-  d->efc_J_rownnz = tn_efcAllocInt(d, nefc);
-  d->efc_J_rowadr = tn_efcAllocInt(d, nefc);
-  d->efc_J_rowsuper = tn_efcAllocInt(d, nefc);
-  d->efc_J_colind = tn_efcAllocInt(d, nJ);
-  d->efc_AR_rownnz = tn_efcAllocInt(d, nefc);
-  d->efc_AR_rowadr = tn_efcAllocInt(d, nefc);
-  d->efc_state = tn_efcAllocInt(d, nefc);
+  d->efc_type = tn__efcAllocInt(d, nefc);
+  d->efc_id = tn__efcAllocInt(d, nefc);
+  d->efc_J_rownnz = tn__efcAllocInt(d, nefc);
+  d->efc_J_rowadr = tn__efcAllocInt(d, nefc);
+  d->efc_J_rowsuper = tn__efcAllocInt(d, nefc);
+  d->efc_J_colind = tn__efcAllocInt(d, nJ);
+  d->efc_AR_rownnz = tn__efcAllocInt(d, nefc);
+  d->efc_AR_rowadr = tn__efcAllocInt(d, nefc);
+  d->efc_state = tn__efcAllocInt(d, nefc);
 
   // row values
-  d->efc_J = tn_efcAllocNum(d, nJ);
-  d->efc_pos = tn_efcAllocNum(d, nefc);
-  d->efc_margin = tn_efcAllocNum(d, nefc);
-  d->efc_frictionloss = tn_efcAllocNum(d, nefc);
-  d->efc_diagA = tn_efcAllocNum(d, nefc);
-  d->efc_KBIP = tn_efcAllocNum(d, 4 * nefc);
-  d->efc_D = tn_efcAllocNum(d, nefc);
-  d->efc_R = tn_efcAllocNum(d, nefc);
-  d->efc_vel = tn_efcAllocNum(d, nefc);
-  d->efc_aref = tn_efcAllocNum(d, nefc);
-  d->efc_b = tn_efcAllocNum(d, nefc);
-  d->efc_force = tn_efcAllocNum(d, nefc);
+  d->efc_J = tn__efcAllocNum(d, nJ);
+  d->efc_pos = tn__efcAllocNum(d, nefc);
+  d->efc_margin = tn__efcAllocNum(d, nefc);
+  d->efc_frictionloss = tn__efcAllocNum(d, nefc);
+  d->efc_diagA = tn__efcAllocNum(d, nefc);
+  d->efc_KBIP = tn__efcAllocNum(d, 4 * nefc);
+  d->efc_D = tn__efcAllocNum(d, nefc);
+  d->efc_R = tn__efcAllocNum(d, nefc);
+  d->efc_vel = tn__efcAllocNum(d, nefc);
+  d->efc_aref = tn__efcAllocNum(d, nefc);
+  d->efc_b = tn__efcAllocNum(d, nefc);
+  d->efc_force = tn__efcAllocNum(d, nefc);
 
   // inverse inertia in constraint space, when a dual solver needs it
   d->nA = nA;
-  d->efc_AR_colind = nA ? tn_efcAllocInt(d, (size_t)nA) : NULL;
-  d->efc_AR = nA ? tn_efcAllocNum(d, (size_t)nA) : NULL;
+  d->efc_AR_colind = nA ? tn__efcAllocInt(d, (size_t)nA) : NULL;
+  d->efc_AR = nA ? tn__efcAllocNum(d, (size_t)nA) : NULL;
 
   // any failure: no rows this step
   if (!d->efc_type || !d->efc_id || !d->efc_J_rownnz || !d->efc_J_rowadr ||
@@ -99,7 +99,7 @@ int tn_efcAllocate(const mjModel* m, mjData* d, int nA) {
       !d->efc_vel || !d->efc_aref || !d->efc_b || !d->efc_force ||
       (nA && (!d->efc_AR_colind || !d->efc_AR))) {
     mj_warning(d, mjWARN_CNSTRFULL, (int)(d->narena > 0 ? d->nefc : 0));
-    tn_efcRelease(d);
+    tn__efcRelease(d);
     return 0;
   }
   if (d->nefc > d->maxuse_efc) {
@@ -118,7 +118,7 @@ static void* rebase(const void* p, const mjData* src, mjData* dest) {
 }
 
 /* copy src's efc region into dest and re-point dest's arrays */
-void tn_efcCopy(mjData* dest, const mjData* src) {
+void tn__efcCopy(mjData* dest, const mjData* src) {
   // the region: the top parena bytes of the arena
   if (src->parena) {
     memcpy((char*)dest->arena + (dest->narena - src->parena),

@@ -11,19 +11,19 @@
 #include <torsion/torsion.h>
 
 /* Release the efc arrays (parena = 0, nefc = 0). */
-void tn_efcRelease(mjData* d);
+void tn__efcRelease(mjData* d);
 
 /* Allocate every efc array for d->nefc rows and d->nJ Jacobian non-zeros, plus `nA` AR
- * values when known (else tn_allocAR adds them). Returns 0 (with mjWARN_CNSTRFULL) if the
+ * values when known (else tn__allocAR adds them). Returns 0 (with mjWARN_CNSTRFULL) if the
  * arena is too small, leaving nefc = 0. */
-int tn_efcAllocate(const mjModel* m, mjData* d, int nA);
+int tn__efcAllocate(const mjModel* m, mjData* d, int nA);
 
 /* Allocate `n` more ints from the efc region (the sparse AR pattern); NULL if full. */
-int* tn_efcAllocInt(mjData* d, size_t n);
-mjtNum* tn_efcAllocNum(mjData* d, size_t n);
+int* tn__efcAllocInt(mjData* d, size_t n);
+mjtNum* tn__efcAllocNum(mjData* d, size_t n);
 
 /* After copying mjData src into dest (same model): copy src's efc region into dest's arena
  * and point dest's efc arrays into it (for mj_copyData). */
-void tn_efcCopy(mjData* dest, const mjData* src);
+void tn__efcCopy(mjData* dest, const mjData* src);
 
 #endif /* TORSION_MODEL_EFC_ARENA_H */

@@ -16,7 +16,7 @@ static size_t align_up(size_t n) {
 }
 
 /* MuJoCo's default physics options */
-void tn_defaultOption(mjOption* opt) {
+void tn__defaultOption(mjOption* opt) {
   memset(opt, 0, sizeof(*opt));
   opt->timestep = 0.002;
   opt->impratio = 1;
@@ -75,7 +75,7 @@ static void model_set_pointers(mjModel* m) {
 }
 
 /* allocate a model with the sizes of `sizes` */
-mjModel* tn_allocModel(const mjModel* sizes) {
+mjModel* tn__allocModel(const mjModel* sizes) {
   mjModel* m = calloc(1, sizeof(mjModel));
   if (!m) {
     return NULL;
@@ -85,7 +85,7 @@ mjModel* tn_allocModel(const mjModel* sizes) {
 #define X(name) m->name = sizes->name;
   MJMODEL_INTS(X)
 #undef X
-  tn_defaultOption(&m->opt);
+  tn__defaultOption(&m->opt);
   m->stat.meaninertia = 1;
   m->stat.meanmass = 1;
   m->stat.meansize = 0.2;
@@ -121,7 +121,7 @@ size_t mj_sizeModel(const mjModel* m) {
 /* deep copy */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
   if (!dest) {
-    dest = tn_allocModel(m);
+    dest = tn__allocModel(m);
     if (!dest) {
       return NULL;
     }
@@ -142,7 +142,7 @@ mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
 /* default arena: room for the stack of the smooth stages plus the constraint rows of many
  * contacts (efc_J, efc_AR, solver scratch), comparable to MuJoCo's defaults (~15 MB for a
  * humanoid, ~50 MB for a crowd of 22) */
-size_t tn_defaultArena(const mjModel* m) {
+size_t tn__defaultArena(const mjModel* m) {
   size_t nv = (size_t)m->nv;
   size_t need = ((size_t)16 << 20) + 64 * nv * nv + 2048 * (size_t)m->ngeom +
                 sizeof(mjtNum) * (64 * nv + 64 * (size_t)m->nbody +

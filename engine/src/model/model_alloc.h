@@ -1,6 +1,6 @@
 /* model/model_alloc.h — internal: allocating an mjModel from its sizes.
  *
- * The compiler fills an mjModel's int sizes, calls tn_allocModel to get every array laid
+ * The compiler fills an mjModel's int sizes, calls tn__allocModel to get every array laid
  * out in one zeroed buffer, then fills the arrays. */
 #ifndef TORSION_MODEL_ALLOC_H
 #define TORSION_MODEL_ALLOC_H
@@ -9,12 +9,12 @@
 
 /* Allocate a model whose int sizes are copied from `sizes` (other fields of `sizes` are
  * ignored). Arrays are zeroed; opt and stat are set to MuJoCo's defaults. NULL on OOM. */
-mjModel* tn_allocModel(const mjModel* sizes);
+mjModel* tn__allocModel(const mjModel* sizes);
 
 /* Set opt to MuJoCo's default options. */
-void tn_defaultOption(mjOption* opt);
+void tn__defaultOption(mjOption* opt);
 
 /* Default arena size in bytes for a model (used when <size memory> is not given). */
-size_t tn_defaultArena(const mjModel* m);
+size_t tn__defaultArena(const mjModel* m);
 
 #endif /* TORSION_MODEL_ALLOC_H */

@@ -16,8 +16,8 @@
 /* 6D velocity (angular, linear) of the frame (pos, rot) rigidly attached to `body`,
  * expressed in that frame, with the wind removed from the linear part (also the velocity
  * derivatives' point of linearization) */
-void tn_fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
-                           const mjtNum rot[9], mjtNum res[6]) {
+void tn__fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mjtNum pos[3],
+                            const mjtNum rot[9], mjtNum res[6]) {
   const mjtNum* cvel = d->cvel + 6*body;
   const mjtNum* com = d->subtree_com + 3*m->body_rootid[body];
   mjtNum dif[3], cross[3], lin[3], lwind[3];
@@ -35,16 +35,16 @@ void tn_fluidLocalVelocity(const mjModel* m, const mjData* d, int body, const mj
 }
 
 /* rotate a local force/torque to world and apply it at pos on body */
-static void applyLocal(const mjModel* m, mjData* d, const mjtNum lfrc[6], const mjtNum rot[9],
-                       const mjtNum pos[3], int body) {
+static void apply_local(const mjModel* m, mjData* d, const mjtNum lfrc[6], const mjtNum rot[9],
+                        const mjtNum pos[3], int body) {
   mjtNum torque[3], force[3];
   mju_mulMatVec3(torque, rot, lfrc);
   mju_mulMatVec3(force, rot, lfrc + 3);
-  tn_applyFT(m, d, force, torque, pos, body, d->qfrc_fluid);
+  tn__applyFT(m, d, force, torque, pos, body, d->qfrc_fluid);
 }
 
 /* inertia-box model for one body */
-static void inertiaBoxModel(const mjModel* m, mjData* d, int b) {
+static void inertia_box_model(const mjModel* m, mjData* d, int b) {
   const mjtNum* inertia = m->body_inertia + 3*b;
   mjtNum mass = m->body_mass[b];
   mjtNum rho = m->opt.density, beta = m->opt.viscosity;
@@ -57,7 +57,7 @@ static void inertiaBoxModel(const mjModel* m, mjData* d, int b) {
   }
 
   // local velocity at the center of mass, in the inertia frame
-  tn_fluidLocalVelocity(m, d, b, d->xipos + 3*b, d->ximat + 9*b, lvel);
+  tn__fluidLocalVelocity(m, d, b, d->xipos + 3 * b, d->ximat + 9 * b, lvel);
 
   // viscous resistance of the equivalent sphere (diameter = mean side)
   mjtNum diam = (box[0] + box[1] + box[2]) / 3.0;
@@ -74,12 +74,12 @@ static void inertiaBoxModel(const mjModel* m, mjData* d, int b) {
     lfrc[3+i] -= 0.5 * rho * box[j] * box[k] * fabs(lvel[3+i]) * lvel[3+i];
   }
 
-  applyLocal(m, d, lfrc, d->ximat + 9*b, d->xipos + 3*b, b);
+  apply_local(m, d, lfrc, d->ximat + 9 * b, d->xipos + 3 * b, b);
 }
 
 /* added-mass forces of the ellipsoid model (acceleration terms omitted) */
-static void addedMassForces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho,
-                            const mjtNum vmass[3], const mjtNum vinertia[3]) {
+static void added_mass_forces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho,
+                              const mjtNum vmass[3], const mjtNum vinertia[3]) {
   const mjtNum* w = lvel;
   const mjtNum* v = lvel + 3;
   mjtNum linmom[3], angmom[3], tmp[3];
@@ -100,8 +100,8 @@ static void addedMassForces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho,
 }
 
 /* drag, lift and viscous forces of the ellipsoid model; coef = fluid[1..5] */
-static void viscousForces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho, mjtNum beta,
-                          const mjtNum r[3], const mjtNum coef[5]) {
+static void viscous_forces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho, mjtNum beta,
+                           const mjtNum r[3], const mjtNum coef[5]) {
   const mjtNum* w = lvel;
   const mjtNum* v = lvel + 3;
   mjtNum blunt = coef[0], slender = coef[1], angular = coef[2];
@@ -161,7 +161,7 @@ static void viscousForces(mjtNum lfrc[6], const mjtNum lvel[6], mjtNum rho, mjtN
 }
 
 /* ellipsoid model for the geoms of one body that use it */
-static void ellipsoidModel(const mjModel* m, mjData* d, int b) {
+static void ellipsoid_model(const mjModel* m, mjData* d, int b) {
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
     const mjtNum* fluid = m->geom_fluid + mjNFLUID*g;
     if (fluid[0] == 0) {
@@ -172,21 +172,21 @@ static void ellipsoidModel(const mjModel* m, mjData* d, int b) {
     mjtNum r[3], lvel[6], lfrc[6] = {0, 0, 0, 0, 0, 0};
 
     // equivalent ellipsoid and local velocity of the geom
-    tn_geomSemiAxes(m->geom_size + 3*g, m->geom_type[g], r);
-    tn_fluidLocalVelocity(m, d, b, pos, rot, lvel);
+    tn__geomSemiAxes(m->geom_size + 3 * g, m->geom_type[g], r);
+    tn__fluidLocalVelocity(m, d, b, pos, rot, lvel);
 
     // added mass, then drag, lift and viscosity
-    addedMassForces(lfrc, lvel, m->opt.density, fluid + 6, fluid + 9);
-    viscousForces(lfrc, lvel, m->opt.density, m->opt.viscosity, r, fluid + 1);
+    added_mass_forces(lfrc, lvel, m->opt.density, fluid + 6, fluid + 9);
+    viscous_forces(lfrc, lvel, m->opt.density, m->opt.viscosity, r, fluid + 1);
 
     // scale by the interaction coefficient, apply at the geom center
     mju_scl(lfrc, lfrc, fluid[0], 6);
-    applyLocal(m, d, lfrc, rot, pos, b);
+    apply_local(m, d, lfrc, rot, pos, b);
   }
 }
 
 /* fluid forces of all bodies into qfrc_fluid */
-void tn_fluidForces(const mjModel* m, mjData* d) {
+void tn__fluidForces(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
     if (m->body_mass[b] < mjMINVAL) {
       continue;
@@ -202,9 +202,9 @@ void tn_fluidForces(const mjModel* m, mjData* d) {
     }
 
     if (ellipsoid) {
-      ellipsoidModel(m, d, b);
+      ellipsoid_model(m, d, b);
     } else {
-      inertiaBoxModel(m, d, b);
+      inertia_box_model(m, d, b);
     }
   }
 }

@@ -13,7 +13,7 @@
 #include "passive/fluid.h"
 
 /* semi-axes of the ellipsoid equivalent to a geom, per geom type */
-void tn_geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]) {
+void tn__geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]) {
   switch (geomtype) {
     case mjGEOM_SPHERE:
       semiaxes[0] = semiaxes[1] = semiaxes[2] = size[0];
@@ -42,7 +42,7 @@ void tn_geomSemiAxes(const mjtNum size[3], int geomtype, mjtNum semiaxes[3]) {
  * numbers: the substitution l = s * x^3/(1-x)^2 with s = (a^3 b c)^(2/5), then the
  * 15-point Kronrod rule on x in [0, 1] with 8-digit weights, summed from the smallest node.
  * (The rule's error against the exact integral is ~1e-6 relative.) */
-static double addedMassKappa(double a, double b, double c) {
+static double added_mass_kappa(double a, double b, double c) {
   // Kronrod weights, nodes mapped to l (x^3/(1-x)^2) and the Jacobian dl/dx at the nodes
   static const double weight[15] = {
     0.01146766, 0.03154605, 0.05239501, 0.07032663, 0.08450236,
@@ -77,15 +77,15 @@ static double addedMassKappa(double a, double b, double c) {
 }
 
 /* virtual mass and virtual inertia of an ellipsoid, per unit density */
-void tn_fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
-                       mjtNum virtual_inertia[3]) {
+void tn__fluidAddedMass(const mjtNum semiaxes[3], mjtNum virtual_mass[3],
+                        mjtNum virtual_inertia[3]) {
   const mjtNum* r = semiaxes;
   mjtNum volume = 4.0 / 3.0 * mjPI * r[0] * r[1] * r[2];
 
   // kappa coefficients, one per axis
   mjtNum kappa[3];
   for (int i = 0; i < 3; i++) {
-    kappa[i] = addedMassKappa(r[i], r[(i+1) % 3], r[(i+2) % 3]);
+    kappa[i] = added_mass_kappa(r[i], r[(i + 1) % 3], r[(i + 2) % 3]);
   }
 
   // virtual mass: V kappa_i / (2 - kappa_i), the denominator kept above 1e-14

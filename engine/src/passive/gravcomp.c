@@ -8,8 +8,8 @@
 #include "passive/passive_internal.h"
 
 /* generalized force of a global force/torque at a point of a body, added to qfrc_target */
-void tn_applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum torque[3],
-                const mjtNum point[3], int body, mjtNum* qfrc_target) {
+void tn__applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum torque[3],
+                 const mjtNum point[3], int body, mjtNum* qfrc_target) {
   int nv = m->nv;
   mj_markStack(d);
   mjtNum* jacp = mj_stackAllocNum(d, 3*nv);
@@ -37,7 +37,7 @@ void tn_applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum
 }
 
 /* gravity compensation forces into qfrc_gravcomp */
-int tn_gravcomp(const mjModel* m, mjData* d) {
+int tn__gravcomp(const mjModel* m, mjData* d) {
   // nothing to compensate
   if (!m->ngravcomp || (m->opt.disableflags & mjDSBL_GRAVITY) ||
       mju_norm3(m->opt.gravity) == 0) {
@@ -52,7 +52,7 @@ int tn_gravcomp(const mjModel* m, mjData* d) {
     }
     mjtNum force[3];
     mju_scl3(force, m->opt.gravity, -(m->body_mass[b] * m->body_gravcomp[b]));
-    tn_applyFT(m, d, force, NULL, d->xipos + 3*b, b, d->qfrc_gravcomp);
+    tn__applyFT(m, d, force, NULL, d->xipos + 3 * b, b, d->qfrc_gravcomp);
     any = 1;
   }
   return any;

@@ -8,7 +8,7 @@
 #include "passive/passive_internal.h"
 
 /* add qfrc_gravcomp to qfrc_passive for joints that do not route it to actuators */
-static void addGravcomp(const mjModel* m, mjData* d) {
+static void add_gravcomp(const mjModel* m, mjData* d) {
   for (int j = 0; j < m->njnt; j++) {
     if (m->jnt_actgravcomp[j]) {
       continue;
@@ -36,17 +36,17 @@ void mj_passive(const mjModel* m, mjData* d) {
   }
 
   // spring-dampers, gravity compensation, fluid
-  tn_springDamper(m, d);
-  int has_gravcomp = tn_gravcomp(m, d);
+  tn__springDamper(m, d);
+  int has_gravcomp = tn__gravcomp(m, d);
   int has_fluid = (m->opt.density != 0 || m->opt.viscosity != 0);
   if (has_fluid) {
-    tn_fluidForces(m, d);
+    tn__fluidForces(m, d);
   }
 
   // sum the parts
   mju_add(d->qfrc_passive, d->qfrc_spring, d->qfrc_damper, nv);
   if (has_gravcomp) {
-    addGravcomp(m, d);
+    add_gravcomp(m, d);
   }
   if (has_fluid) {
     mju_addTo(d->qfrc_passive, d->qfrc_fluid, nv);

@@ -10,14 +10,14 @@
 
 /* joint and tendon springs into qfrc_spring, dof and tendon dampers into qfrc_damper
  * (each honoring its disable flag); both vectors must be zero on entry */
-void tn_springDamper(const mjModel* m, mjData* d);
+void tn__springDamper(const mjModel* m, mjData* d);
 
 /* gravity compensation into qfrc_gravcomp (zero on entry); returns 1 if any was applied */
-int tn_gravcomp(const mjModel* m, mjData* d);
+int tn__gravcomp(const mjModel* m, mjData* d);
 
 /* add the generalized force of a global force and torque applied at `point` on `body`
  * (either may be NULL) to qfrc_target, through the body's point Jacobian */
-void tn_applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum torque[3],
-                const mjtNum point[3], int body, mjtNum* qfrc_target);
+void tn__applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum torque[3],
+                 const mjtNum point[3], int body, mjtNum* qfrc_target);
 
 #endif /* TORSION_PASSIVE_INTERNAL_H */

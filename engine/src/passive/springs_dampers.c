@@ -10,7 +10,7 @@
 
 /* rotational spring of a ball (or free) joint: -k times the rotation vector between the
  * normalized joint quaternion and its spring reference */
-static void quatSpring(mjtNum frc[3], const mjtNum qpos[4], const mjtNum qref[4], mjtNum k) {
+static void quat_spring(mjtNum frc[3], const mjtNum qpos[4], const mjtNum qref[4], mjtNum k) {
   mjtNum quat[4], dif[3];
   mju_copy4(quat, qpos);
   mju_normalize4(quat);
@@ -21,7 +21,7 @@ static void quatSpring(mjtNum frc[3], const mjtNum qpos[4], const mjtNum qref[4]
 }
 
 /* joint springs into qfrc_spring */
-static void jointSprings(const mjModel* m, mjData* d) {
+static void joint_springs(const mjModel* m, mjData* d) {
   for (int j = 0; j < m->njnt; j++) {
     mjtNum k = m->jnt_stiffness[j];
     if (k == 0) {
@@ -38,12 +38,10 @@ static void jointSprings(const mjModel* m, mjData* d) {
         for (int i = 0; i < 3; i++) {
           frc[i] = -k * (qpos[i] - qref[i]);
         }
-        quatSpring(frc + 3, qpos + 3, qref + 3, k);
+        quat_spring(frc + 3, qpos + 3, qref + 3, k);
         break;
 
-      case mjJNT_BALL:
-        quatSpring(frc, qpos, qref, k);
-        break;
+      case mjJNT_BALL: quat_spring(frc, qpos, qref, k); break;
 
       case mjJNT_SLIDE:
       case mjJNT_HINGE:
@@ -54,15 +52,14 @@ static void jointSprings(const mjModel* m, mjData* d) {
 }
 
 /* dof dampers into qfrc_damper */
-static void dofDampers(const mjModel* m, mjData* d) {
+static void dof_dampers(const mjModel* m, mjData* d) {
   for (int i = 0; i < m->nv; i++) {
     d->qfrc_damper[i] = -m->dof_damping[i] * d->qvel[i];
   }
 }
 
 /* tendon springs (dead band) and dampers, mapped through ten_J */
-static void tendonSpringDampers(const mjModel* m, mjData* d, int has_spring,
-                                int has_damper) {
+static void tendon_spring_dampers(const mjModel* m, mjData* d, int has_spring, int has_damper) {
   int nv = m->nv;
   for (int i = 0; i < m->ntendon; i++) {
     mjtNum k = has_spring ? m->tendon_stiffness[i] : 0;
@@ -96,15 +93,15 @@ static void tendonSpringDampers(const mjModel* m, mjData* d, int has_spring,
 }
 
 /* all spring-dampers, honoring mjDSBL_SPRING and mjDSBL_DAMPER */
-void tn_springDamper(const mjModel* m, mjData* d) {
+void tn__springDamper(const mjModel* m, mjData* d) {
   int has_spring = !(m->opt.disableflags & mjDSBL_SPRING);
   int has_damper = !(m->opt.disableflags & mjDSBL_DAMPER);
 
   if (has_spring) {
-    jointSprings(m, d);
+    joint_springs(m, d);
   }
   if (has_damper) {
-    dofDampers(m, d);
+    dof_dampers(m, d);
   }
-  tendonSpringDampers(m, d, has_spring, has_damper);
+  tendon_spring_dampers(m, d, has_spring, has_damper);
 }

@@ -52,14 +52,14 @@ static int ray_near(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3
   }
 
   // distance from the centre to the ray (half-line) against the radius
-  mjtNum dif[3], a = tnu_dot3(vec, vec);
-  tnu_sub3(dif, d->geom_xpos + 3 * g, pnt);
-  mjtNum t = a > mjMINVAL ? tnu_dot3(dif, vec) / a : 0;
+  mjtNum dif[3], a = mju_dot3(vec, vec);
+  mju_sub3(dif, d->geom_xpos + 3 * g, pnt);
+  mjtNum t = a > mjMINVAL ? mju_dot3(dif, vec) / a : 0;
   t = t < 0 ? 0 : t;
   mjtNum close[3];
-  tnu_scl3(close, vec, t);
-  tnu_subFrom3(close, dif);
-  mjtNum h2 = tnu_dot3(close, close), r2 = r * r * (1 + 1e-10) + mjMINVAL;
+  mju_scl3(close, vec, t);
+  mju_subFrom3(close, dif);
+  mjtNum h2 = mju_dot3(close, close), r2 = r * r * (1 + 1e-10) + mjMINVAL;
   if (h2 > r2) {
     return 0;
   }
@@ -73,7 +73,7 @@ static int ray_near(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3
 static mjtNum ray_geom(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3],
                        const mjtNum vec[3], mjtNum best) {
   switch (m->geom_type[g]) {
-    case mjGEOM_HFIELD: return tn_rayHfieldBefore(m, d, g, pnt, vec, best);
+    case mjGEOM_HFIELD: return tn__rayHfieldBefore(m, d, g, pnt, vec, best);
     case mjGEOM_MESH: return mj_rayMesh(m, d, g, pnt, vec);
     default:
       return mju_rayGeom(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g,

@@ -12,15 +12,15 @@
 
 /* mj_rayHfield ignoring surface hits beyond tmax (tmax < 0: no limit): a caller that
  * already has a hit at tmax saves walking the rest of a large field. */
-mjtNum tn_rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                          const mjtNum vec[3], mjtNum tmax);
+mjtNum tn__rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                           const mjtNum vec[3], mjtNum tmax);
 
 /* Ray in a geom's local frame against triangle (v0, v1, v2), either side; -1 on a miss. */
-mjtNum tn_rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
-                      const mjtNum v1[3], const mjtNum v2[3]);
+mjtNum tn__rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
+                       const mjtNum v1[3], const mjtNum v2[3]);
 
 /* Express a global ray in the frame (pos, mat): lpnt = mat'(pnt - pos), lvec = mat' vec. */
-void tn_rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
-                 const mjtNum pnt[3], const mjtNum vec[3]);
+void tn__rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
+                  const mjtNum pnt[3], const mjtNum vec[3]);
 
 #endif /* TORSION_RAY_H */

@@ -22,34 +22,34 @@ static mjtNum nearest(mjtNum best, mjtNum x) {
 }
 
 /* ray against triangle (v0, v1, v2), from either side (Moller-Trumbore) */
-mjtNum tn_rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
-                      const mjtNum v1[3], const mjtNum v2[3]) {
+mjtNum tn__rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
+                       const mjtNum v1[3], const mjtNum v2[3]) {
   mjtNum e1[3], e2[3], pv[3], tv[3], qv[3];
-  tnu_sub3(e1, v1, v0);
-  tnu_sub3(e2, v2, v0);
+  mju_sub3(e1, v1, v0);
+  mju_sub3(e2, v2, v0);
 
   // determinant: zero when the ray is parallel to the triangle
-  tnu_cross(pv, lvec, e2);
-  mjtNum det = tnu_dot3(e1, pv);
+  mju_cross(pv, lvec, e2);
+  mjtNum det = mju_dot3(e1, pv);
   if (fabs(det) < mjMINVAL) {
     return -1;
   }
   mjtNum inv = 1 / det;
 
   // barycentric coordinates of the hit point
-  tnu_sub3(tv, lpnt, v0);
-  mjtNum u = tnu_dot3(tv, pv) * inv;
+  mju_sub3(tv, lpnt, v0);
+  mjtNum u = mju_dot3(tv, pv) * inv;
   if (u < 0 || u > 1) {
     return -1;
   }
-  tnu_cross(qv, tv, e1);
-  mjtNum w = tnu_dot3(lvec, qv) * inv;
+  mju_cross(qv, tv, e1);
+  mjtNum w = mju_dot3(lvec, qv) * inv;
   if (w < 0 || u + w > 1) {
     return -1;
   }
 
   // distance along the ray
-  mjtNum x = tnu_dot3(e2, qv) * inv;
+  mjtNum x = mju_dot3(e2, qv) * inv;
   return x >= 0 ? x : -1;
 }
 
@@ -61,7 +61,7 @@ mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pn
     return -1;
   }
   mjtNum p[3], v[3], best = -1;
-  tn_rayLocal(p, v, d->geom_xpos + 3 * geomid, d->geom_xmat + 9 * geomid, pnt, vec);
+  tn__rayLocal(p, v, d->geom_xpos + 3 * geomid, d->geom_xmat + 9 * geomid, pnt, vec);
 
   // faces, vertex indices relative to the mesh's first vertex
   const float* vert = m->mesh_vert + 3 * (size_t)m->mesh_vertadr[mesh];
@@ -72,7 +72,7 @@ mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pn
       const float* src = vert + 3 * (size_t)face[3 * f + k];
       tri[k][0] = src[0], tri[k][1] = src[1], tri[k][2] = src[2];
     }
-    best = nearest(best, tn_rayTriangle(p, v, tri[0], tri[1], tri[2]));
+    best = nearest(best, tn__rayTriangle(p, v, tri[0], tri[1], tri[2]));
   }
   return best;
 }
@@ -100,8 +100,8 @@ static mjtNum hf_cell(const hfGrid* g, int r, int c, const mjtNum p[3], const mj
   hf_vertex(g, r, c + 1, v01);
   hf_vertex(g, r + 1, c, v10);
   hf_vertex(g, r + 1, c + 1, v11);
-  mjtNum best = tn_rayTriangle(p, v, v00, v11, v10);
-  return nearest(best, tn_rayTriangle(p, v, v00, v01, v11));
+  mjtNum best = tn__rayTriangle(p, v, v00, v11, v10);
+  return nearest(best, tn__rayTriangle(p, v, v00, v01, v11));
 }
 
 /* height of the surface along a boundary row (r fixed) at x, or column (c fixed) at y */
@@ -213,12 +213,12 @@ static mjtNum hf_surface(const hfGrid* g, const mjtNum p[3], const mjtNum v[3], 
 /* ray against a height-field geom */
 mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
                     const mjtNum vec[3]) {
-  return tn_rayHfieldBefore(m, d, geomid, pnt, vec, -1);
+  return tn__rayHfieldBefore(m, d, geomid, pnt, vec, -1);
 }
 
 /* ray against a height-field geom, ignoring hits beyond tmax (tmax < 0: no limit) */
-mjtNum tn_rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                          const mjtNum vec[3], mjtNum tmax) {
+mjtNum tn__rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
+                           const mjtNum vec[3], mjtNum tmax) {
   int h = m->geom_dataid[geomid];
   if (h < 0 || m->hfield_nrow[h] < 2 || m->hfield_ncol[h] < 2) {
     return -1;
@@ -231,7 +231,7 @@ mjtNum tn_rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const m
 
   // local ray, clipped to the bounding box
   mjtNum p[3], v[3], t0, t1;
-  tn_rayLocal(p, v, d->geom_xpos + 3 * geomid, d->geom_xmat + 9 * geomid, pnt, vec);
+  tn__rayLocal(p, v, d->geom_xpos + 3 * geomid, d->geom_xmat + 9 * geomid, pnt, vec);
   if (!hf_clip(&g, p, v, &t0, &t1)) {
     return -1;
   }

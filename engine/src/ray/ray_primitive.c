@@ -32,9 +32,9 @@ static int quad_roots(mjtNum a, mjtNum b, mjtNum c, mjtNum x[2]) {
 /* sphere of radius r centred at c (local frame) */
 static mjtNum ray_sphere(const mjtNum p[3], const mjtNum v[3], const mjtNum c[3], mjtNum r) {
   mjtNum dp[3], x[2];
-  tnu_sub3(dp, p, c);
-  mjtNum a = tnu_dot3(v, v);
-  if (a < mjMINVAL || !quad_roots(a, tnu_dot3(dp, v), tnu_dot3(dp, dp) - r * r, x)) {
+  mju_sub3(dp, p, c);
+  mjtNum a = mju_dot3(v, v);
+  if (a < mjMINVAL || !quad_roots(a, mju_dot3(dp, v), mju_dot3(dp, dp) - r * r, x)) {
     return -1;
   }
   return nearest(nearest(-1, x[0]), x[1]);
@@ -77,8 +77,8 @@ static mjtNum ray_plane(const mjtNum p[3], const mjtNum v[3], const mjtNum size[
 static mjtNum ray_capsule_cap(const mjtNum p[3], const mjtNum v[3], mjtNum r, mjtNum h,
                               int side) {
   mjtNum dp[3] = {p[0], p[1], p[2] - side * h}, x[2], best = -1;
-  mjtNum a = tnu_dot3(v, v);
-  if (a < mjMINVAL || !quad_roots(a, tnu_dot3(dp, v), tnu_dot3(dp, dp) - r * r, x)) {
+  mjtNum a = mju_dot3(v, v);
+  if (a < mjMINVAL || !quad_roots(a, mju_dot3(dp, v), mju_dot3(dp, dp) - r * r, x)) {
     return -1;
   }
 
@@ -144,19 +144,19 @@ static mjtNum ray_box(const mjtNum p[3], const mjtNum v[3], const mjtNum size[3]
 }
 
 /* the ray in a frame's local coordinates */
-void tn_rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
-                 const mjtNum pnt[3], const mjtNum vec[3]) {
+void tn__rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjtNum mat[9],
+                  const mjtNum pnt[3], const mjtNum vec[3]) {
   mjtNum dif[3];
-  tnu_sub3(dif, pnt, pos);
-  tnu_mulMatTVec3(lpnt, mat, dif);
-  tnu_mulMatTVec3(lvec, mat, vec);
+  mju_sub3(dif, pnt, pos);
+  mju_mulMatTVec3(lpnt, mat, dif);
+  mju_mulMatTVec3(lvec, mat, vec);
 }
 
 /* ray against a primitive shape in global coordinates */
 mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
                    const mjtNum pnt[3], const mjtNum vec[3], int geomtype) {
   mjtNum p[3], v[3], zero[3] = {0, 0, 0};
-  tn_rayLocal(p, v, pos, mat, pnt, vec);
+  tn__rayLocal(p, v, pos, mat, pnt, vec);
   switch (geomtype) {
     case mjGEOM_PLANE: return ray_plane(p, v, size);
     case mjGEOM_SPHERE: return ray_sphere(p, v, zero, size[0]);

@@ -15,7 +15,7 @@
 
 /* force of an active limit row, 0 when none */
 static mjtNum limit_force(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_force[row];
 }
 
@@ -37,10 +37,10 @@ static mjtNum touch_contact(const mjModel* m, const mjData* d, int site, int c) 
 
   // normal ray from the contact point, pointing away from the sensor's body
   mjtNum ray[3];
-  tnu_scl3(ray, con->frame, force[0]);
-  tnu_normalize3(ray);
+  mju_scl3(ray, con->frame, force[0]);
+  mju_normalize3(ray);
   if (body == body2) {
-    tnu_scl3(ray, ray, -1);
+    mju_scl3(ray, ray, -1);
   }
 
   // counted when the ray meets the site's volume (always, from a point inside it)
@@ -65,7 +65,7 @@ static void force_torque(const mjModel* m, const mjData* d, int site, int torque
   mjtNum frc[6];
   mju_transformSpatial(frc, d->cfrc_int + 6 * body, 1, d->site_xpos + 3 * site,
                        d->subtree_com + 3 * m->body_rootid[body], d->site_xmat + 9 * site);
-  tnu_copy3(out, torque ? frc : frc + 3);
+  mju_copy3(out, torque ? frc : frc + 3);
 }
 
 /* tendon actuator force: the forces of the actuators acting on the tendon */
@@ -88,7 +88,7 @@ static void sensor_acc(const mjModel* m, mjData* d, int i) {
     case mjSENS_TOUCH: out[0] = touch(m, d, id); break;
     case mjSENS_ACCELEROMETER:
       mj_objectAcceleration(m, d, mjOBJ_SITE, id, acc, 1);
-      tnu_copy3(out, acc + 3);
+      mju_copy3(out, acc + 3);
       break;
     case mjSENS_FORCE: force_torque(m, d, id, 0, out); break;
     case mjSENS_TORQUE: force_torque(m, d, id, 1, out); break;
@@ -100,7 +100,7 @@ static void sensor_acc(const mjModel* m, mjData* d, int i) {
     case mjSENS_FRAMELINACC:
     case mjSENS_FRAMEANGACC:
       mj_objectAcceleration(m, d, m->sensor_objtype[i], id, acc, 0);
-      tnu_copy3(out, m->sensor_type[i] == mjSENS_FRAMELINACC ? acc + 3 : acc);
+      mju_copy3(out, m->sensor_type[i] == mjSENS_FRAMELINACC ? acc + 3 : acc);
       break;
     default: break;  // user sensors: untouched
   }
@@ -123,7 +123,7 @@ static int needs_rne_post(const mjModel* m) {
 
 /* force- and acceleration-dependent sensors */
 void mj_sensorAcc(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   if (needs_rne_post(m)) {
@@ -134,5 +134,5 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
       sensor_acc(m, d, i);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_ACC);
+  tn__sensorCutoff(m, d, mjSTAGE_ACC);
 }

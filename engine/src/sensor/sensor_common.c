@@ -4,12 +4,12 @@
 #include "sensor/sensor_internal.h"
 
 /* sensors are evaluated unless disabled */
-int tn_sensorEnabled(const mjModel* m) {
+int tn__sensorEnabled(const mjModel* m) {
   return !(m->opt.disableflags & mjDSBL_SENSOR);
 }
 
 /* first constraint row of a type and object */
-int tn_sensorEfcRow(const mjData* d, int type, int id) {
+int tn__sensorEfcRow(const mjData* d, int type, int id) {
   for (int i = 0; i < d->nefc; i++) {
     if (d->efc_type[i] == type && d->efc_id[i] == id) {
       return i;
@@ -19,7 +19,7 @@ int tn_sensorEfcRow(const mjData* d, int type, int id) {
 }
 
 /* cutoff of every sensor of this stage */
-void tn_sensorCutoff(const mjModel* m, mjData* d, int stage) {
+void tn__sensorCutoff(const mjModel* m, mjData* d, int stage) {
   for (int i = 0; i < m->nsensor; i++) {
     mjtNum cutoff = m->sensor_cutoff[i];
     int type = m->sensor_datatype[i];

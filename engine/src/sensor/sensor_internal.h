@@ -9,20 +9,20 @@
 /* Global frame of an object (body: inertial frame, xbody: body frame, geom, site, camera):
  * position and orientation matrix pointers into d, and the body it moves with; -1 and
  * NULLs for other object types. */
-int tn_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
-                   const mjtNum** mat);
+int tn__objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
+                    const mjtNum** mat);
 
 /* Global orientation quaternion of an object, from its body's xquat and its local quat. */
-void tn_objectQuat(const mjModel* m, const mjData* d, int objtype, int id, mjtNum quat[4]);
+void tn__objectQuat(const mjModel* m, const mjData* d, int objtype, int id, mjtNum quat[4]);
 
 /* First constraint row of type `type` (mjtConstraint) for object `id`, or -1. */
-int tn_sensorEfcRow(const mjData* d, int type, int id);
+int tn__sensorEfcRow(const mjData* d, int type, int id);
 
 /* 1 when sensors are to be evaluated at all (the sensor disable flag is clear). */
-int tn_sensorEnabled(const mjModel* m);
+int tn__sensorEnabled(const mjModel* m);
 
 /* Clamp the sensors computed at `stage` to their cutoff (real values to [-cutoff, cutoff],
  * positive values to at most cutoff; axes and quaternions are never clamped). */
-void tn_sensorCutoff(const mjModel* m, mjData* d, int stage);
+void tn__sensorCutoff(const mjModel* m, mjData* d, int stage);
 
 #endif /* TORSION_SENSOR_INTERNAL_H */

@@ -9,8 +9,8 @@
 #include "util/util_inline.h"
 
 /* global position and orientation of an object, and its body */
-int tn_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
-                   const mjtNum** mat) {
+int tn__objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const mjtNum** pos,
+                    const mjtNum** mat) {
   switch (objtype) {
     case mjOBJ_BODY:
       *pos = d->xipos + 3 * id, *mat = d->ximat + 9 * id;
@@ -34,18 +34,18 @@ int tn_objectFrame(const mjModel* m, const mjData* d, int objtype, int id, const
 }
 
 /* global orientation: body quaternion times the object's local quaternion */
-void tn_objectQuat(const mjModel* m, const mjData* d, int objtype, int id, mjtNum quat[4]) {
+void tn__objectQuat(const mjModel* m, const mjData* d, int objtype, int id, mjtNum quat[4]) {
   switch (objtype) {
-    case mjOBJ_BODY: tnu_mulQuat(quat, d->xquat + 4 * id, m->body_iquat + 4 * id); break;
+    case mjOBJ_BODY: mju_mulQuat(quat, d->xquat + 4 * id, m->body_iquat + 4 * id); break;
     case mjOBJ_XBODY: mju_copy4(quat, d->xquat + 4 * id); break;
     case mjOBJ_GEOM:
-      tnu_mulQuat(quat, d->xquat + 4 * m->geom_bodyid[id], m->geom_quat + 4 * id);
+      mju_mulQuat(quat, d->xquat + 4 * m->geom_bodyid[id], m->geom_quat + 4 * id);
       break;
     case mjOBJ_SITE:
-      tnu_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
+      mju_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
       break;
     case mjOBJ_CAMERA:
-      tnu_mulQuat(quat, d->xquat + 4 * m->cam_bodyid[id], m->cam_quat + 4 * id);
+      mju_mulQuat(quat, d->xquat + 4 * m->cam_bodyid[id], m->cam_quat + 4 * id);
       break;
     default: mju_unit4(quat); break;
   }
@@ -55,7 +55,7 @@ void tn_objectQuat(const mjModel* m, const mjData* d, int objtype, int id, mjtNu
 static int object_spatial(const mjModel* m, const mjData* d, int objtype, int objid,
                           const mjtNum* bodyvec, mjtNum res[6], int flg_local) {
   const mjtNum *pos, *mat;
-  int body = tn_objectFrame(m, d, objtype, objid, &pos, &mat);
+  int body = tn__objectFrame(m, d, objtype, objid, &pos, &mat);
   if (body < 0) {
     mju_zero(res, 6);
     return -1;
@@ -79,6 +79,6 @@ void mj_objectAcceleration(const mjModel* m, const mjData* d, int objtype, int o
     return;
   }
   object_spatial(m, d, objtype, objid, d->cvel, vel, flg_local);
-  tnu_cross(coriolis, vel, vel + 3);
-  tnu_addTo3(res + 3, coriolis);
+  mju_cross(coriolis, vel, vel + 3);
+  mju_addTo3(res + 3, coriolis);
 }

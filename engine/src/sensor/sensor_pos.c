@@ -26,14 +26,14 @@ static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
 
 /* limit sensors: distance into the limit of the first active limit row, 0 when none */
 static mjtNum limit_position(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_pos[row] - d->efc_margin[row];
 }
 
 /* is local point p inside a site shape of the given size */
 static int inside_shape(int type, const mjtNum size[3], const mjtNum p[3]) {
   switch (type) {
-    case mjGEOM_SPHERE: return tnu_dot3(p, p) <= size[0] * size[0];
+    case mjGEOM_SPHERE: return mju_dot3(p, p) <= size[0] * size[0];
     case mjGEOM_CAPSULE: {
       mjtNum z = fabs(p[2]) > size[1] ? fabs(p[2]) - size[1] : 0;
       return p[0] * p[0] + p[1] * p[1] + z * z <= size[0] * size[0];
@@ -57,12 +57,12 @@ static int inside_shape(int type, const mjtNum size[3], const mjtNum p[3]) {
 static mjtNum inside_site(const mjModel* m, const mjData* d, int i) {
   const mjtNum *pos, *mat;
   int site = m->sensor_refid[i];
-  if (tn_objectFrame(m, d, m->sensor_objtype[i], m->sensor_objid[i], &pos, &mat) < 0) {
+  if (tn__objectFrame(m, d, m->sensor_objtype[i], m->sensor_objid[i], &pos, &mat) < 0) {
     return 0;
   }
   mjtNum dif[3], local[3];
-  tnu_sub3(dif, pos, d->site_xpos + 3 * site);
-  tnu_mulMatTVec3(local, d->site_xmat + 9 * site, dif);
+  mju_sub3(dif, pos, d->site_xpos + 3 * site);
+  mju_mulMatTVec3(local, d->site_xmat + 9 * site, dif);
   return inside_shape(m->site_type[site], m->site_size + 3 * site, local);
 }
 
@@ -71,34 +71,34 @@ static void frame_sensor(const mjModel* m, const mjData* d, int i, mjtNum* out) 
   int type = m->sensor_type[i], objtype = m->sensor_objtype[i], id = m->sensor_objid[i];
   int reftype = m->sensor_reftype[i], refid = m->sensor_refid[i];
   const mjtNum *pos, *mat, *rpos = NULL, *rmat = NULL;
-  tn_objectFrame(m, d, objtype, id, &pos, &mat);
+  tn__objectFrame(m, d, objtype, id, &pos, &mat);
   if (refid >= 0) {
-    tn_objectFrame(m, d, reftype, refid, &rpos, &rmat);
+    tn__objectFrame(m, d, reftype, refid, &rpos, &rmat);
   }
 
   // position: R_ref' (p - p_ref)
   if (type == mjSENS_FRAMEPOS) {
     mjtNum dif[3];
     if (!rmat) {
-      tnu_copy3(out, pos);
+      mju_copy3(out, pos);
       return;
     }
-    tnu_sub3(dif, pos, rpos);
-    tnu_mulMatTVec3(out, rmat, dif);
+    mju_sub3(dif, pos, rpos);
+    mju_mulMatTVec3(out, rmat, dif);
     return;
   }
 
   // orientation: neg(q_ref) q
   if (type == mjSENS_FRAMEQUAT) {
     mjtNum quat[4], rquat[4], neg[4];
-    tn_objectQuat(m, d, objtype, id, quat);
+    tn__objectQuat(m, d, objtype, id, quat);
     if (refid < 0) {
       mju_copy4(out, quat);
       return;
     }
-    tn_objectQuat(m, d, reftype, refid, rquat);
+    tn__objectQuat(m, d, reftype, refid, rquat);
     mju_negQuat(neg, rquat);
-    tnu_mulQuat(out, neg, quat);
+    mju_mulQuat(out, neg, quat);
     return;
   }
 
@@ -106,9 +106,9 @@ static void frame_sensor(const mjModel* m, const mjData* d, int i, mjtNum* out) 
   int k = type - mjSENS_FRAMEXAXIS;
   mjtNum axis[3] = {mat[k], mat[3 + k], mat[6 + k]};
   if (rmat) {
-    tnu_mulMatTVec3(out, rmat, axis);
+    mju_mulMatTVec3(out, rmat, axis);
   } else {
-    tnu_copy3(out, axis);
+    mju_copy3(out, axis);
   }
 }
 
@@ -131,7 +131,7 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
   mjtNum* out = d->sensordata + m->sensor_adr[i];
   switch (m->sensor_type[i]) {
     case mjSENS_MAGNETOMETER:
-      tnu_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
+      mju_mulMatTVec3(out, d->site_xmat + 9 * id, m->opt.magnetic);
       break;
     case mjSENS_RANGEFINDER: out[0] = rangefinder(m, d, id); break;
     case mjSENS_JOINTPOS: out[0] = d->qpos[m->jnt_qposadr[id]]; break;
@@ -148,7 +148,7 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
     case mjSENS_FRAMEXAXIS:
     case mjSENS_FRAMEYAXIS:
     case mjSENS_FRAMEZAXIS: frame_sensor(m, d, i, out); break;
-    case mjSENS_SUBTREECOM: tnu_copy3(out, d->subtree_com + 3 * id); break;
+    case mjSENS_SUBTREECOM: mju_copy3(out, d->subtree_com + 3 * id); break;
     case mjSENS_INSIDESITE: out[0] = inside_site(m, d, i); break;
     case mjSENS_E_POTENTIAL: out[0] = energy_sensor(m, d, 0, energy); break;
     case mjSENS_E_KINETIC: out[0] = energy_sensor(m, d, 1, energy); break;
@@ -159,7 +159,7 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
 
 /* position-dependent sensors */
 void mj_sensorPos(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   int energy = 0;
@@ -168,5 +168,5 @@ void mj_sensorPos(const mjModel* m, mjData* d) {
       sensor_pos(m, d, i, &energy);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_POS);
+  tn__sensorCutoff(m, d, mjSTAGE_POS);
 }

@@ -11,7 +11,7 @@
 
 /* velocity of an active limit row, 0 when none */
 static mjtNum limit_velocity(const mjData* d, int type, int id) {
-  int row = tn_sensorEfcRow(d, type, id);
+  int row = tn__sensorEfcRow(d, type, id);
   return row < 0 ? 0 : d->efc_vel[row];
 }
 
@@ -23,28 +23,28 @@ static void frame_velocity(const mjModel* m, const mjData* d, int i, mjtNum out[
   mjtNum vel[6];
   mj_objectVelocity(m, d, objtype, id, vel, 0);
   if (refid < 0) {
-    tnu_copy3(out, linear ? vel + 3 : vel);
+    mju_copy3(out, linear ? vel + 3 : vel);
     return;
   }
 
   // relative to the reference: subtract its velocity (and w_ref x r for points)
   const mjtNum *pos, *mat, *rpos, *rmat;
   mjtNum rvel[6], rel[3];
-  tn_objectFrame(m, d, objtype, id, &pos, &mat);
-  tn_objectFrame(m, d, reftype, refid, &rpos, &rmat);
+  tn__objectFrame(m, d, objtype, id, &pos, &mat);
+  tn__objectFrame(m, d, reftype, refid, &rpos, &rmat);
   mj_objectVelocity(m, d, reftype, refid, rvel, 0);
   if (linear) {
     mjtNum dif[3], cross[3];
-    tnu_sub3(rel, vel + 3, rvel + 3);
-    tnu_sub3(dif, pos, rpos);
-    tnu_cross(cross, rvel, dif);
-    tnu_subFrom3(rel, cross);
+    mju_sub3(rel, vel + 3, rvel + 3);
+    mju_sub3(dif, pos, rpos);
+    mju_cross(cross, rvel, dif);
+    mju_subFrom3(rel, cross);
   } else {
-    tnu_sub3(rel, vel, rvel);
+    mju_sub3(rel, vel, rvel);
   }
 
   // expressed in the reference frame
-  tnu_mulMatTVec3(out, rmat, rel);
+  mju_mulMatTVec3(out, rmat, rel);
 }
 
 /* one velocity-stage sensor */
@@ -55,22 +55,22 @@ static void sensor_vel(const mjModel* m, mjData* d, int i) {
   switch (m->sensor_type[i]) {
     case mjSENS_VELOCIMETER:
       mj_objectVelocity(m, d, mjOBJ_SITE, id, vel, 1);
-      tnu_copy3(out, vel + 3);
+      mju_copy3(out, vel + 3);
       break;
     case mjSENS_GYRO:
       mj_objectVelocity(m, d, mjOBJ_SITE, id, vel, 1);
-      tnu_copy3(out, vel);
+      mju_copy3(out, vel);
       break;
     case mjSENS_JOINTVEL: out[0] = d->qvel[m->jnt_dofadr[id]]; break;
     case mjSENS_TENDONVEL: out[0] = d->ten_velocity[id]; break;
     case mjSENS_ACTUATORVEL: out[0] = d->actuator_velocity[id]; break;
-    case mjSENS_BALLANGVEL: tnu_copy3(out, d->qvel + m->jnt_dofadr[id]); break;
+    case mjSENS_BALLANGVEL: mju_copy3(out, d->qvel + m->jnt_dofadr[id]); break;
     case mjSENS_JOINTLIMITVEL: out[0] = limit_velocity(d, mjCNSTR_LIMIT_JOINT, id); break;
     case mjSENS_TENDONLIMITVEL: out[0] = limit_velocity(d, mjCNSTR_LIMIT_TENDON, id); break;
     case mjSENS_FRAMELINVEL:
     case mjSENS_FRAMEANGVEL: frame_velocity(m, d, i, out); break;
-    case mjSENS_SUBTREELINVEL: tnu_copy3(out, d->subtree_linvel + 3 * id); break;
-    case mjSENS_SUBTREEANGMOM: tnu_copy3(out, d->subtree_angmom + 3 * id); break;
+    case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
+    case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
     default: break;  // user sensors: untouched
   }
 }
@@ -88,7 +88,7 @@ static int needs_subtree(const mjModel* m) {
 
 /* velocity-dependent sensors */
 void mj_sensorVel(const mjModel* m, mjData* d) {
-  if (!tn_sensorEnabled(m)) {
+  if (!tn__sensorEnabled(m)) {
     return;
   }
   if (needs_subtree(m)) {
@@ -99,5 +99,5 @@ void mj_sensorVel(const mjModel* m, mjData* d) {
       sensor_vel(m, d, i);
     }
   }
-  tn_sensorCutoff(m, d, mjSTAGE_VEL);
+  tn__sensorCutoff(m, d, mjSTAGE_VEL);
 }

@@ -13,17 +13,17 @@
  * (MuJoCo's order of operations); a massless subtree sits at the body's inertial frame */
 static void com_subtree(const mjModel* m, mjData* d) {
   for (int b = 0; b < m->nbody; b++) {
-    tnu_scl3(d->subtree_com + 3 * b, d->xipos + 3 * b, m->body_mass[b]);
+    mju_scl3(d->subtree_com + 3 * b, d->xipos + 3 * b, m->body_mass[b]);
   }
   for (int b = m->nbody - 1; b > 0; b--) {
-    tnu_addTo3(d->subtree_com + 3 * m->body_parentid[b], d->subtree_com + 3 * b);
+    mju_addTo3(d->subtree_com + 3 * m->body_parentid[b], d->subtree_com + 3 * b);
   }
   for (int b = 0; b < m->nbody; b++) {
     mjtNum* com = d->subtree_com + 3 * b;
     if (m->body_subtreemass[b] < mjMINVAL) {
-      tnu_copy3(com, d->xipos + 3 * b);
+      mju_copy3(com, d->xipos + 3 * b);
     } else {
-      tnu_scl3(com, com, 1.0 / m->body_subtreemass[b]);
+      mju_scl3(com, com, 1.0 / m->body_subtreemass[b]);
     }
   }
 }
@@ -32,7 +32,7 @@ static void com_subtree(const mjModel* m, mjData* d) {
 static void com_inertia(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
     mjtNum offset[3];
-    tnu_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+    mju_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
     mju_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
                  m->body_mass[b]);
   }
@@ -46,7 +46,7 @@ static void com_joint_dofs(const mjModel* m, mjData* d, int j) {
   mjtNum offset[3];
 
   // vector from the joint anchor to the tree's com
-  tnu_sub3(offset, d->subtree_com + 3 * m->body_rootid[body], d->xanchor + 3 * j);
+  mju_sub3(offset, d->subtree_com + 3 * m->body_rootid[body], d->xanchor + 3 * j);
 
   switch (m->jnt_type[j]) {
     // free: translations along the world axes, then rotations as for a ball joint

@@ -48,19 +48,19 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 
   // force produced by a unit motion of dof i on its body's composite inertia
   mjtNum buf[6];
-  tnu_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+  mju_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
 
   // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
   for (int k = adr; k < diag; k++) {
-    d->M[k] = simple ? 0 : tnu_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
+    d->M[k] = simple ? 0 : mju_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
   }
 
   // diagonal, with armature
-  d->M[diag] = m->dof_armature[i] + tnu_dot(d->cdof + 6 * i, buf, 6);
+  d->M[diag] = m->dof_armature[i] + mju_dot(d->cdof + 6 * i, buf, 6);
 }
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
-void tn_tendonArmature(const mjModel* m, mjData* d) {
+void tn__tendonArmature(const mjModel* m, mjData* d) {
   int nv = m->nv;
   for (int t = 0; t < m->ntendon; t++) {
     mjtNum armature = m->tendon_armature[t];
@@ -93,7 +93,7 @@ void mj_crb(const mjModel* m, mjData* d) {
   }
 
   // tendon inertia (needs ten_J from mj_tendon)
-  tn_tendonArmature(m, d);
+  tn__tendonArmature(m, d);
 }
 
 /* dense symmetric nv x nv matrix from the CSR array M */

@@ -13,7 +13,7 @@
 static mjtNum energy_gravity(const mjModel* m, const mjData* d) {
   mjtNum energy = 0;
   for (int b = 1; b < m->nbody; b++) {
-    energy -= m->body_mass[b] * tnu_dot3(m->opt.gravity, d->xipos + 3 * b);
+    energy -= m->body_mass[b] * mju_dot3(m->opt.gravity, d->xipos + 3 * b);
   }
   return energy;
 }
@@ -24,7 +24,7 @@ static mjtNum energy_quat2(const mjtNum* qpos, const mjtNum* qref) {
   mju_copy4(quat, qpos);
   mju_normalize4(quat);
   mju_subQuat(dif, quat, qref);
-  return tnu_dot3(dif, dif);
+  return mju_dot3(dif, dif);
 }
 
 /* potential energy of the joint springs */
@@ -41,8 +41,8 @@ static mjtNum energy_joints(const mjModel* m, const mjData* d) {
       // free: translation, then orientation like a ball
       case mjJNT_FREE: {
         mjtNum dif[3];
-        tnu_sub3(dif, d->qpos + adr, m->qpos_spring + adr);
-        energy += 0.5 * stiffness * tnu_dot3(dif, dif);
+        mju_sub3(dif, d->qpos + adr, m->qpos_spring + adr);
+        energy += 0.5 * stiffness * mju_dot3(dif, dif);
         energy += 0.5 * stiffness * energy_quat2(d->qpos + adr + 3, m->qpos_spring + adr + 3);
         break;
       }

@@ -11,7 +11,7 @@
 #include "util/util_inline.h"
 
 /* in-place L'DL factorization of a matrix with M's CSR layout */
-void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
+void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   // backward loop over rows: row k is final once all its descendants are eliminated
   for (int k = m->nv - 1; k >= 0; k--) {
     int start = m->M_rowadr[k];
@@ -28,7 +28,7 @@ void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
     // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
     for (int adr = diag - 1; adr >= start; adr--) {
       int i = m->M_colind[adr];
-      tnu_addToScl(mat + m->M_rowadr[i], mat + start, -mat[adr] * invD, m->M_rownnz[i]);
+      mju_addToScl(mat + m->M_rowadr[i], mat + start, -mat[adr] * invD, m->M_rownnz[i]);
     }
 
     // scale row k's off-diagonals into L
@@ -39,7 +39,7 @@ void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
 }
 
 /* one vector: x <- inv(L') x, the first half of the solve */
-static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = m->nv - 1; i >= 0; i--) {
     mjtNum xi = x[i];
     if (xi == 0) {
@@ -56,31 +56,31 @@ static void solve_Lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
 
 /* one vector: x <- inv(L) x, the second half of the solve: x(i) -= L(i,:) x over the
  * ancestors of i, as one dot product (MuJoCo's order; simple dofs have no ancestors) */
-static void solve_L(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+static void solve_l(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i], n = m->M_rownnz[i] - 1;
     if (n > 0 && !m->dof_simplenum[i]) {
-      x[i] -= tnu_dotSparse(qLD + adr, x, n, m->M_colind + adr);
+      x[i] -= mju_dotSparse(qLD + adr, x, n, m->M_colind + adr);
     }
   }
 }
 
 /* solve (L'DL) x = x in place for n vectors */
-void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
+void tn__solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
   int nv = m->nv;
   for (int v = 0; v < n; v++, x += nv) {
-    solve_Lt(m, x, qLD);
+    solve_lt(m, x, qLD);
     for (int i = 0; i < nv; i++) {
       x[i] *= diaginv[i];
     }
-    solve_L(m, x, qLD);
+    solve_l(m, x, qLD);
   }
 }
 
 /* factor d->M into d->qLD, d->qLDiagInv */
 void mj_factorM(const mjModel* m, mjData* d) {
   mju_copy(d->qLD, d->M, m->nC);
-  tn_factorLD(m, d, d->qLD, d->qLDiagInv);
+  tn__factorLD(m, d, d->qLD, d->qLDiagInv);
 }
 
 /* x = inv(M) y for n vectors (x may equal y) */
@@ -88,7 +88,7 @@ void mj_solveM(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, int n) {
   if (x != y) {
     mju_copy(x, y, n * m->nv);
   }
-  tn_solveLD(m, x, n, d->qLD, d->qLDiagInv);
+  tn__solveLD(m, x, n, d->qLD, d->qLDiagInv);
 }
 
 /* half of the solve: x = sqrt(inv(D)) inv(L') y for n vectors (x may equal y) */
@@ -100,7 +100,7 @@ void mj_solveM2(const mjModel* m, mjData* d, mjtNum* x, const mjtNum* y, const m
   }
   for (int v = 0; v < n; v++) {
     mjtNum* xv = x + (size_t)v * nv;
-    solve_Lt(m, xv, d->qLD);
+    solve_lt(m, xv, d->qLD);
     for (int i = 0; i < nv; i++) {
       xv[i] *= sqrtInvD[i];
     }

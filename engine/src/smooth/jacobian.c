@@ -11,7 +11,7 @@
 #include "util/util_inline.h"
 
 /* last dof that moves body (or -1), skipping ancestors without dofs */
-static int jac_lastdof(const mjModel* m, int body) {
+int tn__bodyLastDof(const mjModel* m, int body) {
   while (body > 0 && m->body_dofnum[body] == 0) {
     body = m->body_parentid[body];
   }
@@ -22,7 +22,7 @@ static int jac_lastdof(const mjModel* m, int body) {
 void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const mjtNum point[3],
             int body) {
   int nv = m->nv;
-  mjtNum offset[3], tmp[3];
+  mjtNum offset[3], vel[3];
 
   // clear
   if (jacp) {
@@ -33,10 +33,10 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
   }
 
   // point relative to the tree's com
-  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
+  mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
   // walk the dof chain towards the root
-  for (int i = jac_lastdof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     const mjtNum* cdof = d->cdof + 6 * i;
 
     // rotation: the dof's angular velocity
@@ -48,10 +48,10 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
 
     // translation: linear velocity at the com, corrected for rotation about it
     if (jacp) {
-      tnu_cross(tmp, cdof, offset);
-      jacp[i] = cdof[3] + tmp[0];
-      jacp[i + nv] = cdof[4] + tmp[1];
-      jacp[i + 2 * nv] = cdof[5] + tmp[2];
+      dof_point_vel(vel, cdof, offset);
+      jacp[i] = vel[0];
+      jacp[i + nv] = vel[1];
+      jacp[i + 2 * nv] = vel[2];
     }
   }
 }
@@ -61,32 +61,26 @@ void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const
  * other column of that difference is zero. Each column is formed with the operations of the
  * dense route (mj_jac twice, their difference, its product with dir skipping zero entries
  * of dir, then scaled into J), so J comes out bitwise the same. */
-void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
-                      const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale) {
+void tn__jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
+                       const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale) {
   mjtNum off0[3], off1[3];
-  tnu_sub3(off0, p0, d->subtree_com + 3 * m->body_rootid[b0]);
-  tnu_sub3(off1, p1, d->subtree_com + 3 * m->body_rootid[b1]);
+  mju_sub3(off0, p0, d->subtree_com + 3 * m->body_rootid[b0]);
+  mju_sub3(off1, p1, d->subtree_com + 3 * m->body_rootid[b1]);
 
   // merge the two chains: the larger dof first (parents have smaller indices)
-  int i0 = jac_lastdof(m, b0), i1 = jac_lastdof(m, b1);
+  int i0 = tn__bodyLastDof(m, b0), i1 = tn__bodyLastDof(m, b1);
   while (i0 >= 0 || i1 >= 0) {
     int c = i0 > i1 ? i0 : i1;
     const mjtNum* cdof = d->cdof + 6 * c;
-    mjtNum j0[3] = {0, 0, 0}, j1[3] = {0, 0, 0}, tmp[3];
+    mjtNum j0[3] = {0, 0, 0}, j1[3] = {0, 0, 0};
 
     // the two point Jacobians' columns (zero off a chain)
     if (c == i0) {
-      tnu_cross(tmp, cdof, off0);
-      j0[0] = cdof[3] + tmp[0];
-      j0[1] = cdof[4] + tmp[1];
-      j0[2] = cdof[5] + tmp[2];
+      dof_point_vel(j0, cdof, off0);
       i0 = m->dof_parentid[i0];
     }
     if (c == i1) {
-      tnu_cross(tmp, cdof, off1);
-      j1[0] = cdof[3] + tmp[0];
-      j1[1] = cdof[4] + tmp[1];
-      j1[2] = cdof[5] + tmp[2];
+      dof_point_vel(j1, cdof, off1);
       i1 = m->dof_parentid[i1];
     }
 
@@ -123,18 +117,17 @@ void mj_jacGeom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, i
 
 /* qfrc += jacp' force + jacr' torque (either may be NULL), visiting only the dofs on the
  * body's chain; the sums run in the same order as a dense J'*f product */
-void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], const mjtNum torque[3],
-                   const mjtNum point[3], int body, mjtNum* qfrc) {
-  mjtNum offset[3], tmp[3], jp[3];
-  tnu_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
+void tn__jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
+                    const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* qfrc) {
+  mjtNum offset[3], jp[3];
+  mju_sub3(offset, point, d->subtree_com + 3 * m->body_rootid[body]);
 
-  for (int i = jac_lastdof(m, body); i >= 0; i = m->dof_parentid[i]) {
+  for (int i = tn__bodyLastDof(m, body); i >= 0; i = m->dof_parentid[i]) {
     const mjtNum* cdof = d->cdof + 6 * i;
 
     // force through this dof's column of jacp
     if (force) {
-      tnu_cross(tmp, cdof, offset);
-      tnu_add3(jp, cdof + 3, tmp);
+      dof_point_vel(jp, cdof, offset);
       qfrc[i] += jp[0] * force[0] + jp[1] * force[1] + jp[2] * force[2];
     }
 
@@ -146,11 +139,11 @@ void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], con
 }
 
 /* map every non-zero xfrc_applied (force, torque at the body com) to joint space */
-void tn_xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc) {
+void tn__xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc) {
   for (int b = 1; b < m->nbody; b++) {
     const mjtNum* xfrc = d->xfrc_applied + 6 * b;
     if (!mju_isZero(xfrc, 6)) {
-      tn_jacApplyFT(m, d, xfrc, xfrc + 3, d->xipos + 3 * b, b, qfrc);
+      tn__jacApplyFT(m, d, xfrc, xfrc + 3, d->xipos + 3 * b, b, qfrc);
     }
   }
 }

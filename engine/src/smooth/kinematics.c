@@ -5,7 +5,7 @@
  * Each body starts from its fixed pose in the parent frame (or its mocap pose, given in the
  * world frame), then its joints are applied in order; a joint's global anchor and axis are
  * taken before that joint's own motion, as MuJoCo does. Child frames (inertial frame, geoms,
- * sites) are mapped with tn_local2Global, which copies the body's pose when the compiler
+ * sites) are mapped with tn__local2Global, which copies the body's pose when the compiler
  * found the frames coincide ("sameframe"), exactly as the general formula would give. */
 #include <torsion/torsion.h>
 
@@ -13,29 +13,29 @@
 #include "util/util_inline.h"
 
 /* global pose of a frame given in body coordinates, with the sameframe shortcuts */
-void tn_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
-                     const mjtNum quat[4], int body, int sameframe) {
+void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                      const mjtNum quat[4], int body, int sameframe) {
   // position: copy a coinciding frame's origin, or xmat*pos + xpos
   if (xpos && pos) {
     if (sameframe == tnSAMEFRAME_BODY) {
-      tnu_copy3(xpos, d->xpos + 3 * body);
+      mju_copy3(xpos, d->xpos + 3 * body);
     } else if (sameframe == tnSAMEFRAME_INERTIA) {
-      tnu_copy3(xpos, d->xipos + 3 * body);
+      mju_copy3(xpos, d->xipos + 3 * body);
     } else {
-      tnu_mulMatVec3(xpos, d->xmat + 9 * body, pos);
-      tnu_addTo3(xpos, d->xpos + 3 * body);
+      mju_mulMatVec3(xpos, d->xmat + 9 * body, pos);
+      mju_addTo3(xpos, d->xpos + 3 * body);
     }
   }
 
   // orientation: copy a coinciding frame's matrix, or the matrix of xquat*quat
   if (xmat && quat) {
     if (sameframe == tnSAMEFRAME_BODY || sameframe == tnSAMEFRAME_BODYROT) {
-      tn_copy9(xmat, d->xmat + 9 * body);
+      copy9(xmat, d->xmat + 9 * body);
     } else if (sameframe == tnSAMEFRAME_INERTIA || sameframe == tnSAMEFRAME_INERTIAROT) {
-      tn_copy9(xmat, d->ximat + 9 * body);
+      copy9(xmat, d->ximat + 9 * body);
     } else {
       mjtNum q[4];
-      tnu_mulQuat(q, d->xquat + 4 * body, quat);
+      mju_mulQuat(q, d->xquat + 4 * body, quat);
       mju_quat2Mat(xmat, q);
     }
   }
@@ -46,13 +46,13 @@ static void body_free(const mjModel* m, mjData* d, int jnt, mjtNum xpos[3], mjtN
   const mjtNum* q = d->qpos + m->jnt_qposadr[jnt];
 
   // position and normalized orientation
-  tnu_copy3(xpos, q);
+  mju_copy3(xpos, q);
   mju_copy4(xquat, q + 3);
   mju_normalize4(xquat);
 
   // the anchor is the body origin, the axis is kept as given
-  tnu_copy3(d->xanchor + 3 * jnt, xpos);
-  tnu_copy3(d->xaxis + 3 * jnt, m->jnt_axis + 3 * jnt);
+  mju_copy3(d->xanchor + 3 * jnt, xpos);
+  mju_copy3(d->xaxis + 3 * jnt, m->jnt_axis + 3 * jnt);
 }
 
 /* fixed pose of body b relative to its parent (or its mocap pose), composed with the
@@ -74,11 +74,11 @@ static void body_fixed(const mjModel* m, mjData* d, int b, mjtNum xpos[3], mjtNu
   // compose with the parent frame, unless the parent is the world
   int parent = m->body_parentid[b];
   if (parent > 0) {
-    tnu_mulMatVec3(xpos, d->xmat + 9 * parent, pos);
-    tnu_addTo3(xpos, d->xpos + 3 * parent);
-    tnu_mulQuat(xquat, d->xquat + 4 * parent, quat);
+    mju_mulMatVec3(xpos, d->xmat + 9 * parent, pos);
+    mju_addTo3(xpos, d->xpos + 3 * parent);
+    mju_mulQuat(xquat, d->xquat + 4 * parent, quat);
   } else {
-    tnu_copy3(xpos, pos);
+    mju_copy3(xpos, pos);
     mju_copy4(xquat, quat);
   }
 }
@@ -90,13 +90,13 @@ static void joint_apply(const mjModel* m, mjData* d, int j, mjtNum xpos[3], mjtN
   mjtNum* xanchor = d->xanchor + 3 * j;
 
   // global axis and anchor, before this joint's motion
-  tnu_rotVecQuat(xaxis, m->jnt_axis + 3 * j, xquat);
-  tnu_rotVecQuat(xanchor, m->jnt_pos + 3 * j, xquat);
-  tnu_addTo3(xanchor, xpos);
+  mju_rotVecQuat(xaxis, m->jnt_axis + 3 * j, xquat);
+  mju_rotVecQuat(xanchor, m->jnt_pos + 3 * j, xquat);
+  mju_addTo3(xanchor, xpos);
 
   // slide: translate along the axis by the displacement from qpos0
   if (m->jnt_type[j] == mjJNT_SLIDE) {
-    tnu_addToScl3(xpos, xaxis, d->qpos[qadr] - m->qpos0[qadr]);
+    mju_addToScl3(xpos, xaxis, d->qpos[qadr] - m->qpos0[qadr]);
     return;
   }
 
@@ -108,11 +108,11 @@ static void joint_apply(const mjModel* m, mjData* d, int j, mjtNum xpos[3], mjtN
   } else {
     mju_axisAngle2Quat(qloc, m->jnt_axis + 3 * j, d->qpos[qadr] - m->qpos0[qadr]);
   }
-  tnu_mulQuat(xquat, xquat, qloc);
+  mju_mulQuat(xquat, xquat, qloc);
 
   // keep the anchor fixed: the body origin moves around it
-  tnu_rotVecQuat(vec, m->jnt_pos + 3 * j, xquat);
-  tnu_sub3(xpos, xanchor, vec);
+  mju_rotVecQuat(vec, m->jnt_pos + 3 * j, xquat);
+  mju_sub3(xpos, xanchor, vec);
 }
 
 /* global pose of every body */
@@ -135,16 +135,16 @@ static void kin_bodies(const mjModel* m, mjData* d) {
     // store the normalized pose and its rotation matrix
     mju_normalize4(xquat);
     mju_copy4(d->xquat + 4 * b, xquat);
-    tnu_copy3(d->xpos + 3 * b, xpos);
+    mju_copy3(d->xpos + 3 * b, xpos);
     mju_quat2Mat(d->xmat + 9 * b, xquat);
   }
 }
 
 /* the world body: identity pose */
 static void kin_world(mjData* d) {
-  tnu_zero3(d->xpos);
+  mju_zero3(d->xpos);
   mju_unit4(d->xquat);
-  tnu_zero3(d->xipos);
+  mju_zero3(d->xipos);
   mju_zero(d->xmat, 9);
   mju_zero(d->ximat, 9);
   d->xmat[0] = d->xmat[4] = d->xmat[8] = 1;
@@ -159,20 +159,20 @@ void mj_kinematics(const mjModel* m, mjData* d) {
 
   // inertial frames
   for (int b = 1; b < m->nbody; b++) {
-    tn_local2Global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
-                    m->body_iquat + 4 * b, b, m->body_sameframe[b]);
+    tn__local2Global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
+                     m->body_iquat + 4 * b, b, m->body_sameframe[b]);
   }
 
   // geoms
   for (int g = 0; g < m->ngeom; g++) {
-    tn_local2Global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
-                    m->geom_quat + 4 * g, m->geom_bodyid[g], m->geom_sameframe[g]);
+    tn__local2Global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
+                     m->geom_quat + 4 * g, m->geom_bodyid[g], m->geom_sameframe[g]);
   }
 
   // sites
   for (int s = 0; s < m->nsite; s++) {
-    tn_local2Global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
-                    m->site_quat + 4 * s, m->site_bodyid[s], m->site_sameframe[s]);
+    tn__local2Global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
+                     m->site_quat + 4 * s, m->site_bodyid[s], m->site_sameframe[s]);
   }
 }
 
@@ -181,19 +181,19 @@ static void camera_target(mjData* d, int c, const mjtNum target[3]) {
   mjtNum matT[9];
 
   // z axis: from the target to the camera
-  tnu_sub3(matT + 6, d->cam_xpos + 3 * c, target);
-  tnu_normalize3(matT + 6);
+  mju_sub3(matT + 6, d->cam_xpos + 3 * c, target);
+  mju_normalize3(matT + 6);
 
   // x axis: orthogonal to z and to the world's vertical
   matT[3] = 0;
   matT[4] = 0;
   matT[5] = 1;
-  tnu_cross(matT, matT + 3, matT + 6);
-  tnu_normalize3(matT);
+  mju_cross(matT, matT + 3, matT + 6);
+  mju_normalize3(matT);
 
   // y axis: completes the frame
-  tnu_cross(matT + 3, matT + 6, matT);
-  tnu_normalize3(matT + 3);
+  mju_cross(matT + 3, matT + 6, matT);
+  mju_normalize3(matT + 3);
 
   // rows of matT are the frame's axes: xmat is its transpose
   mju_transpose(d->cam_xmat + 9 * c, matT, 3, 3);
@@ -205,18 +205,18 @@ static void camlight_camera(const mjModel* m, mjData* d, int c) {
   int target = m->cam_targetbodyid[c];
 
   // fixed pose in the body frame
-  tn_local2Global(d, d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, m->cam_pos + 3 * c,
-                  m->cam_quat + 4 * c, body, tnSAMEFRAME_NONE);
+  tn__local2Global(d, d->cam_xpos + 3 * c, d->cam_xmat + 9 * c, m->cam_pos + 3 * c,
+                   m->cam_quat + 4 * c, body, tnSAMEFRAME_NONE);
 
   switch (m->cam_mode[c]) {
     // tracking: fixed global orientation, offset from the body or its subtree com
     case mjCAMLIGHT_TRACK:
     case mjCAMLIGHT_TRACKCOM:
-      tn_copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
+      copy9(d->cam_xmat + 9 * c, m->cam_mat0 + 9 * c);
       if (m->cam_mode[c] == mjCAMLIGHT_TRACK) {
-        tnu_add3(d->cam_xpos + 3 * c, d->xpos + 3 * body, m->cam_pos0 + 3 * c);
+        mju_add3(d->cam_xpos + 3 * c, d->xpos + 3 * body, m->cam_pos0 + 3 * c);
       } else {
-        tnu_add3(d->cam_xpos + 3 * c, d->subtree_com + 3 * body, m->cam_poscom0 + 3 * c);
+        mju_add3(d->cam_xpos + 3 * c, d->subtree_com + 3 * body, m->cam_poscom0 + 3 * c);
       }
       break;
 
@@ -242,18 +242,18 @@ static void camlight_light(const mjModel* m, mjData* d, int l) {
   mjtNum* xdir = d->light_xdir + 3 * l;
 
   // fixed pose in the body frame
-  tn_local2Global(d, xpos, NULL, m->light_pos + 3 * l, NULL, body, tnSAMEFRAME_NONE);
-  tnu_rotVecQuat(xdir, m->light_dir + 3 * l, d->xquat + 4 * body);
+  tn__local2Global(d, xpos, NULL, m->light_pos + 3 * l, NULL, body, tnSAMEFRAME_NONE);
+  mju_rotVecQuat(xdir, m->light_dir + 3 * l, d->xquat + 4 * body);
 
   switch (m->light_mode[l]) {
     // tracking: fixed global direction, offset from the body or its subtree com
     case mjCAMLIGHT_TRACK:
     case mjCAMLIGHT_TRACKCOM:
-      tnu_copy3(xdir, m->light_dir0 + 3 * l);
+      mju_copy3(xdir, m->light_dir0 + 3 * l);
       if (m->light_mode[l] == mjCAMLIGHT_TRACK) {
-        tnu_add3(xpos, d->xpos + 3 * body, m->light_pos0 + 3 * l);
+        mju_add3(xpos, d->xpos + 3 * body, m->light_pos0 + 3 * l);
       } else {
-        tnu_add3(xpos, d->subtree_com + 3 * body, m->light_poscom0 + 3 * l);
+        mju_add3(xpos, d->subtree_com + 3 * body, m->light_poscom0 + 3 * l);
       }
       break;
 
@@ -263,7 +263,7 @@ static void camlight_light(const mjModel* m, mjData* d, int l) {
       if (target >= 0) {
         const mjtNum* pos = m->light_mode[l] == mjCAMLIGHT_TARGETBODY ? d->xpos + 3 * target
                                                                       : d->subtree_com + 3 * target;
-        tnu_sub3(xdir, pos, xpos);
+        mju_sub3(xdir, pos, xpos);
       }
       break;
 
@@ -271,7 +271,7 @@ static void camlight_light(const mjModel* m, mjData* d, int l) {
   }
 
   // unit direction
-  tnu_normalize3(xdir);
+  mju_normalize3(xdir);
 }
 
 /* camera and light poses (tracking modes need subtree_com from mj_comPos) */

@@ -7,7 +7,7 @@
  * and forces are scratch from the arena; d->cacc/cfrc_* are left to mj_rnePostConstraint.
  *
  * A tendon with armature a adds a*J'J to M (mj_crb) and, since J changes with q, the bias
- * a*J'*(Jdot*qvel) (tn_tendonBias). Only spatial tendons through sites (and pulleys) are
+ * a*J'*(Jdot*qvel) (tn__tendonBias). Only spatial tendons through sites (and pulleys) are
  * handled: MuJoCo's compiler rejects wrapping geoms on tendons with armature, and the MJCF
  * compiler must do the same. */
 #include <torsion/torsion.h>
@@ -20,7 +20,7 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
   // world acceleration: minus gravity
   mju_zero(cacc, 6);
   if (!(m->opt.disableflags & mjDSBL_GRAVITY)) {
-    tnu_scl3(cacc + 3, m->opt.gravity, -1);
+    mju_scl3(cacc + 3, m->opt.gravity, -1);
   }
 
   for (int b = 1; b < m->nbody; b++) {
@@ -29,21 +29,21 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     mjtNum tmp[6], tmp1[6];
 
     // cacc = cacc_parent + cdof_dot * qvel (+ cdof * qacc)
-    tn_mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn_copy6(acc, cacc + 6 * m->body_parentid[b]);
-    tn_addTo6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc, cacc + 6 * m->body_parentid[b]);
+    add_to6(acc, tmp);
     if (flg_acc) {
-      tn_mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
-      tn_addTo6(acc, tmp);
+      mul_dof_vec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
+      add_to6(acc, tmp);
     }
 
     // cfrc = cinert * cacc + cvel x* (cinert * cvel)
     const mjtNum* cinert = d->cinert + 10 * b;
     const mjtNum* cvel = d->cvel + 6 * b;
-    tnu_mulInertVec(cfrc + 6 * b, cinert, acc);
-    tnu_mulInertVec(tmp, cinert, cvel);
-    tnu_crossForce(tmp1, cvel, tmp);
-    tn_addTo6(cfrc + 6 * b, tmp1);
+    mju_mulInertVec(cfrc + 6 * b, cinert, acc);
+    mju_mulInertVec(tmp, cinert, cvel);
+    mju_crossForce(tmp1, cvel, tmp);
+    add_to6(cfrc + 6 * b, tmp1);
   }
 }
 
@@ -53,7 +53,7 @@ static void rne_backward(const mjModel* m, mjtNum* cfrc) {
   for (int b = m->nbody - 1; b > 0; b--) {
     int parent = m->body_parentid[b];
     if (parent > 0) {
-      tn_addTo6(cfrc + 6 * parent, cfrc + 6 * b);
+      add_to6(cfrc + 6 * parent, cfrc + 6 * b);
     }
   }
 }
@@ -74,7 +74,7 @@ void mj_rne(const mjModel* m, mjData* d, int flg_acc, mjtNum* result) {
 
   // project on the dofs
   for (int i = 0; i < m->nv; i++) {
-    result[i] = tnu_dot(d->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i], 6);
+    result[i] = mju_dot(d->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i], 6);
   }
 
   mj_freeStack(d);
@@ -87,9 +87,9 @@ static void bias_body_acc(const mjModel* m, const mjData* d, mjtNum* acc) {
   for (int b = 1; b < m->nbody; b++) {
     int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
     mjtNum tmp[6];
-    tn_mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn_copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
-    tn_addTo6(acc + 6 * b, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc + 6 * b, acc + 6 * m->body_parentid[b]);
+    add_to6(acc + 6 * b, tmp);
   }
 }
 
@@ -100,24 +100,24 @@ static void bias_point(const mjModel* m, const mjData* d, const mjtNum* acc, int
   const mjtNum* cvel = d->cvel + 6 * b;
   const mjtNum* A = acc + 6 * b;
   mjtNum r[3], tmp[3];
-  tnu_sub3(r, p, d->subtree_com + 3 * m->body_rootid[b]);
+  mju_sub3(r, p, d->subtree_com + 3 * m->body_rootid[b]);
 
   // velocity
-  tnu_cross(tmp, cvel, r);
-  tnu_add3(vel, cvel + 3, tmp);
+  mju_cross(tmp, cvel, r);
+  mju_add3(vel, cvel + 3, tmp);
 
   // acceleration
-  tnu_cross(tmp, A, r);
-  tnu_add3(pacc, A + 3, tmp);
-  tnu_cross(tmp, cvel, vel);
-  tnu_addTo3(pacc, tmp);
+  mju_cross(tmp, A, r);
+  mju_add3(pacc, A + 3, tmp);
+  mju_cross(tmp, cvel, vel);
+  mju_addTo3(pacc, tmp);
 }
 
 /* d/dt(dL/dt) - J*qacc of the straight segment between sites s0 and s1 */
 static mjtNum bias_segment(const mjModel* m, const mjData* d, const mjtNum* acc, int s0, int s1) {
   mjtNum dp[3], v0[3], v1[3], a0[3], a1[3], dv[3], da[3];
-  tnu_sub3(dp, d->site_xpos + 3 * s1, d->site_xpos + 3 * s0);
-  mjtNum len = tnu_norm3(dp);
+  mju_sub3(dp, d->site_xpos + 3 * s1, d->site_xpos + 3 * s0);
+  mjtNum len = mju_norm3(dp);
   if (len < mjMINVAL) {
     return 0;
   }
@@ -125,13 +125,13 @@ static mjtNum bias_segment(const mjModel* m, const mjData* d, const mjtNum* acc,
   // relative velocity and velocity-product acceleration of the end points
   bias_point(m, d, acc, m->site_bodyid[s0], d->site_xpos + 3 * s0, v0, a0);
   bias_point(m, d, acc, m->site_bodyid[s1], d->site_xpos + 3 * s1, v1, a1);
-  tnu_sub3(dv, v1, v0);
-  tnu_sub3(da, a1, a0);
+  mju_sub3(dv, v1, v0);
+  mju_sub3(da, a1, a0);
 
   // rotation of the unit direction (perpendicular velocity) plus its acceleration
   mjtNum u[3] = {dp[0] / len, dp[1] / len, dp[2] / len};
-  mjtNum along = tnu_dot3(u, dv);
-  return (tnu_dot3(dv, dv) - along * along) / len + tnu_dot3(u, da);
+  mjtNum along = mju_dot3(u, dv);
+  return (mju_dot3(dv, dv) - along * along) / len + mju_dot3(u, da);
 }
 
 /* Jdot*qvel of tendon t: its site-to-site segments, each divided by the active pulley
@@ -153,7 +153,7 @@ static mjtNum bias_tendon_jdot(const mjModel* m, const mjData* d, const mjtNum* 
 }
 
 /* qfrc += armature * J' * (Jdot*qvel) for every spatial tendon with armature */
-void tn_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
+void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
   // anything to do?
   int any = 0;
   for (int t = 0; t < m->ntendon && !any; t++) {

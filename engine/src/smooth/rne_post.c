@@ -49,11 +49,11 @@ static void add_external(const mjModel* m, mjData* d, int body, const mjtNum for
   }
   mjtNum wrench[6], spatial[6];
   if (torque) {
-    tnu_copy3(wrench, torque);
+    mju_copy3(wrench, torque);
   } else {
-    tnu_zero3(wrench);
+    mju_zero3(wrench);
   }
-  tnu_copy3(wrench + 3, force);
+  mju_copy3(wrench + 3, force);
   mju_transformSpatial(spatial, wrench, 1, d->subtree_com + 3 * m->body_rootid[body], pnt,
                        NULL);
   mju_addToScl(d->cfrc_ext + 6 * body, spatial, sign, 6);
@@ -68,8 +68,8 @@ static void external_contacts(const mjModel* m, mjData* d) {
     }
     mjtNum local[6], force[3], torque[3];
     mj_contactForce(m, d, i, local);
-    tnu_mulMatTVec3(force, con->frame, local);
-    tnu_mulMatTVec3(torque, con->frame, local + 3);
+    mju_mulMatTVec3(force, con->frame, local);
+    mju_mulMatTVec3(torque, con->frame, local + 3);
     add_external(m, d, m->geom_bodyid[con->geom1], force, torque, con->pos, -1);
     add_external(m, d, m->geom_bodyid[con->geom2], force, torque, con->pos, 1);
   }
@@ -81,11 +81,11 @@ static int eq_anchor(const mjModel* m, const mjData* d, int eq, int k, const mjt
                      mjtNum pnt[3]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
-    tnu_copy3(pnt, d->site_xpos + 3 * id);
+    mju_copy3(pnt, d->site_xpos + 3 * id);
     return m->site_bodyid[id];
   }
-  tnu_mulMatVec3(pnt, d->xmat + 9 * id, local);
-  tnu_addTo3(pnt, d->xpos + 3 * id);
+  mju_mulMatVec3(pnt, d->xmat + 9 * id, local);
+  mju_addTo3(pnt, d->xpos + 3 * id);
   return id;
 }
 
@@ -93,7 +93,7 @@ static int eq_anchor(const mjModel* m, const mjData* d, int eq, int k, const mjt
 static void eq_quat(const mjModel* m, const mjData* d, int eq, int k, mjtNum quat[4]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
-    tnu_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
+    mju_mulQuat(quat, d->xquat + 4 * m->site_bodyid[id], m->site_quat + 4 * id);
   } else {
     mju_copy4(quat, d->xquat + 4 * id);
   }
@@ -110,15 +110,15 @@ static void weld_torque(const mjModel* m, const mjData* d, int eq, const mjtNum 
   if (m->eq_objtype[eq] == mjOBJ_SITE) {
     mju_copy4(q1r, q1);
   } else {
-    tnu_mulQuat(q1r, q1, data + 6);
+    mju_mulQuat(q1r, q1, data + 6);
   }
   mju_negQuat(negq2, q2);
   for (int k = 0; k < 3; k++) {
     mjtNum axis[3] = {0, 0, 0}, qa[4], qb[4];
     axis[k] = 1;
     mju_mulQuatAxis(qa, negq2, axis);
-    tnu_mulQuat(qb, qa, q1r);
-    torque[k] = 0.5 * data[10] * tnu_dot3(qb + 1, frot);
+    mju_mulQuat(qb, qa, q1r);
+    torque[k] = 0.5 * data[10] * mju_dot3(qb + 1, frot);
   }
 }
 
@@ -175,7 +175,7 @@ static void external_forces(const mjModel* m, mjData* d) {
 static void body_accelerations(const mjModel* m, mjData* d) {
   mju_zero(d->cacc, 6);
   if (!(m->opt.disableflags & mjDSBL_GRAVITY)) {
-    tnu_scl3(d->cacc + 3, m->opt.gravity, -1);
+    mju_scl3(d->cacc + 3, m->opt.gravity, -1);
   }
   for (int b = 1; b < m->nbody; b++) {
     int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
@@ -183,11 +183,11 @@ static void body_accelerations(const mjModel* m, mjData* d) {
     mjtNum tmp[6];
 
     // cacc = cacc_parent + cdof_dot * qvel + cdof * qacc
-    tn_mulDofVec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
-    tn_copy6(acc, d->cacc + 6 * m->body_parentid[b]);
-    tn_addTo6(acc, tmp);
-    tn_mulDofVec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
-    tn_addTo6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
+    copy6(acc, d->cacc + 6 * m->body_parentid[b]);
+    add_to6(acc, tmp);
+    mul_dof_vec(tmp, d->cdof + 6 * dofadr, d->qacc + dofadr, dofnum);
+    add_to6(acc, tmp);
   }
 }
 
@@ -199,14 +199,14 @@ static void internal_forces(const mjModel* m, mjData* d) {
     const mjtNum* cvel = d->cvel + 6 * b;
     mjtNum* frc = d->cfrc_int + 6 * b;
     mjtNum tmp[6], tmp1[6];
-    tnu_mulInertVec(frc, cinert, d->cacc + 6 * b);
-    tnu_mulInertVec(tmp, cinert, cvel);
-    tnu_crossForce(tmp1, cvel, tmp);
-    tn_addTo6(frc, tmp1);
+    mju_mulInertVec(frc, cinert, d->cacc + 6 * b);
+    mju_mulInertVec(tmp, cinert, cvel);
+    mju_crossForce(tmp1, cvel, tmp);
+    add_to6(frc, tmp1);
     mju_subFrom(frc, d->cfrc_ext + 6 * b, 6);
   }
   for (int b = m->nbody - 1; b > 0; b--) {
-    tn_addTo6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
+    add_to6(d->cfrc_int + 6 * m->body_parentid[b], d->cfrc_int + 6 * b);
   }
 }
 

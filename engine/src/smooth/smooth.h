@@ -10,6 +10,8 @@
 
 #include <torsion/torsion.h>
 
+#include "util/util_inline.h"
+
 /* how a child frame relates to its body's frames (values of MuJoCo's mjtSameFrame) */
 enum {
   tnSAMEFRAME_NONE = 0,  /* general pose */
@@ -22,59 +24,72 @@ enum {
 /* Global pose of a frame given in body `body`'s local coordinates: xpos = xmat*pos + body
  * position, xmat = rotation of (xquat*quat). Either output may be NULL (then its input is
  * ignored). `sameframe` (tnSAMEFRAME_*) allows copying the body's pose instead. */
-void tn_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
-                     const mjtNum quat[4], int body, int sameframe);
+void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                      const mjtNum quat[4], int body, int sameframe);
 
 /* Sparse L'DL factorization in place of a symmetric positive definite matrix `mat` with
  * M's CSR layout (m->M_rownnz/M_rowadr/M_colind). On return the off-diagonal slots hold L
  * (unit lower triangular), the diagonal slots D, and diaginv = 1/D. A diagonal below
  * mjMINVAL is clamped and reported as mjWARN_INERTIA. */
-void tn_factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv);
+void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv);
 
-/* Solve (L'DL) x = x in place for n vectors of length nv, given a factor from tn_factorLD. */
-void tn_solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv);
+/* Solve (L'DL) x = x in place for n vectors of length nv, given a factor from tn__factorLD. */
+void tn__solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv);
 
 /* qfrc += J' * [force; torque] for a force and torque (either may be NULL) applied at
  * global `point` on `body` (J: the point's Jacobians, see mj_jac). Walks only the body's
  * dof chain: no scratch memory, O(depth) work. */
-void tn_jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3], const mjtNum torque[3],
-                   const mjtNum point[3], int body, mjtNum* qfrc);
+void tn__jacApplyFT(const mjModel* m, const mjData* d, const mjtNum force[3],
+                    const mjtNum torque[3], const mjtNum point[3], int body, mjtNum* qfrc);
 
 /* J (nv) += scale * dir' (jacp(p1 on b1) - jacp(p0 on b0)): a tendon segment's Jacobian
  * row, over the two bodies' dof chains only (bitwise as the dense difference of mj_jac). */
-void tn_jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
-                      const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale);
+void tn__jacSegmentAdd(const mjModel* m, const mjData* d, mjtNum* J, const mjtNum dir[3],
+                       const mjtNum p0[3], int b0, const mjtNum p1[3], int b1, mjtNum scale);
 
 /* qfrc += the joint-space image of every body's d->xfrc_applied (at the body's com). */
-void tn_xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc);
+void tn__xfrcAccumulate(const mjModel* m, const mjData* d, mjtNum* qfrc);
 
 /* M += tendon armature: for each tendon k, armature_k * ten_J[k]' ten_J[k] restricted to
  * M's sparsity pattern (called by mj_crb after the tendon Jacobians are known). */
-void tn_tendonArmature(const mjModel* m, mjData* d);
+void tn__tendonArmature(const mjModel* m, mjData* d);
 
 /* qfrc += armature * J' * (Jdot*qvel) for every spatial tendon with armature (the bias
  * force that goes with the tendon armature added to M; after mj_rne in mj_fwdVelocity). */
-void tn_tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
+void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
 
 /* ---- small fixed-size helpers for the hot loops (no calls; the same order of floating-point
  * operations as the corresponding mju_ functions, so results are identical) ---- */
 
+/* last dof that moves body (or -1), skipping ancestors without dofs */
+int tn__bodyLastDof(const mjModel* m, int body);
+
+/* velocity of a point moved by one dof: the dof's column of the point's translational
+ * Jacobian, v + w x offset with cdof = (w, v) and offset the point relative to the tree's com */
+static inline void dof_point_vel(mjtNum res[3], const mjtNum cdof[6], const mjtNum offset[3]) {
+  mjtNum w_x_offset[3];
+  mju_cross(w_x_offset, cdof, offset);
+  res[0] = cdof[3] + w_x_offset[0];
+  res[1] = cdof[4] + w_x_offset[1];
+  res[2] = cdof[5] + w_x_offset[2];
+}
+
 /* res = v (6 numbers) */
-static inline void tn_copy6(mjtNum res[6], const mjtNum v[6]) {
+static inline void copy6(mjtNum res[6], const mjtNum v[6]) {
   for (int k = 0; k < 6; k++) {
     res[k] = v[k];
   }
 }
 
 /* res += v (6 numbers) */
-static inline void tn_addTo6(mjtNum res[6], const mjtNum v[6]) {
+static inline void add_to6(mjtNum res[6], const mjtNum v[6]) {
   for (int k = 0; k < 6; k++) {
     res[k] += v[k];
   }
 }
 
 /* res = v (9 numbers) */
-static inline void tn_copy9(mjtNum res[9], const mjtNum v[9]) {
+static inline void copy9(mjtNum res[9], const mjtNum v[9]) {
   for (int k = 0; k < 9; k++) {
     res[k] = v[k];
   }
@@ -82,7 +97,7 @@ static inline void tn_copy9(mjtNum res[9], const mjtNum v[9]) {
 
 /* res = sum over n consecutive 6D dofs of dof[i]*vec[i], accumulated in dof order (as
  * mju_mulDofVec); zero when n = 0 */
-static inline void tn_mulDofVec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
+static inline void mul_dof_vec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
   if (n <= 0) {
     for (int k = 0; k < 6; k++) {
       res[k] = 0;

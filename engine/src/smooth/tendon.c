@@ -13,7 +13,7 @@
 #include "smooth/tendon_wrap.h"
 
 /* fixed tendon: length and Jacobian are linear in the joint coordinates */
-static void fixedTendon(const mjModel* m, mjData* d, int i) {
+static void fixed_tendon(const mjModel* m, mjData* d, int i) {
   int adr = m->tendon_adr[i], num = m->tendon_num[i];
   mjtNum* J = d->ten_J + (size_t)i*m->nv;
 
@@ -28,8 +28,8 @@ static void fixedTendon(const mjModel* m, mjData* d, int i) {
 }
 
 /* add the gradient of |p1 - p0| (p0 on body b0, p1 on body b1), scaled, to J */
-static void addSegmentJacobian(const mjModel* m, mjData* d, mjtNum* J, const mjtNum p0[3],
-                               int b0, const mjtNum p1[3], int b1, mjtNum scale) {
+static void add_segment_jacobian(const mjModel* m, mjData* d, mjtNum* J, const mjtNum p0[3], int b0,
+                                 const mjtNum p1[3], int b1, mjtNum scale) {
   mjtNum dir[3];
 
   // unit direction of the segment
@@ -37,12 +37,11 @@ static void addSegmentJacobian(const mjModel* m, mjData* d, mjtNum* J, const mjt
   mju_normalize3(dir);
 
   // dir' times the difference of the end-point Jacobians, on their dof chains
-  tn_jacSegmentAdd(m, d, J, dir, p0, b0, p1, b1, scale);
+  tn__jacSegmentAdd(m, d, J, dir, p0, b0, p1, b1, scale);
 }
 
 /* record one path point for visualisation */
-static void recordPoint(mjData* d, int* wrapcount, int tendon, const mjtNum pos[3],
-                        int obj) {
+static void record_point(mjData* d, int* wrapcount, int tendon, const mjtNum pos[3], int obj) {
   mju_copy3(d->wrap_xpos + 3*(*wrapcount), pos);
   d->wrap_obj[*wrapcount] = obj;
   d->ten_wrapnum[tendon]++;
@@ -50,7 +49,7 @@ static void recordPoint(mjData* d, int* wrapcount, int tendon, const mjtNum pos[
 }
 
 /* spatial tendon: sites, wrapping geoms and pulleys */
-static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
+static void spatial_tendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
   int adr = m->tendon_adr[i], num = m->tendon_num[i];
   mjtNum* J = d->ten_J + (size_t)i*m->nv;
   mjtNum divisor = 1;
@@ -64,7 +63,7 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
       if (type0 == mjWRAP_PULLEY) {
         mjtNum zero[3] = {0, 0, 0};
         divisor = m->wrap_prm[adr + j];
-        recordPoint(d, wrapcount, i, zero, -2);
+        record_point(d, wrapcount, i, zero, -2);
       }
       continue;
     }
@@ -83,9 +82,9 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
       int sideid = mju_round(m->wrap_prm[adr + j + 1]);
       geom = id1;
       id1 = m->wrap_objid[adr + j + 2];
-      wlen = tn_wrap(pnt + 3, d->site_xpos + 3*id0, d->site_xpos + 3*id1,
-                     d->geom_xpos + 3*geom, d->geom_xmat + 9*geom, m->geom_size[3*geom],
-                     type1, sideid >= 0 ? d->site_xpos + 3*sideid : NULL);
+      wlen = tn__wrap(pnt + 3, d->site_xpos + 3 * id0, d->site_xpos + 3 * id1,
+                      d->geom_xpos + 3 * geom, d->geom_xmat + 9 * geom, m->geom_size[3 * geom],
+                      type1, sideid >= 0 ? d->site_xpos + 3 * sideid : NULL);
     }
 
     // complete the piece: straight, or straight - surface - straight
@@ -105,16 +104,16 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
     // Jacobian: straight pieces whose ends move with different bodies
     for (int k = 0; k < npnt - 1; k++) {
       if (body[k] != body[k + 1]) {
-        addSegmentJacobian(m, d, J, pnt + 3*k, body[k], pnt + 3*k + 3, body[k + 1],
-                           1 / divisor);
+        add_segment_jacobian(m, d, J, pnt + 3 * k, body[k], pnt + 3 * k + 3, body[k + 1],
+                             1 / divisor);
       }
     }
 
     // record the start site and the tangent points
-    recordPoint(d, wrapcount, i, pnt, -1);
+    record_point(d, wrapcount, i, pnt, -1);
     if (npnt == 4) {
-      recordPoint(d, wrapcount, i, pnt + 3, geom);
-      recordPoint(d, wrapcount, i, pnt + 6, geom);
+      record_point(d, wrapcount, i, pnt + 3, geom);
+      record_point(d, wrapcount, i, pnt + 6, geom);
     }
 
     // skip the geom; record the end site at the end of a branch
@@ -122,7 +121,7 @@ static void spatialTendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
       j++;
     }
     if (j == num - 2 || m->wrap_type[adr + j + 2] == mjWRAP_PULLEY) {
-      recordPoint(d, wrapcount, i, d->site_xpos + 3*id1, -1);
+      record_point(d, wrapcount, i, d->site_xpos + 3 * id1, -1);
     }
   }
 }
@@ -147,9 +146,9 @@ void mj_tendon(const mjModel* m, mjData* d) {
       continue;
     }
     if (m->wrap_type[m->tendon_adr[i]] == mjWRAP_JOINT) {
-      fixedTendon(m, d, i);
+      fixed_tendon(m, d, i);
     } else {
-      spatialTendon(m, d, i, &wrapcount);
+      spatial_tendon(m, d, i, &wrapcount);
     }
   }
 }

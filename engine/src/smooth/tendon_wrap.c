@@ -39,8 +39,8 @@ static mjtNum normalize2(mjtNum v[2]) {
 }
 
 /* 1 if the 2D segments a0-a1 and b0-b1 intersect (parallel segments never do) */
-static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0[2],
-                         const mjtNum b1[2]) {
+static int segments_cross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0[2],
+                          const mjtNum b1[2]) {
   // determinant of the two directions
   mjtNum det = (b1[1] - b0[1])*(a1[0] - a0[0]) - (b1[0] - b0[0])*(a1[1] - a0[1]);
   if (fabs(det) < mjMINVAL) {
@@ -56,7 +56,7 @@ static int segmentsCross(const mjtNum a0[2], const mjtNum a1[2], const mjtNum b0
 /* length of the arc between the circle points t0 and t1: the angle between them in
  * [0, pi], replaced by its complement to 2 pi when the orientation of (t0, t1) does not
  * match the candidate path `which` (0 or 1) */
-static mjtNum arcLength(const mjtNum t0[2], const mjtNum t1[2], int which, mjtNum r) {
+static mjtNum arc_length(const mjtNum t0[2], const mjtNum t1[2], int which, mjtNum r) {
   mjtNum u0[2] = {t0[0], t0[1]}, u1[2] = {t1[0], t1[1]};
   normalize2(u0);
   normalize2(u1);
@@ -73,7 +73,7 @@ static mjtNum arcLength(const mjtNum t0[2], const mjtNum t1[2], int which, mjtNu
 /* 2D wrap of the segment end[0..1]-end[2..3] around the circle of radius r at the origin;
  * side (2D, on the circle; may be NULL) selects the side. Writes the two tangent points
  * into pnt and returns the arc length between them, or -1 when the segment does not wrap. */
-static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, mjtNum r) {
+static mjtNum wrap_circle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side, mjtNum r) {
   mjtNum sq0 = end[0]*end[0] + end[1]*end[1];
   mjtNum sq1 = end[2]*end[2] + end[3]*end[3];
   mjtNum rr = r*r;
@@ -129,7 +129,7 @@ static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side,
     }
 
     // straight pieces crossing each other: worst rating
-    if (segmentsCross(end, cand[k], end + 2, cand[k] + 2)) {
+    if (segments_cross(end, cand[k], end + 2, cand[k] + 2)) {
       rating[k] = -10000;
     }
   }
@@ -141,14 +141,14 @@ static mjtNum wrapCircle(mjtNum pnt[4], const mjtNum end[4], const mjtNum* side,
   }
 
   // its straight pieces cross: no wrap
-  if (segmentsCross(end, pnt, end + 2, pnt + 2)) {
+  if (segments_cross(end, pnt, end + 2, pnt + 2)) {
     return -1;
   }
-  return arcLength(cand[best], cand[best] + 2, best, r);
+  return arc_length(cand[best], cand[best] + 2, best, r);
 }
 
 /* residual of the contact-point equation asin(a z) + asin(b z) - 2 asin(z) + g = 0 */
-static mjtNum insideResidual(mjtNum z, mjtNum a, mjtNum b, mjtNum g) {
+static mjtNum inside_residual(mjtNum z, mjtNum a, mjtNum b, mjtNum g) {
   return asin(a*z) + asin(b*z) - 2*asin(z) + g;
 }
 
@@ -159,7 +159,7 @@ static mjtNum insideResidual(mjtNum z, mjtNum a, mjtNum b, mjtNum g) {
  * found by Newton's method from just below z = 1 down to a residual of INSIDE_TOL.
  * Returns 0, or -1 when the segment does not wrap. Numerical trouble keeps the point in
  * the direction of the end points' midpoint. */
-static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
+static mjtNum wrap_inside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
   mjtNum len0 = sqrt(end[0]*end[0] + end[1]*end[1]);
   mjtNum len1 = sqrt(end[2]*end[2] + end[3]*end[3]);
   mjtNum dif[2] = {end[2] - end[0], end[3] - end[1]};
@@ -204,7 +204,7 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
 
   // start below z = 1; a positive residual there: keep the fallback
   mjtNum z = INSIDE_ZSTART;
-  mjtNum f = insideResidual(z, a, b, g);
+  mjtNum f = inside_residual(z, a, b, g);
   if (f > 0) {
     return 0;
   }
@@ -223,7 +223,7 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
       return 0;
     }
     z = znew;
-    f = insideResidual(z, a, b, g);
+    f = inside_residual(z, a, b, g);
     if (f > INSIDE_TOL) {
       return 0;
     }
@@ -256,8 +256,8 @@ static mjtNum wrapInside(mjtNum pnt[4], const mjtNum end[4], mjtNum r) {
 /* in-plane frame of the 2D problem: for the sphere, axis0 along p0 and axis1 completing
  * the plane of p0, p1 and the center (a fixed plane through p0 when they are in line);
  * for the cylinder, the cross-section axes x and y */
-static void wrapFrame(mjtNum axis0[3], mjtNum axis1[3], const mjtNum p0[3],
-                      const mjtNum p1[3], int type) {
+static void wrap_frame(mjtNum axis0[3], mjtNum axis1[3], const mjtNum p0[3], const mjtNum p1[3],
+                       int type) {
   // cylinder: cross-section plane
   if (type != mjWRAP_SPHERE) {
     axis0[0] = 1;
@@ -296,8 +296,8 @@ static void wrapFrame(mjtNum axis0[3], mjtNum axis1[3], const mjtNum p0[3],
 }
 
 /* wrap a segment around a sphere or cylinder; see tendon_wrap.h */
-mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
-               const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side) {
+mjtNum tn__wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
+                const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side) {
   mjtNum p0[3], p1[3], dif[3];
 
   // end points in the obstacle's frame
@@ -313,7 +313,7 @@ mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjt
 
   // 2D problem: end points in the in-plane frame
   mjtNum axis0[3], axis1[3];
-  wrapFrame(axis0, axis1, p0, p1, type);
+  wrap_frame(axis0, axis1, p0, p1, type);
   mjtNum end[4] = {mju_dot3(p0, axis0), mju_dot3(p0, axis1),
                    mju_dot3(p1, axis0), mju_dot3(p1, axis1)};
 
@@ -334,8 +334,8 @@ mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjt
 
   // 2D wrap: single contact point, or tangent points and the arc between them
   mjtNum pnt[4];
-  mjtNum wlen = inside ? wrapInside(pnt, end, radius)
-                       : wrapCircle(pnt, end, side ? side2 : NULL, radius);
+  mjtNum wlen =
+      inside ? wrap_inside(pnt, end, radius) : wrap_circle(pnt, end, side ? side2 : NULL, radius);
   if (wlen < 0) {
     return -1;
   }

@@ -13,7 +13,7 @@
  * the side site) may be NULL. Returns -1 when the segment does not wrap; otherwise writes
  * the two tangent points (global) into wpnt[0..5] and returns the length of the path on
  * the obstacle's surface between them. */
-mjtNum tn_wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
-               const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side);
+mjtNum tn__wrap(mjtNum wpnt[6], const mjtNum x0[3], const mjtNum x1[3], const mjtNum xpos[3],
+                const mjtNum xmat[9], mjtNum radius, int type, const mjtNum* side);
 
 #endif /* TORSION_SMOOTH_TENDON_WRAP_H */

@@ -17,8 +17,8 @@
 
 /* rotational part of a ball/free joint: length from the quaternion's rotation vector,
  * moment arm = gear axis (rotated into the child frame for jointinparent) */
-static mjtNum rotationalGear(mjtNum moment[3], const mjtNum qpos[4], const mjtNum gear[3],
-                             int inparent) {
+static mjtNum rotational_gear(mjtNum moment[3], const mjtNum qpos[4], const mjtNum gear[3],
+                              int inparent) {
   mjtNum quat[4], axis[3], gearaxis[3];
 
   // rotation vector of the normalized joint quaternion
@@ -40,7 +40,7 @@ static mjtNum rotationalGear(mjtNum moment[3], const mjtNum qpos[4], const mjtNu
 }
 
 /* joint and jointinparent transmissions */
-static void jointTransmission(const mjModel* m, mjData* d, int i) {
+static void joint_transmission(const mjModel* m, mjData* d, int i) {
   int jnt = m->actuator_trnid[2*i];
   int qadr = m->jnt_qposadr[jnt], dadr = m->jnt_dofadr[jnt];
   int inparent = (m->actuator_trntype[i] == mjTRN_JOINTINPARENT);
@@ -57,20 +57,20 @@ static void jointTransmission(const mjModel* m, mjData* d, int i) {
 
     case mjJNT_BALL:
       // ball joint: 3D gear on the rotation vector
-      d->actuator_length[i] = rotationalGear(moment + dadr, d->qpos + qadr, gear, inparent);
+      d->actuator_length[i] = rotational_gear(moment + dadr, d->qpos + qadr, gear, inparent);
       break;
 
     case mjJNT_FREE:
       // free joint: 6D gear on the translation and rotation dofs, length fixed at zero
       d->actuator_length[i] = 0;
       mju_copy3(moment + dadr, gear);
-      rotationalGear(moment + dadr + 3, d->qpos + qadr + 3, gear + 3, inparent);
+      rotational_gear(moment + dadr + 3, d->qpos + qadr + 3, gear + 3, inparent);
       break;
   }
 }
 
 /* tendon transmission: gear times tendon length and Jacobian */
-static void tendonTransmission(const mjModel* m, mjData* d, int i) {
+static void tendon_transmission(const mjModel* m, mjData* d, int i) {
   int nv = m->nv, ten = m->actuator_trnid[2*i];
   mjtNum gear = m->actuator_gear[6*i];
 
@@ -79,7 +79,7 @@ static void tendonTransmission(const mjModel* m, mjData* d, int i) {
 }
 
 /* site transmission without refsite: gear as a wrench in the site frame */
-static void siteWrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr) {
+static void site_wrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr) {
   int nv = m->nv, id = m->actuator_trnid[2*i];
   const mjtNum* gear = m->actuator_gear + 6*i;
   const mjtNum* xmat = d->site_xmat + 9*id;
@@ -98,7 +98,7 @@ static void siteWrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* 
 }
 
 /* the deepest dof shared by the kinematic chains of two sites, -1 if none */
-static int commonDof(const mjModel* m, int site0, int site1) {
+static int common_dof(const mjModel* m, int site0, int site1) {
   int b0 = m->body_weldid[m->site_bodyid[site0]], b1 = m->body_weldid[m->site_bodyid[site1]];
   int dof0 = m->body_dofadr[b0] + m->body_dofnum[b0] - 1;
   int dof1 = m->body_dofadr[b1] + m->body_dofnum[b1] - 1;
@@ -122,7 +122,7 @@ static int commonDof(const mjModel* m, int site0, int site1) {
 
 /* zero the columns of a 3 x nv Jacobian for a dof and its ancestors: motion shared by both
  * sites moves the reference frame with the site */
-static void clearCommon(const mjModel* m, mjtNum* jac, int dof) {
+static void clear_common(const mjModel* m, mjtNum* jac, int dof) {
   int nv = m->nv;
   for (; dof >= 0; dof = m->dof_parentid[dof]) {
     jac[dof] = jac[nv + dof] = jac[2*nv + dof] = 0;
@@ -130,15 +130,15 @@ static void clearCommon(const mjModel* m, mjtNum* jac, int dof) {
 }
 
 /* site transmission with refsite: the site's pose relative to the reference site */
-static void siteRelative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
-                         mjtNum* jacref, mjtNum* tmp) {
+static void site_relative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
+                          mjtNum* jacref, mjtNum* tmp) {
   int nv = m->nv, id = m->actuator_trnid[2*i], ref = m->actuator_trnid[2*i + 1];
   const mjtNum* gear = m->actuator_gear + 6*i;
   const mjtNum* refmat = d->site_xmat + 9*ref;
   mjtNum* moment = d->actuator_moment + (size_t)i*nv;
   mjtNum dif[3], vec[3], wrench[3];
 
-  int common = commonDof(m, id, ref);
+  int common = common_dof(m, id, ref);
   mju_zero(moment, nv);
   d->actuator_length[i] = 0;
 
@@ -151,7 +151,7 @@ static void siteRelative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum
     // relative Jacobian projected on the gear in the world frame
     mj_jacSite(m, d, jacref, NULL, ref);
     mju_subFrom(jac, jacref, 3*nv);
-    clearCommon(m, jac, common);
+    clear_common(m, jac, common);
     mju_mulMatVec3(wrench, refmat, gear);
     mju_mulMatTVec(moment, jac, wrench, 3, nv);
   }
@@ -169,7 +169,7 @@ static void siteRelative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum
     // relative rotational Jacobian projected on the gear in the world frame
     mj_jacSite(m, d, NULL, jacref, ref);
     mju_subFrom(jacr, jacref, 3*nv);
-    clearCommon(m, jacr, common);
+    clear_common(m, jacr, common);
     mju_mulMatVec3(wrench, refmat, gear + 3);
     mju_mulMatTVec(tmp, jacr, wrench, 3, nv);
     mju_addTo(moment, tmp, nv);
@@ -177,8 +177,8 @@ static void siteRelative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum
 }
 
 /* slider-crank: slider travel from the crank pin position and the rod length */
-static void sliderCrank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacp,
-                        mjtNum* jacaxis) {
+static void slider_crank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacp,
+                         mjtNum* jacaxis) {
   int nv = m->nv, crank = m->actuator_trnid[2*i], slider = m->actuator_trnid[2*i + 1];
   mjtNum gear = m->actuator_gear[6*i], rod = m->actuator_cranklength[i];
   const mjtNum* smat = d->site_xmat + 9*slider;
@@ -235,8 +235,8 @@ static void sliderCrank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum*
 
 /* body transmission (adhesion): minus the average normal Jacobian of the body's contacts;
  * active contacts through their efc rows, contacts excluded by the gap directly */
-static void bodyContacts(const mjModel* m, mjData* d, int i, mjtNum* weight, mjtNum* excluded,
-                         mjtNum* jac1, mjtNum* jac2) {
+static void body_contacts(const mjModel* m, mjData* d, int i, mjtNum* weight, mjtNum* excluded,
+                          mjtNum* jac1, mjtNum* jac2) {
   int nv = m->nv, body = m->actuator_trnid[2*i];
   mjtNum* moment = d->actuator_moment + (size_t)i*nv;
 
@@ -317,30 +317,22 @@ void mj_transmission(const mjModel* m, mjData* d) {
   for (int i = 0; i < nu; i++) {
     switch (m->actuator_trntype[i]) {
       case mjTRN_JOINT:
-      case mjTRN_JOINTINPARENT:
-        jointTransmission(m, d, i);
-        break;
+      case mjTRN_JOINTINPARENT: joint_transmission(m, d, i); break;
 
-      case mjTRN_TENDON:
-        tendonTransmission(m, d, i);
-        break;
+      case mjTRN_TENDON: tendon_transmission(m, d, i); break;
 
       case mjTRN_SITE:
         mj_jacSite(m, d, jac, jacr, m->actuator_trnid[2*i]);
         if (m->actuator_trnid[2*i + 1] < 0) {
-          siteWrench(m, d, i, jac, jacr);
+          site_wrench(m, d, i, jac, jacr);
         } else {
-          siteRelative(m, d, i, jac, jacr, jac3, row);
+          site_relative(m, d, i, jac, jacr, jac3, row);
         }
         break;
 
-      case mjTRN_SLIDERCRANK:
-        sliderCrank(m, d, i, jac, jacr, jac3);
-        break;
+      case mjTRN_SLIDERCRANK: slider_crank(m, d, i, jac, jacr, jac3); break;
 
-      case mjTRN_BODY:
-        bodyContacts(m, d, i, weight, row, jac, jacr);
-        break;
+      case mjTRN_BODY: body_contacts(m, d, i, weight, row, jac, jacr); break;
 
       default:
         // unsupported transmission: report once, leave length and moment at zero

@@ -14,10 +14,10 @@
 static void vel_rotations(const mjData* d, int dof, mjtNum cvel[6], mjtNum* cdofdot) {
   mjtNum tmp[6];
   for (int k = 0; k < 3; k++) {
-    tnu_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
+    mju_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
   }
-  tn_mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-  tn_addTo6(cvel, tmp);
+  mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+  add_to6(cvel, tmp);
 }
 
 /* cvel and cdof_dot of body b from its parent's velocity and its own dofs */
@@ -26,7 +26,7 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
   mjtNum cvel[6], tmp[6];
 
   // start from the parent's velocity
-  tn_copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
+  copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
 
   for (int j = 0; j < dofnum; j++) {
     int dof = dofadr + j;
@@ -36,8 +36,8 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
       // free: translations first (no cdof_dot), then rotations like a ball
       case mjJNT_FREE:
         mju_zero(cdofdot, 18);
-        tn_mulDofVec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-        tn_addTo6(cvel, tmp);
+        mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
+        add_to6(cvel, tmp);
         vel_rotations(d, dof + 3, cvel, cdofdot + 18);
         j += 5;
         break;
@@ -50,13 +50,13 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
 
       // hinge or slide: cdof_dot from the velocity before this dof
       default:
-        tnu_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
-        tnu_addToScl(cvel, d->cdof + 6 * dof, d->qvel[dof], 6);
+        mju_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
+        mju_addToScl(cvel, d->cdof + 6 * dof, d->qvel[dof], 6);
         break;
     }
   }
 
-  tn_copy6(d->cvel + 6 * b, cvel);
+  copy6(d->cvel + 6 * b, cvel);
 }
 
 /* com-based velocities of all bodies and cdof_dot of all dofs */
@@ -83,14 +83,14 @@ static void subtree_bodies(const mjModel* m, mjData* d, mjtNum* body_vel) {
 
     // linear momentum
     vel_bodycom(m, d, b, vel);
-    tnu_scl3(d->subtree_linvel + 3 * b, vel + 3, m->body_mass[b]);
+    mju_scl3(d->subtree_linvel + 3 * b, vel + 3, m->body_mass[b]);
 
     // angular momentum: inertia applied in the principal frame
-    tnu_mulMatTVec3(w, ximat, vel);
+    mju_mulMatTVec3(w, ximat, vel);
     w[0] *= inertia[0];
     w[1] *= inertia[1];
     w[2] *= inertia[2];
-    tnu_mulMatVec3(d->subtree_angmom + 3 * b, ximat, w);
+    mju_mulMatVec3(d->subtree_angmom + 3 * b, ximat, w);
   }
 }
 
@@ -98,9 +98,9 @@ static void subtree_bodies(const mjModel* m, mjData* d, mjtNum* body_vel) {
 static void subtree_linvel(const mjModel* m, mjData* d) {
   for (int b = m->nbody - 1; b >= 0; b--) {
     if (b > 0) {
-      tnu_addTo3(d->subtree_linvel + 3 * m->body_parentid[b], d->subtree_linvel + 3 * b);
+      mju_addTo3(d->subtree_linvel + 3 * m->body_parentid[b], d->subtree_linvel + 3 * b);
     }
-    tnu_scl3(d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * b,
+    mju_scl3(d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * b,
              1 / mju_max(mjMINVAL, m->body_subtreemass[b]));
   }
 }
@@ -112,19 +112,19 @@ static void subtree_angmom(const mjModel* m, mjData* d, const mjtNum* body_vel) 
     mjtNum dx[3], dv[3], dp[3], dL[3];
 
     // the body's own momentum relative to its subtree's com
-    tnu_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
-    tnu_sub3(dv, body_vel + 6 * b + 3, d->subtree_linvel + 3 * b);
-    tnu_scl3(dp, dv, m->body_mass[b]);
-    tnu_cross(dL, dx, dp);
-    tnu_addTo3(d->subtree_angmom + 3 * b, dL);
+    mju_sub3(dx, d->xipos + 3 * b, d->subtree_com + 3 * b);
+    mju_sub3(dv, body_vel + 6 * b + 3, d->subtree_linvel + 3 * b);
+    mju_scl3(dp, dv, m->body_mass[b]);
+    mju_cross(dL, dx, dp);
+    mju_addTo3(d->subtree_angmom + 3 * b, dL);
 
     // the subtree's momentum, moved to the parent's subtree com
-    tnu_addTo3(d->subtree_angmom + 3 * parent, d->subtree_angmom + 3 * b);
-    tnu_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * parent);
-    tnu_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * parent);
-    tnu_scl3(dv, dv, m->body_subtreemass[b]);
-    tnu_cross(dL, dx, dv);
-    tnu_addTo3(d->subtree_angmom + 3 * parent, dL);
+    mju_addTo3(d->subtree_angmom + 3 * parent, d->subtree_angmom + 3 * b);
+    mju_sub3(dx, d->subtree_com + 3 * b, d->subtree_com + 3 * parent);
+    mju_sub3(dv, d->subtree_linvel + 3 * b, d->subtree_linvel + 3 * parent);
+    mju_scl3(dv, dv, m->body_subtreemass[b]);
+    mju_cross(dL, dx, dv);
+    mju_addTo3(d->subtree_angmom + 3 * parent, dL);
   }
 }
 

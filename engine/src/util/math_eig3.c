@@ -5,7 +5,7 @@
  * find the principal axes of body inertias, and tests compare body_inertia and body_iquat
  * with MuJoCo's, so the pivoting, rotation formula, stopping rule and the final ordering
  * (decreasing eigenvalues, reached by quarter-turn rotations) all follow MuJoCo.
- * tn_eig3Compiler and tn_eig3Tol (declared in compiler/compile_helpers.h) are the
+ * tn__eig3Compiler and tn__eig3Tol (declared in compiler/compile_helpers.h) are the
  * compiler's variants (body inertias; mesh principal axes with a looser tolerance). */
 #include <math.h>
 
@@ -65,8 +65,8 @@ static void eig3_rotation(mjtNum rot[4], const mjtNum D[9], int r, int c, int k)
 /* the decomposition with tolerances relative to the input's largest entry: eps stops the
  * rotations, sorteps leaves near-equal eigenvalues in place; renormalize selects whether the
  * sorting turns renormalize the frame */
-int tn_eig3Tol(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9],
-               mjtNum eps, mjtNum sorteps, int renormalize) {
+int tn__eig3Tol(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9], mjtNum eps,
+                mjtNum sorteps, int renormalize) {
   mjtNum D[9], rot[4];
   int iter;
 
@@ -128,11 +128,11 @@ int tn_eig3Tol(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum 
 
 /* eigenvalues (decreasing), eigenvectors (columns of eigvec) and their frame quaternion */
 int mju_eig3(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return tn_eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 1);
+  return tn__eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 1);
 }
 
 /* the compiler's variant: MuJoCo's compiled body_iquat keeps the sorting turns
  * unrenormalized (norm off by ~1e-15), so body frames match MuJoCo's bit for bit */
-int tn_eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
-  return tn_eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 0);
+int tn__eig3Compiler(mjtNum eigval[3], mjtNum eigvec[9], mjtNum quat[4], const mjtNum mat[9]) {
+  return tn__eig3Tol(eigval, eigvec, quat, mat, EIG3_EPS, EIG3_SORTEPS, 0);
 }

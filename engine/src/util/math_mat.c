@@ -1,7 +1,7 @@
 /* util/math_mat.c — dense row-major matrix products, transpose and Cholesky.
  *
  * Products are organized so the inner loop is a contiguous dot product or axpy: row-times-
- * vector uses tnu_dot, transposed products accumulate scaled rows (skipping zero scales,
+ * vector uses mju_dot, transposed products accumulate scaled rows (skipping zero scales,
  * which keeps sparse-ish Jacobians cheap). The Cholesky factor is the lower triangle of the
  * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is. */
 #include <math.h>
@@ -12,7 +12,7 @@
 /* res[nr] = mat * vec */
 void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
   for (int r = 0; r < nr; r++) {
-    res[r] = tnu_dot(mat + (size_t)r * nc, vec, nc);
+    res[r] = mju_dot(mat + (size_t)r * nc, vec, nc);
   }
 }
 
@@ -24,7 +24,7 @@ void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, i
   for (int r = 0; r < nr; r++) {
     mjtNum s = vec[r];
     if (s != 0) {
-      tnu_addToScl(res, mat + (size_t)r * nc, s, nc);
+      mju_addToScl(res, mat + (size_t)r * nc, s, nc);
     }
   }
 }
@@ -33,7 +33,7 @@ void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, i
 mjtNum mju_mulVecMatVec(const mjtNum* vec1, const mjtNum* mat, const mjtNum* vec2, int n) {
   mjtNum res = 0;
   for (int r = 0; r < n; r++) {
-    res += vec1[r] * tnu_dot(mat + (size_t)r * n, vec2, n);
+    res += vec1[r] * mju_dot(mat + (size_t)r * n, vec2, n);
   }
   return res;
 }
@@ -57,7 +57,7 @@ void mju_mulMatMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, 
     for (int k = 0; k < c1; k++) {
       mjtNum s = mat1[(size_t)i * c1 + k];
       if (s != 0) {
-        tnu_addToScl(res + (size_t)i * c2, mat2 + (size_t)k * c2, s, c2);
+        mju_addToScl(res + (size_t)i * c2, mat2 + (size_t)k * c2, s, c2);
       }
     }
   }
@@ -68,7 +68,7 @@ void mju_mulMatMatT(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
                     int r2) {
   for (int i = 0; i < r1; i++) {
     for (int j = 0; j < r2; j++) {
-      res[(size_t)i * r2 + j] = tnu_dot(mat1 + (size_t)i * c1, mat2 + (size_t)j * c1, c1);
+      res[(size_t)i * r2 + j] = mju_dot(mat1 + (size_t)i * c1, mat2 + (size_t)j * c1, c1);
     }
   }
 }
@@ -83,7 +83,7 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
     for (int j = 0; j < c1; j++) {
       mjtNum s = mat1[(size_t)i * c1 + j];
       if (s != 0) {
-        tnu_addToScl(res + (size_t)j * c2, mat2 + (size_t)i * c2, s, c2);
+        mju_addToScl(res + (size_t)j * c2, mat2 + (size_t)i * c2, s, c2);
       }
     }
   }
@@ -101,7 +101,7 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     // pivot: A_jj minus the squared norm of row j of L so far
     mjtNum piv = rowj[j];
     if (j) {
-      piv -= tnu_dot(rowj, rowj, j);
+      piv -= mju_dot(rowj, rowj, j);
     }
 
     // clamped pivot: decoupled column
@@ -119,7 +119,7 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     mjtNum inv = 1 / rowj[j];
     for (int i = j + 1; i < n; i++) {
       mjtNum* rowi = mat + (size_t)i * n;
-      rowi[j] = (rowi[j] - tnu_dot(rowi, rowj, j)) * inv;
+      rowi[j] = (rowi[j] - mju_dot(rowi, rowj, j)) * inv;
     }
   }
   return rank;
@@ -132,7 +132,7 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
     const mjtNum* rowi = mat + (size_t)i * n;
     mjtNum v = vec[i];
     if (i) {
-      v -= tnu_dot(rowi, res, i);
+      v -= mju_dot(rowi, res, i);
     }
     res[i] = v / rowi[i];
   }

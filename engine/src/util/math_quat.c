@@ -8,22 +8,12 @@
 #include <torsion/torsion.h>
 #include "util/util_inline.h"
 
-/* rotate vec by quat (fast form v + 2 u x (w v + u x v); identity copies) */
-void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]) {
-  tnu_rotVecQuat(res, vec, quat);
-}
-
 /* res = conjugate of quat */
 void mju_negQuat(mjtNum res[4], const mjtNum quat[4]) {
   res[0] = quat[0];
   res[1] = -quat[1];
   res[2] = -quat[2];
   res[3] = -quat[3];
-}
-
-/* res = quat1 * quat2 */
-void mju_mulQuat(mjtNum res[4], const mjtNum quat1[4], const mjtNum quat2[4]) {
-  tnu_mulQuat(res, quat1, quat2);
 }
 
 /* res = quat * (0, axis) */
@@ -57,7 +47,7 @@ void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle) {
 /* angular velocity that rotates by quat in time dt (angle wrapped to (-pi, pi]) */
 void mju_quat2Vel(mjtNum res[3], const mjtNum quat[4], mjtNum dt) {
   mjtNum axis[3] = {quat[1], quat[2], quat[3]};
-  mjtNum sin_half = tnu_normalize3(axis);
+  mjtNum sin_half = mju_normalize3(axis);
 
   // rotation angle, wrapped
   mjtNum speed = 2 * atan2(sin_half, quat[0]);
@@ -66,14 +56,14 @@ void mju_quat2Vel(mjtNum res[3], const mjtNum quat[4], mjtNum dt) {
   }
   speed /= dt;
 
-  tnu_scl3(res, axis, speed);
+  mju_scl3(res, axis, speed);
 }
 
 /* res = velocity taking qb to qa in unit time: quat2Vel(neg(qb) * qa, 1) */
 void mju_subQuat(mjtNum res[3], const mjtNum qa[4], const mjtNum qb[4]) {
   mjtNum qneg[4], qdif[4];
   mju_negQuat(qneg, qb);
-  tnu_mulQuat(qdif, qneg, qa);
+  mju_mulQuat(qdif, qneg, qa);
   mju_quat2Vel(res, qdif, 1);
 }
 
@@ -165,12 +155,12 @@ void mju_quatIntegrate(mjtNum quat[4], const mjtNum vel[3], mjtNum scale) {
   mjtNum qrot[4];
 
   // rotation by |vel|*scale about vel's direction
-  mjtNum angle = scale * tnu_normalize3(axis);
+  mjtNum angle = scale * mju_normalize3(axis);
   mju_axisAngle2Quat(qrot, axis, angle);
 
   // apply in the local frame to the normalized quaternion
   mju_normalize4(quat);
-  tnu_mulQuat(quat, quat, qrot);
+  mju_mulQuat(quat, quat, qrot);
   mju_normalize4(quat);
 }
 
@@ -182,13 +172,13 @@ void mju_quatZ2Vec(mjtNum quat[4], const mjtNum vec[3]) {
   mju_unit4(quat);
 
   // direction of vec; a zero vector gives the identity
-  if (tnu_normalize3(dir) < mjMINVAL) {
+  if (mju_normalize3(dir) < mjMINVAL) {
     return;
   }
 
   // rotation axis z x dir
-  tnu_cross(axis, z, dir);
-  mjtNum s = tnu_normalize3(axis);
+  mju_cross(axis, z, dir);
+  mjtNum s = mju_normalize3(axis);
 
   // parallel or antiparallel: identity or half turn about x
   if (s < mjMINVAL) {
@@ -207,9 +197,9 @@ void mju_quatZ2Vec(mjtNum quat[4], const mjtNum vec[3]) {
 void mju_mulPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos1[3],
                  const mjtNum quat1[4], const mjtNum pos2[3], const mjtNum quat2[4]) {
   mjtNum q[4], p[3];
-  tnu_mulQuat(q, quat1, quat2);
-  tnu_rotVecQuat(p, pos2, quat1);
-  tnu_add3(posres, p, pos1);
+  mju_mulQuat(q, quat1, quat2);
+  mju_rotVecQuat(p, pos2, quat1);
+  mju_add3(posres, p, pos1);
   mju_copy4(quatres, q);
 }
 
@@ -218,8 +208,8 @@ void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
                  const mjtNum quat[4]) {
   mjtNum q[4];
   mju_negQuat(q, quat);
-  tnu_rotVecQuat(posres, pos, q);
-  tnu_scl3(posres, posres, -1);
+  mju_rotVecQuat(posres, pos, q);
+  mju_scl3(posres, posres, -1);
   mju_copy4(quatres, q);
 }
 
@@ -227,6 +217,6 @@ void mju_negPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos[3],
 void mju_trnVecPose(mjtNum res[3], const mjtNum pos[3], const mjtNum quat[4],
                     const mjtNum vec[3]) {
   mjtNum p[3];
-  tnu_rotVecQuat(p, vec, quat);
-  tnu_add3(res, p, pos);
+  mju_rotVecQuat(p, vec, quat);
+  mju_add3(res, p, pos);
 }

@@ -13,39 +13,29 @@ void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
                           const mjtNum newpos[3], const mjtNum oldpos[3],
                           const mjtNum rotnew2old[9]) {
   mjtNum cof[3], tran[3], shifted[6];
-  tnu_sub3(cof, newpos, oldpos);
+  mju_sub3(cof, newpos, oldpos);
 
   // force: torque changes by -cof x force
   if (flg_force) {
-    tnu_cross(tran, cof, vec + 3);
-    tnu_sub3(shifted, vec, tran);
-    tnu_copy3(shifted + 3, vec + 3);
+    mju_cross(tran, cof, vec + 3);
+    mju_sub3(shifted, vec, tran);
+    mju_copy3(shifted + 3, vec + 3);
   }
 
   // motion: linear velocity changes by -cof x angular velocity
   else {
-    tnu_cross(tran, cof, vec);
-    tnu_copy3(shifted, vec);
-    tnu_sub3(shifted + 3, vec + 3, tran);
+    mju_cross(tran, cof, vec);
+    mju_copy3(shifted, vec);
+    mju_sub3(shifted + 3, vec + 3, tran);
   }
 
   // rotate both halves into the new frame, or copy
   if (rotnew2old) {
-    tnu_mulMatTVec3(res, rotnew2old, shifted);
-    tnu_mulMatTVec3(res + 3, rotnew2old, shifted + 3);
+    mju_mulMatTVec3(res, rotnew2old, shifted);
+    mju_mulMatTVec3(res + 3, rotnew2old, shifted + 3);
   } else {
     mju_copy(res, shifted, 6);
   }
-}
-
-/* res = vel x v for motions (res must not alias the inputs) */
-void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]) {
-  tnu_crossMotion(res, vel, v);
-}
-
-/* res = vel x* f for a force (res must not alias the inputs) */
-void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]) {
-  tnu_crossForce(res, vel, f);
 }
 
 /* cinert from principal inertia, body orientation mat, offset dif = com - point, mass */
@@ -71,7 +61,7 @@ void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
   res[5] -= mass * dif[1] * dif[2];
 
   // first moment and mass
-  tnu_scl3(res + 6, dif, mass);
+  mju_scl3(res + 6, dif, mass);
   res[9] = mass;
 }
 
@@ -79,20 +69,15 @@ void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
 void mju_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
   // rotation about axis through a point offset from the com
   if (offset) {
-    tnu_copy3(res, axis);
-    tnu_cross(res + 3, axis, offset);
+    mju_copy3(res, axis);
+    mju_cross(res + 3, axis, offset);
   }
 
   // translation along axis
   else {
-    tnu_zero3(res);
-    tnu_copy3(res + 3, axis);
+    mju_zero3(res);
+    mju_copy3(res + 3, axis);
   }
-}
-
-/* res = cinert * vec (res must not alias vec) */
-void mju_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]) {
-  tnu_mulInertVec(res, inert, vec);
 }
 
 /* res (6) = sum over n consecutive 6D dof motions scaled by vec */
@@ -106,6 +91,6 @@ void mju_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n) {
   // first dof sets, the rest accumulate
   mju_scl(res, dof, vec[0], 6);
   for (int i = 1; i < n; i++) {
-    tnu_addToScl(res, dof + 6 * i, vec[i], 6);
+    mju_addToScl(res, dof + 6 * i, vec[i], 6);
   }
 }

@@ -1,97 +1,13 @@
 /* util/math_vec.c — 3D, 4D and n-D vector operations (exported mju_* API).
  *
- * The 3D operations are thin wrappers over the inline twins in util_inline.h, so code that
- * calls either gets bit-identical results. n-D loops are written plainly for gcc to
- * vectorize; dot products use four interleaved partial sums (see tnu_dot). */
+ * The hottest of them (3D operations, mju_dot, mju_addToScl) are defined in util_inline.h
+ * and inlined where they are called. n-D loops are written plainly for gcc to vectorize;
+ * dot products use four interleaved partial sums (see mju_dot). */
 #include <math.h>
 #include <string.h>
 
 #include <torsion/torsion.h>
 #include "util/util_inline.h"
-
-/* ---------------------------------------------------------------------------------------
- * 3D
- * ------------------------------------------------------------------------------------- */
-
-/* res = 0 */
-void mju_zero3(mjtNum res[3]) {
-  tnu_zero3(res);
-}
-
-/* res = data */
-void mju_copy3(mjtNum res[3], const mjtNum data[3]) {
-  tnu_copy3(res, data);
-}
-
-/* res = vec * scl */
-void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
-  tnu_scl3(res, vec, scl);
-}
-
-/* res = vec1 + vec2 */
-void mju_add3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
-  tnu_add3(res, vec1, vec2);
-}
-
-/* res = vec1 - vec2 */
-void mju_sub3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
-  tnu_sub3(res, vec1, vec2);
-}
-
-/* res += vec */
-void mju_addTo3(mjtNum res[3], const mjtNum vec[3]) {
-  tnu_addTo3(res, vec);
-}
-
-/* res -= vec */
-void mju_subFrom3(mjtNum res[3], const mjtNum vec[3]) {
-  tnu_subFrom3(res, vec);
-}
-
-/* res += vec * scl */
-void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
-  tnu_addToScl3(res, vec, scl);
-}
-
-/* res = vec1 + vec2 * scl */
-void mju_addScl3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3], mjtNum scl) {
-  tnu_addScl3(res, vec1, vec2, scl);
-}
-
-/* normalize; (near-)zero becomes (1,0,0); returns the original norm */
-mjtNum mju_normalize3(mjtNum vec[3]) {
-  return tnu_normalize3(vec);
-}
-
-/* Euclidean norm */
-mjtNum mju_norm3(const mjtNum vec[3]) {
-  return tnu_norm3(vec);
-}
-
-/* dot product */
-mjtNum mju_dot3(const mjtNum vec1[3], const mjtNum vec2[3]) {
-  return tnu_dot3(vec1, vec2);
-}
-
-/* distance between points */
-mjtNum mju_dist3(const mjtNum pos1[3], const mjtNum pos2[3]) {
-  return tnu_dist3(pos1, pos2);
-}
-
-/* res = a x b */
-void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
-  tnu_cross(res, a, b);
-}
-
-/* res = mat * vec (3x3) */
-void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
-  tnu_mulMatVec3(res, mat, vec);
-}
-
-/* res = mat' * vec (3x3) */
-void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
-  tnu_mulMatTVec3(res, mat, vec);
-}
 
 /* ---------------------------------------------------------------------------------------
  * 4D
@@ -219,11 +135,6 @@ void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
   }
 }
 
-/* res += vec * scl */
-void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
-  tnu_addToScl(res, vec, scl, n);
-}
-
 /* res = vec1 + vec2 * scl */
 void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl, int n) {
   for (int i = 0; i < n; i++) {
@@ -233,7 +144,7 @@ void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl,
 
 /* normalize; (near-)zero becomes (1,0,...,0); returns the original norm */
 mjtNum mju_normalize(mjtNum* res, int n) {
-  mjtNum norm = sqrt(tnu_dot(res, res, n));
+  mjtNum norm = sqrt(mju_dot(res, res, n));
 
   // degenerate: first unit vector
   if (norm < mjMINVAL) {
@@ -252,10 +163,6 @@ mjtNum mju_normalize(mjtNum* res, int n) {
 
 /* Euclidean norm */
 mjtNum mju_norm(const mjtNum* res, int n) {
-  return sqrt(tnu_dot(res, res, n));
+  return sqrt(mju_dot(res, res, n));
 }
 
-/* dot product */
-mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
-  return tnu_dot(vec1, vec2, n);
-}

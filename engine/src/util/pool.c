@@ -1,7 +1,7 @@
 /* util/pool.c — the bump allocator that owns a parsed document and the MJCF spec.
  *
  * Parsing creates many small strings and nodes that all die together; a pool of chained
- * blocks makes that cheap and leak-free (one tn_poolFree per document). */
+ * blocks makes that cheap and leak-free (one tn__poolFree per document). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ static size_t round16(size_t n) {
 }
 
 /* zeroed memory from the pool */
-void* tn_poolAlloc(tnPool* pool, size_t size) {
+void* tn__poolAlloc(tnPool* pool, size_t size) {
   size = round16(size ? size : 1);
   size_t header = round16(sizeof(tnPoolBlock));
 
@@ -49,9 +49,9 @@ void* tn_poolAlloc(tnPool* pool, size_t size) {
 }
 
 /* copy of a string in the pool */
-char* tn_poolStrdup(tnPool* pool, const char* s) {
+char* tn__poolStrdup(tnPool* pool, const char* s) {
   size_t n = strlen(s);
-  char* p = tn_poolAlloc(pool, n + 1);
+  char* p = tn__poolAlloc(pool, n + 1);
   if (p) {
     memcpy(p, s, n + 1);
   }
@@ -59,7 +59,7 @@ char* tn_poolStrdup(tnPool* pool, const char* s) {
 }
 
 /* free every block */
-void tn_poolFree(tnPool* pool) {
+void tn__poolFree(tnPool* pool) {
   tnPoolBlock* b = pool->head;
   while (b) {
     tnPoolBlock* next = b->next;

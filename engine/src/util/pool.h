@@ -14,10 +14,10 @@ typedef struct tnPool_ {
 } tnPool;
 
 /* zeroed memory from the pool (NULL on OOM) */
-void* tn_poolAlloc(tnPool* pool, size_t size);
+void* tn__poolAlloc(tnPool* pool, size_t size);
 /* copy of a string in the pool */
-char* tn_poolStrdup(tnPool* pool, const char* s);
+char* tn__poolStrdup(tnPool* pool, const char* s);
 /* free every block */
-void tn_poolFree(tnPool* pool);
+void tn__poolFree(tnPool* pool);
 
 #endif /* TORSION_UTIL_POOL_H */

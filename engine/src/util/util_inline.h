@@ -1,10 +1,9 @@
-/* util/util_inline.h — static inline versions of the hot small mju_* operations.
+/* util/util_inline.h — the hot small mju_* operations, inlined where they are called.
  *
- * The exported mju_* functions live in libtorsion as out-of-line functions (their names are
- * the public API). Pipeline code in inner loops may include this header instead and call the
- * tnu_* twins, which have exactly the same semantics and the same order of floating-point
- * operations (the exported functions are thin wrappers around these), so results are
- * bit-identical whichever one a caller uses. */
+ * Everywhere in the engine these are GNU inline definitions (TN_MATH_INLINE): a call is
+ * inlined, and no symbol is emitted. util/math_inline.c defines TN_MATH_EMIT and compiles
+ * the same bodies once more as ordinary functions: the library's exported mju_* symbols.
+ * One name and one body per operation, so results are the same whether a call is inlined. */
 #ifndef TORSION_UTIL_INLINE_H_
 #define TORSION_UTIL_INLINE_H_
 
@@ -12,68 +11,75 @@
 
 #include <torsion/torsion.h>
 
+/* inline-only definitions, or (util/math_inline.c) the exported ones */
+#ifdef TN_MATH_EMIT
+#define TN_MATH_INLINE
+#else
+#define TN_MATH_INLINE extern inline __attribute__((gnu_inline))
+#endif
+
 /* ---------------------------------------------------------------------------------------
  * 3D vectors
  * ------------------------------------------------------------------------------------- */
 
 /* res = 0 */
-static inline void tnu_zero3(mjtNum res[3]) {
+TN_MATH_INLINE void mju_zero3(mjtNum res[3]) {
   res[0] = 0;
   res[1] = 0;
   res[2] = 0;
 }
 
 /* res = data */
-static inline void tnu_copy3(mjtNum res[3], const mjtNum data[3]) {
+TN_MATH_INLINE void mju_copy3(mjtNum res[3], const mjtNum data[3]) {
   res[0] = data[0];
   res[1] = data[1];
   res[2] = data[2];
 }
 
 /* res = vec * scl */
-static inline void tnu_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
+TN_MATH_INLINE void mju_scl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
   res[0] = vec[0] * scl;
   res[1] = vec[1] * scl;
   res[2] = vec[2] * scl;
 }
 
 /* res = vec1 + vec2 */
-static inline void tnu_add3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
+TN_MATH_INLINE void mju_add3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
   res[0] = vec1[0] + vec2[0];
   res[1] = vec1[1] + vec2[1];
   res[2] = vec1[2] + vec2[2];
 }
 
 /* res = vec1 - vec2 */
-static inline void tnu_sub3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
+TN_MATH_INLINE void mju_sub3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3]) {
   res[0] = vec1[0] - vec2[0];
   res[1] = vec1[1] - vec2[1];
   res[2] = vec1[2] - vec2[2];
 }
 
 /* res += vec */
-static inline void tnu_addTo3(mjtNum res[3], const mjtNum vec[3]) {
+TN_MATH_INLINE void mju_addTo3(mjtNum res[3], const mjtNum vec[3]) {
   res[0] += vec[0];
   res[1] += vec[1];
   res[2] += vec[2];
 }
 
 /* res -= vec */
-static inline void tnu_subFrom3(mjtNum res[3], const mjtNum vec[3]) {
+TN_MATH_INLINE void mju_subFrom3(mjtNum res[3], const mjtNum vec[3]) {
   res[0] -= vec[0];
   res[1] -= vec[1];
   res[2] -= vec[2];
 }
 
 /* res += vec * scl */
-static inline void tnu_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
+TN_MATH_INLINE void mju_addToScl3(mjtNum res[3], const mjtNum vec[3], mjtNum scl) {
   res[0] += vec[0] * scl;
   res[1] += vec[1] * scl;
   res[2] += vec[2] * scl;
 }
 
 /* res = vec1 + vec2 * scl */
-static inline void tnu_addScl3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3],
+TN_MATH_INLINE void mju_addScl3(mjtNum res[3], const mjtNum vec1[3], const mjtNum vec2[3],
                                mjtNum scl) {
   res[0] = vec1[0] + vec2[0] * scl;
   res[1] = vec1[1] + vec2[1] * scl;
@@ -81,23 +87,23 @@ static inline void tnu_addScl3(mjtNum res[3], const mjtNum vec1[3], const mjtNum
 }
 
 /* vec1' * vec2 */
-static inline mjtNum tnu_dot3(const mjtNum vec1[3], const mjtNum vec2[3]) {
+TN_MATH_INLINE mjtNum mju_dot3(const mjtNum vec1[3], const mjtNum vec2[3]) {
   return vec1[0] * vec2[0] + vec1[1] * vec2[1] + vec1[2] * vec2[2];
 }
 
 /* Euclidean norm */
-static inline mjtNum tnu_norm3(const mjtNum vec[3]) {
+TN_MATH_INLINE mjtNum mju_norm3(const mjtNum vec[3]) {
   return sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]);
 }
 
 /* distance between two points */
-static inline mjtNum tnu_dist3(const mjtNum pos1[3], const mjtNum pos2[3]) {
+TN_MATH_INLINE mjtNum mju_dist3(const mjtNum pos1[3], const mjtNum pos2[3]) {
   mjtNum d0 = pos1[0] - pos2[0], d1 = pos1[1] - pos2[1], d2 = pos1[2] - pos2[2];
   return sqrt(d0 * d0 + d1 * d1 + d2 * d2);
 }
 
 /* normalize in place; a (near-)zero vector becomes (1,0,0); returns the original norm */
-static inline mjtNum tnu_normalize3(mjtNum vec[3]) {
+TN_MATH_INLINE mjtNum mju_normalize3(mjtNum vec[3]) {
   mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2]);
 
   // degenerate: fall back to the x axis
@@ -119,7 +125,7 @@ static inline mjtNum tnu_normalize3(mjtNum vec[3]) {
 }
 
 /* res = a x b (res may alias a or b) */
-static inline void tnu_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
+TN_MATH_INLINE void mju_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]) {
   mjtNum r0 = a[1] * b[2] - a[2] * b[1];
   mjtNum r1 = a[2] * b[0] - a[0] * b[2];
   mjtNum r2 = a[0] * b[1] - a[1] * b[0];
@@ -129,7 +135,7 @@ static inline void tnu_cross(mjtNum res[3], const mjtNum a[3], const mjtNum b[3]
 }
 
 /* res = mat * vec, mat 3x3 row-major (res may alias vec) */
-static inline void tnu_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
+TN_MATH_INLINE void mju_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
   mjtNum r0 = mat[0] * vec[0] + mat[1] * vec[1] + mat[2] * vec[2];
   mjtNum r1 = mat[3] * vec[0] + mat[4] * vec[1] + mat[5] * vec[2];
   mjtNum r2 = mat[6] * vec[0] + mat[7] * vec[1] + mat[8] * vec[2];
@@ -139,7 +145,7 @@ static inline void tnu_mulMatVec3(mjtNum res[3], const mjtNum mat[9], const mjtN
 }
 
 /* res = mat' * vec, mat 3x3 row-major (res may alias vec) */
-static inline void tnu_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
+TN_MATH_INLINE void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjtNum vec[3]) {
   mjtNum r0 = mat[0] * vec[0] + mat[3] * vec[1] + mat[6] * vec[2];
   mjtNum r1 = mat[1] * vec[0] + mat[4] * vec[1] + mat[7] * vec[2];
   mjtNum r2 = mat[2] * vec[0] + mat[5] * vec[1] + mat[8] * vec[2];
@@ -154,7 +160,7 @@ static inline void tnu_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mjt
 
 /* vec1' * vec2: blocks of four go to four partial sums combined as (s0+s2)+(s1+s3); the
  * remaining 0-3 products are summed separately, then added (MuJoCo's rounding, verified) */
-static inline mjtNum tnu_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
+TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
   mjtNum res = 0, tail = 0;
   int i = 0;
 
@@ -180,9 +186,9 @@ static inline mjtNum tnu_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
 
 /* sparse vec1 (values at indices ind, n of them) . dense vec2, summed as MuJoCo sums a
  * sparse dot: four interleaved partial sums over the full blocks, combined (0+2)+(1+3),
- * then the remaining products added one by one (unlike tnu_dot, whose tail is summed
+ * then the remaining products added one by one (unlike mju_dot, whose tail is summed
  * apart) */
-static inline mjtNum tnu_dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n,
+TN_MATH_INLINE mjtNum mju_dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n,
                                    const int* ind) {
   mjtNum res = 0;
   int i = 0;
@@ -204,7 +210,7 @@ static inline mjtNum tnu_dotSparse(const mjtNum* vec1, const mjtNum* vec2, int n
 }
 
 /* res += vec * scl */
-static inline void tnu_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
+TN_MATH_INLINE void mju_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
   for (int i = 0; i < n; i++) {
     res[i] += vec[i] * scl;
   }
@@ -215,7 +221,7 @@ static inline void tnu_addToScl(mjtNum* res, const mjtNum* vec, mjtNum scl, int 
  * ------------------------------------------------------------------------------------- */
 
 /* res = quat1 * quat2 (Hamilton product; res may alias either input) */
-static inline void tnu_mulQuat(mjtNum res[4], const mjtNum q1[4], const mjtNum q2[4]) {
+TN_MATH_INLINE void mju_mulQuat(mjtNum res[4], const mjtNum q1[4], const mjtNum q2[4]) {
   mjtNum w = q1[0] * q2[0] - q1[1] * q2[1] - q1[2] * q2[2] - q1[3] * q2[3];
   mjtNum x = q1[0] * q2[1] + q1[1] * q2[0] + q1[2] * q2[3] - q1[3] * q2[2];
   mjtNum y = q1[0] * q2[2] - q1[1] * q2[3] + q1[2] * q2[0] + q1[3] * q2[1];
@@ -228,7 +234,7 @@ static inline void tnu_mulQuat(mjtNum res[4], const mjtNum q1[4], const mjtNum q
 
 /* rotate vec by unit quaternion quat: with u = quat.xyz and t = w*vec + u x vec,
  * res = vec + 2 * (u x t); the exact identity copies vec (res may alias vec) */
-static inline void tnu_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]) {
+TN_MATH_INLINE void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtNum quat[4]) {
   // identity: plain copy
   if (quat[0] == 1 && quat[1] == 0 && quat[2] == 0 && quat[3] == 0) {
     res[0] = vec[0];
@@ -256,7 +262,7 @@ static inline void tnu_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjtN
  * ------------------------------------------------------------------------------------- */
 
 /* res = [vel]x v for motion v (res must not alias vel or v) */
-static inline void tnu_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]) {
+TN_MATH_INLINE void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]) {
   // rotational part: w x v_rot
   res[0] = vel[1] * v[2] - vel[2] * v[1];
   res[1] = vel[2] * v[0] - vel[0] * v[2];
@@ -272,7 +278,7 @@ static inline void tnu_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjt
 }
 
 /* res = [vel]x* f for force f (res must not alias vel or f) */
-static inline void tnu_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]) {
+TN_MATH_INLINE void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]) {
   // torque part: w x f_rot + u x f_tran
   res[0] = vel[1] * f[2] - vel[2] * f[1];
   res[1] = vel[2] * f[0] - vel[0] * f[2];
@@ -288,7 +294,7 @@ static inline void tnu_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtN
 }
 
 /* res = cinert * v (6x6 spatial inertia from 10 numbers; res must not alias v) */
-static inline void tnu_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
+TN_MATH_INLINE void mju_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
   // I*w + h x u
   res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
   res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];

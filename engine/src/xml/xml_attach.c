@@ -73,7 +73,7 @@ static int in_list(const char* const* list, const char* word) {
 /* prefix + value in the pool */
 static const char* prefixed(tnAttach* a, const char* value) {
   size_t n = strlen(a->prefix) + strlen(value) + 1;
-  char* out = tn_poolAlloc(a->pool, n);
+  char* out = tn__poolAlloc(a->pool, n);
   if (out) {
     snprintf(out, n, "%s%s", a->prefix, value);
   }
@@ -82,14 +82,14 @@ static const char* prefixed(tnAttach* a, const char* value) {
 
 /* a copy of a subtree with every object name, class and reference prefixed */
 static tnXmlNode* copy_prefixed(tnAttach* a, const tnXmlNode* src, tnXmlNode* parent) {
-  tnXmlNode* node = tn_poolAlloc(a->pool, sizeof(tnXmlNode));
+  tnXmlNode* node = tn__poolAlloc(a->pool, sizeof(tnXmlNode));
   if (!node) {
     return NULL;
   }
   *node = *src;
   node->parent = parent;
-  node->attr = tn_poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(src->nattr + 1));
-  node->child = tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(src->nchild + 1));
+  node->attr = tn__poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(src->nattr + 1));
+  node->child = tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(src->nchild + 1));
   if (!node->attr || !node->child) {
     return NULL;
   }
@@ -117,7 +117,7 @@ static tnXmlNode* copy_prefixed(tnAttach* a, const tnXmlNode* src, tnXmlNode* pa
 static int add_name(tnAttach* a, const char* name) {
   if (a->nnames == a->capnames) {
     int cap = a->capnames ? 2 * a->capnames : 32;
-    const char** grown = tn_poolAlloc(a->pool, sizeof(char*) * (size_t)cap);
+    const char** grown = tn__poolAlloc(a->pool, sizeof(char*) * (size_t)cap);
     if (!grown) {
       return 0;
     }
@@ -143,7 +143,7 @@ static int has_name(const tnAttach* a, const char* name) {
 
 /* every name of a (prefixed) subtree */
 static int collect(tnAttach* a, const tnXmlNode* node) {
-  const char* name = tn_xmlAttr(node, "name");
+  const char* name = tn__xmlAttr(node, "name");
   if (name && name[0] && !add_name(a, name)) {
     return 0;
   }
@@ -184,7 +184,7 @@ static int set_attr(tnAttach* a, tnXmlNode* node, const char* name, const char* 
   for (int i = 0; i < n; i++) {
     len += snprintf(buf + len, sizeof(buf) - (size_t)len, i ? " %.17g" : "%.17g", v[i]);
   }
-  const char* value = tn_poolStrdup(a->pool, buf);
+  const char* value = tn__poolStrdup(a->pool, buf);
   if (!value) {
     return 0;
   }
@@ -194,7 +194,7 @@ static int set_attr(tnAttach* a, tnXmlNode* node, const char* name, const char* 
       return 1;
     }
   }
-  tnXmlAttr* attr = tn_poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(node->nattr + 1));
+  tnXmlAttr* attr = tn__poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(node->nattr + 1));
   if (!attr) {
     return 0;
   }
@@ -208,35 +208,35 @@ static int set_attr(tnAttach* a, tnXmlNode* node, const char* name, const char* 
 static int convert_orientation(tnAttach* a, tnXmlNode* node) {
   tnReader* r = a->r;
   tnOrientation o = {TN_ORIENT_NONE, {0, 0, 0, 0, 0, 0}};
-  const char* attr = tn_xmlAttr(node, "euler") ? "euler" : "axisangle";
-  if (tn_xmlAttr(node, "euler")) {
+  const char* attr = tn__xmlAttr(node, "euler") ? "euler" : "axisangle";
+  if (tn__xmlAttr(node, "euler")) {
     o.kind = TN_ORIENT_EULER;
-    TN_TRY(tn_rdNums(r, node, "euler", o.v, 3, 3));
-  } else if (tn_xmlAttr(node, "axisangle")) {
+    TN_TRY(tn__rdNums(r, node, "euler", o.v, 3, 3));
+  } else if (tn__xmlAttr(node, "axisangle")) {
     o.kind = TN_ORIENT_AXISANGLE;
-    TN_TRY(tn_rdNums(r, node, "axisangle", o.v, 4, 4));
+    TN_TRY(tn__rdNums(r, node, "axisangle", o.v, 4, 4));
   } else {
     return 1;
   }
   mjtNum quat[4];
   char why[256] = "";
-  if (!tn_orientationToQuat(quat, &o, a->child_cs->degree, a->child_cs->eulerseq, why,
-                            sizeof(why))) {
-    return tn_rdFail(r, node, attr, why[0] ? why : "invalid orientation") + 1;
+  if (!tn__orientationToQuat(quat, &o, a->child_cs->degree, a->child_cs->eulerseq, why,
+                             sizeof(why))) {
+    return tn__rdFail(r, node, attr, why[0] ? why : "invalid orientation") + 1;
   }
-  return set_attr(a, node, attr, "quat", quat, 4) || tn_rdFail(r, node, NULL, "out of memory") + 1;
+  return set_attr(a, node, attr, "quat", quat, 4) || tn__rdFail(r, node, NULL, "out of memory") + 1;
 }
 
 /* a hinge or ball joint's range, ref and springref rescaled to this model's angle unit */
 static int convert_joint(tnAttach* a, tnXmlNode* node, const char* cls) {
   tnReader* r = a->r;
-  const char* own = tn_xmlAttr(node, "class");
-  int id = tn_findClass(r->spec, own ? own : cls);
+  const char* own = tn__xmlAttr(node, "class");
+  int id = tn__findClass(r->spec, own ? own : cls);
   if (id < 0) {
     return 1; /* reported when the joint is read */
   }
   tnSpecJoint j = TN_AT(r->spec->defaults, tnDefault, id)->joint;
-  const char* type = tn_xmlAttr(node, "type");
+  const char* type = tn__xmlAttr(node, "type");
   if (type) {
     j.type = strcmp(type, "ball") == 0    ? mjJNT_BALL
              : strcmp(type, "hinge") == 0 ? mjJNT_HINGE
@@ -247,14 +247,14 @@ static int convert_joint(tnAttach* a, tnXmlNode* node, const char* cls) {
   }
   mjtNum scale = (a->child_cs->degree ? mjPI / 180.0 : 1.0) /
                  (r->spec->compiler.degree ? mjPI / 180.0 : 1.0);
-  TN_TRY(tn_rdNums(r, node, "range", j.range, 2, 2));
-  TN_TRY(tn_rdNums(r, node, "ref", &j.ref, 1, 1));
-  TN_TRY(tn_rdNums(r, node, "springref", &j.springref, 1, 1));
+  TN_TRY(tn__rdNums(r, node, "range", j.range, 2, 2));
+  TN_TRY(tn__rdNums(r, node, "ref", &j.ref, 1, 1));
+  TN_TRY(tn__rdNums(r, node, "springref", &j.springref, 1, 1));
   mjtNum range[2] = {j.range[0] * scale, j.range[1] * scale};
   mjtNum ref = j.ref * scale, springref = j.springref * scale;
   if (!set_attr(a, node, "range", "range", range, 2) || !set_attr(a, node, "ref", "ref", &ref, 1) ||
       !set_attr(a, node, "springref", "springref", &springref, 1)) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   return 1;
 }
@@ -266,7 +266,7 @@ static int convert_angles(tnAttach* a, tnXmlNode* node, const char* cls) {
   if (cls && strcmp(node->name, "joint") == 0) {
     TN_OK(convert_joint(a, node, cls));
   }
-  const char* cc = cls ? tn_xmlAttr(node, "childclass") : NULL;
+  const char* cc = cls ? tn__xmlAttr(node, "childclass") : NULL;
   for (int i = 0; i < node->nchild; i++) {
     TN_OK(convert_angles(a, node->child[i], cc ? cc : cls));
   }
@@ -279,24 +279,24 @@ static int convert_angles(tnAttach* a, tnXmlNode* node, const char* cls) {
 
 /* release an attached model's document with the spec (tnSpecModel.doc_free) */
 static void free_doc(void* doc) {
-  tn_xmlFree(doc);
+  tn__xmlFree(doc);
 }
 
 /* <model name file>: parse and validate the child file (relative to this model's dir) */
-int tn_readModelAsset(tnReader* r, tnXmlNode* node) {
+int tn__readModelAsset(tnReader* r, tnXmlNode* node) {
   const char* name = NULL;
   const char* file = NULL;
-  TN_TRY(tn_rdName(r, node, "name", &name));
-  TN_TRY(tn_rdName(r, node, "file", &file));
-  const char* type = tn_rdStr(node, "content_type");
+  TN_TRY(tn__rdName(r, node, "name", &name));
+  TN_TRY(tn__rdName(r, node, "file", &file));
+  const char* type = tn__rdStr(node, "content_type");
   if (type && strcmp(type, "text/xml") != 0) {
-    return tn_rdFail(r, node, "content_type", "only text/xml models can be attached") + 1;
+    return tn__rdFail(r, node, "content_type", "only text/xml models can be attached") + 1;
   }
   if (!file) {
-    return tn_rdFail(r, node, "file", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "file", "required attribute missing") + 1;
   }
   if (!name) {
-    return tn_rdFail(r, node, "name", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "name", "required attribute missing") + 1;
   }
 
   // the child document, relative to the main file's directory
@@ -305,18 +305,18 @@ int tn_readModelAsset(tnReader* r, tnXmlNode* node) {
   snprintf(path, sizeof(path), "%s%s%s", file[0] == '/' || !dir[0] ? "" : dir,
            file[0] == '/' || !dir[0] ? "" : "/", file);
   char why[1024] = "";
-  tnXmlDoc* child = tn_xmlLoadFile(path, why, sizeof(why));
-  if (child && !tn_xmlValidate(child->root, why, sizeof(why))) {
-    tn_xmlFree(child);
+  tnXmlDoc* child = tn__xmlLoadFile(path, why, sizeof(why));
+  if (child && !tn__xmlValidate(child->root, why, sizeof(why))) {
+    tn__xmlFree(child);
     child = NULL;
   }
   if (!child) {
-    return tn_rdFail(r, node, "file", why) + 1;
+    return tn__rdFail(r, node, "file", why) + 1;
   }
-  tnSpecModel* m = tn_vecPush(&r->spec->models, sizeof(tnSpecModel));
+  tnSpecModel* m = tn__vecPush(&r->spec->models, sizeof(tnSpecModel));
   if (!m) {
-    tn_xmlFree(child);
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    tn__xmlFree(child);
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   m->name = name;
   m->doc = child;
@@ -333,7 +333,7 @@ int tn_readModelAsset(tnReader* r, tnXmlNode* node) {
 static tnXmlNode* find_body(tnXmlNode* node, const char* name) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
-    const char* n = tn_xmlAttr(c, "name");
+    const char* n = tn__xmlAttr(c, "name");
     if (strcmp(c->name, "body") == 0 && n && strcmp(n, name) == 0) {
       return c;
     }
@@ -357,22 +357,22 @@ static tnXmlNode* child_named(tnXmlNode* node, const char* name) {
 
 /* the child's compiler settings (read into a scratch spec); 0 after an error */
 static int child_compiler(tnReader* r, tnXmlDoc* child, tnCompilerSettings* out) {
-  tnSpec* scratch = tn_specNew();
+  tnSpec* scratch = tn__specNew();
   if (!scratch) {
-    return tn_rdFail(r, child->root, NULL, "out of memory") + 1;
+    return tn__rdFail(r, child->root, NULL, "out of memory") + 1;
   }
   tnReader cr = {scratch, child, r->err, r->errsz};
   int ok = 1;
   for (int i = 0; ok && i < child->root->nchild; i++) {
     if (strcmp(child->root->child[i]->name, "compiler") == 0) {
-      ok = tn_readCompiler(&cr, child->root->child[i]);
+      ok = tn__readCompiler(&cr, child->root->child[i]);
     }
   }
   *out = scratch->compiler;
-  out->meshdir = out->meshdir ? tn_poolStrdup(&r->spec->pool, out->meshdir) : NULL;
-  out->texturedir = out->texturedir ? tn_poolStrdup(&r->spec->pool, out->texturedir) : NULL;
-  out->assetdir = out->assetdir ? tn_poolStrdup(&r->spec->pool, out->assetdir) : NULL;
-  tn_specFree(scratch);
+  out->meshdir = out->meshdir ? tn__poolStrdup(&r->spec->pool, out->meshdir) : NULL;
+  out->texturedir = out->texturedir ? tn__poolStrdup(&r->spec->pool, out->texturedir) : NULL;
+  out->assetdir = out->assetdir ? tn__poolStrdup(&r->spec->pool, out->assetdir) : NULL;
+  tn__specFree(scratch);
   return ok;
 }
 
@@ -381,12 +381,12 @@ static int child_compiler(tnReader* r, tnXmlDoc* child, tnCompilerSettings* out)
 static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
   tnReader* r = a->r;
   tnXmlNode* root = child->root;
-  tnXmlNode* node = tn_poolAlloc(a->pool, sizeof(tnXmlNode));
-  tnXmlAttr* attr = tn_poolAlloc(a->pool, sizeof(tnXmlAttr));
-  tnXmlNode** kids = tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(root->nchild + 1));
+  tnXmlNode* node = tn__poolAlloc(a->pool, sizeof(tnXmlNode));
+  tnXmlAttr* attr = tn__poolAlloc(a->pool, sizeof(tnXmlAttr));
+  tnXmlNode** kids = tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(root->nchild + 1));
   const char* main_name = prefixed(a, "main");
   if (!node || !attr || !kids || !main_name) {
-    return tn_rdFail(r, root, NULL, "out of memory") + 1;
+    return tn__rdFail(r, root, NULL, "out of memory") + 1;
   }
   attr[0] = (tnXmlAttr){"class", main_name, 0};
   *node = (tnXmlNode){"default", {"default", root->pos.file, root->pos.line}, 1, attr, 0, kids,
@@ -400,10 +400,11 @@ static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
     }
     tnXmlNode* copy = copy_prefixed(a, def, NULL);
     tnXmlNode** grown =
-        copy ? tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(node->nchild + copy->nchild + 1))
-             : NULL;
+        copy
+            ? tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(node->nchild + copy->nchild + 1))
+            : NULL;
     if (!grown) {
-      return tn_rdFail(r, def, NULL, "out of memory") + 1;
+      return tn__rdFail(r, def, NULL, "out of memory") + 1;
     }
     memcpy(grown, node->child, sizeof(tnXmlNode*) * (size_t)node->nchild);
     memcpy(grown + node->nchild, copy->child, sizeof(tnXmlNode*) * (size_t)copy->nchild);
@@ -420,20 +421,20 @@ static int attach_defaults(tnAttach* a, tnXmlDoc* child) {
   // read it as a top-level class while the main class holds the built-in defaults
   tnDefault saved = *TN_AT(r->spec->defaults, tnDefault, 0);
   tnDefault* main_class = TN_AT(r->spec->defaults, tnDefault, 0);
-  tn_specDefaultJoint(&main_class->joint);
-  tn_specDefaultGeom(&main_class->geom);
-  tn_specDefaultSite(&main_class->site);
-  tn_specDefaultCamera(&main_class->camera);
-  tn_specDefaultLight(&main_class->light);
-  tn_specDefaultMaterial(&main_class->material);
-  tn_specDefaultPair(&main_class->pair);
-  tn_specDefaultEquality(&main_class->equality);
-  tn_specDefaultTendon(&main_class->tendon);
-  tn_specDefaultActuator(&main_class->actuator);
-  tn_specDefaultMesh(&main_class->mesh);
-  int ok = tn_readDetachedDefaults(r, node);
+  tn__specDefaultJoint(&main_class->joint);
+  tn__specDefaultGeom(&main_class->geom);
+  tn__specDefaultSite(&main_class->site);
+  tn__specDefaultCamera(&main_class->camera);
+  tn__specDefaultLight(&main_class->light);
+  tn__specDefaultMaterial(&main_class->material);
+  tn__specDefaultPair(&main_class->pair);
+  tn__specDefaultEquality(&main_class->equality);
+  tn__specDefaultTendon(&main_class->tendon);
+  tn__specDefaultActuator(&main_class->actuator);
+  tn__specDefaultMesh(&main_class->mesh);
+  int ok = tn__readDetachedDefaults(r, node);
   *TN_AT(r->spec->defaults, tnDefault, 0) = saved;
-  return ok && tn_xmlCheckUsed(node, r->err, r->errsz);
+  return ok && tn__xmlCheckUsed(node, r->err, r->errsz);
 }
 
 /* the child's assets, prefixed (file paths resolved against the child's directories) */
@@ -449,20 +450,20 @@ static int attach_assets(tnAttach* a, tnXmlDoc* child, const tnCompilerSettings*
     }
     tnXmlNode* copy = copy_prefixed(a, sec, NULL);
     if (!copy) {
-      return tn_rdFail(r, sec, NULL, "out of memory") + 1;
+      return tn__rdFail(r, sec, NULL, "out of memory") + 1;
     }
 
     // unnamed file assets get the prefixed name MuJoCo derives from the file
     for (int k = 0; k < copy->nchild; k++) {
       tnXmlNode* e = copy->child[k];
-      const char* file = tn_xmlAttr(e, "file");
-      if (!tn_xmlAttr(e, "name") && file) {
+      const char* file = tn__xmlAttr(e, "file");
+      if (!tn__xmlAttr(e, "name") && file) {
         const char* slash = strrchr(file, '/');
-        char* stem = tn_poolStrdup(a->pool, slash ? slash + 1 : file);
+        char* stem = tn__poolStrdup(a->pool, slash ? slash + 1 : file);
         char* dot = stem ? strrchr(stem, '.') : NULL;
-        tnXmlAttr* attr = tn_poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(e->nattr + 1));
+        tnXmlAttr* attr = tn__poolAlloc(a->pool, sizeof(tnXmlAttr) * (size_t)(e->nattr + 1));
         if (!stem || !attr) {
-          return tn_rdFail(r, e, NULL, "out of memory") + 1;
+          return tn__rdFail(r, e, NULL, "out of memory") + 1;
         }
         if (dot && dot != stem) {
           *dot = 0;
@@ -480,10 +481,10 @@ static int attach_assets(tnAttach* a, tnXmlDoc* child, const tnCompilerSettings*
     r->spec->compiler.texturedir = cs->texturedir;
     r->spec->compiler.assetdir = cs->assetdir;
     r->spec->compiler.strippath = cs->strippath;
-    ok = tn_readAsset(r, copy);
+    ok = tn__readAsset(r, copy);
     r->doc = doc;
     r->spec->compiler = saved;
-    ok = ok && tn_xmlCheckUsed(copy, r->err, r->errsz);
+    ok = ok && tn__xmlCheckUsed(copy, r->err, r->errsz);
   }
   return ok;
 }
@@ -507,8 +508,8 @@ static tnXmlNode* own_section(tnAttach* a, tnXmlNode* root, const char* name) {
   if (sec) {
     return sec;
   }
-  sec = tn_poolAlloc(a->pool, sizeof(tnXmlNode));
-  tnXmlNode** child = tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(root->nchild + 1));
+  sec = tn__poolAlloc(a->pool, sizeof(tnXmlNode));
+  tnXmlNode** child = tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(root->nchild + 1));
   if (!sec || !child) {
     return NULL;
   }
@@ -522,7 +523,7 @@ static tnXmlNode* own_section(tnAttach* a, tnXmlNode* root, const char* name) {
 
 /* append a node to a section's children */
 static int append(tnAttach* a, tnXmlNode* sec, tnXmlNode* node) {
-  tnXmlNode** child = tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
+  tnXmlNode** child = tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
   if (!child) {
     return 0;
   }
@@ -547,9 +548,9 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
       int is_act = strcmp(sec->name, "actuator") == 0;
       if (is_act) {
         tnXmlNode** grown =
-            tn_poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(a->nact + sec->nchild + 1));
+            tn__poolAlloc(a->pool, sizeof(tnXmlNode*) * (size_t)(a->nact + sec->nchild + 1));
         if (!grown) {
-          return tn_rdFail(a->r, sec, NULL, "out of memory") + 1;
+          return tn__rdFail(a->r, sec, NULL, "out of memory") + 1;
         }
         if (a->nact) {
           memcpy(grown, a->act_copy, sizeof(tnXmlNode*) * (size_t)a->nact);
@@ -559,7 +560,7 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
       for (int k = 0; k < sec->nchild; k++) {
         tnXmlNode* copy = copy_prefixed(a, sec->child[k], NULL);
         if (!copy) {
-          return tn_rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
+          return tn__rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
         }
         int keep = refs_attached(a, copy);
         if (is_act) {
@@ -570,7 +571,7 @@ static int attach_sections(tnAttach* a, tnXmlDoc* child, tnXmlNode* here) {
         }
         tnXmlNode* dst = own_section(a, root, child_sections[s]);
         if (!dst || !append(a, dst, copy) || !collect(a, copy)) {
-          return tn_rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
+          return tn__rdFail(a->r, sec->child[k], NULL, "out of memory") + 1;
         }
       }
     }
@@ -595,7 +596,7 @@ typedef struct tnKeyLayout_ {
 
 /* add a run of values for the object read from `target` */
 static int add_seg(tnAttach* a, int field, const tnXmlNode* target, int from, int n) {
-  tnSpecKeySeg* seg = tn_vecPush(&a->r->spec->keysegs, sizeof(tnSpecKeySeg));
+  tnSpecKeySeg* seg = tn__vecPush(&a->r->spec->keysegs, sizeof(tnSpecKeySeg));
   if (!seg) {
     return 0;
   }
@@ -608,18 +609,18 @@ static int child_joint_type(tnAttach* a, const tnXmlNode* joint) {
   if (strcmp(joint->name, "freejoint") == 0) {
     return mjJNT_FREE;
   }
-  const char* type = tn_xmlAttr(joint, "type");
+  const char* type = tn__xmlAttr(joint, "type");
   for (int i = 0; type && joint_types[i].word; i++) {
     if (strcmp(joint_types[i].word, type) == 0) {
       return joint_types[i].value;
     }
   }
-  const char* cls = tn_xmlAttr(joint, "class");
+  const char* cls = tn__xmlAttr(joint, "class");
   for (const tnXmlNode* p = joint->parent; !cls && p; p = p->parent) {
-    cls = tn_xmlAttr(p, "childclass");
+    cls = tn__xmlAttr(p, "childclass");
   }
   const char* name = prefixed(a, cls ? cls : "main");
-  int id = name ? tn_findClass(a->r->spec, name) : -1;
+  int id = name ? tn__findClass(a->r->spec, name) : -1;
   return id >= 0 ? TN_AT(a->r->spec->defaults, tnDefault, id)->joint.type : mjJNT_HINGE;
 }
 
@@ -669,7 +670,7 @@ static int layout_children(tnAttach* a, const tnXmlNode* node, const tnXmlNode* 
 /* a body's mocap index and joints */
 static int layout_body(tnAttach* a, const tnXmlNode* body, const tnXmlNode* copy,
                        tnKeyLayout* at) {
-  const char* mocap = tn_xmlAttr(body, "mocap");
+  const char* mocap = tn__xmlAttr(body, "mocap");
   if (mocap && strcmp(mocap, "true") == 0) {
     if (copy && (!add_seg(a, TN_KEY_MPOS, copy, 3 * at->mocap, 3) ||
                  !add_seg(a, TN_KEY_MQUAT, copy, 4 * at->mocap, 4))) {
@@ -691,11 +692,11 @@ static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnX
   int whole = src == world;
   if (world && !(whole ? layout_children(a, world, src_copy, NULL, NULL, &at)
                        : layout_children(a, world, NULL, src, src_copy, &at))) {
-    return tn_rdFail(r, child->root, NULL, "out of memory") + 1;
+    return tn__rdFail(r, child->root, NULL, "out of memory") + 1;
   }
   for (int k = 0; k < a->nact; k++) {
     if (a->act_copy[k] && !add_seg(a, TN_KEY_CTRL, a->act_copy[k], k, 1)) {
-      return tn_rdFail(r, child->root, NULL, "out of memory") + 1;
+      return tn__rdFail(r, child->root, NULL, "out of memory") + 1;
     }
   }
   int nseg = r->spec->keysegs.n - seg_adr;
@@ -709,9 +710,9 @@ static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnX
     for (int k = 0; k < sec->nchild; k++) {
       tnXmlNode* copy = copy_prefixed(a, sec->child[k], NULL);
       tnXmlNode* dst = copy ? own_section(a, doc_root(here), "keyframe") : NULL;
-      tnSpecKeyMap* map = dst ? tn_vecPush(&r->spec->keymaps, sizeof(tnSpecKeyMap)) : NULL;
+      tnSpecKeyMap* map = dst ? tn__vecPush(&r->spec->keymaps, sizeof(tnSpecKeyMap)) : NULL;
       if (!map || !append(a, dst, copy)) {
-        return tn_rdFail(r, sec->child[k], NULL, "out of memory") + 1;
+        return tn__rdFail(r, sec->child[k], NULL, "out of memory") + 1;
       }
       *map = (tnSpecKeyMap){&copy->pos, seg_adr, nseg};
     }
@@ -724,7 +725,7 @@ static int attach_keys(tnAttach* a, tnXmlDoc* child, tnXmlNode* world, const tnX
 static const char* inherited_class(tnAttach* a, const tnXmlNode* body) {
   for (const tnXmlNode* p = strcmp(body->name, "body") == 0 ? body->parent : NULL; p;
        p = p->parent) {
-    const char* cc = tn_xmlAttr(p, "childclass");
+    const char* cc = tn__xmlAttr(p, "childclass");
     if (cc) {
       return prefixed(a, cc);
     }
@@ -733,12 +734,12 @@ static const char* inherited_class(tnAttach* a, const tnXmlNode* body) {
 }
 
 /* <attach model body prefix> inside body b, within `frame` */
-int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
-  const char* model = tn_rdStr(node, "model");
-  const char* body = tn_rdStr(node, "body");
-  const char* prefix = tn_rdStr(node, "prefix");
+int tn__readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
+  const char* model = tn__rdStr(node, "model");
+  const char* body = tn__rdStr(node, "body");
+  const char* prefix = tn__rdStr(node, "prefix");
   if (!model) {
-    return tn_rdFail(r, node, "model", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "model", "required attribute missing") + 1;
   }
   tnSpecModel* m = NULL;
   for (int i = 0; i < r->spec->models.n; i++) {
@@ -748,7 +749,7 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
     }
   }
   if (!m) {
-    tn_xmlError(r->err, r->errsz, node, "model", "unknown model asset '%s'", model);
+    tn__xmlError(r->err, r->errsz, node, "model", "unknown model asset '%s'", model);
     return 0;
   }
 
@@ -762,9 +763,9 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   for (int i = 0; i < child->root->nchild; i++) {
     tnXmlNode* sec = child->root->child[i];
     for (int k = 0; strcmp(sec->name, "keyframe") == 0 && k < sec->nchild; k++) {
-      if (tn_xmlAttr(sec->child[k], "act")) {
-        return tn_rdFail(r, node, "model",
-                         "activations in an attached model's keyframes are not implemented yet") +
+      if (tn__xmlAttr(sec->child[k], "act")) {
+        return tn__rdFail(r, node, "model",
+                          "activations in an attached model's keyframes are not implemented yet") +
                1;
       }
     }
@@ -773,13 +774,13 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   // the child's replicates, expanded once; then the body (none: the whole worldbody)
   tnXmlNode* world = child_named(child->root, "worldbody");
   if (world && !m->expanded) {
-    TN_OK(tn_xmlExpandReplicates(r, world));
+    TN_OK(tn__xmlExpandReplicates(r, world));
     m->expanded = 1;
   }
   tnXmlNode* src = world && body ? find_body(world, body) : world;
   if (!src) {
-    tn_xmlError(r->err, r->errsz, node, "body", "no body '%s' in model '%s'", body ? body : "",
-                model);
+    tn__xmlError(r->err, r->errsz, node, "body", "no body '%s' in model '%s'", body ? body : "",
+                 model);
     return 0;
   }
 
@@ -790,22 +791,22 @@ int tn_readAttach(tnReader* r, tnXmlNode* node, int b, const tnFrame* frame) {
   tnXmlNode* copy = copy_prefixed(&a, src, node->parent);
   const char* cls_name = inherited_class(&a, src);
   if (!copy || !cls_name || !collect(&a, copy)) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
-  int cls = tn_findClass(r->spec, cls_name);
+  int cls = tn__findClass(r->spec, cls_name);
   if (cls < 0) {
-    tn_xmlError(r->err, r->errsz, src, "childclass", "unknown default class '%s'", cls_name);
+    tn__xmlError(r->err, r->errsz, src, "childclass", "unknown default class '%s'", cls_name);
     return 0;
   }
   if (convert) {
     TN_OK(convert_angles(&a, copy, cls_name));
   }
   if (body) {
-    TN_OK(tn_readBodySubtree(r, copy, b, cls, frame));
+    TN_OK(tn__readBodySubtree(r, copy, b, cls, frame));
   } else {
-    TN_OK(tn_readBodyChildren(r, copy, b, cls, frame));
+    TN_OK(tn__readBodyChildren(r, copy, b, cls, frame));
   }
-  TN_OK(tn_xmlCheckUsed(copy, r->err, r->errsz));
+  TN_OK(tn__xmlCheckUsed(copy, r->err, r->errsz));
   TN_OK(attach_sections(&a, child, node));
   return attach_keys(&a, child, world, src, copy, node);
 }

@@ -13,7 +13,7 @@
 #define TN_QUOTE_MAX 80
 
 /* the raw value (marks it consumed) */
-const char* tn_rdStr(tnXmlNode* node, const char* attr) {
+const char* tn__rdStr(tnXmlNode* node, const char* attr) {
   for (int i = 0; i < node->nattr; i++) {
     if (strcmp(node->attr[i].name, attr) == 0) {
       node->attr[i].used = 1;
@@ -24,8 +24,8 @@ const char* tn_rdStr(tnXmlNode* node, const char* attr) {
 }
 
 /* error at node/attr */
-int tn_rdFail(tnReader* r, tnXmlNode* node, const char* attr, const char* msg) {
-  tn_xmlError(r->err, r->errsz, node, attr, "%s", msg);
+int tn__rdFail(tnReader* r, tnXmlNode* node, const char* attr, const char* msg) {
+  tn__xmlError(r->err, r->errsz, node, attr, "%s", msg);
   return -1;
 }
 
@@ -33,20 +33,20 @@ int tn_rdFail(tnReader* r, tnXmlNode* node, const char* attr, const char* msg) {
 static int fail_value(tnReader* r, tnXmlNode* node, const char* attr, const char* expected,
                       const char* value) {
   int n = (int)strlen(value);
-  tn_xmlError(r->err, r->errsz, node, attr, "expected %s, got \"%.*s%s\"", expected,
-              n > TN_QUOTE_MAX ? TN_QUOTE_MAX : n, value, n > TN_QUOTE_MAX ? "..." : "");
+  tn__xmlError(r->err, r->errsz, node, attr, "expected %s, got \"%.*s%s\"", expected,
+               n > TN_QUOTE_MAX ? TN_QUOTE_MAX : n, value, n > TN_QUOTE_MAX ? "..." : "");
   return -1;
 }
 
 /* a string copied into the spec's pool */
-int tn_rdName(tnReader* r, tnXmlNode* node, const char* attr, const char** out) {
-  const char* v = tn_rdStr(node, attr);
+int tn__rdName(tnReader* r, tnXmlNode* node, const char* attr, const char** out) {
+  const char* v = tn__rdStr(node, attr);
   if (!v) {
     return 0;
   }
-  char* copy = tn_poolStrdup(&r->spec->pool, v);
+  char* copy = tn__poolStrdup(&r->spec->pool, v);
   if (!copy) {
-    return tn_rdFail(r, node, attr, "out of memory");
+    return tn__rdFail(r, node, attr, "out of memory");
   }
   *out = copy;
   return 1;
@@ -103,7 +103,7 @@ static void expected_count(char* buf, size_t n, int nmin, int nmax, const char* 
 /* nmin..nmax finite numbers as doubles */
 static int read_doubles(tnReader* r, tnXmlNode* node, const char* attr, double* out, int nmin,
                         int nmax) {
-  const char* v = tn_rdStr(node, attr);
+  const char* v = tn__rdStr(node, attr);
   if (!v) {
     return 0;
   }
@@ -123,15 +123,15 @@ static int read_doubles(tnReader* r, tnXmlNode* node, const char* attr, double* 
 }
 
 /* nmin..nmax finite numbers */
-int tn_rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin, int nmax) {
+int tn__rdNums(tnReader* r, tnXmlNode* node, const char* attr, mjtNum* out, int nmin, int nmax) {
   return read_doubles(r, node, attr, out, nmin, nmax);
 }
 
 /* the same into floats */
-int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin, int nmax) {
+int tn__rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int nmin, int nmax) {
   double tmp[16];
   if (nmax > 16) {
-    return tn_rdFail(r, node, attr, "internal: too many values");
+    return tn__rdFail(r, node, attr, "internal: too many values");
   }
   int n = read_doubles(r, node, attr, tmp, nmin, nmax);
   for (int i = 0; i < n; i++) {
@@ -141,8 +141,8 @@ int tn_rdFloats(tnReader* r, tnXmlNode* node, const char* attr, float* out, int 
 }
 
 /* nmin..nmax integers */
-int tn_rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin, int nmax) {
-  const char* v = tn_rdStr(node, attr);
+int tn__rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin, int nmax) {
+  const char* v = tn__rdStr(node, attr);
   if (!v) {
     return 0;
   }
@@ -170,15 +170,15 @@ int tn_rdInts(tnReader* r, tnXmlNode* node, const char* attr, int* out, int nmin
 }
 
 /* any number of numbers into pool memory */
-int tn_rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, int* n) {
-  const char* v = tn_rdStr(node, attr);
+int tn__rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, int* n) {
+  const char* v = tn__rdStr(node, attr);
   if (!v) {
     return 0;
   }
   int count = count_tokens(v);
-  mjtNum* data = tn_poolAlloc(&r->spec->pool, sizeof(mjtNum) * (size_t)(count ? count : 1));
+  mjtNum* data = tn__poolAlloc(&r->spec->pool, sizeof(mjtNum) * (size_t)(count ? count : 1));
   if (!data) {
-    return tn_rdFail(r, node, attr, "out of memory");
+    return tn__rdFail(r, node, attr, "out of memory");
   }
   const char* s = v;
   for (int i = 0; i < count; i++) {
@@ -192,8 +192,9 @@ int tn_rdNumArray(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** out, 
 }
 
 /* one keyword of a table */
-int tn_rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table, int* out) {
-  const char* v = tn_rdStr(node, attr);
+int tn__rdKeyword(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
+                  int* out) {
+  const char* v = tn__rdStr(node, attr);
   if (!v) {
     return 0;
   }
@@ -218,16 +219,16 @@ static const tnKeyword bool_words[] = {{"false", 0}, {"true", 1}, {NULL, 0}};
 static const tnKeyword tri_words[] = {
     {"false", TN_FALSE}, {"true", TN_TRUE}, {"auto", TN_AUTO}, {NULL, 0}};
 
-int tn_rdBool(tnReader* r, tnXmlNode* node, const char* attr, int* out) {
-  return tn_rdKeyword(r, node, attr, bool_words, out);
+int tn__rdBool(tnReader* r, tnXmlNode* node, const char* attr, int* out) {
+  return tn__rdKeyword(r, node, attr, bool_words, out);
 }
 
-int tn_rdTri(tnReader* r, tnXmlNode* node, const char* attr, int* out) {
-  return tn_rdKeyword(r, node, attr, tri_words, out);
+int tn__rdTri(tnReader* r, tnXmlNode* node, const char* attr, int* out) {
+  return tn__rdKeyword(r, node, attr, tri_words, out);
 }
 
 /* quat/axisangle/euler/xyaxes/zaxis, at most one */
-int tn_rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o) {
+int tn__rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o) {
   static const struct {
     const char* attr;
     tnOrientKind kind;
@@ -240,7 +241,7 @@ int tn_rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o) {
   const char* first = NULL;
   for (int i = 0; i < 5; i++) {
     mjtNum v[6] = {0};
-    int got = tn_rdNums(r, node, forms[i].attr, v, forms[i].n, forms[i].n);
+    int got = tn__rdNums(r, node, forms[i].attr, v, forms[i].n, forms[i].n);
     if (got < 0) {
       return -1;
     }
@@ -248,10 +249,10 @@ int tn_rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o) {
       continue;
     }
     if (first) {
-      tn_xmlError(r->err, r->errsz, node, forms[i].attr,
-                  "orientation already given by '%s' (use only one of quat, axisangle, "
-                  "euler, xyaxes, zaxis)",
-                  first);
+      tn__xmlError(r->err, r->errsz, node, forms[i].attr,
+                   "orientation already given by '%s' (use only one of quat, axisangle, "
+                   "euler, xyaxes, zaxis)",
+                   first);
       return -1;
     }
     first = forms[i].attr;
@@ -262,10 +263,10 @@ int tn_rdOrientation(tnReader* r, tnXmlNode* node, tnOrientation* o) {
 }
 
 /* user data */
-int tn_rdUser(tnReader* r, tnXmlNode* node, tnUser* user) {
+int tn__rdUser(tnReader* r, tnXmlNode* node, tnUser* user) {
   mjtNum* v = NULL;
   int n = 0;
-  int res = tn_rdNumArray(r, node, "user", &v, &n);
+  int res = tn__rdNumArray(r, node, "user", &v, &n);
   if (res > 0) {
     user->v = v;
     user->n = n;

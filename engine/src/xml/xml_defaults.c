@@ -10,7 +10,7 @@
 #include "xml/xml_reader.h"
 
 /* index of a class by name */
-int tn_findClass(const tnSpec* spec, const char* name) {
+int tn__findClass(const tnSpec* spec, const char* name) {
   for (int i = 0; i < spec->defaults.n; i++) {
     if (strcmp(TN_AT(spec->defaults, tnDefault, i)->name, name) == 0) {
       return i;
@@ -20,14 +20,14 @@ int tn_findClass(const tnSpec* spec, const char* name) {
 }
 
 /* class of an element: its class attribute, else `inherited` */
-int tn_elementClass(tnReader* r, tnXmlNode* node, int inherited) {
-  const char* cls = tn_rdStr(node, "class");
+int tn__elementClass(tnReader* r, tnXmlNode* node, int inherited) {
+  const char* cls = tn__rdStr(node, "class");
   if (!cls) {
     return inherited;
   }
-  int id = tn_findClass(r->spec, cls);
+  int id = tn__findClass(r->spec, cls);
   if (id < 0) {
-    tn_xmlError(r->err, r->errsz, node, "class", "unknown default class '%s'", cls);
+    tn__xmlError(r->err, r->errsz, node, "class", "unknown default class '%s'", cls);
   }
   return id;
 }
@@ -35,66 +35,66 @@ int tn_elementClass(tnReader* r, tnXmlNode* node, int inherited) {
 /* read one element of a class into its slot (1/0) */
 static int read_default_element(tnReader* r, tnXmlNode* c, tnDefault* d) {
   const char* n = c->name;
-  int kind = tn_actuatorKind(n);
+  int kind = tn__actuatorKind(n);
   if (kind >= 0) {
-    return tn_readActuatorAttrs(r, c, kind, &d->actuator);
+    return tn__readActuatorAttrs(r, c, kind, &d->actuator);
   }
   if (strcmp(n, "joint") == 0) {
-    return tn_readJointAttrs(r, c, &d->joint);
+    return tn__readJointAttrs(r, c, &d->joint);
   }
   if (strcmp(n, "geom") == 0) {
-    return tn_readGeomAttrs(r, c, &d->geom);
+    return tn__readGeomAttrs(r, c, &d->geom);
   }
   if (strcmp(n, "site") == 0) {
-    return tn_readSiteAttrs(r, c, &d->site);
+    return tn__readSiteAttrs(r, c, &d->site);
   }
   if (strcmp(n, "camera") == 0) {
-    return tn_readCameraAttrs(r, c, &d->camera);
+    return tn__readCameraAttrs(r, c, &d->camera);
   }
   if (strcmp(n, "light") == 0) {
-    return tn_readLightAttrs(r, c, &d->light);
+    return tn__readLightAttrs(r, c, &d->light);
   }
   if (strcmp(n, "material") == 0) {
-    return tn_readMaterialAttrs(r, c, &d->material);
+    return tn__readMaterialAttrs(r, c, &d->material);
   }
   if (strcmp(n, "pair") == 0) {
-    return tn_readPairAttrs(r, c, &d->pair);
+    return tn__readPairAttrs(r, c, &d->pair);
   }
   if (strcmp(n, "equality") == 0) {
-    return tn_readEqualityAttrs(r, c, &d->equality);
+    return tn__readEqualityAttrs(r, c, &d->equality);
   }
   if (strcmp(n, "tendon") == 0) {
-    return tn_readTendonAttrs(r, c, &d->tendon);
+    return tn__readTendonAttrs(r, c, &d->tendon);
   }
   if (strcmp(n, "mesh") == 0) {
-    return tn_readMeshAttrs(r, c, &d->mesh);
+    return tn__readMeshAttrs(r, c, &d->mesh);
   }
-  return tn_rdFail(r, c, NULL, "not implemented yet in default classes") + 1;
+  return tn__rdFail(r, c, NULL, "not implemented yet in default classes") + 1;
 }
 
 /* the name of a class element (top-level: "main" unless named) */
 static const char* class_name(tnReader* r, tnXmlNode* node, int parent) {
-  const char* name = tn_rdStr(node, "class");
+  const char* name = tn__rdStr(node, "class");
   if (!name) {
     if (parent >= 0) {
-      tn_rdFail(r, node, "class", "nested default classes need a class name");
+      tn__rdFail(r, node, "class", "nested default classes need a class name");
       return NULL;
     }
     return "main";
   }
-  return tn_poolStrdup(&r->spec->pool, name);
+  return tn__poolStrdup(&r->spec->pool, name);
 }
 
 static int read_class(tnReader* r, tnXmlNode* node, int parent, int detached);
 
 /* read a <default> element as a class whose parent is `parent` (-1 for top level) */
-int tn_readDefaults(tnReader* r, tnXmlNode* node, int parent) {
+int tn__readDefaults(tnReader* r, tnXmlNode* node, int parent) {
   return read_class(r, node, parent, 0);
 }
 
 /* read a synthesized top-level <default class="NAME"> as a new root class (copying main),
  * not as main reopened: an attached model's prefixed main class */
-int tn_readDetachedDefaults(tnReader* r, tnXmlNode* node) {
+int tn__readDetachedDefaults(tnReader* r, tnXmlNode* node) {
   return read_class(r, node, -1, 1);
 }
 
@@ -110,19 +110,19 @@ static int read_class(tnReader* r, tnXmlNode* node, int parent, int detached) {
   int id;
   if (parent < 0 && !detached) {
     if (strcmp(name, "main") != 0) {
-      tn_xmlError(r->err, r->errsz, node, "class",
-                  "top-level default class 'main' cannot be renamed");
+      tn__xmlError(r->err, r->errsz, node, "class",
+                   "top-level default class 'main' cannot be renamed");
       return 0;
     }
     id = 0;
   } else {
-    if (tn_findClass(r->spec, name) >= 0) {
-      tn_xmlError(r->err, r->errsz, node, "class", "repeated default class name '%s'", name);
+    if (tn__findClass(r->spec, name) >= 0) {
+      tn__xmlError(r->err, r->errsz, node, "class", "repeated default class name '%s'", name);
       return 0;
     }
-    tnDefault* d = tn_vecPush(&r->spec->defaults, sizeof(tnDefault));
+    tnDefault* d = tn__vecPush(&r->spec->defaults, sizeof(tnDefault));
     if (!d) {
-      return tn_rdFail(r, node, NULL, "out of memory") + 1;
+      return tn__rdFail(r, node, NULL, "out of memory") + 1;
     }
     id = r->spec->defaults.n - 1;
     int from = parent >= 0 ? parent : 0;

@@ -30,11 +30,11 @@ static int check_texture_values(tnReader* r, tnXmlNode* node) {
   float rgb[3];
   float random = 0;
   int grid[2];
-  TN_TRY(tn_rdFloats(r, node, "rgb1", rgb, 3, 3));
-  TN_TRY(tn_rdFloats(r, node, "rgb2", rgb, 3, 3));
-  TN_TRY(tn_rdFloats(r, node, "markrgb", rgb, 3, 3));
-  TN_TRY(tn_rdFloats(r, node, "random", &random, 1, 1));
-  TN_TRY(tn_rdInts(r, node, "gridsize", grid, 2, 2));
+  TN_TRY(tn__rdFloats(r, node, "rgb1", rgb, 3, 3));
+  TN_TRY(tn__rdFloats(r, node, "rgb2", rgb, 3, 3));
+  TN_TRY(tn__rdFloats(r, node, "markrgb", rgb, 3, 3));
+  TN_TRY(tn__rdFloats(r, node, "random", &random, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "gridsize", grid, 2, 2));
   return 1;
 }
 
@@ -42,39 +42,39 @@ static const char* name_from_file(tnReader* r, const char* file);
 
 /* <texture> */
 static int read_texture(tnReader* r, tnXmlNode* node) {
-  tnSpecTexture* t = tn_vecPush(&r->spec->textures, sizeof(tnSpecTexture));
+  tnSpecTexture* t = tn__vecPush(&r->spec->textures, sizeof(tnSpecTexture));
   if (!t) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   t->type = mjTEXTURE_CUBE;
   t->nchannel = 3;
   t->src = &node->pos;
-  int builtin = tn_rdStr(node, "builtin") != NULL && strcmp(tn_rdStr(node, "builtin"), "none");
+  int builtin = tn__rdStr(node, "builtin") != NULL && strcmp(tn__rdStr(node, "builtin"), "none");
   for (int i = 0; texture_pixels[i]; i++) {
-    tn_rdStr(node, texture_pixels[i]);
+    tn__rdStr(node, texture_pixels[i]);
   }
   TN_OK(check_texture_values(r, node));
-  TN_TRY(tn_rdName(r, node, "name", &t->name));
-  TN_TRY(tn_rdKeyword(r, node, "type", texture_types, &t->type));
+  TN_TRY(tn__rdName(r, node, "name", &t->name));
+  TN_TRY(tn__rdKeyword(r, node, "type", texture_types, &t->type));
 
   // an unnamed texture loaded from a file is named after the file, as meshes are
-  const char* file = tn_xmlAttr(node, "file");
+  const char* file = tn__xmlAttr(node, "file");
   if (!t->name && file && file[0]) {
     t->name = name_from_file(r, file);
     if (!t->name) {
-      return tn_rdFail(r, node, NULL, "out of memory") + 1;
+      return tn__rdFail(r, node, NULL, "out of memory") + 1;
     }
   }
-  TN_TRY(tn_rdInts(r, node, "width", &t->width, 1, 1));
-  TN_TRY(tn_rdInts(r, node, "height", &t->height, 1, 1));
-  TN_TRY(tn_rdInts(r, node, "nchannel", &t->nchannel, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "width", &t->width, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "height", &t->height, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "nchannel", &t->nchannel, 1, 1));
 
   // builtin textures need their dimensions; cube and skybox ones are six square faces
   if (builtin && t->width < 1) {
-    return tn_rdFail(r, node, "width", "invalid width of builtin texture") + 1;
+    return tn__rdFail(r, node, "width", "invalid width of builtin texture") + 1;
   }
   if (builtin && t->type == mjTEXTURE_2D && t->height < 1) {
-    return tn_rdFail(r, node, "height", "invalid height of builtin texture") + 1;
+    return tn__rdFail(r, node, "height", "invalid height of builtin texture") + 1;
   }
   if (builtin && t->type != mjTEXTURE_2D) {
     t->height = 6 * t->width;
@@ -87,20 +87,20 @@ static int read_texture(tnReader* r, tnXmlNode* node) {
 
 /* <material> */
 static int read_material(tnReader* r, tnXmlNode* node) {
-  int cls = tn_elementClass(r, node, 0);
+  int cls = tn__elementClass(r, node, 0);
   if (cls < 0) {
     return 0;
   }
   tnSpecMaterial m = TN_AT(r->spec->defaults, tnDefault, cls)->material;
-  TN_OK(tn_readMaterialAttrs(r, node, &m));
-  TN_TRY(tn_rdName(r, node, "name", &m.name));
+  TN_OK(tn__readMaterialAttrs(r, node, &m));
+  TN_TRY(tn__rdName(r, node, "name", &m.name));
   if (!m.name) {
-    return tn_rdFail(r, node, "name", "materials must be named") + 1;
+    return tn__rdFail(r, node, "name", "materials must be named") + 1;
   }
   m.src = &node->pos;
-  tnSpecMaterial* dst = tn_vecPush(&r->spec->materials, sizeof(tnSpecMaterial));
+  tnSpecMaterial* dst = tn__vecPush(&r->spec->materials, sizeof(tnSpecMaterial));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = m;
   return 1;
@@ -112,32 +112,32 @@ static const char* name_from_file(tnReader* r, const char* file);
 /* <hfield>: a file (loaded by the compiler; its dimensions replace nrow and ncol), else
  * nrow x ncol with optional inline elevation */
 static int read_hfield(tnReader* r, tnXmlNode* node) {
-  tnSpecHField* h = tn_vecPush(&r->spec->hfields, sizeof(tnSpecHField));
+  tnSpecHField* h = tn__vecPush(&r->spec->hfields, sizeof(tnSpecHField));
   if (!h) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   h->src = &node->pos;
-  TN_TRY(tn_rdName(r, node, "content_type", &h->content_type));
-  TN_TRY(tn_rdName(r, node, "file", &h->file));
-  TN_TRY(tn_rdName(r, node, "name", &h->name));
-  TN_TRY(tn_rdInts(r, node, "nrow", &h->nrow, 1, 1));
-  TN_TRY(tn_rdInts(r, node, "ncol", &h->ncol, 1, 1));
-  if (tn_rdNums(r, node, "size", h->size, 4, 4) <= 0) {
-    return tn_rdFail(r, node, "size", "required: 4 positive numbers") + 1;
+  TN_TRY(tn__rdName(r, node, "content_type", &h->content_type));
+  TN_TRY(tn__rdName(r, node, "file", &h->file));
+  TN_TRY(tn__rdName(r, node, "name", &h->name));
+  TN_TRY(tn__rdInts(r, node, "nrow", &h->nrow, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "ncol", &h->ncol, 1, 1));
+  if (tn__rdNums(r, node, "size", h->size, 4, 4) <= 0) {
+    return tn__rdFail(r, node, "size", "required: 4 positive numbers") + 1;
   }
   for (int i = 0; i < 4; i++) {
     if (h->size[i] <= 0) {
-      return tn_rdFail(r, node, "size", "all 4 sizes must be positive") + 1;
+      return tn__rdFail(r, node, "size", "all 4 sizes must be positive") + 1;
     }
   }
-  int got = tn_rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
+  int got = tn__rdNumArray(r, node, "elevation", &h->elevation, &h->nelevation);
   TN_TRY(got);
 
   // a file provides the data (nrow, ncol and elevation are then unused, as in MuJoCo)
   if (h->file) {
     h->path = mesh_path(r, h->file);
     if (!h->path) {
-      return tn_rdFail(r, node, "file", "out of memory") + 1;
+      return tn__rdFail(r, node, "file", "out of memory") + 1;
     }
     if (!h->name) {
       h->name = name_from_file(r, h->file);
@@ -147,12 +147,12 @@ static int read_hfield(tnReader* r, tnXmlNode* node) {
     return 1;
   }
   if (h->nrow < 1 || h->ncol < 1 || h->nrow > 1 << 14 || h->ncol > 1 << 14) {
-    return tn_rdFail(r, node, h->nrow < 1 || h->nrow > 1 << 14 ? "nrow" : "ncol",
-                     "nrow and ncol must be in 1..16384") +
+    return tn__rdFail(r, node, h->nrow < 1 || h->nrow > 1 << 14 ? "nrow" : "ncol",
+                      "nrow and ncol must be in 1..16384") +
            1;
   }
   if (got && h->nelevation != h->nrow * h->ncol) {
-    return tn_rdFail(r, node, "elevation", "needs nrow*ncol values") + 1;
+    return tn__rdFail(r, node, "elevation", "needs nrow*ncol values") + 1;
   }
   return 1;
 }
@@ -170,10 +170,10 @@ static const tnKeyword mesh_inertias[] = {{"convex", TN_MESH_INERTIA_CONVEX},
 /* mesh attributes that only affect rendering: accepted, not kept */
 static const char* const mesh_visual[] = {"normal", "texcoord", "smoothnormal", "material", NULL};
 
-int tn_readMeshAttrs(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
-  TN_TRY(tn_rdNums(r, node, "scale", m->scale, 3, 3));
-  TN_TRY(tn_rdInts(r, node, "maxhullvert", &m->maxhullvert, 1, 1));
-  TN_TRY(tn_rdKeyword(r, node, "inertia", mesh_inertias, &m->inertia));
+int tn__readMeshAttrs(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
+  TN_TRY(tn__rdNums(r, node, "scale", m->scale, 3, 3));
+  TN_TRY(tn__rdInts(r, node, "maxhullvert", &m->maxhullvert, 1, 1));
+  TN_TRY(tn__rdKeyword(r, node, "inertia", mesh_inertias, &m->inertia));
   return 1;
 }
 
@@ -185,10 +185,10 @@ static int is_absolute(const char* path) {
 /* join a directory and a name into the pool ("" or NULL directory: the name itself) */
 static const char* join_path(tnReader* r, const char* dir, const char* name) {
   if (!dir || !dir[0] || is_absolute(name)) {
-    return tn_poolStrdup(&r->spec->pool, name);
+    return tn__poolStrdup(&r->spec->pool, name);
   }
   size_t n = strlen(dir) + strlen(name) + 2;
-  char* out = tn_poolAlloc(&r->spec->pool, n);
+  char* out = tn__poolAlloc(&r->spec->pool, n);
   if (out) {
     snprintf(out, n, "%s/%s", dir, name);
   }
@@ -214,7 +214,7 @@ static const char* asset_path_fallback(tnReader* r, tnXmlNode* node, const char*
     return primary;
   }
   size_t n = (size_t)(slash - node->pos.file) + strlen(file) + 2;
-  char* local = tn_poolAlloc(&r->spec->pool, n);
+  char* local = tn__poolAlloc(&r->spec->pool, n);
   if (!local) {
     return NULL;
   }
@@ -249,7 +249,7 @@ static const char* mesh_path(tnReader* r, const char* file) {
  * extension */
 static const char* name_from_file(tnReader* r, const char* file) {
   const char* slash = strrchr(file, '/');
-  char* name = tn_poolStrdup(&r->spec->pool, slash ? slash + 1 : file);
+  char* name = tn__poolStrdup(&r->spec->pool, slash ? slash + 1 : file);
   char* dot = name ? strrchr(name, '.') : NULL;
   if (dot && dot != name) {
     *dot = 0;
@@ -261,17 +261,17 @@ static const char* name_from_file(tnReader* r, const char* file) {
 static int read_faces(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
   mjtNum* v = NULL;
   int n = 0;
-  int got = tn_rdNumArray(r, node, "face", &v, &n);
+  int got = tn__rdNumArray(r, node, "face", &v, &n);
   if (got <= 0) {
     return got;
   }
-  m->face = tn_poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(n ? n : 1));
+  m->face = tn__poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(n ? n : 1));
   if (!m->face) {
-    return tn_rdFail(r, node, "face", "out of memory");
+    return tn__rdFail(r, node, "face", "out of memory");
   }
   for (int i = 0; i < n; i++) {
     if (v[i] != floor(v[i]) || v[i] < 0 || v[i] > 2147483647.0) {
-      return tn_rdFail(r, node, "face", "face indices must be non-negative integers");
+      return tn__rdFail(r, node, "face", "face indices must be non-negative integers");
     }
     m->face[i] = (int)v[i];
   }
@@ -281,51 +281,51 @@ static int read_faces(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
 
 /* the data source: file (with content_type) or inline vertex/face lists */
 static int read_mesh_source(tnReader* r, tnXmlNode* node, tnSpecMesh* m) {
-  TN_TRY(tn_rdName(r, node, "file", &m->file));
-  TN_TRY(tn_rdName(r, node, "content_type", &m->content_type));
-  int got = tn_rdNumArray(r, node, "vertex", &m->vertex, &m->nvertex);
+  TN_TRY(tn__rdName(r, node, "file", &m->file));
+  TN_TRY(tn__rdName(r, node, "content_type", &m->content_type));
+  int got = tn__rdNumArray(r, node, "vertex", &m->vertex, &m->nvertex);
   TN_TRY(got);
   TN_TRY(read_faces(r, node, m));
   if (m->file && m->vertex) {
-    return tn_rdFail(r, node, "vertex", "mesh cannot have both a file and vertex data") + 1;
+    return tn__rdFail(r, node, "vertex", "mesh cannot have both a file and vertex data") + 1;
   }
   if (!m->file && !m->vertex) {
-    return tn_rdFail(r, node, NULL, "mesh needs a file or vertex data") + 1;
+    return tn__rdFail(r, node, NULL, "mesh needs a file or vertex data") + 1;
   }
   if (m->vertex && m->nvertex % 3) {
-    return tn_rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
+    return tn__rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
   }
   if (m->face && m->nface % 3) {
-    return tn_rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
+    return tn__rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
   }
   if (m->file && !(m->path = asset_path_fallback(r, node, mesh_path(r, m->file), m->file))) {
-    return tn_rdFail(r, node, "file", "out of memory") + 1;
+    return tn__rdFail(r, node, "file", "out of memory") + 1;
   }
   return 1;
 }
 
 /* <mesh> */
 static int read_mesh(tnReader* r, tnXmlNode* node) {
-  int cls = tn_elementClass(r, node, 0);
+  int cls = tn__elementClass(r, node, 0);
   if (cls < 0) {
     return 0;
   }
   tnSpecMesh m = TN_AT(r->spec->defaults, tnDefault, cls)->mesh;
   for (int i = 0; mesh_visual[i]; i++) {
-    tn_rdStr(node, mesh_visual[i]);
+    tn__rdStr(node, mesh_visual[i]);
   }
-  TN_OK(tn_readMeshAttrs(r, node, &m));
-  TN_TRY(tn_rdNums(r, node, "refpos", m.refpos, 3, 3));
-  TN_TRY(tn_rdNums(r, node, "refquat", m.refquat, 4, 4));
+  TN_OK(tn__readMeshAttrs(r, node, &m));
+  TN_TRY(tn__rdNums(r, node, "refpos", m.refpos, 3, 3));
+  TN_TRY(tn__rdNums(r, node, "refquat", m.refquat, 4, 4));
   TN_OK(read_mesh_source(r, node, &m));
-  TN_TRY(tn_rdName(r, node, "name", &m.name));
+  TN_TRY(tn__rdName(r, node, "name", &m.name));
   if (!m.name && m.file) {
     m.name = name_from_file(r, m.file);
   }
   m.src = &node->pos;
-  tnSpecMesh* dst = tn_vecPush(&r->spec->meshes, sizeof(tnSpecMesh));
+  tnSpecMesh* dst = tn__vecPush(&r->spec->meshes, sizeof(tnSpecMesh));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = m;
   return 1;
@@ -338,13 +338,13 @@ static int read_mesh(tnReader* r, tnXmlNode* node) {
 /* a list of numbers as floats in pool memory (count in *n); >0 present, 0 absent, -1 error */
 static int read_float_list(tnReader* r, tnXmlNode* node, const char* attr, float** out, int* n) {
   mjtNum* v = NULL;
-  int got = tn_rdNumArray(r, node, attr, &v, n);
+  int got = tn__rdNumArray(r, node, attr, &v, n);
   if (got <= 0) {
     return got;
   }
-  *out = tn_poolAlloc(&r->spec->pool, sizeof(float) * (size_t)(*n ? *n : 1));
+  *out = tn__poolAlloc(&r->spec->pool, sizeof(float) * (size_t)(*n ? *n : 1));
   if (!*out) {
-    return tn_rdFail(r, node, attr, "out of memory");
+    return tn__rdFail(r, node, attr, "out of memory");
   }
   for (int i = 0; i < *n; i++) {
     (*out)[i] = (float)v[i];
@@ -355,17 +355,17 @@ static int read_float_list(tnReader* r, tnXmlNode* node, const char* attr, float
 /* a list of non-negative integers in pool memory (count in *n) */
 static int read_index_list(tnReader* r, tnXmlNode* node, const char* attr, int** out, int* n) {
   mjtNum* v = NULL;
-  int got = tn_rdNumArray(r, node, attr, &v, n);
+  int got = tn__rdNumArray(r, node, attr, &v, n);
   if (got <= 0) {
     return got;
   }
-  *out = tn_poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(*n ? *n : 1));
+  *out = tn__poolAlloc(&r->spec->pool, sizeof(int) * (size_t)(*n ? *n : 1));
   if (!*out) {
-    return tn_rdFail(r, node, attr, "out of memory");
+    return tn__rdFail(r, node, attr, "out of memory");
   }
   for (int i = 0; i < *n; i++) {
     if (v[i] != floor(v[i]) || v[i] < -2147483648.0 || v[i] > 2147483647.0) {
-      return tn_rdFail(r, node, attr, "expected integers");
+      return tn__rdFail(r, node, attr, "expected integers");
     }
     (*out)[i] = (int)v[i];
   }
@@ -374,31 +374,31 @@ static int read_index_list(tnReader* r, tnXmlNode* node, const char* attr, int**
 
 /* <bone> of a skin: every attribute is required */
 static int read_skin_bone(tnReader* r, tnXmlNode* node) {
-  tnSpecSkinBone* b = tn_vecPush(&r->spec->skinbones, sizeof(tnSpecSkinBone));
+  tnSpecSkinBone* b = tn__vecPush(&r->spec->skinbones, sizeof(tnSpecSkinBone));
   if (!b) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   b->src = &node->pos;
   int nweight = 0;
-  TN_TRY(tn_rdName(r, node, "body", &b->body));
+  TN_TRY(tn__rdName(r, node, "body", &b->body));
   if (!b->body) {
-    return tn_rdFail(r, node, "body", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "body", "required attribute missing") + 1;
   }
-  if (tn_rdFloats(r, node, "bindpos", b->bindpos, 3, 3) <= 0) {
-    return tn_rdFail(r, node, "bindpos", "required attribute missing") + 1;
+  if (tn__rdFloats(r, node, "bindpos", b->bindpos, 3, 3) <= 0) {
+    return tn__rdFail(r, node, "bindpos", "required attribute missing") + 1;
   }
-  if (tn_rdFloats(r, node, "bindquat", b->bindquat, 4, 4) <= 0) {
-    return tn_rdFail(r, node, "bindquat", "required attribute missing") + 1;
+  if (tn__rdFloats(r, node, "bindquat", b->bindquat, 4, 4) <= 0) {
+    return tn__rdFail(r, node, "bindquat", "required attribute missing") + 1;
   }
   if (read_index_list(r, node, "vertid", &b->vertid, &b->nvert) <= 0) {
-    return tn_rdFail(r, node, "vertid", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "vertid", "required attribute missing") + 1;
   }
   if (read_float_list(r, node, "vertweight", &b->vertweight, &nweight) <= 0) {
-    return tn_rdFail(r, node, "vertweight", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "vertweight", "required attribute missing") + 1;
   }
   if (nweight != b->nvert || nweight == 0) {
-    return tn_rdFail(r, node, "vertweight",
-                     "vertid and vertweight must have the same non-zero size") +
+    return tn__rdFail(r, node, "vertweight",
+                      "vertid and vertweight must have the same non-zero size") +
            1;
   }
   return 1;
@@ -411,12 +411,12 @@ static int read_skin(tnReader* r, tnXmlNode* node) {
   sk.src = &node->pos;
   sk.rgba[0] = sk.rgba[1] = sk.rgba[2] = 0.5f;
   sk.rgba[3] = 1.0f;
-  TN_TRY(tn_rdName(r, node, "name", &sk.name));
-  TN_TRY(tn_rdName(r, node, "file", &sk.file));
-  TN_TRY(tn_rdName(r, node, "material", &sk.material));
-  TN_TRY(tn_rdFloats(r, node, "rgba", sk.rgba, 4, 4));
-  TN_TRY(tn_rdFloats(r, node, "inflate", &sk.inflate, 1, 1));
-  TN_TRY(tn_rdInts(r, node, "group", &sk.group, 1, 1));
+  TN_TRY(tn__rdName(r, node, "name", &sk.name));
+  TN_TRY(tn__rdName(r, node, "file", &sk.file));
+  TN_TRY(tn__rdName(r, node, "material", &sk.material));
+  TN_TRY(tn__rdFloats(r, node, "rgba", sk.rgba, 4, 4));
+  TN_TRY(tn__rdFloats(r, node, "inflate", &sk.inflate, 1, 1));
+  TN_TRY(tn__rdInts(r, node, "group", &sk.group, 1, 1));
   int nv = 0, nt = 0, nf = 0;
   TN_TRY(read_float_list(r, node, "vertex", &sk.vert, &nv));
   TN_TRY(read_float_list(r, node, "texcoord", &sk.texcoord, &nt));
@@ -427,57 +427,57 @@ static int read_skin(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     TN_OK(strcmp(c->name, "bone") == 0 ? read_skin_bone(r, c)
-                                       : tn_rdFail(r, c, NULL, "not implemented yet") + 1);
+                                       : tn__rdFail(r, c, NULL, "not implemented yet") + 1);
   }
   sk.nbone = r->spec->skinbones.n - sk.boneadr;
 
   // a file, or complete inline data (MuJoCo's checks)
   if (sk.file) {
     if (nv || nt || nf || sk.nbone) {
-      return tn_rdFail(r, node, "file", "both skin data and file were specified") + 1;
+      return tn__rdFail(r, node, "file", "both skin data and file were specified") + 1;
     }
     if (!(sk.path = mesh_path(r, sk.file))) {
-      return tn_rdFail(r, node, "file", "out of memory") + 1;
+      return tn__rdFail(r, node, "file", "out of memory") + 1;
     }
     if (!sk.name) {
       sk.name = name_from_file(r, sk.file);
     }
   } else {
     if (!nv || !nf || !sk.nbone) {
-      return tn_rdFail(r, node, NULL, "missing data in skin (vertex, face and bones needed)") + 1;
+      return tn__rdFail(r, node, NULL, "missing data in skin (vertex, face and bones needed)") + 1;
     }
     if (nv % 3) {
-      return tn_rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
+      return tn__rdFail(r, node, "vertex", "vertex data must be a multiple of 3") + 1;
     }
     if (nf % 3) {
-      return tn_rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
+      return tn__rdFail(r, node, "face", "face data must be a multiple of 3") + 1;
     }
     if (nt && nt != 2 * (nv / 3)) {
-      return tn_rdFail(r, node, "texcoord", "vertex and texcoord data incompatible size") + 1;
+      return tn__rdFail(r, node, "texcoord", "vertex and texcoord data incompatible size") + 1;
     }
     sk.nvert = nv / 3;
     sk.ntexcoord = nt / 2;
     sk.nface = nf / 3;
   }
-  tnSpecSkin* dst = tn_vecPush(&r->spec->skins, sizeof(tnSpecSkin));
+  tnSpecSkin* dst = tn__vecPush(&r->spec->skins, sizeof(tnSpecSkin));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = sk;
   return 1;
 }
 
 /* <deformable>: skins (flexes are not implemented yet) */
-int tn_readDeformable(tnReader* r, tnXmlNode* node) {
+int tn__readDeformable(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     TN_OK(strcmp(c->name, "skin") == 0 ? read_skin(r, c)
-                                       : tn_rdFail(r, c, NULL, "not implemented yet") + 1);
+                                       : tn__rdFail(r, c, NULL, "not implemented yet") + 1);
   }
   return 1;
 }
 
-int tn_readAsset(tnReader* r, tnXmlNode* node) {
+int tn__readAsset(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     int ok;
@@ -492,9 +492,9 @@ int tn_readAsset(tnReader* r, tnXmlNode* node) {
     } else if (strcmp(c->name, "skin") == 0) {
       ok = read_skin(r, c);
     } else if (strcmp(c->name, "model") == 0) {
-      ok = tn_readModelAsset(r, c);
+      ok = tn__readModelAsset(r, c);
     } else {
-      ok = tn_rdFail(r, c, NULL, "not implemented yet") + 1;
+      ok = tn__rdFail(r, c, NULL, "not implemented yet") + 1;
     }
     if (!ok) {
       return 0;

@@ -11,28 +11,28 @@
 
 /* a required name-valued attribute */
 static int rd_required(tnReader* r, tnXmlNode* node, const char* attr, const char** out) {
-  int got = tn_rdName(r, node, attr, out);
+  int got = tn__rdName(r, node, attr, out);
   if (got == 0) {
-    return tn_rdFail(r, node, attr, "required attribute missing");
+    return tn__rdFail(r, node, attr, "required attribute missing");
   }
   return got;
 }
 
 /* <pair> */
 static int read_pair(tnReader* r, tnXmlNode* node) {
-  int cls = tn_elementClass(r, node, 0);
+  int cls = tn__elementClass(r, node, 0);
   if (cls < 0) {
     return 0;
   }
   tnSpecPair p = TN_AT(r->spec->defaults, tnDefault, cls)->pair;
-  TN_OK(tn_readPairAttrs(r, node, &p));
-  TN_TRY(tn_rdName(r, node, "name", &p.name));
+  TN_OK(tn__readPairAttrs(r, node, &p));
+  TN_TRY(tn__rdName(r, node, "name", &p.name));
   TN_TRY(rd_required(r, node, "geom1", &p.geom1));
   TN_TRY(rd_required(r, node, "geom2", &p.geom2));
   p.src = &node->pos;
-  tnSpecPair* dst = tn_vecPush(&r->spec->pairs, sizeof(tnSpecPair));
+  tnSpecPair* dst = tn__vecPush(&r->spec->pairs, sizeof(tnSpecPair));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = p;
   return 1;
@@ -40,18 +40,18 @@ static int read_pair(tnReader* r, tnXmlNode* node) {
 
 /* <exclude> */
 static int read_exclude(tnReader* r, tnXmlNode* node) {
-  tnSpecExclude* e = tn_vecPush(&r->spec->excludes, sizeof(tnSpecExclude));
+  tnSpecExclude* e = tn__vecPush(&r->spec->excludes, sizeof(tnSpecExclude));
   if (!e) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   e->src = &node->pos;
-  TN_TRY(tn_rdName(r, node, "name", &e->name));
+  TN_TRY(tn__rdName(r, node, "name", &e->name));
   TN_TRY(rd_required(r, node, "body1", &e->body1));
   TN_TRY(rd_required(r, node, "body2", &e->body2));
   return 1;
 }
 
-int tn_readContact(tnReader* r, tnXmlNode* node) {
+int tn__readContact(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     int ok = strcmp(c->name, "pair") == 0 ? read_pair(r, c) : read_exclude(r, c);
@@ -69,11 +69,11 @@ int tn_readContact(tnReader* r, tnXmlNode* node) {
 /* connect and weld: bodies or sites */
 static int read_eq_frames(tnReader* r, tnXmlNode* node, tnSpecEquality* e) {
   const char *b1 = NULL, *b2 = NULL, *s1 = NULL, *s2 = NULL;
-  TN_TRY(tn_rdName(r, node, "body1", &b1));
-  TN_TRY(tn_rdName(r, node, "body2", &b2));
-  TN_TRY(tn_rdName(r, node, "site1", &s1));
-  TN_TRY(tn_rdName(r, node, "site2", &s2));
-  int anchor = tn_rdNums(r, node, "anchor", e->anchor, 3, 3);
+  TN_TRY(tn__rdName(r, node, "body1", &b1));
+  TN_TRY(tn__rdName(r, node, "body2", &b2));
+  TN_TRY(tn__rdName(r, node, "site1", &s1));
+  TN_TRY(tn__rdName(r, node, "site2", &s2));
+  int anchor = tn__rdNums(r, node, "anchor", e->anchor, 3, 3);
   TN_TRY(anchor);
 
   // either body1 (+ optional body2, anchor) or site1 + site2
@@ -81,13 +81,13 @@ static int read_eq_frames(tnReader* r, tnXmlNode* node, tnSpecEquality* e) {
     e->name1 = b1;
     e->name2 = b2;
     if (e->type == mjEQ_CONNECT && !anchor) {
-      return tn_rdFail(r, node, "anchor", "required with body1") + 1;
+      return tn__rdFail(r, node, "anchor", "required with body1") + 1;
     }
     return 1;
   }
-  if (s1 && s2 && !b1 && !b2 && (anchor || tn_xmlAttr(node, "relpose"))) {
-    return tn_rdFail(r, node, anchor ? "anchor" : "relpose",
-                     "anchor and relpose cannot be used with site1/site2") +
+  if (s1 && s2 && !b1 && !b2 && (anchor || tn__xmlAttr(node, "relpose"))) {
+    return tn__rdFail(r, node, anchor ? "anchor" : "relpose",
+                      "anchor and relpose cannot be used with site1/site2") +
            1;
   }
   if (s1 && s2 && !b1 && !b2) {
@@ -96,19 +96,19 @@ static int read_eq_frames(tnReader* r, tnXmlNode* node, tnSpecEquality* e) {
     e->name2 = s2;
     return 1;
   }
-  return tn_rdFail(r, node, NULL, "either body1 (and body2) or site1 and site2 are required") + 1;
+  return tn__rdFail(r, node, NULL, "either body1 (and body2) or site1 and site2 are required") + 1;
 }
 
 /* one equality element */
 static int read_equality(tnReader* r, tnXmlNode* node) {
-  int cls = tn_elementClass(r, node, 0);
+  int cls = tn__elementClass(r, node, 0);
   if (cls < 0) {
     return 0;
   }
   tnSpecEquality e = TN_AT(r->spec->defaults, tnDefault, cls)->equality;
   e.src = &node->pos;
-  TN_OK(tn_readEqualityAttrs(r, node, &e));
-  TN_TRY(tn_rdName(r, node, "name", &e.name));
+  TN_OK(tn__readEqualityAttrs(r, node, &e));
+  TN_TRY(tn__rdName(r, node, "name", &e.name));
   const char* n = node->name;
   if (strcmp(n, "connect") == 0 || strcmp(n, "weld") == 0) {
     e.type = n[0] == 'c' ? mjEQ_CONNECT : mjEQ_WELD;
@@ -116,27 +116,27 @@ static int read_equality(tnReader* r, tnXmlNode* node) {
       return 0;
     }
     if (e.type == mjEQ_WELD) {
-      int got = tn_rdNums(r, node, "relpose", e.relpose, 7, 7);
+      int got = tn__rdNums(r, node, "relpose", e.relpose, 7, 7);
       TN_TRY(got);
       e.has_relpose = got > 0;
-      TN_TRY(tn_rdNums(r, node, "torquescale", &e.torquescale, 1, 1));
+      TN_TRY(tn__rdNums(r, node, "torquescale", &e.torquescale, 1, 1));
     }
   } else {
     int joint = strcmp(n, "joint") == 0;
     e.type = joint ? mjEQ_JOINT : mjEQ_TENDON;
     TN_TRY(rd_required(r, node, joint ? "joint1" : "tendon1", &e.name1));
-    TN_TRY(tn_rdName(r, node, joint ? "joint2" : "tendon2", &e.name2));
-    TN_TRY(tn_rdNums(r, node, "polycoef", e.polycoef, 1, 5));
+    TN_TRY(tn__rdName(r, node, joint ? "joint2" : "tendon2", &e.name2));
+    TN_TRY(tn__rdNums(r, node, "polycoef", e.polycoef, 1, 5));
   }
-  tnSpecEquality* dst = tn_vecPush(&r->spec->equalities, sizeof(tnSpecEquality));
+  tnSpecEquality* dst = tn__vecPush(&r->spec->equalities, sizeof(tnSpecEquality));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = e;
   return 1;
 }
 
-int tn_readEquality(tnReader* r, tnXmlNode* node) {
+int tn__readEquality(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     if (!read_equality(r, node->child[i])) {
       return 0;
@@ -152,19 +152,19 @@ int tn_readEquality(tnReader* r, tnXmlNode* node) {
 /* a keyframe array: -1 when absent */
 static int rd_key_array(tnReader* r, tnXmlNode* node, const char* attr, mjtNum** v, int* n) {
   *n = -1;
-  return tn_rdNumArray(r, node, attr, v, n);
+  return tn__rdNumArray(r, node, attr, v, n);
 }
 
-int tn_readKeyframe(tnReader* r, tnXmlNode* node) {
+int tn__readKeyframe(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
-    tnSpecKey* k = tn_vecPush(&r->spec->keys, sizeof(tnSpecKey));
+    tnSpecKey* k = tn__vecPush(&r->spec->keys, sizeof(tnSpecKey));
     if (!k) {
-      return tn_rdFail(r, c, NULL, "out of memory") + 1;
+      return tn__rdFail(r, c, NULL, "out of memory") + 1;
     }
     k->src = &c->pos;
-    TN_TRY(tn_rdName(r, c, "name", &k->name));
-    TN_TRY(tn_rdNums(r, c, "time", &k->time, 1, 1));
+    TN_TRY(tn__rdName(r, c, "name", &k->name));
+    TN_TRY(tn__rdNums(r, c, "time", &k->time, 1, 1));
     TN_TRY(rd_key_array(r, c, "qpos", &k->qpos, &k->nqpos));
     TN_TRY(rd_key_array(r, c, "qvel", &k->qvel, &k->nqvel));
     TN_TRY(rd_key_array(r, c, "act", &k->act, &k->nact));
@@ -206,29 +206,29 @@ static const tnKeyword object_types[] = {{"body", mjOBJ_BODY},
 
 /* <numeric> */
 static int read_numeric(tnReader* r, tnXmlNode* node) {
-  tnSpecNumeric* n = tn_vecPush(&r->spec->numerics, sizeof(tnSpecNumeric));
+  tnSpecNumeric* n = tn__vecPush(&r->spec->numerics, sizeof(tnSpecNumeric));
   if (!n) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   n->src = &node->pos;
   n->size = -1;
   TN_TRY(rd_required(r, node, "name", &n->name));
-  TN_TRY(tn_rdInts(r, node, "size", &n->size, 1, 1));
-  TN_TRY(tn_rdNumArray(r, node, "data", &n->data, &n->ndata));
+  TN_TRY(tn__rdInts(r, node, "size", &n->size, 1, 1));
+  TN_TRY(tn__rdNumArray(r, node, "data", &n->data, &n->ndata));
   if (n->size < 0 && n->ndata == 0) {
-    return tn_rdFail(r, node, "size", "size or data is required") + 1;
+    return tn__rdFail(r, node, "size", "size or data is required") + 1;
   }
   if (n->size >= 0 && n->ndata > n->size) {
-    return tn_rdFail(r, node, "data", "more values than size") + 1;
+    return tn__rdFail(r, node, "data", "more values than size") + 1;
   }
   return 1;
 }
 
 /* <text> */
 static int read_text(tnReader* r, tnXmlNode* node) {
-  tnSpecText* t = tn_vecPush(&r->spec->texts, sizeof(tnSpecText));
+  tnSpecText* t = tn__vecPush(&r->spec->texts, sizeof(tnSpecText));
   if (!t) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   t->src = &node->pos;
   TN_TRY(rd_required(r, node, "name", &t->name));
@@ -238,33 +238,33 @@ static int read_text(tnReader* r, tnXmlNode* node) {
 
 /* <tuple> with its <element>s */
 static int read_tuple(tnReader* r, tnXmlNode* node) {
-  tnSpecTuple* t = tn_vecPush(&r->spec->tuples, sizeof(tnSpecTuple));
+  tnSpecTuple* t = tn__vecPush(&r->spec->tuples, sizeof(tnSpecTuple));
   if (!t) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   t->src = &node->pos;
   TN_TRY(rd_required(r, node, "name", &t->name));
   t->adr = r->spec->tuple_elems.n;
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
-    tnSpecTupleElem* e = tn_vecPush(&r->spec->tuple_elems, sizeof(tnSpecTupleElem));
+    tnSpecTupleElem* e = tn__vecPush(&r->spec->tuple_elems, sizeof(tnSpecTupleElem));
     if (!e) {
-      return tn_rdFail(r, c, NULL, "out of memory") + 1;
+      return tn__rdFail(r, c, NULL, "out of memory") + 1;
     }
     e->src = &c->pos;
-    int got = tn_rdKeyword(r, c, "objtype", object_types, &e->objtype);
+    int got = tn__rdKeyword(r, c, "objtype", object_types, &e->objtype);
     TN_TRY(got);
     if (!got) {
-      return tn_rdFail(r, c, "objtype", "required attribute missing") + 1;
+      return tn__rdFail(r, c, "objtype", "required attribute missing") + 1;
     }
     TN_TRY(rd_required(r, c, "objname", &e->objname));
-    TN_TRY(tn_rdNums(r, c, "prm", &e->prm, 1, 1));
+    TN_TRY(tn__rdNums(r, c, "prm", &e->prm, 1, 1));
   }
   t->num = r->spec->tuple_elems.n - t->adr;
   return 1;
 }
 
-int tn_readCustom(tnReader* r, tnXmlNode* node) {
+int tn__readCustom(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* c = node->child[i];
     int ok;

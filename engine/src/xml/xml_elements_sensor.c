@@ -97,34 +97,34 @@ static const tnKeyword stages[] = {{"none", mjSTAGE_NONE},
 /* a required name attribute into objname with its object type */
 static int rd_obj(tnReader* r, tnXmlNode* node, const char* attr, int objtype, tnSpecSensor* s) {
   s->objtype = objtype;
-  int got = tn_rdName(r, node, attr, &s->objname);
+  int got = tn__rdName(r, node, attr, &s->objname);
   if (got == 0) {
-    return tn_rdFail(r, node, attr, "required attribute missing");
+    return tn__rdFail(r, node, attr, "required attribute missing");
   }
   return got;
 }
 
 /* objtype + objname (frame sensors, insidesite); 1/0 */
 static int rd_frame_obj(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
-  int got = tn_rdKeyword(r, node, "objtype", frame_objtypes, &s->objtype);
+  int got = tn__rdKeyword(r, node, "objtype", frame_objtypes, &s->objtype);
   TN_TRY(got);
   if (!got) {
-    return tn_rdFail(r, node, "objtype", "required attribute missing") + 1;
+    return tn__rdFail(r, node, "objtype", "required attribute missing") + 1;
   }
-  got = tn_rdName(r, node, "objname", &s->objname);
+  got = tn__rdName(r, node, "objname", &s->objname);
   TN_TRY(got);
-  return got ? 1 : tn_rdFail(r, node, "objname", "required attribute missing") + 1;
+  return got ? 1 : tn__rdFail(r, node, "objname", "required attribute missing") + 1;
 }
 
 /* optional reftype + refname (frame sensors); 1/0 */
 static int rd_frame_ref(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
-  int gott = tn_rdKeyword(r, node, "reftype", frame_objtypes, &s->reftype);
+  int gott = tn__rdKeyword(r, node, "reftype", frame_objtypes, &s->reftype);
   TN_TRY(gott);
-  int gotn = tn_rdName(r, node, "refname", &s->refname);
+  int gotn = tn__rdName(r, node, "refname", &s->refname);
   TN_TRY(gotn);
   if (gott != gotn) {
-    return tn_rdFail(r, node, gott ? "refname" : "reftype",
-                     "reftype and refname must be given together") +
+    return tn__rdFail(r, node, gott ? "refname" : "reftype",
+                      "reftype and refname must be given together") +
            1;
   }
   return 1;
@@ -133,12 +133,12 @@ static int rd_frame_ref(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
 /* geom1/body1 and geom2/body2 of distance sensors; 1/0 */
 static int rd_geom_pair(tnReader* r, tnXmlNode* node, tnSpecSensor* s) {
   const char *g1 = NULL, *g2 = NULL, *b1 = NULL, *b2 = NULL;
-  TN_TRY(tn_rdName(r, node, "geom1", &g1));
-  TN_TRY(tn_rdName(r, node, "geom2", &g2));
-  TN_TRY(tn_rdName(r, node, "body1", &b1));
-  TN_TRY(tn_rdName(r, node, "body2", &b2));
+  TN_TRY(tn__rdName(r, node, "geom1", &g1));
+  TN_TRY(tn__rdName(r, node, "geom2", &g2));
+  TN_TRY(tn__rdName(r, node, "body1", &b1));
+  TN_TRY(tn__rdName(r, node, "body2", &b2));
   if ((g1 && b1) || (!g1 && !b1) || (g2 && b2) || (!g2 && !b2)) {
-    return tn_rdFail(r, node, NULL, "exactly one of geom1/body1 and of geom2/body2 is required") +
+    return tn__rdFail(r, node, NULL, "exactly one of geom1/body1 and of geom2/body2 is required") +
            1;
   }
   s->objtype = g1 ? mjOBJ_GEOM : mjOBJ_BODY;
@@ -160,30 +160,30 @@ static int rd_sensor_object(tnReader* r, tnXmlNode* node, int obj, tnSpecSensor*
     case OBJ_CAMPROJ:
       TN_TRY(rd_obj(r, node, "site", mjOBJ_SITE, s));
       s->reftype = mjOBJ_CAMERA;
-      return tn_rdName(r, node, "camera", &s->refname) > 0
+      return tn__rdName(r, node, "camera", &s->refname) > 0
                  ? 1
-                 : tn_rdFail(r, node, "camera", "required attribute missing") + 1;
+                 : tn__rdFail(r, node, "camera", "required attribute missing") + 1;
     case OBJ_INSIDE:
       TN_OK(rd_frame_obj(r, node, s));
       s->reftype = mjOBJ_SITE;
-      return tn_rdName(r, node, "site", &s->refname) > 0
+      return tn__rdName(r, node, "site", &s->refname) > 0
                  ? 1
-                 : tn_rdFail(r, node, "site", "required attribute missing") + 1;
+                 : tn__rdFail(r, node, "site", "required attribute missing") + 1;
     case OBJ_GEOMS: return rd_geom_pair(r, node, s);
     case OBJ_USER:
-      TN_TRY(tn_rdKeyword(r, node, "objtype", user_objtypes, &s->objtype));
-      TN_TRY(tn_rdName(r, node, "objname", &s->objname));
-      TN_TRY(tn_rdKeyword(r, node, "datatype", datatypes, &s->datatype));
-      TN_TRY(tn_rdKeyword(r, node, "needstage", stages, &s->needstage));
-      TN_TRY(tn_rdInts(r, node, "dim", &s->dim, 1, 1));
+      TN_TRY(tn__rdKeyword(r, node, "objtype", user_objtypes, &s->objtype));
+      TN_TRY(tn__rdName(r, node, "objname", &s->objname));
+      TN_TRY(tn__rdKeyword(r, node, "datatype", datatypes, &s->datatype));
+      TN_TRY(tn__rdKeyword(r, node, "needstage", stages, &s->needstage));
+      TN_TRY(tn__rdInts(r, node, "dim", &s->dim, 1, 1));
       if ((s->datatype == mjDATATYPE_AXIS && s->dim != 3) ||
           (s->datatype == mjDATATYPE_QUATERNION && s->dim != 4)) {
-        return tn_rdFail(r, node, "dim",
-                         s->datatype == mjDATATYPE_AXIS ? "datatype axis requires dim=3"
-                                                        : "datatype quaternion requires dim=4") +
+        return tn__rdFail(r, node, "dim",
+                          s->datatype == mjDATATYPE_AXIS ? "datatype axis requires dim=3"
+                                                         : "datatype quaternion requires dim=4") +
                1;
       }
-      return s->dim >= 1 ? 1 : tn_rdFail(r, node, "dim", "a positive dimension is required") + 1;
+      return s->dim >= 1 ? 1 : tn__rdFail(r, node, "dim", "a positive dimension is required") + 1;
     default: return 1;
   }
 }
@@ -197,26 +197,26 @@ static int read_sensor(tnReader* r, tnXmlNode* node) {
     }
   }
   if (k < 0) {
-    return tn_rdFail(r, node, NULL, "not implemented yet") + 1;
+    return tn__rdFail(r, node, NULL, "not implemented yet") + 1;
   }
-  tnSpecSensor* s = tn_vecPush(&r->spec->sensors, sizeof(tnSpecSensor));
+  tnSpecSensor* s = tn__vecPush(&r->spec->sensors, sizeof(tnSpecSensor));
   if (!s) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   s->src = &node->pos;
   s->type = sensor_kinds[k].type;
-  TN_TRY(tn_rdName(r, node, "name", &s->name));
-  TN_TRY(tn_rdNums(r, node, "cutoff", &s->cutoff, 1, 1));
-  TN_TRY(tn_rdNums(r, node, "noise", &s->noise, 1, 1));
-  TN_TRY(tn_rdUser(r, node, &s->user));
+  TN_TRY(tn__rdName(r, node, "name", &s->name));
+  TN_TRY(tn__rdNums(r, node, "cutoff", &s->cutoff, 1, 1));
+  TN_TRY(tn__rdNums(r, node, "noise", &s->noise, 1, 1));
+  TN_TRY(tn__rdUser(r, node, &s->user));
   TN_OK(rd_sensor_object(r, node, sensor_kinds[k].obj, s));
   if (s->cutoff < 0 || s->noise < 0) {
-    return tn_rdFail(r, node, s->cutoff < 0 ? "cutoff" : "noise", "must be nonnegative") + 1;
+    return tn__rdFail(r, node, s->cutoff < 0 ? "cutoff" : "noise", "must be nonnegative") + 1;
   }
   return 1;
 }
 
-int tn_readSensor(tnReader* r, tnXmlNode* node) {
+int tn__readSensor(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     if (!read_sensor(r, node->child[i])) {
       return 0;

@@ -6,9 +6,9 @@
 
 /* one path element of a tendon */
 static int read_wrap(tnReader* r, tnXmlNode* node, int spatial) {
-  tnSpecWrap* w = tn_vecPush(&r->spec->wraps, sizeof(tnSpecWrap));
+  tnSpecWrap* w = tn__vecPush(&r->spec->wraps, sizeof(tnSpecWrap));
   if (!w) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   w->src = &node->pos;
   const char* n = node->name;
@@ -17,41 +17,41 @@ static int read_wrap(tnReader* r, tnXmlNode* node, int spatial) {
     // fixed: <joint joint coef>
     w->type = mjWRAP_JOINT;
     attr = "joint";
-    if (tn_rdNums(r, node, "coef", &w->prm, 1, 1) <= 0) {
-      return tn_xmlAttr(node, "coef") ? 0 : tn_rdFail(r, node, "coef", "required") + 1;
+    if (tn__rdNums(r, node, "coef", &w->prm, 1, 1) <= 0) {
+      return tn__xmlAttr(node, "coef") ? 0 : tn__rdFail(r, node, "coef", "required") + 1;
     }
   } else if (strcmp(n, "site") == 0) {
     w->type = mjWRAP_SITE;
   } else if (strcmp(n, "geom") == 0) {
     w->type = mjWRAP_SPHERE; /* sphere or cylinder: decided from the geom at compile */
-    TN_TRY(tn_rdName(r, node, "sidesite", &w->side));
+    TN_TRY(tn__rdName(r, node, "sidesite", &w->side));
   } else {
     w->type = mjWRAP_PULLEY;
-    if (tn_rdNums(r, node, "divisor", &w->prm, 1, 1) <= 0) {
-      return tn_xmlAttr(node, "divisor") ? 0 : tn_rdFail(r, node, "divisor", "required") + 1;
+    if (tn__rdNums(r, node, "divisor", &w->prm, 1, 1) <= 0) {
+      return tn__xmlAttr(node, "divisor") ? 0 : tn__rdFail(r, node, "divisor", "required") + 1;
     }
     if (w->prm < 0) {
-      return tn_rdFail(r, node, "divisor", "pulley has negative divisor") + 1;
+      return tn__rdFail(r, node, "divisor", "pulley has negative divisor") + 1;
     }
     return 1;
   }
-  if (tn_rdName(r, node, attr, &w->obj) <= 0) {
-    return tn_xmlAttr(node, attr) ? 0 : tn_rdFail(r, node, attr, "required attribute") + 1;
+  if (tn__rdName(r, node, attr, &w->obj) <= 0) {
+    return tn__xmlAttr(node, attr) ? 0 : tn__rdFail(r, node, attr, "required attribute") + 1;
   }
   return 1;
 }
 
 /* <fixed> or <spatial> */
 static int read_one_tendon(tnReader* r, tnXmlNode* node) {
-  int cls = tn_elementClass(r, node, 0);
+  int cls = tn__elementClass(r, node, 0);
   if (cls < 0) {
     return 0;
   }
   tnSpecTendon t = TN_AT(r->spec->defaults, tnDefault, cls)->tendon;
   t.spatial = strcmp(node->name, "spatial") == 0;
   t.src = &node->pos;
-  TN_OK(tn_readTendonAttrs(r, node, &t));
-  TN_TRY(tn_rdName(r, node, "name", &t.name));
+  TN_OK(tn__readTendonAttrs(r, node, &t));
+  TN_TRY(tn__rdName(r, node, "name", &t.name));
 
   // the path
   t.wrapadr = r->spec->wraps.n;
@@ -62,17 +62,17 @@ static int read_one_tendon(tnReader* r, tnXmlNode* node) {
   }
   t.wrapnum = r->spec->wraps.n - t.wrapadr;
   if (t.wrapnum == 0) {
-    return tn_rdFail(r, node, NULL, "tendon has no path elements") + 1;
+    return tn__rdFail(r, node, NULL, "tendon has no path elements") + 1;
   }
-  tnSpecTendon* dst = tn_vecPush(&r->spec->tendons, sizeof(tnSpecTendon));
+  tnSpecTendon* dst = tn__vecPush(&r->spec->tendons, sizeof(tnSpecTendon));
   if (!dst) {
-    return tn_rdFail(r, node, NULL, "out of memory") + 1;
+    return tn__rdFail(r, node, NULL, "out of memory") + 1;
   }
   *dst = t;
   return 1;
 }
 
-int tn_readTendon(tnReader* r, tnXmlNode* node) {
+int tn__readTendon(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     if (!read_one_tendon(r, node->child[i])) {
       return 0;

@@ -4,10 +4,10 @@
 #include "xml/xml_error.h"
 
 /* "FILE:LINE: element 'NAME': attribute 'ATTR': MESSAGE" at the node's position */
-void tn_xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr, const char* fmt,
-                 ...) {
+void tn__xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr, const char* fmt,
+                  ...) {
   va_list ap;
   va_start(ap, fmt);
-  tn_srcErrorV(err, errsz, node ? &node->pos : NULL, attr, fmt, ap);
+  tn__srcErrorV(err, errsz, node ? &node->pos : NULL, attr, fmt, ap);
   va_end(ap);
 }

@@ -7,7 +7,7 @@
 
 /* Write "FILE:LINE: element 'NAME': [attribute 'ATTR': ]MESSAGE" into err (printf-style
  * message). node may be NULL (no position), attr may be NULL. */
-void tn_xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr, const char* fmt,
-                 ...) __attribute__((format(printf, 5, 6)));
+void tn__xmlError(char* err, int errsz, const tnXmlNode* node, const char* attr, const char* fmt,
+                  ...) __attribute__((format(printf, 5, 6)));
 
 #endif /* TORSION_XML_ERROR_H */

@@ -18,14 +18,14 @@
 static int fail(tnReader* r, tnXmlNode* node, const char* attr, const char* fmt, const char* arg) {
   char msg[256];
   snprintf(msg, sizeof(msg), fmt, arg);
-  tn_rdFail(r, node, attr, msg);
+  tn__rdFail(r, node, attr, msg);
   return 0;
 }
 
 /* a required string attribute (MuJoCo's message when missing); NULL after an error */
 static const char* required(tnReader* r, tnXmlNode* node, const char* attr) {
   const char* v = NULL;
-  if (tn_rdName(r, node, attr, &v) == 0) {
+  if (tn__rdName(r, node, attr, &v) == 0) {
     fail(r, node, attr, "required attribute missing: '%s'", attr);
   }
   return v;
@@ -33,7 +33,7 @@ static const char* required(tnReader* r, tnXmlNode* node, const char* attr) {
 
 /* the slot of plugin `name`, or an error naming it (-1) */
 static int plugin_slot(tnReader* r, tnXmlNode* node, const char* name) {
-  int slot = tn_pluginSlot(name);
+  int slot = tn__pluginSlot(name);
   if (slot < 0) {
     fail(r, node, "plugin",
          "engine plugin '%s' is not implemented (Torsion implements only mujoco.pid)", name);
@@ -44,7 +44,7 @@ static int plugin_slot(tnReader* r, tnXmlNode* node, const char* name) {
 /* the <config> children of `node` into p (p NULL: checked, then ignored) */
 static int read_configs(tnReader* r, tnXmlNode* node, tnSpecPlugin* p) {
   int nattr = 0;
-  const char* const* attrs = p ? tn_pluginAttrs(p->slot, &nattr) : NULL;
+  const char* const* attrs = p ? tn__pluginAttrs(p->slot, &nattr) : NULL;
   for (int i = 0; i < node->nchild; i++) {
     tnXmlNode* cfg = node->child[i];
     const char* key = required(r, cfg, "key");
@@ -64,8 +64,8 @@ static int read_configs(tnReader* r, tnXmlNode* node, tnSpecPlugin* p) {
     if (k == nattr) {
       char msg[256];
       snprintf(msg, sizeof(msg), "unrecognized attribute 'plugin:%s' for plugin %s", key,
-               tn_pluginName(p->slot));
-      tn_rdFail(r, cfg, "key", msg);
+               tn__pluginName(p->slot));
+      tn__rdFail(r, cfg, "key", msg);
       return 0;
     }
     if (p->value[k]) {
@@ -78,9 +78,9 @@ static int read_configs(tnReader* r, tnXmlNode* node, tnSpecPlugin* p) {
 
 /* a new instance of the plugin in `slot`; NULL after an error */
 static tnSpecPlugin* new_instance(tnReader* r, tnXmlNode* node, int slot) {
-  tnSpecPlugin* p = tn_vecPush(&r->spec->plugins, sizeof(tnSpecPlugin));
+  tnSpecPlugin* p = tn__vecPush(&r->spec->plugins, sizeof(tnSpecPlugin));
   if (!p) {
-    tn_rdFail(r, node, NULL, "out of memory");
+    tn__rdFail(r, node, NULL, "out of memory");
     return NULL;
   }
   p->slot = slot;
@@ -130,20 +130,20 @@ static int read_plugin(tnReader* r, tnXmlNode* node) {
   return 1;
 }
 
-int tn_readExtension(tnReader* r, tnXmlNode* node) {
+int tn__readExtension(tnReader* r, tnXmlNode* node) {
   for (int i = 0; i < node->nchild; i++) {
     TN_OK(read_plugin(r, node->child[i]));
   }
   return 1;
 }
 
-int tn_readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
+int tn__readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a) {
   const char* plugin = NULL;
   const char* instance = NULL;
-  TN_TRY(tn_rdName(r, node, "plugin", &plugin));
-  TN_TRY(tn_rdName(r, node, "instance", &instance));
+  TN_TRY(tn__rdName(r, node, "plugin", &plugin));
+  TN_TRY(tn__rdName(r, node, "instance", &instance));
   if (!plugin && !instance) {
-    tn_rdFail(r, node, NULL, "neither 'plugin' nor 'instance' is specified");
+    tn__rdFail(r, node, NULL, "neither 'plugin' nor 'instance' is specified");
     return 0;
   }
 

@@ -17,28 +17,28 @@ static const struct {
   const char* name;
   tnSectionFn fn;
 } sections[] = {
-    {"compiler", tn_readCompiler},
-    {"option", tn_readOption},
-    {"size", tn_readSize},
-    {"statistic", tn_readStatistic},
+    {"compiler", tn__readCompiler},
+    {"option", tn__readOption},
+    {"size", tn__readSize},
+    {"statistic", tn__readStatistic},
     {"visual", NULL},
     {"default", NULL},
-    {"extension", tn_readExtension},
-    {"custom", tn_readCustom},
-    {"asset", tn_readAsset},
-    {"deformable", tn_readDeformable},
-    {"worldbody", tn_readWorldbody},
-    {"contact", tn_readContact},
-    {"equality", tn_readEquality},
-    {"tendon", tn_readTendon},
-    {"actuator", tn_readActuator},
-    {"sensor", tn_readSensor},
-    {"keyframe", tn_readKeyframe},
+    {"extension", tn__readExtension},
+    {"custom", tn__readCustom},
+    {"asset", tn__readAsset},
+    {"deformable", tn__readDeformable},
+    {"worldbody", tn__readWorldbody},
+    {"contact", tn__readContact},
+    {"equality", tn__readEquality},
+    {"tendon", tn__readTendon},
+    {"actuator", tn__readActuator},
+    {"sensor", tn__readSensor},
+    {"keyframe", tn__readKeyframe},
 };
 
 /* read every top-level section of the document into the spec */
 static int read_sections(tnReader* r, tnXmlNode* root) {
-  TN_TRY(tn_rdName(r, root, "model", &r->spec->modelname));
+  TN_TRY(tn__rdName(r, root, "model", &r->spec->modelname));
   for (size_t s = 0; s < sizeof(sections) / sizeof(sections[0]); s++) {
     for (int i = 0; i < root->nchild; i++) {
       tnXmlNode* c = root->child[i];
@@ -47,7 +47,7 @@ static int read_sections(tnReader* r, tnXmlNode* root) {
       }
       int ok = 1;
       if (strcmp(c->name, "default") == 0) {
-        ok = tn_readDefaults(r, c, -1);
+        ok = tn__readDefaults(r, c, -1);
       } else if (sections[s].fn) {
         ok = sections[s].fn(r, c);
       }
@@ -66,8 +66,8 @@ static mjModel* load_doc(tnXmlDoc* doc, char* error, int error_sz) {
   }
   mjModel* m = NULL;
   tnSpec* spec = NULL;
-  if (tn_xmlValidate(doc->root, error, error_sz)) {
-    spec = tn_specNew();
+  if (tn__xmlValidate(doc->root, error, error_sz)) {
+    spec = tn__specNew();
     if (!spec) {
       snprintf(error, (size_t)error_sz, "out of memory");
     }
@@ -75,12 +75,12 @@ static mjModel* load_doc(tnXmlDoc* doc, char* error, int error_sz) {
   if (spec) {
     tnReader r = {spec, doc, error, error_sz};
     spec->filename = doc->root->pos.file;
-    if (read_sections(&r, doc->root) && tn_xmlCheckUsed(doc->root, error, error_sz)) {
-      m = tn_compileSpec(spec, error, error_sz);
+    if (read_sections(&r, doc->root) && tn__xmlCheckUsed(doc->root, error, error_sz)) {
+      m = tn__compileSpec(spec, error, error_sz);
     }
   }
-  tn_specFree(spec);
-  tn_xmlFree(doc);
+  tn__specFree(spec);
+  tn__xmlFree(doc);
   return m;
 }
 
@@ -109,12 +109,12 @@ mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int err
     snprintf(b.err, (size_t)b.errsz, "mj_loadXML: no file name given");
     return NULL;
   }
-  return load_doc(tn_xmlLoadFile(filename, b.err, b.errsz), b.err, b.errsz);
+  return load_doc(tn__xmlLoadFile(filename, b.err, b.errsz), b.err, b.errsz);
 }
 
 /* parse and compile MJCF text */
 mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int error_sz) {
   tnErrBuf b;
   errbuf_init(&b, error, error_sz);
-  return load_doc(tn_xmlLoadString(xml, dir, "<string>", b.err, b.errsz), b.err, b.errsz);
+  return load_doc(tn__xmlLoadString(xml, dir, "<string>", b.err, b.errsz), b.err, b.errsz);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_read.h"
 #include "xml/xml_tree.h"
 
 /* largest accepted file (bytes) and include depth */
@@ -57,41 +58,20 @@ static void read_error(tnReadCtx* ctx, const char* file, int line, const char* m
  * raw text: reading and scanning for start-tag lines
  * ------------------------------------------------------------------------------------- */
 
-/* read a whole file into a malloc'ed, NUL-terminated buffer */
-static char* read_file(const char* path, const char** why) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    *why = "cannot open file";
+/* read a whole MJCF file into a malloc'ed, NUL-terminated buffer (NULL with the reason in
+ * why, of at most whysz bytes) */
+static char* read_file(const char* path, char* why, int whysz) {
+  unsigned char* data = NULL;
+  size_t size = 0;
+  if (!tn__readFile(path, TN_XML_MAXFILE, &data, &size, why, whysz)) {
     return NULL;
   }
-
-  // find the size
-  long n = -1;
-  if (fseek(f, 0, SEEK_END) == 0) {
-    n = ftell(f);
-  }
-  if (n < 0 || n > TN_XML_MAXFILE || fseek(f, 0, SEEK_SET) != 0) {
-    fclose(f);
-    *why = n > TN_XML_MAXFILE ? "file too large" : "cannot read file";
+  if (strlen((char*)data) != size) {
+    free(data);
+    snprintf(why, (size_t)whysz, "file contains NUL bytes (not an XML text file)");
     return NULL;
   }
-
-  // read it all
-  char* text = malloc((size_t)n + 1);
-  if (!text) {
-    fclose(f);
-    *why = "out of memory";
-    return NULL;
-  }
-  size_t got = fread(text, 1, (size_t)n, f);
-  fclose(f);
-  text[got] = 0;
-  if (strlen(text) != got) {
-    free(text);
-    *why = "file contains NUL bytes (not an XML text file)";
-    return NULL;
-  }
-  return text;
+  return (char*)data;
 }
 
 /* advance p past the terminator `end`, counting newlines; NULL if not found */
@@ -215,7 +195,7 @@ static int convert_children(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, tnXm
 /* resolve a path against the include directory */
 static char* include_path(tnReadCtx* ctx, const char* file) {
   size_t n = strlen(ctx->dir) + strlen(file) + 2;
-  char* path = tn_poolAlloc(&ctx->doc->pool, n);
+  char* path = tn__poolAlloc(&ctx->doc->pool, n);
   if (!path) {
     return NULL;
   }
@@ -239,7 +219,7 @@ static char* include_path_local(tnReadCtx* ctx, const char* includer, const char
     return NULL;
   }
   size_t n = dirlen + strlen(file) + 2;
-  char* path = tn_poolAlloc(&ctx->doc->pool, n);
+  char* path = tn__poolAlloc(&ctx->doc->pool, n);
   if (path) {
     snprintf(path, n, "%.*s/%s", (int)dirlen, includer, file);
   }
@@ -249,7 +229,7 @@ static char* include_path_local(tnReadCtx* ctx, const char* includer, const char
 /* the canonical form of a path (realpath when the file exists), in the pool */
 static const char* canonical_path(tnReadCtx* ctx, const char* path) {
   char* real = realpath(path, NULL);
-  const char* res = real ? tn_poolStrdup(&ctx->doc->pool, real) : NULL;
+  const char* res = real ? tn__poolStrdup(&ctx->doc->pool, real) : NULL;
   free(real);
   return res ? res : path;
 }
@@ -258,7 +238,7 @@ static const char* canonical_path(tnReadCtx* ctx, const char* path) {
 static int add_child(tnReadCtx* ctx, tnXmlNode* dst, tnXmlNode* child, int* cap) {
   if (dst->nchild == *cap) {
     int ncap = *cap ? 2 * *cap : 8;
-    tnXmlNode** grown = tn_poolAlloc(&ctx->doc->pool, sizeof(tnXmlNode*) * (size_t)ncap);
+    tnXmlNode** grown = tn__poolAlloc(&ctx->doc->pool, sizeof(tnXmlNode*) * (size_t)ncap);
     if (!grown) {
       return 0;
     }
@@ -276,26 +256,26 @@ static int add_child(tnReadCtx* ctx, tnXmlNode* dst, tnXmlNode* child, int* cap)
 /* copy one mxml element (name, attributes, position) into a new node */
 static tnXmlNode* copy_element(tnReadCtx* ctx, tnParsed* ps, mxml_node_t* src, int line) {
   tnPool* pool = &ctx->doc->pool;
-  tnXmlNode* node = tn_poolAlloc(pool, sizeof(tnXmlNode));
+  tnXmlNode* node = tn__poolAlloc(pool, sizeof(tnXmlNode));
   if (!node) {
     return NULL;
   }
-  node->name = tn_poolStrdup(pool, mxmlGetElement(src));
+  node->name = tn__poolStrdup(pool, mxmlGetElement(src));
   node->pos.element = node->name;
   node->pos.file = ps->file;
   node->pos.line = line;
 
   // attributes, in document order
   int na = mxmlElementGetAttrCount(src);
-  node->attr = tn_poolAlloc(pool, sizeof(tnXmlAttr) * (size_t)(na > 0 ? na : 1));
+  node->attr = tn__poolAlloc(pool, sizeof(tnXmlAttr) * (size_t)(na > 0 ? na : 1));
   if (!node->name || !node->attr) {
     return NULL;
   }
   for (int i = 0; i < na; i++) {
     const char* name = NULL;
     const char* value = mxmlElementGetAttrByIndex(src, i, &name);
-    node->attr[i].name = tn_poolStrdup(pool, name ? name : "");
-    node->attr[i].value = tn_poolStrdup(pool, value ? value : "");
+    node->attr[i].name = tn__poolStrdup(pool, name ? name : "");
+    node->attr[i].value = tn__poolStrdup(pool, value ? value : "");
     if (!node->attr[i].name || !node->attr[i].value) {
       return NULL;
     }
@@ -312,9 +292,10 @@ static mxml_node_t* find_root(tnReadCtx* ctx, tnParsed* ps, int main_file);
 static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* dst, int* cap,
                       int depth) {
   // validate the include element
-  const char* file = tn_xmlAttr(inc, "file");
+  const char* file = tn__xmlAttr(inc, "file");
   if (!file || !file[0]) {
-    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': missing attribute 'file'", NULL);
+    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': missing attribute 'file'",
+               NULL);
     return 0;
   }
   for (int i = 0; i < inc->nattr; i++) {
@@ -357,14 +338,15 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
     }
   }
   if (ctx->nincluded == TN_XML_MAXINCLUDE) {
-    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': too many included files", NULL);
+    read_error(ctx, inc->pos.file, inc->pos.line, "element 'include': too many included files",
+               NULL);
     return 0;
   }
   ctx->included[ctx->nincluded++] = canon;
 
   // read and parse the included file
-  const char* why = NULL;
-  char* text = read_file(path, &why);
+  char why[200];
+  char* text = read_file(path, why, sizeof(why));
   if (!text) {
     char msg[256];
     snprintf(msg, sizeof(msg), "element 'include': attribute 'file': %s: ", why);
@@ -566,7 +548,7 @@ static tnXmlDoc* new_doc(void) {
  * ------------------------------------------------------------------------------------- */
 
 /* parse a file */
-tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz) {
+tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz) {
   tnReadCtx ctx = {0};
   ctx.err = err;
   ctx.errsz = errsz;
@@ -577,10 +559,10 @@ tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz) {
   }
 
   // the directory of the main file
-  char* file = tn_poolStrdup(&ctx.doc->pool, path);
-  char* dir = tn_poolStrdup(&ctx.doc->pool, path);
+  char* file = tn__poolStrdup(&ctx.doc->pool, path);
+  char* dir = tn__poolStrdup(&ctx.doc->pool, path);
   if (!file || !dir) {
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
     read_error(&ctx, path, 0, "out of memory", NULL);
     return NULL;
   }
@@ -595,24 +577,24 @@ tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz) {
   ctx.included[ctx.nincluded++] = canonical_path(&ctx, file);
 
   // read and build
-  const char* why = NULL;
-  char* text = read_file(path, &why);
+  char why[200];
+  char* text = read_file(path, why, sizeof(why));
   if (!text) {
     read_error(&ctx, path, 0, why, NULL);
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
     return NULL;
   }
   tnXmlDoc* doc = build_doc(&ctx, text, file);
   free(text);
   if (!doc) {
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
   }
   return doc;
 }
 
 /* parse text held in memory */
-tnXmlDoc* tn_xmlLoadString(const char* text, const char* dir, const char* label, char* err,
-                           int errsz) {
+tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, char* err,
+                            int errsz) {
   tnReadCtx ctx = {0};
   ctx.err = err;
   ctx.errsz = errsz;
@@ -620,34 +602,34 @@ tnXmlDoc* tn_xmlLoadString(const char* text, const char* dir, const char* label,
   const char* name = label ? label : "<string>";
   if (!ctx.doc || !text) {
     read_error(&ctx, name, 0, ctx.doc ? "no XML text given" : "out of memory", NULL);
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
     return NULL;
   }
-  ctx.dir = dir ? tn_poolStrdup(&ctx.doc->pool, dir) : NULL;
+  ctx.dir = dir ? tn__poolStrdup(&ctx.doc->pool, dir) : NULL;
   ctx.doc->dir = ctx.dir ? ctx.dir : "";
-  char* file = tn_poolStrdup(&ctx.doc->pool, name);
+  char* file = tn__poolStrdup(&ctx.doc->pool, name);
   if (!file || (dir && !ctx.dir)) {
     read_error(&ctx, name, 0, "out of memory", NULL);
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
     return NULL;
   }
   tnXmlDoc* doc = build_doc(&ctx, text, file);
   if (!doc) {
-    tn_xmlFree(ctx.doc);
+    tn__xmlFree(ctx.doc);
   }
   return doc;
 }
 
 /* free a document */
-void tn_xmlFree(tnXmlDoc* doc) {
+void tn__xmlFree(tnXmlDoc* doc) {
   if (doc) {
-    tn_poolFree(&doc->pool);
+    tn__poolFree(&doc->pool);
     free(doc);
   }
 }
 
 /* value of an attribute, or NULL when absent */
-const char* tn_xmlAttr(const tnXmlNode* node, const char* name) {
+const char* tn__xmlAttr(const tnXmlNode* node, const char* name) {
   for (int i = 0; i < node->nattr; i++) {
     if (strcmp(node->attr[i].name, name) == 0) {
       return node->attr[i].value;

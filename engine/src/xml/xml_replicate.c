@@ -53,7 +53,7 @@ typedef struct tnReplicate_ {
 static int set_add(tnReplicate* x, tnNameSet* s, const char* name) {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 16;
-    const char** grown = tn_poolAlloc(x->pool, sizeof(char*) * (size_t)cap);
+    const char** grown = tn__poolAlloc(x->pool, sizeof(char*) * (size_t)cap);
     if (!grown) {
       return 0;
     }
@@ -79,7 +79,7 @@ static int set_has(const tnNameSet* s, const char* name) {
 
 /* every name defined in a subtree */
 static int collect_names(tnReplicate* x, const tnXmlNode* node, tnNameSet* s) {
-  const char* name = tn_xmlAttr(node, "name");
+  const char* name = tn__xmlAttr(node, "name");
   if (name && name[0] && !set_add(x, s, name)) {
     return 0;
   }
@@ -104,7 +104,7 @@ static int is_reference(const char* attr) {
 /* value + suffix in the pool */
 static const char* suffixed(tnReplicate* x, const char* value, const char* suffix) {
   size_t n = strlen(value) + strlen(suffix) + 1;
-  char* out = tn_poolAlloc(x->pool, n);
+  char* out = tn__poolAlloc(x->pool, n);
   if (out) {
     snprintf(out, n, "%s%s", value, suffix);
   }
@@ -118,14 +118,15 @@ static tnXmlNode* clone(tnReplicate* x, const tnXmlNode* src, tnXmlNode* parent,
   if (++x->nodes > TN_REPLICATE_MAXNODES) {
     return NULL;
   }
-  tnXmlNode* node = tn_poolAlloc(x->pool, sizeof(tnXmlNode));
+  tnXmlNode* node = tn__poolAlloc(x->pool, sizeof(tnXmlNode));
   if (!node) {
     return NULL;
   }
   *node = *src;
   node->parent = parent;
-  node->attr = tn_poolAlloc(x->pool, sizeof(tnXmlAttr) * (size_t)(src->nattr ? src->nattr : 1));
-  node->child = tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(src->nchild ? src->nchild : 1));
+  node->attr = tn__poolAlloc(x->pool, sizeof(tnXmlAttr) * (size_t)(src->nattr ? src->nattr : 1));
+  node->child =
+      tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(src->nchild ? src->nchild : 1));
   if (!node->attr || !node->child) {
     return NULL;
   }
@@ -188,8 +189,8 @@ static int replicate_references(tnReplicate* x, tnXmlNode* root, tnNameSet* name
 
       // split the section: elements that stay, and those that follow the replicas
       int nkeep = 0, nmove = 0;
-      tnXmlNode** keep = tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
-      tnXmlNode** move = tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
+      tnXmlNode** keep = tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
+      tnXmlNode** move = tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(sec->nchild + 1));
       if (!keep || !move) {
         return 0;
       }
@@ -208,7 +209,7 @@ static int replicate_references(tnReplicate* x, tnXmlNode* root, tnNameSet* name
 
       // the section's new children: kept ones, then each replica's copies
       tnXmlNode** child =
-          tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(nkeep + nmove * count + 1));
+          tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(nkeep + nmove * count + 1));
       if (!child) {
         return 0;
       }
@@ -229,7 +230,7 @@ static int replicate_references(tnReplicate* x, tnXmlNode* root, tnNameSet* name
 
       // their names are replicated names for the sections that follow
       for (int j = 0; j < nmove; j++) {
-        const char* name = tn_xmlAttr(move[j], "name");
+        const char* name = tn__xmlAttr(move[j], "name");
         if (name && name[0] && !set_add(x, names, name)) {
           return 0;
         }
@@ -242,12 +243,12 @@ static int replicate_references(tnReplicate* x, tnXmlNode* root, tnNameSet* name
 /* a <frame> holding replica i at pose (pos, quat) */
 static tnXmlNode* replica_frame(tnReplicate* x, tnXmlNode* rep, const mjtNum pos[3],
                                 const mjtNum quat[4], const char* suffix, const tnNameSet* names) {
-  tnXmlNode* frame = tn_poolAlloc(x->pool, sizeof(tnXmlNode));
-  tnXmlAttr* attr = tn_poolAlloc(x->pool, 2 * sizeof(tnXmlAttr));
-  char* spos = tn_poolAlloc(x->pool, 80);
-  char* squat = tn_poolAlloc(x->pool, 100);
+  tnXmlNode* frame = tn__poolAlloc(x->pool, sizeof(tnXmlNode));
+  tnXmlAttr* attr = tn__poolAlloc(x->pool, 2 * sizeof(tnXmlAttr));
+  char* spos = tn__poolAlloc(x->pool, 80);
+  char* squat = tn__poolAlloc(x->pool, 100);
   tnXmlNode** child =
-      tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(rep->nchild ? rep->nchild : 1));
+      tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(rep->nchild ? rep->nchild : 1));
   if (!frame || !attr || !spos || !squat || !child) {
     return NULL;
   }
@@ -270,18 +271,18 @@ static tnXmlNode* replica_frame(tnReplicate* x, tnXmlNode* rep, const mjtNum pos
 static int replicate_attrs(tnReplicate* x, tnXmlNode* rep, int* count, mjtNum offset[3],
                            mjtNum euler[3], const char** sep) {
   tnReader* r = x->r;
-  *sep = tn_rdStr(rep, "sep");
+  *sep = tn__rdStr(rep, "sep");
   if (!*sep) {
     *sep = "";
   }
-  if (tn_rdInts(r, rep, "count", count, 1, 1) <= 0) {
-    return tn_rdFail(r, rep, "count", "required attribute missing") + 1;
+  if (tn__rdInts(r, rep, "count", count, 1, 1) <= 0) {
+    return tn__rdFail(r, rep, "count", "required attribute missing") + 1;
   }
   if (*count < 1 || *count > TN_REPLICATE_MAXNODES) {
-    return tn_rdFail(r, rep, "count", "must be in 1..2000000") + 1;
+    return tn__rdFail(r, rep, "count", "must be in 1..2000000") + 1;
   }
-  TN_TRY(tn_rdNums(r, rep, "offset", offset, 3, 3));
-  TN_TRY(tn_rdNums(r, rep, "euler", euler, 3, 3));
+  TN_TRY(tn__rdNums(r, rep, "offset", offset, 3, 3));
+  TN_TRY(tn__rdNums(r, rep, "euler", euler, 3, 3));
   return 1;
 }
 
@@ -291,8 +292,8 @@ static int replica_quat(tnReplicate* x, tnXmlNode* rep, const mjtNum euler[3], i
   const tnCompilerSettings* cs = &x->r->spec->compiler;
   tnOrientation o = {TN_ORIENT_EULER, {i * euler[0], i * euler[1], i * euler[2], 0, 0, 0}};
   char why[256] = "";
-  if (!tn_orientationToQuat(quat, &o, cs->degree, cs->eulerseq, why, sizeof(why))) {
-    return tn_rdFail(x->r, rep, "euler", why[0] ? why : "invalid rotation") + 1;
+  if (!tn__orientationToQuat(quat, &o, cs->degree, cs->eulerseq, why, sizeof(why))) {
+    return tn__rdFail(x->r, rep, "euler", why[0] ? why : "invalid rotation") + 1;
   }
   return 1;
 }
@@ -306,17 +307,16 @@ static int expand_one(tnReplicate* x, tnXmlNode* root, tnXmlNode* parent, int k)
   TN_OK(replicate_attrs(x, rep, &count, offset, euler, &sep));
   for (int i = 0; i < root->nchild; i++) {
     if (strcmp(root->child[i]->name, "keyframe") == 0 && root->child[i]->nchild) {
-      return tn_rdFail(x->r, rep, NULL,
-                       "keyframes in a model with <replicate> are not implemented yet (MuJoCo "
-                       "replicates them per replica)") +
+      return tn__rdFail(x->r, rep, NULL,
+                        "keyframes in a model with <replicate> are not implemented yet (MuJoCo "
+                        "replicates them per replica)") +
              1;
     }
   }
   tnNameSet names = {NULL, 0, 0};
-  tnXmlNode** child =
-      tn_poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(parent->nchild + count));
+  tnXmlNode** child = tn__poolAlloc(x->pool, sizeof(tnXmlNode*) * (size_t)(parent->nchild + count));
   if (!child || !collect_names(x, rep, &names)) {
-    return tn_rdFail(x->r, rep, NULL, "out of memory") + 1;
+    return tn__rdFail(x->r, rep, NULL, "out of memory") + 1;
   }
 
   // replica i is rotated by i times the euler angles; its position is the previous one's
@@ -330,10 +330,10 @@ static int expand_one(tnReplicate* x, tnXmlNode* root, tnXmlNode* parent, int k)
     TN_OK(replica_quat(x, rep, euler, i, quat));
     child[k + i] = replica_frame(x, rep, pos, quat, suffix, &names);
     if (!child[k + i]) {
-      return tn_rdFail(x->r, rep, NULL,
-                       x->nodes > TN_REPLICATE_MAXNODES
-                           ? "too many replicated elements (more than 2000000)"
-                           : "out of memory") +
+      return tn__rdFail(x->r, rep, NULL,
+                        x->nodes > TN_REPLICATE_MAXNODES
+                            ? "too many replicated elements (more than 2000000)"
+                            : "out of memory") +
              1;
     }
     mju_rotVecQuat(step, offset, quat);
@@ -346,7 +346,7 @@ static int expand_one(tnReplicate* x, tnXmlNode* root, tnXmlNode* parent, int k)
 
   // elements elsewhere that refer to the replicated names
   if (!replicate_references(x, root, &names, count, sep)) {
-    return tn_rdFail(x->r, rep, NULL, "out of memory") + 1;
+    return tn__rdFail(x->r, rep, NULL, "out of memory") + 1;
   }
   return 1;
 }
@@ -366,7 +366,7 @@ static int expand(tnReplicate* x, tnXmlNode* root, tnXmlNode* node) {
 }
 
 /* expand the replicates of <worldbody> (and the references to them elsewhere) */
-int tn_xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody) {
+int tn__xmlExpandReplicates(tnReader* r, tnXmlNode* worldbody) {
   tnReplicate x = {r, &r->doc->pool, 0};
   tnXmlNode* root = worldbody->parent ? worldbody->parent : worldbody;
   return expand(&x, root, worldbody);

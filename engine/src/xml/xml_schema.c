@@ -5,7 +5,7 @@
  * attribute list. Validation runs before interpretation, so an unknown element or attribute
  * is reported exactly as MuJoCo does; elements marked NOTIMPL are reported as "not
  * implemented yet"; IGNORE elements (purely visual settings) are accepted and skipped.
- * After interpretation, tn_xmlCheckUsed reports any attribute that a reader did not consume
+ * After interpretation, tn__xmlCheckUsed reports any attribute that a reader did not consume
  * (a known attribute whose feature is not implemented yet). */
 #include <string.h>
 
@@ -481,18 +481,22 @@ static const tnXmlNode* find_plugin(const tnXmlNode* node) {
 static void report_notimpl(const tnXmlNode* node, char* err, int errsz) {
   int pluginish = strcmp(node->name, "plugin") == 0 || strcmp(node->name, "extension") == 0;
   const tnXmlNode* plugin = pluginish ? find_plugin(node) : NULL;
-  const char* which = plugin ? tn_xmlAttr(plugin, "plugin") : NULL;
-  const char* instance = plugin ? tn_xmlAttr(plugin, "instance") : NULL;
+  const char* which = plugin ? tn__xmlAttr(plugin, "plugin") : NULL;
+  const char* instance = plugin ? tn__xmlAttr(plugin, "instance") : NULL;
   if (which) {
-    tn_xmlError(err, errsz, plugin, NULL, "plugin '%s' is not supported (Torsion has no engine "
-                "plugins)", which);
+    tn__xmlError(err, errsz, plugin, NULL,
+                 "plugin '%s' is not supported (Torsion has no engine "
+                 "plugins)",
+                 which);
   } else if (instance) {
-    tn_xmlError(err, errsz, plugin, NULL, "plugin instance '%s' is not supported (Torsion has no "
-                "engine plugins)", instance);
+    tn__xmlError(err, errsz, plugin, NULL,
+                 "plugin instance '%s' is not supported (Torsion has no "
+                 "engine plugins)",
+                 instance);
   } else if (plugin) {
-    tn_xmlError(err, errsz, plugin, NULL, "engine plugins are not supported");
+    tn__xmlError(err, errsz, plugin, NULL, "engine plugins are not supported");
   } else {
-    tn_xmlError(err, errsz, node, NULL, "not implemented yet");
+    tn__xmlError(err, errsz, node, NULL, "not implemented yet");
   }
 }
 
@@ -505,7 +509,7 @@ static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
     row = find_row("body", node->name);
   }
   if (!row) {
-    tn_xmlError(err, errsz, node, NULL, "unknown element (not allowed in '%s')", parent);
+    tn__xmlError(err, errsz, node, NULL, "unknown element (not allowed in '%s')", parent);
     return 0;
   }
   if (row->status == TN_SCHEMA_NOTIMPL) {
@@ -517,7 +521,7 @@ static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
   for (int i = 0; i < node->nattr; i++) {
     const char* a = node->attr[i].name;
     if (!has_word(row->attrs, a) && !extra_attr(parent, node->name, a)) {
-      tn_xmlError(err, errsz, node, a, "unknown attribute");
+      tn__xmlError(err, errsz, node, a, "unknown attribute");
       return 0;
     }
   }
@@ -535,11 +539,11 @@ static int validate(tnXmlNode* node, const char* parent, char* err, int errsz) {
 }
 
 /* validate the document below <mujoco> */
-int tn_xmlValidate(tnXmlNode* root, char* err, int errsz) {
+int tn__xmlValidate(tnXmlNode* root, char* err, int errsz) {
   // the root: only "model"
   for (int i = 0; i < root->nattr; i++) {
     if (strcmp(root->attr[i].name, "model") != 0) {
-      tn_xmlError(err, errsz, root, root->attr[i].name, "unknown attribute");
+      tn__xmlError(err, errsz, root, root->attr[i].name, "unknown attribute");
       return 0;
     }
   }
@@ -552,15 +556,15 @@ int tn_xmlValidate(tnXmlNode* root, char* err, int errsz) {
 }
 
 /* report the first attribute that no reader consumed */
-int tn_xmlCheckUsed(const tnXmlNode* node, char* err, int errsz) {
+int tn__xmlCheckUsed(const tnXmlNode* node, char* err, int errsz) {
   for (int i = 0; i < node->nattr; i++) {
     if (!node->attr[i].used) {
-      tn_xmlError(err, errsz, node, node->attr[i].name, "not implemented yet");
+      tn__xmlError(err, errsz, node, node->attr[i].name, "not implemented yet");
       return 0;
     }
   }
   for (int i = 0; i < node->nchild; i++) {
-    if (!tn_xmlCheckUsed(node->child[i], err, errsz)) {
+    if (!tn__xmlCheckUsed(node->child[i], err, errsz)) {
       return 0;
     }
   }

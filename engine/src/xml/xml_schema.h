@@ -12,9 +12,9 @@ typedef enum tnSchemaStatus_ {
 } tnSchemaStatus;
 
 /* Check every element and attribute below the <mujoco> root. Returns 0 with a message. */
-int tn_xmlValidate(tnXmlNode* root, char* err, int errsz);
+int tn__xmlValidate(tnXmlNode* root, char* err, int errsz);
 
 /* After reading: report an attribute no reader consumed ("not implemented yet"). */
-int tn_xmlCheckUsed(const tnXmlNode* node, char* err, int errsz);
+int tn__xmlCheckUsed(const tnXmlNode* node, char* err, int errsz);
 
 #endif /* TORSION_XML_SCHEMA_H */

@@ -3,7 +3,7 @@
  * mxml parses the text; xml_read.c copies its elements into this tree, splices <include>d
  * files in place and records, for every element, the file and line it came from (mxml keeps
  * no line numbers), so every later error can name FILE:LINE. All memory of a document lives
- * in one pool freed with tn_xmlFree. */
+ * in one pool freed with tn__xmlFree. */
 #ifndef TORSION_XML_TREE_H
 #define TORSION_XML_TREE_H
 
@@ -38,17 +38,17 @@ typedef struct tnXmlDoc_ {
 } tnXmlDoc;
 
 /* Parse a file (includes resolved relative to its directory). NULL with a message. */
-tnXmlDoc* tn_xmlLoadFile(const char* path, char* err, int errsz);
+tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz);
 
 /* Parse text held in memory; `label` names it in messages; includes resolve relative to
  * `dir`, or are an error when dir is NULL. NULL with a message. */
-tnXmlDoc* tn_xmlLoadString(const char* text, const char* dir, const char* label, char* err,
-                           int errsz);
+tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, char* err,
+                            int errsz);
 
 /* free a document (NULL allowed) */
-void tn_xmlFree(tnXmlDoc* doc);
+void tn__xmlFree(tnXmlDoc* doc);
 
 /* value of an attribute, or NULL when absent */
-const char* tn_xmlAttr(const tnXmlNode* node, const char* name);
+const char* tn__xmlAttr(const tnXmlNode* node, const char* name);
 
 #endif /* TORSION_XML_TREE_H */
