@@ -5,9 +5,9 @@ gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync"); make(env_id) re
 environment as a gymnasium.Env.
 """
 
-from .registry import TASKS, batch_factory, make, make_vec
+from .registry import TASKS, UnknownEnvError, batch_factory, make, make_vec
 from .vector_env import TorsionVectorEnv
 
 ENV_IDS = tuple(sorted(TASKS))
 
-__all__ = ["ENV_IDS", "TASKS", "TorsionVectorEnv", "batch_factory", "make", "make_vec"]
+__all__ = ["ENV_IDS", "TASKS", "TorsionVectorEnv", "UnknownEnvError", "batch_factory", "make", "make_vec"]

@@ -29,6 +29,10 @@ TASKS: dict[str, tuple[type[Task], int]] = {
     "Walker2d-v5": (Walker2d, 1000),
 }
 
+class UnknownEnvError(gym.error.UnregisteredEnv, ValueError):
+    """An env id that torsion.gym does not provide (a ValueError and Gymnasium's error)."""
+
+
 # A batch factory builds a SimBatch of num_envs environments of the model in xml_path.
 BatchFactory = Callable[[str, int], Any]
 
@@ -73,7 +77,7 @@ def _build(env_id: str, num_envs: int, backend: str | BatchFactory, socket, addr
            env_kwargs: dict[str, Any]):
     """Task, batch and time limit for ``env_id`` with ``env_kwargs``."""
     if env_id not in TASKS:
-        raise gym.error.UnregisteredEnv(
+        raise UnknownEnvError(
             f"torsion.gym has no environment {env_id!r}; known ids: {', '.join(sorted(TASKS))}")
     if not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")

@@ -54,7 +54,7 @@ class TorsionEnv(gym.Env):
         if not np.issubdtype(action.dtype, np.floating):
             action = action.astype(np.float64)
         obs, rew, term, _, info = self.runner.step(_ONE, action[None])
-        return obs[0], float(rew[0]), bool(term[0]), False, \
+        return obs[0], self.task.REWARD_TYPE(rew[0]), bool(term[0]), False, \
             {key: value[0] for key, value in info.items()}
 
     def close(self) -> None:

@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from .task import Task
+from .task import Task, row_norms
+
+
+def pow2(values: np.ndarray) -> np.ndarray:
+    """values ** 2 rounded as C pow() rounds it, like ``**`` on one numpy float64 scalar.
+
+    Gymnasium squares scalars with ``**``; numpy's array ``** 2`` multiplies instead and
+    differs from pow() in the last bit for a few inputs.
+    """
+    return np.float_power(values, np.full(values.shape, 2.0))
 
 
 class InvertedPendulum(Task):
     """InvertedPendulum-v5: reward 1 while the pole stays within 0.2 rad."""
 
     DEFAULTS = dict(xml_file="inverted_pendulum.xml", frame_skip=2, reset_noise_scale=0.01)
+    REWARD_TYPE = int
 
     def obs_size(self) -> int:
         return self.nq + self.nv
@@ -52,8 +62,8 @@ class InvertedDoublePendulum(Task):
         x, y = f["site_xpos"][:, 0, 0], f["site_xpos"][:, 0, 2]
         terminated = y <= 1
         v1, v2 = f["qvel"][:, 1], f["qvel"][:, 2]
-        dist_penalty = 0.01 * x**2 + (y - 2) ** 2
-        vel_penalty = 1e-3 * v1**2 + 5e-3 * v2**2
+        dist_penalty = 0.01 * pow2(x) + pow2(y - 2)
+        vel_penalty = 1e-3 * pow2(v1) + 5e-3 * pow2(v2)
         alive = float(self.p["healthy_reward"]) * (~terminated).astype(np.float64)
         reward = alive - dist_penalty - vel_penalty
         info = {"reward_survive": alive, "distance_penalty": -dist_penalty,
@@ -89,7 +99,7 @@ class Reacher(Task):
     def evaluate(self, before, f, actions):
         xpos = f["xpos"]
         vec = xpos[:, self.fingertip] - xpos[:, self.target]
-        reward_dist = -np.linalg.norm(vec, axis=1) * self.p["reward_dist_weight"]
+        reward_dist = -row_norms(vec) * self.p["reward_dist_weight"]
         reward_ctrl = -np.sum(np.square(actions), axis=1) * self.p["reward_control_weight"]
         reward = reward_dist + reward_ctrl
         return reward, np.zeros(len(reward), dtype=bool), {"reward_dist": reward_dist,
@@ -132,8 +142,8 @@ class Pusher(Task):
         xpos = f["xpos"]
         vec_1 = xpos[:, self.object] - xpos[:, self.tips_arm]
         vec_2 = xpos[:, self.object] - xpos[:, self.goal]
-        reward_near = -np.linalg.norm(vec_1, axis=1) * self.p["reward_near_weight"]
-        reward_dist = -np.linalg.norm(vec_2, axis=1) * self.p["reward_dist_weight"]
+        reward_near = -row_norms(vec_1) * self.p["reward_near_weight"]
+        reward_dist = -row_norms(vec_2) * self.p["reward_dist_weight"]
         reward_ctrl = -np.sum(np.square(actions), axis=1) * self.p["reward_control_weight"]
         reward = reward_dist + reward_ctrl + reward_near
         info = {"reward_dist": reward_dist, "reward_ctrl": reward_ctrl,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .task import Task, ctrl_cost
+from .task import Task, ctrl_cost, row_norms
 
 
 def _positions_and_velocities(task: Task, qpos: np.ndarray, qvel: np.ndarray, skip: int,
@@ -177,7 +177,7 @@ class Swimmer(Task):
         ctrl = ctrl_cost(self.p["ctrl_cost_weight"], actions)
         reward = forward - ctrl
         info = {"x_position": xy_after[:, 0].copy(), "y_position": xy_after[:, 1].copy(),
-                "distance_from_origin": np.linalg.norm(xy_after, ord=2, axis=1),
+                "distance_from_origin": row_norms(xy_after),
                 "x_velocity": xy_velocity[:, 0].copy(), "y_velocity": xy_velocity[:, 1].copy(),
                 "reward_forward": forward, "reward_ctrl": -ctrl}
         return reward, np.zeros(len(reward), dtype=bool), info
@@ -185,7 +185,7 @@ class Swimmer(Task):
     def reset_info(self, f):
         qpos = f["qpos"]
         return {"x_position": qpos[:, 0].copy(), "y_position": qpos[:, 1].copy(),
-                "distance_from_origin": np.linalg.norm(qpos[:, 0:2], ord=2, axis=1)}
+                "distance_from_origin": row_norms(qpos[:, 0:2])}
 
     def draw_reset(self, rng):
         return self.uniform_qpos_qvel(rng)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .task import Task, ctrl_cost
+from .task import Task, ctrl_cost, row_norms
 
 
 class Ant(Task):
@@ -73,7 +73,7 @@ class Ant(Task):
         reward = (forward + survive) - (ctrl + contact)
         terminated = ~healthy & bool(self.p["terminate_when_unhealthy"])
         info = {"x_position": qpos[:, 0].copy(), "y_position": qpos[:, 1].copy(),
-                "distance_from_origin": np.linalg.norm(qpos[:, 0:2], ord=2, axis=1),
+                "distance_from_origin": row_norms(qpos[:, 0:2]),
                 "x_velocity": xy_velocity[:, 0].copy(), "y_velocity": xy_velocity[:, 1].copy(),
                 "reward_forward": forward, "reward_ctrl": -ctrl, "reward_contact": -contact,
                 "reward_survive": survive}
@@ -82,7 +82,7 @@ class Ant(Task):
     def reset_info(self, f):
         qpos = f["qpos"]
         return {"x_position": qpos[:, 0].copy(), "y_position": qpos[:, 1].copy(),
-                "distance_from_origin": np.linalg.norm(qpos[:, 0:2], ord=2, axis=1)}
+                "distance_from_origin": row_norms(qpos[:, 0:2])}
 
     def draw_reset(self, rng):
         return self.uniform_qpos_normal_qvel(rng)
@@ -193,7 +193,7 @@ class Humanoid(_HumanoidBase):
         return {"x_position": qpos[:, 0].copy(), "y_position": qpos[:, 1].copy(),
                 "tendon_length": f["ten_length"].copy(),
                 "tendon_velocity": f["ten_velocity"].copy(),
-                "distance_from_origin": np.linalg.norm(qpos[:, 0:2], ord=2, axis=1)}
+                "distance_from_origin": row_norms(qpos[:, 0:2])}
 
 
 class HumanoidStandup(_HumanoidBase):
