@@ -135,3 +135,26 @@ def test_package_does_not_import_mujoco():
          % (here, os.path.join(here, "..", "..", "python"))],
         check=True, capture_output=True, text=True)
     assert out.stdout.strip() == "False"
+
+
+def test_gymnasium_registry_ids():
+    """"torsion/<id>" works with gymnasium.make_vec(vector_entry_point) and gymnasium.make."""
+    ours = gym.make_vec("torsion/Reacher-v5", 2, vectorization_mode="vector_entry_point",
+                        backend=mujoco_backend, reward_dist_weight=3.0)
+    theirs = gym.make_vec("Reacher-v5", 2, vectorization_mode="sync", reward_dist_weight=3.0)
+    assert ours.spec.id == "torsion/Reacher-v5"
+    assert ours.runner.max_episode_steps == 50
+    obs_a, _ = ours.reset(seed=4)
+    obs_b, _ = theirs.reset(seed=4)
+    assert np.array_equal(obs_a, obs_b)
+    theirs.action_space.seed(4)
+    for _ in range(60):
+        action = theirs.action_space.sample()
+        out_a, out_b = ours.step(action), theirs.step(action)
+        for a, b in zip(out_a[:4], out_b[:4]):
+            assert np.allclose(a, b, rtol=1e-12, atol=0)
+    single = gym.make("torsion/Hopper-v5", backend=mujoco_backend)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(single, skip_render_check=True)
+    assert single.spec.max_episode_steps == 1000

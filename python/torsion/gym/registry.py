@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable
 
 import gymnasium as gym
@@ -105,8 +106,57 @@ def make_vec(env_id: str, num_envs: int = 1, *, backend: str | BatchFactory = "i
     """
     task, batch, max_steps = _build(env_id, num_envs, backend, socket, address, token,
                                     env_kwargs)
-    return TorsionVectorEnv(task, batch, max_steps, autoreset_mode=autoreset_mode,
-                            env_id=env_id)
+    env = TorsionVectorEnv(task, batch, max_steps, autoreset_mode=autoreset_mode,
+                           env_id=env_id)
+    env.spec = _vector_spec(env_id, num_envs, env_kwargs)
+    return env
+
+
+def _vector_spec(env_id: str, num_envs: int, env_kwargs: dict[str, Any]):
+    """The registered "torsion/<env id>" spec with this call's arguments, or None."""
+    full_id = f"torsion/{env_id}"
+    if full_id not in gym.registry:
+        return None
+    spec = copy.deepcopy(gym.registry[full_id])
+    spec.kwargs = dict(env_kwargs, num_envs=num_envs)
+    return spec
+
+
+def _vector_entry_point(env_id: str) -> Callable[..., TorsionVectorEnv]:
+    """Creator for gymnasium.make_vec(..., vectorization_mode="vector_entry_point")."""
+
+    def create(num_envs: int = 1, **kwargs: Any) -> TorsionVectorEnv:
+        return make_vec(env_id, num_envs, **kwargs)
+
+    return create
+
+
+def _single_entry_point(env_id: str) -> Callable[..., gym.Env]:
+    """Creator for gymnasium.make: the bare environment (gymnasium adds its wrappers)."""
+
+    def create(*, backend: str | BatchFactory = "inprocess", socket: str | None = None,
+               address: str | None = None, token: str | None = None,
+               **kwargs: Any) -> TorsionEnv:
+        task, batch, _ = _build(env_id, 1, backend, socket, address, token,
+                                dict(kwargs, max_episode_steps=None))
+        return TorsionEnv(task, batch, env_id=env_id)
+
+    return create
+
+
+def register_envs(namespace: str = "torsion") -> None:
+    """Register every task in Gymnasium's registry as "<namespace>/<env id>".
+
+    Afterwards gymnasium.make("torsion/Ant-v5") and gymnasium.make_vec("torsion/Ant-v5", n,
+    vectorization_mode="vector_entry_point") build Torsion environments; keyword arguments
+    (backend=..., task parameters) pass through. Ids already registered are left alone.
+    """
+    for env_id, (_, steps) in TASKS.items():
+        full_id = f"{namespace}/{env_id}"
+        if full_id in gym.registry:
+            continue
+        gym.register(id=full_id, entry_point=_single_entry_point(env_id),
+                     vector_entry_point=_vector_entry_point(env_id), max_episode_steps=steps)
 
 
 def make(env_id: str, *, backend: str | BatchFactory = "inprocess", socket: str | None = None,
