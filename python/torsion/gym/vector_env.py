@@ -4,6 +4,17 @@ Behaves like gymnasium.vector.SyncVectorEnv over gymnasium.make(env_id) environm
 same seeding (reset(seed=s) seeds environment i with s + i), the same autoreset modes
 (NEXT_STEP, SAME_STEP, DISABLED), TimeLimit truncation and info dicts with "_key" masks, but
 observations and rewards are computed with numpy over all environments at once.
+
+What the batch's ``model`` must provide beyond the SimBatch contract (all tasks together):
+  nq, nv, nu            sizes
+  qpos0                 initial qpos (Gymnasium's init_qpos); init_qvel is zero
+  opt.timestep          dt = timestep * frame_skip
+  actuator_ctrlrange    the action space bounds [nu, 2]
+  body_mass             Humanoid's mass centre; Ant's and Humanoid's nbody
+  body(name).id         Ant's main body, Reacher's and Pusher's bodies
+Fields read with ``batch.get``: qpos, qvel, xpos, xipos, cinert, cvel, qfrc_actuator,
+cfrc_ext, site_xpos, qfrc_constraint, ten_length, ten_velocity. After ``step`` they must be
+what Gymnasium reads after mj_step followed by mj_rnePostConstraint (cfrc_ext).
 """
 
 from __future__ import annotations
