@@ -55,12 +55,6 @@ def pack_infos(n: int, parts: list[tuple[np.ndarray, dict[str, np.ndarray]]]) ->
     return infos
 
 
-def merge_infos(base: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
-    """Add the keys of ``extra`` to ``base`` (keys of both must not overlap)."""
-    base.update(extra)
-    return base
-
-
 class TorsionVectorEnv(VectorEnv):
     """Vector environment of ``num_envs`` copies of one task, stepped together on a SimBatch."""
 
@@ -155,55 +149,66 @@ class TorsionVectorEnv(VectorEnv):
     def step(self, actions: Any):
         """Step every environment (or reset those that ended, by the autoreset mode)."""
         actions = self._check_actions(actions)
-        n = self.num_envs
-        mode = self.autoreset_mode
-        infos: dict[str, Any]
-        if mode == AutoresetMode.NEXT_STEP:
-            reset_ids = np.flatnonzero(self._autoreset_envs)
-            step_ids = np.flatnonzero(~self._autoreset_envs)
-            parts = []
-            if len(step_ids):
-                obs, rew, term, trunc, info = self.runner.step(step_ids, actions[step_ids])
-                self._store(step_ids, obs, rew, term, trunc)
-                parts.append((step_ids, info))
-            if len(reset_ids):
-                obs, info = self.runner.reset(reset_ids, [None] * len(reset_ids))
-                self._store(reset_ids, obs, 0.0, False, False)
-                parts.append((reset_ids, info))
-            infos = pack_infos(n, sorted(parts, key=lambda part: part[0][0]))
-        elif mode == AutoresetMode.SAME_STEP:
-            obs, rew, term, trunc, info = self.runner.step(self._all, actions)
-            self._store(self._all, obs, rew, term, trunc)
-            done = np.flatnonzero(term | trunc)
-            kept = np.flatnonzero(~(term | trunc))
-            parts = [(kept, {k: v[kept] for k, v in info.items()})]
-            final = {}
-            if len(done):
-                final_obs = np.full(n, None, dtype=object)
-                for i in done:
-                    final_obs[i] = obs[i].copy()
-                final = {"final_obs": final_obs, "_final_obs": term | trunc,
-                         "final_info": pack_infos(n, [(done, {k: v[done] for k, v in info.items()})]),
-                         "_final_info": term | trunc}
-                new_obs, reset_info = self.runner.reset(done, [None] * len(done))
-                self._observations[done] = new_obs
-                parts.append((done, reset_info))
-            infos = merge_infos(pack_infos(n, sorted(parts, key=lambda part: part[0][0]
-                                                     if len(part[0]) else n)), final)
-        elif mode == AutoresetMode.DISABLED:
-            if np.any(self._autoreset_envs):
-                ended = np.flatnonzero(self._autoreset_envs).tolist()
-                raise RuntimeError(f"{self.env_id}: environments {ended} ended their episode; "
-                                   "with autoreset_mode=DISABLED reset them first with "
-                                   "reset(options={'reset_mask': mask})")
-            obs, rew, term, trunc, info = self.runner.step(self._all, actions)
-            self._store(self._all, obs, rew, term, trunc)
-            infos = pack_infos(n, [(self._all, info)])
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            infos = self._step_next(actions)
+        elif self.autoreset_mode == AutoresetMode.SAME_STEP:
+            infos = self._step_same(actions)
+        elif self.autoreset_mode == AutoresetMode.DISABLED:
+            infos = self._step_disabled(actions)
         else:
-            raise ValueError(f"Unexpected autoreset mode, {mode}")
+            raise ValueError(f"Unexpected autoreset mode, {self.autoreset_mode}")
         self._autoreset_envs = np.logical_or(self._terminations, self._truncations)
         return (self._observations.copy(), self._rewards.copy(), self._terminations.copy(),
                 self._truncations.copy(), infos)
+
+    def _step_next(self, actions: np.ndarray) -> dict[str, Any]:
+        """NEXT_STEP: environments that ended last step are reset (reward 0), others step."""
+        reset_ids = np.flatnonzero(self._autoreset_envs)
+        step_ids = np.flatnonzero(~self._autoreset_envs)
+        parts = []
+        if len(step_ids):
+            obs, rew, term, trunc, info = self.runner.step(step_ids, actions[step_ids])
+            self._store(step_ids, obs, rew, term, trunc)
+            parts.append((step_ids, info))
+        if len(reset_ids):
+            obs, info = self.runner.reset(reset_ids, [None] * len(reset_ids))
+            self._store(reset_ids, obs, 0.0, False, False)
+            parts.append((reset_ids, info))
+        return pack_infos(self.num_envs, sorted(parts, key=lambda part: part[0][0]))
+
+    def _step_same(self, actions: np.ndarray) -> dict[str, Any]:
+        """SAME_STEP: all step; those that end are reset at once, keeping final obs/info."""
+        n = self.num_envs
+        obs, rew, term, trunc, info = self.runner.step(self._all, actions)
+        self._store(self._all, obs, rew, term, trunc)
+        ended = term | trunc
+        done, kept = np.flatnonzero(ended), np.flatnonzero(~ended)
+        parts = [(kept, {key: value[kept] for key, value in info.items()})]
+        if not len(done):
+            return pack_infos(n, parts)
+        final_obs = np.full(n, None, dtype=object)
+        for i in done:
+            final_obs[i] = obs[i].copy()
+        final_info = pack_infos(n, [(done, {key: value[done] for key, value in info.items()})])
+        new_obs, reset_info = self.runner.reset(done, [None] * len(done))
+        self._observations[done] = new_obs
+        parts.append((done, reset_info))
+        parts = [part for part in parts if len(part[0])]
+        infos = pack_infos(n, sorted(parts, key=lambda part: part[0][0]))
+        infos.update({"final_obs": final_obs, "_final_obs": ended.copy(),
+                      "final_info": final_info, "_final_info": ended.copy()})
+        return infos
+
+    def _step_disabled(self, actions: np.ndarray) -> dict[str, Any]:
+        """DISABLED: all step; an ended environment must be reset by the caller first."""
+        if np.any(self._autoreset_envs):
+            ended = np.flatnonzero(self._autoreset_envs).tolist()
+            raise RuntimeError(f"{self.env_id}: environments {ended} ended their episode; "
+                               "with autoreset_mode=DISABLED reset them first with "
+                               "reset(options={'reset_mask': mask})")
+        obs, rew, term, trunc, info = self.runner.step(self._all, actions)
+        self._store(self._all, obs, rew, term, trunc)
+        return pack_infos(self.num_envs, [(self._all, info)])
 
     def _store(self, ids, obs, rew, term, trunc) -> None:
         """Record the latest results of the environments ``ids``."""
