@@ -158,3 +158,33 @@ def test_gymnasium_registry_ids():
         warnings.simplefilter("ignore")
         check_env(single, skip_render_check=True)
     assert single.spec.max_episode_steps == 1000
+
+
+def test_gymnasium_vector_wrappers():
+    """Gymnasium's vector wrappers run on top and see the same episodes as on SyncVectorEnv."""
+    from gymnasium.wrappers.vector import ClipAction, NormalizeObservation, \
+        RecordEpisodeStatistics
+
+    def wrapped(env):
+        return RecordEpisodeStatistics(NormalizeObservation(ClipAction(env)))
+
+    ours = wrapped(tgym.make_vec("Hopper-v5", 3, backend=mujoco_backend))
+    theirs = wrapped(gym.make_vec("Hopper-v5", 3, vectorization_mode="sync"))
+    obs_a, _ = ours.reset(seed=8)
+    obs_b, _ = theirs.reset(seed=8)
+    assert np.array_equal(obs_a, obs_b)
+    rng = np.random.default_rng(8)
+    episodes = 0
+    for _ in range(150):
+        action = rng.uniform(-2, 2, size=(3, 3))
+        out_a, out_b = ours.step(action), theirs.step(action)
+        assert np.allclose(out_a[0], out_b[0], rtol=1e-9, atol=1e-12)
+        assert np.array_equal(out_a[1], out_b[1])
+        assert np.array_equal(out_a[2], out_b[2])
+        if "episode" in out_b[4]:
+            episodes += int(out_b[4]["_episode"].sum())
+            assert np.array_equal(out_a[4]["_episode"], out_b[4]["_episode"])
+            assert np.array_equal(out_a[4]["episode"]["r"], out_b[4]["episode"]["r"])
+            assert np.array_equal(out_a[4]["episode"]["l"], out_b[4]["episode"]["l"])
+    assert episodes > 0
+    assert len(ours.unwrapped.np_random) == 3

@@ -94,6 +94,11 @@ class TorsionVectorEnv(VectorEnv):
         return self.task.dt
 
     @property
+    def np_random(self) -> tuple:
+        """Each environment's generator (None before its first reset), like SyncVectorEnv."""
+        return tuple(self.runner.np_random)
+
+    @property
     def np_random_seed(self) -> tuple[int | None, ...]:
         """Seed of each environment's generator (None before its first reset)."""
         return tuple(self.runner.np_random_seed)
