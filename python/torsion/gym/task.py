@@ -79,7 +79,8 @@ class Task:
                 params[key] = value
             elif key == "render_mode":
                 if value is not None:
-                    raise ValueError(f"{env_id}: rendering is not supported (render_mode={value!r})")
+                    raise ValueError(
+                        f"{env_id}: rendering is not supported (render_mode={value!r})")
             elif key not in RENDER_KWARGS:
                 raise TypeError(f"{env_id}: unexpected keyword argument {key!r}")
         return params

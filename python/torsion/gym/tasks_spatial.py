@@ -38,7 +38,8 @@ class Ant(Task):
         self.STEP_FIELDS = self.RESET_FIELDS = ("qpos", "qvel", "xpos", "cfrc_ext")
 
     def obs_size(self) -> int:
-        size = self.nq + self.nv - 2 * int(bool(self.p["exclude_current_positions_from_observation"]))
+        excluded = 2 * int(bool(self.p["exclude_current_positions_from_observation"]))
+        size = self.nq + self.nv - excluded
         size += 6 * (self.nbody - 1) * int(bool(self.p["include_cfrc_ext_in_observation"]))
         return size
 
@@ -102,7 +103,8 @@ class _HumanoidBase(Task):
         self.RESET_FIELDS = tuple(fields)
 
     def obs_size(self) -> int:
-        size = self.nq + self.nv - 2 * int(bool(self.p["exclude_current_positions_from_observation"]))
+        excluded = 2 * int(bool(self.p["exclude_current_positions_from_observation"]))
+        size = self.nq + self.nv - excluded
         size += 10 * (self.nbody - 1) * int(bool(self.p["include_cinert_in_observation"]))
         size += 6 * (self.nbody - 1) * int(bool(self.p["include_cvel_in_observation"]))
         size += (self.nv - 6) * int(bool(self.p["include_qfrc_actuator_in_observation"]))
