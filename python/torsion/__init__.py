@@ -7,7 +7,8 @@
 
 MjModel/MjData expose every array as a numpy view under MuJoCo's names; the mj_* functions
 take MuJoCo's arguments; engine errors raise torsion.FatalError. torsion.batch.SimBatch
-steps many environments in C threads; torsion.rollout mirrors mujoco.rollout."""
+steps many environments in C threads; torsion.rollout mirrors mujoco.rollout;
+torsion.Client talks to a torsiond daemon; torsion.gym holds Gymnasium vector environments."""
 
 import os as _os
 
@@ -23,6 +24,7 @@ from ._enums import *  # noqa: F401,F403  (mjtObj, mjtState, ..., mjNREF, ...)
 from ._model import MjModel
 from ._data import MjData
 from . import batch, rollout
+from .client import Client, ServerError
 
 # the engine functions with MuJoCo's names (mj_step, mjd_transitionFD, ...)
 globals().update({name: getattr(_core, name) for name in dir(_core)
@@ -32,6 +34,7 @@ mjNWARNING = _core.mjNWARNING
 __version__ = _core.TORSION_VERSION
 MJTNUM_DTYPE = __import__("numpy").float64
 
-__all__ = (["MjModel", "MjData", "FatalError", "batch", "rollout", "MJTNUM_DTYPE"]
+__all__ = (["MjModel", "MjData", "FatalError", "batch", "rollout", "Client", "ServerError",
+            "MJTNUM_DTYPE"]
            + [n for n in dir(_core) if n.startswith(("mj_", "mjd_"))]
            + list(ENUMS) + list(CONSTANTS))

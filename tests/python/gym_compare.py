@@ -1,4 +1,4 @@
-"""Helpers for the torsion.gym tests: import paths and step-by-step comparison with Gymnasium.
+"""Helpers for the torsion.gym tests: step-by-step comparison with Gymnasium.
 
 run_pair drives torsion.gym.make_vec (over the MuJoCo-backed test batch) and
 gymnasium.make_vec(..., vectorization_mode="sync") with the same seeds and actions and checks
@@ -7,27 +7,15 @@ observations, rewards, terminations, truncations and infos at every step.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
+from gymnasium.vector import AutoresetMode
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
-# Before the package is installed, import torsion.gym from the source tree.
-if importlib.util.find_spec("torsion") is None:
-    sys.path.insert(0, os.path.join(_HERE, "..", "..", "python"))
+import torsion.gym as tgym
+from mujoco_batch import mujoco_backend
 
-import gymnasium as gym  # noqa: E402
-from gymnasium.vector import AutoresetMode  # noqa: E402
-
-import torsion.gym as tgym  # noqa: E402
-from mujoco_batch import allow_gymnasium_mujoco_import, mujoco_backend  # noqa: E402
-
-allow_gymnasium_mujoco_import()
 
 RTOL = 1e-6
 

@@ -66,16 +66,3 @@ def mujoco_backend(xml_path: str, num_envs: int) -> MujocoSimBatch:
     """Batch factory for torsion.gym.make_vec(..., backend=mujoco_backend)."""
     return MujocoSimBatch(mujoco.MjModel.from_xml_path(xml_path), num_envs)
 
-
-def allow_gymnasium_mujoco_import() -> None:
-    """Let gymnasium.envs.mujoco import when imageio (used only for rendering) is missing.
-
-    Gymnasium's MuJoCo package imports its renderer, which imports imageio at module level;
-    the tests never render, so a stand-in module is enough when imageio is not installed.
-    """
-    import importlib.util
-    import sys
-    import types
-
-    if importlib.util.find_spec("imageio") is None and "imageio" not in sys.modules:
-        sys.modules["imageio"] = types.ModuleType("imageio")
