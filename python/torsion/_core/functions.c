@@ -136,7 +136,7 @@ static void t_rk(void* p) {
   callArgs* a = p;
   mj_RungeKutta(a->m, a->d, a->i[0]);
 }
-static PyObject* py_mj_runge_kutta(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_RungeKutta(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "N", NULL};
   PyObject *mo, *da;
@@ -153,7 +153,7 @@ static void t_reset_key(void* p) {
   callArgs* a = p;
   mj_resetDataKeyframe(a->m, a->d, a->i[0]);
 }
-static PyObject* py_mj_reset_data_keyframe(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_resetDataKeyframe(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "key", NULL};
   PyObject *mo, *da;
@@ -196,7 +196,7 @@ static int check_spec(unsigned int spec) {
 }
 
 /* mj_stateSize(m, spec) */
-static PyObject* py_mj_state_size(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_stateSize(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "spec", NULL};
   PyObject* mo;
@@ -241,11 +241,11 @@ static PyObject* state_call(PyObject* args, PyObject* kw, int set) {
   }
   Py_RETURN_NONE;
 }
-static PyObject* py_mj_get_state(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_getState(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   return state_call(args, kw, 0);
 }
-static PyObject* py_mj_set_state(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_setState(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   return state_call(args, kw, 1);
 }
@@ -258,7 +258,7 @@ static void t_transition_fd(void* p) {
 }
 
 /* mjd_transitionFD(m, d, eps, flg_centered, A, B, C, D) */
-static PyObject* py_mjd_transition_fd(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mjd_transitionFD(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "eps", "flg_centered", "A", "B", "C", "D", NULL};
   PyObject *mo, *da, *o[4] = {Py_None, Py_None, Py_None, Py_None};
@@ -301,7 +301,7 @@ static void t_inverse_fd(void* p) {
 }
 
 /* mjd_inverseFD(m, d, eps, flg_actuation, DfDq, DfDv, DfDa, DsDq, DsDv, DsDa, DmDq) */
-static PyObject* py_mjd_inverse_fd(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mjd_inverseFD(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m",    "d",    "eps",  "flg_actuation", "DfDq", "DfDv",
                            "DfDa", "DsDq", "DsDv", "DsDa",          "DmDq", NULL};
@@ -416,22 +416,22 @@ static PyObject* py_mj_jac(PyObject* self, PyObject* args, PyObject* kw) {
   const mjModel* m = peek_model(args, kw);
   return jac_call(args, kw, 0, "body", m ? m->nbody : 0);
 }
-static PyObject* py_mj_jac_body(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_jacBody(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   const mjModel* m = peek_model(args, kw);
   return jac_call(args, kw, 1, "body", m ? m->nbody : 0);
 }
-static PyObject* py_mj_jac_body_com(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_jacBodyCom(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   const mjModel* m = peek_model(args, kw);
   return jac_call(args, kw, 2, "body", m ? m->nbody : 0);
 }
-static PyObject* py_mj_jac_site(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_jacSite(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   const mjModel* m = peek_model(args, kw);
   return jac_call(args, kw, 3, "site", m ? m->nsite : 0);
 }
-static PyObject* py_mj_jac_geom(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_jacGeom(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   const mjModel* m = peek_model(args, kw);
   return jac_call(args, kw, 4, "geom", m ? m->ngeom : 0);
@@ -443,7 +443,7 @@ static void t_full_m(void* p) {
 }
 
 /* mj_fullM(m, d, dst): the dense inertia of d->M (MuJoCo 3.14's Python signature) */
-static PyObject* py_mj_full_m(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_fullM(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "dst", NULL};
   PyObject *mo, *da, *dst;
@@ -474,7 +474,7 @@ static void t_rne(void* p) {
 }
 
 /* mj_mulM(m, d, res, vec) */
-static PyObject* py_mj_mul_m(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_mulM(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "res", "vec", NULL};
   PyObject *mo, *da, *res, *vec;
@@ -525,7 +525,7 @@ static void t_contact_force(void* p) {
 }
 
 /* mj_contactForce(m, d, id, result) */
-static PyObject* py_mj_contact_force(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_contactForce(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "d", "id", "result", NULL};
   PyObject *mo, *da, *res;
@@ -580,11 +580,11 @@ static PyObject* object_motion(PyObject* args, PyObject* kw, int acc) {
   }
   Py_RETURN_NONE;
 }
-static PyObject* py_mj_object_velocity(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_objectVelocity(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   return object_motion(args, kw, 0);
 }
-static PyObject* py_mj_object_acceleration(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_objectAcceleration(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   return object_motion(args, kw, 1);
 }
@@ -605,7 +605,7 @@ static void t_normalize_quat(void* p) {
 }
 
 /* mj_integratePos(m, qpos, qvel, dt) */
-static PyObject* py_mj_integrate_pos(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_integratePos(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "qpos", "qvel", "dt", NULL};
   PyObject *mo, *q, *v;
@@ -631,7 +631,7 @@ static PyObject* py_mj_integrate_pos(PyObject* self, PyObject* args, PyObject* k
 }
 
 /* mj_differentiatePos(m, qvel, dt, qpos1, qpos2) */
-static PyObject* py_mj_differentiate_pos(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_differentiatePos(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "qvel", "dt", "qpos1", "qpos2", NULL};
   PyObject *mo, *v, *q1, *q2;
@@ -664,7 +664,7 @@ static PyObject* py_mj_differentiate_pos(PyObject* self, PyObject* args, PyObjec
 }
 
 /* mj_normalizeQuat(m, qpos) */
-static PyObject* py_mj_normalize_quat(PyObject* self, PyObject* args, PyObject* kw) {
+static PyObject* py_mj_normalizeQuat(PyObject* self, PyObject* args, PyObject* kw) {
   (void)self;
   static char* kwlist[] = {"m", "qpos", NULL};
   PyObject *mo, *q;
