@@ -43,6 +43,7 @@ typedef struct tdSessOp_ {
   int nread;
   const double* ctrl; /* step: [nitem, nu] or NULL */
   int frame_skip;
+  int rne_post;                   /* step: mj_rnePostConstraint after the steps */
   const protobuf_c_boolean* mask; /* reset: [nenv] or NULL (all) */
   int spec, nout;                 /* returned states */
   const double* states_in;        /* set: [nenv, nset] */
@@ -182,6 +183,9 @@ static int step_env(tdJob* job, tdSessOp* p, mjData* d, int i, int e, tdCompleti
     if (td_engine_failed() || td_job_should_stop(job, c)) {
       return -1;
     }
+  }
+  if (p->rne_post) {
+    mj_rnePostConstraint(m, d);
   }
   mj_getState(m, d, st, mjSTATE_INTEGRATION);
   return 0;
@@ -682,6 +686,7 @@ static void session_call(tdConn* c, tdReq* req, double t0, int kind, uint64_t id
       }
       op.op = OP_STEP;
       op.frame_skip = sr->frame_skip ? (int)sr->frame_skip : 1;
+      op.rne_post = sr->rne_post_constraint;
       if (step_args(c, req, kind, t0, s, sr, &op)) {
         return;
       }

@@ -82,8 +82,10 @@ class SimBatch:
         self._batch._reset(ids, self._rows(qpos, k, self.model.nq, "qpos"),
                            self._rows(qvel, k, self.model.nv, "qvel"))
 
-    def step(self, ctrl, nstep: int = 1, env_ids: Optional[Iterable[int]] = None) -> None:
-        """Set ctrl [k, nu] (None: keep the controls) and take nstep steps, for the listed
+    def step(self, ctrl, nstep: int = 1, env_ids: Optional[Iterable[int]] = None,
+             rne_post_constraint: bool = False) -> None:
+        """Set ctrl [k, nu] (None: keep the controls) and take nstep steps (then
+        mj_rnePostConstraint: cacc, cfrc_int, cfrc_ext, when asked), for the listed
         envs (None: all). An engine error raises torsion.FatalError naming the env (that
         env is reset; the others have stepped)."""
         ids = self._ids(env_ids)
@@ -92,7 +94,8 @@ class SimBatch:
             raise ValueError("nstep must be non-negative")
         if k == 0:
             return
-        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep), ids)
+        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep), ids,
+                          bool(rne_post_constraint))
 
     def _meta(self, name: str) -> tuple:
         """(table index, MuJoCo shape, dtype) of a gettable field, computed once."""

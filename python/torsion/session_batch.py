@@ -79,7 +79,7 @@ class Session:
 
     def _step_request(self, ctrl=None, *, frame_skip: int = 1, env_ids=None,
                       readout: Sequence[str] = (), reset_env_ids=None, reset_qpos=None,
-                      reset_qvel=None):
+                      reset_qvel=None, rne_post_constraint: bool = False):
         """A checked SessionStepRequest and the addressed ids (ValueError before sending)."""
         m = self.model
         ids = (np.arange(self.nenv) if env_ids is None else _ids("env_ids", env_ids, self.nenv))
@@ -111,6 +111,7 @@ class Session:
         elif reset_qpos is not None or reset_qvel is not None:
             raise ValueError("reset_qpos/reset_qvel need reset_env_ids")
         sr.readout.extend(readout)
+        sr.rne_post_constraint = bool(rne_post_constraint)
         return sr, ids
 
     def send_step(self, ctrl=None, **kw) -> int:
@@ -134,15 +135,17 @@ class Session:
 
     def step(self, ctrl=None, *, frame_skip: int = 1, env_ids=None,
              readout: Sequence[str] = (), reset_env_ids=None, reset_qpos=None,
-             reset_qvel=None) -> StepResult:
+             reset_qvel=None, rne_post_constraint: bool = False) -> StepResult:
         """Step the addressed environments (env_ids, default all) frame_skip times with
         their ctrl rows [k, nu] (None: keep their controls); the environments in
         reset_env_ids are instead reset (mj_resetData, qpos/qvel rows [r, nq]/[r, nv] when
-        given, mj_forward). Returns the states and the readout fields of the k
-        environments."""
+        given, mj_forward). With rne_post_constraint, the stepped environments end with
+        mj_rnePostConstraint (cacc, cfrc_int, cfrc_ext). Returns the states and the readout
+        fields of the k environments."""
         return self.result(self.send_step(ctrl, frame_skip=frame_skip, env_ids=env_ids,
                                           readout=readout, reset_env_ids=reset_env_ids,
-                                          reset_qpos=reset_qpos, reset_qvel=reset_qvel))
+                                          reset_qpos=reset_qpos, reset_qvel=reset_qvel,
+                                          rne_post_constraint=rne_post_constraint))
 
     def reset(self, mask=None) -> np.ndarray:
         """The daemon's own reset (keyframe + its noise) of the masked environments
@@ -204,7 +207,7 @@ class SessionBatch:
                 self._cache[name] = np.zeros((self.n,) + val.shape[1:])
             self._cache[name][res.env_ids] = val
 
-    def _send(self, ctrl, nstep, step_ids):
+    def _send(self, ctrl, nstep, step_ids, rne_post_constraint=False):
         """One SessionStep: the pending resets plus the stepped environments."""
         reset_ids = np.array(sorted(self._pending), dtype=np.int64)
         rows = [self._pending[int(e)] for e in reset_ids]
@@ -218,7 +221,8 @@ class SessionBatch:
         if reset_ids.size:
             kw = dict(reset_env_ids=reset_ids, reset_qpos=np.array([r[0] for r in rows]),
                       reset_qvel=np.array([r[1] for r in rows]))
-        res = self.session.step(c, frame_skip=nstep, env_ids=ids, readout=self.readout, **kw)
+        res = self.session.step(c, frame_skip=nstep, env_ids=ids, readout=self.readout,
+                                rne_post_constraint=rne_post_constraint, **kw)
         self.round_trips += 1
         self._store(res)
         return res
@@ -243,9 +247,10 @@ class SessionBatch:
         for i, e in enumerate(ids):
             self._pending[int(e)] = (qpos[i].copy(), qvel[i].copy())
 
-    def step(self, ctrl, nstep: int = 1, env_ids=None) -> None:
-        """ctrl [k, nu]: set the controls, mj_step nstep times, for the listed environments
-        (None: all); pending resets of other environments travel in the same request."""
+    def step(self, ctrl, nstep: int = 1, env_ids=None, rne_post_constraint: bool = False) -> None:
+        """ctrl [k, nu]: set the controls, mj_step nstep times (then mj_rnePostConstraint when
+        asked), for the listed environments (None: all); pending resets of other environments
+        travel in the same request."""
         ids = np.arange(self.n) if env_ids is None else _ids("env_ids", env_ids, self.n)
         ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
         if ctrl.shape != (ids.size, self.model.nu):
@@ -258,7 +263,7 @@ class SessionBatch:
         if ids.size == 0:
             self._flush()
             return
-        self._send(ctrl, int(nstep), ids)
+        self._send(ctrl, int(nstep), ids, rne_post_constraint)
 
     def get(self, names: Sequence[str], env_ids=None) -> Dict[str, np.ndarray]:
         """name -> [k, *field shape] copies of the environments' mjData fields (those given

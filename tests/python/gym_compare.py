@@ -64,10 +64,11 @@ def compare_infos(track: Tracker, ours: dict, theirs: dict, where: str) -> None:
 
 
 def run_pair(env_id: str, num_envs: int, mode: AutoresetMode, steps: int, seed: int = 0,
-             action_dtype=np.float32, **kwargs) -> tuple[Tracker, dict[str, int]]:
-    """Run both vector envs side by side; returns the differences and episode-end counts."""
-    ours = tgym.make_vec(env_id, num_envs, backend=mujoco_backend, autoreset_mode=mode,
-                         **kwargs)
+             action_dtype=np.float32, backend=mujoco_backend,
+             **kwargs) -> tuple[Tracker, dict[str, int]]:
+    """Run both vector envs side by side (ours on `backend`: the MuJoCo test batch, or
+    "inprocess" for Torsion's engine); returns the differences and episode-end counts."""
+    ours = tgym.make_vec(env_id, num_envs, backend=backend, autoreset_mode=mode, **kwargs)
     theirs = gym.make_vec(env_id, num_envs, vectorization_mode="sync",
                           vector_kwargs={"autoreset_mode": mode}, **kwargs)
     track = Tracker()

@@ -39,8 +39,10 @@ class MujocoSimBatch:
             data.qvel[:] = qvel[row]
             mujoco.mj_forward(self.model, data)
 
-    def step(self, ctrl: np.ndarray, nstep: int, env_ids=None) -> None:
-        """Per listed env: set ctrl [k, nu], mj_step nstep times, mj_rnePostConstraint."""
+    def step(self, ctrl: np.ndarray, nstep: int, env_ids=None,
+             rne_post_constraint: bool = False) -> None:
+        """Per listed env: set ctrl [k, nu], mj_step nstep times, mj_rnePostConstraint when
+        asked."""
         self.calls["step"] += 1
         ids = self._ids(env_ids)
         assert ctrl.shape == (len(ids), self.model.nu) and ctrl.dtype == np.float64
@@ -48,7 +50,8 @@ class MujocoSimBatch:
             data = self.datas[i]
             data.ctrl[:] = ctrl[row]
             mujoco.mj_step(self.model, data, nstep=nstep)
-            mujoco.mj_rnePostConstraint(self.model, data)
+            if rne_post_constraint:
+                mujoco.mj_rnePostConstraint(self.model, data)
 
     def get(self, names: Sequence[str], env_ids=None) -> dict[str, np.ndarray]:
         """name -> float64 array [k, *field shape], copies of the listed envs' mjData fields."""

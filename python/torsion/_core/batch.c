@@ -31,6 +31,7 @@ typedef struct envWork_ {
   const mjtNum* qpos;
   const mjtNum* qvel;
   int reset;
+  int rne_post; /* after the steps: mj_rnePostConstraint */
 } envWork;
 
 /* reset and/or step one environment */
@@ -54,6 +55,9 @@ static void env_run(void* p) {
   }
   for (int k = 0; k < w->nstep; k++) {
     mj_step(m, d);
+  }
+  if (w->rne_post) {
+    mj_rnePostConstraint(m, d);
   }
 }
 
@@ -150,7 +154,7 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
 
 /* run the work for k environments over the batch's threads; raise on the first failure */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
-                    const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
+                    int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
   const mjModel* m = b->model->m;
   failure fail = {-1, {0}};
   int nthread = b->nthread < k ? b->nthread : (int)k;
@@ -167,7 +171,8 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
                  ctrl ? ctrl + (size_t)j * m->nu : NULL,
                  qpos ? qpos + (size_t)j * m->nq : NULL,
                  qvel ? qvel + (size_t)j * m->nv : NULL,
-                 reset};
+                 reset,
+                 rne_post};
     char error[512];
     if (tn_run(w.d, env_run, &w, error, sizeof(error))) {
       mj_resetData(m, w.d);
@@ -185,12 +190,12 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
   return 0;
 }
 
-/* Batch._step(ctrl, nstep, env_ids): ctrl None or [k*nu] float64 */
+/* Batch._step(ctrl, nstep, env_ids, rne_post): ctrl None or [k*nu] float64 */
 static PyObject* batch_step(PyObject* self, PyObject* args) {
   tnpyBatch* b = (tnpyBatch*)self;
   PyObject *ctrl, *idobj;
-  int nstep;
-  if (!PyArg_ParseTuple(args, "OiO", &ctrl, &nstep, &idobj)) {
+  int nstep, rne_post = 0;
+  if (!PyArg_ParseTuple(args, "OiO|p", &ctrl, &nstep, &idobj, &rne_post)) {
     return NULL;
   }
   if (nstep < 0) {
@@ -208,7 +213,7 @@ static PyObject* batch_step(PyObject* self, PyObject* args) {
     tnpy_release(&ib);
     return NULL;
   }
-  int rc = run_envs(b, ids, k, nstep, 0, cb.buf, NULL, NULL);
+  int rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL);
   tnpy_release(&cb);
   tnpy_release(&ib);
   if (rc < 0) {
@@ -240,7 +245,7 @@ static PyObject* batch_reset(PyObject* self, PyObject* args) {
     tnpy_release(&ib);
     return NULL;
   }
-  int rc = run_envs(b, ids, k, 0, 1, NULL, qb.buf, vb.buf);
+  int rc = run_envs(b, ids, k, 0, 1, 0, NULL, qb.buf, vb.buf);
   tnpy_release(&vb);
   tnpy_release(&qb);
   tnpy_release(&ib);

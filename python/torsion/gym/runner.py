@@ -8,8 +8,8 @@ What the batch must provide (the SimBatch contract, see docs/python-gym.md):
   batch.model: nq, nv, nu, qpos0, opt.timestep, actuator_ctrlrange, body_mass, body(name).id
   batch.n
   batch.reset(env_ids, qpos [k, nq], qvel [k, nv])   mj_resetData, set state, mj_forward
-  batch.step(ctrl [k, nu], nstep, env_ids)            set ctrl, mj_step nstep times, then
-                                                      mj_rnePostConstraint (cfrc_ext)
+  batch.step(ctrl [k, nu], nstep, env_ids,           set ctrl, mj_step nstep times, then
+             rne_post_constraint=True)                mj_rnePostConstraint (cfrc_ext)
   batch.get(names, env_ids) -> {name: [k, ...]}        float64 copies of mjData fields
 """
 
@@ -68,7 +68,7 @@ class EpisodeRunner:
         ids_arg = self._ids_arg(ids)
         before = self.carry[ids] if ids_arg is not None else self.carry
         ctrl = np.ascontiguousarray(actions, dtype=np.float64)
-        self.batch.step(ctrl, task.frame_skip, ids_arg)
+        self.batch.step(ctrl, task.frame_skip, ids_arg, rne_post_constraint=True)
         fields = self.batch.get(list(task.STEP_FIELDS), ids_arg)
         reward, terminated, info = task.evaluate(before, fields, actions)
         obs = task.observe(fields)
