@@ -432,16 +432,66 @@ void td_req_model_info(tdConn* c, tdReq* req, double t0) {
   if (!mod) {
     return;
   }
-  Torsion__V1__ModelInfo info = TORSION__V1__MODEL_INFO__INIT;
-  td_fill_model_info(&info, mod);
-  tdResp r = TORSION__V1__RESPONSE__INIT;
-  r.id = req->id;
-  r.final = 1;
-  r.body_case = TORSION__V1__RESPONSE__BODY_MODEL_INFO;
-  r.model_info = &info;
-  td_reply(c, &r, kind, t0);
-  td_free_model_info(&info);
-  protobuf_c_message_free_unpacked(&req->base, NULL);
+  // the asked mjModel arrays, converted to float64
+  Torsion__V1__ModelInfoRequest* mr = req->model_info;
+  size_t nf = mr->n_fields;
+  Torsion__V1__Readout* fmsg = calloc(nf + 1, sizeof(Torsion__V1__Readout));
+  Torsion__V1__Readout** fptr = calloc(nf + 1, sizeof(Torsion__V1__Readout*));
+  Torsion__V1__Array* farr = calloc(nf + 1, sizeof(Torsion__V1__Array));
+  uint64_t* fshape = calloc(2 * nf + 1, sizeof(uint64_t));
+  double** fdata = calloc(nf + 1, sizeof(double*));
+  int failed = !fmsg || !fptr || !farr || !fshape || !fdata;
+  for (size_t i = 0; i < nf && !failed; i++) {
+    tnField f;
+    if (!tn_modelField(mod->m, mr->fields[i], &f)) {
+      failed = 2;
+      td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT,
+                "fields[%zu] '%.64s' is not an mjModel array", i, mr->fields[i]);
+      break;
+    }
+    size_t n = (size_t)f.rows * f.cols;
+    fdata[i] = malloc(sizeof(double) * n + 8);
+    if (!fdata[i]) {
+      failed = 1;
+      break;
+    }
+    for (size_t k = 0; k < n; k++) {
+      fdata[i][k] = tn_fieldValue(&f, (int)k);
+    }
+    fshape[2 * i] = (uint64_t)f.rows;
+    fshape[2 * i + 1] = (uint64_t)f.cols;
+    farr[i] = (Torsion__V1__Array)TORSION__V1__ARRAY__INIT;
+    td_set_array(&farr[i], fshape + 2 * i, f.cols == 1 ? 1 : 2, 0, fdata[i], n);
+    fmsg[i] = (Torsion__V1__Readout)TORSION__V1__READOUT__INIT;
+    fmsg[i].name = mr->fields[i];
+    fmsg[i].value = &farr[i];
+    fptr[i] = &fmsg[i];
+  }
+  if (failed == 1) {
+    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
+  }
+  if (!failed) {
+    Torsion__V1__ModelInfo info = TORSION__V1__MODEL_INFO__INIT;
+    td_fill_model_info(&info, mod);
+    info.n_fields = nf;
+    info.fields = fptr;
+    tdResp r = TORSION__V1__RESPONSE__INIT;
+    r.id = req->id;
+    r.final = 1;
+    r.body_case = TORSION__V1__RESPONSE__BODY_MODEL_INFO;
+    r.model_info = &info;
+    td_reply(c, &r, kind, t0);
+    td_free_model_info(&info);
+    protobuf_c_message_free_unpacked(&req->base, NULL);
+  }
+  for (size_t i = 0; fdata && i < nf; i++) {
+    free(fdata[i]);
+  }
+  free(fdata);
+  free(fshape);
+  free(farr);
+  free(fptr);
+  free(fmsg);
 }
 
 /* UnloadModel: the model leaves the registry; users finish with it */

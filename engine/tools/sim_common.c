@@ -416,7 +416,8 @@ int sim_table_write(const simTable* t, const char* prefix) {
     char path[1024], err[512];
     snprintf(path, sizeof(path), "%s_%s.npy", prefix, t->name[i]);
     size_t shape[2] = {t->n, (size_t)t->width[i]};
-    if (npy_write(path, t->col[i] ? t->col[i] : &empty, t->ndim[i], shape, err, sizeof(err))) {
+    const double* col = t->col[i] ? t->col[i] : &empty;
+    if (npy_write(path, col, NPY_F64, t->ndim[i], shape, err, sizeof(err))) {
       return sim_fail("%s", err);
     }
   }

@@ -118,22 +118,22 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--enable")) a->enable = v;
     else if (!strcmp(k, "--integrator")) a->integrator = v;
     else if (!strcmp(k, "--option")) a->option = v;
-    else if (!strcmp(k, "--root")) a->root = v;
-    else if (!strcmp(k, "--vfs-dir")) a->vfs_dir = v;
+    else if (!strcmp(k, "--root"))
+      a->root = v;
+    else if (!strcmp(k, "--vfs-dir"))
+      a->vfs_dir = v;
     else if (!strcmp(k, "--vfs")) {
       if (a->nvfs == 64 || !strchr(v, '=')) {
         return sim_fail("--vfs takes NAME=PATH (at most 64 times), got '%s'", v);
       }
       a->vfs[a->nvfs++] = v;
-    }
-    else if (!strcmp(k, "--max-bytes")) {
+    } else if (!strcmp(k, "--max-bytes")) {
       char* end;
       a->max_bytes = strtoll(v, &end, 10);
       if (*v == '\0' || *end != '\0' || a->max_bytes <= 0) {
         return sim_fail("--max-bytes must be a positive integer, got '%s'", v);
       }
-    }
-    else if (!strcmp(k, "--spec")) {
+    } else if (!strcmp(k, "--spec")) {
       if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
       else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
       else if (!strcmp(v, "physics")) a->spec = mjSTATE_PHYSICS;
@@ -141,8 +141,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
         return sim_fail("--spec must be fullphysics, integration, physics or a valid mjtState "
                         "bitmask, got '%s'", v);
       }
-    }
-    else if (!strcmp(k, "--nstep")) {
+    } else if (!strcmp(k, "--nstep")) {
       if (parse_int(v, &a->nstep) || a->nstep < 0) {
         return sim_fail("--nstep must be a non-negative integer, got '%s'", v);
       }

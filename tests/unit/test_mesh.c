@@ -350,8 +350,8 @@ static void load_default(tnMesh* mesh, const char* file) {
   char path[1200], err[512];
   tnMeshOptions opt;
   tn__meshDefaultOptions(&opt);
-  if (tn__meshLoadFile(NULL, mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO, err,
-                       sizeof(err)) ||
+  if (tn__meshLoadFile(NULL, mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO,
+                       err, sizeof(err)) ||
       tn__meshProcess(mesh, &opt, err, sizeof(err))) {
     fail_msg("%s", err);
   }
