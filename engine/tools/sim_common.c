@@ -2,11 +2,13 @@
  * handler, model loading with flag overrides, array shape checks, per-thread mjData, and the
  * growable column tables that `contacts` and `efc` stack over states. */
 #include <ftw.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "sim.h"
 
 /* engine errors seen (the engine reports through mju_user_error, then unwinds to the
@@ -161,17 +163,9 @@ static int apply_options(mjModel* m, const char* list) {
 
 /* add the file at path to vfs as name; 0, or 2 (repeated) / -1 (unreadable) */
 static int add_file(mjVFS* vfs, const char* name, const char* path) {
-  FILE* f = fopen(path, "rb");
-  char* buf = NULL;
-  long n = -1;
-  if (f && !fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-      (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    n = -1;
-  }
-  if (f) {
-    fclose(f);
-  }
-  int rc = n >= 0 && buf ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
+  size_t n = 0;
+  char* buf = host_read_file(path, &n);
+  int rc = buf && n <= INT_MAX ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
   free(buf);
   return rc;
 }
