@@ -423,8 +423,7 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
     return;
   }
 
-  if (c->auth_required && !c->authenticated &&
-      check_hello_token(c, req, kind, t0, data, len)) {
+  if (c->auth_required && !c->authenticated && check_hello_token(c, req, kind, t0, data, len)) {
     return;
   }
 

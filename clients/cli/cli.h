@@ -44,7 +44,7 @@ typedef struct cliJob_ {
   tncModelInfo info;
   int nstate;     /* per state, in the layout asked for */
   long B;         /* states */
-  npyData st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
+  npyArray st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
 } cliJob;
 
 /* connect, resolve the model argument and ask its sizes, then read the states [B, nstate]

@@ -87,9 +87,9 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
   // states [B, nstate] (1-D: one state)
   char err[512];
   j->nstate = tnc_state_size(&j->info, spec);
-  if (npy_load(states, &j->st, err, sizeof(err)))
+  if (npy_read(states, &j->st, err, sizeof(err)))
     return cli_fail("%s", err);
-  const npyData* st = &j->st;
+  const npyArray* st = &j->st;
   j->B = st->ndim == 1 ? 1 : (long)st->shape[0];
   size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
   if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)j->nstate) {
@@ -100,8 +100,8 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
 
 /* release the job */
 void cli_job_close(cliJob* j) {
-  npy_release(&j->st);
-  npy_release(&j->in);
+  npy_free(&j->st);
+  npy_free(&j->in);
   tnc_close(j->c);
   j->c = NULL;
 }
