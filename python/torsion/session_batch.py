@@ -265,9 +265,15 @@ class SessionBatch:
             return
         self._send(ctrl, int(nstep), ids, rne_post_constraint)
 
+    def set_readout(self, names: Sequence[str]) -> None:
+        """The mjData fields every later request returns (and get serves); a field new to
+        the list is available after the next step or reset of the environments."""
+        self.readout = list(dict.fromkeys(names))
+        self._cache = {k: v for k, v in self._cache.items() if k in self.readout}
+
     def get(self, names: Sequence[str], env_ids=None) -> Dict[str, np.ndarray]:
         """name -> [k, *field shape] copies of the environments' mjData fields (those given
-        as readout at construction)."""
+        as readout at construction or by set_readout)."""
         self._flush()
         ids = slice(None) if env_ids is None else _ids("env_ids", env_ids, self.n)
         out = {}

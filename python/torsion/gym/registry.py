@@ -90,7 +90,11 @@ def _build(env_id: str, num_envs: int, backend: str | BatchFactory, socket, addr
     batch = batch_factory(backend, socket, address, token)(xml_path, num_envs)
     if int(batch.n) != num_envs:
         raise ValueError(f"the batch has {batch.n} environments, expected {num_envs}")
-    return task_cls(batch.model, params), batch, max_steps
+    task = task_cls(batch.model, params)
+    if hasattr(batch, "set_readout"):
+        # a served batch returns with every request the fields the task reads
+        batch.set_readout(tuple(dict.fromkeys(task.RESET_FIELDS + task.STEP_FIELDS)))
+    return task, batch, max_steps
 
 
 def make_vec(env_id: str, num_envs: int = 1, *, backend: str | BatchFactory = "inprocess",

@@ -44,6 +44,12 @@ class EpisodeRunner:
 
     def reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> tuple[np.ndarray, dict]:
         """Reset the environments ``ids`` (seeding those given a seed); obs [k, d], info."""
+        self.begin_reset(ids, seeds)
+        return self.finish_reset(ids)
+
+    def begin_reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> None:
+        """Draw the reset states of ``ids`` and hand them to the batch (a served batch sends
+        them with its next request, so a step of other environments can carry them)."""
         task = self.task
         qpos = np.empty((len(ids), task.nq))
         qvel = np.empty((len(ids), task.nv))
@@ -54,6 +60,11 @@ class EpisodeRunner:
             qpos[row], qvel[row] = task.draw_reset(self.np_random[env])
         ids_arg = self._ids_arg(ids)
         self.batch.reset(ids_arg if ids_arg is not None else np.arange(self.n), qpos, qvel)
+
+    def finish_reset(self, ids: np.ndarray) -> tuple[np.ndarray, dict]:
+        """Observations [k, d] and info of the environments ``ids`` after begin_reset."""
+        task = self.task
+        ids_arg = self._ids_arg(ids)
         fields = self.batch.get(list(task.RESET_FIELDS), ids_arg)
         self._store_carry(ids, task.carry(fields))
         self.elapsed[ids] = 0

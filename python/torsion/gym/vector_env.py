@@ -167,16 +167,20 @@ class TorsionVectorEnv(VectorEnv):
                 self._truncations.copy(), infos)
 
     def _step_next(self, actions: np.ndarray) -> dict[str, Any]:
-        """NEXT_STEP: environments that ended last step are reset (reward 0), others step."""
+        """NEXT_STEP: environments that ended last step are reset (reward 0), others step.
+        The resets are staged first so that a served batch sends them with the step: one
+        round trip per vector step."""
         reset_ids = np.flatnonzero(self._autoreset_envs)
         step_ids = np.flatnonzero(~self._autoreset_envs)
         parts = []
+        if len(reset_ids):
+            self.runner.begin_reset(reset_ids, [None] * len(reset_ids))
         if len(step_ids):
             obs, rew, term, trunc, info = self.runner.step(step_ids, actions[step_ids])
             self._store(step_ids, obs, rew, term, trunc)
             parts.append((step_ids, info))
         if len(reset_ids):
-            obs, info = self.runner.reset(reset_ids, [None] * len(reset_ids))
+            obs, info = self.runner.finish_reset(reset_ids)
             self._store(reset_ids, obs, 0.0, False, False)
             parts.append((reset_ids, info))
         return pack_infos(self.num_envs, sorted(parts, key=lambda part: part[0][0]))
