@@ -1,6 +1,6 @@
 """Helpers of the torsion.client tests: a real torsiond started per test module (the
-daemon integration suite's Daemon class), the client package (installed, else the source
-tree's python/), and MuJoCo references computed with the mujoco package directly."""
+daemon integration suite's Daemon class), the installed client package, and MuJoCo
+references computed with the mujoco package directly."""
 import os
 import sys
 
@@ -10,11 +10,7 @@ import pytest
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _REPO = os.path.dirname(os.path.dirname(_HERE))
 sys.path.insert(0, os.path.join(_REPO, "tests", "integration"))
-try:
-    import torsion.client  # noqa: F401
-except ImportError:
-    sys.path.insert(0, os.path.join(_REPO, "python"))
-    import torsion.client  # noqa: F401,E402
+import torsion.client  # noqa: E402  (the installed package)
 from daemon_util import Daemon  # noqa: E402
 
 import mujoco  # noqa: E402
