@@ -13,7 +13,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Debian 12 packages the build and the tests need
 TORSION_APT_PACKAGES=(gcc libc6-dev pkg-config meson ninja-build
   libuv1-dev libprotobuf-c-dev protobuf-c-compiler libmxml-dev libccd-dev libqhull-dev
-  libpng-dev libinih-dev libcmocka-dev python3 python3-venv python3-dev)
+  libpng-dev libinih-dev libcmocka-dev libssl-dev openssl python3 python3-venv python3-dev)
 
 # print a step header
 step() {

@@ -52,6 +52,9 @@ static const tdOption options[] = {
     INT("listen", max_connections, "1024", "simultaneous connections"),
     BOOL("listen", insecure_loopback, "false",
          "allow a TCP listener on a loopback address without a token"),
+    STR("listen", tls_cert, "",
+        "PEM certificate chain; when set, every TCP connection is TLS (1.2 or newer)"),
+    STR("listen", tls_key, "", "PEM private key of tls_cert"),
     INT("engine", workers, "0", "worker threads; 0: the number of cores"),
     STR("engine", model_root, "", "LoadModel paths resolve only under here; empty: paths refused"),
     STR("engine", tmp_dir, "/tmp",
@@ -384,6 +387,14 @@ int td_config_finish(tdConfig* cfg) {
   }
   if (cfg->tcp_port < 0 || cfg->tcp_port > 65535) {
     fprintf(stderr, "torsiond: tcp_port must be in [0, 65535]\n");
+    return -1;
+  }
+  if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
+    fprintf(stderr, "torsiond: tls_cert and tls_key go together: set both or neither\n");
+    return -1;
+  }
+  if (cfg->tls_cert[0] && cfg->tcp_port == 0) {
+    fprintf(stderr, "torsiond: tls_cert applies to the TCP listener: set tcp_port\n");
     return -1;
   }
   for (int i = 0; i < cfg->ntokens; i++) {

@@ -23,6 +23,8 @@ typedef struct tdConfig_ {
   int ntokens;
   int max_connections;
   int insecure_loopback; /* TCP on a loopback address may run without a token */
+  char tls_cert[512];    /* PEM certificate chain: TCP connections are TLS ("" = plain) */
+  char tls_key[512];     /* PEM private key of tls_cert */
 
   /* [engine] */
   int workers;          /* 0 = number of cores */

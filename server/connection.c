@@ -6,7 +6,9 @@
  * and the connection closes once it is written. Back-pressure: when the connection (or the
  * server as a whole) is over its limits on unfinished requests, queued work or unsent
  * bytes, the connection stops reading and stops dispatching buffered frames until it is
- * back under them. */
+ * back under them. A TLS connection (tls.c) reads ciphertext into its TLS buffer and gets
+ * the decrypted bytes appended to the frame buffer; its frames are encrypted on the way out,
+ * so the framing above sees plaintext either way. */
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -71,6 +73,7 @@ static void unlink_conn(tdConn* c) {
 /* the handle is closed: free */
 static void on_closed(uv_handle_t* h) {
   tdConn* c = h->data;
+  td_tls_free(c->tls);
   free(c->rbuf);
   free(c);
 }
@@ -84,9 +87,21 @@ static void close_handle(tdConn* c) {
   }
 }
 
-/* half-close once everything queued is written (lingering connections) */
+static void tls_flush(tdConn* c);
+
+/* half-close once everything queued is written (lingering connections); TLS: frames waiting
+ * for the handshake hold it off (the linger time bounds that), and close_notify goes first */
 static void maybe_shutdown(tdConn* c) {
   if (c->lingering && !c->shut && !c->handle_closed && c->unsent == 0) {
+    if (c->tls && td_tls_holds_pending(c->tls)) {
+      return;
+    }
+    if (c->tls && td_tls_close_notify(c->tls)) {
+      tls_flush(c);
+      if (c->unsent > 0 || c->handle_closed) {
+        return;
+      }
+    }
     c->shut = 1;
     if (uv_shutdown(&c->shutdown_req, &c->h.stream, NULL)) {
       close_handle(c);
@@ -172,10 +187,33 @@ static uint32_t frame_len(const char* p) {
   return (uint32_t)u[0] << 24 | (uint32_t)u[1] << 16 | (uint32_t)u[2] << 8 | u[3];
 }
 
-/* give libuv room for the rest of the current frame (at least one read chunk) */
+/* make room for `want` more bytes at rlen (compact, then grow); 0 when there is none */
+static int reserve(tdConn* c, size_t want) {
+  size_t avail = c->rlen - c->rpos;
+  if (c->rpos > 0 && c->rcap - c->rlen < want) {
+    memmove(c->rbuf, c->rbuf + c->rpos, avail);
+    c->rlen = avail;
+    c->rpos = 0;
+  }
+  if (c->rcap - c->rlen < want) {
+    char* grown = realloc(c->rbuf, c->rlen + want);
+    if (grown) {
+      c->rbuf = grown;
+      c->rcap = c->rlen + want;
+    }
+  }
+  return c->rbuf && c->rcap > c->rlen;
+}
+
+/* give libuv room for the rest of the current frame (at least one read chunk); a TLS
+ * connection reads ciphertext into its own buffer */
 static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
   (void)suggested;
   tdConn* c = h->data;
+  if (c->tls) {
+    *buf = uv_buf_init(td_tls_read_buffer(c->tls), TD_TLS_READ_CHUNK);
+    return;
+  }
   if (c->lingering) {
     c->rpos = c->rlen = 0;
   }
@@ -194,26 +232,62 @@ static void on_alloc(uv_handle_t* h, size_t suggested, uv_buf_t* buf) {
     }
   }
 
-  // compact, then grow
-  if (c->rpos > 0 && c->rcap - c->rlen < want) {
-    memmove(c->rbuf, c->rbuf + c->rpos, avail);
-    c->rlen = avail;
-    c->rpos = 0;
-  }
-  if (c->rcap - c->rlen < want) {
-    char* grown = realloc(c->rbuf, c->rlen + want);
-    if (grown) {
-      c->rbuf = grown;
-      c->rcap = c->rlen + want;
-    }
-  }
+  reserve(c, want);
   *buf =
       uv_buf_init(c->rbuf ? c->rbuf + c->rlen : NULL, c->rbuf ? (unsigned)(c->rcap - c->rlen) : 0);
 }
 
+/* ciphertext arrived on a TLS connection: advance the handshake, append the plaintext to the
+ * frame buffer (or drop it while lingering), send what TLS produced, then the frames */
+static void tls_received(tdConn* c, const char* data, size_t n) {
+  tdTls* t = c->tls;
+  int was_established = td_tls_established(t);
+  int rc = td_tls_feed(t, data, n);
+  size_t got = 0;
+  while (rc == 0) {
+    long k;
+    if (c->lingering) {
+      char scratch[4096];
+      k = td_tls_read(t, scratch, sizeof(scratch));
+    } else if (reserve(c, TD_READ_CHUNK)) {
+      k = td_tls_read(t, c->rbuf + c->rlen, c->rcap - c->rlen);
+      c->rlen += k > 0 ? (size_t)k : 0;
+    } else {
+      k = -1;
+    }
+    rc = k < 0 ? -1 : 0;
+    if (k <= 0) {
+      break;
+    }
+    got += (size_t)k;
+  }
+  if (!was_established && td_tls_established(t)) {
+    td_log(TD_LOG_DEBUG, "tls", "conn=%llu peer=%s version=%s", (unsigned long long)c->cid,
+           c->peer, td_tls_version(t));
+  }
+  tls_flush(c);
+
+  // a failed handshake or record closes this connection only (its alert goes out first)
+  if (rc) {
+    if (!c->closing) {
+      char q[300];
+      td_log(TD_LOG_INFO, "tls_failed", "conn=%llu peer=%s why=%s", (unsigned long long)c->cid,
+             c->peer, td_log_quote(q, sizeof(q), td_tls_reason(t)));
+      td_conn_close(c, 1);
+    }
+    return;
+  }
+  if (got == 0 || c->lingering || c->handle_closed) {
+    return;
+  }
+  if (!c->frame_start_ns) {
+    c->frame_start_ns = c->last_io_ns;
+  }
+  process_frames(c);
+}
+
 /* bytes arrived (or the peer went away) */
 static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
-  (void)buf;
   tdConn* c = s->data;
   if (nread < 0) {
     if (nread != UV_EOF) {
@@ -232,7 +306,17 @@ static void on_read(uv_stream_t* s, ssize_t nread, const uv_buf_t* buf) {
     c->discarded += (size_t)nread;
     if (c->discarded > (16u << 20)) {
       close_handle(c);
+      return;
     }
+    if (c->tls) {
+      tls_received(c, buf->base, (size_t)nread);
+    }
+    return;
+  }
+  if (c->tls) {
+    c->last_io_ns = td_now_ns();
+    c->srv->metrics.bytes_in += (uint64_t)nread;
+    tls_received(c, buf->base, (size_t)nread);
     return;
   }
   c->rlen += (size_t)nread;
@@ -437,8 +521,8 @@ static void on_write(uv_write_t* req, int status) {
   td_server_check_drain(srv);
 }
 
-/* queue a frame */
-void td_conn_write(tdConn* c, char* frame, size_t len) {
+/* queue bytes for the socket as they are */
+static void write_raw(tdConn* c, char* frame, size_t len) {
   if (c->handle_closed || c->shut) {
     free(frame);
     return;
@@ -465,6 +549,33 @@ void td_conn_write(tdConn* c, char* frame, size_t len) {
     free(w);
     td_conn_close(c, 0);
   }
+}
+
+/* hand what TLS produced (handshake messages, records, alerts) to the socket */
+static void tls_flush(tdConn* c) {
+  char* out;
+  size_t n = td_tls_take_output(c->tls, &out);
+  if (n > 0) {
+    write_raw(c, out, n);
+  }
+}
+
+/* queue a frame (encrypted first on a TLS connection) */
+void td_conn_write(tdConn* c, char* frame, size_t len) {
+  if (!c->tls || c->handle_closed || c->shut) {
+    write_raw(c, frame, len);
+    return;
+  }
+  int rc = td_tls_write(c->tls, frame, len);
+  free(frame);
+  if (rc) {
+    char q[300];
+    td_log(TD_LOG_WARN, "tls_failed", "conn=%llu peer=%s why=%s", (unsigned long long)c->cid,
+           c->peer, td_log_quote(q, sizeof(q), td_tls_reason(c->tls)));
+    td_conn_close(c, 0);
+    return;
+  }
+  tls_flush(c);
 }
 
 /* an error frame */

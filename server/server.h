@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "metrics.h"
+#include "tls.h"
 #include "wire.h"
 
 typedef struct tdServer_ tdServer;
@@ -68,6 +69,7 @@ struct tdConn_ {
   int auth_required;
   int authenticated;
   int principal; /* index of the token it showed (srv->principals), -1: none */
+  tdTls* tls;    /* TLS state of a TCP connection when tls_cert is set (tls.c); else NULL */
 
   /* timeouts: when the connection started, last received bytes, the frame being read */
   uint64_t connect_ns;
@@ -102,6 +104,7 @@ struct tdServer_ {
   uv_tcp_t tcp_listener;
   int unix_on, tcp_on;
   int unix_bound; /* the socket file is ours to unlink */
+  tdTlsCtx* tls_ctx; /* certificate and key of the TCP listener when TLS is on */
   uv_signal_t sig_term, sig_int, sig_hup;
   int argc; /* the command line, re-read on SIGHUP */
   char** argv;
