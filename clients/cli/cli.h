@@ -11,7 +11,8 @@
 
 /* global options */
 typedef struct cliOpts_ {
-  const char* address; /* "unix:PATH" or "tcp:HOST:PORT" */
+  const char* address; /* "unix:PATH", "tcp:HOST:PORT" or "tls:HOST:PORT" */
+  const char* tls_ca;  /* CA certificates (PEM) for "tls:"; NULL: $TORSION_TLS_CA or the system's */
   const char* token;
   int argc; /* the subcommand's arguments (argv[0] = its name) */
   char** argv;
