@@ -11,9 +11,14 @@
     batch = tc.SessionBatch(c, m, 64, readout=[...])  # the SimBatch contract over a session
     pool = tc.AsyncSession(c, m, 64, readout=[...])   # EnvPool-style send()/recv()
 
+TLS: Client(address="host:port", token=..., tls_ca="ca.pem") speaks TLS to a daemon whose TCP
+listener has tls_cert/tls_key, verifying its certificate against ca.pem and host.
+
 Errors: ServerError (the daemon's code, its name and message), ConnectionError when the
-daemon is gone (or the connection broke), TimeoutError when no answer came within
-`timeout`, ValueError for bad shapes detected before anything is sent.
+daemon is gone (or the connection broke), TLSError (a ConnectionError) when the TLS
+handshake fails, with OpenSSL's reason (an untrusted certificate, a wrong host, no TLS),
+TimeoutError when no answer came within `timeout`, ValueError for bad shapes detected before
+anything is sent.
 
 Thread safety: every Client holds one lock per connection. Any number of threads may use
 one Client: a call holds the lock while it sends its request and reads the frames of the
@@ -27,6 +32,7 @@ import hashlib
 import os
 import re
 import socket as _socket
+import ssl as _ssl
 import threading
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
@@ -37,6 +43,12 @@ from ._proto import (INVERSE_FD_OUTPUTS, PB, STATE_CTRL, STATE_FULLPHYSICS, STAT
                      STATE_WARMSTART, from_array, optional_f64, to_array)
 
 DEFAULT_SOCKET = "/tmp/torsiond.sock"
+
+
+class TLSError(ConnectionError):
+    """The TLS handshake with torsiond failed: an untrusted or mismatched certificate, or a
+    port that does not speak TLS. The message carries OpenSSL's reason; __cause__ is the
+    ssl.SSLError."""
 
 
 class ServerError(Exception):
@@ -191,11 +203,15 @@ class Client:
     """One connection to torsiond.
 
     socket: Unix socket path (default $TORSIOND_SOCKET, else /tmp/torsiond.sock);
-    address: (host, port) or "host:port" for TCP instead; token: the TCP token (sent in
-    Hello); timeout: seconds to wait for any answer (None: forever)."""
+    address: (host, port) or "host:port" for TCP instead ("tls:host:port" for TLS);
+    token: the TCP token (sent in Hello); tls_ca: CA certificates (PEM file) the server's
+    certificate must chain to — setting it makes the TCP connection TLS (a "tls:" address
+    without it uses $TORSION_TLS_CA, else the system's CAs); the certificate must also name
+    host. timeout: seconds to wait for any answer (None: forever)."""
 
     def __init__(self, socket: Optional[str] = None, address=None, token: Optional[str] = None,
-                 timeout: Optional[float] = 600.0, client_name: str = "torsion.client"):
+                 timeout: Optional[float] = 600.0, client_name: str = "torsion.client",
+                 tls_ca: Optional[str] = None):
         self._lock = threading.RLock()
         self._next_id = 1
         self._stash: Dict[int, list] = {}   # frames of other requests, by id
@@ -203,16 +219,24 @@ class Client:
         self._models: Dict[str, Model] = {}  # content digest -> Model
         try:
             if address is not None:
+                tls = tls_ca is not None
                 if isinstance(address, str):
+                    if address.startswith(("tls:", "tcp:")):
+                        tls = tls or address.startswith("tls:")
+                        address = address[4:]
                     host, _, port = address.rpartition(":")
-                    address = (host or "127.0.0.1", int(port))
+                    address = (host.strip("[]") or "127.0.0.1", int(port))
                 self._sock = _socket.create_connection(address, timeout=timeout)
                 self._sock.setsockopt(_socket.IPPROTO_TCP, _socket.TCP_NODELAY, 1)
+                if tls:
+                    self._sock = self._start_tls(self._sock, address[0], tls_ca)
             else:
                 path = socket or os.environ.get("TORSIOND_SOCKET", DEFAULT_SOCKET)
                 self._sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
                 self._sock.settimeout(timeout)
                 self._sock.connect(path)
+        except TLSError:
+            raise
         except OSError as e:
             raise ConnectionError("cannot connect to torsiond (%s): %s"
                                   % (address or socket or DEFAULT_SOCKET, e)) from e
@@ -228,6 +252,23 @@ class Client:
         self.limits = hello.limits
 
     # connection ------------------------------------------------------------------------
+    @staticmethod
+    def _start_tls(sock, host: str, tls_ca: Optional[str]):
+        """Wrap a connected TCP socket in TLS (1.2 or newer), verifying the server's
+        certificate against tls_ca (or $TORSION_TLS_CA, or the system's CAs) and host."""
+        cafile = tls_ca or os.environ.get("TORSION_TLS_CA") or None
+        try:
+            ctx = _ssl.create_default_context(cafile=cafile)
+            ctx.minimum_version = _ssl.TLSVersion.TLSv1_2
+            return ctx.wrap_socket(sock, server_hostname=host)
+        except (_ssl.SSLError, _ssl.CertificateError) as e:
+            sock.close()
+            why = getattr(e, "verify_message", None) or getattr(e, "reason", None) or str(e)
+            raise TLSError("TLS handshake with torsiond at %s failed: %s" % (host, why)) from e
+        except BaseException:
+            sock.close()
+            raise
+
     def close(self) -> None:
         """Close the connection (sessions on it are closed by the daemon)."""
         with self._lock:
