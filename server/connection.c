@@ -262,8 +262,8 @@ static void tls_received(tdConn* c, const char* data, size_t n) {
     got += (size_t)k;
   }
   if (!was_established && td_tls_established(t)) {
-    td_log(TD_LOG_DEBUG, "tls", "conn=%llu peer=%s version=%s", (unsigned long long)c->cid,
-           c->peer, td_tls_version(t));
+    td_log(TD_LOG_DEBUG, "tls", "conn=%llu peer=%s version=%s", (unsigned long long)c->cid, c->peer,
+           td_tls_version(t));
   }
   tls_flush(c);
 

@@ -103,7 +103,7 @@ struct tdServer_ {
   uv_pipe_t unix_listener;
   uv_tcp_t tcp_listener;
   int unix_on, tcp_on;
-  int unix_bound; /* the socket file is ours to unlink */
+  int unix_bound;    /* the socket file is ours to unlink */
   tdTlsCtx* tls_ctx; /* certificate and key of the TCP listener when TLS is on */
   uv_signal_t sig_term, sig_int, sig_hup;
   int argc; /* the command line, re-read on SIGHUP */

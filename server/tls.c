@@ -24,7 +24,7 @@ struct tdTls_ {
   BIO* rbio; /* ciphertext from the peer, read by OpenSSL */
   BIO* wbio; /* ciphertext for the peer, written by OpenSSL */
   int established;
-  int notified; /* close_notify queued */
+  int notified;  /* close_notify queued */
   char* pending; /* plaintext written before the handshake finished */
   size_t npending, cpending;
   char reason[256];
