@@ -56,15 +56,19 @@ def pki():
     _make_ca(d, "ca")
     _make_ca(d, "rogue")
     _make_server_cert(d, "ca", "server", "IP:127.0.0.1,DNS:localhost")
-    yield {k: os.path.join(d, k + ".pem") for k in ("ca", "rogue", "server")} | {
-        "key": os.path.join(d, "server.key"), "dir": d}
+    _make_server_cert(d, "ca", "elsewhere", "DNS:elsewhere.invalid")
+    yield {k: os.path.join(d, k + ".pem") for k in ("ca", "rogue", "server", "elsewhere")} | {
+        "key": os.path.join(d, "server.key"), "elsewhere_key": os.path.join(d, "elsewhere.key"),
+        "dir": d}
     shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture(scope="module")
 def tls_daemon(pki):
-    """torsiond with TLS on TCP (token required) and its plain Unix socket."""
+    """torsiond with TLS on TCP (token required) and its plain Unix socket; a small unsent-bytes
+    limit makes large answers go through back-pressure (pausing and resuming)."""
     d = Daemon("--tls-cert", pki["server"], "--tls-key", pki["key"], "--token", TOKEN,
+               "--max-unsent-bytes-per-connection", "256k", "--frame-target-bytes", "64k",
                tcp_port=free_port())
     yield d
     assert d.alive(), "torsiond died:\n" + d.read_log()[-4000:]
@@ -106,6 +110,44 @@ def test_python_client_over_tls_equals_unix_socket(tls_daemon, pki):
         with pytest.raises(tc.ServerError) as e:
             _tls_client(tls_daemon, pki, token="not-the-token-0123456789")
         assert e.value.name == "ERROR_UNAUTHENTICATED"
+
+
+def test_concurrent_pipelined_tls_clients(tls_daemon, pki):
+    """Four TLS connections at once, each with rollouts pipelined on it (AsyncSession-style
+    sends before any answer is read), all equal to the Unix socket's answers."""
+    import threading
+    with tc.Client(socket=tls_daemon.sock, timeout=120) as plain:
+        m = plain.load(path=PENDULUM)
+        inputs = [_states(m, 16, 10 + k) for k in range(4)]
+        want = [plain.rollout(m, s0, nstep=100)[0] for s0 in inputs]
+    got, errors = {}, []
+
+    def run(k):
+        try:
+            with _tls_client(tls_daemon, pki) as c:
+                mk = c.load(path=PENDULUM)
+                msgs = []
+                for s0 in inputs:
+                    rr = tc.PB["RolloutRequest"](model=mk.handle, nstep=100)
+                    tc.to_array(s0, rr.initial_state)
+                    msgs.append(rr)
+                for j, parts in enumerate(c._batched("rollout", msgs)):  # sent pipelined
+                    out = np.zeros((16, 100, m.nstate_fullphysics))
+                    for p in parts:
+                        out[p.env_offset:p.env_offset + p.env_count] = tc.from_array(p.states)
+                    got[(k, j)] = out
+        except Exception as e:  # reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    for (k, j), out in got.items():
+        assert bitwise_equal(out, want[j]), (k, j)
+    assert len(got) == 16
 
 
 def test_cli_over_tls_equals_unix_socket(tls_daemon, pki, tmp_path):
@@ -154,6 +196,29 @@ def test_client_trusting_another_ca_is_refused(tls_daemon, pki):
     assert "tls_failed" in tls_daemon.read_log()
     with _tls_client(tls_daemon, pki) as c:
         assert c.health().serving
+
+
+def test_certificate_naming_another_host_is_refused(pki):
+    """A certificate from the trusted CA that names another host fails both clients."""
+    d = Daemon("--tls-cert", pki["elsewhere"], "--tls-key", pki["elsewhere_key"], "--token",
+               TOKEN, tcp_port=free_port(), workers=1)
+    try:
+        for host in ("127.0.0.1", "localhost"):
+            with pytest.raises(tc.TLSError) as e:
+                _tls_client(d, pki, host=host)
+            assert "mismatch" in str(e.value) or "match" in str(e.value), str(e.value)
+            proc = subprocess.run([TORSION_CLI, "--tls", "%s:%d" % (host, d.tcp_port),
+                                   "--tls-ca", pki["ca"], "--token", TOKEN, "health"],
+                                  capture_output=True, text=True, timeout=60)
+            assert proc.returncode != 0
+            assert "certificate verification failed" in proc.stderr, proc.stderr
+            assert "mismatch" in proc.stderr, proc.stderr
+        with d.client() as c:  # the Unix socket is plain and unaffected
+            c.health()
+    finally:
+        assert d.alive()
+        rc, log = d.stop()
+        assert rc == 0, log[-4000:]
 
 
 def test_plain_client_on_tls_port_gets_no_service(tls_daemon, pki):
