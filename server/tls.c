@@ -24,6 +24,7 @@ struct tdTls_ {
   BIO* rbio; /* ciphertext from the peer, read by OpenSSL */
   BIO* wbio; /* ciphertext for the peer, written by OpenSSL */
   int established;
+  int dead;      /* a handshake or record failed: nothing more is processed */
   int notified;  /* close_notify queued */
   char* pending; /* plaintext written before the handshake finished */
   size_t npending, cpending;
@@ -143,6 +144,7 @@ static int failed(tdTls* t, int rc, const char* what) {
     ERR_clear_error();
   }
   long verify = SSL_get_verify_result(t->ssl);
+  t->dead = 1;
   snprintf(t->reason, sizeof(t->reason), "%s: %s%s%s", what, why, verify != X509_V_OK ? "; " : "",
            verify != X509_V_OK ? X509_verify_cert_error_string(verify) : "");
   return -1;
@@ -171,6 +173,9 @@ static int encrypt(tdTls* t, const char* data, size_t n) {
 
 /* ciphertext in; the handshake advances (and queued frames go out when it completes) */
 int td_tls_feed(tdTls* t, const char* data, size_t n) {
+  if (t->dead) {
+    return -1;
+  }
   if (n > 0 && BIO_write(t->rbio, data, (int)n) != (int)n) {
     snprintf(t->reason, sizeof(t->reason), "out of memory");
     return -1;
@@ -193,6 +198,9 @@ int td_tls_feed(tdTls* t, const char* data, size_t n) {
 
 /* decrypted bytes out */
 long td_tls_read(tdTls* t, char* out, size_t cap) {
+  if (t->dead) {
+    return -1;
+  }
   if (!t->established || cap == 0) {
     return 0;
   }
