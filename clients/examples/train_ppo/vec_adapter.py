@@ -25,9 +25,9 @@ class GymnasiumVecEnv(VecEnv):
         if mode is not None and str(getattr(mode, "value", mode)) != "SameStep":
             raise ValueError("the vector environment must use autoreset_mode SAME_STEP, got %r"
                              % (mode,))
+        self.venv = venv  # before VecEnv.__init__, which asks for render_mode
         super().__init__(venv.num_envs, venv.single_observation_space,
                          venv.single_action_space)
-        self.venv = venv
         self._seed = seed
         self._actions = None
 
