@@ -45,6 +45,7 @@ pid_t bench_start_daemon(const char* torsiond, const char* sock, int workers, in
   if (tcp_port > 0) {
     argv[argc++] = "--tcp-port";
     argv[argc++] = port;
+    argv[argc++] = "--insecure-loopback=true";  // a benchmark on loopback, without a token
   }
   argv[argc] = NULL;
   pid_t pid = fork();

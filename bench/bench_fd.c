@@ -26,7 +26,7 @@
 
 #include <torsion/torsion.h>
 
-#include "../clients/cli/npy.h"
+#include "npy.h"
 #include "bench_common.h"
 #include "torsion_client.h"
 
@@ -100,8 +100,8 @@ static int load_case(const fdOpts* o, fdCase* fc) {
   }
 
   // inputs
-  npyData s = {0}, c = {0};
-  if (npy_load(o->states, &s, err, sizeof(err)) || s.ndim != 2 ||
+  npyArray s = {0}, c = {0};
+  if (npy_read(o->states, &s, err, sizeof(err)) || s.ndim != 2 ||
       (int)s.shape[1] != mj_stateSize(fc->m, mjSTATE_FULLPHYSICS)) {
     fprintf(stderr, "bench_fd: %s: %s (want [B, %d] FULLPHYSICS states)\n", o->states, err,
             mj_stateSize(fc->m, mjSTATE_FULLPHYSICS));
@@ -113,7 +113,7 @@ static int load_case(const fdOpts* o, fdCase* fc) {
   fc->nu = fc->m->nu;
   fc->nx = 2 * fc->m->nv + fc->m->na;
   if (o->ctrl) {
-    if (npy_load(o->ctrl, &c, err, sizeof(err)) || c.ndim != 2 || (int)c.shape[0] != fc->B ||
+    if (npy_read(o->ctrl, &c, err, sizeof(err)) || c.ndim != 2 || (int)c.shape[0] != fc->B ||
         (int)c.shape[1] != fc->nu) {
       fprintf(stderr, "bench_fd: %s: %s (want [%d, %d] controls)\n", o->ctrl, err, fc->B, fc->nu);
       return -1;

@@ -1,4 +1,4 @@
-/* fuzz/fuzz_npy.c — libFuzzer target: the .npy reader of torsion-sim (engine/tools/npy.c).
+/* fuzz/fuzz_npy.c — libFuzzer target: the .npy reader of the host programs (common/npy.c).
  *
  * npy_read takes a path, so each input goes through one temporary file (created once per
  * process, rewritten per input). */
@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   char err[300] = "";
   if (npy_read(tmp_path, &a, err, sizeof(err)) == 0) {
     volatile double sum = 0;
-    size_t n = npy_count(&a);
+    size_t n = a.n;
     for (size_t i = 0; i < n; i++) {
       sum += a.data[i];
     }

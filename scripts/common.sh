@@ -14,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 # scripts/fuzz.sh)
 TORSION_APT_PACKAGES=(gcc libc6-dev pkg-config meson ninja-build
   libuv1-dev libprotobuf-c-dev protobuf-c-compiler libmxml-dev libccd-dev libqhull-dev
-  libpng-dev libinih-dev libcmocka-dev python3 python3-venv
+  libpng-dev libinih-dev libcmocka-dev libssl-dev openssl python3 python3-venv python3-dev
   clang libclang-rt-14-dev libomp-14-dev)
 
 # print a step header
@@ -91,7 +91,8 @@ ensure_venv() {
   if [ -x "$venv/bin/python" ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&
      "$venv/bin/python" -c "import mujoco, numpy, pytest" >/dev/null 2>&1; then
     echo "venv: .venv is up to date with requirements-test.txt"
-    return 0
+    ensure_package
+    return
   fi
   step "python venv .venv with requirements-test.txt"
   if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "pass" >/dev/null 2>&1; then
@@ -112,4 +113,31 @@ ensure_venv() {
   fi
   echo "$sum" >"$stamp"
   echo "venv: installed $(cat "$req" "$corpus" | grep -c "==") pinned packages (log: .venv/pip-install.log)"
+  ensure_package
+}
+
+# install the package torsion from this tree into .venv (pip install ., not editable, so the
+# tests import what a user gets); meson-python builds it in build/python-package, reused
+# between runs, and the install is skipped while the sources it is built from are unchanged
+ensure_package() {
+  local venv="${TORSION_ROOT}/.venv" stamp="${TORSION_ROOT}/.venv/.torsion-package.sha256" sum
+  sum="$(cd "$TORSION_ROOT" && find engine python proto meson.build meson_options.txt \
+    pyproject.toml -type f ! -name '*.pyc' -print0 | sort -z | xargs -0 sha256sum |
+    sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$sum" ] &&
+     "$venv/bin/python" -c "import torsion._core" >/dev/null 2>&1; then
+    echo "venv: the torsion package in .venv is up to date"
+    return 0
+  fi
+  step "pip install . (the torsion package) into .venv"
+  pick_build_tools
+  if ! "$venv/bin/python" -m pip install --disable-pip-version-check --no-input --no-deps \
+      --no-build-isolation --config-settings=build-dir="${TORSION_ROOT}/build/python-package" \
+      "$TORSION_ROOT" >"$venv/pip-package.log" 2>&1; then
+    tail -n 40 "$venv/pip-package.log" >&2
+    echo "error: pip install . failed (log: .venv/pip-package.log)" >&2
+    return 1
+  fi
+  echo "$sum" >"$stamp"
+  echo "venv: installed the torsion package (log: .venv/pip-package.log)"
 }

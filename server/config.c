@@ -16,7 +16,7 @@
 #include <torsion/torsion.h>
 
 /* option value types */
-typedef enum tdOptType_ { OPT_STR = 0, OPT_INT, OPT_I64, OPT_BYTES } tdOptType;
+typedef enum tdOptType_ { OPT_STR = 0, OPT_INT, OPT_I64, OPT_BYTES, OPT_BOOL } tdOptType;
 
 /* one option */
 typedef struct tdOption_ {
@@ -37,6 +37,8 @@ typedef struct tdOption_ {
   { sec, #f, OPT_I64, offsetof(tdConfig, f), 0, d, h }
 #define BYTES(sec, f, d, h) \
   { sec, #f, OPT_BYTES, offsetof(tdConfig, f), 0, d, h }
+#define BOOL(sec, f, d, h) \
+  { sec, #f, OPT_BOOL, offsetof(tdConfig, f), 0, d, h }
 
 /* the table: every option of torsiond */
 static const tdOption options[] = {
@@ -45,11 +47,20 @@ static const tdOption options[] = {
     STR("listen", tcp_address, "127.0.0.1",
         "TCP bind address; a non-loopback address requires a token"),
     STR("listen", token, "", "auth token that Hello must carry (prefer token_file)"),
-    STR("listen", token_file, "", "file whose first line is the auth token"),
+    STR("listen", token_file, "",
+        "file of auth tokens, one per line (each a client identity with its own quotas)"),
     INT("listen", max_connections, "1024", "simultaneous connections"),
+    BOOL("listen", insecure_loopback, "false",
+         "allow a TCP listener on a loopback address without a token"),
+    STR("listen", tls_cert, "",
+        "PEM certificate chain; when set, every TCP connection is TLS (1.2 or newer)"),
+    STR("listen", tls_key, "", "PEM private key of tls_cert"),
     INT("engine", workers, "0", "worker threads; 0: the number of cores"),
     STR("engine", model_root, "", "LoadModel paths resolve only under here; empty: paths refused"),
-    STR("engine", tmp_dir, "/tmp", "directory where client asset blobs are staged"),
+    STR("engine", tmp_dir, "/tmp",
+        "unused: client models load from memory (kept so older config files parse)"),
+    BOOL("engine", model_keep_warm, "false",
+         "keep a model loaded after the last connection using it has gone"),
     BYTES("limits", max_frame_bytes, "64M", "largest request frame"),
     BYTES("limits", max_model_bytes, "32M", "MJCF text plus assets of one LoadModel"),
     I64("limits", max_batch, "65536", "B of one Rollout, Forward, Inverse or FD request"),
@@ -70,10 +81,26 @@ static const tdOption options[] = {
     BYTES("limits", max_unsent_bytes, "1G",
           "unsent response bytes (all connections) before reading pauses"),
     BYTES("limits", frame_target_bytes, "8M", "target size of one streamed result frame"),
+    I64("quotas", max_queued_steps_per_connection, "1000000000",
+        "env-steps of one connection's unfinished work before its reading pauses"),
+    INT("quotas", max_models_per_connection, "16", "models one connection references"),
+    BYTES("quotas", max_model_memory, "1G",
+          "estimated bytes of one model and its per-worker mjData pool"),
+    BYTES("quotas", max_model_memory_per_connection, "2G",
+          "estimated bytes of the models one connection references"),
+    BYTES("quotas", max_model_memory_total, "8G", "estimated bytes of every loaded model"),
+    INT("quotas", max_envs_per_connection, "65536",
+        "environments over all sessions of one connection"),
     INT("timeouts", default_deadline_ms, "600000",
         "deadline of a request that names none; 0: none"),
     INT("timeouts", max_deadline_ms, "3600000", "larger requested deadlines are clamped; 0: none"),
     INT("timeouts", drain_timeout_ms, "30000", "on SIGTERM, time given to in-flight work"),
+    INT("timeouts", header_timeout_ms, "10000",
+        "a new connection must send a complete first frame within this; 0: none"),
+    INT("timeouts", read_timeout_ms, "30000",
+        "a frame whose first bytes arrived must complete within this; 0: none"),
+    INT("timeouts", idle_timeout_ms, "600000",
+        "a connection with no request in flight and no traffic is closed after this; 0: none"),
     STR("log", log_level, "info", "debug | info | warn | error | off"),
 };
 
@@ -121,6 +148,15 @@ static int set_value(tdConfig* cfg, const tdOption* o, const char* value) {
         return -1;
       }
       *(int*)field = (int)v;
+      return 0;
+    case OPT_BOOL:
+      if (!strcmp(value, "true") || !strcmp(value, "yes") || !strcmp(value, "1")) {
+        *(int*)field = 1;
+      } else if (!strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "0")) {
+        *(int*)field = 0;
+      } else {
+        return -1;
+      }
       return 0;
     case OPT_I64:
     case OPT_BYTES:
@@ -266,31 +302,80 @@ int td_config_load(tdConfig* cfg, int argc, char** argv) {
 }
 
 /* is this a loopback address */
-static int is_loopback(const char* addr) {
+int td_config_is_loopback(const char* addr) {
   return !strncmp(addr, "127.", 4) || !strcmp(addr, "::1") || !strcmp(addr, "localhost");
 }
 
-/* read the first line of the token file */
+/* read the token file: one token per non-empty line (the first is also `token`) */
 static int read_token_file(tdConfig* cfg) {
   FILE* f = fopen(cfg->token_file, "r");
   if (!f) {
     fprintf(stderr, "torsiond: cannot read token_file %s\n", cfg->token_file);
     return -1;
   }
-  char line[sizeof(cfg->token)];
-  if (!fgets(line, sizeof(line), f)) {
-    line[0] = '\0';
-  }
+  static char text[TD_MAX_TOKENS * 258 + 1];
+  size_t n = fread(text, 1, sizeof(text) - 1, f);
   fclose(f);
-  line[strcspn(line, "\r\n")] = '\0';
-  memcpy(cfg->token, line, strlen(line) + 1);
+  cfg->ntokens = 0;
+  for (size_t i = 0; i < n;) {
+    size_t end = i;
+    while (end < n && text[end] != '\n' && text[end] != '\r') {
+      end++;
+    }
+    size_t len = end - i;
+    if (memchr(text + i, '\0', len)) {
+      fprintf(stderr, "torsiond: token_file %s: a token contains a NUL byte\n", cfg->token_file);
+      return -1;
+    }
+    if (len >= sizeof(cfg->tokens[0]) || (len && cfg->ntokens == TD_MAX_TOKENS)) {
+      fprintf(stderr, "torsiond: token_file %s: tokens longer than %zu bytes or more than %d\n",
+              cfg->token_file, sizeof(cfg->tokens[0]) - 1, TD_MAX_TOKENS);
+      return -1;
+    }
+    if (len) {
+      memcpy(cfg->tokens[cfg->ntokens], text + i, len);
+      cfg->tokens[cfg->ntokens++][len] = '\0';
+    }
+    i = end + 1;
+  }
+  if (cfg->ntokens == 0) {
+    fprintf(stderr, "torsiond: token_file %s holds no token\n", cfg->token_file);
+    return -1;
+  }
+  memcpy(cfg->token, cfg->tokens[0], sizeof(cfg->token));
+  return 0;
+}
+
+/* shortest token accepted */
+#define TD_MIN_TOKEN 16
+
+/* a token must be long enough and made of printable, non-space characters */
+static int check_token(const char* token) {
+  size_t n = strlen(token);
+  int bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    unsigned char ch = (unsigned char)token[i];
+    bad |= ch <= ' ' || ch == 0x7f;
+  }
+  if (n < TD_MIN_TOKEN || bad) {
+    fprintf(stderr,
+            "torsiond: the token must be at least %d bytes of printable characters without "
+            "spaces or control characters\n",
+            TD_MIN_TOKEN);
+    return -1;
+  }
   return 0;
 }
 
 /* consistency checks */
 int td_config_finish(tdConfig* cfg) {
-  if (cfg->token_file[0] && read_token_file(cfg)) {
-    return -1;
+  if (cfg->token_file[0]) {
+    if (read_token_file(cfg)) {
+      return -1;
+    }
+  } else if (cfg->token[0]) {
+    memcpy(cfg->tokens[0], cfg->token, sizeof(cfg->token));
+    cfg->ntokens = 1;
   }
   if (td_log_parse_level(cfg->log_level) < 0) {
     fprintf(stderr, "torsiond: log_level must be debug, info, warn, error or off\n");
@@ -304,15 +389,32 @@ int td_config_finish(tdConfig* cfg) {
     fprintf(stderr, "torsiond: tcp_port must be in [0, 65535]\n");
     return -1;
   }
-  if (cfg->tcp_port && !is_loopback(cfg->tcp_address) && !cfg->token[0]) {
-    fprintf(stderr, "torsiond: tcp_address %s is not loopback: a token (token_file) is required\n",
-            cfg->tcp_address);
+  if (!cfg->tls_cert[0] != !cfg->tls_key[0]) {
+    fprintf(stderr, "torsiond: tls_cert and tls_key go together: set both or neither\n");
+    return -1;
+  }
+  if (cfg->tls_cert[0] && cfg->tcp_port == 0) {
+    fprintf(stderr, "torsiond: tls_cert applies to the TCP listener: set tcp_port\n");
+    return -1;
+  }
+  for (int i = 0; i < cfg->ntokens; i++) {
+    if (check_token(cfg->tokens[i])) {
+      return -1;
+    }
+  }
+  if (cfg->tcp_port && !cfg->token[0] &&
+      !(cfg->insecure_loopback && td_config_is_loopback(cfg->tcp_address))) {
+    fprintf(stderr, "torsiond: a TCP listener requires a token (token_file)%s\n",
+            td_config_is_loopback(cfg->tcp_address)
+                ? ", or insecure_loopback = true to let any local user in"
+                : "");
     return -1;
   }
   if (cfg->workers < 0 || cfg->workers > 1024 || cfg->max_connections < 1 ||
       cfg->max_frame_bytes < 64 || cfg->max_frame_bytes > 0xFFFFFFFFLL ||
       cfg->max_inflight_per_connection < 1 || cfg->max_models < 1 ||
-      cfg->frame_target_bytes < 1024) {
+      cfg->frame_target_bytes < 1024 || cfg->max_models_per_connection < 1 ||
+      cfg->max_envs_per_connection < 1 || cfg->max_queued_steps_per_connection < 1) {
     fprintf(stderr,
             "torsiond: an option is out of range (workers <= 1024, max_frame_bytes in "
             "[64, 4G), frame_target_bytes >= 1k, counts >= 1)\n");

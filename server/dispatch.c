@@ -8,6 +8,7 @@
 
 #include "job.h"
 #include "log.h"
+#include "quota.h"
 #include "requests.h"
 
 /* time one chunk should hold a worker, and the step count used while a model's step cost
@@ -47,9 +48,23 @@ void td_reject(tdConn* c, tdReq* req, int kind, double t0, int code, const char*
   protobuf_c_message_free_unpacked(&req->base, NULL);
 }
 
-/* a model by handle */
+/* a model by handle (the handle, a hash of the content, is what lets a client use it) */
 tdModel* td_lookup_model(tdConn* c, tdReq* req, int kind, double t0, const char* handle) {
   tdModel* mod = handle ? td_registry_find(&c->srv->reg, handle) : NULL;
+  if (!mod) {
+    td_reject(c, req, kind, t0, TD_E_MODEL_NOT_FOUND, "no loaded model has handle '%.80s'",
+              handle ? handle : "");
+  }
+  return mod;
+}
+
+/* a model the connection holds (inspecting and unloading others' models is not allowed: for
+ * this connection they do not exist) */
+tdModel* td_lookup_held_model(tdConn* c, tdReq* req, int kind, double t0, const char* handle) {
+  tdModel* mod = handle ? td_registry_find(&c->srv->reg, handle) : NULL;
+  if (mod && !td_quota_holds(c, mod)) {
+    mod = NULL;
+  }
   if (!mod) {
     td_reject(c, req, kind, t0, TD_E_MODEL_NOT_FOUND, "no loaded model has handle '%.80s'",
               handle ? handle : "");
@@ -347,6 +362,45 @@ int td_kind_of(int body) {
   return -1;
 }
 
+/* the output_dtype of a request (TD_F64 for kinds without one) */
+static int output_dtype_of(const tdReq* req) {
+  switch (req->body_case) {
+    case TORSION__V1__REQUEST__BODY_ROLLOUT: return (int)req->rollout->output_dtype;
+    case TORSION__V1__REQUEST__BODY_FORWARD: return (int)req->forward->output_dtype;
+    case TORSION__V1__REQUEST__BODY_CREATE_SESSION: return (int)req->create_session->output_dtype;
+    case TORSION__V1__REQUEST__BODY_INVERSE: return (int)req->inverse->output_dtype;
+    case TORSION__V1__REQUEST__BODY_TRANSITION_FD: return (int)req->transition_fd->output_dtype;
+    case TORSION__V1__REQUEST__BODY_INVERSE_FD: return (int)req->inverse_fd->output_dtype;
+    default: return TD_F64;
+  }
+}
+
+/* a Hello on a connection that needs a token: compare the token's raw bytes (an embedded
+ * NUL and junk is not the token) with every configured token, all of them every time; the
+ * match is the connection's principal. 0, or -1 after refusing and closing */
+static int check_hello_token(tdConn* c, tdReq* req, int kind, double t0, const uint8_t* data,
+                             size_t len) {
+  const tdConfig* cfg = &c->srv->cfg;
+  const uint8_t* tok;
+  size_t n;
+  int match = -1;
+  if (td_hello_token_raw(data, len, &tok, &n) == 0 && tok) {
+    for (int i = 0; i < cfg->ntokens; i++) {
+      int eq = td_secret_equal_n(tok, n, cfg->tokens[i]);
+      match = eq && match < 0 ? i : match;
+    }
+  }
+  if (match >= 0) {
+    c->authenticated = 1;
+    c->principal = match;
+    return 0;
+  }
+  td_log(TD_LOG_INFO, "auth_failed", "conn=%llu peer=%s", (unsigned long long)c->cid, c->peer);
+  td_reject(c, req, kind, t0, TD_E_UNAUTHENTICATED, "wrong or missing token");
+  td_conn_close(c, 1);
+  return -1;
+}
+
 /* decode, check and route one frame */
 void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
   tdServer* srv = c->srv;
@@ -369,6 +423,10 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
     return;
   }
 
+  if (c->auth_required && !c->authenticated && check_hello_token(c, req, kind, t0, data, len)) {
+    return;
+  }
+
   // common refusals
   if (kind < 0) {
     td_reject(c, req, kind, t0, TD_E_UNKNOWN_REQUEST,
@@ -382,6 +440,14 @@ void td_dispatch_frame(tdConn* c, const uint8_t* data, size_t len) {
   if (td_job_find(c, req->id)) {
     td_reject(c, req, kind, t0, TD_E_DUPLICATE_ID, "request id %llu is still in flight",
               (unsigned long long)req->id);
+    return;
+  }
+
+  // enums are closed: an unknown output dtype is an error, not float64
+  int dtype = output_dtype_of(req);
+  if (dtype != TD_F64 && dtype != TD_F32) {
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT,
+              "output_dtype %d is neither DTYPE_FLOAT64 (0) nor DTYPE_FLOAT32 (1)", dtype);
     return;
   }
 

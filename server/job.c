@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "quota.h"
 #include "requests.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -50,13 +51,33 @@ tdJob* td_job_new(tdConn* c, tdReq* req, const tdJobOps* ops, int kind) {
   return job;
 }
 
+/* most work of a light chunk, and the step count standing for it while a model's step cost
+ * is unknown */
+#define TD_LIGHT_NS 10000000ull
+#define TD_LIGHT_STEPS 5000
+
+/* is one chunk of the job a few milliseconds of work (the express worker may run it) */
+int td_job_chunk_is_light(const tdJob* job) {
+  if (job->nitems < 1) {
+    return 1;
+  }
+  double steps = (double)job->cost_steps / job->nitems * job->chunk_items;
+  uint64_t ns = job->model ? atomic_load_explicit(&job->model->step_ns, memory_order_relaxed) : 0;
+  return ns ? steps * (double)ns <= (double)TD_LIGHT_NS : steps <= TD_LIGHT_STEPS;
+}
+
 /* chunk and queue */
 void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold) {
   job->nitems = nitems;
   job->chunk_items = chunk_items < 1 ? 1 : chunk_items;
   job->nchunks = (nitems + job->chunk_items - 1) / job->chunk_items;
+  job->light = td_job_chunk_is_light(job);
   job->comps = calloc((size_t)(job->nchunks > 0 ? job->nchunks : 1), sizeof(tdCompletion));
   job->srv->queued_steps += job->cost_steps;
+  if (job->conn) {
+    job->conn_steps = job->cost_steps;
+    td_quota_steps(job->conn, job->conn_steps);
+  }
   if (!job->comps) {
     job->nchunks = 0;
     td_job_fail(job, TD_E_INTERNAL, "out of memory");
@@ -185,10 +206,19 @@ static void maybe_free(tdJob* job) {
   free(job);
 }
 
+/* the job's steps no longer count against its connection's quota */
+static void release_conn_steps(tdJob* job) {
+  if (job->conn) {
+    td_quota_steps(job->conn, -job->conn_steps);
+  }
+  job->conn_steps = 0;
+}
+
 /* mark finished: counters, metrics, the kind's hook */
 static void finish(tdJob* job, int code) {
   job->finished = 1;
   job->code = code;
+  release_conn_steps(job);
   if (job->conn) {
     job->conn->ninflight--;
   }
@@ -234,6 +264,8 @@ void td_job_fail(tdJob* job, int code, const char* fmt, ...) {
 
 /* the connection closed under the job: it is already unlinked by the caller */
 void td_job_detach(tdJob* job) {
+  release_conn_steps(job);
+  td_sched_orphan(&job->srv->sched, job);
   job->conn = NULL;
   job->jprev = job->jnext = NULL;
   if (!job->finished) {

@@ -49,7 +49,10 @@ struct tdJob_ {
   int nchunks;
 
   /* scheduler fields (under the scheduler's mutex) */
+  tdSchedQueue* sq; /* the client queue it waits in */
   tdJob* qnext;
+  int running; /* chunks being run */
+  int light;   /* a chunk is a few milliseconds of work: the express worker may take it */
   int next_chunk;
   int queued;
 
@@ -65,6 +68,7 @@ struct tdJob_ {
   int code;           /* final error code, 0 on success */
   tdCompletion* held; /* a final frame waiting for the other chunks */
   uint64_t steps;     /* env-steps computed so far */
+  int64_t conn_steps; /* cost_steps still counted in conn->queued_steps */
 };
 
 /* a new job for request `req` (ownership of req passes to the job) on connection c */
@@ -73,6 +77,9 @@ tdJob* td_job_new(tdConn* c, tdReq* req, const tdJobOps* ops, int kind);
 /* split nitems into chunks of chunk_items and queue them (or just count them when
  * `hold` is set: a session job waiting for its turn is pushed later with td_job_push) */
 void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold);
+
+/* is one chunk of the job light (a few milliseconds of work, by the model's step cost) */
+int td_job_chunk_is_light(const tdJob* job);
 
 /* queue the chunks of a submitted, held job */
 void td_job_push(tdJob* job);

@@ -3,7 +3,8 @@
  * The Unix socket is created with mode 0600 (umask during bind, then chmod); a stale socket
  * file left by a dead daemon is replaced, a live one is not. TCP listens only when a port
  * is configured, on the configured address (loopback by default); TCP connections must
- * present the token in Hello when one is configured. */
+ * present the token in Hello when one is configured. With tls_cert and tls_key set, every
+ * TCP connection speaks TLS (tls.c) from its first byte; the Unix socket stays plain. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +59,12 @@ static void on_connection(uv_stream_t* server, int status) {
     rc = uv_accept(server, &c->h.stream);
   }
   if (rc) {
+    td_conn_discard(c);
+    return;
+  }
+  if (tcp && srv->tls_ctx && !(c->tls = td_tls_new(srv->tls_ctx))) {
+    td_log(TD_LOG_WARN, "tls_failed", "conn=%llu why=\"out of memory\"",
+           (unsigned long long)c->cid);
     td_conn_discard(c);
     return;
   }
@@ -140,9 +147,19 @@ static int listen_unix(tdServer* srv) {
   return 0;
 }
 
-/* the TCP listener */
+/* the TCP listener (with its TLS context when a certificate is configured) */
 static int listen_tcp(tdServer* srv) {
   const char* host = srv->cfg.tcp_address;
+  if (srv->cfg.tls_cert[0]) {
+    char err[512];
+    srv->tls_ctx = td_tls_ctx_new(srv->cfg.tls_cert, srv->cfg.tls_key, err, sizeof(err));
+    if (!srv->tls_ctx) {
+      char q[600];
+      td_log(TD_LOG_ERROR, "listen_failed", "tcp=%s:%d why=%s", host, srv->cfg.tcp_port,
+             td_log_quote(q, sizeof(q), err));
+      return -1;
+    }
+  }
   struct sockaddr_storage addr;
   int rc = strchr(host, ':') ? uv_ip6_addr(host, srv->cfg.tcp_port, (struct sockaddr_in6*)&addr)
                              : uv_ip4_addr(strcmp(host, "localhost") ? host : "127.0.0.1",
@@ -161,8 +178,8 @@ static int listen_tcp(tdServer* srv) {
            uv_err_name(rc));
     return -1;
   }
-  td_log(TD_LOG_INFO, "listen", "tcp=%s:%d token=%s", host, srv->cfg.tcp_port,
-         srv->cfg.token[0] ? "required" : "none");
+  td_log(TD_LOG_INFO, "listen", "tcp=%s:%d token=%s tls=%s", host, srv->cfg.tcp_port,
+         srv->cfg.token[0] ? "required" : "none", srv->tls_ctx ? "on" : "off");
   return 0;
 }
 
@@ -191,4 +208,8 @@ void td_listen_stop(tdServer* srv) {
     srv->tcp_on = 0;
     uv_close((uv_handle_t*)&srv->tcp_listener, NULL);
   }
+
+  // open TLS connections keep their own reference to the context
+  td_tls_ctx_free(srv->tls_ctx);
+  srv->tls_ctx = NULL;
 }

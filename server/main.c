@@ -2,14 +2,19 @@
  * signals, the periodic tick) and graceful shutdown.
  *
  * Shutdown: the first SIGTERM/SIGINT starts a drain — listeners close, new work is refused,
- * in-flight requests get up to drain_timeout_ms to finish and be written; then every
+ * in-flight requests get up to drain_timeout_ms to finish and be written; work still running
+ * then ends with an ERROR_SHUTTING_DOWN frame (given a second to be written); then every
  * connection closes, the workers are joined and everything is freed. A second signal ends
- * the drain at once (in-flight work is cancelled). */
+ * the drain at once (in-flight work is cancelled). SIGHUP re-reads the configuration: the
+ * new limits apply to work that arrives afterwards; listeners and workers stay as they are. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "job.h"
 #include "log.h"
@@ -39,6 +44,10 @@ static void on_async(uv_async_t* a) {
 static void on_tick(uv_timer_t* t) {
   tdServer* srv = t->data;
   td_job_check_deadlines(srv);
+  td_conn_check_timeouts(srv);
+  if (srv->npaused > 0) {
+    td_conn_check_hangups(srv);
+  }
   td_conn_reap_lingering(srv);
   td_server_resume_paused(srv);
   td_server_check_drain(srv);
@@ -50,6 +59,30 @@ static void on_signal(uv_signal_t* s, int signum) {
   td_server_drain(srv, signum == SIGINT ? "SIGINT" : "SIGTERM");
 }
 
+/* SIGHUP: re-read the file and flags; what cannot change while running is kept */
+static void on_hup(uv_signal_t* s, int signum) {
+  (void)signum;
+  tdServer* srv = s->data;
+  tdConfig* next = malloc(sizeof(tdConfig));
+  if (!next || td_config_load(next, srv->argc, srv->argv) != 0 || td_config_finish(next)) {
+    td_log(TD_LOG_WARN, "reload_failed",
+           "why=\"the configuration does not load; kept the old one\"");
+    free(next);
+    return;
+  }
+  const tdConfig* old = &srv->cfg;
+  memcpy(next->socket, old->socket, sizeof(next->socket));
+  memcpy(next->tcp_address, old->tcp_address, sizeof(next->tcp_address));
+  next->tcp_port = old->tcp_port;
+  next->workers = old->workers;
+  srv->cfg = *next;
+  free(next);
+  td_log_set_level((tdLogLevel)td_log_parse_level(srv->cfg.log_level));
+  td_log(TD_LOG_INFO, "reload", "max_queued_steps_per_connection=%lld max_models_per_connection=%d",
+         (long long)srv->cfg.max_queued_steps_per_connection, srv->cfg.max_models_per_connection);
+  td_server_resume_paused(srv);
+}
+
 /* ---------------------------------------------------------------------------------------
  * drain and stop
  * ------------------------------------------------------------------------------------- */
@@ -59,6 +92,7 @@ void td_server_drain(tdServer* srv, const char* why) {
   if (srv->draining) {
     td_log(TD_LOG_WARN, "drain_forced", "why=%s", why);
     srv->drain_deadline_ns = 1;
+    srv->drain_forced = 1;
   } else {
     srv->draining = 1;
     srv->drain_deadline_ns = td_now_ns() + (uint64_t)srv->cfg.drain_timeout_ms * 1000000ull;
@@ -89,11 +123,29 @@ static void stop_server(tdServer* srv) {
   close_if_open((uv_handle_t*)&srv->tick);
   close_if_open((uv_handle_t*)&srv->sig_term);
   close_if_open((uv_handle_t*)&srv->sig_int);
+  close_if_open((uv_handle_t*)&srv->sig_hup);
   td_listen_stop(srv);
 
   // the stop is under way: later signals must not kill the process mid-cleanup
   signal(SIGTERM, SIG_IGN);
   signal(SIGINT, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
+}
+
+/* the drain timeout passed: every unfinished request gets an ERROR_SHUTTING_DOWN frame */
+static void fail_remaining(tdServer* srv) {
+  for (tdConn* c = srv->conns; c; c = c->next) {
+    while (!c->closing) {
+      tdJob* j = c->jobs;
+      while (j && j->finished) {
+        j = j->jnext;
+      }
+      if (!j) {
+        break;
+      }
+      td_job_fail(j, TD_E_SHUTTING_DOWN, "the server is stopping: drain_timeout_ms passed");
+    }
+  }
 }
 
 /* stop once nothing is in flight and everything is written, or at the deadline */
@@ -102,6 +154,17 @@ void td_server_check_drain(tdServer* srv) {
     return;
   }
   int idle = srv->inflight == 0 && srv->unsent == 0;
+  if (!idle && !srv->drain_expired && !srv->drain_forced && td_now_ns() >= srv->drain_deadline_ns) {
+    // past the timeout: tell the clients, and give the frames a second to go out
+    srv->drain_expired = 1;
+    srv->drain_deadline_ns = td_now_ns() + 1000000000ull;
+    td_log(TD_LOG_WARN, "drain_timeout", "inflight=%lld", (long long)srv->inflight);
+    fail_remaining(srv);
+    if (srv->stopping) {
+      return;
+    }
+    idle = srv->inflight == 0 && srv->unsent == 0;
+  }
   if (idle || td_now_ns() >= srv->drain_deadline_ns) {
     td_log(idle ? TD_LOG_INFO : TD_LOG_WARN, "stop", "inflight=%lld unsent=%lld",
            (long long)srv->inflight, (long long)srv->unsent);
@@ -125,6 +188,9 @@ static int start(tdServer* srv) {
   srv->sig_term.data = srv->sig_int.data = srv;
   uv_signal_start(&srv->sig_term, on_signal, SIGTERM);
   uv_signal_start(&srv->sig_int, on_signal, SIGINT);
+  uv_signal_init(srv->loop, &srv->sig_hup);
+  srv->sig_hup.data = srv;
+  uv_signal_start(&srv->sig_hup, on_hup, SIGHUP);
   if (td_workers_start(srv, srv->nworkers)) {
     td_log(TD_LOG_ERROR, "workers_failed", "n=%d", srv->nworkers);
     return -1;
@@ -146,6 +212,15 @@ int main(int argc, char** argv) {
     return rc > 0 ? 0 : 2;
   }
   td_log_set_level((tdLogLevel)td_log_parse_level(srv->cfg.log_level));
+#ifdef __GLIBC__
+  // large blocks (mjData arenas, result frames) map and unmap their own pages: glibc would
+  // otherwise raise its mmap threshold after the first frees and keep serving them from
+  // per-thread heaps, whose fragments the process never gives back (RSS grew about 5 MB/s
+  // under the soak's churn of models and sessions, and stays flat this way)
+  mallopt(M_MMAP_THRESHOLD, 1 << 20);
+#endif
+  srv->argc = argc;
+  srv->argv = argv;
   signal(SIGPIPE, SIG_IGN);
   td_engine_install_handlers();
   srv->nworkers = srv->cfg.workers > 0 ? srv->cfg.workers : (int)uv_available_parallelism();

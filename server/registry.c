@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quota.h"
+
 /* free a model and its pool */
 void td_model_destroy(tdModel* mod) {
   if (!mod) {
@@ -38,8 +40,10 @@ tdModel* td_model_create(mjModel* m, int ndata, const char* handle, char* why, s
   mod->nstate_full = mj_stateSize(m, mjSTATE_FULLPHYSICS);
   mod->nstate_int = mj_stateSize(m, mjSTATE_INTEGRATION);
   mod->bytes = mj_sizeModel(m);
+  mod->mem = td_model_memory_estimate(m, ndata);
 
   // one mjData per worker
+  ndata += TD_EXPRESS_WORKERS;
   mod->datas = calloc((size_t)ndata, sizeof(mjData*));
   if (!mod->datas) {
     td_model_destroy(mod);
@@ -73,6 +77,7 @@ void td_registry_add(tdRegistry* reg, tdModel* mod) {
   mod->next = reg->head;
   reg->head = mod;
   reg->count++;
+  reg->mem += (int64_t)mod->mem;
   mod->registered = 1;
   mod->refs++;
 }
@@ -83,6 +88,7 @@ int td_registry_remove(tdRegistry* reg, tdModel* mod) {
     if (*p == mod) {
       *p = mod->next;
       reg->count--;
+      reg->mem -= (int64_t)mod->mem;
       mod->registered = 0;
       mod->next = NULL;
       td_model_unref(mod);

@@ -3,8 +3,9 @@
  * A model is identified by a handle derived from its content (hex SHA-256), so loading the
  * same MJCF and assets again returns the existing model. The registry holds one reference;
  * every job and session using a model holds another; UnloadModel removes the registry's
- * reference and the model is freed when the last user lets go. Each model keeps one mjData
- * per worker thread: worker w only ever touches datas[w]. Loop thread only, except the
+ * reference and the model is freed when the last user lets go. Connections hold references
+ * too (quota.c): the last one to let go removes the model from the registry. Each model keeps one
+ * mjData per worker thread: worker w only ever touches datas[w]. Loop thread only, except the
  * counters marked (sched) that the scheduler updates under its mutex. */
 #ifndef TORSIOND_REGISTRY_H
 #define TORSIOND_REGISTRY_H
@@ -16,6 +17,10 @@
 #include <torsion/torsion.h>
 
 typedef struct tdModel_ tdModel;
+
+/* workers beyond the configured count that take only light chunks (scheduler.h): every
+ * model's pool has an mjData for each of them too */
+#define TD_EXPRESS_WORKERS 1
 
 /* one loaded model */
 struct tdModel_ {
@@ -30,6 +35,8 @@ struct tdModel_ {
   int nstate_full; /* mj_stateSize(FULLPHYSICS) */
   int nstate_int;  /* mj_stateSize(INTEGRATION) */
   size_t bytes;
+  size_t mem; /* estimated bytes of the model and its pool (quota.c) */
+  int owners; /* connections holding it (quota.c) */
   uint64_t steps_served;
   uint64_t requests_served;
   int nsessions;
@@ -45,9 +52,11 @@ void td_model_note_cost(tdModel* mod, uint64_t steps, uint64_t ns);
 typedef struct tdRegistry_ {
   tdModel* head;
   int count;
+  int64_t mem; /* estimated bytes of the registered models */
 } tdRegistry;
 
-/* wrap a compiled model: allocate ndata mjData; NULL (with why) on failure. Any thread. */
+/* wrap a compiled model: allocate ndata + TD_EXPRESS_WORKERS mjData (ndata: the workers); NULL
+ * (with why) on failure. Any thread. */
 tdModel* td_model_create(mjModel* m, int ndata, const char* handle, char* why, size_t whysz);
 
 /* free a model that was never registered (any thread) */

@@ -1,20 +1,37 @@
 /* server/req_model.c — LoadModel, ModelInfo and UnloadModel.
  *
- * Loading never runs on the loop: a first pass on libuv's thread pool checks the file
- * references and hashes the content into the handle; if the registry already has that
- * handle the answer is immediate, otherwise a second pass stages the asset blobs in a
- * private directory, compiles the MJCF and allocates one mjData per worker. */
+ * Loading never runs on the loop: a first pass on libuv's thread pool hashes the content
+ * into the handle (a model path is first resolved under model_root); if the registry already
+ * has that handle the answer is immediate, otherwise a second pass compiles the MJCF and
+ * allocates one mjData per worker. Client text compiles from memory: the text and its
+ * assets go into an mjVFS and the engine reads nothing else (vfs_only); a model path
+ * compiles with model_root as the root no file may leave. A client-text load reads at most
+ * max_model_bytes in all (its request), a model_root load at most TD_MAX_PATH_LOAD_BYTES. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "job.h"
 #include "log.h"
 #include "pathguard.h"
+#include "quota.h"
 #include "requests.h"
 #include "sha256.h"
 
 /* upper bound on the number of asset blobs of one request */
 #define TD_MAX_ASSETS 4096
+
+/* the VFS name of a request's MJCF text (asset names cannot contain '<', so it is never an
+ * asset's; it labels the text's messages as tn_loadXMLString does) */
+#define TD_TEXT_NAME "<string>"
+
+/* bytes a model_root load may read over all its files (the operator's own models: Menagerie
+ * robots read up to ~40 MB of meshes, far above max_model_bytes, which bounds client text) */
+#define TD_MAX_PATH_LOAD_BYTES (1LL << 30)
 
 /* the state of one load between the loop and the thread pool */
 typedef struct tdLoad_ {
@@ -25,11 +42,11 @@ typedef struct tdLoad_ {
   char why[1024];
   char handle[65];
   char path[4096]; /* resolved server-side path */
-  int nrefs;       /* file-like attributes in the text */
   int nworkers;
-  char tmp_dir[512];
+  long long max_bytes; /* max_model_bytes: all files a client-text load reads */
   char model_root[512];
-  tdModel* mod; /* the compiled model (phase 2) */
+  int64_t max_model_memory; /* refuse before allocating the pool above this estimate */
+  tdModel* mod;             /* the compiled model (phase 2) */
 } tdLoad;
 
 /* ---------------------------------------------------------------------------------------
@@ -50,25 +67,9 @@ static void hash_field(tdSha256* h, const void* data, size_t len) {
   td_sha256_update(h, data, len);
 }
 
-/* pass 1 for client text: check every reference, hash text and assets */
+/* pass 1 for client text: hash text and assets */
 static void check_text(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   const char* xml = lm->xml;
-  int n = td_scan_file_refs(xml, strlen(xml), NULL, NULL, ld->why, sizeof(ld->why));
-  if (n < 0) {
-    ld->code = TD_E_PATH_FORBIDDEN;
-    return;
-  }
-  ld->nrefs = n;
-  for (size_t i = 0; i < lm->n_assets; i++) {
-    const Torsion__V1__Asset* a = lm->assets[i];
-    size_t nl = strlen(a->name);
-    if (nl > 4 && !strcmp(a->name + nl - 4, ".xml") &&
-        td_scan_file_refs((const char*)a->data.data, a->data.len, NULL, NULL, ld->why,
-                          sizeof(ld->why)) < 0) {
-      ld->code = TD_E_PATH_FORBIDDEN;
-      return;
-    }
-  }
 
   // handle: text, then the assets sorted by name
   Torsion__V1__Asset** sorted = malloc(sizeof(*sorted) * (lm->n_assets + 1));
@@ -77,7 +78,9 @@ static void check_text(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
     snprintf(ld->why, sizeof(ld->why), "out of memory");
     return;
   }
-  memcpy(sorted, lm->assets, sizeof(*sorted) * lm->n_assets);
+  for (size_t i = 0; i < lm->n_assets; i++) {
+    sorted[i] = lm->assets[i];
+  }
   qsort(sorted, lm->n_assets, sizeof(*sorted), cmp_assets);
   tdSha256 h;
   td_sha256_init(&h);
@@ -91,18 +94,26 @@ static void check_text(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   td_sha256_hex(&h, ld->handle);
 }
 
-/* pass 1 for a server path: resolve under the root, check references, hash path+content */
+/* pass 1 for a server path: resolve under the root, hash path+content (the file files it
+ * references are confined by the compile pass) */
 static void check_path(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   if (td_resolve_under_root(ld->model_root, lm->path, ld->path, sizeof(ld->path), ld->why,
-                            sizeof(ld->why)) ||
-      td_check_model_file(ld->model_root, ld->path, ld->why, sizeof(ld->why))) {
+                            sizeof(ld->why))) {
     ld->code = TD_E_PATH_FORBIDDEN;
     return;
   }
-  FILE* f = fopen(ld->path, "rb");
-  if (!f) {
-    ld->code = TD_E_MODEL_LOAD_FAILED;
-    snprintf(ld->why, sizeof(ld->why), "cannot read '%s'", lm->path);
+
+  // a regular file, opened without blocking (never a FIFO swapped in meanwhile)
+  struct stat st;
+  int fd = open(ld->path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+    close(fd);
+    fd = -1;
+  }
+  if (fd < 0) {
+    ld->code = TD_E_PATH_FORBIDDEN;
+    snprintf(ld->why, sizeof(ld->why), "model path '%s' is not a regular file under model_root",
+             lm->path);
     return;
   }
   tdSha256 h;
@@ -110,39 +121,57 @@ static void check_path(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   td_sha256_update(&h, "path", 5);
   hash_field(&h, ld->path, strlen(ld->path));
   char buf[65536];
-  size_t k;
-  while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
-    td_sha256_update(&h, buf, k);
+  ssize_t k;
+  while ((k = read(fd, buf, sizeof(buf))) > 0 || (k < 0 && errno == EINTR)) {
+    if (k > 0) {
+      td_sha256_update(&h, buf, (size_t)k);
+    }
   }
-  fclose(f);
+  close(fd);
   td_sha256_hex(&h, ld->handle);
 }
 
-/* pass 2: compile (assets staged when the text references files) and build the pool */
+/* a VFS holding the request's text (as TD_TEXT_NAME) and assets; 0, or -1 with a reason */
+static int request_vfs(mjVFS* vfs, Torsion__V1__LoadModelRequest* lm, char* why, size_t whysz) {
+  mj_defaultVFS(vfs);
+  size_t n = strlen(lm->xml);
+  if (n > INT_MAX || mj_addBufferVFS(vfs, TD_TEXT_NAME, lm->xml, (int)n)) {
+    snprintf(why, whysz, "the MJCF text is too large");
+    return -1;
+  }
+  for (size_t i = 0; i < lm->n_assets; i++) {
+    const Torsion__V1__Asset* a = lm->assets[i];
+    int rc =
+        a->data.len > INT_MAX ? -1 : mj_addBufferVFS(vfs, a->name, a->data.data, (int)a->data.len);
+    if (rc) {
+      snprintf(why, whysz, rc == 2 ? "asset '%s' is given twice" : "asset '%s' is too large",
+               a->name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* pass 2: compile (client text from memory only, a path under the root) and build the pool */
 static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   char err[1024] = "";
-  char dir[1024] = "";
   mjModel* m = NULL;
+  tnLoadOptions opt;
+  tn_defaultLoadOptions(&opt);
+  opt.max_bytes = ld->max_bytes;
   td_engine_errors_to(ld->why, sizeof(ld->why));
   if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE_PATH) {
-    m = mj_loadXML(ld->path, NULL, err, sizeof(err));
-  } else if (ld->nrefs > 0 || lm->n_assets > 0) {
-    // the only directory the compiler sees holds this request's blobs
-    tdBlob* blobs = calloc(lm->n_assets + 1, sizeof(tdBlob));
-    int ok = blobs != NULL;
-    for (size_t i = 0; ok && i < lm->n_assets; i++) {
-      blobs[i].name = lm->assets[i]->name;
-      blobs[i].data = lm->assets[i]->data.data;
-      blobs[i].len = lm->assets[i]->data.len;
-    }
-    if (ok && !td_stage_blobs(ld->tmp_dir, blobs, (int)lm->n_assets, dir, sizeof(dir), err,
-                              sizeof(err))) {
-      m = tn_loadXMLString(lm->xml, dir, err, sizeof(err));
-      td_unstage_blobs(dir);
-    }
-    free(blobs);
+    opt.root = ld->model_root;
+    opt.max_bytes = TD_MAX_PATH_LOAD_BYTES;
+    m = tn_loadXMLWith(ld->path, &opt, err, sizeof(err));
   } else {
-    m = tn_loadXMLString(lm->xml, NULL, err, sizeof(err));
+    mjVFS vfs;
+    if (!request_vfs(&vfs, lm, err, sizeof(err))) {
+      opt.vfs = &vfs;
+      opt.vfs_only = 1;
+      m = tn_loadXMLWith(TD_TEXT_NAME, &opt, err, sizeof(err));
+    }
+    mj_deleteVFS(&vfs);
   }
   td_engine_errors_to(NULL, 0);
   if (!m) {
@@ -152,6 +181,11 @@ static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
     } else if (!ld->why[0]) {
       snprintf(ld->why, sizeof(ld->why), "the model did not compile");
     }
+    return;
+  }
+  if (td_model_check_memory(m, ld->nworkers, ld->max_model_memory, ld->why, sizeof(ld->why))) {
+    mj_deleteModel(m);
+    ld->code = TD_E_LIMIT_EXCEEDED;
     return;
   }
   ld->mod = td_model_create(m, ld->nworkers, ld->handle, ld->why, sizeof(ld->why));
@@ -302,7 +336,20 @@ static void load_done(uv_work_t* w, int status) {
   if (known) {
     if (ld->mod)
       td_model_destroy(ld->mod);
+    ld->mod = NULL;
+    if (td_quota_model_acquire(job->conn, known, ld->why, sizeof(ld->why))) {
+      ld->code = TD_E_LIMIT_EXCEEDED;
+      known = NULL;
+    }
     complete_load(ld, known, 1);
+    return;
+  }
+  if (td_quota_model_admit(job->conn, ld->why, sizeof(ld->why))) {
+    if (ld->mod)
+      td_model_destroy(ld->mod);
+    ld->mod = NULL;
+    ld->code = TD_E_LIMIT_EXCEEDED;
+    complete_load(ld, NULL, 0);
     return;
   }
   if (srv->reg.count >= srv->cfg.max_models) {
@@ -317,6 +364,13 @@ static void load_done(uv_work_t* w, int status) {
 
   // compiled: register; hashed: go compile
   if (ld->phase == 2) {
+    if (td_quota_model_acquire(job->conn, ld->mod, ld->why, sizeof(ld->why))) {
+      td_model_destroy(ld->mod);
+      ld->mod = NULL;
+      ld->code = TD_E_LIMIT_EXCEEDED;
+      complete_load(ld, NULL, 0);
+      return;
+    }
     td_registry_add(&srv->reg, ld->mod);
     td_log(TD_LOG_INFO, "model_loaded", "model=%s name=%s nq=%d nv=%d nu=%d", ld->mod->handle,
            td_log_quote(q, sizeof(q), ld->mod->name), ld->mod->m->nq, ld->mod->m->nv,
@@ -389,8 +443,9 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
   ld->phase = 1;
   ld->work.data = ld;
   ld->nworkers = srv->nworkers;
-  snprintf(ld->tmp_dir, sizeof(ld->tmp_dir), "%s", srv->cfg.tmp_dir);
+  ld->max_bytes = (long long)srv->cfg.max_model_bytes;
   snprintf(ld->model_root, sizeof(ld->model_root), "%s", srv->cfg.model_root);
+  ld->max_model_memory = srv->cfg.max_model_memory;
   if (uv_queue_work(srv->loop, &ld->work, load_work, load_done)) {
     ld->code = TD_E_INTERNAL;
     snprintf(ld->why, sizeof(ld->why), "cannot queue the load");
@@ -401,31 +456,80 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
 /* ModelInfo */
 void td_req_model_info(tdConn* c, tdReq* req, double t0) {
   int kind = TD_KIND_MODEL_INFO;
-  tdModel* mod = td_lookup_model(c, req, kind, t0, req->model_info->model);
+  tdModel* mod = td_lookup_held_model(c, req, kind, t0, req->model_info->model);
   if (!mod) {
     return;
   }
-  Torsion__V1__ModelInfo info = TORSION__V1__MODEL_INFO__INIT;
-  td_fill_model_info(&info, mod);
-  tdResp r = TORSION__V1__RESPONSE__INIT;
-  r.id = req->id;
-  r.final = 1;
-  r.body_case = TORSION__V1__RESPONSE__BODY_MODEL_INFO;
-  r.model_info = &info;
-  td_reply(c, &r, kind, t0);
-  td_free_model_info(&info);
-  protobuf_c_message_free_unpacked(&req->base, NULL);
+  // the asked mjModel arrays, converted to float64
+  Torsion__V1__ModelInfoRequest* mr = req->model_info;
+  size_t nf = mr->n_fields;
+  Torsion__V1__Readout* fmsg = calloc(nf + 1, sizeof(Torsion__V1__Readout));
+  Torsion__V1__Readout** fptr = calloc(nf + 1, sizeof(Torsion__V1__Readout*));
+  Torsion__V1__Array* farr = calloc(nf + 1, sizeof(Torsion__V1__Array));
+  uint64_t* fshape = calloc(2 * nf + 1, sizeof(uint64_t));
+  double** fdata = calloc(nf + 1, sizeof(double*));
+  int failed = !fmsg || !fptr || !farr || !fshape || !fdata;
+  for (size_t i = 0; i < nf && !failed; i++) {
+    tnField f;
+    if (!tn_modelField(mod->m, mr->fields[i], &f)) {
+      failed = 2;
+      td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT,
+                "fields[%zu] '%.64s' is not an mjModel array", i, mr->fields[i]);
+      break;
+    }
+    size_t n = (size_t)f.rows * f.cols;
+    fdata[i] = malloc(sizeof(double) * n + 8);
+    if (!fdata[i]) {
+      failed = 1;
+      break;
+    }
+    for (size_t k = 0; k < n; k++) {
+      fdata[i][k] = tn_fieldValue(&f, (int)k);
+    }
+    fshape[2 * i] = (uint64_t)f.rows;
+    fshape[2 * i + 1] = (uint64_t)f.cols;
+    farr[i] = (Torsion__V1__Array)TORSION__V1__ARRAY__INIT;
+    td_set_array(&farr[i], fshape + 2 * i, f.cols == 1 ? 1 : 2, 0, fdata[i], n);
+    fmsg[i] = (Torsion__V1__Readout)TORSION__V1__READOUT__INIT;
+    fmsg[i].name = mr->fields[i];
+    fmsg[i].value = &farr[i];
+    fptr[i] = &fmsg[i];
+  }
+  if (failed == 1) {
+    td_reject(c, req, kind, t0, TD_E_INTERNAL, "out of memory");
+  }
+  if (!failed) {
+    Torsion__V1__ModelInfo info = TORSION__V1__MODEL_INFO__INIT;
+    td_fill_model_info(&info, mod);
+    info.n_fields = nf;
+    info.fields = fptr;
+    tdResp r = TORSION__V1__RESPONSE__INIT;
+    r.id = req->id;
+    r.final = 1;
+    r.body_case = TORSION__V1__RESPONSE__BODY_MODEL_INFO;
+    r.model_info = &info;
+    td_reply(c, &r, kind, t0);
+    td_free_model_info(&info);
+    protobuf_c_message_free_unpacked(&req->base, NULL);
+  }
+  for (size_t i = 0; fdata && i < nf; i++) {
+    free(fdata[i]);
+  }
+  free(fdata);
+  free(fshape);
+  free(farr);
+  free(fptr);
+  free(fmsg);
 }
 
 /* UnloadModel: the model leaves the registry; users finish with it */
 void td_req_unload_model(tdConn* c, tdReq* req, double t0) {
   int kind = TD_KIND_UNLOAD_MODEL;
-  tdModel* mod = td_lookup_model(c, req, kind, t0, req->unload_model->model);
+  tdModel* mod = td_lookup_held_model(c, req, kind, t0, req->unload_model->model);
   if (!mod) {
     return;
   }
-  td_log(TD_LOG_INFO, "model_unloaded", "model=%s", mod->handle);
-  td_registry_remove(&c->srv->reg, mod);
+  td_quota_model_release(c, mod);  // the last holder's release unloads it
   Torsion__V1__UnloadModelResult res = TORSION__V1__UNLOAD_MODEL_RESULT__INIT;
   res.unloaded = 1;
   tdResp r = TORSION__V1__RESPONSE__INIT;

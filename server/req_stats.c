@@ -1,6 +1,7 @@
 /* server/req_stats.c — Stats (counters, per-model queues, latency histograms) and Health. */
 #include <stdlib.h>
 
+#include "quota.h"
 #include "requests.h"
 
 /* one histogram message (arrays malloc'ed; freed by free_hist) */
@@ -52,13 +53,17 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
   res.errors_by_code = mt->errors_by_code;
   res.n_errors_by_code = TORSION__V1__ERROR_CODE__ERROR_INTERNAL + 1;
 
-  // per model (queue counters are read under the scheduler's lock)
+  // per model this connection holds (others' models are not shown); queue counters are
+  // read under the scheduler's lock
   int nm = srv->reg.count;
   Torsion__V1__ModelStats* ms = calloc((size_t)nm + 1, sizeof(*ms));
   Torsion__V1__ModelStats** msp = calloc((size_t)nm + 1, sizeof(*msp));
   int k = 0;
   pthread_mutex_lock(&srv->sched.mu);
-  for (tdModel* mod = srv->reg.head; mod && ms && msp; mod = mod->next, k++) {
+  for (tdModel* mod = srv->reg.head; mod && ms && msp; mod = mod->next) {
+    if (!td_quota_holds(c, mod)) {
+      continue;
+    }
     torsion__v1__model_stats__init(&ms[k]);
     ms[k].model = mod->handle;
     ms[k].name = mod->name;
@@ -68,6 +73,7 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
     ms[k].requests_served = mod->requests_served;
     ms[k].sessions = (uint32_t)mod->nsessions;
     msp[k] = &ms[k];
+    k++;
   }
   pthread_mutex_unlock(&srv->sched.mu);
   res.models = msp;

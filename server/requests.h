@@ -48,6 +48,9 @@ void td_reject(tdConn* c, tdReq* req, int kind, double t0, int code, const char*
 /* the model named by a request, or NULL after rejecting it */
 tdModel* td_lookup_model(tdConn* c, tdReq* req, int kind, double t0, const char* handle);
 
+/* the same, among the models the connection holds (ModelInfo, UnloadModel) */
+tdModel* td_lookup_held_model(tdConn* c, tdReq* req, int kind, double t0, const char* handle);
+
 /* req_hello.c */
 void td_req_hello(tdConn* c, tdReq* req, double t0);
 

@@ -1,11 +1,12 @@
-/* server/scheduler.c — the round-robin chunk queue (see scheduler.h). */
+/* server/scheduler.c — the round-robin chunk queue over clients and jobs (see scheduler.h). */
 #include "scheduler.h"
 
 #include "job.h"
 
 /* init the mutex and condition variable */
 int td_sched_init(tdScheduler* s) {
-  s->head = s->tail = NULL;
+  s->rhead = s->rtail = NULL;
+  s->orphans = (tdSchedQueue){0};
   s->stop = 0;
   s->nwaiting = 0;
   s->queued_chunks = 0;
@@ -26,39 +27,80 @@ void td_sched_destroy(tdScheduler* s) {
   pthread_mutex_destroy(&s->mu);
 }
 
-/* append a job to the tail (mutex held) */
-static void append(tdScheduler* s, tdJob* job) {
-  job->qnext = NULL;
-  if (s->tail) {
-    s->tail->qnext = job;
+/* put a client queue at the ring's tail (mutex held) */
+static void ring_append(tdScheduler* s, tdSchedQueue* q) {
+  q->rnext = NULL;
+  if (s->rtail) {
+    s->rtail->rnext = q;
   } else {
-    s->head = job;
+    s->rhead = q;
   }
-  s->tail = job;
-  job->queued = 1;
+  s->rtail = q;
+  q->inring = 1;
 }
 
-/* unlink a queued job (mutex held) */
+/* take a client queue out of the ring (mutex held) */
+static void ring_unlink(tdScheduler* s, tdSchedQueue* q) {
+  tdSchedQueue* prev = NULL;
+  for (tdSchedQueue* r = s->rhead; r; prev = r, r = r->rnext) {
+    if (r == q) {
+      if (prev)
+        prev->rnext = r->rnext;
+      else
+        s->rhead = r->rnext;
+      if (s->rtail == r)
+        s->rtail = prev;
+      break;
+    }
+  }
+  q->rnext = NULL;
+  q->inring = 0;
+}
+
+/* append a job to its client's queue, which joins the ring if it was empty (mutex held) */
+static void append(tdScheduler* s, tdJob* job) {
+  tdSchedQueue* q = job->sq;
+  job->qnext = NULL;
+  if (q->tail) {
+    q->tail->qnext = job;
+  } else {
+    q->head = job;
+  }
+  q->tail = job;
+  job->queued = 1;
+  if (!q->inring) {
+    ring_append(s, q);
+  }
+}
+
+/* unlink a queued job; an emptied client queue leaves the ring (mutex held) */
 static void unlink_job(tdScheduler* s, tdJob* job) {
+  tdSchedQueue* q = job->sq;
   tdJob* prev = NULL;
-  for (tdJob* j = s->head; j; prev = j, j = j->qnext) {
+  for (tdJob* j = q->head; j; prev = j, j = j->qnext) {
     if (j == job) {
       if (prev)
         prev->qnext = j->qnext;
       else
-        s->head = j->qnext;
-      if (s->tail == j)
-        s->tail = prev;
+        q->head = j->qnext;
+      if (q->tail == j)
+        q->tail = prev;
       break;
     }
   }
   job->qnext = NULL;
   job->queued = 0;
+  if (!q->head && q->inring) {
+    ring_unlink(s, q);
+  }
 }
 
 /* publish a job's chunks and wake as many workers as there are chunks */
 void td_sched_push(tdScheduler* s, tdJob* job) {
   pthread_mutex_lock(&s->mu);
+  if (!job->sq) {
+    job->sq = job->conn ? &job->conn->sq : &s->orphans;
+  }
   int n = job->nchunks - job->next_chunk;
   if (n > 0 && !job->queued) {
     append(s, job);
@@ -75,10 +117,40 @@ void td_sched_push(tdScheduler* s, tdJob* job) {
   pthread_mutex_unlock(&s->mu);
 }
 
-/* take the head job's next chunk; rotate the job to the tail */
-int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
+/* the first light job of a client queue, or NULL (mutex held) */
+static tdJob* first_light(const tdSchedQueue* q) {
+  for (tdJob* j = q->head; j; j = j->qnext) {
+    if (j->light) {
+      return j;
+    }
+  }
+  return NULL;
+}
+
+/* the job to take from: in the runnable queue with the fewest running chunks (ring order
+ * breaks ties), its head job, or its first light job for the express worker; NULL when
+ * there is none (mutex held) */
+static tdJob* pick(tdScheduler* s, int light_only) {
+  tdJob* best = NULL;
+  int fewest = 0;
+  for (tdSchedQueue* q = s->rhead; q; q = q->rnext) {
+    if (q->blocked || (best && q->running >= fewest)) {
+      continue;
+    }
+    tdJob* j = light_only ? first_light(q) : q->head;
+    if (j) {
+      best = j;
+      fewest = q->running;
+    }
+  }
+  return best;
+}
+
+/* take the next chunk of the picked job; rotate the job and its client */
+int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   pthread_mutex_lock(&s->mu);
-  while (!s->head && !s->stop) {
+  tdJob* job;
+  while (!(job = pick(s, light_only)) && !s->stop) {
     s->nwaiting++;
     pthread_cond_wait(&s->cv, &s->mu);
     s->nwaiting--;
@@ -87,20 +159,23 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
     pthread_mutex_unlock(&s->mu);
     return -1;
   }
-  tdJob* job = s->head;
+  tdSchedQueue* q = job->sq;
   *out = job;
   *chunk = job->next_chunk++;
-  s->head = job->qnext;
-  if (!s->head) {
-    s->tail = NULL;
-  }
-  job->queued = 0;
-  job->qnext = NULL;
+
+  // the job goes to the tail of its client's queue, the client to the tail of the ring
+  unlink_job(s, job);
   if (job->next_chunk < job->nchunks) {
     append(s, job);
   }
+  if (q->inring) {
+    ring_unlink(s, q);
+    ring_append(s, q);
+  }
   s->queued_chunks--;
   s->running++;
+  q->running++;
+  job->running++;
   if (job->model) {
     job->model->queued_chunks--;
     job->model->running_chunks++;
@@ -113,6 +188,8 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk) {
 void td_sched_done(tdScheduler* s, tdJob* job) {
   pthread_mutex_lock(&s->mu);
   s->running--;
+  job->sq->running--;
+  job->running--;
   if (job->model) {
     job->model->running_chunks--;
   }
@@ -134,6 +211,38 @@ int td_sched_remove(tdScheduler* s, tdJob* job) {
   }
   pthread_mutex_unlock(&s->mu);
   return n;
+}
+
+/* move a job (its untaken and running chunks) to the orphans' queue: its connection's queue
+ * is about to be freed */
+void td_sched_orphan(tdScheduler* s, tdJob* job) {
+  pthread_mutex_lock(&s->mu);
+  if (job->sq && job->sq != &s->orphans) {
+    int queued = job->queued;
+    if (queued) {
+      unlink_job(s, job);  // still waiting: it moves to the orphans' queue with its chunks
+    }
+    job->sq->running -= job->running;
+    s->orphans.running += job->running;
+    job->sq = &s->orphans;
+    if (queued) {
+      append(s, job);
+    }
+  }
+  pthread_mutex_unlock(&s->mu);
+}
+
+/* block or unblock a client */
+void td_sched_set_blocked(tdScheduler* s, tdSchedQueue* q, int blocked) {
+  if (q->blocked == blocked) {
+    return;  // only the loop writes the flag, so reading it unlocked here is safe
+  }
+  pthread_mutex_lock(&s->mu);
+  q->blocked = blocked;
+  if (!blocked && q->inring) {
+    pthread_cond_broadcast(&s->cv);
+  }
+  pthread_mutex_unlock(&s->mu);
 }
 
 /* stop every worker */

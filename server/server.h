@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "metrics.h"
+#include "tls.h"
 #include "wire.h"
 
 typedef struct tdServer_ tdServer;
@@ -22,10 +23,19 @@ typedef struct tdModel_ tdModel;
 typedef struct tdSession_ tdSession;
 typedef struct tdWorker_ tdWorker;
 typedef struct tdCompletion_ tdCompletion;
+typedef struct tdConnModel_ tdConnModel;
 
 #include "registry.h"
 #include "scheduler.h"
 #include "workers.h"
+
+/* what every connection authenticated with one token holds together: the per-connection
+ * quotas apply to this sum too, so a client does not get more by opening more connections */
+typedef struct tdPrincipal_ {
+  int64_t queued_steps;
+  int nmodels;
+  int64_t model_mem;
+} tdPrincipal;
 
 /* one client connection */
 struct tdConn_ {
@@ -58,6 +68,14 @@ struct tdConn_ {
   uv_shutdown_t shutdown_req;
   int auth_required;
   int authenticated;
+  int principal; /* index of the token it showed (srv->principals), -1: none */
+  tdTls* tls;    /* TLS state of a TCP connection when tls_cert is set (tls.c); else NULL */
+
+  /* timeouts: when the connection started, last received bytes, the frame being read */
+  uint64_t connect_ns;
+  uint64_t last_io_ns;
+  uint64_t frame_start_ns; /* 0: no partial frame */
+  int got_frame;           /* a complete frame has arrived */
 
   /* work and output of this connection */
   tdJob* jobs;         /* jobs not yet freed (linked by jprev/jnext) */
@@ -65,6 +83,13 @@ struct tdConn_ {
   size_t unsent;       /* bytes handed to uv_write and not yet completed */
   tdSession* sessions; /* open sessions (linked by cnext) */
   int nsessions;
+
+  /* quotas (quota.c) and the connection's place in the scheduler */
+  int64_t queued_steps; /* env-steps of its unfinished jobs */
+  tdConnModel* models;  /* models it holds a reference to */
+  int nmodels;
+  int64_t model_mem; /* estimated bytes of those models */
+  tdSchedQueue sq;   /* its jobs with chunks left (scheduler.c) */
 };
 
 /* the server */
@@ -78,8 +103,11 @@ struct tdServer_ {
   uv_pipe_t unix_listener;
   uv_tcp_t tcp_listener;
   int unix_on, tcp_on;
-  int unix_bound; /* the socket file is ours to unlink */
-  uv_signal_t sig_term, sig_int;
+  int unix_bound;    /* the socket file is ours to unlink */
+  tdTlsCtx* tls_ctx; /* certificate and key of the TCP listener when TLS is on */
+  uv_signal_t sig_term, sig_int, sig_hup;
+  int argc; /* the command line, re-read on SIGHUP */
+  char** argv;
   uv_timer_t tick;
   uv_async_t async; /* workers: "completions are waiting" */
 
@@ -90,6 +118,7 @@ struct tdServer_ {
 
   /* models, work and workers */
   tdRegistry reg;
+  tdPrincipal principals[TD_MAX_TOKENS];
   tdScheduler sched;
   tdWorkerPool pool;
   tdCompletionQueue cq;
@@ -106,6 +135,8 @@ struct tdServer_ {
   /* shutdown */
   int draining;
   uint64_t drain_deadline_ns;
+  int drain_expired; /* the drain timeout failed the remaining work */
+  int drain_forced;  /* a second signal: stop without waiting */
   int stopping;
   int exit_code;
 };
@@ -153,6 +184,12 @@ void td_conn_maybe_resume(tdConn* c);
 
 /* resume every paused connection whose limits allow */
 void td_server_resume_paused(tdServer* srv);
+
+/* close paused connections whose peer has hung up (called by the tick) */
+void td_conn_check_hangups(tdServer* srv);
+
+/* close connections past their header, read or idle timeout (called by the tick) */
+void td_conn_check_timeouts(tdServer* srv);
 
 /* ---------------------------------------------------------------------------------------
  * requests (dispatch.c)

@@ -64,6 +64,9 @@ int td_frame_split(const uint8_t* p, size_t avail, int64_t max_frame, uint32_t* 
  * or -1 when out of memory or too large for a frame */
 int td_pack_frame(const tdResp* r, char** frame, size_t* len);
 
+/* copy s into out as valid UTF-8, each invalid byte replaced by U+FFFD; returns out */
+char* td_utf8_sanitize(char* out, size_t outsz, const char* s);
+
 /* serialize an error response */
 int td_pack_error(uint64_t id, int code, const char* msg, char** frame, size_t* len);
 
@@ -85,5 +88,13 @@ double td_now_s(void);
 
 /* constant-time comparison of two NUL-terminated secrets: 1 when equal */
 int td_secret_equal(const char* a, const char* b);
+
+/* constant-time comparison of n raw bytes with a NUL-terminated, non-empty secret over its
+ * full length (lengths must match): 1 when equal */
+int td_secret_equal_n(const uint8_t* given, size_t n, const char* secret);
+
+/* the raw bytes of the token of a Request frame's Hello (NULL, 0 when absent); -1 when the
+ * frame has no Hello or is malformed */
+int td_hello_token_raw(const uint8_t* data, size_t len, const uint8_t** tok, size_t* n);
 
 #endif /* TORSIOND_WIRE_H */

@@ -136,7 +136,7 @@ static void* worker_main(void* arg) {
   tdServer* srv = w->srv;
   tdJob* job;
   int chunk;
-  while (td_sched_take(&srv->sched, &job, &chunk) == 0) {
+  while (td_sched_take(&srv->sched, &job, &chunk, w->express) == 0) {
     // run the chunk with engine errors routed to its completion
     tdCompletion* c = &job->comps[chunk];
     c->job = job;
@@ -159,14 +159,16 @@ static void* worker_main(void* arg) {
 
 /* start the pool */
 int td_workers_start(tdServer* srv, int n) {
-  srv->pool.workers = calloc((size_t)n, sizeof(tdWorker));
+  int total = n + TD_EXPRESS_WORKERS;
+  srv->pool.workers = calloc((size_t)total, sizeof(tdWorker));
   srv->pool.n = 0;
   if (!srv->pool.workers) {
     return -1;
   }
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < total; i++) {
     tdWorker* w = &srv->pool.workers[i];
     w->index = i;
+    w->express = i >= n;  // the last one runs only light chunks
     w->srv = srv;
     if (pthread_create(&w->thread, NULL, worker_main, w)) {
       return -1;

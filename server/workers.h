@@ -47,7 +47,8 @@ typedef struct tdCompletionQueue_ {
 
 /* one worker thread */
 typedef struct tdWorker_ {
-  int index;
+  int index;      /* its mjData in every model's pool */
+  int express;    /* takes only light chunks (scheduler.h) */
   char err[1024]; /* engine errors of the running chunk */
   pthread_t thread;
   tdServer* srv;
@@ -75,6 +76,7 @@ int td_engine_run(const mjModel* m, mjData* d, tnRunFn fn, void* arg);
 
 /* start n workers; 0 or -1 */
 int td_workers_start(tdServer* srv, int n);
+/* (n workers plus TD_EXPRESS_WORKERS express ones, indices n ...) */
 
 /* stop the scheduler and join every worker */
 void td_workers_join(tdServer* srv);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "client_internal.h"
+#include "file_read.h"
 
 /* ---------------------------------------------------------------------------------------
  * Hello and models
@@ -33,28 +34,9 @@ int tnc_hello(tnClient* c, const char* token, tncHello* out) {
   return 0;
 }
 
-/* read a whole file */
+/* read a whole file (the host programs' one reader) */
 char* tnc_read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) {
-    return NULL;
-  }
-  char* buf = NULL;
-  if (!fseek(f, 0, SEEK_END)) {
-    long n = ftell(f);
-    if (n >= 0 && !fseek(f, 0, SEEK_SET) && (buf = malloc((size_t)n + 1))) {
-      if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-      } else {
-        buf[n] = '\0';
-        if (len)
-          *len = (size_t)n;
-      }
-    }
-  }
-  fclose(f);
-  return buf;
+  return host_read_file(path, len);
 }
 
 /* shared by the two load forms */

@@ -6,9 +6,14 @@
 
 #include "torsion_client.h"
 
+struct ssl_st;
+struct ssl_ctx_st;
+
 /* one connection */
 struct tnClient_ {
   int fd;
+  struct ssl_st* ssl;         /* the TLS session of a "tls:" address, else NULL */
+  struct ssl_ctx_st* ssl_ctx; /* its context (trusted CAs) */
   uint64_t next_id;
   uint64_t sent, received;
   char* sbuf;

@@ -1,17 +1,25 @@
-/* clients/c/torsion_client.c — the blocking torsiond client (see torsion_client.h). */
+/* clients/c/torsion_client.c — the blocking torsiond client (see torsion_client.h): connecting
+ * (Unix socket, TCP, or TCP with TLS through OpenSSL), raw frames, and calls. */
 #include "torsion_client.h"
 #include "client_internal.h"
 
 #include <errno.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <arpa/inet.h>
 #include <netinet/tcp.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 /* largest response frame accepted */
@@ -69,13 +77,12 @@ static int connect_unix(const char* path, char* err, size_t errsz) {
   return fd;
 }
 
-/* a TCP connection to host:port */
-static int connect_tcp(const char* hostport, char* err, size_t errsz) {
-  char host[256];
+/* split HOST:PORT (HOST may be [v6]) into host[256]; the port text or NULL */
+static const char* split_hostport(const char* hostport, char* host, char* err, size_t errsz) {
   const char* colon = strrchr(hostport, ':');
-  if (!colon || colon == hostport || (size_t)(colon - hostport) >= sizeof(host)) {
+  if (!colon || colon == hostport || (size_t)(colon - hostport) >= 256) {
     snprintf(err, errsz, "expected HOST:PORT, got '%s'", hostport);
-    return -1;
+    return NULL;
   }
   memcpy(host, hostport, (size_t)(colon - hostport));
   host[colon - hostport] = '\0';
@@ -83,10 +90,20 @@ static int connect_tcp(const char* hostport, char* err, size_t errsz) {
     memmove(host, host + 1, strlen(host));
     host[strlen(host) - 1] = '\0';
   }
+  return colon + 1;
+}
+
+/* a TCP connection to host:port */
+static int connect_tcp(const char* hostport, char* err, size_t errsz) {
+  char host[256];
+  const char* port = split_hostport(hostport, host, err, errsz);
+  if (!port) {
+    return -1;
+  }
   struct addrinfo hints, *res = NULL;
   memset(&hints, 0, sizeof(hints));
   hints.ai_socktype = SOCK_STREAM;
-  int rc = getaddrinfo(host, colon + 1, &hints, &res);
+  int rc = getaddrinfo(host, port, &hints, &res);
   if (rc) {
     snprintf(err, errsz, "cannot resolve %s: %s", hostport, gai_strerror(rc));
     return -1;
@@ -109,10 +126,96 @@ static int connect_tcp(const char* hostport, char* err, size_t errsz) {
   return fd;
 }
 
-/* connect by address form */
+/* OpenSSL's oldest queued error as text (or `fallback`), clearing the queue */
+static void ssl_reason(char* out, size_t size, const char* fallback) {
+  unsigned long e = ERR_get_error();
+  if (e) {
+    ERR_error_string_n(e, out, size);
+  } else {
+    snprintf(out, size, "%s", fallback);
+  }
+  ERR_clear_error();
+}
+
+/* TLS over the connected fd: trust tls_ca (or $TORSION_TLS_CA, or the system's CAs), check
+ * that the certificate names host, handshake; 0 or -1 with the reason in err */
+static int start_tls(tnClient* c, const char* hostport, const char* tls_ca, char* err,
+                     size_t errsz) {
+  char host[256], why[256];
+  if (!split_hostport(hostport, host, err, errsz)) {
+    return -1;
+  }
+  if (!tls_ca || !tls_ca[0]) {
+    tls_ca = getenv("TORSION_TLS_CA");
+  }
+  ERR_clear_error();
+  c->ssl_ctx = SSL_CTX_new(TLS_client_method());
+  if (!c->ssl_ctx) {
+    ssl_reason(why, sizeof(why), "out of memory");
+    snprintf(err, errsz, "TLS: %s", why);
+    return -1;
+  }
+  SSL_CTX_set_min_proto_version(c->ssl_ctx, TLS1_2_VERSION);
+  SSL_CTX_set_verify(c->ssl_ctx, SSL_VERIFY_PEER, NULL);
+  int trusted = tls_ca && tls_ca[0] ? SSL_CTX_load_verify_locations(c->ssl_ctx, tls_ca, NULL)
+                                    : SSL_CTX_set_default_verify_paths(c->ssl_ctx);
+  if (trusted != 1) {
+    ssl_reason(why, sizeof(why), "unreadable");
+    snprintf(err, errsz, "TLS: cannot load CA certificates %s: %s",
+             tls_ca && tls_ca[0] ? tls_ca : "(system default)", why);
+    return -1;
+  }
+
+  // the certificate must name the host: an IP address literal or a DNS name (also SNI)
+  c->ssl = SSL_new(c->ssl_ctx);
+  if (!c->ssl || SSL_set_fd(c->ssl, c->fd) != 1) {
+    ssl_reason(why, sizeof(why), "out of memory");
+    snprintf(err, errsz, "TLS: %s", why);
+    return -1;
+  }
+  unsigned char addr[16];
+  int is_ip = inet_pton(AF_INET, host, addr) == 1 || inet_pton(AF_INET6, host, addr) == 1;
+  int named = is_ip ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(c->ssl), host)
+                    : SSL_set1_host(c->ssl, host) && SSL_set_tlsext_host_name(c->ssl, host);
+  if (named != 1) {
+    ssl_reason(why, sizeof(why), "bad host name");
+    snprintf(err, errsz, "TLS: cannot check the certificate against '%s': %s", host, why);
+    return -1;
+  }
+
+  // the handshake (blocking, like every call of this client)
+  int rc;
+  do {
+    ERR_clear_error();
+    rc = SSL_connect(c->ssl);
+  } while (rc != 1 && SSL_get_error(c->ssl, rc) == SSL_ERROR_SYSCALL && errno == EINTR);
+  if (rc != 1) {
+    long verify = SSL_get_verify_result(c->ssl);
+    if (verify != X509_V_OK) {
+      snprintf(err, errsz, "TLS: certificate verification failed for %s: %s", hostport,
+               X509_verify_cert_error_string(verify));
+      ERR_clear_error();
+    } else {
+      ssl_reason(why, sizeof(why), "the server closed the connection");
+      snprintf(err, errsz, "TLS: handshake with %s failed: %s", hostport, why);
+    }
+    return -1;
+  }
+  return 0;
+}
+
+/* connect by address form (TLS with the default CAs) */
 tnClient* tnc_connect(const char* address, char* err, size_t errsz) {
+  return tnc_connect_ca(address, NULL, err, errsz);
+}
+
+/* connect by address form; tls_ca for "tls:" */
+tnClient* tnc_connect_ca(const char* address, const char* tls_ca, char* err, size_t errsz) {
   int fd;
-  if (!strncmp(address, "unix:", 5)) {
+  int tls = !strncmp(address, "tls:", 4);
+  if (tls) {
+    fd = connect_tcp(address + 4, err, errsz);
+  } else if (!strncmp(address, "unix:", 5)) {
     fd = connect_unix(address + 5, err, errsz);
   } else if (!strncmp(address, "tcp:", 4)) {
     fd = connect_tcp(address + 4, err, errsz);
@@ -132,12 +235,18 @@ tnClient* tnc_connect(const char* address, char* err, size_t errsz) {
   }
   c->fd = fd;
   c->next_id = 1;
+  if (tls && start_tls(c, address + 4, tls_ca, err, errsz)) {
+    tnc_close(c);
+    return NULL;
+  }
   return c;
 }
 
 /* close */
 void tnc_close(tnClient* c) {
   if (c) {
+    SSL_free(c->ssl);
+    SSL_CTX_free(c->ssl_ctx);
     close(c->fd);
     free(c->sbuf);
     free(c);
@@ -152,11 +261,53 @@ uint64_t tnc_next_id(tnClient* c) {
   return c->next_id++;
 }
 
+/* SSL_write with SIGPIPE held back: OpenSSL writes to the socket without MSG_NOSIGNAL, and a
+ * server that went away must give an error here, not kill the process */
+static ssize_t tls_send(tnClient* c, const void* p, size_t len) {
+  sigset_t pipe_set, old, before;
+  sigemptyset(&pipe_set);
+  sigaddset(&pipe_set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+  sigpending(&before);
+  ERR_clear_error();
+  int k = SSL_write(c->ssl, p, len > (1u << 30) ? (1 << 30) : (int)len);
+  int saved = errno;
+  if (k <= 0 && !sigismember(&before, SIGPIPE)) {
+    struct timespec zero = {0, 0};
+    while (sigtimedwait(&pipe_set, NULL, &zero) == SIGPIPE) {
+    }
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (k <= 0) {
+    int e = SSL_get_error(c->ssl, k);
+    errno = e == SSL_ERROR_SYSCALL ? (saved ? saved : EPIPE) : EPROTO;
+    ERR_clear_error();
+    return -1;
+  }
+  return k;
+}
+
+/* SSL_read as recv: bytes, 0 at the end of the stream, -1 with errno */
+static ssize_t tls_recv(tnClient* c, void* p, size_t len) {
+  ERR_clear_error();
+  int k = SSL_read(c->ssl, p, len > (1u << 30) ? (1 << 30) : (int)len);
+  if (k > 0) {
+    return k;
+  }
+  int e = SSL_get_error(c->ssl, k), saved = errno;
+  ERR_clear_error();
+  if (e == SSL_ERROR_ZERO_RETURN || (e == SSL_ERROR_SYSCALL && saved == 0)) {
+    return 0;
+  }
+  errno = e == SSL_ERROR_SYSCALL ? saved : EPROTO;
+  return -1;
+}
+
 /* write everything */
 int tnc_send_bytes(tnClient* c, const void* data, size_t len) {
   const char* p = data;
   while (len > 0) {
-    ssize_t k = send(c->fd, p, len, MSG_NOSIGNAL);
+    ssize_t k = c->ssl ? tls_send(c, p, len) : send(c->fd, p, len, MSG_NOSIGNAL);
     if (k < 0 && errno == EINTR) {
       continue;
     }
@@ -174,7 +325,7 @@ int tnc_send_bytes(tnClient* c, const void* data, size_t len) {
 static int read_all(tnClient* c, void* data, size_t len) {
   char* p = data;
   while (len > 0) {
-    ssize_t k = recv(c->fd, p, len, 0);
+    ssize_t k = c->ssl ? tls_recv(c, p, len) : recv(c->fd, p, len, 0);
     if (k < 0 && errno == EINTR) {
       continue;
     }

@@ -31,9 +31,16 @@ extern "C" {
 
 typedef struct tnClient_ tnClient;
 
-/* connect to "unix:PATH", "tcp:HOST:PORT", a path containing '/', or "HOST:PORT".
- * Returns NULL with a message in err on failure. */
+/* connect to "unix:PATH", "tcp:HOST:PORT", "tls:HOST:PORT", a path containing '/', or
+ * "HOST:PORT". Returns NULL with a message in err on failure. A "tls:" address is TCP with
+ * TLS (1.2 or newer), verified as tnc_connect_ca does with tls_ca NULL. */
 tnClient* tnc_connect(const char* address, char* err, size_t errsz);
+
+/* tnc_connect with the CA certificates (PEM file) that a "tls:" server's certificate must
+ * chain to; NULL: $TORSION_TLS_CA when set, else the system's trusted CAs. The certificate
+ * must also name HOST (a DNS name, or an IP address in its subjectAltName). A failed
+ * verification fails the connect with the reason in err. Other address forms ignore tls_ca. */
+tnClient* tnc_connect_ca(const char* address, const char* tls_ca, char* err, size_t errsz);
 
 /* close and free */
 void tnc_close(tnClient* c);

@@ -11,7 +11,8 @@
 
 /* global options */
 typedef struct cliOpts_ {
-  const char* address; /* "unix:PATH" or "tcp:HOST:PORT" */
+  const char* address; /* "unix:PATH", "tcp:HOST:PORT" or "tls:HOST:PORT" */
+  const char* tls_ca;  /* CA certificates (PEM) for "tls:"; NULL: $TORSION_TLS_CA or the system's */
   const char* token;
   int argc; /* the subcommand's arguments (argv[0] = its name) */
   char** argv;
@@ -44,7 +45,7 @@ typedef struct cliJob_ {
   tncModelInfo info;
   int nstate;     /* per state, in the layout asked for */
   long B;         /* states */
-  npyData st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
+  npyArray st, in; /* states [B, nstate]; the command's other input (controls, accelerations) */
 } cliJob;
 
 /* connect, resolve the model argument and ask its sizes, then read the states [B, nstate]

@@ -103,7 +103,8 @@ static void fill_ctrl(double* c, size_t n, unsigned seed) {
 /* model info, a reset state (from a session) and the control arrays */
 static int prepare(tnClient* c, benchCfg* cfg, benchInputs* in, int tid) {
   memset(in, 0, sizeof(*in));
-  if (tnc_model_info(c, cfg->handle, &in->info))
+  char held[65];  // every connection loads (a cached load) so that it holds the model
+  if (cli_model(c, cfg->model, held) || tnc_model_info(c, cfg->handle, &in->info))
     return -1;
   int nstate = in->info.nstate_full, nu = in->info.nu, envs = cfg->envs;
   int rows = cfg->batch > cfg->fd_batch ? cfg->batch : cfg->fd_batch;
@@ -500,18 +501,20 @@ int cmd_bench(const cliOpts* o) {
   if (prc)
     return prc == 1 ? 0 : 1;
 
-  // load once up front so every connection finds the model
+  // load once up front so every connection finds the model; this connection stays open
+  // while the bench runs (the server keeps a model while a connection holds it)
   tnClient* c = cli_connect(o);
   if (!c || cli_model(c, b.model, b.handle)) {
     tnc_close(c);
     return 1;
   }
-  tnc_close(c);
 
   // the connections
   benchThread* th = calloc((size_t)b.connections, sizeof(benchThread));
-  if (!th)
+  if (!th) {
+    tnc_close(c);
     return cli_fail("out of memory");
+  }
   atomic_store(&done_requests, 0);
   atomic_store(&done_steps, 0);
   atomic_store(&stop_flag, 0);
@@ -539,6 +542,7 @@ int cmd_bench(const cliOpts* o) {
   atomic_store(&stop_flag, 1);
   for (int i = 0; i < started; i++) pthread_join(th[i].th, NULL);
   double elapsed = now_s() - t0;
+  tnc_close(c);
   if (b.progress) {
     draw_progress(&b, elapsed);
     fputc('\n', stderr);

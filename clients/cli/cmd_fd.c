@@ -86,10 +86,10 @@ static int parse(const cliOpts* o, fdArgs* a) {
 }
 
 /* a [B, cols] input (1-D: one row when B == 1; `rows_any`: 1 row is accepted too); 0 or 1 */
-static int read_rows(const char* path, long B, int cols, int rows_any, npyData* arr,
+static int read_rows(const char* path, long B, int cols, int rows_any, npyArray* arr,
                      const char* what) {
   char err[512];
-  if (npy_load(path, arr, err, sizeof(err))) {
+  if (npy_read(path, arr, err, sizeof(err))) {
     return cli_fail("%s", err);
   }
   long rows = arr->ndim == 1 ? 1 : (long)arr->shape[0];
@@ -109,7 +109,7 @@ static int write_matrix(const char* prefix, const char* name, const double* data
   char path[4096], err[512];
   snprintf(path, sizeof(path), "%s_%s.npy", prefix, name);
   size_t shape[3] = {(size_t)B, (size_t)rows, (size_t)cols};
-  if (npy_save(path, data ? data : none, 0, 3, shape, err, sizeof(err))) {
+  if (npy_write(path, data ? data : none, NPY_F64, 3, shape, err, sizeof(err))) {
     return cli_fail("%s", err);
   }
   return 0;
@@ -150,7 +150,7 @@ int cmd_inverse(const cliOpts* o) {
   }
   if (!rc) {
     size_t shape[2] = {(size_t)j.B, (size_t)j.info.nv};
-    rc = npy_save(a.out, qfrc, 0, 2, shape, err, sizeof(err)) ? cli_fail("%s", err) : 0;
+    rc = npy_write(a.out, qfrc, NPY_F64, 2, shape, err, sizeof(err)) ? cli_fail("%s", err) : 0;
   }
   free(qfrc);
   cli_job_close(&j);
@@ -164,7 +164,7 @@ int cmd_transitionfd(const cliOpts* o) {
     return 1;
   cliJob j;
   tncTransitionFDResult res = {0};
-  const npyData* ct = &j.in;
+  const npyArray* ct = &j.in;
   int rc = open_job(o, &a, &j);
   if (!rc && a.ctrl)
     rc = read_rows(a.ctrl, j.B, j.info.nu, 1, &j.in, "controls");

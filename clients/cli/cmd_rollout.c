@@ -71,13 +71,13 @@ int cmd_rollout(const cliOpts* o) {
   cliJob j;
   char err[512];
   int rc = 1, spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
-  const npyData* ct = &j.in;
+  const npyArray* ct = &j.in;
   tncRolloutResult res = {0};
 
   // inputs
   if (cli_job_open(o, a.model, spec, a.state, &j))
     goto done;
-  if (a.ctrl && npy_load(a.ctrl, &j.in, err, sizeof(err))) {
+  if (a.ctrl && npy_read(a.ctrl, &j.in, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
   }
@@ -110,13 +110,14 @@ int cmd_rollout(const cliOpts* o) {
 
   // outputs [B, nrec, nstate] (and sensordata)
   size_t shape[3] = {(size_t)j.B, (size_t)res.nrec, (size_t)j.nstate};
-  if (npy_save(a.out, res.states, a.float32, 3, shape, err, sizeof(err))) {
+  if (npy_write(a.out, res.states, a.float32 ? NPY_F32 : NPY_F64, 3, shape, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
   }
   if (a.sens_out) {
     size_t sshape[3] = {(size_t)j.B, (size_t)res.nrec, (size_t)res.nsens};
-    if (npy_save(a.sens_out, res.sensordata, a.float32, 3, sshape, err, sizeof(err))) {
+    if (npy_write(a.sens_out, res.sensordata, a.float32 ? NPY_F32 : NPY_F64, 3, sshape, err,
+                  sizeof(err))) {
       cli_fail("%s", err);
       goto done;
     }
@@ -142,11 +143,11 @@ int cmd_forward(const cliOpts* o) {
   cliJob j;
   char err[512];
   int rc = 1, spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;
-  const npyData* ct = &j.in;
+  const npyArray* ct = &j.in;
   double* qacc = NULL;
   if (cli_job_open(o, a.model, spec, a.state, &j))
     goto done;
-  if (a.ctrl && (npy_load(a.ctrl, &j.in, err, sizeof(err)) || ct->ndim != 2 ||
+  if (a.ctrl && (npy_read(a.ctrl, &j.in, err, sizeof(err)) || ct->ndim != 2 ||
                  ct->shape[1] != (size_t)j.info.nu)) {
     cli_fail("%s: controls must be [B or 1, %d]", a.ctrl, j.info.nu);
     goto done;
@@ -159,7 +160,7 @@ int cmd_forward(const cliOpts* o) {
     goto done;
   }
   size_t shape[2] = {(size_t)j.B, (size_t)j.info.nv};
-  if (npy_save(a.out, qacc, 0, 2, shape, err, sizeof(err))) {
+  if (npy_write(a.out, qacc, NPY_F64, 2, shape, err, sizeof(err))) {
     cli_fail("%s", err);
     goto done;
   }

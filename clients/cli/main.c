@@ -1,6 +1,6 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
- * (--socket / --tcp / --token), connecting, reading the states argument, and dispatch to the
- * subcommands. */
+ * (--socket / --tcp / --tls / --token / --tls-ca), connecting, reading the states argument, and
+ * dispatch to the subcommands. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +9,8 @@
 
 /* usage text */
 static const char* usage =
-    "usage: torsion [--socket PATH | --tcp HOST:PORT] [--token T | --token-file F] COMMAND ...\n"
+    "usage: torsion [--socket PATH | --tcp HOST:PORT | --tls HOST:PORT] [--tls-ca CA.pem]\n"
+    "               [--token T | --token-file F] COMMAND ...\n"
     "commands:\n"
     "  load MODEL.xml [--asset NAME=FILE ...] [--server-path]   load; prints the handle as JSON\n"
     "  info MODEL.xml|HANDLE                   sizes and names as JSON\n"
@@ -26,6 +27,8 @@ static const char* usage =
     "          (the three also take --spec NAME|BITS, --chunk-envs K, --deadline-ms MS)\n"
     "  bench [options]                         workload benchmark (torsion bench --help)\n"
     "  stats | health                          server counters as JSON\n"
+    "--tls is TCP with TLS; the server's certificate must chain to --tls-ca (default\n"
+    "$TORSION_TLS_CA, else the system's CAs) and name HOST; --tls-ca with --tcp means --tls.\n"
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
     "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
 
@@ -62,7 +65,7 @@ int cli_arg(const cliOpts* o, int* i, const char** model, const char** value) {
 /* connect and Hello */
 tnClient* cli_connect(const cliOpts* o) {
   char err[512];
-  tnClient* c = tnc_connect(o->address, err, sizeof(err));
+  tnClient* c = tnc_connect_ca(o->address, o->tls_ca, err, sizeof(err));
   if (!c) {
     cli_fail("%s", err);
     return NULL;
@@ -87,9 +90,9 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
   // states [B, nstate] (1-D: one state)
   char err[512];
   j->nstate = tnc_state_size(&j->info, spec);
-  if (npy_load(states, &j->st, err, sizeof(err)))
+  if (npy_read(states, &j->st, err, sizeof(err)))
     return cli_fail("%s", err);
-  const npyData* st = &j->st;
+  const npyArray* st = &j->st;
   j->B = st->ndim == 1 ? 1 : (long)st->shape[0];
   size_t cols = st->ndim == 1 ? st->shape[0] : (st->ndim == 2 ? st->shape[1] : 0);
   if (st->ndim < 1 || st->ndim > 2 || cols != (size_t)j->nstate) {
@@ -100,8 +103,8 @@ int cli_job_open(const cliOpts* o, const char* model, int spec, const char* stat
 
 /* release the job */
 void cli_job_close(cliJob* j) {
-  npy_release(&j->st);
-  npy_release(&j->in);
+  npy_free(&j->st);
+  npy_free(&j->in);
   tnc_close(j->c);
   j->c = NULL;
 }
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
   static char addr[600];
   const char* env = getenv("TORSIOND_SOCKET");
   snprintf(addr, sizeof(addr), "unix:%s", env && env[0] ? env : "/tmp/torsiond.sock");
-  cliOpts o = {addr, NULL, 0, NULL};
+  cliOpts o = {addr, NULL, NULL, 0, NULL};
   char* token_buf = NULL;
   int i = 1;
   for (; i < argc && argv[i][0] == '-'; i++) {
@@ -136,6 +139,10 @@ int main(int argc, char** argv) {
       snprintf(addr, sizeof(addr), "unix:%s", argv[++i]);
     } else if (!strcmp(a, "--tcp")) {
       snprintf(addr, sizeof(addr), "tcp:%s", argv[++i]);
+    } else if (!strcmp(a, "--tls")) {
+      snprintf(addr, sizeof(addr), "tls:%s", argv[++i]);
+    } else if (!strcmp(a, "--tls-ca")) {
+      o.tls_ca = argv[++i];
     } else if (!strcmp(a, "--token")) {
       o.token = argv[++i];
     } else if (!strcmp(a, "--token-file")) {
@@ -152,6 +159,9 @@ int main(int argc, char** argv) {
   if (i >= argc) {
     fputs(usage, stderr);
     return 2;
+  }
+  if (o.tls_ca && !strncmp(addr, "tcp:", 4)) {
+    memcpy(addr, "tls", 3);  // a CA to verify against: the TCP connection is TLS
   }
   o.argc = argc - i;
   o.argv = argv + i;

@@ -1,5 +1,7 @@
 """torsion_client — a small Python client of torsiond (numpy + protobuf), used by the
-integration tests and usable from trainers and scripts.
+integration tests. Its successor for trainers and scripts is the package's
+`torsion.client` (python/torsion/client.py; docs/python-daemon.md): mujoco.rollout-compatible
+rollouts, sessions with readouts and in-step resets, SessionBatch and an async API.
 
 Message classes are built at run time from the descriptor set that the build writes
 (build/proto/torsion.desc, or $TORSION_PROTO_DESC; failing that, protoc-c is run on

@@ -79,7 +79,7 @@ static int write_out(const char* prefix, const char* name, const mjtNum* data, l
   char path[4096], err[512];
   snprintf(path, sizeof(path), "%s_%s.npy", prefix, name);
   size_t shape[3] = {(size_t)B, rows, cols};
-  if (npy_write(path, data, 3, shape, err, sizeof(err))) {
+  if (npy_write(path, data, NPY_F64, 3, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   return 0;
@@ -102,7 +102,8 @@ int cmd_inverse(const simArgs* args) {
                                                   qfrc, &status),
                                   &status, job.B)) {
       size_t shape[2] = {(size_t)job.B, (size_t)m->nv};
-      rc = npy_write(args->out, qfrc, 2, shape, err, sizeof(err)) ? sim_fail("%s", err) : 0;
+      int bad = npy_write(args->out, qfrc, NPY_F64, 2, shape, err, sizeof(err));
+      rc = bad ? sim_fail("%s", err) : 0;
     }
   }
   free(qfrc);

@@ -56,7 +56,7 @@ static int write_field(const char* prefix, const char* name, const mjtNum* data,
   }
   shape[nd++] = (size_t)rows;
   shape[nd++] = (size_t)cols;
-  if (npy_write(path, data, nd, shape, err, sizeof(err))) {
+  if (npy_write(path, data, NPY_F64, nd, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   return 0;

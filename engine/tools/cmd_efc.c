@@ -113,12 +113,12 @@ static int write_niter(void* ctx, const char* prefix, long B) {
   char path[1024], err[512];
   snprintf(path, sizeof(path), "%s_niter.npy", prefix);
   size_t shape[1] = {(size_t)B};
-  if (npy_write(path, x->niter ? x->niter : &empty, 1, shape, err, sizeof(err))) {
+  if (npy_write(path, x->niter ? x->niter : &empty, NPY_F64, 1, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   snprintf(path, sizeof(path), "%s_AR.npy", prefix);
   shape[0] = x->nar;
-  if (npy_write(path, x->ar ? x->ar : &empty, 1, shape, err, sizeof(err))) {
+  if (npy_write(path, x->ar ? x->ar : &empty, NPY_F64, 1, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   return 0;

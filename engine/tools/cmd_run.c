@@ -26,7 +26,7 @@ static int check_sensors(const mjModel* m) {
 /* write data [shape] to path; 0 or an exit status */
 static int write_npy(const char* path, const mjtNum* data, int ndim, const size_t* shape) {
   char err[512];
-  if (npy_write(path, data, ndim, shape, err, sizeof(err))) {
+  if (npy_write(path, data, NPY_F64, ndim, shape, err, sizeof(err))) {
     return sim_fail("%s", err);
   }
   return 0;

@@ -30,12 +30,22 @@ typedef struct simArgs_ {
   int actuation; /* inversefd: subtract qfrc_actuator (--actuation) */
   int profile;
   int seed;
-  int spec; /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
+  int spec;            /* mjtState spec of --state and rollout output (default FULLPHYSICS) */
+  const char* vfs[64]; /* --vfs NAME=PATH: files put into an mjVFS before loading */
+  int nvfs;
+  const char* vfs_dir; /* --vfs-dir DIR: every file under DIR, named by its path in DIR */
+  int vfs_only;        /* --vfs-only: the load reads nothing outside the VFS */
+  const char* root;    /* --root DIR: files only under DIR */
+  long long max_bytes; /* --max-bytes N: total bytes over all files read */
 } simArgs;
 
 /* print "torsion-sim: <reason>" to stderr with the C library's warnx (which names the program)
  * and evaluate to exit status 1 */
-#define sim_fail(...) __extension__({ warnx(__VA_ARGS__); 1; })
+#define sim_fail(...)   \
+  __extension__({       \
+    warnx(__VA_ARGS__); \
+    1;                  \
+  })
 
 /* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
 mjModel* sim_load(const simArgs* args);

@@ -1,11 +1,14 @@
 /* tools/sim_common.c — shared helpers of torsion-sim: the engine error
  * handler, model loading with flag overrides, array shape checks, per-thread mjData, and the
  * growable column tables that `contacts` and `efc` stack over states. */
+#include <ftw.h>
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_read.h"
 #include "sim.h"
 
 /* engine errors seen (the engine reports through mju_user_error, then unwinds to the
@@ -158,6 +161,83 @@ static int apply_options(mjModel* m, const char* list) {
   return 0;
 }
 
+/* add the file at path to vfs as name; 0, or 2 (repeated) / -1 (unreadable) */
+static int add_file(mjVFS* vfs, const char* name, const char* path) {
+  size_t n = 0;
+  char* buf = host_read_file(path, &n);
+  int rc = buf && n <= INT_MAX ? mj_addBufferVFS(vfs, name, buf, (int)n) : -1;
+  free(buf);
+  return rc;
+}
+
+/* the VFS and the directory being added by --vfs-dir (nftw passes no user pointer) */
+static mjVFS* walk_vfs;
+static size_t walk_prefix;
+static int walk_rc;
+
+/* nftw callback: add one regular file under its path relative to the directory */
+static int add_walked(const char* path, const struct stat* st, int flag, struct FTW* ftw) {
+  (void)st;
+  (void)ftw;
+  if (flag == FTW_F && path[walk_prefix] == '/') {
+    walk_rc = add_file(walk_vfs, path + walk_prefix + 1, path);
+    if (walk_rc) {
+      sim_fail("--vfs-dir: %s: %s", path, walk_rc == 2 ? "repeated name" : "cannot read");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* put the --vfs files (each NAME=PATH read whole) and the --vfs-dir tree into vfs; 0, or -1
+ * after printing why */
+static int fill_vfs(mjVFS* vfs, const simArgs* args) {
+  if (args->vfs_dir) {
+    walk_vfs = vfs;
+    walk_prefix = strlen(args->vfs_dir);
+    while (walk_prefix > 1 && args->vfs_dir[walk_prefix - 1] == '/') walk_prefix--;
+    walk_rc = 0;
+    if (nftw(args->vfs_dir, add_walked, 16, FTW_PHYS) || walk_rc) {
+      if (!walk_rc) {
+        sim_fail("--vfs-dir: cannot read '%s'", args->vfs_dir);
+      }
+      return -1;
+    }
+  }
+  for (int i = 0; i < args->nvfs; i++) {
+    const char* eq = strchr(args->vfs[i], '=');
+    char name[1024];
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - args->vfs[i]), args->vfs[i]);
+    int rc = add_file(vfs, name, eq + 1);
+    if (rc) {
+      sim_fail("--vfs %s: %s", args->vfs[i], rc == 2 ? "repeated name" : "cannot read the file");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* compile: mj_loadXML, or tn_loadXMLWith when a VFS, a root or a byte limit is given */
+static mjModel* load_model(const simArgs* args, char* err, int errsz) {
+  if (!args->nvfs && !args->vfs_dir && !args->vfs_only && !args->root && !args->max_bytes) {
+    return mj_loadXML(args->model, NULL, err, errsz);
+  }
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  mjModel* m = NULL;
+  if (!fill_vfs(&vfs, args)) {
+    tnLoadOptions opt;
+    tn_defaultLoadOptions(&opt);
+    opt.vfs = &vfs;
+    opt.vfs_only = args->vfs_only;
+    opt.root = args->root;
+    opt.max_bytes = args->max_bytes;
+    m = tn_loadXMLWith(args->model, &opt, err, errsz);
+  }
+  mj_deleteVFS(&vfs);
+  return m;
+}
+
 /* load the model and apply command-line overrides */
 mjModel* sim_load(const simArgs* args) {
   mju_user_error = on_engine_error;
@@ -187,7 +267,7 @@ mjModel* sim_load(const simArgs* args) {
 
   // compile
   char err[1024] = "";
-  mjModel* m = mj_loadXML(args->model, NULL, err, sizeof(err));
+  mjModel* m = load_model(args, err, sizeof(err));
   if (!m) {
     sim_fail("%s", err[0] ? err : "model failed to load");
     return NULL;
@@ -330,7 +410,8 @@ int sim_table_write(const simTable* t, const char* prefix) {
     char path[1024], err[512];
     snprintf(path, sizeof(path), "%s_%s.npy", prefix, t->name[i]);
     size_t shape[2] = {t->n, (size_t)t->width[i]};
-    if (npy_write(path, t->col[i] ? t->col[i] : &empty, t->ndim[i], shape, err, sizeof(err))) {
+    const double* col = t->col[i] ? t->col[i] : &empty;
+    if (npy_write(path, col, NPY_F64, t->ndim[i], shape, err, sizeof(err))) {
       return sim_fail("%s", err);
     }
   }

@@ -41,6 +41,12 @@ static const char* usage =
     "                      impratio, timestep, o_margin\n"
     "  --spec SPEC         state layout of --state and outputs: fullphysics (default),\n"
     "                      integration (adds warmstart and user inputs), physics, or a mask\n"
+    "  --vfs NAME=PATH     put the file PATH into an mjVFS as NAME (repeatable); the model\n"
+    "                      name and every file it references are looked up there first\n"
+    "  --vfs-dir DIR       put every file under DIR into the VFS, named by its path in DIR\n"
+    "  --vfs-only          read no file outside the VFS\n"
+    "  --root DIR          read files only under DIR (symlinks and '..' resolved)\n"
+    "  --max-bytes N       limit on the bytes of all files one load reads\n"
     "states are [B, nstate] in the --spec layout; arrays are float64 .npy\n";
 
 /* parse an integer option value */
@@ -85,6 +91,10 @@ static int parse_args(int argc, char** argv, simArgs* a) {
       a->profile = 1;
       continue;
     }
+    if (!strcmp(k, "--vfs-only")) {
+      a->vfs_only = 1;
+      continue;
+    }
     if (k[0] != '-') {
       if (a->model) {
         return sim_fail("unexpected argument '%s'", k);
@@ -108,7 +118,22 @@ static int parse_args(int argc, char** argv, simArgs* a) {
     else if (!strcmp(k, "--enable")) a->enable = v;
     else if (!strcmp(k, "--integrator")) a->integrator = v;
     else if (!strcmp(k, "--option")) a->option = v;
-    else if (!strcmp(k, "--spec")) {
+    else if (!strcmp(k, "--root"))
+      a->root = v;
+    else if (!strcmp(k, "--vfs-dir"))
+      a->vfs_dir = v;
+    else if (!strcmp(k, "--vfs")) {
+      if (a->nvfs == 64 || !strchr(v, '=')) {
+        return sim_fail("--vfs takes NAME=PATH (at most 64 times), got '%s'", v);
+      }
+      a->vfs[a->nvfs++] = v;
+    } else if (!strcmp(k, "--max-bytes")) {
+      char* end;
+      a->max_bytes = strtoll(v, &end, 10);
+      if (*v == '\0' || *end != '\0' || a->max_bytes <= 0) {
+        return sim_fail("--max-bytes must be a positive integer, got '%s'", v);
+      }
+    } else if (!strcmp(k, "--spec")) {
       if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
       else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
       else if (!strcmp(v, "physics")) a->spec = mjSTATE_PHYSICS;
@@ -116,8 +141,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
         return sim_fail("--spec must be fullphysics, integration, physics or a valid mjtState "
                         "bitmask, got '%s'", v);
       }
-    }
-    else if (!strcmp(k, "--nstep")) {
+    } else if (!strcmp(k, "--nstep")) {
       if (parse_int(v, &a->nstep) || a->nstep < 0) {
         return sim_fail("--nstep must be a non-negative integer, got '%s'", v);
       }

@@ -88,8 +88,9 @@ def test_state_wrong_width(tmp_path, good):
 
 
 def test_state_wrong_dtype(tmp_path, good):
+    # integers are refused; float32 is read and widened (tests/integration/test_npy_files.py)
     _, states, _ = good
-    _expect_failure(["forward", MODEL, "--state", _npy(tmp_path, "s", states, "<f4"),
+    _expect_failure(["forward", MODEL, "--state", _npy(tmp_path, "s", states, "<i8"),
                      "--out", tmp_path / "out.npy"], tmp_path)
 
 

@@ -27,7 +27,7 @@ def test_unix_socket_is_private():
 
 def test_tcp_requires_the_token_when_configured(tmp_path):
     token = tmp_path / "token"
-    token.write_text("s3cret-token\n")
+    token.write_text("s3cret-token-0123456789\n")
     port = free_port()
     d = Daemon("--token-file", str(token), tcp_port=port)
     try:
@@ -45,7 +45,7 @@ def test_tcp_requires_the_token_when_configured(tmp_path):
         c.close()
         # right token
         with tdclient.Client(("127.0.0.1", port)) as c:
-            c.hello("s3cret-token")
+            c.hello("s3cret-token-0123456789")
             h = c.load(xml=open(PENDULUM).read()).model
             assert c.rollout(h, np.zeros((2, 9)), 5)[0].shape == (2, 5, 9)
         # the Unix socket needs no token
@@ -104,10 +104,15 @@ def test_model_root_confines_paths(tmp_path):
             r = c.load(path="sub/p.xml")
             assert r.info.nq == 4
             assert c.load(path="sub/p.xml").cached
-            for bad in ("../secret.xml", "/etc/passwd", "link.xml", "inc.xml", "nope.xml"):
+            for bad in ("../secret.xml", "/etc/passwd", "link.xml", "nope.xml"):
                 with pytest.raises(ServerError) as e:
                     c.load(path=bad)
                 assert e.value.code == code("ERROR_PATH_FORBIDDEN"), bad
+            # a file the model references outside the root: the engine refuses it
+            with pytest.raises(ServerError) as e:
+                c.load(path="inc.xml")
+            assert e.value.code == code("ERROR_MODEL_LOAD_FAILED")
+            assert "under the load's root directory" in e.value.message
     finally:
         rc, log = d.stop()
     assert rc == 0, log

@@ -42,12 +42,13 @@ def setup():
     state = np.zeros(mujoco.mj_stateSize(m, FULL))
     mujoco.mj_getState(m, d, state, FULL)
     daemon = Daemon(workers=2)
-    with daemon.client() as c:
-        small = c.load(xml=text).model
-        # finite differences refuse RK4, Gymnasium's integrator: a copy with Euler for them
-        euler = c.load(xml=text.replace('integrator="RK4"', 'integrator="Euler"')).model
-        pend = c.load(xml=open(PENDULUM).read()).model
+    holder = daemon.client()  # holds the models (a model lives while a connection holds it)
+    small = holder.load(xml=text).model
+    # finite differences refuse RK4, Gymnasium's integrator: a copy with Euler for them
+    euler = holder.load(xml=text.replace('integrator="RK4"', 'integrator="Euler"')).model
+    pend = holder.load(xml=open(PENDULUM).read()).model
     yield daemon, (small, euler), pend, np.stack([state, state, state]), m
+    holder.close()
     assert daemon.alive(), "torsiond died:\n" + daemon.read_log()[-4000:]
     rc, log = daemon.stop()
     assert rc == 0, log[-4000:]

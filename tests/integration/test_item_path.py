@@ -53,9 +53,10 @@ def _sim(cmd, state, ctrl, tmpdir, threads, nstep=N):
 def served():
     """A daemon with the arm loaded."""
     daemon = Daemon(workers=2)
-    with daemon.client() as c:
-        handle = c.load(xml=open(ARM).read()).model
+    holder = daemon.client()  # holds the model (a model lives while a connection holds it)
+    handle = holder.load(xml=open(ARM).read()).model
     yield daemon, handle
+    holder.close()
     assert daemon.alive(), "torsiond died:\n" + daemon.read_log()[-4000:]
     rc, log = daemon.stop()
     assert rc == 0, log[-4000:]

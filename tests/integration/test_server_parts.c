@@ -48,31 +48,6 @@ static void test_sha256_vectors(void** state) {
   assert_string_equal(out, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
 }
 
-/* number of file references, or -1 */
-static int refs(const char* xml) {
-  char why[256];
-  return td_scan_file_refs(xml, strlen(xml), NULL, NULL, why, sizeof(why));
-}
-
-/* which MJCF file references are accepted */
-static void test_file_reference_rules(void** state) {
-  (void)state;
-  assert_int_equal(refs("<mujoco><worldbody/></mujoco>"), 0);
-  assert_int_equal(refs("<mujoco><include file='a/b.xml'/><mesh file=\"m.stl\"/></mujoco>"), 2);
-  assert_int_equal(refs("<mujoco><compiler meshdir='meshes'/></mujoco>"), 1);
-  assert_int_equal(refs("<mujoco><!-- <include file='/etc/passwd'/> --></mujoco>"), 0);
-  assert_int_equal(refs("<mujoco><include file='/etc/passwd'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><include file='../x.xml'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><include file='a/../../x.xml'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><include file='~/x.xml'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><include file='a\\..\\x.xml'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><include file='&#46;&#46;/x'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><compiler texturedir='/tmp'/></mujoco>"), -1);
-  assert_int_equal(refs("<mujoco><texture fileright='../r.png'/></mujoco>"), -1);
-  assert_int_equal(refs("<!DOCTYPE m [<!ENTITY e SYSTEM '/etc/passwd'>]><mujoco/>"), -1);
-  assert_int_equal(refs("<mujoco><geom name='a..b' size='1'/></mujoco>"), 0);
-}
-
 /* asset names */
 static void test_asset_names(void** state) {
   (void)state;
@@ -107,24 +82,6 @@ static void test_model_root(void** state) {
   snprintf(path, sizeof(path), "%s/in.xml", root);
   unlink(path);
   rmdir(root);
-}
-
-/* staging writes the blobs in a private directory and removes them all */
-static void test_stage_blobs(void** state) {
-  (void)state;
-  char dir[1024], why[512], path[1200];
-  tdBlob blobs[2] = {{"a.xml", "<mujoco/>", 9}, {"sub/b.bin", "\0\1\2", 3}};
-  assert_int_equal(td_stage_blobs("/tmp", blobs, 2, dir, sizeof(dir), why, sizeof(why)), 0);
-  struct stat st;
-  assert_int_equal(stat(dir, &st), 0);
-  assert_int_equal(st.st_mode & 0777, 0700);
-  snprintf(path, sizeof(path), "%s/sub/b.bin", dir);
-  assert_int_equal(stat(path, &st), 0);
-  assert_int_equal(st.st_size, 3);
-  td_unstage_blobs(dir);
-  assert_int_not_equal(stat(dir, &st), 0);
-  tdBlob dup[2] = {{"a.xml", "x", 1}, {"a.xml", "y", 1}};
-  assert_int_equal(td_stage_blobs("/tmp", dup, 2, dir, sizeof(dir), why, sizeof(why)), -1);
 }
 
 /* histogram quantiles are ordered and bounded by the maximum */
@@ -183,6 +140,29 @@ static void test_secret_equal(void** state) {
 }
 
 /* defaults, flags in both spellings, byte suffixes and errors */
+/* raw tokens: full length, lengths must match, embedded NULs are wrong */
+static void test_secret_equal_n(void** state) {
+  (void)state;
+  const char* secret = "0123456789abcdef";
+  assert_true(td_secret_equal_n((const uint8_t*)"0123456789abcdef", 16, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"0123456789abcdef\0junk", 21, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"0123456789abcde", 15, secret));
+  assert_false(td_secret_equal_n((const uint8_t*)"", 0, ""));
+}
+
+/* error messages become valid UTF-8 */
+static void test_utf8_sanitize(void** state) {
+  (void)state;
+  char out[64];
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "plain \xc3\xa9"), "plain \xc3\xa9");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "a\xff\xc3("),
+                      "a\xef\xbf\xbd\xef\xbf\xbd(");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "\xe2\x82"), "\xef\xbf\xbd\xef\xbf\xbd");
+  assert_string_equal(td_utf8_sanitize(out, sizeof(out), "\xed\xa0\x80"),
+                      "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+  assert_string_equal(td_utf8_sanitize(out, 4, "abcdef"), "abc");
+}
+
 static void test_config_flags(void** state) {
   (void)state;
   tdConfig cfg;
@@ -207,11 +187,11 @@ static void test_config_flags(void** state) {
 /* the test list */
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_sha256_vectors), cmocka_unit_test(test_file_reference_rules),
-      cmocka_unit_test(test_asset_names),    cmocka_unit_test(test_model_root),
-      cmocka_unit_test(test_stage_blobs),    cmocka_unit_test(test_histogram),
+      cmocka_unit_test(test_sha256_vectors), cmocka_unit_test(test_asset_names),
+      cmocka_unit_test(test_model_root),     cmocka_unit_test(test_histogram),
       cmocka_unit_test(test_check_array),    cmocka_unit_test(test_secret_equal),
-      cmocka_unit_test(test_config_flags),
+      cmocka_unit_test(test_config_flags),   cmocka_unit_test(test_secret_equal_n),
+      cmocka_unit_test(test_utf8_sanitize),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

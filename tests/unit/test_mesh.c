@@ -322,7 +322,7 @@ static int parse_numbers(const char* text, mjtNum* out, int max) {
 static int load_case(const mesh_case* c, tnMesh* mesh, char* err, int errsz) {
   char path[1200];
   if (c->file) {
-    return tn__meshLoadFile(mesh, c->name, mesh_path(c->file, path, sizeof(path)),
+    return tn__meshLoadFile(NULL, mesh, c->name, mesh_path(c->file, path, sizeof(path)),
                             TN_MESH_FORMAT_AUTO, err, errsz);
   }
   mjtNum v[300], f[300];
@@ -350,8 +350,8 @@ static void load_default(tnMesh* mesh, const char* file) {
   char path[1200], err[512];
   tnMeshOptions opt;
   tn__meshDefaultOptions(&opt);
-  if (tn__meshLoadFile(mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO, err,
-                       sizeof(err)) ||
+  if (tn__meshLoadFile(NULL, mesh, file, mesh_path(file, path, sizeof(path)), TN_MESH_FORMAT_AUTO,
+                       err, sizeof(err)) ||
       tn__meshProcess(mesh, &opt, err, sizeof(err))) {
     fail_msg("%s", err);
   }
@@ -469,7 +469,7 @@ static void test_obj_polygons(void** state) {
   (void)state;
   tnMesh m;
   char path[1200], err[512];
-  assert_int_equal(tn__meshLoadFile(&m, "prism6", mesh_path("prism6.obj", path, sizeof(path)),
+  assert_int_equal(tn__meshLoadFile(NULL, &m, "prism6", mesh_path("prism6.obj", path, sizeof(path)),
                                     TN_MESH_FORMAT_AUTO, err, sizeof(err)),
                    0);
   // MuJoCo 3.14, mesh_face of prism6.obj: the bottom cap (5 4 3 2 1 0) and the top cap
@@ -533,7 +533,7 @@ static void test_bad_files(void** state) {
   for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
     tnMesh m;
     char path[1200], err[512];
-    int res = tn__meshLoadFile(&m, "asset7", mesh_path(files[i][0], path, sizeof(path)),
+    int res = tn__meshLoadFile(NULL, &m, "asset7", mesh_path(files[i][0], path, sizeof(path)),
                                TN_MESH_FORMAT_AUTO, err, sizeof(err));
     expect_error(res, err, "mesh 'asset7'", files[i][0]);
     expect_error(res, err, files[i][1], NULL);
@@ -549,7 +549,7 @@ static void test_bad_files(void** state) {
 
   // coplanar vertices: loads, but no hull (MuJoCo: "has coplanar vertices")
   tn__meshDefaultOptions(&opt);
-  assert_int_equal(tn__meshLoadFile(&m, "flat", mesh_path("bad_flat.obj", path, sizeof(path)),
+  assert_int_equal(tn__meshLoadFile(NULL, &m, "flat", mesh_path("bad_flat.obj", path, sizeof(path)),
                                     TN_MESH_FORMAT_AUTO, err, sizeof(err)),
                    0);
   expect_error(tn__meshProcess(&m, &opt, err, sizeof(err)), err, "mesh 'flat'", "bad_flat.obj");

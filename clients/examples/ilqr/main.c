@@ -16,7 +16,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../cli/npy.h"
+#include "npy.h"
 #include "ilqr.h"
 
 /* command-line options */
@@ -216,9 +216,9 @@ static void work_init(const ilqrTask* task, const ilqrDims* dm, const ilqrSettin
 
 /* initial controls from an .npy file [N, nu] (per physics step): the first of each stage */
 static int load_controls(const char* path, const ilqrDims* dm, ilqrWork* w) {
-  npyData a;
+  npyArray a;
   char err[256];
-  if (npy_load(path, &a, err, sizeof(err))) {
+  if (npy_read(path, &a, err, sizeof(err))) {
     fprintf(stderr, "ilqr: %s: %s\n", path, err);
     return -1;
   }
@@ -230,7 +230,7 @@ static int load_controls(const char* path, const ilqrDims* dm, ilqrWork* w) {
   if (!ok) {
     fprintf(stderr, "ilqr: %s: want [%d, %d] controls\n", path, dm->N, dm->nu);
   }
-  npy_release(&a);
+  npy_free(&a);
   return ok ? 0 : -1;
 }
 
@@ -254,10 +254,10 @@ static int save_outputs(const ilqrOpts* o, const ilqrDims* dm, const ilqrWork* w
            sizeof(double) * dm->nu);
   }
   if (!rc && o->out_ctrl) {
-    rc = npy_save(o->out_ctrl, Uf, 0, 2, su, err, sizeof(err));
+    rc = npy_write(o->out_ctrl, Uf, NPY_F64, 2, su, err, sizeof(err));
   }
   if (!rc && o->out_states) {
-    rc = npy_save(o->out_states, w->Xf, 0, 2, sx, err, sizeof(err));
+    rc = npy_write(o->out_states, w->Xf, NPY_F64, 2, sx, err, sizeof(err));
   }
   if (rc) {
     fprintf(stderr, "ilqr: cannot write the outputs %s\n", err);

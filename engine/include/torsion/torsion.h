@@ -72,13 +72,61 @@ void mj_warning(mjData* d, int warning, int info);
  * Loading and lifetime
  * ------------------------------------------------------------------------------------- */
 
-/* Virtual file system: named in-memory files that asset references resolve against. */
+/* Virtual file system (MuJoCo 3.14's API): named in-memory files that the MJCF reader and
+ * the asset loaders consult before the filesystem. A reference finds the file whose name
+ * equals the path the loader built (model directory, meshdir/assetdir and the attribute
+ * joined), else the first file added whose base name equals the reference's base name,
+ * ignoring case. Start one with mj_defaultVFS and free it with mj_deleteVFS. */
 typedef struct mjVFS_ mjVFS;
+struct mjVFS_ {
+  void* impl_; /* the files (internal) */
+};
+
+/* Initialize an empty VFS; mj_deleteVFS must be called to free it. */
+void mj_defaultVFS(mjVFS* vfs);
+
+/* Add the file directory/filename from disk under its lower-case base name; return 0:
+ * success, 2: repeated name, -1: failed to load (missing, not a regular file, ...). */
+int mj_addFileVFS(mjVFS* vfs, const char* directory, const char* filename);
+
+/* Add a copy of a buffer under `name`; return 0: success, 2: repeated name, -1: failed to
+ * load (negative size, out of memory). */
+int mj_addBufferVFS(mjVFS* vfs, const char* name, const void* buffer, int nbuffer);
+
+/* Delete a file (by its name, else by its lower-case base name); return 0: success, -1: not
+ * found in VFS. */
+int mj_deleteFileVFS(mjVFS* vfs, const char* filename);
+
+/* Delete all files from the VFS and free its internal memory. */
+void mj_deleteVFS(mjVFS* vfs);
+
+/* How tn_loadXMLWith may read files. Zero-initialized (or tn_defaultLoadOptions): no VFS,
+ * the whole filesystem, no byte limit, as mj_loadXML(filename, NULL, ...). */
+typedef struct tnLoadOptions_ {
+  const mjVFS* vfs;    /* files looked up here first (the model file included); NULL: none */
+  int vfs_only;        /* 1: never open a file outside the VFS; a reference to anything else
+                          fails the load naming element, attribute and file */
+  const char* root;    /* when set: files are read from disk only under this directory (paths
+                          resolved with realpath: symlinks and '..' may not leave it) */
+  long long max_bytes; /* when > 0: the most bytes read over all files of the load */
+} tnLoadOptions;
+
+/* Zero options: see tnLoadOptions. */
+void tn_defaultLoadOptions(tnLoadOptions* opt);
 
 /* Parse and compile an MJCF file. On failure returns NULL and writes a message naming file,
  * line, element and attribute into `error` (if not NULL, at most error_sz bytes).
- * `vfs` may be NULL (files are read from disk relative to the model's directory). */
+ * Every file (the model file, includes, meshes, height fields, skins) is looked up in `vfs`
+ * first, then on disk relative to the model's directory; `vfs` may be NULL. */
 mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz);
+
+/* Parse and compile an MJCF file under `opt` (NULL: as mj_loadXML with no VFS). The file
+ * itself is looked up in the VFS first, so a host holding MJCF text in memory adds it to the
+ * VFS under a name and loads that name (MuJoCo's from_xml_string does the same); the model's
+ * directory is the name's directory part. A refused file fails the load with a message
+ * naming file, line, element and attribute; under `root` the message is the same whether a
+ * file outside the root exists or not, and nothing outside is opened. */
+mjModel* tn_loadXMLWith(const char* filename, const tnLoadOptions* opt, char* error, int error_sz);
 
 /* Parse and compile MJCF text held in memory. Includes resolve relative to `dir` when
  * given, or not at all when `dir` is NULL. Returns NULL with a message on failure. */

@@ -3,14 +3,14 @@
 #include <string.h>
 
 #include "compiler/asset_load.h"
-#include "util/file_read.h"
 
 /* largest asset file accepted (bytes) */
 #define TN_ASSET_MAXFILE (1LL << 31)
 
 /* read a whole asset file (at most TN_ASSET_MAXFILE bytes) */
-int tn__assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz) {
-  return tn__readFile(path, TN_ASSET_MAXFILE, data, size, why, whysz);
+int tn__assetReadFile(tnFiles* files, const char* path, unsigned char** data, size_t* size,
+                      char* why, int whysz) {
+  return tn__filesRead(files, path, TN_ASSET_MAXFILE, data, size, why, whysz);
 }
 
 /* case-insensitive suffix test */

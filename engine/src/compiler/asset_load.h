@@ -9,8 +9,12 @@
 
 #include <stddef.h>
 
-/* the whole file in a malloc'ed buffer */
-int tn__assetReadFile(const char* path, unsigned char** data, size_t* size, char* why, int whysz);
+#include "util/file_source.h"
+
+/* the whole file in a malloc'ed buffer, read under the load's rules (`files`: VFS first, then
+ * the disk where allowed; NULL: anywhere on disk) */
+int tn__assetReadFile(tnFiles* files, const char* path, unsigned char** data, size_t* size,
+                      char* why, int whysz);
 
 /* true when `path` ends with `ext` (".png"), ignoring case */
 int tn__assetHasExtension(const char* path, const char* ext);
@@ -20,8 +24,8 @@ int tn__assetHasExtension(const char* path, const char* ext);
  * then nrow*ncol float32 values, row by row). PNG samples are the red (or gray) channel at
  * 8 bits, rows flipped so that the image's bottom row comes first, as MuJoCo reads them;
  * binary rows are kept in file order. Values are not normalized. */
-int tn__hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol, float** data,
-                   char* why, int whysz);
+int tn__hfieldLoad(tnFiles* files, const char* path, const char* content_type, int* nrow, int* ncol,
+                   float** data, char* why, int whysz);
 
 /* one bone of a skin file */
 typedef struct tnSkinBoneData_ {
@@ -46,7 +50,7 @@ typedef struct tnSkinData_ {
  * (3 each), texture coordinates (2 each); int32 faces (3 each); then per bone a 40-byte body
  * name, float32 bindpos[3], bindquat[4], int32 vertex count, int32 vertex ids and float32
  * weights. The file must hold exactly that many bytes. */
-int tn__skinLoad(const char* path, tnSkinData* out, char* why, int whysz);
+int tn__skinLoad(tnFiles* files, const char* path, tnSkinData* out, char* why, int whysz);
 
 /* free the arrays of a loaded (or partly loaded) skin file and zero it */
 void tn__skinDataFree(tnSkinData* skin);

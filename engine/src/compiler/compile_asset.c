@@ -55,7 +55,8 @@ int tn__compileHFieldFiles(tnCompiler* c) {
     char why[300] = "";
     float* data = NULL;
     int nrow = 0, ncol = 0;
-    if (!tn__hfieldLoad(h->path, h->content_type, &nrow, &ncol, &data, why, sizeof(why))) {
+    if (!tn__hfieldLoad(c->spec->files, h->path, h->content_type, &nrow, &ncol, &data, why,
+                        sizeof(why))) {
       return tn__compileFail(c, h->src, "file", "height field '%s', file '%s': %s",
                              h->name ? h->name : "", h->path, why);
     }

@@ -57,7 +57,10 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
       return tn__compileFail(c, sm->src, "content_type",
                              "unsupported content_type '%s' of mesh '%s'", sm->content_type, name);
     }
-    ok = tn__meshLoadFile(mesh, name, sm->path, format, why, sizeof(why)) == 0;
+    ok = tn__meshLoadFile(c->spec->files, mesh, name, sm->path, format, why, sizeof(why)) == 0;
+    if (!ok) {
+      return tn__compileFail(c, sm->src, "file", "%s", why[0] ? why : "cannot load the file");
+    }
   } else {
     ok = tn__meshFromLists(mesh, name, sm->vertex, sm->nvertex / 3, sm->face, sm->nface / 3, why,
                            sizeof(why)) == 0;

@@ -63,7 +63,7 @@ int tn__compileSkinFiles(tnCompiler* c) {
     }
     char why[300] = "";
     tnSkinData d;
-    if (!tn__skinLoad(sk->path, &d, why, sizeof(why))) {
+    if (!tn__skinLoad(c->spec->files, sk->path, &d, why, sizeof(why))) {
       return tn__compileFail(c, sk->src, "file", "skin '%s', file '%s': %s",
                              sk->name ? sk->name : "", sk->path, why);
     }

@@ -162,8 +162,8 @@ static int load_binary(const unsigned char* bytes, size_t size, int* nrow, int* 
 }
 
 /* a height field file, by content type or extension */
-int tn__hfieldLoad(const char* path, const char* content_type, int* nrow, int* ncol, float** data,
-                   char* why, int whysz) {
+int tn__hfieldLoad(tnFiles* files, const char* path, const char* content_type, int* nrow, int* ncol,
+                   float** data, char* why, int whysz) {
   int png;
   if (content_type && content_type[0]) {
     if (strcmp(content_type, "image/png") == 0) {
@@ -179,7 +179,7 @@ int tn__hfieldLoad(const char* path, const char* content_type, int* nrow, int* n
   }
   unsigned char* bytes = NULL;
   size_t size = 0;
-  if (!tn__assetReadFile(path, &bytes, &size, why, whysz)) {
+  if (!tn__assetReadFile(files, path, &bytes, &size, why, whysz)) {
     return 0;
   }
   int ok = png ? load_png(bytes, size, nrow, ncol, data, why, whysz)

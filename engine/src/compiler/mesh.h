@@ -23,6 +23,8 @@
 
 #include <torsion/torsion.h>
 
+#include "util/file_source.h"
+
 /* how mass and inertia are inferred from a mesh (same values as MuJoCo's mjtMeshInertia) */
 typedef enum tnMeshInertia_ {
   TN_MESH_INERTIA_CONVEX = 0, /* volume of the convex hull */
@@ -104,10 +106,11 @@ typedef struct tnMesh_ {
  * "model/vnd.mujoco.msh"); content_type wins when given. TN_MESH_FORMAT_AUTO if unknown. */
 tnMeshFormat tn__meshFormat(const char* filename, const char* content_type);
 
-/* Read a mesh file (format AUTO: from the extension). name is the asset name used in
- * messages. The mesh is zeroed first; on failure it holds nothing to free. */
-int tn__meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
-                     char* err, int errsz);
+/* Read a mesh file (format AUTO: from the extension) under the load's file rules (`files`,
+ * NULL: anywhere on disk). name is the asset name used in messages. The mesh is zeroed
+ * first; on failure it holds nothing to free. */
+int tn__meshLoadFile(tnFiles* files, tnMesh* mesh, const char* name, const char* path,
+                     tnMeshFormat format, char* err, int errsz);
 
 /* The same from a file's contents in memory; filename is used for messages and, with
  * format AUTO, for the extension. */

@@ -516,13 +516,13 @@ int tn__meshLoadBuffer(tnMesh* mesh, const char* name, const char* filename, con
 
 /* read the file, then parse it (read_file's buffer is already zero-terminated, but the
  * buffer entry point copies it anyway: simplicity over one copy) */
-int tn__meshLoadFile(tnMesh* mesh, const char* name, const char* path, tnMeshFormat format,
-                     char* err, int errsz) {
+int tn__meshLoadFile(tnFiles* files, tnMesh* mesh, const char* name, const char* path,
+                     tnMeshFormat format, char* err, int errsz) {
   unsigned char* data = NULL;
   size_t size = 0;
   char why[128];
   memset(mesh, 0, sizeof(*mesh));
-  if (!path || !tn__assetReadFile(path, &data, &size, why, sizeof(why))) {
+  if (!path || !tn__assetReadFile(files, path, &data, &size, why, sizeof(why))) {
     return tn__meshError(err, errsz, name, path ? path : "", "%s", path ? why : "no file name");
   }
   int r = tn__meshLoadBuffer(mesh, name, path, (const char*)data, size, format, err, errsz);

@@ -119,11 +119,11 @@ static int parse(const unsigned char* bytes, size_t size, tnSkinData* out, char*
 }
 
 /* load a skin file */
-int tn__skinLoad(const char* path, tnSkinData* out, char* why, int whysz) {
+int tn__skinLoad(tnFiles* files, const char* path, tnSkinData* out, char* why, int whysz) {
   memset(out, 0, sizeof(*out));
   unsigned char* bytes = NULL;
   size_t size = 0;
-  if (!tn__assetReadFile(path, &bytes, &size, why, whysz)) {
+  if (!tn__assetReadFile(files, path, &bytes, &size, why, whysz)) {
     return 0;
   }
   int ok = parse(bytes, size, out, why, whysz);

@@ -13,6 +13,7 @@
 
 #include "compiler/compile_helpers.h"
 #include "compiler/src_pos.h"
+#include "util/file_source.h"
 #include "util/pool.h"
 
 /* tri-state of limited/ctrllimited/... attributes */
@@ -494,6 +495,7 @@ typedef struct tnSpec_ {
   tnPool pool; /* strings and small arrays */
   const char* modelname;
   const char* filename; /* main file (for messages) */
+  tnFiles* files;       /* where asset files may be read (NULL: anywhere on disk) */
   tnCompilerSettings compiler;
   mjOption opt;
 

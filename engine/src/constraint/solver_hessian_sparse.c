@@ -543,10 +543,10 @@ static int apply_flips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) 
 }
 
 /* the factor after rows entered or left the quadratic state, by rank-one changes when few
- * did (as tn__newtonHessianUpdate for dense Jacobians); -1: rebuild instead */
+ * did (a rebuild costs about nv^3/6, each change about 2 nv^2); -1: rebuild instead */
 int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, nflip = tn__newtonCountFlips(m, d, ctx);
-  if (nflip < 0) {
+  if (nflip < 0 || 12 * nflip > nv) {
     return -1;
   }
 

@@ -124,51 +124,41 @@ static int chol_rank_one(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
     if (r2 < mjMINVAL) {
       return -1;
     }
-    mjtNum r = sqrt(r2), c = r / Lk[k], s = x[k] / Lk[k];
+    mjtNum r = sqrt(r2), c = r / Lk[k], cinv = 1 / c, s = x[k] / Lk[k];
     Lk[k] = r;
 
-    // the rest of column k, and x for the next columns
+    // the rest of column k (scaled by 1/c as a product, MuJoCo's rounding), and x for the
+    // next columns
     for (int i = k + 1; i < n; i++) {
       mjtNum* Li = L + (size_t)i * n;
-      Li[k] = (Li[k] + sign * s * x[i]) / c;
+      Li[k] = (Li[k] + sign * s * x[i]) * cinv;
       x[i] = c * x[i] - s * Li[k];
     }
   }
   return 0;
 }
 
-/* apply the rank-one changes of the rows whose quadratic membership became `entering`
- * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
-static int apply_flips(const mjModel* m, mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
+/* the rank-one change of the factor for row i, whose quadratic membership flipped: an
+ * update by sqrt(D_i) J_i when it entered, a downdate when it left; 0, or -1 on lost
+ * definiteness */
+static int flip_row(const mjModel* m, mjData* d, tnPrimal* ctx, int i, int entering, mjtNum* x) {
   int nv = m->nv;
-  for (int i = 0; i < d->nefc; i++) {
-    int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
-    int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
-    if (now == was || now != entering) {
-      continue;
-    }
-
-    // x = sqrt(D_i) J_i, from its first non-zero column
-    const mjtNum* row = d->efc_J + (size_t)i * nv;
-    mjtNum sd = sqrt(d->efc_D[i]);
-    int k0 = nv;
-    for (int k = 0; k < nv; k++) {
-      x[k] = sd * row[k];
-      if (x[k] != 0 && k < k0) {
-        k0 = k;
-      }
-    }
-    if (chol_rank_one(ctx->H, nv, x, k0, entering ? 1 : -1)) {
-      return -1;
+  const mjtNum* row = d->efc_J + (size_t)i * nv;
+  mjtNum sd = sqrt(d->efc_D[i]);
+  int k0 = nv;
+  for (int k = 0; k < nv; k++) {
+    x[k] = sd * row[k];
+    if (x[k] != 0 && k < k0) {
+      k0 = k;
     }
   }
-  return 0;
+  return chol_rank_one(ctx->H, nv, x, k0, entering ? 1 : -1);
 }
 
 /* rows that entered or left the quadratic state since the last factorization, or -1 when
- * the factor must be rebuilt instead (rank-deficient, a cone row, or too many changes: a
- * rebuild costs about nv^3/6, each change about 2 nv^2); shared by the dense and sparse
- * updates */
+ * the factor must be rebuilt instead (rank-deficient, or a cone row: its block of H depends
+ * on the point); the sparse update also rebuilds when many rows changed (a rebuild costs
+ * about nv^3/6, each change about 2 nv^2) */
 int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx) {
   int nv = m->nv, nflip = 0;
   if (ctx->Hrank < nv) {
@@ -181,20 +171,26 @@ int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx)
     nflip += (d->efc_state[i] == mjCNSTRSTATE_QUADRATIC) !=
              (ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC);
   }
-  return 12 * nflip > nv ? -1 : nflip;
+  return nflip;
 }
 
-/* the factor of H after state changes, by rank-one updates when few rows changed */
+/* the dense factor of H after state changes, as MuJoCo 3.14 keeps it: one rank-one update
+ * or downdate per flipped row, in row order, however many; -1: rebuild instead */
 int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nflip = tn__newtonCountFlips(m, d, ctx);
-  if (nflip < 0) {
-    return -1;
+  if (nflip <= 0) {
+    return nflip;
   }
-
-  // updates before downdates (the factor stays well conditioned in between)
   mj_markStack(d);
   mjtNum* x = mj_stackAllocNum(d, (size_t)m->nv);
-  int res = nflip ? apply_flips(m, d, ctx, 1, x) || apply_flips(m, d, ctx, 0, x) : 0;
+  int res = 0;
+  for (int i = 0; i < d->nefc && !res; i++) {
+    int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
+    int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
+    if (now != was) {
+      res = flip_row(m, d, ctx, i, now, x);
+    }
+  }
   mj_freeStack(d);
   return res ? -1 : 0;
 }

@@ -76,12 +76,13 @@ mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: rows that changed quadratic state since the last factorization, or -1 when the
- * factor must be rebuilt (rank-deficient, cone rows, too many changes) */
+ * factor must be rebuilt (rank-deficient, cone rows) */
 int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx);
 
 /* Newton, dense: bring the factor of H up to date after rows entered or left the quadratic
- * state (ctx->oldstate -> efc_state) by rank-one updates and downdates; 0 when done, -1
- * when H must be rebuilt instead (cones, clamped pivots, many changes, lost definiteness) */
+ * state (ctx->oldstate -> efc_state) by one rank-one update or downdate per row, in row
+ * order, as MuJoCo 3.14; 0 when done, -1 when H must be rebuilt instead (cones,
+ * rank-deficient factor, lost definiteness) */
 int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 /* Newton: Mgrad = H \ grad with the factored Hessian */
@@ -94,8 +95,8 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonSolveSparse(const tnPrimal* ctx);
 
-/* Newton, sparse: as tn__newtonHessianUpdate, rank-one changes of the sparse factor in its
- * pattern (which holds every row's fill); 0 when done, -1 when H must be rebuilt */
+/* Newton, sparse: rank-one changes of the sparse factor in its pattern (which holds every
+ * row's fill) when few rows changed; 0 when done, -1 when H must be rebuilt */
 int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 
 #endif /* TORSION_SOLVER_PRIMAL_H */

@@ -305,7 +305,7 @@ int tn__readModelAsset(tnReader* r, tnXmlNode* node) {
   snprintf(path, sizeof(path), "%s%s%s", file[0] == '/' || !dir[0] ? "" : dir,
            file[0] == '/' || !dir[0] ? "" : "/", file);
   char why[1024] = "";
-  tnXmlDoc* child = tn__xmlLoadFile(path, why, sizeof(why));
+  tnXmlDoc* child = tn__xmlLoadFile(path, r->doc ? r->doc->files : NULL, why, sizeof(why));
   if (child && !tn__xmlValidate(child->root, why, sizeof(why))) {
     tn__xmlFree(child);
     child = NULL;

@@ -200,11 +200,8 @@ static const char* join_path(tnReader* r, const char* dir, const char* name) {
  * against the directory of the included file */
 static const char* asset_path_fallback(tnReader* r, tnXmlNode* node, const char* primary,
                                        const char* file) {
-  FILE* f = primary ? fopen(primary, "rb") : NULL;
-  if (f || !primary || is_absolute(file) || !node->pos.file) {
-    if (f) {
-      fclose(f);
-    }
+  tnFiles* files = r->doc ? r->doc->files : NULL;
+  if (!primary || tn__filesHas(files, primary) || is_absolute(file) || !node->pos.file) {
     return primary;
   }
   const char* slash = strrchr(node->pos.file, '/');
@@ -219,12 +216,7 @@ static const char* asset_path_fallback(tnReader* r, tnXmlNode* node, const char*
     return NULL;
   }
   snprintf(local, n, "%.*s/%s", (int)(slash - node->pos.file), node->pos.file, file);
-  f = fopen(local, "rb");
-  if (!f) {
-    return primary;
-  }
-  fclose(f);
-  return local;
+  return tn__filesHas(files, local) ? local : primary;
 }
 
 /* a mesh file's path: meshdir (else assetdir), relative to the model's directory unless

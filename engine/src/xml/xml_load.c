@@ -1,4 +1,4 @@
-/* xml/xml_load.c — the public loaders: mj_loadXML and tn_loadXMLString.
+/* xml/xml_load.c — the public loaders: mj_loadXML, tn_loadXMLWith and tn_loadXMLString.
  *
  * Parse (xml_read.c), validate against the schema (xml_schema.c), read the sections into a
  * spec in MuJoCo's section order (settings and default classes before the objects that use
@@ -75,6 +75,7 @@ static mjModel* load_doc(tnXmlDoc* doc, char* error, int error_sz) {
   if (spec) {
     tnReader r = {spec, doc, error, error_sz};
     spec->filename = doc->root->pos.file;
+    spec->files = doc->files;
     if (read_sections(&r, doc->root) && tn__xmlCheckUsed(doc->root, error, error_sz)) {
       m = tn__compileSpec(spec, error, error_sz);
     }
@@ -97,24 +98,45 @@ static void errbuf_init(tnErrBuf* b, char* error, int error_sz) {
   b->err[0] = 0;
 }
 
-/* parse and compile an MJCF file */
-mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz) {
+/* parse and compile an MJCF file under the load's file rules */
+static mjModel* load_file(const char* filename, const tnLoadOptions* opt, const char* who,
+                          char* error, int error_sz) {
   tnErrBuf b;
   errbuf_init(&b, error, error_sz);
-  if (vfs) {
-    snprintf(b.err, (size_t)b.errsz, "mj_loadXML: virtual file systems are not implemented yet");
-    return NULL;
-  }
   if (!filename) {
-    snprintf(b.err, (size_t)b.errsz, "mj_loadXML: no file name given");
+    snprintf(b.err, (size_t)b.errsz, "%s: no file name given", who);
     return NULL;
   }
-  return load_doc(tn__xmlLoadFile(filename, b.err, b.errsz), b.err, b.errsz);
+  tnFiles files;
+  if (!tn__filesInit(&files, opt, b.err, b.errsz)) {
+    return NULL;
+  }
+  mjModel* m = load_doc(tn__xmlLoadFile(filename, &files, b.err, b.errsz), b.err, b.errsz);
+  tn__filesFree(&files);
+  return m;
+}
+
+/* parse and compile an MJCF file, VFS first */
+mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz) {
+  tnLoadOptions opt;
+  tn_defaultLoadOptions(&opt);
+  opt.vfs = vfs;
+  return load_file(filename, &opt, "mj_loadXML", error, error_sz);
+}
+
+/* zero options: no VFS, no root, no limit */
+void tn_defaultLoadOptions(tnLoadOptions* opt) {
+  memset(opt, 0, sizeof(*opt));
+}
+
+/* parse and compile an MJCF file under options */
+mjModel* tn_loadXMLWith(const char* filename, const tnLoadOptions* opt, char* error, int error_sz) {
+  return load_file(filename, opt, "tn_loadXMLWith", error, error_sz);
 }
 
 /* parse and compile MJCF text */
 mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int error_sz) {
   tnErrBuf b;
   errbuf_init(&b, error, error_sz);
-  return load_doc(tn__xmlLoadString(xml, dir, "<string>", b.err, b.errsz), b.err, b.errsz);
+  return load_doc(tn__xmlLoadString(xml, dir, "<string>", NULL, b.err, b.errsz), b.err, b.errsz);
 }

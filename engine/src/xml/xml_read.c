@@ -7,13 +7,14 @@
  * concurrent loads stay independent. <include file="..."/> elements are replaced by the
  * children of the included file's root element (<mujocoinclude> or <mujoco>); the file is
  * looked up in the main model's directory, then beside the including file; a file may be
- * included only once. */
+ * included only once. Every file is read through the load's tnFiles (VFS first, then the
+ * disk where the load may read). */
 #include <mxml.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/file_read.h"
+#include "util/file_source.h"
 #include "xml/xml_tree.h"
 
 /* largest accepted file (bytes) and include depth */
@@ -37,6 +38,7 @@ typedef struct tnReadCtx_ {
   char* err;
   int errsz;
   const char* dir;                         /* include directory, NULL: includes disabled */
+  tnFiles* files;                          /* where files may be read (NULL: anywhere) */
   const char* included[TN_XML_MAXINCLUDE]; /* every file included so far */
   int nincluded;
 } tnReadCtx;
@@ -58,12 +60,12 @@ static void read_error(tnReadCtx* ctx, const char* file, int line, const char* m
  * raw text: reading and scanning for start-tag lines
  * ------------------------------------------------------------------------------------- */
 
-/* read a whole MJCF file into a malloc'ed, NUL-terminated buffer (NULL with the reason in
- * why, of at most whysz bytes) */
-static char* read_file(const char* path, char* why, int whysz) {
+/* read a whole MJCF file (VFS first, under the load's rules) into a malloc'ed,
+ * NUL-terminated buffer (NULL with the reason in why, of at most whysz bytes) */
+static char* read_file(tnFiles* files, const char* path, char* why, int whysz) {
   unsigned char* data = NULL;
   size_t size = 0;
-  if (!tn__readFile(path, TN_XML_MAXFILE, &data, &size, why, whysz)) {
+  if (!tn__filesRead(files, path, TN_XML_MAXFILE, &data, &size, why, whysz)) {
     return NULL;
   }
   if (strlen((char*)data) != size) {
@@ -226,9 +228,10 @@ static char* include_path_local(tnReadCtx* ctx, const char* includer, const char
   return path;
 }
 
-/* the canonical form of a path (realpath when the file exists), in the pool */
+/* the canonical form of a path (realpath when the file is read from disk and exists), in
+ * the pool; VFS names and refused paths stay as written */
 static const char* canonical_path(tnReadCtx* ctx, const char* path) {
-  char* real = realpath(path, NULL);
+  char* real = tn__filesOnDisk(ctx->files, path) ? realpath(path, NULL) : NULL;
   const char* res = real ? tn__poolStrdup(&ctx->doc->pool, real) : NULL;
   free(real);
   return res ? res : path;
@@ -317,13 +320,9 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
     read_error(ctx, inc->pos.file, inc->pos.line, "out of memory", NULL);
     return 0;
   }
-  FILE* probe = fopen(path, "rb");
-  if (probe) {
-    fclose(probe);
-  } else {
+  if (!tn__filesHas(ctx->files, path)) {
     char* local = include_path_local(ctx, inc->pos.file, file);
-    if (local && (probe = fopen(local, "rb")) != NULL) {
-      fclose(probe);
+    if (local && tn__filesHas(ctx->files, local)) {
       path = local;
     }
   }
@@ -346,7 +345,7 @@ static int do_include(tnReadCtx* ctx, tnParsed* ps, tnXmlNode* inc, tnXmlNode* d
 
   // read and parse the included file
   char why[200];
-  char* text = read_file(path, why, sizeof(why));
+  char* text = read_file(ctx->files, path, why, sizeof(why));
   if (!text) {
     char msg[256];
     snprintf(msg, sizeof(msg), "element 'include': attribute 'file': %s: ", why);
@@ -548,8 +547,9 @@ static tnXmlDoc* new_doc(void) {
  * ------------------------------------------------------------------------------------- */
 
 /* parse a file */
-tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz) {
+tnXmlDoc* tn__xmlLoadFile(const char* path, tnFiles* files, char* err, int errsz) {
   tnReadCtx ctx = {0};
+  ctx.files = files;
   ctx.err = err;
   ctx.errsz = errsz;
   ctx.doc = new_doc();
@@ -574,11 +574,12 @@ tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz) {
   }
   ctx.dir = dir;
   ctx.doc->dir = dir;
+  ctx.doc->files = files;
   ctx.included[ctx.nincluded++] = canonical_path(&ctx, file);
 
   // read and build
   char why[200];
-  char* text = read_file(path, why, sizeof(why));
+  char* text = read_file(files, path, why, sizeof(why));
   if (!text) {
     read_error(&ctx, path, 0, why, NULL);
     tn__xmlFree(ctx.doc);
@@ -593,9 +594,10 @@ tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz) {
 }
 
 /* parse text held in memory */
-tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, char* err,
-                            int errsz) {
+tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, tnFiles* files,
+                            char* err, int errsz) {
   tnReadCtx ctx = {0};
+  ctx.files = files;
   ctx.err = err;
   ctx.errsz = errsz;
   ctx.doc = new_doc();
@@ -607,6 +609,7 @@ tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label
   }
   ctx.dir = dir ? tn__poolStrdup(&ctx.doc->pool, dir) : NULL;
   ctx.doc->dir = ctx.dir ? ctx.dir : "";
+  ctx.doc->files = files;
   char* file = tn__poolStrdup(&ctx.doc->pool, name);
   if (!file || (dir && !ctx.dir)) {
     read_error(&ctx, name, 0, "out of memory", NULL);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "compiler/src_pos.h"
+#include "util/file_source.h"
 #include "util/pool.h"
 
 /* one attribute: name="value" */
@@ -35,15 +36,17 @@ typedef struct tnXmlDoc_ {
   tnPool pool;
   tnXmlNode* root;
   const char* dir; /* directory of the main file ("" when none), for assets and includes */
+  tnFiles* files;  /* where the load may read files (NULL: anywhere on disk) */
 } tnXmlDoc;
 
-/* Parse a file (includes resolved relative to its directory). NULL with a message. */
-tnXmlDoc* tn__xmlLoadFile(const char* path, char* err, int errsz);
+/* Parse a file (includes resolved relative to its directory), reading every file through
+ * `files` (NULL: anywhere on disk). NULL with a message. */
+tnXmlDoc* tn__xmlLoadFile(const char* path, tnFiles* files, char* err, int errsz);
 
 /* Parse text held in memory; `label` names it in messages; includes resolve relative to
  * `dir`, or are an error when dir is NULL. NULL with a message. */
-tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, char* err,
-                            int errsz);
+tnXmlDoc* tn__xmlLoadString(const char* text, const char* dir, const char* label, tnFiles* files,
+                            char* err, int errsz);
 
 /* free a document (NULL allowed) */
 void tn__xmlFree(tnXmlDoc* doc);

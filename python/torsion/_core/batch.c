@@ -1,0 +1,370 @@
+/* _core/batch.c — Batch: n environments (one mjData each) of one model, stepped, reset and
+ * read in C loops over OpenMP threads with the GIL released; the engine side of
+ * torsion.batch.SimBatch. Every environment's work runs under its own tn_run, so an engine
+ * error in one environment resets that environment and is raised as torsion.FatalError
+ * after the loop, without touching the others. */
+#include <omp.h>
+#include <string.h>
+
+#include "core.h"
+
+/* the batch */
+typedef struct tnpyBatch_ {
+  PyObject_HEAD tnpyModel* model;
+  int n;
+  int nthread;
+  mjData** datas;
+} tnpyBatch;
+
+/* the first failure of a loop */
+typedef struct failure_ {
+  int env;
+  char error[512];
+} failure;
+
+/* one environment's work inside a loop */
+typedef struct envWork_ {
+  const mjModel* m;
+  mjData* d;
+  int nstep;
+  const mjtNum* ctrl;
+  const mjtNum* qpos;
+  const mjtNum* qvel;
+  int reset;
+  int rne_post; /* after the steps: mj_rnePostConstraint */
+} envWork;
+
+/* reset and/or step one environment */
+static void env_run(void* p) {
+  envWork* w = p;
+  const mjModel* m = w->m;
+  mjData* d = w->d;
+  if (w->reset) {
+    mj_resetData(m, d);
+    if (w->qpos) {
+      memcpy(d->qpos, w->qpos, sizeof(mjtNum) * m->nq);
+    }
+    if (w->qvel) {
+      memcpy(d->qvel, w->qvel, sizeof(mjtNum) * m->nv);
+    }
+    mj_forward(m, d);
+    return;
+  }
+  if (w->ctrl && m->nu) {
+    memcpy(d->ctrl, w->ctrl, sizeof(mjtNum) * m->nu);
+  }
+  for (int k = 0; k < w->nstep; k++) {
+    mj_step(m, d);
+  }
+  if (w->rne_post) {
+    mj_rnePostConstraint(m, d);
+  }
+}
+
+/* Batch(model, n, nthread) */
+static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
+  static char* kwlist[] = {"model", "n", "nthread", NULL};
+  PyObject* model;
+  int n, nthread = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O!i|i", kwlist, &tnpy_ModelType, &model, &n,
+                                   &nthread)) {
+    return NULL;
+  }
+  tnpyModel* mo = (tnpyModel*)model;
+  if (!mo->m) {
+    PyErr_SetString(PyExc_ValueError, "model is not loaded");
+    return NULL;
+  }
+  if (n < 1) {
+    PyErr_SetString(PyExc_ValueError, "n must be at least 1");
+    return NULL;
+  }
+  if (nthread < 0) {
+    PyErr_SetString(PyExc_ValueError, "nthread must be positive");
+    return NULL;
+  }
+  tnpyBatch* self = (tnpyBatch*)type->tp_alloc(type, 0);
+  if (!self) {
+    return NULL;
+  }
+  self->datas = PyMem_Calloc((size_t)n, sizeof(mjData*));
+  if (!self->datas) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
+  Py_INCREF(model);
+  self->model = mo;
+  self->n = n;
+  self->nthread = nthread ? nthread : omp_get_max_threads();
+  if (self->nthread > n) {
+    self->nthread = n;
+  }
+  for (int i = 0; i < n; i++) {
+    self->datas[i] = mj_makeData(mo->m);
+    if (!self->datas[i]) {
+      Py_DECREF(self);
+      PyErr_SetString(PyExc_MemoryError, "mj_makeData failed");
+      return NULL;
+    }
+  }
+  return (PyObject*)self;
+}
+
+/* free every environment */
+static void batch_dealloc(PyObject* self) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  if (b->datas) {
+    for (int i = 0; i < b->n; i++) {
+      mj_deleteData(b->datas[i]);
+    }
+    PyMem_Free(b->datas);
+  }
+  Py_CLEAR(b->model);
+  Py_TYPE(self)->tp_free(self);
+}
+
+/* env ids from an int32 buffer (None: all n); returns the count or -1 */
+static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const int** ids) {
+  memset(buf, 0, sizeof(*buf));
+  *ids = NULL;
+  if (obj == Py_None) {
+    return b->n;
+  }
+  if (PyObject_GetBuffer(obj, buf, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
+    return -1;
+  }
+  if (buf->itemsize != 4 || !buf->format ||
+      strchr("iIl", buf->format[strlen(buf->format) - 1]) == NULL) {
+    PyBuffer_Release(buf);
+    PyErr_SetString(PyExc_TypeError, "env_ids must be int32");
+    return -1;
+  }
+  Py_ssize_t k = buf->len / 4;
+  const int* p = buf->buf;
+  for (Py_ssize_t j = 0; j < k; j++) {
+    if (p[j] < 0 || p[j] >= b->n) {
+      PyBuffer_Release(buf);
+      PyErr_Format(PyExc_KeyError, "env id %d out of range [0, %d)", p[j], b->n);
+      return -1;
+    }
+  }
+  *ids = p;
+  return k;
+}
+
+/* run the work for k environments over the batch's threads; raise on the first failure */
+static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
+                    int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
+  const mjModel* m = b->model->m;
+  failure fail = {-1, {0}};
+  int nthread = b->nthread < k ? b->nthread : (int)k;
+  if (nthread < 1) {
+    nthread = 1;
+  }
+  Py_BEGIN_ALLOW_THREADS
+#pragma omp parallel for num_threads(nthread) schedule(static)
+      for (Py_ssize_t j = 0; j < k; j++) {
+    int env = ids ? ids[j] : (int)j;
+    envWork w = {m,
+                 b->datas[env],
+                 nstep,
+                 ctrl ? ctrl + (size_t)j * m->nu : NULL,
+                 qpos ? qpos + (size_t)j * m->nq : NULL,
+                 qvel ? qvel + (size_t)j * m->nv : NULL,
+                 reset,
+                 rne_post};
+    char error[512];
+    if (tn_run(w.d, env_run, &w, error, sizeof(error))) {
+      mj_resetData(m, w.d);
+#pragma omp critical(tnpy_batch_fail)
+      if (fail.env < 0 || env < fail.env) {
+        fail.env = env;
+        memcpy(fail.error, error, sizeof(error));
+      }
+    }
+  }
+  Py_END_ALLOW_THREADS if (fail.env >= 0) {
+    PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", fail.env, fail.error);
+    return -1;
+  }
+  return 0;
+}
+
+/* Batch._step(ctrl, nstep, env_ids, rne_post): ctrl None or [k*nu] float64 */
+static PyObject* batch_step(PyObject* self, PyObject* args) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  PyObject *ctrl, *idobj;
+  int nstep, rne_post = 0;
+  if (!PyArg_ParseTuple(args, "OiO|p", &ctrl, &nstep, &idobj, &rne_post)) {
+    return NULL;
+  }
+  if (nstep < 0) {
+    PyErr_SetString(PyExc_ValueError, "nstep must be non-negative");
+    return NULL;
+  }
+  Py_buffer ib, cb;
+  const int* ids;
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  if (k < 0) {
+    return NULL;
+  }
+  const mjModel* m = b->model->m;
+  if (tnpy_numbuf(ctrl, &cb, k * m->nu, 0, 1, "ctrl") < 0) {
+    tnpy_release(&ib);
+    return NULL;
+  }
+  int rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL);
+  tnpy_release(&cb);
+  tnpy_release(&ib);
+  if (rc < 0) {
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* Batch._reset(env_ids, qpos, qvel): qpos None or [k*nq], qvel None or [k*nv] */
+static PyObject* batch_reset(PyObject* self, PyObject* args) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  PyObject *idobj, *qpos, *qvel;
+  if (!PyArg_ParseTuple(args, "OOO", &idobj, &qpos, &qvel)) {
+    return NULL;
+  }
+  Py_buffer ib, qb, vb;
+  const int* ids;
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  if (k < 0) {
+    return NULL;
+  }
+  const mjModel* m = b->model->m;
+  if (tnpy_numbuf(qpos, &qb, k * m->nq, 0, 1, "qpos") < 0) {
+    tnpy_release(&ib);
+    return NULL;
+  }
+  if (tnpy_numbuf(qvel, &vb, k * m->nv, 0, 1, "qvel") < 0) {
+    tnpy_release(&qb);
+    tnpy_release(&ib);
+    return NULL;
+  }
+  int rc = run_envs(b, ids, k, 0, 1, 0, NULL, qb.buf, vb.buf);
+  tnpy_release(&vb);
+  tnpy_release(&qb);
+  tnpy_release(&ib);
+  if (rc < 0) {
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* Batch._get(field_indices, env_ids, outs): copy fixed data arrays (by table index) of the
+ * listed environments into outs[f] (writable, [k * field size] bytes each); index -1 is
+ * time. */
+static PyObject* batch_get(PyObject* self, PyObject* args) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  PyObject *fields, *idobj, *outs;
+  if (!PyArg_ParseTuple(args, "O!OO!", &PyList_Type, &fields, &idobj, &PyList_Type, &outs)) {
+    return NULL;
+  }
+  Py_ssize_t nf = PyList_GET_SIZE(fields);
+  if (PyList_GET_SIZE(outs) != nf) {
+    PyErr_SetString(PyExc_ValueError, "one output per field");
+    return NULL;
+  }
+  Py_buffer ib;
+  const int* ids;
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  if (k < 0) {
+    return NULL;
+  }
+  const mjModel* m = b->model->m;
+  for (Py_ssize_t f = 0; f < nf; f++) {
+    int index = (int)PyLong_AsLong(PyList_GET_ITEM(fields, f));
+    if (PyErr_Occurred()) {
+      tnpy_release(&ib);
+      return NULL;
+    }
+    void* src;
+    size_t nbytes = sizeof(mjtNum);
+    if (index >= 0 && tnpy_data_field(m, b->datas[0], index, &src, &nbytes) < 0) {
+      tnpy_release(&ib);
+      PyErr_SetString(PyExc_IndexError, "data field index out of range");
+      return NULL;
+    }
+    Py_buffer ob;
+    if (PyObject_GetBuffer(PyList_GET_ITEM(outs, f), &ob, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) <
+        0) {
+      tnpy_release(&ib);
+      return NULL;
+    }
+    if ((size_t)ob.len != nbytes * (size_t)k) {
+      PyBuffer_Release(&ob);
+      tnpy_release(&ib);
+      PyErr_SetString(PyExc_ValueError, "output has the wrong size");
+      return NULL;
+    }
+    char* dst = ob.buf;
+    Py_BEGIN_ALLOW_THREADS for (Py_ssize_t j = 0; j < k; j++) {
+      mjData* d = b->datas[ids ? ids[j] : (int)j];
+      if (index < 0) {
+        memcpy(dst + (size_t)j * nbytes, &d->time, nbytes);
+      } else {
+        tnpy_data_field(m, d, index, &src, &nbytes);
+        memcpy(dst + (size_t)j * nbytes, src, nbytes);
+      }
+    }
+    Py_END_ALLOW_THREADS PyBuffer_Release(&ob);
+  }
+  tnpy_release(&ib);
+  Py_RETURN_NONE;
+}
+
+/* Batch._data(i, cls) -> a Data object (of class cls) over environment i */
+static PyObject* batch_data(PyObject* self, PyObject* args) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  int i;
+  PyObject* cls;
+  if (!PyArg_ParseTuple(args, "iO!", &i, &PyType_Type, &cls)) {
+    return NULL;
+  }
+  if (!PyType_IsSubtype((PyTypeObject*)cls, &tnpy_DataType)) {
+    PyErr_SetString(PyExc_TypeError, "cls must be a Data type");
+    return NULL;
+  }
+  if (i < 0 || i >= b->n) {
+    PyErr_Format(PyExc_KeyError, "env id %d out of range [0, %d)", i, b->n);
+    return NULL;
+  }
+  return tnpy_data_borrowed((PyTypeObject*)cls, b->model, b->datas[i], self);
+}
+
+/* read-only attributes */
+static PyObject* batch_get_n(PyObject* self, void* closure) {
+  (void)closure;
+  return PyLong_FromLong(((tnpyBatch*)self)->n);
+}
+static PyObject* batch_get_nthread(PyObject* self, void* closure) {
+  (void)closure;
+  return PyLong_FromLong(((tnpyBatch*)self)->nthread);
+}
+
+static PyGetSetDef batch_getset[] = {
+    {"n", batch_get_n, NULL, "number of environments", NULL},
+    {"nthread", batch_get_nthread, NULL, "threads used by the loops", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef batch_methods[] = {
+    {"_step", batch_step, METH_VARARGS, "Set controls and step the listed environments."},
+    {"_reset", batch_reset, METH_VARARGS, "Reset, set qpos/qvel, forward."},
+    {"_get", batch_get, METH_VARARGS, "Copy data arrays of the listed environments."},
+    {"_data", batch_data, METH_VARARGS, "Data view of one environment."},
+    {NULL, NULL, 0, NULL}};
+
+PyTypeObject tnpy_BatchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "torsion._core.Batch",
+    .tp_basicsize = sizeof(tnpyBatch),
+    .tp_dealloc = batch_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "n environments of one model, stepped in C over OpenMP threads.",
+    .tp_methods = batch_methods,
+    .tp_getset = batch_getset,
+    .tp_new = batch_new,
+};

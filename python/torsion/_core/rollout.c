@@ -1,0 +1,260 @@
+/* _core/rollout.c — the loop behind torsion.rollout: nbatch open-loop rollouts with
+ * mujoco.rollout's semantics, each item on the engine's per-item path (tn_rolloutItem),
+ * spread over OpenMP threads (thread i uses datas[i]) with the GIL released.
+ *
+ * tn_rolloutItem starts an item with mj_resetData and mj_setState(state0, spec), applies a
+ * row of ctrl before each step and records mj_getState(spec) after each. Controls of other
+ * mjtState components (control_spec) and an initial warmstart go through the same path:
+ * the item's spec becomes FULLPHYSICS | WARMSTART | control_spec, its state0 carries the
+ * first control row and the warmstart, the following control rows are set by the item's
+ * after_step hook, and the physics columns are taken out of the wider recorded rows. */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+/* the shared inputs of one rollout call */
+typedef struct rolloutJob_ {
+  const mjModel** models;
+  mjData** datas;
+  int nbatch, nstep;
+  int control_spec;
+  const mjtNum *state0, *warmstart0, *control;
+  mjtNum *state, *sensordata;
+} rolloutJob;
+
+/* one item in flight: what its after_step hook needs */
+typedef struct itemCtx_ {
+  const mjModel* m;
+  mjData* d;
+  const rolloutJob* job;
+  int r;
+  int ncontrol;
+  tnRolloutItem item;
+} itemCtx;
+
+/* set the control row of the next step */
+static int next_control(void* arg, int t) {
+  itemCtx* c = arg;
+  if (t + 1 < c->job->nstep) {
+    const mjtNum* row =
+        c->job->control + ((size_t)c->r * c->job->nstep + (size_t)(t + 1)) * c->ncontrol;
+    mj_setState(c->m, c->d, row, c->job->control_spec);
+  }
+  return 0;
+}
+
+/* tn_rolloutItem on an item */
+static void item_fn(void* arg) {
+  itemCtx* c = arg;
+  tn_rolloutItem(c->m, c->d, &c->item);
+}
+
+/* copy `n` physics columns (FULLPHYSICS layout) out of wider rows with spec `wide` */
+static void extract_physics(const mjModel* m, int wide, const mjtNum* src, int nrow, mjtNum* dst) {
+  int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
+  int nwide = mj_stateSize(m, wide);
+  int nhead = mj_stateSize(m, mjSTATE_FULLPHYSICS & ~mjSTATE_PLUGIN);
+  int nplugin = nphys - nhead;
+  for (int i = 0; i < nrow; i++) {
+    const mjtNum* s = src + (size_t)i * nwide;
+    mjtNum* o = dst + (size_t)i * nphys;
+    memcpy(o, s, sizeof(mjtNum) * nhead);
+    memcpy(o + nhead, s + nwide - nplugin, sizeof(mjtNum) * nplugin);
+  }
+}
+
+/* one rollout r on data d; returns 0 or -1 with the engine's message */
+static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int error_sz) {
+  const mjModel* m = job->models[r];
+  int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
+  int nsens = m->nsensordata, nstep = job->nstep;
+  itemCtx c;
+  memset(&c, 0, sizeof(c));
+  c.m = m;
+  c.d = d;
+  c.job = job;
+  c.r = r;
+  c.item.nstep = nstep;
+  c.item.sensordata = job->sensordata ? job->sensordata + (size_t)r * nstep * nsens : NULL;
+  mjtNum* out = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
+
+  // plain controls and no warmstart: the item records straight into the outputs
+  int simple = !job->warmstart0 && (!job->control || job->control_spec == mjSTATE_CTRL);
+  mjtNum *start = NULL, *rows = NULL;
+  int wide = mjSTATE_FULLPHYSICS;
+  if (simple) {
+    c.item.spec = mjSTATE_FULLPHYSICS;
+    c.item.state0 = job->state0 + (size_t)r * nphys;
+    c.item.ctrl = job->control ? job->control + (size_t)r * nstep * m->nu : NULL;
+    c.item.ctrl_nt = nstep;
+    c.item.states = out;
+  } else {
+    // the wider spec: physics, warmstart and the control components
+    wide = mjSTATE_FULLPHYSICS | mjSTATE_WARMSTART | (job->control ? job->control_spec : 0);
+    int nwide = mj_stateSize(m, wide);
+    c.ncontrol = mj_stateSize(m, job->control_spec);
+    start = malloc(sizeof(mjtNum) * (size_t)nwide);
+    rows = out ? malloc(sizeof(mjtNum) * (size_t)nwide * (size_t)(nstep ? nstep : 1)) : NULL;
+    if (!start || (out && !rows)) {
+      free(start);
+      free(rows);
+      snprintf(error, (size_t)error_sz, "rollout: out of memory");
+      return -1;
+    }
+
+    // state0 in the wide layout: physics, the warmstart (zero when none) and control row 0
+    mj_setState(m, d, job->state0 + (size_t)r * nphys, mjSTATE_FULLPHYSICS);
+    if (job->warmstart0) {
+      memcpy(d->qacc_warmstart, job->warmstart0 + (size_t)r * m->nv, sizeof(mjtNum) * m->nv);
+    } else {
+      memset(d->qacc_warmstart, 0, sizeof(mjtNum) * m->nv);
+    }
+    if (job->control && nstep > 0) {
+      mj_setState(m, d, job->control + (size_t)r * nstep * c.ncontrol, job->control_spec);
+    }
+    mj_getState(m, d, start, wide);
+    c.item.spec = wide;
+    c.item.state0 = start;
+    c.item.states = rows;
+    if (job->control) {
+      c.item.after_step = next_control;
+      c.item.after_step_arg = &c;
+    }
+  }
+
+  int rc = tn_run(d, item_fn, &c, error, error_sz);
+  if (!rc && !simple && out) {
+    extract_physics(m, wide, rows, nstep, out);
+  }
+  free(start);
+  free(rows);
+  return rc ? -1 : 0;
+}
+
+/* rollout(models, datas, nstep, control_spec, state0, warmstart0, control, state,
+ *         sensordata, chunk_size): arrays already checked and shaped by torsion.rollout */
+static PyObject* py_rollout(PyObject* self, PyObject* args) {
+  (void)self;
+  PyObject *models, *datas, *s0, *w0, *ctl, *st, *sd;
+  int nstep, chunk;
+  unsigned int spec;
+  if (!PyArg_ParseTuple(args, "O!O!iIOOOOOi", &PyList_Type, &models, &PyList_Type, &datas, &nstep,
+                        &spec, &s0, &w0, &ctl, &st, &sd, &chunk)) {
+    return NULL;
+  }
+  Py_ssize_t nbatch = PyList_GET_SIZE(models), nthread = PyList_GET_SIZE(datas);
+  if (nthread < 1) {
+    PyErr_SetString(PyExc_ValueError, "at least one MjData is required");
+    return NULL;
+  }
+  rolloutJob job;
+  memset(&job, 0, sizeof(job));
+  job.models = PyMem_Calloc((size_t)(nbatch ? nbatch : 1), sizeof(mjModel*));
+  job.datas = PyMem_Calloc((size_t)nthread, sizeof(mjData*));
+  if (!job.models || !job.datas) {
+    PyMem_Free(job.models);
+    PyMem_Free(job.datas);
+    return PyErr_NoMemory();
+  }
+  PyObject* res = NULL;
+  Py_buffer b[5];
+  int nb = 0;
+  const mjModel* m0 = NULL;
+
+  // models and datas: all of one size signature
+  for (Py_ssize_t i = 0; i < nbatch; i++) {
+    PyObject* mo = PyList_GET_ITEM(models, i);
+    if (!PyObject_TypeCheck(mo, &tnpy_ModelType) || !((tnpyModel*)mo)->m) {
+      PyErr_SetString(PyExc_TypeError, "model must be MjModel instances");
+      goto done;
+    }
+    job.models[i] = ((tnpyModel*)mo)->m;
+  }
+  m0 = nbatch ? job.models[0] : NULL;
+  for (Py_ssize_t i = 0; i < nthread; i++) {
+    PyObject* da = PyList_GET_ITEM(datas, i);
+    if (!PyObject_TypeCheck(da, &tnpy_DataType)) {
+      PyErr_SetString(PyExc_TypeError, "data must be MjData instances");
+      goto done;
+    }
+    tnpyData* dd = (tnpyData*)da;
+    if (m0) {
+      tnpyModel tmp;
+      tmp.m = (mjModel*)m0;
+      if (tnpy_check_pair(&tmp, dd) < 0) {
+        goto done;
+      }
+    }
+    job.datas[i] = dd->d;
+  }
+  if (nstep < 1 || nbatch == 0) {
+    res = Py_None;
+    Py_INCREF(res);
+    goto done;
+  }
+
+  // the arrays
+  int nphys = mj_stateSize(m0, mjSTATE_FULLPHYSICS);
+  int ncontrol = mj_stateSize(m0, (int)spec);
+  PyObject* objs[5] = {s0, w0, ctl, st, sd};
+  Py_ssize_t sizes[5] = {nbatch * nphys, nbatch * m0->nv, nbatch * nstep * ncontrol,
+                         nbatch * nstep * nphys, nbatch * nstep * m0->nsensordata};
+  const char* names[5] = {"initial_state", "initial_warmstart", "control", "state", "sensordata"};
+  for (; nb < 5; nb++) {
+    if (tnpy_numbuf(objs[nb], &b[nb], sizes[nb], nb >= 3, nb > 0, names[nb]) < 0) {
+      goto done;
+    }
+  }
+  job.nbatch = (int)nbatch;
+  job.nstep = nstep;
+  job.control_spec = (int)spec;
+  job.state0 = b[0].buf;
+  job.warmstart0 = b[1].buf;
+  job.control = b[2].buf;
+  job.state = b[3].buf;
+  job.sensordata = b[4].buf;
+  if (chunk < 1) {
+    chunk = (int)(nbatch / (nthread * 10));
+    chunk = chunk < 1 ? 1 : chunk;
+  }
+
+  // the items over the threads; the lowest failed item is reported
+  int failed = -1;
+  char failmsg[512] = {0};
+  Py_BEGIN_ALLOW_THREADS
+#pragma omp parallel for num_threads((int)nthread) schedule(dynamic, chunk)
+      for (int r = 0; r < job.nbatch; r++) {
+    char error[512] = {0};
+    mjData* d = job.datas[omp_get_thread_num()];
+    if (run_item(&job, r, d, error, sizeof(error)) < 0) {
+#pragma omp critical(tnpy_rollout_fail)
+      if (failed < 0 || r < failed) {
+        failed = r;
+        memcpy(failmsg, error, sizeof(error));
+      }
+    }
+  }
+  Py_END_ALLOW_THREADS if (failed >= 0) {
+    PyErr_Format(tnpy_FatalError, "%s", failmsg[0] ? failmsg : "rollout failed");
+    goto done;
+  }
+  res = Py_None;
+  Py_INCREF(res);
+
+done:
+  while (nb-- > 0) {
+    tnpy_release(&b[nb]);
+  }
+  PyMem_Free(job.models);
+  PyMem_Free(job.datas);
+  return res;
+}
+
+PyMethodDef tnpy_rollout_methods[] = {
+    {"rollout", py_rollout, METH_VARARGS,
+     "rollout(models, datas, nstep, control_spec, state0, warmstart0, control, state, "
+     "sensordata, chunk_size): nbatch rollouts over len(datas) threads."},
+    {NULL, NULL, 0, NULL}};

@@ -1,0 +1,99 @@
+"""Episode bookkeeping over a SimBatch: seeded resets, stepping and time limits for env subsets.
+
+The runner knows nothing about autoreset; it resets or steps the listed environments and
+returns per-environment arrays. TorsionVectorEnv (vector_env.py) and TorsionEnv
+(single_env.py) build Gymnasium's two APIs on it.
+
+What the batch must provide (the SimBatch contract, see docs/python-gym.md):
+  batch.model: nq, nv, nu, qpos0, opt.timestep, actuator_ctrlrange, body_mass, body(name).id
+  batch.n
+  batch.reset(env_ids, qpos [k, nq], qvel [k, nv])   mj_resetData, set state, mj_forward
+  batch.step(ctrl [k, nu], nstep, env_ids,           set ctrl, mj_step nstep times, then
+             rne_post_constraint=True)                mj_rnePostConstraint (cfrc_ext)
+  batch.get(names, env_ids) -> {name: [k, ...]}        float64 copies of mjData fields
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+from gymnasium.utils import seeding
+
+from .task import Task
+
+
+class EpisodeRunner:
+    """Resets and steps subsets of a batch's environments for one task."""
+
+    def __init__(self, task: Task, batch: Any, max_episode_steps: int | None):
+        self.task = task
+        self.batch = batch
+        self.n = int(batch.n)
+        self.max_episode_steps = max_episode_steps
+        self.np_random: list[np.random.Generator | None] = [None] * self.n
+        self.np_random_seed: list[int | None] = [None] * self.n
+        self.elapsed = np.zeros(self.n, dtype=np.int64)
+        self.carry: np.ndarray | None = None
+
+    def _ids_arg(self, ids: np.ndarray) -> np.ndarray | None:
+        """The batch's env_ids argument: None when all environments are listed in order."""
+        if len(ids) == self.n and np.array_equal(ids, np.arange(self.n)):
+            return None
+        return ids
+
+    def reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> tuple[np.ndarray, dict]:
+        """Reset the environments ``ids`` (seeding those given a seed); obs [k, d], info."""
+        self.begin_reset(ids, seeds)
+        return self.finish_reset(ids)
+
+    def begin_reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> None:
+        """Draw the reset states of ``ids`` and hand them to the batch (a served batch sends
+        them with its next request, so a step of other environments can carry them)."""
+        task = self.task
+        qpos = np.empty((len(ids), task.nq))
+        qvel = np.empty((len(ids), task.nv))
+        # One draw per environment from its own generator, as Gymnasium's reset_model does.
+        for row, (env, seed) in enumerate(zip(ids, seeds)):
+            if seed is not None or self.np_random[env] is None:
+                self.np_random[env], self.np_random_seed[env] = seeding.np_random(seed)
+            qpos[row], qvel[row] = task.draw_reset(self.np_random[env])
+        ids_arg = self._ids_arg(ids)
+        self.batch.reset(ids_arg if ids_arg is not None else np.arange(self.n), qpos, qvel)
+
+    def finish_reset(self, ids: np.ndarray) -> tuple[np.ndarray, dict]:
+        """Observations [k, d] and info of the environments ``ids`` after begin_reset."""
+        task = self.task
+        ids_arg = self._ids_arg(ids)
+        fields = self.batch.get(list(task.RESET_FIELDS), ids_arg)
+        self._store_carry(ids, task.carry(fields))
+        self.elapsed[ids] = 0
+        return task.observe(fields), task.reset_info(fields)
+
+    def step(self, ids: np.ndarray, actions: np.ndarray):
+        """Step the environments ``ids`` with actions [k, nu].
+
+        Returns obs [k, d], reward [k] float64, terminated [k], truncated [k], info.
+        """
+        task = self.task
+        ids_arg = self._ids_arg(ids)
+        before = self.carry[ids] if ids_arg is not None else self.carry
+        ctrl = np.ascontiguousarray(actions, dtype=np.float64)
+        self.batch.step(ctrl, task.frame_skip, ids_arg, rne_post_constraint=True)
+        fields = self.batch.get(list(task.STEP_FIELDS), ids_arg)
+        reward, terminated, info = task.evaluate(before, fields, actions)
+        obs = task.observe(fields)
+        self._store_carry(ids, task.carry(fields))
+        self.elapsed[ids] += 1
+        if self.max_episode_steps is None:
+            truncated = np.zeros(len(ids), dtype=bool)
+        else:
+            truncated = self.elapsed[ids] >= self.max_episode_steps
+        return obs, np.asarray(reward, dtype=np.float64), np.asarray(terminated, dtype=bool), \
+            truncated, info
+
+    def _store_carry(self, ids: np.ndarray, values: np.ndarray) -> None:
+        """Remember the quantities the next step's reward needs (positions before the step)."""
+        if self.carry is None or self.carry.shape[1] != values.shape[1]:
+            self.carry = np.zeros((self.n, values.shape[1]))
+        self.carry[ids] = values

@@ -1,0 +1,136 @@
+"""torsion.batch.SimBatch against MuJoCo run env by env: resets with given qpos/qvel,
+controlled steps of all envs and of subsets, and field reads give the numbers MuJoCo gives
+for each environment; the results do not depend on the thread count; bad input raises."""
+import os
+
+import mujoco
+import numpy as np
+import pytest
+
+import torsion
+from torsion.batch import SimBatch
+from pycore_models import GYM_ASSETS, random_ctrl
+
+FIELDS = ["qpos", "qvel", "xpos", "xquat", "cinert", "cvel", "qfrc_actuator", "cfrc_ext",
+          "sensordata", "act", "time"]
+
+
+class _MujocoEnvs:
+    """The reference: n MjData stepped one by one with the same contract."""
+
+    def __init__(self, path, n):
+        self.m = mujoco.MjModel.from_xml_path(path)
+        self.d = [mujoco.MjData(self.m) for _ in range(n)]
+
+    def reset(self, ids, qpos, qvel):
+        for j, i in enumerate(ids):
+            mujoco.mj_resetData(self.m, self.d[i])
+            self.d[i].qpos[:] = qpos[j]
+            self.d[i].qvel[:] = qvel[j]
+            mujoco.mj_forward(self.m, self.d[i])
+
+    def step(self, ctrl, nstep, ids):
+        for j, i in enumerate(ids):
+            self.d[i].ctrl[:] = ctrl[j]
+            mujoco.mj_step(self.m, self.d[i], nstep)
+
+    def get(self, names, ids):
+        return {n: np.array([np.copy(getattr(self.d[i], n)) for i in ids]) for n in names}
+
+
+@pytest.mark.parametrize("name", ["hopper.xml", "ant.xml", "humanoid.xml",
+                                  "half_cheetah.xml"])
+@pytest.mark.parametrize("nthread", [1, 2])
+def test_batch_matches_mujoco(name, nthread):
+    """Resets, steps (all envs, then a subset) and reads agree with MuJoCo per env."""
+    path = os.path.join(GYM_ASSETS, name)
+    n = 6
+    ref = _MujocoEnvs(path, n)
+    batch = SimBatch(torsion.MjModel.from_xml_path(path), n, nthread=nthread)
+    m = ref.m
+    rng = np.random.default_rng(1)
+    every = list(range(n))
+    qpos = m.qpos0 + 0.01 * rng.standard_normal((n, m.nq))
+    qvel = 0.01 * rng.standard_normal((n, m.nv))
+    ref.reset(every, qpos, qvel)
+    batch.reset(every, qpos, qvel)
+    for it in range(4):
+        ids = every if it % 2 == 0 else [4, 1]
+        ctrl = random_ctrl(m, len(ids), seed=it)
+        ref.step(ctrl, 5, ids)
+        batch.step(ctrl, 5, None if ids is every else ids)
+        want, got = ref.get(FIELDS, every), batch.get(FIELDS)
+        for f in FIELDS:
+            assert got[f].shape == want[f].shape, f
+            np.testing.assert_allclose(got[f], want[f], rtol=1e-6, atol=1e-6, err_msg=f)
+    sub = batch.get(["qpos", "xmat"], env_ids=[3, 0])
+    np.testing.assert_allclose(sub["qpos"], ref.get(["qpos"], [3, 0])["qpos"], atol=1e-6)
+    assert sub["xmat"].shape == (2, m.nbody, 9)
+    # a reset of a subset leaves the others alone
+    before = batch.get(["qpos"])["qpos"]
+    batch.reset([2], qpos[:1], qvel[:1])
+    after = batch.get(["qpos"])["qpos"]
+    np.testing.assert_array_equal(after[2], qpos[0])
+    np.testing.assert_array_equal(np.delete(after, 2, 0), np.delete(before, 2, 0))
+
+
+def test_thread_count_does_not_change_results():
+    """Two batches with 1 and 2 threads produce identical bits."""
+    path = os.path.join(GYM_ASSETS, "ant.xml")
+    model = torsion.MjModel.from_xml_path(path)
+    out = []
+    for nthread in (1, 2):
+        b = SimBatch(model, 5, nthread=nthread)
+        b.reset(None, np.tile(model.qpos0, (5, 1)), np.zeros((5, model.nv)))
+        for t in range(10):
+            b.step(random_ctrl(model, 5, seed=t), 2)
+        out.append(b.get(["qpos", "qvel"]))
+    for f in ("qpos", "qvel"):
+        np.testing.assert_array_equal(out[0][f], out[1][f])
+
+
+def test_data_view_of_one_env():
+    """batch.data(i) is a live MjData over env i."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))
+    b = SimBatch(model, 3)
+    b.step(np.ones((3, model.nu)), 4)
+    d = b.data(1)
+    np.testing.assert_array_equal(d.qpos, b.get(["qpos"], [1])["qpos"][0])
+    d.qvel[:] = 0.5
+    np.testing.assert_array_equal(b.get(["qvel"], [1])["qvel"][0], 0.5)
+    assert d.time == pytest.approx(4 * model.opt.timestep)
+
+
+def test_bad_input_raises():
+    """Unknown env ids and fields, wrong shapes and types raise; nothing crashes."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))
+    b = SimBatch(model, 3)
+    with pytest.raises(KeyError):
+        b.step(np.zeros((1, model.nu)), 1, env_ids=[3])
+    with pytest.raises(KeyError):
+        b.get(["no_such_field"])
+    with pytest.raises(ValueError):
+        b.step(np.zeros((2, model.nu)), 1)
+    with pytest.raises(ValueError):
+        b.reset([0], np.zeros((1, model.nq + 1)), None)
+    with pytest.raises(TypeError):
+        b.step(np.zeros((3, model.nu)), 1, env_ids=[0.5])
+    with pytest.raises(ValueError):
+        SimBatch(model, 0)
+    with pytest.raises(TypeError):
+        SimBatch("model", 2)
+
+
+def test_engine_error_in_one_env(tmp_path):
+    """An env whose step exhausts the arena raises FatalError naming it; it is reset."""
+    from pycore_models import REPO_ROOT
+    with open(os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")) as f:
+        text = f.read()
+    start = text.index(">", text.index("<mujoco")) + 1
+    path = tmp_path / "capsules_small.xml"
+    path.write_text(text[:start] + '\n  <size memory="20K"/>' + text[start:])
+    model = torsion.MjModel.from_xml_path(str(path))
+    b = SimBatch(model, 2)
+    with pytest.raises(torsion.FatalError, match="env 0"):
+        b.step(None, 400)
+    assert b.get(["time"])["time"][0] == 0.0

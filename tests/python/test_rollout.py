@@ -1,0 +1,167 @@
+"""torsion.rollout against mujoco.rollout (MuJoCo 3.14): the same calls — one model or a
+list, one data or one per thread, controls of several control_spec, initial warmstarts,
+singleton broadcasting, chunk sizes, caller-provided outputs, the Rollout context manager —
+return the same states and sensordata; bad shapes raise ValueError like MuJoCo's."""
+import os
+
+import mujoco
+import numpy as np
+import pytest
+from mujoco import rollout as mj_rollout
+
+import torsion
+from torsion import rollout as tn_rollout
+from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
+
+FULL = int(mujoco.mjtState.mjSTATE_FULLPHYSICS)
+MODELS = ["hopper.xml", "ant.xml", "humanoid.xml", "half_cheetah.xml", "reacher.xml"]
+
+
+def _load(name):
+    path = os.path.join(GYM_ASSETS, name)
+    return mujoco.MjModel.from_xml_path(path), torsion.MjModel.from_xml_path(path)
+
+
+def _initial_states(m, nbatch, seed=0):
+    """nbatch perturbed FULLPHYSICS states of MuJoCo model m."""
+    d = mujoco.MjData(m)
+    rng = np.random.default_rng(seed)
+    out = np.empty((nbatch, mujoco.mj_stateSize(m, FULL)))
+    for i in range(nbatch):
+        mujoco.mj_resetData(m, d)
+        d.qpos[:] = m.qpos0 + 0.02 * rng.standard_normal(m.nq)
+        d.qvel[:] = 0.05 * rng.standard_normal(m.nv)
+        mujoco.mj_getState(m, d, out[i], FULL)
+    return out
+
+
+def _check(got, want, tol=1e-6):
+    for g, w in zip(got, want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", MODELS)
+@pytest.mark.parametrize("nthread,chunk", [(1, None), (2, None), (2, 1), (3, 2)])
+def test_rollout_matches_mujoco(name, nthread, chunk):
+    """nbatch rollouts with per-step controls over nthread datas."""
+    mm, tm = _load(name)
+    nbatch, nstep = 7, 25
+    x0 = _initial_states(mm, nbatch)
+    ctrl = np.stack([random_ctrl(mm, nstep, seed=i) for i in range(nbatch)])
+    want = mj_rollout.rollout(mm, [mujoco.MjData(mm) for _ in range(nthread)], x0, ctrl,
+                              chunk_size=chunk)
+    got = tn_rollout.rollout(tm, [torsion.MjData(tm) for _ in range(nthread)], x0, ctrl,
+                             chunk_size=chunk)
+    _check(got, want)
+
+
+@pytest.mark.parametrize("name", ["hopper.xml", "ant.xml"])
+def test_model_list_and_broadcasting(name):
+    """A list of models (one with other masses), one initial state and one control row
+    broadcast over nbatch and nstep, nstep given explicitly."""
+    mm, tm = _load(name)
+    mm2, tm2 = _load(name)
+    mm2.body_mass[1] *= 1.5
+    tm2.body_mass[1] *= 1.5
+    x0 = _initial_states(mm, 1)[0]
+    ctrl = random_ctrl(mm, 1)[0]
+    want = mj_rollout.rollout([mm, mm2, mm], mujoco.MjData(mm), x0, ctrl, nstep=12)
+    got = tn_rollout.rollout([tm, tm2, tm], torsion.MjData(tm), x0, ctrl, nstep=12)
+    assert got[0].shape == (3, 12, x0.size)
+    _check(got, want)
+
+
+@pytest.mark.parametrize("spec", [
+    mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED,
+    mujoco.mjtState.mjSTATE_QFRC_APPLIED,
+    mujoco.mjtState.mjSTATE_XFRC_APPLIED,
+])
+def test_control_spec(spec):
+    """Controls made of other user inputs (applied forces) than ctrl."""
+    mm, tm = _load("hopper.xml")
+    spec = int(spec)
+    nbatch, nstep = 4, 15
+    ncontrol = mujoco.mj_stateSize(mm, spec)
+    rng = np.random.default_rng(3)
+    control = rng.standard_normal((nbatch, nstep, ncontrol))
+    x0 = _initial_states(mm, nbatch)
+    want = mj_rollout.rollout(mm, mujoco.MjData(mm), x0, control, control_spec=spec)
+    got = tn_rollout.rollout(tm, torsion.MjData(tm), x0, control, control_spec=spec)
+    _check(got, want)
+
+
+def test_initial_warmstart_and_outputs():
+    """An initial warmstart, and outputs written into the caller's arrays."""
+    mm, tm = _load("ant.xml")
+    nbatch, nstep = 3, 10
+    x0 = _initial_states(mm, nbatch)
+    warm = 0.1 * np.ones((nbatch, mm.nv))
+    ctrl = np.stack([random_ctrl(mm, nstep, seed=i) for i in range(nbatch)])
+    want = mj_rollout.rollout(mm, mujoco.MjData(mm), x0, ctrl, initial_warmstart=warm)
+    state = np.zeros((nbatch, nstep, x0.shape[1]))
+    sens = np.zeros((nbatch, nstep, mm.nsensordata))
+    got = tn_rollout.rollout(tm, torsion.MjData(tm), x0, ctrl, initial_warmstart=warm,
+                             state=state, sensordata=sens)
+    assert got[0] is state and got[1] is sens
+    _check(got, want)
+
+
+def test_no_control_and_context_manager():
+    """No controls (zero ctrl) through Rollout(nthread=2) used as a context manager."""
+    mm, tm = _load("humanoid.xml")
+    x0 = _initial_states(mm, 4)
+    with mj_rollout.Rollout(nthread=2) as r:
+        want = r.rollout(mm, [mujoco.MjData(mm) for _ in range(2)], x0, nstep=20)
+    with tn_rollout.Rollout(nthread=2) as r:
+        got = r.rollout(tm, [torsion.MjData(tm) for _ in range(2)], x0, nstep=20)
+    _check(got, want)
+    with pytest.raises(RuntimeError):
+        r.rollout(tm, torsion.MjData(tm), x0, nstep=2)
+
+
+def test_sensors_and_persistent_pool():
+    """A model with sensors: sensordata rows agree; persistent_pool keeps one runner."""
+    path = os.path.join(REPO_ROOT, "tests", "models", "pendulum_chain.xml")
+    mm, tm = mujoco.MjModel.from_xml_path(path), torsion.MjModel.from_xml_path(path)
+    x0 = _initial_states(mm, 5)
+    ctrl = np.stack([random_ctrl(mm, 30, seed=i) for i in range(5)])
+    want = mj_rollout.rollout(mm, mujoco.MjData(mm), x0, ctrl)
+    got = tn_rollout.rollout(tm, torsion.MjData(tm), x0, ctrl, persistent_pool=True)
+    _check(got, want)
+    got2 = tn_rollout.rollout(tm, torsion.MjData(tm), x0, ctrl, persistent_pool=True)
+    _check(got2, want)
+    tn_rollout.shutdown_persistent_pool()
+
+
+def test_bad_shapes_raise():
+    """The errors mujoco.rollout raises for bad input are ValueError here too."""
+    mm, tm = _load("hopper.xml")
+    d = torsion.MjData(tm)
+    x0 = _initial_states(mm, 2)
+    nstate = x0.shape[1]
+    for args, kw in (((x0[:, :-1],), {}),
+                     ((x0, np.zeros((3, 5, mm.nu))), {}),
+                     ((x0, np.zeros((2, 5, mm.nu + 1))), {}),
+                     ((x0,), {"control_spec": int(mujoco.mjtState.mjSTATE_QPOS)}),
+                     ((x0,), {"nstep": 2.5}),
+                     ((np.zeros((2, 2, 2, nstate)),), {}),
+                     ((x0.tolist(),), {})):
+        with pytest.raises(ValueError):
+            mj_rollout.rollout(mm, mujoco.MjData(mm), *args, **kw)
+        with pytest.raises(ValueError):
+            tn_rollout.rollout(tm, d, *args, **kw)
+
+
+def test_warning_stops_a_rollout_like_mujoco():
+    """A rollout whose state diverges (|qvel| > mjMAXVAL: the engine warns and resets)
+    stops and repeats its state, as mujoco.rollout does; the other rollouts run on."""
+    mm, tm = _load("hopper.xml")
+    x0 = _initial_states(mm, 3)
+    qvel0 = 1 + mm.nq  # FULLPHYSICS: time, qpos, qvel, ...
+    x0[1, qvel0] = 1e12
+    ctrl = np.stack([random_ctrl(mm, 10, seed=i) for i in range(3)])
+    want = mj_rollout.rollout(mm, mujoco.MjData(mm), x0, ctrl)
+    got = tn_rollout.rollout(tm, torsion.MjData(tm), x0, ctrl)
+    _check(got, want)
+    np.testing.assert_array_equal(got[0][1, -1], got[0][1, 1])
