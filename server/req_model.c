@@ -33,6 +33,9 @@
  * robots read up to ~40 MB of meshes, far above max_model_bytes, which bounds client text) */
 #define TD_MAX_PATH_LOAD_BYTES (1LL << 30)
 
+/* how the engine words a refusal of tnLoadOptions.max_model_bytes */
+#define TD_MODEL_SIZE_REFUSAL "above this load's limit"
+
 /* the state of one load between the loop and the thread pool */
 typedef struct tdLoad_ {
   uv_work_t work;
@@ -159,6 +162,7 @@ static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   tnLoadOptions opt;
   tn_defaultLoadOptions(&opt);
   opt.max_bytes = ld->max_bytes;
+  opt.max_model_bytes = ld->max_model_memory;  // refused before the model's arrays exist
   td_engine_errors_to(ld->why, sizeof(ld->why));
   if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE_PATH) {
     opt.root = ld->model_root;
@@ -176,7 +180,12 @@ static void compile(tdLoad* ld, Torsion__V1__LoadModelRequest* lm) {
   td_engine_errors_to(NULL, 0);
   if (!m) {
     ld->code = TD_E_MODEL_LOAD_FAILED;
-    if (err[0]) {
+    if (strstr(err, TD_MODEL_SIZE_REFUSAL)) {
+      // the engine refused the model's size before allocating it: a quota, not a bad model
+      ld->code = TD_E_LIMIT_EXCEEDED;
+      snprintf(ld->why, sizeof(ld->why), "%s (max_model_memory %lld)", err,
+               (long long)ld->max_model_memory);
+    } else if (err[0]) {
       snprintf(ld->why, sizeof(ld->why), "%s", err);
     } else if (!ld->why[0]) {
       snprintf(ld->why, sizeof(ld->why), "the model did not compile");

@@ -60,6 +60,24 @@ def test_height_field_bomb_is_refused_before_its_pool():
     assert rc == 0, log[-3000:]
 
 
+def test_gigabyte_height_field_is_refused_before_compiling():
+    """A 200-byte MJCF asking for a 16000 x 16000 height field (1 GB of model arrays) is
+    refused by the compiler's size check before anything that large is allocated."""
+    d = Daemon("--max-model-memory", "64M", workers=2)
+    try:
+        with d.client() as c:
+            rss0 = rss_mb(d.proc.pid)
+            t0 = time.time()
+            msg = _limit_error(lambda: c.load(xml=hfield_xml(16000)), "max_model_memory")
+            assert "the model needs" in msg
+            assert time.time() - t0 < 5
+            assert rss_mb(d.proc.pid) - rss0 < 100
+            assert c.health().models == 0
+    finally:
+        rc, log = d.stop()
+    assert rc == 0, log[-3000:]
+
+
 def test_one_client_cannot_take_every_model_slot_or_all_memory():
     d = Daemon("--max-models-per-connection", "3", "--max-model-memory-per-connection", "200M",
                workers=2)

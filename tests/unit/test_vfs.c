@@ -119,6 +119,36 @@ static void test_load_from_vfs(void** state) {
   mj_deleteVFS(&vfs);
 }
 
+/* a compiled-size limit refuses a model before its arrays exist; under it, the model loads */
+static void test_model_size_limit(void** state) {
+  (void)state;
+  char err[1000] = "";
+  const char* big =
+      "<mujoco><asset><hfield name='h' nrow='16000' ncol='16000' size='1 1 1 1'/></asset>"
+      "<worldbody><geom type='hfield' hfield='h'/></worldbody></mujoco>";
+  mjVFS vfs;
+  mj_defaultVFS(&vfs);
+  add(&vfs, "model.xml", big);
+  tnLoadOptions opt;
+  tn_defaultLoadOptions(&opt);
+  opt.vfs = &vfs;
+  opt.vfs_only = 1;
+  opt.max_model_bytes = 64 << 20;
+  assert_null(tn_loadXMLWith("model.xml", &opt, err, sizeof(err)));
+  assert_non_null(strstr(err, "the model needs"));
+  assert_non_null(strstr(err, "above this load's limit"));
+
+  // the same limit admits a small model
+  mj_deleteVFS(&vfs);
+  mj_defaultVFS(&vfs);
+  add(&vfs, "model.xml", "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>");
+  mjModel* m = tn_loadXMLWith("model.xml", &opt, err, sizeof(err));
+  assert_non_null(m);
+  assert_true(mj_sizeModel(m) < (size_t)opt.max_model_bytes);
+  mj_deleteModel(m);
+  mj_deleteVFS(&vfs);
+}
+
 /* references to anything outside the VFS fail with element, attribute and file */
 static void test_vfs_only_refuses(void** state) {
   (void)state;
@@ -234,6 +264,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_api_codes),
       cmocka_unit_test(test_load_from_vfs),
+      cmocka_unit_test(test_model_size_limit),
       cmocka_unit_test(test_vfs_only_refuses),
       cmocka_unit_test(test_root),
   };

@@ -109,6 +109,8 @@ typedef struct tnLoadOptions_ {
   const char* root;    /* when set: files are read from disk only under this directory (paths
                           resolved with realpath: symlinks and '..' may not leave it) */
   long long max_bytes; /* when > 0: the most bytes read over all files of the load */
+  long long max_model_bytes; /* when > 0: a model whose compiled size (mj_sizeModel) would be
+                                larger fails the load before its arrays are allocated */
 } tnLoadOptions;
 
 /* Zero options: see tnLoadOptions. */

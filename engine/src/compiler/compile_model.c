@@ -12,6 +12,7 @@
 
 #include "compiler/compile_internal.h"
 #include "model/model_alloc.h"
+#include "util/file_source.h"
 
 /* arena bytes: <size memory>, else the larger of the default and nstack */
 static void set_arena(const tnSpec* s, mjModel* m) {
@@ -79,6 +80,15 @@ mjModel* tn__compileSpec(tnSpec* spec, char* err, int errsz) {
   int ok = tn__checkNames(&c) && tn__compileMeshes(&c) && tn__compileHFieldFiles(&c) &&
            tn__compileSkinFiles(&c) && tn__compileOrderSizes(&c, &sizes) &&
            tn__compileSkinSizes(&c, &sizes);
+  // a model larger than the load allows fails before its arrays exist
+  if (ok && spec->files && spec->files->model_limit > 0) {
+    size_t need = mj_sizeModel(&sizes) + sizeof(mjModel);
+    if ((long long)need > spec->files->model_limit) {
+      tn__compileFail(&c, NULL, NULL, "the model needs %zu bytes, above this load's limit of %lld",
+                      need, spec->files->model_limit);
+      ok = 0;
+    }
+  }
   if (ok) {
     c.m = tn__allocModel(&sizes);
     ok = c.m != NULL;

@@ -25,6 +25,7 @@ int tn__filesInit(tnFiles* fs, const tnLoadOptions* opt, char* why, int whysz) {
   fs->vfs = opt->vfs;
   fs->vfs_only = opt->vfs_only != 0;
   fs->limit = opt->max_bytes > 0 ? opt->max_bytes : -1;
+  fs->model_limit = opt->max_model_bytes;
   if (opt->root && opt->root[0]) {
     fs->root = realpath(opt->root, NULL);
     if (!fs->root) {

@@ -19,6 +19,7 @@ typedef struct tnFiles_ {
   char* root;       /* real path of the root directory (malloc'ed), NULL: anywhere */
   long long limit;  /* bytes allowed over all files read, < 0: no limit */
   long long used;   /* bytes read so far */
+  long long model_limit; /* the compiled model's largest size in bytes, <= 0: no limit */
 } tnFiles;
 
 /* Set up from load options (NULL: no VFS, no root, no limit). Returns 1, or 0 with a reason
