@@ -16,6 +16,8 @@ __all__ = ["Rollout", "rollout", "shutdown_persistent_pool"]
 
 _FULLPHYSICS = int(mjtState.mjSTATE_FULLPHYSICS)
 _USER = int(mjtState.mjSTATE_USER)
+# what a rollout without controls keeps from its data (as MuJoCo's: the controls only)
+_HELD = int(mjtState.mjSTATE_CTRL)
 
 ModelArg = Union[_core.Model, Sequence[_core.Model]]
 DataArg = Union[_core.Data, Sequence[_core.Data]]
@@ -115,6 +117,13 @@ class Rollout:
         # nbatch and nstep from the arrays (size-1 dimensions broadcast) and the model list
         models: List[_core.Model] = (
             [model] if isinstance(model, _core.Model) else list(model))
+        if control is None:
+            # as MuJoCo: without controls, the rollouts keep the controls the data holds
+            # (here the first data's)
+            control_spec = _HELD
+            held = np.empty(_core.mj_stateSize(models[0], _HELD))
+            _core.mj_getState(models[0], datas[0], held, _HELD)
+            control = held.reshape(1, 1, -1)
         nbatch = _common_size(0, 1, dict(initial_state=initial_state,
                                          initial_warmstart=initial_warmstart,
                                          control=control, state=state_in, sensordata=sens_in))

@@ -41,6 +41,24 @@ def _check(got, want, tol=1e-6):
         np.testing.assert_allclose(g, w, rtol=tol, atol=tol)
 
 
+def test_no_control_keeps_the_data_controls():
+    """control=None: the rollouts run with the controls the data holds, as MuJoCo's do (its
+    applied forces are not kept, in either)."""
+    m, tm = _load("half_cheetah.xml")
+    d, td = mujoco.MjData(m), torsion.MjData(tm)
+    u = np.random.default_rng(3).uniform(-1, 1, m.nu)
+    d.ctrl[:] = u
+    td.ctrl[:] = u
+    d.qfrc_applied[:] = 0.5
+    td.qfrc_applied[:] = 0.5
+    x0 = _initial_states(m, 4)
+    want = mj_rollout.rollout(m, d, x0, nstep=40)
+    got = tn_rollout.rollout(tm, td, x0, nstep=40)
+    _check(got, want)
+    held = mj_rollout.rollout(m, mujoco.MjData(m), x0, np.tile(u, (4, 40, 1)))
+    _check(got, held)
+
+
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.parametrize("nthread,chunk", [(1, None), (2, None), (2, 1), (3, 2)])
 def test_rollout_matches_mujoco(name, nthread, chunk):
