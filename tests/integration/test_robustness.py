@@ -15,6 +15,7 @@ import pytest
 
 import torsion_client as tdclient
 from daemon_util import PENDULUM, Daemon, bitwise_equal
+from hostile_util import read_frame
 from torsion_client import PB, ServerError, code
 
 
@@ -63,26 +64,6 @@ def raw(daemon):
     s.settimeout(30)
     s.connect(daemon.sock)
     return s
-
-
-def read_frame(s):
-    """One frame, or None when the server closed the connection."""
-    hdr = b""
-    while len(hdr) < 4:
-        chunk = s.recv(4 - len(hdr))
-        if not chunk:
-            return None
-        hdr += chunk
-    n = struct.unpack(">I", hdr)[0]
-    body = b""
-    while len(body) < n:
-        chunk = s.recv(n - len(body))
-        if not chunk:
-            return None
-        body += chunk
-    r = tdclient.Response()
-    r.ParseFromString(body)
-    return r
 
 
 def closed_by_server(s):

@@ -21,6 +21,22 @@ typedef struct tnpyData_ {
   PyObject* owner;  /* NULL, or the object that owns d */
 } tnpyData;
 
+/* the struct format character of an element type */
+#define TNPY_FMT(T) \
+  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
+
+/* one fixed-size array of mjModel or mjData: name, element format and size, row-count
+ * field, column expression as written in the X-macro table ("1" for vectors) and where its
+ * pointer sits in the struct */
+typedef struct tnpyField_ {
+  const char* name;
+  char fmt;
+  int itemsize;
+  const char* rows;
+  const char* cols;
+  size_t ptr_offset;
+} tnpyField;
+
 /* the types, set up by the module's init */
 extern PyTypeObject tnpy_ModelType;
 extern PyTypeObject tnpy_DataType;

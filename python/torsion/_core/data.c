@@ -6,21 +6,7 @@
 
 #include "core.h"
 
-/* the struct format character of an element type */
-#define TNPY_FMT(T) \
-  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
-
-/* one fixed-size array of mjData (see model.c's modelField) */
-typedef struct dataField_ {
-  const char* name;
-  char fmt;
-  int itemsize;
-  const char* rows;
-  const char* cols;
-  size_t ptr_offset;
-} dataField;
-
-static const dataField data_fields[] = {
+static const tnpyField data_fields[] = {
 #define X(T_, N_, R_, C_) {#N_, TNPY_FMT(T_), (int)sizeof(T_), #R_, #C_, offsetof(mjData, N_)},
     MJDATA_POINTERS(X)
 #undef X
@@ -145,7 +131,7 @@ static PyObject* data_fields_list(PyObject* cls, PyObject* noargs) {
   PyObject* fixed = PyList_New(NDATAFIELD);
   PyObject* efc = PyList_New(NEFCFIELD);
   for (int i = 0; fixed && efc && i < NDATAFIELD; i++) {
-    const dataField* f = data_fields + i;
+    const tnpyField* f = data_fields + i;
     PyList_SET_ITEM(fixed, i, Py_BuildValue("(sCss)", f->name, f->fmt, f->rows, f->cols));
   }
   for (int i = 0; fixed && efc && i < NEFCFIELD; i++) {
@@ -172,7 +158,7 @@ static PyObject* data_array(PyObject* self, PyObject* arg) {
     PyErr_SetString(PyExc_IndexError, "data field index out of range");
     return NULL;
   }
-  const dataField* f = data_fields + i;
+  const tnpyField* f = data_fields + i;
   Py_ssize_t rows = 0, cols = 0;
   data_shape(da->model->m, i, &rows, &cols);
   void* ptr = *(void**)((char*)da->d + f->ptr_offset);

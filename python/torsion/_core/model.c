@@ -5,22 +5,7 @@
 
 #include "core.h"
 
-/* the struct format character of an element type */
-#define TNPY_FMT(T) \
-  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
-
-/* one array of mjModel: name, element format and size, row-count field, column expression
- * as written in the table ("1" for vectors) and where its pointer sits in mjModel */
-typedef struct modelField_ {
-  const char* name;
-  char fmt;
-  int itemsize;
-  const char* rows;
-  const char* cols;
-  size_t ptr_offset;
-} modelField;
-
-static const modelField model_fields[] = {
+static const tnpyField model_fields[] = {
 #define X(T_, N_, R_, C_) {#N_, TNPY_FMT(T_), (int)sizeof(T_), #R_, #C_, offsetof(mjModel, N_)},
     MJMODEL_POINTERS(X)
 #undef X
@@ -149,7 +134,7 @@ static PyObject* model_fields_list(PyObject* cls, PyObject* noargs) {
   (void)noargs;
   PyObject* list = PyList_New(NMODELFIELD);
   for (int i = 0; list && i < NMODELFIELD; i++) {
-    const modelField* f = model_fields + i;
+    const tnpyField* f = model_fields + i;
     PyObject* row = Py_BuildValue("(sCss)", f->name, f->fmt, f->rows, f->cols);
     if (!row) {
       Py_DECREF(list);
@@ -171,7 +156,7 @@ static PyObject* model_array(PyObject* self, PyObject* arg) {
     PyErr_SetString(PyExc_IndexError, "model field index out of range");
     return NULL;
   }
-  const modelField* f = model_fields + i;
+  const tnpyField* f = model_fields + i;
   Py_ssize_t rows = 0, cols = 0;
   model_shape(mo->m, i, &rows, &cols);
   void* ptr = *(void**)((char*)mo->m + f->ptr_offset);
