@@ -449,7 +449,7 @@ int main(int argc, char** argv) {
   printf(
       "{\"model\": \"%s\", \"nv\": %d, \"nu\": %d, \"na\": %d, \"states\": %d, "
       "\"eps\": %g, \"centered\": %s, \"integrator\": %d",
-      o.model, fc.m->nv, fc.nu, fc.m->na, fc.B, o.eps, o.centered ? "true" : "false",
+      o.model, (int)fc.m->nv, fc.nu, (int)fc.m->na, fc.B, o.eps, o.centered ? "true" : "false",
       fc.m->opt.integrator);
   if (o.single) {
     printf(", \"single_us_per_state\": %.4f", single_us);

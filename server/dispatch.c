@@ -120,7 +120,7 @@ int td_check_sensordata(tdConn* c, tdReq* req, int kind, double t0, const mjMode
   }
   td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED,
             "sensordata was requested but the engine does not evaluate sensors yet (the model "
-            "has %d); ask without sensordata", m->nsensor);
+            "has %d); ask without sensordata", (int)m->nsensor);
   return -1;
 }
 

@@ -177,7 +177,7 @@ static int check_sensors(tdConn* c, tdReq* req, int kind, double t0, const mjMod
     td_reject(c, req, kind, t0, TD_E_UNIMPLEMENTED,
               "%s asked, but the engine does not evaluate this model's sensors yet (%d sensors); "
               "ask without them",
-              what, m->nsensor);
+              what, (int)m->nsensor);
     return -1;
   }
   return 0;

@@ -382,8 +382,8 @@ static void load_done(uv_work_t* w, int status) {
     }
     td_registry_add(&srv->reg, ld->mod);
     td_log(TD_LOG_INFO, "model_loaded", "model=%s name=%s nq=%d nv=%d nu=%d", ld->mod->handle,
-           td_log_quote(q, sizeof(q), ld->mod->name), ld->mod->m->nq, ld->mod->m->nv,
-           ld->mod->m->nu);
+           td_log_quote(q, sizeof(q), ld->mod->name), (int)ld->mod->m->nq,
+           (int)ld->mod->m->nv, (int)ld->mod->m->nu);
     complete_load(ld, ld->mod, 0);
     return;
   }

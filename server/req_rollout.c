@@ -224,7 +224,7 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     if ((cgot[0] != B && cgot[0] != 1) || (cgot[1] != N && cgot[1] != 1)) {
       td_reject(c, req, kind, t0, TD_E_BAD_SHAPE,
                 "ctrl is [%lld, %lld, %d]: expected [%lld or 1, %lld or 1, %d]", (long long)cgot[0],
-                (long long)cgot[1], m->nu, (long long)B, (long long)N, m->nu);
+                (long long)cgot[1], (int)m->nu, (long long)B, (long long)N, (int)m->nu);
       return;
     }
   }

@@ -48,7 +48,7 @@ static int job_open(const simArgs* args, derivJob* job, int need_qacc) {
     int ok = (a->ndim == 2 && a->shape[0] == (size_t)job->B && a->shape[1] == (size_t)m->nv) ||
              (a->ndim == 1 && job->B == 1 && a->shape[0] == (size_t)m->nv);
     if (!ok) {
-      return sim_fail("%s: accelerations must be [%ld, %d]", args->qacc, job->B, m->nv);
+      return sim_fail("%s: accelerations must be [%ld, %d]", args->qacc, job->B, (int)m->nv);
     }
   }
   if (!(job->datas = sim_make_datas(m, args->threads))) {

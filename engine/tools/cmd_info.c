@@ -24,8 +24,9 @@ int cmd_info(const simArgs* args) {
          "\"ngeom\": %d, \"nsite\": %d, \"nmesh\": %d, \"ntendon\": %d, \"neq\": %d, "
          "\"nsensor\": %d, \"nsensordata\": %d, \"nkey\": %d, \"nmocap\": %d, "
          "\"nwrap\": %d, \"nstate\": %d, \"timestep\": %.17g",
-         m->nq, m->nv, m->nu, m->na, m->nbody, m->njnt, m->ngeom, m->nsite, m->nmesh,
-         m->ntendon, m->neq, m->nsensor, m->nsensordata, m->nkey, m->nmocap, m->nwrap,
+         (int)m->nq, (int)m->nv, (int)m->nu, (int)m->na, (int)m->nbody, (int)m->njnt,
+         (int)m->ngeom, (int)m->nsite, (int)m->nmesh, (int)m->ntendon, (int)m->neq,
+         (int)m->nsensor, (int)m->nsensordata, (int)m->nkey, (int)m->nmocap, (int)m->nwrap,
          mj_stateSize(m, mjSTATE_FULLPHYSICS), m->opt.timestep);
   print_array("body_mass", m->body_mass, m->nbody);
   print_array("qpos0", m->qpos0, m->nq);

@@ -119,7 +119,7 @@ int cmd_rollout(const simArgs* args) {
     ctrl_nt = ct.ndim == 3 ? (int)ct.shape[1] : -1;
     if (ct.ndim != 3 || ct.shape[0] != (size_t)B || ct.shape[2] != (size_t)m->nu ||
         (ctrl_nt != N && ctrl_nt != 1)) {
-      sim_fail("%s: controls must be [%ld, %d or 1, %d]", args->ctrl, B, N, m->nu);
+      sim_fail("%s: controls must be [%ld, %d or 1, %d]", args->ctrl, B, N, (int)m->nu);
       goto done;
     }
   }

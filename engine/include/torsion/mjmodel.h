@@ -85,7 +85,7 @@ typedef struct mjStatistic_ {
 /* the compiled model */
 typedef struct mjModel_ {
   /* sizes */
-#define X(name) int name;
+#define X(name) mjtSize name;
   MJMODEL_INTS(X)
 #undef X
 

@@ -11,6 +11,8 @@
 typedef double mjtNum;
 /* MuJoCo's byte type (flags, booleans stored in arrays) */
 typedef unsigned char mjtByte;
+/* sizes of models and buffers (MuJoCo's mjtSize, 64 bits) */
+typedef int64_t mjtSize;
 
 /* numeric limits and small constants, as MuJoCo defines them */
 #define mjPI 3.14159265358979323846

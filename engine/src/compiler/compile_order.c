@@ -219,6 +219,7 @@ static int check_total(tnCompiler* c, const mjModel* sz) {
 int tn__compileOrderSizes(tnCompiler* c, mjModel* sz) {
   tnSpec* s = c->spec;
   memset(sz, 0, sizeof(*sz));
+  int nq, nv;
 
   // body-grouped numbering
   if (!group_by_body(s, s->joints.n, jnt_body, &c->jnt_order, &c->jnt_id) ||
@@ -226,9 +227,11 @@ int tn__compileOrderSizes(tnCompiler* c, mjModel* sz) {
       !group_by_body(s, s->sites.n, site_body, &c->site_order, &c->site_id) ||
       !group_by_body(s, s->cameras.n, cam_body, &c->cam_order, &c->cam_id) ||
       !group_by_body(s, s->lights.n, light_body, &c->light_order, &c->light_id) ||
-      !count_dofs(c, &sz->nq, &sz->nv)) {
+      !count_dofs(c, &nq, &nv)) {
     return tn__compileFail(c, NULL, NULL, "out of memory");
   }
+  sz->nq = nq;
+  sz->nv = nv;
 
   // object counts
   sz->nbody = s->bodies.n;
@@ -287,8 +290,13 @@ int tn__compileOrderSizes(tnCompiler* c, mjModel* sz) {
   for (int b = 0; b < sz->nbody; b++) {
     body_parent[b] = TN_AT(s->bodies, tnSpecBody, b)->parent;
   }
+  int nM, nC, nD, nB;
   tn__countSparsity(sz->nv, c->dof_parentid, sz->nbody, body_parent, c->body_dofnum, c->body_dofadr,
-                    &sz->nM, &sz->nC, &sz->nD, &sz->nB);
+                    &nM, &nC, &nD, &nB);
+  sz->nM = nM;
+  sz->nC = nC;
+  sz->nD = nD;
+  sz->nB = nB;
   free(body_parent);
   return check_total(c, sz);
 }
