@@ -69,6 +69,10 @@ void mju_warning(const char* msg, ...);
 void mj_warning(mjData* d, int warning, int info);
 
 /* ---------------------------------------------------------------------------------------
+ * Callbacks and user memory (MuJoCo's mjcb_* hooks, mju_user_malloc/free)
+ * ------------------------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------------------------
  * Loading and lifetime
  * ------------------------------------------------------------------------------------- */
 
@@ -164,6 +168,10 @@ void mj_resetData(const mjModel* m, mjData* d);
 
 /* Reset data, then apply keyframe `key` (out-of-range keys are reported and ignored). */
 void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key);
+
+/* ---------------------------------------------------------------------------------------
+ * Binary models, printing and version
+ * ------------------------------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------------------------------
  * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)
@@ -394,6 +402,10 @@ int mj_name2id(const mjModel* m, int type, const char* name);
 const char* mj_id2name(const mjModel* m, int type, int id);
 
 /* ---------------------------------------------------------------------------------------
+ * Kinematics, Jacobians, keyframes and model queries (more of MuJoCo's mj_ functions)
+ * ------------------------------------------------------------------------------------- */
+
+/* ---------------------------------------------------------------------------------------
  * Math: vectors (3D and n-D), matrices, quaternions, poses, spatial algebra
  * ------------------------------------------------------------------------------------- */
 
@@ -519,6 +531,10 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
 mjtNum mju_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
                                    mjtNum smoothing);
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
+
+/* ---------------------------------------------------------------------------------------
+ * Math: band and sparse matrices, decompositions, box-constrained QP, conversions
+ * ------------------------------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------------------------------
  * Batch helpers (Torsion): many independent simulations of one model, OpenMP over items
