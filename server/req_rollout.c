@@ -23,8 +23,10 @@ typedef struct tdRollout_ {
   uint32_t* rec_steps; /* [nrec]: the steps recorded after, as sent to the client */
   int f32, sensordata;
   const double* state0; /* [B, nstate] */
-  const double* ctrl;   /* [cb, ct, nu] or NULL */
+  const double* ctrl;   /* [cb, ct, ncontrol] or NULL */
   int ctrl_per_item, ctrl_per_step;
+  int ctrl_spec, ncontrol; /* the rows' mjtState components (0: ctrl) and their width */
+  const double* warmstart0; /* [B, nv] or NULL */
 } tdRollout;
 
 /* one item's arguments and result, for td_engine_run */
@@ -58,20 +60,22 @@ static void rollout_item(void* arg) {
                  : p->f32       ? a->tmp + nst
                                 : (double*)a->sens + a->row * p->nsens;
   const double* ctrl = p->ctrl ? p->ctrl + (size_t)(p->ctrl_per_item ? a->b : 0) *
-                                               (p->ctrl_per_step ? p->nstep : 1) * p->nu
+                                               (p->ctrl_per_step ? p->nstep : 1) * p->ncontrol
                                : NULL;
-  tnRolloutItem it = {p->spec,
-                      p->state0 + (size_t)a->b * p->nstate,
-                      ctrl,
-                      p->ctrl_per_step ? p->nstep : 1,
-                      p->nstep,
-                      p->record_every,
-                      states,
-                      sens,
-                      after_step,
-                      a,
-                      0,
-                      0};
+  tnRolloutItem it = {
+      .spec = p->spec,
+      .state0 = p->state0 + (size_t)a->b * p->nstate,
+      .ctrl = ctrl,
+      .ctrl_nt = p->ctrl_per_step ? p->nstep : 1,
+      .ctrl_spec = p->ctrl_spec,
+      .warmstart0 = p->warmstart0 ? p->warmstart0 + (size_t)a->b * a->job->model->m->nv : NULL,
+      .nstep = p->nstep,
+      .record_every = p->record_every,
+      .states = states,
+      .sensordata = sens,
+      .after_step = after_step,
+      .after_step_arg = a,
+  };
   if (tn_rolloutItem(a->job->model->m, a->d, &it)) {
     a->rc = -1;
     return;
@@ -214,8 +218,15 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     return;
   }
 
-  // controls [B or 1, nstep or 1, nu]
-  int64_t cshape[3] = {-1, -1, m->nu}, cgot[3] = {0, 0, 0};
+  // controls [B or 1, nstep or 1, ncontrol]: nu, or the size of the control_spec components
+  if (rr->control_spec & ~(uint32_t)mjSTATE_USER) {
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT,
+              "control_spec %#x has bits outside mjSTATE_USER (%#x)", rr->control_spec,
+              (unsigned)mjSTATE_USER);
+    return;
+  }
+  int ncontrol = rr->control_spec ? mj_stateSize(m, (int)rr->control_spec) : (int)m->nu;
+  int64_t cshape[3] = {-1, -1, ncontrol}, cgot[3] = {0, 0, 0};
   if (rr->ctrl) {
     if (td_check_array(rr->ctrl, "ctrl", 3, cshape, cgot, why, sizeof(why))) {
       td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s", why);
@@ -224,9 +235,18 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     if ((cgot[0] != B && cgot[0] != 1) || (cgot[1] != N && cgot[1] != 1)) {
       td_reject(c, req, kind, t0, TD_E_BAD_SHAPE,
                 "ctrl is [%lld, %lld, %d]: expected [%lld or 1, %lld or 1, %d]", (long long)cgot[0],
-                (long long)cgot[1], (int)m->nu, (long long)B, (long long)N, (int)m->nu);
+                (long long)cgot[1], ncontrol, (long long)B, (long long)N, ncontrol);
       return;
     }
+  }
+
+  // initial warmstarts [B, nv]
+  int64_t wshape[2] = {B, m->nv}, wgot[2];
+  if (rr->initial_warmstart &&
+      td_check_array(rr->initial_warmstart, "initial_warmstart", 2, wshape, wgot, why,
+                     sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_BAD_SHAPE, "%s", why);
+    return;
   }
 
   // sensordata only where the engine evaluates sensors
@@ -254,21 +274,27 @@ void td_req_rollout(tdConn* c, tdReq* req, double t0) {
     return;
   }
   tdRollout* p = job->payload;
-  *p = (tdRollout){ms.spec,
-                   nstate,
-                   (int)N,
-                   m->nu,
-                   nsens,
-                   (int)B,
-                   nrec,
-                   rr->final_only ? (int)N : (int)rr->record_every,
-                   rec,
-                   f32,
-                   rr->sensordata,
-                   (const double*)rr->initial_state->data.data,
-                   rr->ctrl ? (const double*)rr->ctrl->data.data : NULL,
-                   rr->ctrl && cgot[0] == B,
-                   rr->ctrl && cgot[1] == N};
+  *p = (tdRollout){
+      .spec = ms.spec,
+      .nstate = nstate,
+      .nstep = (int)N,
+      .nu = (int)m->nu,
+      .nsens = nsens,
+      .B = (int)B,
+      .nrec = nrec,
+      .record_every = rr->final_only ? (int)N : (int)rr->record_every,
+      .rec_steps = rec,
+      .f32 = f32,
+      .sensordata = rr->sensordata,
+      .state0 = (const double*)rr->initial_state->data.data,
+      .ctrl = rr->ctrl && ncontrol ? (const double*)rr->ctrl->data.data : NULL,
+      .ctrl_per_item = rr->ctrl && cgot[0] == B,
+      .ctrl_per_step = rr->ctrl && cgot[1] == N,
+      .ctrl_spec = rr->control_spec == mjSTATE_CTRL ? 0 : (int)rr->control_spec,
+      .ncontrol = ncontrol,
+      .warmstart0 = rr->initial_warmstart ? (const double*)rr->initial_warmstart->data.data
+                                          : NULL,
+  };
 
   // chunks: the client's choice, else spread over the workers
   td_job_submit(job, (int)B,

@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _proto
 from ._proto import (INVERSE_FD_OUTPUTS, PB, STATE_CTRL, STATE_FULLPHYSICS, STATE_USER,
-                     STATE_WARMSTART, from_array, optional_f64, to_array)
+                     from_array, optional_f64, to_array)
 
 DEFAULT_SOCKET = "/tmp/torsiond.sock"
 
@@ -488,16 +488,15 @@ class Client:
         shapes: initial_state [nroll or 1, nstate] (mjSTATE_FULLPHYSICS), control
         [nroll or 1, nstep or 1, ncontrol], initial_warmstart [nroll or 1, nv]; returns
         (state [nroll, nstep, nstate], sensordata [nroll, nstep, nsensordata]), written into
-        `state` / `sensordata` when given. control_spec may be mjSTATE_CTRL or 0 (other
-        user inputs are not served: ValueError). chunk_size: items per streamed frame."""
+        `state` / `sensordata` when given. control_spec: any mjSTATE_USER components
+        (controls, applied forces, mocap poses, eq_active, userdata), each control row
+        applied with mj_setState before its step. chunk_size: items per streamed frame."""
         m = self.model(model)
         nfull = m.nstate_fullphysics
+        control_spec = int(control_spec)
         if control_spec & ~STATE_USER:
             raise ValueError("control_spec can only contain bits in mjSTATE_USER")
-        if control_spec & ~STATE_CTRL:
-            raise ValueError("control_spec %#x: the daemon serves controls (mjSTATE_CTRL) only"
-                             % control_spec)
-        ncontrol = m.nu if control_spec & STATE_CTRL else 0
+        ncontrol = m.state_size(control_spec)
         if skip_checks:
             initial_state = np.asarray(initial_state, dtype=np.float64)
             control = None if control is None else np.asarray(control, dtype=np.float64)
@@ -514,34 +513,24 @@ class Client:
         if nstep == 0 or nroll == 0:
             return state, sensordata
 
-        # the warmstart travels inside the initial state (spec FULLPHYSICS | WARMSTART)
-        spec = STATE_FULLPHYSICS
-        cols = np.arange(nfull)
-        if initial_warmstart is not None:
-            spec |= STATE_WARMSTART
-            lay = _proto.state_layout(m.state_component_sizes, spec)
-            woff, wn = lay[STATE_WARMSTART]
-            s0 = np.empty((nroll, nfull + wn))
-            keep = np.r_[0:woff, woff + wn:nfull + wn]
-            s0[:, keep] = initial_state
-            s0[:, woff:woff + wn] = initial_warmstart
-            initial_state, cols = s0, keep
-        nst = initial_state.shape[1]
+        # the control rows' components and the initial warmstart travel with the request
         want_sens = m.nsensordata > 0
-        per_item = nstep * (nst + m.nsensordata) * 8
+        per_item = nstep * (nfull + m.nsensordata) * 8
         msgs, ranges = [], self._split(nroll, per_item, nstep)
         for b0, b1 in ranges:
-            rr = PB["RolloutRequest"](model=m.handle, state_spec=spec, nstep=nstep,
-                                      sensordata=want_sens, chunk_envs=chunk_size or 0)
+            rr = PB["RolloutRequest"](model=m.handle, state_spec=STATE_FULLPHYSICS, nstep=nstep,
+                                      sensordata=want_sens, chunk_envs=chunk_size or 0,
+                                      control_spec=control_spec)
             to_array(initial_state[b0:b1], rr.initial_state)
             if control is not None and ncontrol:
                 to_array(control[b0:b1] if control.shape[0] > 1 else control, rr.ctrl)
+            if initial_warmstart is not None:
+                to_array(np.ascontiguousarray(initial_warmstart[b0:b1]), rr.initial_warmstart)
             msgs.append(rr)
         for (b0, b1), parts in zip(ranges, self._batched("rollout", msgs)):
             for p in parts:
                 lo = b0 + p.env_offset
-                st = from_array(p.states)
-                state[lo:lo + p.env_count] = st[:, :, cols] if spec != STATE_FULLPHYSICS else st
+                state[lo:lo + p.env_count] = from_array(p.states)
                 if want_sens:
                     sensordata[lo:lo + p.env_count] = from_array(p.sensordata)
         return state, sensordata

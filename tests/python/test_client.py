@@ -76,10 +76,31 @@ def test_rollout_bad_shapes_raise_before_sending(client):
         client.rollout(m, np.zeros((2, 5)), nstep=3)
     with pytest.raises(ValueError, match="control"):
         client.rollout(m, np.zeros((2, m.nstate_fullphysics)), np.zeros((3, 4, m.nu)))
-    with pytest.raises(ValueError, match="mjSTATE_CTRL"):
+    with pytest.raises(ValueError, match="mjSTATE_USER"):
         client.rollout(m, np.zeros((1, m.nstate_fullphysics)), nstep=2,
-                       control_spec=mujoco.mjtState.mjSTATE_QFRC_APPLIED.value)
+                       control_spec=mujoco.mjtState.mjSTATE_QPOS.value)
     assert client.health().serving  # the connection is still fine
+
+
+def test_rollout_control_spec_equals_mujoco(client):
+    """control_spec with applied forces, Cartesian forces and controls (each row applied
+    with mj_setState before its step), and applied forces alone, as mujoco.rollout."""
+    path = gym_asset("ant.xml")
+    mm = mujoco.MjModel.from_xml_path(path)
+    md = mujoco.MjData(mm)
+    st = mujoco.mjtState
+    rng = np.random.default_rng(6)
+    s0 = random_states(mm, 4, rng, 0.01)
+    for spec in (st.mjSTATE_CTRL | st.mjSTATE_QFRC_APPLIED | st.mjSTATE_XFRC_APPLIED,
+                 st.mjSTATE_QFRC_APPLIED):
+        spec = int(spec)
+        ncontrol = mujoco.mj_stateSize(mm, spec)
+        control = 0.3 * rng.standard_normal((4, 15, ncontrol))
+        warm = rng.standard_normal((4, mm.nv))
+        ref = mjrollout.rollout(mm, md, s0, control, control_spec=spec,
+                                initial_warmstart=warm)[0]
+        got = client.rollout(path, s0, control, control_spec=spec, initial_warmstart=warm)[0]
+        assert got.shape == ref.shape and np.abs(got - ref).max() < 1e-10
 
 
 def test_transition_fd_equals_mjd_transitionFD(client, pendulum):

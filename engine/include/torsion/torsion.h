@@ -591,6 +591,10 @@ typedef struct tnRolloutItem_ {
   const mjtNum* state0; /* [nstate] */
   const mjtNum* ctrl;   /* NULL (controls stay as mj_resetData leaves them) or [ctrl_nt, nu] */
   int ctrl_nt;          /* rows of ctrl: nstep (one per step) or 1 (held) */
+  int ctrl_spec;        /* mjtState bits of a ctrl row (within mjSTATE_USER; 0: mjSTATE_CTRL,
+                           rows of nu); other bits: rows of mj_stateSize(ctrl_spec), applied
+                           with mj_setState before each step (mujoco.rollout's control_spec) */
+  const mjtNum* warmstart0; /* NULL or [nv]: qacc_warmstart after state0 (0 when NULL) */
   int nstep;            /* steps to take */
   int record_every;     /* a row after every k-th step and after the last; 0 or 1: every step */
   mjtNum* states;       /* NULL or [nrow, nstate] (tn_rolloutRows) */
@@ -605,10 +609,11 @@ typedef struct tnRolloutItem_ {
 int tn_rolloutRows(int nstep, int record_every);
 
 /* The one per-item rollout path behind tn_rolloutBatch, torsion-sim rollout and torsiond's
- * Rollout: mj_resetData, mj_setState(state0), then per step the control row and mj_step,
- * recording state (mj_getState) and sensordata after the recorded steps. As mujoco.rollout
- * does, the warning counters are checked before every step: once one is set, the item stops
- * and every remaining row gets the current state and sensordata. Engine errors raise
+ * Rollout: mj_resetData, mj_setState(state0) (and the warmstart), then per step the control
+ * row and mj_step, recording state (mj_getState) and sensordata after the recorded steps.
+ * As mujoco.rollout
+ * does, the warning counters are checked before every step: once one is set, the item
+ * stops and every remaining row gets the current state and sensordata. Engine errors raise
  * mju_error: call it under tn_run. Returns 0 when the item ran to its end or stopped on a
  * warning, 1 when after_step stopped it, -1 after mju_error on invalid arguments. */
 int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item);

@@ -42,10 +42,14 @@ static void record_row(const mjModel* m, const mjData* d, tnRolloutItem* item, i
 /* one rollout item: reset, set, then step and record until the end or a warning */
 int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
   if (!item || item->nstep < 0 || !item->state0 ||
-      (item->ctrl && item->ctrl_nt != 1 && item->ctrl_nt != item->nstep)) {
+      (item->ctrl && item->ctrl_nt != 1 && item->ctrl_nt != item->nstep) ||
+      (item->ctrl_spec & ~mjSTATE_USER)) {
     mju_error("tn_rolloutItem: invalid arguments");
     return -1;
   }
+  // a control row: nu controls copied, or other mjSTATE_USER components set as a state
+  int set_controls = item->ctrl_spec && item->ctrl_spec != mjSTATE_CTRL;
+  int ncontrol = set_controls ? mj_stateSize(m, item->ctrl_spec) : (int)m->nu;
   int k = item->record_every < 1 ? 1 : item->record_every;
   int nrow = tn_rolloutRows(item->nstep, k), row = 0;
   int nstate = mj_stateSize(m, item->spec);
@@ -54,6 +58,9 @@ int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
   // start from a clean reset, then the item's own state
   mj_resetData(m, d);
   mj_setState(m, d, item->state0, item->spec);
+  if (item->warmstart0) {
+    memcpy(d->qacc_warmstart, item->warmstart0, sizeof(mjtNum) * m->nv);
+  }
 
   for (int t = 0; t < item->nstep; t++) {
     // a warning stops the item: the remaining rows get the current state and sensors
@@ -65,9 +72,13 @@ int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
     }
 
     // this step's control, then the step
-    if (item->ctrl && m->nu) {
-      const mjtNum* c = item->ctrl + (size_t)(item->ctrl_nt == 1 ? 0 : t) * m->nu;
-      memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
+    if (item->ctrl && ncontrol) {
+      const mjtNum* c = item->ctrl + (size_t)(item->ctrl_nt == 1 ? 0 : t) * ncontrol;
+      if (set_controls) {
+        mj_setState(m, d, c, item->ctrl_spec);
+      } else {
+        memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
+      }
     }
     mj_step(m, d);
     item->nstep_run++;

@@ -1,13 +1,7 @@
 /* _core/rollout.c — the loop behind torsion.rollout: nbatch open-loop rollouts with
- * mujoco.rollout's semantics, each item on the engine's per-item path (tn_rolloutItem),
- * spread over OpenMP threads (thread i uses datas[i]) with the GIL released.
- *
- * tn_rolloutItem starts an item with mj_resetData and mj_setState(state0, spec), applies a
- * row of ctrl before each step and records mj_getState(spec) after each. Controls of other
- * mjtState components (control_spec) and an initial warmstart go through the same path:
- * the item's spec becomes FULLPHYSICS | WARMSTART | control_spec, its state0 carries the
- * first control row and the warmstart, the following control rows are set by the item's
- * after_step hook, and the physics columns are taken out of the wider recorded rows. */
+ * mujoco.rollout's semantics, each item on the engine's per-item path (tn_rolloutItem,
+ * which applies control rows of any mjSTATE_USER components and an initial warmstart),
+ * spread over OpenMP threads (thread i uses datas[i]) with the GIL released. */
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,26 +19,12 @@ typedef struct rolloutJob_ {
   mjtNum *state, *sensordata;
 } rolloutJob;
 
-/* one item in flight: what its after_step hook needs */
+/* one item in flight */
 typedef struct itemCtx_ {
   const mjModel* m;
   mjData* d;
-  const rolloutJob* job;
-  int r;
-  int ncontrol;
   tnRolloutItem item;
 } itemCtx;
-
-/* set the control row of the next step */
-static int next_control(void* arg, int t) {
-  itemCtx* c = arg;
-  if (t + 1 < c->job->nstep) {
-    const mjtNum* row =
-        c->job->control + ((size_t)c->r * c->job->nstep + (size_t)(t + 1)) * c->ncontrol;
-    mj_setState(c->m, c->d, row, c->job->control_spec);
-  }
-  return 0;
-}
 
 /* tn_rolloutItem on an item */
 static void item_fn(void* arg) {
@@ -52,86 +32,26 @@ static void item_fn(void* arg) {
   tn_rolloutItem(c->m, c->d, &c->item);
 }
 
-/* copy `n` physics columns (FULLPHYSICS layout) out of wider rows with spec `wide` */
-static void extract_physics(const mjModel* m, int wide, const mjtNum* src, int nrow, mjtNum* dst) {
-  int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
-  int nwide = mj_stateSize(m, wide);
-  int nhead = mj_stateSize(m, mjSTATE_FULLPHYSICS & ~mjSTATE_PLUGIN);
-  int nplugin = nphys - nhead;
-  for (int i = 0; i < nrow; i++) {
-    const mjtNum* s = src + (size_t)i * nwide;
-    mjtNum* o = dst + (size_t)i * nphys;
-    memcpy(o, s, sizeof(mjtNum) * nhead);
-    memcpy(o + nhead, s + nwide - nplugin, sizeof(mjtNum) * nplugin);
-  }
-}
-
 /* one rollout r on data d; returns 0 or -1 with the engine's message */
 static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int error_sz) {
   const mjModel* m = job->models[r];
   int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
   int nsens = m->nsensordata, nstep = job->nstep;
+  int ncontrol = mj_stateSize(m, job->control_spec);
   itemCtx c;
   memset(&c, 0, sizeof(c));
   c.m = m;
   c.d = d;
-  c.job = job;
-  c.r = r;
+  c.item.spec = mjSTATE_FULLPHYSICS;
+  c.item.state0 = job->state0 + (size_t)r * nphys;
+  c.item.warmstart0 = job->warmstart0 ? job->warmstart0 + (size_t)r * m->nv : NULL;
+  c.item.ctrl_spec = job->control_spec;
+  c.item.ctrl = job->control && ncontrol ? job->control + (size_t)r * nstep * ncontrol : NULL;
+  c.item.ctrl_nt = nstep;
   c.item.nstep = nstep;
+  c.item.states = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
   c.item.sensordata = job->sensordata ? job->sensordata + (size_t)r * nstep * nsens : NULL;
-  mjtNum* out = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
-
-  // plain controls and no warmstart: the item records straight into the outputs
-  int simple = !job->warmstart0 && (!job->control || job->control_spec == mjSTATE_CTRL);
-  mjtNum *start = NULL, *rows = NULL;
-  int wide = mjSTATE_FULLPHYSICS;
-  if (simple) {
-    c.item.spec = mjSTATE_FULLPHYSICS;
-    c.item.state0 = job->state0 + (size_t)r * nphys;
-    c.item.ctrl = job->control ? job->control + (size_t)r * nstep * m->nu : NULL;
-    c.item.ctrl_nt = nstep;
-    c.item.states = out;
-  } else {
-    // the wider spec: physics, warmstart and the control components
-    wide = mjSTATE_FULLPHYSICS | mjSTATE_WARMSTART | (job->control ? job->control_spec : 0);
-    int nwide = mj_stateSize(m, wide);
-    c.ncontrol = mj_stateSize(m, job->control_spec);
-    start = malloc(sizeof(mjtNum) * (size_t)nwide);
-    rows = out ? malloc(sizeof(mjtNum) * (size_t)nwide * (size_t)(nstep ? nstep : 1)) : NULL;
-    if (!start || (out && !rows)) {
-      free(start);
-      free(rows);
-      snprintf(error, (size_t)error_sz, "rollout: out of memory");
-      return -1;
-    }
-
-    // state0 in the wide layout: physics, the warmstart (zero when none) and control row 0
-    mj_setState(m, d, job->state0 + (size_t)r * nphys, mjSTATE_FULLPHYSICS);
-    if (job->warmstart0) {
-      memcpy(d->qacc_warmstart, job->warmstart0 + (size_t)r * m->nv, sizeof(mjtNum) * m->nv);
-    } else {
-      memset(d->qacc_warmstart, 0, sizeof(mjtNum) * m->nv);
-    }
-    if (job->control && nstep > 0) {
-      mj_setState(m, d, job->control + (size_t)r * nstep * c.ncontrol, job->control_spec);
-    }
-    mj_getState(m, d, start, wide);
-    c.item.spec = wide;
-    c.item.state0 = start;
-    c.item.states = rows;
-    if (job->control) {
-      c.item.after_step = next_control;
-      c.item.after_step_arg = &c;
-    }
-  }
-
-  int rc = tn_run(d, item_fn, &c, error, error_sz);
-  if (!rc && !simple && out) {
-    extract_physics(m, wide, rows, nstep, out);
-  }
-  free(start);
-  free(rows);
-  return rc ? -1 : 0;
+  return tn_run(d, item_fn, &c, error, error_sz) ? -1 : 0;
 }
 
 /* rollout(models, datas, nstep, control_spec, state0, warmstart0, control, state,
