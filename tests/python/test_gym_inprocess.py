@@ -35,11 +35,10 @@ def test_inprocess_matches_mujoco(env_id):
     ref.close()
 
 
-# Steps over which each task reproduces Gymnasium with MuJoCo within 1e-6 relative. Two
-# tasks drift earlier (docs/fidelity.md): HalfCheetah from a one-ulp difference in the first
-# contact steps that its chaotic gait amplifies, Pusher because MuJoCo's default pipeline
-# (constraint islands, native convex collision) is not Torsion's yet.
-REPRODUCED_STEPS = {"HalfCheetah-v5": 150, "Pusher-v5": 150}
+# Steps over which each task reproduces Gymnasium with MuJoCo within 1e-6 relative (300 for
+# every task but one). Pusher drifts after about 290 steps because MuJoCo's default pipeline
+# (constraint islands, native convex collision) is not Torsion's yet (docs/fidelity.md).
+REPRODUCED_STEPS = {"Pusher-v5": 250}
 
 
 @pytest.mark.parametrize("env_id", tgym.ENV_IDS)

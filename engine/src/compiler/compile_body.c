@@ -97,10 +97,9 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
     axis[0] = axis[1] = 0;
     axis[2] = 1;
   } else {
-    if (mju_norm3(axis) < mjMINVAL) {
+    if (tn__normVec(axis, 3) < mjEPS) {
       return tn__compileFail(c, j->src, "axis", "axis of a hinge or slide joint cannot be zero");
     }
-    mju_normalize3(axis);
   }
 
   // limits

@@ -23,27 +23,34 @@ static int orient_fail(char* err, int errsz, const char* msg) {
   return 0;
 }
 
-/* normalize a 3-vector in place; returns its length before normalization */
-static mjtNum orient_norm3(mjtNum v[3]) {
-  mjtNum len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  if (len >= ORIENT_MINLEN) {
-    v[0] /= len;
-    v[1] /= len;
-    v[2] /= len;
+/* normalize an n-vector in place as MuJoCo's compiler does; returns its length, 0 (vector
+ * unchanged) when the squared length is below mjEPS; a length within mjEPS of 1 is left
+ * as it is (so values round as in MuJoCo) */
+mjtNum tn__normVec(mjtNum* v, int n) {
+  mjtNum sq = 0;
+  for (int i = 0; i < n; i++) {
+    sq += v[i] * v[i];
+  }
+  if (sq < mjEPS) {
+    return 0;
+  }
+  mjtNum len = sqrt(sq);
+  if (fabs(len - 1) > mjEPS) {
+    for (int i = 0; i < n; i++) {
+      v[i] /= len;
+    }
   }
   return len;
 }
 
+/* normalize a 3-vector in place; returns its length before normalization */
+static mjtNum orient_norm3(mjtNum v[3]) {
+  return tn__normVec(v, 3);
+}
+
 /* normalize a quaternion in place; returns its length before normalization */
 static mjtNum orient_norm4(mjtNum q[4]) {
-  mjtNum len = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-  if (len >= ORIENT_MINLEN) {
-    q[0] /= len;
-    q[1] /= len;
-    q[2] /= len;
-    q[3] /= len;
-  }
-  return len;
+  return tn__normVec(q, 4);
 }
 
 /* angle in radians from compiler units */
@@ -80,21 +87,19 @@ static void orient_frame2quat(mjtNum q[4], const mjtNum x[3], const mjtNum y[3],
 
 /* minimal rotation taking +z to the unit vector vec */
 static void orient_z2quat(mjtNum q[4], const mjtNum vec[3]) {
-  // rotation axis z x vec, about x when vec is (anti)parallel to z
-  mjtNum axis[3] = {-vec[1], vec[0], 0};
-  mjtNum s = sqrt(axis[0] * axis[0] + axis[1] * axis[1]);
+  // rotation axis z x vec (normalized), about x when vec is (anti)parallel to z
+  mjtNum axis[3] = {0 * vec[2] - 1 * vec[1], 1 * vec[0] - 0 * vec[2], 0 * vec[1] - 0 * vec[0]};
+  mjtNum s = tn__normVec(axis, 3);
   if (s < ORIENT_Z2VEC_EPS) {
-    axis[0] = 1, axis[1] = 0, s = 0;
-  } else {
-    axis[0] /= s, axis[1] /= s;
+    axis[0] = 1, axis[1] = 0, axis[2] = 0;
   }
 
   // angle between z and vec
-  mjtNum half = 0.5 * atan2(s, vec[2]);
+  mjtNum half = atan2(s, vec[2]) / 2;
   q[0] = cos(half);
   q[1] = axis[0] * sin(half);
   q[2] = axis[1] * sin(half);
-  q[3] = 0;
+  q[3] = axis[2] * sin(half);
 }
 
 /* quaternion product res = a * b (res may alias a or b) */

@@ -74,16 +74,16 @@ static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum
   }
 }
 
-/* H = M + J' D_active J (+ cones; lower triangle), then its Cholesky factor */
+/* H = J' D_active J (+ cones) + M (lower triangle), then its Cholesky factor; the sums run
+ * in MuJoCo's order (rows first, the inertia added last), so H rounds as MuJoCo's does */
 void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv, nefc = d->nefc;
   mjtNum* H = ctx->H;
   mj_markStack(d);
   mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
   int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
-
-  // inertia
-  mj_fullM(m, H, d->M);
+  mjtNum* M = mj_stackAllocNum(d, (size_t)nv * nv);
+  mju_zero(H, nv * nv);
 
   // active rows
   for (int i = 0; i < nefc; i++) {
@@ -100,6 +100,14 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
     if (state == mjCNSTRSTATE_QUADRATIC) {
       int n = row_nonzeros(m, d, i, val, ind);
       add_outer(H, nv, val, val, ind, n, d->efc_D[i]);
+    }
+  }
+
+  // inertia, added to the lower triangle
+  mj_fullM(m, M, d->M);
+  for (int r = 0; r < nv; r++) {
+    for (int c = 0; c <= r; c++) {
+      H[r * nv + c] += M[r * nv + c];
     }
   }
 

@@ -114,20 +114,19 @@ void mj_fullM(const mjModel* m, mjtNum* dst, const mjtNum* M) {
 
 /* res = M * vec with the sparse d->M (res must not alias vec) */
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
+  // the diagonal of every row first
+  for (int i = 0; i < m->nv; i++) {
+    res[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1] * vec[i];
+  }
+
+  // then each row's off-diagonal entries from the parent up to the root, each used twice
+  // (row i and, by symmetry, column i): MuJoCo's order of sums, so res rounds as its does
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i];
-    int diag = adr + m->M_rownnz[i] - 1;
-
-    // diagonal and lower triangle of row i
-    mjtNum sum = d->M[diag] * vec[i];
-    for (int k = adr; k < diag; k++) {
-      sum += d->M[k] * vec[m->M_colind[k]];
-    }
-    res[i] = sum;
-
-    // upper triangle: row i's entries seen as column i of earlier rows
-    for (int k = adr; k < diag; k++) {
-      res[m->M_colind[k]] += d->M[k] * vec[i];
+    for (int k = adr + m->M_rownnz[i] - 2; k >= adr; k--) {
+      int j = m->M_colind[k];
+      res[i] += d->M[k] * vec[j];
+      res[j] += d->M[k] * vec[i];
     }
   }
 }
