@@ -251,6 +251,15 @@ def test_load_step_static(installed, mujoco_output, tmp_path):
     assert not diffs, "outputs differ:\n" + "\n".join(diffs)
 
 
+def test_program_sets_library_variable(installed, tmp_path):
+    """A program assigning the library's global mju_user_warning (a copy relocation in a
+    PIE executable) has its handler called by the library."""
+    exe = installed.compile(os.path.join(PROGRAMS, "install_callbacks.c"),
+                            str(tmp_path / "cb"), "torsion")
+    out = run_installed(installed, exe, [])
+    assert "installed handler 7" in out and "called 1" in out, out
+
+
 def wait_for_socket(path, proc, timeout=20.0):
     """Wait until the daemon accepts connections on its Unix socket."""
     end = time.time() + timeout
