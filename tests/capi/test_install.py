@@ -104,6 +104,12 @@ class Installed:
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
     """The build installed into a fresh destdir (the build must be complete: ninja -C build)."""
+    ninja = shutil.which("ninja")
+    if ninja:
+        dry = subprocess.run([ninja, "-C", build_dir(), "-n"], capture_output=True, text=True)
+        assert "no work to do" in dry.stdout, \
+            "the build is not complete (run ninja -C %s first):\n%s" % (build_dir(),
+                                                                       dry.stdout[-2000:])
     destdir = str(tmp_path_factory.mktemp("destdir"))
     proc = subprocess.run(meson_command() + ["install", "-C", build_dir(), "--no-rebuild",
                                              "--destdir", destdir],
@@ -162,8 +168,11 @@ def test_engine_exports_public_api_only(installed):
 
 
 def test_client_exports(installed):
-    """libtorsion_client.so exports the client API and the protocol messages only."""
+    """libtorsion_client.so exports the client API and the protocol messages only (not
+    its internal tnc__ helpers)."""
     names = exported_symbols(os.path.join(installed.libdir, "libtorsion_client.so"))
+    internal = [n for n in names if n.startswith("tnc__")]
+    assert not internal, "internal symbols exported: %s" % internal[:10]
     other = [n for n in names if not (n.startswith("tnc_") or n.startswith("torsion__v1__"))]
     assert not other, "unexpected exports: %s" % other[:10]
     assert "tnc_connect" in names and "torsion__v1__request__descriptor" in names
