@@ -5,7 +5,7 @@ from the same states, so that the machine's drift cancels out of the ratio.
 bench_contacts.py times each engine for about a second in turn, in separate processes; on
 a shared VM whose speed drifts by 10-30% over seconds its single ratios swing by as much.
 Here both engines live in this process (MuJoCo through its Python bindings, Torsion's
-build/engine/libtorsion_shared.so through ctypes; Torsion's library does not load MuJoCo)
+build/engine/libtorsion.so through ctypes; Torsion's library does not load MuJoCo)
 and alternate every --chunk steps (default 20): each round resets both to one state, times
 chunk steps of one engine, then of the other (the order alternating by round). The ratio
 is the median over --rounds rounds of MuJoCo's time / Torsion's time.

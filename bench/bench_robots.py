@@ -3,7 +3,7 @@
 real-robot model of tests/differential/harness/robots.py (Menagerie, Gymnasium-Robotics,
 Meta-World, myo-sim, dm_control's dog), measured as bench_interleaved.py measures: both
 engines in one process (MuJoCo through its bindings, Torsion's
-build/engine/libtorsion_shared.so through ctypes), from the same states of MuJoCo's own
+build/engine/libtorsion.so through ctypes), from the same states of MuJoCo's own
 trajectory from the initial state (keyframe 0 and its controls, else the default state;
 mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, MuJoCo with island
 and nativeccd disabled.

@@ -170,7 +170,7 @@ def num(x, fmt="%.0f"):
 # both engines in one process, stepped in interleaved chunks
 
 
-TORSION_LIB = os.path.join(HERE, "..", "build", "engine", "libtorsion_shared.so")
+TORSION_LIB = os.path.join(HERE, "..", "build", "engine", "libtorsion.so")
 
 
 def load_torsion(path=TORSION_LIB):

@@ -4,7 +4,7 @@ against MuJoCo 3.14's C library from its PyPI wheel (the oracle), once against T
 Each program includes its API header through the macro MJ_INCLUDE, so the two builds
 differ only in the include and link lines:
     -DMJ_INCLUDE='<mujoco/mujoco.h>'  -I<wheel>/include   <wheel>/libmujoco.so.3.14.0
-    -DMJ_INCLUDE='<torsion/torsion.h>' -I<repo>/engine/include  <build>/engine/libtorsion...
+    -DMJ_INCLUDE='<torsion/torsion.h>' -I<repo>/engine/include  <build>/engine/libtorsion.so
 The outputs are then compared token by token (numbers within a relative tolerance)."""
 import os
 import re
@@ -29,16 +29,15 @@ def build_dir():
 
 def torsion_link_args():
     """Compile and link arguments for a program using Torsion's engine from the build tree:
-    its public headers and its shared library (with a run path to it)."""
+    its public headers and its shared library libtorsion.so (the installed one's twin: a
+    soname, only the public API exported), with a run path to it."""
     libdir = os.path.join(build_dir(), "engine")
-    for name in ("libtorsion.so", "libtorsion_shared.so"):
-        if os.path.exists(os.path.join(libdir, name)):
-            lib = name[3:-3]
-            break
-    else:
-        raise FileNotFoundError("no Torsion shared library in %s (build first)" % libdir)
+    if not os.path.exists(os.path.join(libdir, "libtorsion.so")):
+        raise FileNotFoundError("no libtorsion.so in %s (build it: ninja -C %s "
+                                "engine/libtorsion.so.<version>, or all of ninja -C %s)"
+                                % (libdir, build_dir(), build_dir()))
     return (["-I", os.path.join(REPO, "engine", "include")],
-            ["-L", libdir, "-l" + lib, "-Wl,-rpath," + libdir, "-lm"])
+            ["-L", libdir, "-ltorsion", "-Wl,-rpath," + libdir, "-lm"])
 
 
 def mujoco_link_args():
