@@ -1,9 +1,9 @@
 /* clients/cli/cmd_model.c — model arguments and the model and server subcommands:
  * load, info, unload, stats, health.
  *
- * A model file is sent as MJCF text; the files it references (includes, meshes, textures,
- * found next to it or under its meshdir/texturedir/assetdir) travel with it as named asset
- * blobs, because the server resolves references only among a request's own blobs. */
+ * A model file is sent as MJCF text; the files it references travel with it as named asset
+ * blobs (gathered by cli_assets.c), because the server resolves references only among a
+ * request's own blobs. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,96 +11,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-
-/* most assets gathered for one model */
-#define CLI_MAX_ASSETS 512
-
-/* assets gathered from a model's references */
-typedef struct assetSet_ {
-  tncAsset a[CLI_MAX_ASSETS];
-  char* names[CLI_MAX_ASSETS];
-  char* bufs[CLI_MAX_ASSETS];
-  int n;
-  char dirs[4][256];
-  int ndir;
-} assetSet;
-
-/* the next attribute "name = 'value'" at or after *pos; 0 when none */
-static int next_attr(const char* t, size_t* pos, char* name, size_t nsz, char* val, size_t vsz) {
-  for (size_t i = *pos; t[i]; i++) {
-    if (t[i] != '=')
-      continue;
-    size_t e = i, b;
-    while (e > 0 && isspace((unsigned char)t[e - 1])) e--;
-    b = e;
-    while (b > 0 && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_')) b--;
-    size_t v = i + 1;
-    while (isspace((unsigned char)t[v])) v++;
-    if (b == e || (t[v] != '"' && t[v] != '\''))
-      continue;
-    const char* end = strchr(t + v + 1, t[v]);
-    if (!end || e - b >= nsz || (size_t)(end - t - v - 1) >= vsz)
-      continue;
-    memcpy(name, t + b, e - b);
-    name[e - b] = '\0';
-    memcpy(val, t + v + 1, (size_t)(end - t - v - 1));
-    val[end - t - v - 1] = '\0';
-    *pos = (size_t)(end - t) + 1;
-    return 1;
-  }
-  return 0;
-}
-
-/* add dir/rel as an asset named rel (once); returns its text when it is an include */
-static int add_asset(assetSet* s, const char* modeldir, const char* rel) {
-  for (int i = 0; i < s->n; i++) {
-    if (!strcmp(s->names[i], rel))
-      return i;
-  }
-  char path[1024];
-  struct stat st;
-  snprintf(path, sizeof(path), "%s/%s", modeldir, rel);
-  if (s->n >= CLI_MAX_ASSETS || stat(path, &st) || !S_ISREG(st.st_mode))
-    return -1;
-  size_t len = 0;
-  char* data = tnc_read_file(path, &len);
-  if (!data)
-    return -1;
-  int k = s->n++;
-  s->names[k] = strdup(rel);
-  s->bufs[k] = data;
-  s->a[k] = (tncAsset){s->names[k], data, len};
-  return k;
-}
-
-/* gather the files a text references, recursing into included XML */
-static void collect(assetSet* s, const char* text, const char* modeldir, int depth) {
-  char name[64], val[512], rel[1024];
-  size_t pos = 0;
-
-  // directories first (they prefix later file names)
-  while (next_attr(text, &pos, name, sizeof(name), val, sizeof(val))) {
-    size_t n = strlen(name);
-    if (n >= 3 && !strcmp(name + n - 3, "dir") && s->ndir < 4 && val[0]) {
-      snprintf(s->dirs[s->ndir++], 256, "%s", val);
-    }
-  }
-
-  // files, as given or under one of the directories
-  for (pos = 0; next_attr(text, &pos, name, sizeof(name), val, sizeof(val));) {
-    if (strncmp(name, "file", 4) != 0)
-      continue;
-    int k = add_asset(s, modeldir, val);
-    for (int d = 0; k < 0 && d < s->ndir; d++) {
-      snprintf(rel, sizeof(rel), "%s/%s", s->dirs[d], val);
-      k = add_asset(s, modeldir, rel);
-    }
-    size_t n = strlen(val);
-    if (k >= 0 && depth < 8 && n > 4 && !strcmp(val + n - 4, ".xml")) {
-      collect(s, s->bufs[k], modeldir, depth + 1);
-    }
-  }
-}
 
 /* is arg a 64-character hex handle */
 static int is_handle(const char* arg) {
@@ -120,33 +30,22 @@ static int load_file(tnClient* c, const char* path, const tncAsset* extra, int n
   if (!xml) {
     return cli_fail("cannot read %s", path);
   }
-  char dir[1024];
-  snprintf(dir, sizeof(dir), "%s", path);
-  char* slash = strrchr(dir, '/');
-  if (slash)
-    *slash = '\0';
-  else
-    snprintf(dir, sizeof(dir), ".");
-
-  // referenced files, then the extra ones
-  assetSet* s = calloc(1, sizeof(assetSet));
-  if (!s) {
-    free(xml);
-    return cli_fail("out of memory");
+  // the extra files, then the referenced ones not given among them
+  cliAssets s = {0};
+  char err[1024];
+  int rc = 0;
+  for (int i = 0; !rc && i < nextra; i++) {
+    rc = cli_assets_add(&s, extra[i].name, extra[i].data, extra[i].len, NULL, NULL);
   }
-  collect(s, xml, dir, 0);
-  for (int i = 0; i < nextra && s->n < CLI_MAX_ASSETS; i++) {
-    s->a[s->n++] = extra[i];
-  }
-  int rc = tnc_load_xml(c, xml, s->a, s->n, handle, cached);
   if (rc) {
-    cli_fail("load %s: %s", path, tnc_error(c));
+    cli_fail("out of memory");
+  } else if ((rc = cli_assets_collect(path, xml, &s, err, sizeof(err)))) {
+    cli_fail("load %s", err);
   }
-  for (int i = 0; i < s->n; i++) {
-    free(s->names[i]);  // NULL for the caller's extra assets
-    free(s->bufs[i]);
+  if (!rc && tnc_load_xml(c, xml, s.a, s.n, handle, cached)) {
+    rc = cli_fail("load %s: %s", path, tnc_error(c));
   }
-  free(s);
+  cli_assets_free(&s);
   free(xml);
   return rc ? 1 : 0;
 }
