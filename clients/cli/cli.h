@@ -5,6 +5,7 @@
 #define TORSION_CLI_H
 
 #include <err.h>
+#include <jansson.h>
 
 #include "npy.h"
 #include "torsion_client.h"
@@ -47,6 +48,15 @@ int cli_assets_add(cliAssets* s, const char* name, const void* data, size_t len,
 
 /* release the set and what it owns */
 void cli_assets_free(cliAssets* s);
+
+/* a JSON number (jansson), null when v is not finite; rounded to `decimals` places when
+ * decimals >= 0 (measurements), else kept whole */
+json_t* cli_json_real(double v, int decimals);
+
+/* print one JSON document on a line of stdout (reals with `digits` significant digits: 17
+ * round-trips every double, 15 prints rounded measurements cleanly) and free it; 0, or 1
+ * after printing why */
+int cli_json_print(json_t* doc, int digits);
 
 /* parse a non-negative integer option value */
 int cli_int(const char* s, long long* out);

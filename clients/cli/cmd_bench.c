@@ -452,30 +452,31 @@ static void report(const benchCfg* b, benchThread* th, double elapsed) {
   double rps = all.n / elapsed, sps = steps / elapsed;
 
   if (b->json) {
-    printf(
-        "{\"model\": \"%s\", \"handle\": \"%s\", \"connections\": %d, \"batch\": %d, "
-        "\"nstep\": %d, \"envs\": %d, \"frame_skip\": %d, \"fd_batch\": %d, \"mix\": {"
-        "\"rollout\": %d, \"step\": %d, \"forward\": %d, \"inverse\": %d, "
-        "\"transitionfd\": %d, \"inversefd\": %d}, \"seconds\": %.6f, \"requests\": %zu, "
-        "\"requests_per_s\": %.3f, \"steps\": %llu, \"steps_per_s\": %.1f, "
-        "\"bytes_sent\": %llu, \"bytes_received\": %llu, \"errors\": %llu, \"latency_us\": {",
-        b->model, b->handle, b->connections, b->batch, b->nstep, b->envs, b->frame_skip,
-        b->fd_batch, b->mix[K_ROLLOUT], b->mix[K_STEP], b->mix[K_FORWARD], b->mix[K_INVERSE],
-        b->mix[K_TRANSFD], b->mix[K_INVFD], elapsed, all.n, rps, (unsigned long long)steps, sps,
-        (unsigned long long)sent, (unsigned long long)recv, (unsigned long long)errors);
-    const char* sep = "";
+    json_t* mix =
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "rollout", b->mix[K_ROLLOUT], "step",
+                  b->mix[K_STEP], "forward", b->mix[K_FORWARD], "inverse", b->mix[K_INVERSE],
+                  "transitionfd", b->mix[K_TRANSFD], "inversefd", b->mix[K_INVFD]);
+    json_t* latency = json_object();
     for (int k = 0; k <= K_N; k++) {
       const latList* l = k < K_N ? &merged[k] : &all;
       if (!l->n)
         continue;
-      printf(
-          "%s\"%s\": {\"count\": %zu, \"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-          "\"max\": %.1f}",
-          sep, k < K_N ? kind_names[k] : "all", l->n, pct(l, 0.5), pct(l, 0.9), pct(l, 0.99),
-          l->n ? l->v[l->n - 1] : 0.0);
-      sep = ", ";
+      json_object_set_new(
+          latency, k < K_N ? kind_names[k] : "all",
+          json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)l->n, "p50",
+                    cli_json_real(pct(l, 0.5), 1), "p90", cli_json_real(pct(l, 0.9), 1), "p99",
+                    cli_json_real(pct(l, 0.99), 1), "max", cli_json_real(l->v[l->n - 1], 1)));
     }
-    printf("}}\n");
+    json_t* doc = json_pack(
+        "{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:I, s:o, s:I, s:o, s:I, s:I, s:I, "
+        "s:o}",
+        "model", b->model, "handle", b->handle, "connections", b->connections, "batch", b->batch,
+        "nstep", b->nstep, "envs", b->envs, "frame_skip", b->frame_skip, "fd_batch", b->fd_batch,
+        "mix", mix, "seconds", cli_json_real(elapsed, 6), "requests", (json_int_t)all.n,
+        "requests_per_s", cli_json_real(rps, 3), "steps", (json_int_t)steps, "steps_per_s",
+        cli_json_real(sps, 1), "bytes_sent", (json_int_t)sent, "bytes_received", (json_int_t)recv,
+        "errors", (json_int_t)errors, "latency_us", latency);
+    cli_json_print(doc, 15);
   } else {
     printf("torsion bench: %s, %d connection(s), %.2f s\n", b->model, b->connections, elapsed);
     printf("  requests  %10zu  (%.1f/s)   errors %llu\n", all.n, rps, (unsigned long long)errors);

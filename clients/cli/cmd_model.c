@@ -59,18 +59,17 @@ int cli_model(tnClient* c, const char* arg, char handle[65]) {
   return load_file(c, arg, NULL, 0, handle, NULL) ? -1 : 0;
 }
 
-/* print ModelInfo-derived JSON */
-static void print_info(const char* handle, const tncModelInfo* in, int cached) {
-  printf(
-      "{\"model\": \"%s\", \"name\": \"%s\", \"nq\": %d, \"nv\": %d, \"nu\": %d, \"na\": %d, "
-      "\"nbody\": %d, \"nsensordata\": %d, \"nkey\": %d, \"nmocap\": %d, \"timestep\": %.17g, "
-      "\"nstate_fullphysics\": %d",
-      handle, in->name, in->nq, in->nv, in->nu, in->na, in->nbody, in->nsensordata, in->nkey,
-      in->nmocap, in->timestep, in->nstate_full);
-  if (cached >= 0) {
-    printf(", \"cached\": %s", cached ? "true" : "false");
+/* print ModelInfo-derived JSON (cached < 0: not a load); 0 or 1 */
+static int print_info(const char* handle, const tncModelInfo* in, int cached) {
+  json_t* doc =
+      json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:i}", "model", handle,
+                "name", in->name, "nq", in->nq, "nv", in->nv, "nu", in->nu, "na", in->na, "nbody",
+                in->nbody, "nsensordata", in->nsensordata, "nkey", in->nkey, "nmocap", in->nmocap,
+                "timestep", cli_json_real(in->timestep, -1), "nstate_fullphysics", in->nstate_full);
+  if (doc && cached >= 0) {
+    json_object_set_new(doc, "cached", json_boolean(cached));
   }
-  printf("}\n");
+  return cli_json_print(doc, 17);
 }
 
 /* load MODEL.xml [--asset NAME=FILE ...] [--server-path] */
@@ -111,8 +110,7 @@ int cmd_load(const cliOpts* o) {
     if (server_path && lr)
       cli_fail("load %s: %s", model, tnc_error(c));
     if (!lr && tnc_model_info(c, handle, &info) == 0) {
-      print_info(handle, &info, cached);
-      rc = 0;
+      rc = print_info(handle, &info, cached);
     } else if (!lr) {
       cli_fail("info: %s", tnc_error(c));
     }
@@ -133,8 +131,7 @@ int cmd_info(const cliOpts* o) {
   int rc = 1;
   if (c && !cli_model(c, o->argv[1], handle)) {
     if (tnc_model_info(c, handle, &info) == 0) {
-      print_info(handle, &info, -1);
-      rc = 0;
+      rc = print_info(handle, &info, -1);
     } else {
       cli_fail("info: %s", tnc_error(c));
     }
@@ -167,37 +164,39 @@ int cmd_stats(const cliOpts* o) {
     return rc;
   }
   const Torsion__V1__StatsResult* s = r->stats;
-  printf(
-      "{\"uptime_s\": %.3f, \"workers\": %u, \"connections\": %u, \"requests_total\": %llu, "
-      "\"requests_failed\": %llu, \"steps_total\": %llu, \"bytes_in\": %llu, "
-      "\"bytes_out\": %llu, \"queued_chunks\": %llu, \"inflight_requests\": %llu, "
-      "\"sessions\": %u, \"unsent_bytes\": %llu, \"paused_connections\": %u,\n \"models\": [",
-      s->uptime_s, s->workers, s->connections, (unsigned long long)s->requests_total,
-      (unsigned long long)s->requests_failed, (unsigned long long)s->steps_total,
-      (unsigned long long)s->bytes_in, (unsigned long long)s->bytes_out,
-      (unsigned long long)s->queued_chunks, (unsigned long long)s->inflight_requests, s->sessions,
-      (unsigned long long)s->unsent_bytes, s->paused_connections);
+  json_t* doc = json_pack(
+      "{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "uptime_s",
+      cli_json_real(s->uptime_s, 3), "workers", (json_int_t)s->workers, "connections",
+      (json_int_t)s->connections, "requests_total", (json_int_t)s->requests_total,
+      "requests_failed", (json_int_t)s->requests_failed, "steps_total", (json_int_t)s->steps_total,
+      "bytes_in", (json_int_t)s->bytes_in, "bytes_out", (json_int_t)s->bytes_out, "queued_chunks",
+      (json_int_t)s->queued_chunks, "inflight_requests", (json_int_t)s->inflight_requests,
+      "sessions", (json_int_t)s->sessions, "unsent_bytes", (json_int_t)s->unsent_bytes,
+      "paused_connections", (json_int_t)s->paused_connections);
+  json_t* models = json_array();
   for (size_t i = 0; i < s->n_models; i++) {
     const Torsion__V1__ModelStats* m = s->models[i];
-    printf(
-        "%s{\"model\": \"%s\", \"name\": \"%s\", \"queued_chunks\": %llu, "
-        "\"steps_served\": %llu, \"requests_served\": %llu, \"sessions\": %u}",
-        i ? ", " : "", m->model, m->name, (unsigned long long)m->queued_chunks,
-        (unsigned long long)m->steps_served, (unsigned long long)m->requests_served, m->sessions);
+    json_array_append_new(
+        models, json_pack("{s:s?, s:s?, s:I, s:I, s:I, s:I}", "model", m->model, "name", m->name,
+                          "queued_chunks", (json_int_t)m->queued_chunks, "steps_served",
+                          (json_int_t)m->steps_served, "requests_served",
+                          (json_int_t)m->requests_served, "sessions", (json_int_t)m->sessions));
   }
-  printf("],\n \"latency_us\": {");
+  json_t* latency = json_object();
   for (size_t i = 0; i < s->n_latency; i++) {
     const Torsion__V1__Histogram* h = s->latency[i];
-    printf(
-        "%s\"%s\": {\"count\": %llu, \"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-        "\"max\": %.1f}",
-        i ? ", " : "", h->request, (unsigned long long)h->count, h->p50_us, h->p90_us, h->p99_us,
-        h->max_us);
+    json_object_set_new(
+        latency, h->request,
+        json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)h->count, "p50",
+                  cli_json_real(h->p50_us, 1), "p90", cli_json_real(h->p90_us, 1), "p99",
+                  cli_json_real(h->p99_us, 1), "max", cli_json_real(h->max_us, 1)));
   }
-  printf("}}\n");
+  json_object_set_new(doc, "models", models);
+  json_object_set_new(doc, "latency_us", latency);
+  int rc = cli_json_print(doc, 15);
   tnc_free(r);
   tnc_close(c);
-  return 0;
+  return rc;
 }
 
 /* health */
@@ -210,12 +209,11 @@ int cmd_health(const cliOpts* o) {
     return rc;
   }
   const Torsion__V1__HealthResult* h = r->health;
-  printf(
-      "{\"serving\": %s, \"uptime_s\": %.3f, \"queued_chunks\": %llu, \"busy_workers\": %u, "
-      "\"workers\": %u, \"models\": %u}\n",
-      h->serving ? "true" : "false", h->uptime_s, (unsigned long long)h->queued_chunks,
-      h->busy_workers, h->workers, h->models);
-  int rc = h->serving ? 0 : 1;
+  json_t* doc = json_pack("{s:b, s:o, s:I, s:I, s:I, s:I}", "serving", h->serving, "uptime_s",
+                          cli_json_real(h->uptime_s, 3), "queued_chunks",
+                          (json_int_t)h->queued_chunks, "busy_workers", (json_int_t)h->busy_workers,
+                          "workers", (json_int_t)h->workers, "models", (json_int_t)h->models);
+  int rc = cli_json_print(doc, 15) || !h->serving;
   tnc_free(r);
   tnc_close(c);
   return rc;

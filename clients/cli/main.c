@@ -1,6 +1,7 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
  * (--socket / --tcp / --tls / --token / --tls-ca), connecting, reading the states argument, and
  * dispatch to the subcommands. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,30 @@ static const char* usage =
     "$TORSION_TLS_CA, else the system's CAs) and name HOST; --tls-ca with --tcp means --tls.\n"
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
     "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
+
+/* a JSON number, null when not finite */
+json_t* cli_json_real(double v, int decimals) {
+  if (!isfinite(v)) {
+    return json_null();
+  }
+  if (decimals >= 0) {
+    double scale = pow(10.0, decimals);
+    v = round(v * scale) / scale;
+  }
+  return json_real(v);
+}
+
+/* print and free a document */
+int cli_json_print(json_t* doc, int digits) {
+  char* text = doc ? json_dumps(doc, JSON_REAL_PRECISION(digits)) : NULL;
+  json_decref(doc);
+  if (!text) {
+    return cli_fail("out of memory printing JSON");
+  }
+  puts(text);
+  free(text);
+  return 0;
+}
 
 /* a non-negative integer */
 int cli_int(const char* s, long long* out) {
