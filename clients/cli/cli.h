@@ -5,6 +5,7 @@
 #define TORSION_CLI_H
 
 #include <err.h>
+#include <getopt.h>
 #include <jansson.h>
 
 #include "npy.h"
@@ -61,10 +62,16 @@ int cli_json_print(json_t* doc, int digits);
 /* parse a non-negative integer option value */
 int cli_int(const char* s, long long* out);
 
-/* sort a subcommand argument argv[*i] that is none of its flags: the MODEL (stored in
- * *model; a second one is an error) -> 1, or an option whose value follows (in *value, and *i
- * moves past it) -> 0; -1 after printing why */
-int cli_arg(const cliOpts* o, int* i, const char** model, const char** value);
+/* one option of a subcommand, given to its cliTakeFn: `opt` is the option's val in its
+ * struct option table, `v` its value (NULL when it takes none); 0, or 1 after printing why */
+typedef int (*cliTakeFn)(void* ctx, int opt, const char* v);
+
+/* parse a subcommand's arguments with getopt_long (options and the MODEL in any order,
+ * "--name value" or "--name=value", "--" ends the options): each option goes to take, the one
+ * positional argument (if allowed: model != NULL) into *model. -h/--help prints help (the
+ * general usage when NULL) to stdout. Returns 0, -1 after the help, or 1 after printing why. */
+int cli_getopt(const cliOpts* o, const struct option* longopts, cliTakeFn take, void* ctx,
+               const char** model, const char* help);
 
 /* what the array subcommands (rollout, forward, inverse, transitionfd, inversefd) work on:
  * the connection, the resolved model, and the states with their other inputs */

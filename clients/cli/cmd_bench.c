@@ -326,6 +326,86 @@ static int parse_mix(const char* s, int mix[K_N]) {
   return total > 0 ? 0 : -1;
 }
 
+/* the options of bench */
+enum {
+  B_MODEL = 256,
+  B_MIX,
+  B_DURATION,
+  B_BATCH,
+  B_FD_BATCH,
+  B_NSTEP,
+  B_CONNECTIONS,
+  B_REQUESTS,
+  B_ENVS,
+  B_FRAME_SKIP,
+  B_WARMUP,
+  B_FLOAT32,
+  B_FINAL_ONLY,
+  B_JSON,
+  B_NO_PROGRESS
+};
+static const struct option bench_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"model", required_argument, NULL, B_MODEL},
+    {"mix", required_argument, NULL, B_MIX},
+    {"duration", required_argument, NULL, B_DURATION},
+    {"batch", required_argument, NULL, B_BATCH},
+    {"fd-batch", required_argument, NULL, B_FD_BATCH},
+    {"nstep", required_argument, NULL, B_NSTEP},
+    {"connections", required_argument, NULL, B_CONNECTIONS},
+    {"requests", required_argument, NULL, B_REQUESTS},
+    {"envs", required_argument, NULL, B_ENVS},
+    {"frame-skip", required_argument, NULL, B_FRAME_SKIP},
+    {"warmup", required_argument, NULL, B_WARMUP},
+    {"float32", no_argument, NULL, B_FLOAT32},
+    {"final-only", no_argument, NULL, B_FINAL_ONLY},
+    {"json", no_argument, NULL, B_JSON},
+    {"no-progress", no_argument, NULL, B_NO_PROGRESS},
+    {NULL, 0, NULL, 0}};
+
+/* one option of bench; 0, or 1 after printing why */
+static int take_bench(void* ctx, int opt, const char* v) {
+  benchCfg* b = ctx;
+  long long n = 0;
+  int isnum = v && !cli_int(v, &n) && n <= 1000000000;
+  char* end = NULL;
+  switch (opt) {
+    case B_FLOAT32: b->float32 = 1; return 0;
+    case B_FINAL_ONLY: b->final_only = 1; return 0;
+    case B_JSON: b->json = 1, b->progress = 0; return 0;
+    case B_NO_PROGRESS: b->progress = 0; return 0;
+    case B_MODEL: b->model = v; return 0;
+    case B_MIX: return parse_mix(v, b->mix) ? cli_fail("bench: bad --mix %s", v) : 0;
+    case B_DURATION:
+      b->duration = strtod(v, &end);
+      return !*v || *end || !(b->duration >= 0)
+                 ? cli_fail("bench: --duration must be a number of seconds, got '%s'", v)
+                 : 0;
+    case B_NSTEP: isnum = isnum ? (b->nstep = (int)n, 1) : 0; break;
+    case B_REQUESTS: isnum = isnum ? (b->requests = n, 1) : 0; break;
+    case B_WARMUP: isnum = isnum ? (b->warmup = (int)n, 1) : 0; break;
+    default:
+      // the positive counts
+      isnum = isnum && n > 0 && (opt != B_CONNECTIONS || n <= 4096);
+      if (isnum) {
+        *(opt == B_BATCH         ? &b->batch
+          : opt == B_FD_BATCH    ? &b->fd_batch
+          : opt == B_CONNECTIONS ? &b->connections
+          : opt == B_ENVS        ? &b->envs
+                                 : &b->frame_skip) = (int)n;
+      }
+      break;
+  }
+  if (!isnum) {
+    for (const struct option* p = bench_options; p->name; p++) {
+      if (p->val == opt) {
+        return cli_fail("bench: bad --%s %s", p->name, v);
+      }
+    }
+  }
+  return 0;
+}
+
 /* parse every option */
 static int parse_bench(const cliOpts* o, benchCfg* b) {
   memset(b, 0, sizeof(*b));
@@ -340,59 +420,9 @@ static int parse_bench(const cliOpts* o, benchCfg* b) {
                   .duration = 10,
                   .progress = isatty(2)};
   b->mix[K_ROLLOUT] = 1;
-  for (int i = 1; i < o->argc; i++) {
-    const char* k = o->argv[i];
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(bench_usage, stdout);
-      return 1;
-    }
-    if (!strcmp(k, "--float32")) {
-      b->float32 = 1;
-      continue;
-    }
-    if (!strcmp(k, "--final-only")) {
-      b->final_only = 1;
-      continue;
-    }
-    if (!strcmp(k, "--json")) {
-      b->json = 1;
-      b->progress = 0;
-      continue;
-    }
-    if (!strcmp(k, "--no-progress")) {
-      b->progress = 0;
-      continue;
-    }
-    if (i + 1 >= o->argc)
-      return cli_fail("bench: %s needs a value", k) + 1;
-    const char* v = o->argv[++i];
-    long long n = 0;
-    int isnum = !cli_int(v, &n) && n <= 1000000000;
-    if (!strcmp(k, "--model"))
-      b->model = v;
-    else if (!strcmp(k, "--mix")) {
-      if (parse_mix(v, b->mix))
-        return cli_fail("bench: bad --mix %s", v) + 1;
-    } else if (!strcmp(k, "--duration"))
-      b->duration = atof(v);
-    else if (isnum && n > 0 && !strcmp(k, "--batch"))
-      b->batch = (int)n;
-    else if (isnum && n > 0 && !strcmp(k, "--fd-batch"))
-      b->fd_batch = (int)n;
-    else if (isnum && !strcmp(k, "--nstep"))
-      b->nstep = (int)n;
-    else if (isnum && n > 0 && n <= 4096 && !strcmp(k, "--connections"))
-      b->connections = (int)n;
-    else if (isnum && !strcmp(k, "--requests"))
-      b->requests = n;
-    else if (isnum && n > 0 && !strcmp(k, "--envs"))
-      b->envs = (int)n;
-    else if (isnum && n > 0 && !strcmp(k, "--frame-skip"))
-      b->frame_skip = (int)n;
-    else if (isnum && !strcmp(k, "--warmup"))
-      b->warmup = (int)n;
-    else
-      return cli_fail("bench: bad option %s %s", k, v) + 1;
+  int rc = cli_getopt(o, bench_options, take_bench, b, NULL, bench_usage);
+  if (rc) {
+    return rc < 0 ? 1 : 2;
   }
   if (!b->model)
     return cli_fail("bench: --model is required") + 1;

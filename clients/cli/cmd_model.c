@@ -72,34 +72,77 @@ static int print_info(const char* handle, const tncModelInfo* in, int cached) {
   return cli_json_print(doc, 17);
 }
 
+/* the arguments of load: --server-path, and the --asset files (at most 64) */
+typedef struct loadArgs_ {
+  int server_path, nextra;
+  tncAsset extra[64];
+  char* names[64];
+  char* bufs[64];
+} loadArgs;
+
+/* the options of load, info, unload, stats and health */
+enum { L_SERVER_PATH = 256, L_ASSET };
+static const struct option load_options[] = {{"help", no_argument, NULL, 'h'},
+                                             {"server-path", no_argument, NULL, L_SERVER_PATH},
+                                             {"asset", required_argument, NULL, L_ASSET},
+                                             {NULL, 0, NULL, 0}};
+static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+/* one option of load */
+static int take_load(void* ctx, int opt, const char* v) {
+  loadArgs* a = ctx;
+  if (opt == L_SERVER_PATH) {
+    a->server_path = 1;
+    return 0;
+  }
+  const char* eq = strchr(v, '=');
+  size_t len = 0;
+  if (a->nextra == 64) {
+    return cli_fail("load: at most 64 --asset files");
+  }
+  if (!eq || eq == v) {
+    return cli_fail("load: --asset needs NAME=FILE, got '%s'", v);
+  }
+  int k = a->nextra;
+  if (!(a->bufs[k] = tnc_read_file(eq + 1, &len))) {
+    return cli_fail("load: --asset %s: cannot read %s", v, eq + 1);
+  }
+  if (!(a->names[k] = strndup(v, (size_t)(eq - v)))) {
+    free(a->bufs[k]);
+    return cli_fail("out of memory");
+  }
+  a->extra[k] = (tncAsset){a->names[k], a->bufs[k], len};
+  a->nextra++;
+  return 0;
+}
+
+/* no options */
+static int take_none(void* ctx, int opt, const char* v) {
+  (void)ctx;
+  (void)v;
+  return cli_fail("internal error: option %d not handled", opt);
+}
+
+/* free the --asset files */
+static void free_load_args(loadArgs* a) {
+  for (int i = 0; i < a->nextra; i++) {
+    free(a->names[i]);
+    free(a->bufs[i]);
+  }
+}
+
 /* load MODEL.xml [--asset NAME=FILE ...] [--server-path] */
 int cmd_load(const cliOpts* o) {
   const char* model = NULL;
-  int server_path = 0, nextra = 0, rc = 1;
-  tncAsset extra[64];
-  char* bufs[64];
-  for (int i = 1; i < o->argc; i++) {
-    if (!strcmp(o->argv[i], "--server-path")) {
-      server_path = 1;
-    } else if (!strcmp(o->argv[i], "--asset") && i + 1 < o->argc && nextra < 64) {
-      char* spec = o->argv[++i];
-      char* eq = strchr(spec, '=');
-      size_t len = 0;
-      if (!eq || !(bufs[nextra] = tnc_read_file(eq + 1, &len))) {
-        return cli_fail("--asset needs NAME=FILE with a readable FILE");
-      }
-      *eq = '\0';
-      extra[nextra] = (tncAsset){spec, bufs[nextra], len};
-      nextra++;
-    } else if (!model) {
-      model = o->argv[i];
-    } else {
-      return cli_fail("load: unexpected argument %s", o->argv[i]);
-    }
+  int rc = 1;
+  loadArgs a = {0};
+  int prc = cli_getopt(o, load_options, take_load, &a, &model, NULL);
+  if (prc || !model) {
+    free_load_args(&a);
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("load: missing MODEL.xml"));
   }
-  if (!model) {
-    return cli_fail("load: missing MODEL.xml");
-  }
+  int server_path = a.server_path, nextra = a.nextra;
+  const tncAsset* extra = a.extra;
   tnClient* c = cli_connect(o);
   char handle[65];
   int cached = 0;
@@ -115,21 +158,23 @@ int cmd_load(const cliOpts* o) {
       cli_fail("info: %s", tnc_error(c));
     }
   }
-  for (int i = 0; i < nextra; i++) free(bufs[i]);
+  free_load_args(&a);
   tnc_close(c);
   return rc;
 }
 
 /* info MODEL.xml|HANDLE */
 int cmd_info(const cliOpts* o) {
-  if (o->argc != 2) {
-    return cli_fail("info: need one MODEL.xml or HANDLE");
+  const char* model = NULL;
+  int prc = cli_getopt(o, help_only, take_none, NULL, &model, NULL);
+  if (prc || !model) {
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("info: need one MODEL.xml or HANDLE"));
   }
   tnClient* c = cli_connect(o);
   char handle[65];
   tncModelInfo info;
   int rc = 1;
-  if (c && !cli_model(c, o->argv[1], handle)) {
+  if (c && !cli_model(c, model, handle)) {
     if (tnc_model_info(c, handle, &info) == 0) {
       rc = print_info(handle, &info, -1);
     } else {
@@ -142,13 +187,15 @@ int cmd_info(const cliOpts* o) {
 
 /* unload HANDLE */
 int cmd_unload(const cliOpts* o) {
-  if (o->argc != 2 || !is_handle(o->argv[1])) {
-    return cli_fail("unload: need one model HANDLE");
+  const char* handle = NULL;
+  int prc = cli_getopt(o, help_only, take_none, NULL, &handle, NULL);
+  if (prc || !handle || !is_handle(handle)) {
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("unload: need one model HANDLE"));
   }
   tnClient* c = cli_connect(o);
   int rc = 1;
   if (c) {
-    rc = tnc_unload(c, o->argv[1]) ? cli_fail("unload: %s", tnc_error(c)) : 0;
+    rc = tnc_unload(c, handle) ? cli_fail("unload: %s", tnc_error(c)) : 0;
   }
   tnc_close(c);
   return rc;
@@ -156,6 +203,10 @@ int cmd_unload(const cliOpts* o) {
 
 /* stats: counters, models and latency as JSON */
 int cmd_stats(const cliOpts* o) {
+  int prc = cli_getopt(o, help_only, take_none, NULL, NULL, NULL);
+  if (prc) {
+    return prc < 0 ? 0 : 1;
+  }
   tnClient* c = cli_connect(o);
   Torsion__V1__Response* r = c ? tnc_stats(c) : NULL;
   if (!r) {
@@ -201,6 +252,10 @@ int cmd_stats(const cliOpts* o) {
 
 /* health */
 int cmd_health(const cliOpts* o) {
+  int prc = cli_getopt(o, help_only, take_none, NULL, NULL, NULL);
+  if (prc) {
+    return prc < 0 ? 0 : 1;
+  }
   tnClient* c = cli_connect(o);
   Torsion__V1__Response* r = c ? tnc_health(c) : NULL;
   if (!r) {
