@@ -205,7 +205,7 @@ static int parse_args(int argc, char** argv, simArgs* a) {
   a->eps = 1e-6;
   a->spec = mjSTATE_FULLPHYSICS;
   opterr = 0;  // the messages below name the option and the tool
-  optind = 1;
+  optind = 0;  // 0: GNU getopt initializes itself afresh
   int opt, rc;
   while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
     const char* given = argv[optind - 1];
