@@ -60,6 +60,17 @@ static void quiet_mxml(const char* msg) {
   (void)msg;
 }
 
+/* parse XML text under a node of its own, so that comments or a declaration before the root
+ * element stay siblings of it; NULL when the text is not XML */
+static mxml_node_t* parse_xml(const char* text) {
+  mxml_node_t* top = mxmlNewElement(MXML_NO_PARENT, "cli-document");
+  if (top && !mxmlLoadString(top, text, MXML_OPAQUE_CALLBACK)) {
+    mxmlDelete(top);
+    top = NULL;
+  }
+  return top;
+}
+
 /* record an error, after the model's name; returns -1 */
 __attribute__((format(printf, 2, 3))) static int walk_fail(cliWalk* w, const char* fmt, ...) {
   int n = snprintf(w->err, w->errsz, "%s: ", w->model);
@@ -304,7 +315,7 @@ static int walk_includes(cliWalk* w, int doc, mxml_node_t* node, const char* mai
       return walk_fail(w, "<include file='%s'> in %s: includes nested deeper than %d", file, where,
                        CLI_MAX_DEPTH);
     }
-    mxml_node_t* tree = mxmlLoadString(NULL, w->out->a[k].data, MXML_OPAQUE_CALLBACK);
+    mxml_node_t* tree = parse_xml(w->out->a[k].data);
     if (!tree) {
       continue;  // not XML: the server reports where
     }
@@ -398,7 +409,7 @@ static int walk_files(cliWalk* w, const cliDoc* doc, mxml_node_t* node, const ch
           return walk_fail(w, "<model file='%s'> in %s: models nested deeper than %d", file,
                            doc_label(w, doc), CLI_MAX_DEPTH);
         }
-        mxml_node_t* tree = mxmlLoadString(NULL, w->out->a[k].data, MXML_OPAQUE_CALLBACK);
+        mxml_node_t* tree = parse_xml(w->out->a[k].data);
         rc = tree ? walk_model(w, tree, name, depth + 1) : 0;
       }
     } else {
@@ -451,7 +462,7 @@ int cli_assets_collect(const char* path, const char* xml, cliAssets* out, char* 
   }
   cliWalk w = {out, topdir, path, err, errsz, NULL, 0, 0};
   mxmlSetErrorCallback(quiet_mxml);
-  mxml_node_t* tree = mxmlLoadString(NULL, xml, MXML_OPAQUE_CALLBACK);
+  mxml_node_t* tree = parse_xml(xml);
   if (!tree) {
     return 0;  // not XML: sent as is, the server reports where
   }

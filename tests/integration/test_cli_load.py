@@ -58,9 +58,10 @@ def load_and_roll(daemon, path, tmp_path, cwd=None):
     return loaded
 
 
-@pytest.mark.parametrize("name", ["cheetah.xml", "humanoid.xml"])
+@pytest.mark.parametrize("name", ["cheetah.xml", "humanoid.xml", "acrobot.xml", "finger.xml"])
 def test_load_dm_control_suite(daemon, tmp_path, name):
-    """The suite's models include ./common/skybox.xml etc.: sent as common/skybox.xml."""
+    """The suite's models include ./common/skybox.xml etc.: sent as common/skybox.xml
+    (acrobot.xml and finger.xml open with a comment before <mujoco>)."""
     load_and_roll(daemon, suite_model(name), tmp_path)
 
 
@@ -70,10 +71,15 @@ def test_load_relative_to_cwd(daemon, tmp_path):
     load_and_roll(daemon, "cheetah.xml", tmp_path, cwd=suite)
 
 
-def test_load_menagerie_meshes(daemon, tmp_path):
-    """scene.xml includes go2.xml, whose compiler meshdir="assets" holds the meshes."""
-    loaded = load_and_roll(daemon, menagerie.path("unitree_go2", "scene.xml"), tmp_path)
-    assert loaded["name"] == "go2 scene"
+@pytest.mark.parametrize("robot,scene,name", [
+    ("unitree_go2", "scene.xml", "go2 scene"),
+    ("leap_hand", "scene_left.xml", "left leap hand scene"),
+])
+def test_load_menagerie_meshes(daemon, tmp_path, robot, scene, name):
+    """scene.xml includes go2.xml, whose compiler meshdir="assets" holds the meshes;
+    leap_hand's left_hand.xml opens with a comment and sets meshdir="./assets/"."""
+    loaded = load_and_roll(daemon, menagerie.path(robot, scene), tmp_path)
+    assert loaded["name"] == name
 
 
 def write(path, text):
