@@ -211,7 +211,60 @@ static int update_docs(const char* path, const char* table) {
   return 0;
 }
 
-/* parse argv */
+/* usage text */
+static const char* usage =
+    "usage: bench_daemon --model MODEL.xml [--torsiond PATH] [--batch 64] [--nstep 1000]\n"
+    "       [--threads T] [--reps 5] [--latency-model XML] [--latency-steps 20000]\n"
+    "       [--json OUT] [--md OUT] [--update-docs MD]\n";
+
+/* the options */
+enum {
+  D_MODEL = 256,
+  D_LATENCY_MODEL,
+  D_TORSIOND,
+  D_JSON,
+  D_MD,
+  D_DOCS,
+  D_BATCH,
+  D_NSTEP,
+  D_THREADS,
+  D_REPS,
+  D_LATENCY_STEPS
+};
+static const struct option options[] = {{"help", no_argument, NULL, 'h'},
+                                        {"model", required_argument, NULL, D_MODEL},
+                                        {"latency-model", required_argument, NULL, D_LATENCY_MODEL},
+                                        {"torsiond", required_argument, NULL, D_TORSIOND},
+                                        {"json", required_argument, NULL, D_JSON},
+                                        {"md", required_argument, NULL, D_MD},
+                                        {"update-docs", required_argument, NULL, D_DOCS},
+                                        {"batch", required_argument, NULL, D_BATCH},
+                                        {"nstep", required_argument, NULL, D_NSTEP},
+                                        {"threads", required_argument, NULL, D_THREADS},
+                                        {"reps", required_argument, NULL, D_REPS},
+                                        {"latency-steps", required_argument, NULL, D_LATENCY_STEPS},
+                                        {NULL, 0, NULL, 0}};
+
+/* one option; 0, or 1 after printing why */
+static int take(void* ctx, int opt, const char* v) {
+  benchOpts* o = ctx;
+  const char* p = "bench_daemon";
+  switch (opt) {
+    case D_MODEL: o->model = v; return 0;
+    case D_LATENCY_MODEL: o->latency_model = v; return 0;
+    case D_TORSIOND: o->torsiond = v; return 0;
+    case D_JSON: o->json = v; return 0;
+    case D_MD: o->md = v; return 0;
+    case D_DOCS: o->docs = v; return 0;
+    case D_BATCH: return bench_int(p, "--batch", v, 1, 1 << 24, &o->batch);
+    case D_NSTEP: return bench_int(p, "--nstep", v, 1, 1 << 30, &o->nstep);
+    case D_THREADS: return bench_int(p, "--threads", v, 1, 1024, &o->threads);
+    case D_REPS: return bench_int(p, "--reps", v, 1, 1000, &o->reps);
+    default: return bench_int(p, "--latency-steps", v, 100, 1 << 30, &o->latency_steps);
+  }
+}
+
+/* parse argv; 0, -1 after --help, or 1 after printing why */
 static int parse(int argc, char** argv, benchOpts* o) {
   *o = (benchOpts){NULL,
                    "tests/models/pendulum_chain.xml",
@@ -224,51 +277,23 @@ static int parse(int argc, char** argv, benchOpts* o) {
                    (int)sysconf(_SC_NPROCESSORS_ONLN),
                    5,
                    20000};
-  for (int i = 1; i < argc; i++) {
-    const char* k = argv[i];
-    const char* v = i + 1 < argc ? argv[++i] : NULL;
-    if (!v)
-      return -1;
-    if (!strcmp(k, "--model"))
-      o->model = v;
-    else if (!strcmp(k, "--latency-model"))
-      o->latency_model = v;
-    else if (!strcmp(k, "--torsiond"))
-      o->torsiond = v;
-    else if (!strcmp(k, "--json"))
-      o->json = v;
-    else if (!strcmp(k, "--md"))
-      o->md = v;
-    else if (!strcmp(k, "--update-docs"))
-      o->docs = v;
-    else if (!strcmp(k, "--batch"))
-      o->batch = atoi(v);
-    else if (!strcmp(k, "--nstep"))
-      o->nstep = atoi(v);
-    else if (!strcmp(k, "--threads"))
-      o->threads = atoi(v);
-    else if (!strcmp(k, "--reps"))
-      o->reps = atoi(v);
-    else if (!strcmp(k, "--latency-steps"))
-      o->latency_steps = atoi(v);
-    else
-      return -1;
+  int rc = bench_getopt(argc, argv, options, take, o, NULL, "bench_daemon", usage);
+  if (!rc && !o->model) {
+    fprintf(stderr, "bench_daemon: --model is required\n");
+    rc = 1;
   }
-  return o->model && o->batch > 0 && o->nstep > 0 && o->threads > 0 && o->reps > 0 &&
-                 o->latency_steps >= 100
-             ? 0
-             : -1;
+  return rc;
 }
 
 /* start the daemon, measure, report */
 int main(int argc, char** argv) {
   benchOpts o;
-  if (parse(argc, argv, &o)) {
-    fprintf(stderr,
-            "usage: bench_daemon --model MODEL.xml [--torsiond PATH] [--batch 64] "
-            "[--nstep 1000] [--threads T] [--reps 5] [--latency-model XML] "
-            "[--latency-steps 20000] [--json OUT] [--md OUT] [--update-docs MD]\n");
-    return 2;
+  int prc = parse(argc, argv, &o);
+  if (prc) {
+    if (prc > 0) {
+      fputs(usage, stderr);
+    }
+    return prc > 0 ? 2 : 0;
   }
 
   // a private daemon on a temporary socket and a free loopback port
@@ -309,18 +334,22 @@ int main(int argc, char** argv) {
 
   // report
   double steps = (double)o.batch * o.nstep, ratio = t_d > 0 ? t_in / t_d : 0;
-  char json[2048];
-  snprintf(
-      json, sizeof(json),
-      "{\"model\": \"%s\", \"batch\": %d, \"nstep\": %d, \"threads\": %d, \"reps\": %d, "
-      "\"inprocess_s\": %.6f, \"daemon_s\": %.6f, \"inprocess_steps_per_s\": %.1f, "
-      "\"daemon_steps_per_s\": %.1f, \"ratio\": %.4f, \"bitwise_equal\": %s, "
-      "\"latency_model\": \"%s\", \"session_step_tcp_us\": {\"p50\": %.1f, \"p99\": %.1f, "
-      "\"max\": %.1f}, \"session_step_unix_us\": {\"p50\": %.1f, \"p99\": %.1f, \"max\": %.1f}, "
-      "\"daemon_exit_status\": %d}\n",
-      o.model, o.batch, o.nstep, o.threads, o.reps, t_in, t_d, steps / t_in, steps / t_d, ratio,
-      equal ? "true" : "false", o.latency_model, l50, l99, lmax, u50, u99, umax,
-      WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  json_t* doc = json_pack(
+      "{s:s, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:{s:o, s:o, s:o}, "
+      "s:{s:o, s:o, s:o}, s:i}",
+      "model", o.model, "batch", o.batch, "nstep", o.nstep, "threads", o.threads, "reps", o.reps,
+      "inprocess_s", bench_json_real(t_in, 6), "daemon_s", bench_json_real(t_d, 6),
+      "inprocess_steps_per_s", bench_json_real(steps / t_in, 1), "daemon_steps_per_s",
+      bench_json_real(steps / t_d, 1), "ratio", bench_json_real(ratio, 4), "bitwise_equal", equal,
+      "latency_model", o.latency_model, "session_step_tcp_us", "p50", bench_json_real(l50, 1),
+      "p99", bench_json_real(l99, 1), "max", bench_json_real(lmax, 1), "session_step_unix_us",
+      "p50", bench_json_real(u50, 1), "p99", bench_json_real(u99, 1), "max",
+      bench_json_real(umax, 1), "daemon_exit_status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  char* json = bench_json_text(doc);
+  if (!json) {
+    fprintf(stderr, "bench_daemon: out of memory printing JSON\n");
+    return 1;
+  }
   fputs(json, stdout);
   if (o.json) {
     FILE* f = fopen(o.json, "w");
@@ -329,6 +358,7 @@ int main(int argc, char** argv) {
       fclose(f);
     }
   }
+  free(json);
   const char* model_name = strrchr(o.model, '/') ? strrchr(o.model, '/') + 1 : o.model;
   char table[4096];
   int n = snprintf(table, sizeof(table),

@@ -354,7 +354,68 @@ static int parse_threads(const char* s, fdOpts* o) {
   return o->nthreads ? 0 : -1;
 }
 
-/* parse argv */
+/* the options */
+enum {
+  O_STATES = 256,
+  O_CTRL,
+  O_INTEGRATOR,
+  O_TORSIOND,
+  O_EPS,
+  O_MIN_TIME,
+  O_REPS,
+  O_DAEMON_THREADS,
+  O_THREADS,
+  O_SINGLE,
+  O_BATCH,
+  O_DAEMON,
+  O_CENTERED
+};
+static const struct option options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"states", required_argument, NULL, O_STATES},
+    {"ctrl", required_argument, NULL, O_CTRL},
+    {"integrator", required_argument, NULL, O_INTEGRATOR},
+    {"torsiond", required_argument, NULL, O_TORSIOND},
+    {"eps", required_argument, NULL, O_EPS},
+    {"min-time", required_argument, NULL, O_MIN_TIME},
+    {"reps", required_argument, NULL, O_REPS},
+    {"daemon-threads", required_argument, NULL, O_DAEMON_THREADS},
+    {"threads", required_argument, NULL, O_THREADS},
+    {"single", no_argument, NULL, O_SINGLE},
+    {"batch", no_argument, NULL, O_BATCH},
+    {"daemon", no_argument, NULL, O_DAEMON},
+    {"centered", no_argument, NULL, O_CENTERED},
+    {NULL, 0, NULL, 0}};
+
+/* one option; 0, or 1 after printing why */
+static int take(void* ctx, int opt, const char* v) {
+  fdOpts* o = ctx;
+  const char* p = "bench_fd";
+  switch (opt) {
+    case O_STATES: o->states = v; return 0;
+    case O_CTRL: o->ctrl = v; return 0;
+    case O_INTEGRATOR: o->integrator = v; return 0;
+    case O_TORSIOND: o->torsiond = v; return 0;
+    case O_SINGLE: o->single = 1; return 0;
+    case O_BATCH: o->batch = 1; return 0;
+    case O_DAEMON: o->daemon = 1; return 0;
+    case O_CENTERED: o->centered = 1; return 0;
+    case O_EPS: return bench_real(p, "--eps", v, 0, 0, &o->eps);
+    case O_MIN_TIME: return bench_real(p, "--min-time", v, 0, 1, &o->min_time);
+    case O_REPS: return bench_int(p, "--reps", v, 1, 64, &o->reps);
+    case O_DAEMON_THREADS:
+      return bench_int(p, "--daemon-threads", v, 1, MAXTHREADS, &o->daemon_threads);
+    default:
+      if (parse_threads(v, o)) {
+        fprintf(stderr, "%s: --threads takes a comma list of counts in [1, %d], got '%s'\n", p,
+                MAXTHREADS, v);
+        return 1;
+      }
+      return 0;
+  }
+}
+
+/* parse argv; 0, -1 after --help, or 1 after printing why */
 static int parse(int argc, char** argv, fdOpts* o) {
   *o = (fdOpts){.eps = 1e-6,
                 .min_time = 0.2,
@@ -362,67 +423,32 @@ static int parse(int argc, char** argv, fdOpts* o) {
                 .daemon_threads = 2,
                 .threads = {1, 2, 4},
                 .nthreads = 3};
-  for (int i = 1; i < argc; i++) {
-    const char* k = argv[i];
-    const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-    int flag = 1;
-    if (!strcmp(k, "--single"))
-      o->single = 1;
-    else if (!strcmp(k, "--batch"))
-      o->batch = 1;
-    else if (!strcmp(k, "--daemon"))
-      o->daemon = 1;
-    else if (!strcmp(k, "--centered"))
-      o->centered = 1;
-    else
-      flag = 0;
-    if (flag)
-      continue;
-    if (k[0] != '-') {
-      o->model = k;
-      continue;
-    }
-    if (!v)
-      return -1;
-    i++;
-    if (!strcmp(k, "--states"))
-      o->states = v;
-    else if (!strcmp(k, "--ctrl"))
-      o->ctrl = v;
-    else if (!strcmp(k, "--integrator"))
-      o->integrator = v;
-    else if (!strcmp(k, "--torsiond"))
-      o->torsiond = v;
-    else if (!strcmp(k, "--eps"))
-      o->eps = atof(v);
-    else if (!strcmp(k, "--min-time"))
-      o->min_time = atof(v);
-    else if (!strcmp(k, "--reps"))
-      o->reps = atoi(v);
-    else if (!strcmp(k, "--daemon-threads"))
-      o->daemon_threads = atoi(v);
-    else if (!strcmp(k, "--threads")) {
-      if (parse_threads(v, o))
-        return -1;
-    } else
-      return -1;
+  int rc = bench_getopt(argc, argv, options, take, o, &o->model, "bench_fd", usage);
+  if (rc) {
+    return rc;
   }
   if (!o->single && !o->batch && !o->daemon) {
     o->single = o->batch = 1;
     o->daemon = o->torsiond != NULL;
   }
-  return o->model && o->states && o->reps >= 1 && o->reps <= 64 && o->daemon_threads >= 1 &&
-                 o->daemon_threads <= MAXTHREADS && (!o->daemon || o->torsiond)
-             ? 0
-             : -1;
+  if (!o->model || !o->states || (o->daemon && !o->torsiond)) {
+    fprintf(stderr, "bench_fd: %s\n",
+            !o->model ? "missing MODEL.xml"
+                      : (!o->states ? "missing --states" : "--daemon needs --torsiond"));
+    return 1;
+  }
+  return 0;
 }
 
 int main(int argc, char** argv) {
   fdOpts o;
   fdCase fc;
-  if (parse(argc, argv, &o)) {
-    fputs(usage, stderr);
-    return 2;
+  int prc = parse(argc, argv, &o);
+  if (prc) {
+    if (prc > 0) {
+      fputs(usage, stderr);
+    }
+    return prc > 0 ? 2 : 0;
   }
   if (load_case(&o, &fc)) {
     return 1;
@@ -446,28 +472,34 @@ int main(int argc, char** argv) {
   }
 
   // one JSON object
-  printf(
-      "{\"model\": \"%s\", \"nv\": %d, \"nu\": %d, \"na\": %d, \"states\": %d, "
-      "\"eps\": %g, \"centered\": %s, \"integrator\": %d",
-      o.model, (int)fc.m->nv, fc.nu, (int)fc.m->na, fc.B, o.eps, o.centered ? "true" : "false",
-      fc.m->opt.integrator);
-  if (o.single) {
-    printf(", \"single_us_per_state\": %.4f", single_us);
+  json_t* doc = json_pack("{s:s, s:i, s:i, s:i, s:i, s:f, s:b, s:i}", "model", o.model, "nv",
+                          (int)fc.m->nv, "nu", fc.nu, "na", (int)fc.m->na, "states", fc.B, "eps",
+                          o.eps, "centered", o.centered, "integrator", fc.m->opt.integrator);
+  if (doc && o.single) {
+    json_object_set_new(doc, "single_us_per_state", bench_json_real(single_us, 4));
   }
-  if (o.batch) {
-    printf(", \"batch\": [");
+  if (doc && o.batch) {
+    json_t* batch = json_array();
     for (int k = 0; k < o.nthreads; k++) {
-      printf("%s{\"threads\": %d, \"states_per_s\": %.2f}", k ? ", " : "", o.threads[k], rate[k]);
+      json_array_append_new(batch, json_pack("{s:i, s:o}", "threads", o.threads[k], "states_per_s",
+                                             bench_json_real(rate[k], 2)));
     }
-    printf("]");
+    json_object_set_new(doc, "batch", batch);
   }
-  if (o.daemon) {
-    printf(
-        ", \"daemon\": {\"threads\": %d, \"reps\": %d, \"inprocess_s\": %.6f, "
-        "\"daemon_s\": %.6f, \"ratio\": %.4f, \"bitwise_equal\": %s}",
-        o.daemon_threads, o.reps, t_in, t_d, t_d > 0 ? t_in / t_d : 0, equal ? "true" : "false");
+  if (doc && o.daemon) {
+    json_object_set_new(
+        doc, "daemon",
+        json_pack("{s:i, s:i, s:o, s:o, s:o, s:b}", "threads", o.daemon_threads, "reps", o.reps,
+                  "inprocess_s", bench_json_real(t_in, 6), "daemon_s", bench_json_real(t_d, 6),
+                  "ratio", bench_json_real(t_d > 0 ? t_in / t_d : 0, 4), "bitwise_equal", equal));
   }
-  printf("}\n");
+  char* json = bench_json_text(doc);
+  if (!json) {
+    fprintf(stderr, "bench_fd: out of memory printing JSON\n");
+    return 1;
+  }
+  fputs(json, stdout);
+  free(json);
   mj_deleteModel(fc.m);
   free(fc.text);
   free(fc.state);

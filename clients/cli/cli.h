@@ -5,6 +5,8 @@
 #define TORSION_CLI_H
 
 #include <err.h>
+#include <getopt.h>
+#include <jansson.h>
 
 #include "npy.h"
 #include "torsion_client.h"
@@ -29,13 +31,47 @@ tnClient* cli_connect(const cliOpts* o);
  * with the files it references as assets. 0 or -1 after printing why. */
 int cli_model(tnClient* c, const char* arg, char handle[65]);
 
+/* files sent with a model: names and data, with the buffers the set owns */
+typedef struct cliAssets_ {
+  tncAsset* a;
+  char** owned; /* [2 * cap]: per asset its owned name and data (NULL: the caller's) */
+  int n, cap;
+} cliAssets;
+
+/* gather the files the MJCF model at path (its text: xml) references, read from disk and
+ * named by their normalized paths relative to the model's directory (clients/cli/cli_assets.c);
+ * 0, or -1 with the reason in err. Free the set with cli_assets_free either way. */
+int cli_assets_collect(const char* path, const char* xml, cliAssets* out, char* err, size_t errsz);
+
+/* add an asset whose name and data stay the caller's unless passed as owned; 0 or -1 */
+int cli_assets_add(cliAssets* s, const char* name, const void* data, size_t len, char* name_owned,
+                   char* data_owned);
+
+/* release the set and what it owns */
+void cli_assets_free(cliAssets* s);
+
+/* a JSON number (jansson), null when v is not finite; rounded to `decimals` places when
+ * decimals >= 0 (measurements), else kept whole */
+json_t* cli_json_real(double v, int decimals);
+
+/* print one JSON document on a line of stdout (reals with `digits` significant digits: 17
+ * round-trips every double, 15 prints rounded measurements cleanly) and free it; 0, or 1
+ * after printing why */
+int cli_json_print(json_t* doc, int digits);
+
 /* parse a non-negative integer option value */
 int cli_int(const char* s, long long* out);
 
-/* sort a subcommand argument argv[*i] that is none of its flags: the MODEL (stored in
- * *model; a second one is an error) -> 1, or an option whose value follows (in *value, and *i
- * moves past it) -> 0; -1 after printing why */
-int cli_arg(const cliOpts* o, int* i, const char** model, const char** value);
+/* one option of a subcommand, given to its cliTakeFn: `opt` is the option's val in its
+ * struct option table, `v` its value (NULL when it takes none); 0, or 1 after printing why */
+typedef int (*cliTakeFn)(void* ctx, int opt, const char* v);
+
+/* parse a subcommand's arguments with getopt_long (options and the MODEL in any order,
+ * "--name value" or "--name=value", "--" ends the options): each option goes to take, the one
+ * positional argument (if allowed: model != NULL) into *model. -h/--help prints help (the
+ * general usage when NULL) to stdout. Returns 0, -1 after the help, or 1 after printing why. */
+int cli_getopt(const cliOpts* o, const struct option* longopts, cliTakeFn take, void* ctx,
+               const char** model, const char* help);
 
 /* what the array subcommands (rollout, forward, inverse, transitionfd, inversefd) work on:
  * the connection, the resolved model, and the states with their other inputs */

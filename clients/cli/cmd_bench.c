@@ -326,6 +326,86 @@ static int parse_mix(const char* s, int mix[K_N]) {
   return total > 0 ? 0 : -1;
 }
 
+/* the options of bench */
+enum {
+  B_MODEL = 256,
+  B_MIX,
+  B_DURATION,
+  B_BATCH,
+  B_FD_BATCH,
+  B_NSTEP,
+  B_CONNECTIONS,
+  B_REQUESTS,
+  B_ENVS,
+  B_FRAME_SKIP,
+  B_WARMUP,
+  B_FLOAT32,
+  B_FINAL_ONLY,
+  B_JSON,
+  B_NO_PROGRESS
+};
+static const struct option bench_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"model", required_argument, NULL, B_MODEL},
+    {"mix", required_argument, NULL, B_MIX},
+    {"duration", required_argument, NULL, B_DURATION},
+    {"batch", required_argument, NULL, B_BATCH},
+    {"fd-batch", required_argument, NULL, B_FD_BATCH},
+    {"nstep", required_argument, NULL, B_NSTEP},
+    {"connections", required_argument, NULL, B_CONNECTIONS},
+    {"requests", required_argument, NULL, B_REQUESTS},
+    {"envs", required_argument, NULL, B_ENVS},
+    {"frame-skip", required_argument, NULL, B_FRAME_SKIP},
+    {"warmup", required_argument, NULL, B_WARMUP},
+    {"float32", no_argument, NULL, B_FLOAT32},
+    {"final-only", no_argument, NULL, B_FINAL_ONLY},
+    {"json", no_argument, NULL, B_JSON},
+    {"no-progress", no_argument, NULL, B_NO_PROGRESS},
+    {NULL, 0, NULL, 0}};
+
+/* one option of bench; 0, or 1 after printing why */
+static int take_bench(void* ctx, int opt, const char* v) {
+  benchCfg* b = ctx;
+  long long n = 0;
+  int isnum = v && !cli_int(v, &n) && n <= 1000000000;
+  char* end = NULL;
+  switch (opt) {
+    case B_FLOAT32: b->float32 = 1; return 0;
+    case B_FINAL_ONLY: b->final_only = 1; return 0;
+    case B_JSON: b->json = 1, b->progress = 0; return 0;
+    case B_NO_PROGRESS: b->progress = 0; return 0;
+    case B_MODEL: b->model = v; return 0;
+    case B_MIX: return parse_mix(v, b->mix) ? cli_fail("bench: bad --mix %s", v) : 0;
+    case B_DURATION:
+      b->duration = strtod(v, &end);
+      return !*v || *end || !(b->duration >= 0)
+                 ? cli_fail("bench: --duration must be a number of seconds, got '%s'", v)
+                 : 0;
+    case B_NSTEP: isnum = isnum ? (b->nstep = (int)n, 1) : 0; break;
+    case B_REQUESTS: isnum = isnum ? (b->requests = n, 1) : 0; break;
+    case B_WARMUP: isnum = isnum ? (b->warmup = (int)n, 1) : 0; break;
+    default:
+      // the positive counts
+      isnum = isnum && n > 0 && (opt != B_CONNECTIONS || n <= 4096);
+      if (isnum) {
+        *(opt == B_BATCH         ? &b->batch
+          : opt == B_FD_BATCH    ? &b->fd_batch
+          : opt == B_CONNECTIONS ? &b->connections
+          : opt == B_ENVS        ? &b->envs
+                                 : &b->frame_skip) = (int)n;
+      }
+      break;
+  }
+  if (!isnum) {
+    for (const struct option* p = bench_options; p->name; p++) {
+      if (p->val == opt) {
+        return cli_fail("bench: bad --%s %s", p->name, v);
+      }
+    }
+  }
+  return 0;
+}
+
 /* parse every option */
 static int parse_bench(const cliOpts* o, benchCfg* b) {
   memset(b, 0, sizeof(*b));
@@ -340,59 +420,9 @@ static int parse_bench(const cliOpts* o, benchCfg* b) {
                   .duration = 10,
                   .progress = isatty(2)};
   b->mix[K_ROLLOUT] = 1;
-  for (int i = 1; i < o->argc; i++) {
-    const char* k = o->argv[i];
-    if (!strcmp(k, "--help") || !strcmp(k, "-h")) {
-      fputs(bench_usage, stdout);
-      return 1;
-    }
-    if (!strcmp(k, "--float32")) {
-      b->float32 = 1;
-      continue;
-    }
-    if (!strcmp(k, "--final-only")) {
-      b->final_only = 1;
-      continue;
-    }
-    if (!strcmp(k, "--json")) {
-      b->json = 1;
-      b->progress = 0;
-      continue;
-    }
-    if (!strcmp(k, "--no-progress")) {
-      b->progress = 0;
-      continue;
-    }
-    if (i + 1 >= o->argc)
-      return cli_fail("bench: %s needs a value", k) + 1;
-    const char* v = o->argv[++i];
-    long long n = 0;
-    int isnum = !cli_int(v, &n) && n <= 1000000000;
-    if (!strcmp(k, "--model"))
-      b->model = v;
-    else if (!strcmp(k, "--mix")) {
-      if (parse_mix(v, b->mix))
-        return cli_fail("bench: bad --mix %s", v) + 1;
-    } else if (!strcmp(k, "--duration"))
-      b->duration = atof(v);
-    else if (isnum && n > 0 && !strcmp(k, "--batch"))
-      b->batch = (int)n;
-    else if (isnum && n > 0 && !strcmp(k, "--fd-batch"))
-      b->fd_batch = (int)n;
-    else if (isnum && !strcmp(k, "--nstep"))
-      b->nstep = (int)n;
-    else if (isnum && n > 0 && n <= 4096 && !strcmp(k, "--connections"))
-      b->connections = (int)n;
-    else if (isnum && !strcmp(k, "--requests"))
-      b->requests = n;
-    else if (isnum && n > 0 && !strcmp(k, "--envs"))
-      b->envs = (int)n;
-    else if (isnum && n > 0 && !strcmp(k, "--frame-skip"))
-      b->frame_skip = (int)n;
-    else if (isnum && !strcmp(k, "--warmup"))
-      b->warmup = (int)n;
-    else
-      return cli_fail("bench: bad option %s %s", k, v) + 1;
+  int rc = cli_getopt(o, bench_options, take_bench, b, NULL, bench_usage);
+  if (rc) {
+    return rc < 0 ? 1 : 2;
   }
   if (!b->model)
     return cli_fail("bench: --model is required") + 1;
@@ -452,30 +482,31 @@ static void report(const benchCfg* b, benchThread* th, double elapsed) {
   double rps = all.n / elapsed, sps = steps / elapsed;
 
   if (b->json) {
-    printf(
-        "{\"model\": \"%s\", \"handle\": \"%s\", \"connections\": %d, \"batch\": %d, "
-        "\"nstep\": %d, \"envs\": %d, \"frame_skip\": %d, \"fd_batch\": %d, \"mix\": {"
-        "\"rollout\": %d, \"step\": %d, \"forward\": %d, \"inverse\": %d, "
-        "\"transitionfd\": %d, \"inversefd\": %d}, \"seconds\": %.6f, \"requests\": %zu, "
-        "\"requests_per_s\": %.3f, \"steps\": %llu, \"steps_per_s\": %.1f, "
-        "\"bytes_sent\": %llu, \"bytes_received\": %llu, \"errors\": %llu, \"latency_us\": {",
-        b->model, b->handle, b->connections, b->batch, b->nstep, b->envs, b->frame_skip,
-        b->fd_batch, b->mix[K_ROLLOUT], b->mix[K_STEP], b->mix[K_FORWARD], b->mix[K_INVERSE],
-        b->mix[K_TRANSFD], b->mix[K_INVFD], elapsed, all.n, rps, (unsigned long long)steps, sps,
-        (unsigned long long)sent, (unsigned long long)recv, (unsigned long long)errors);
-    const char* sep = "";
+    json_t* mix =
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "rollout", b->mix[K_ROLLOUT], "step",
+                  b->mix[K_STEP], "forward", b->mix[K_FORWARD], "inverse", b->mix[K_INVERSE],
+                  "transitionfd", b->mix[K_TRANSFD], "inversefd", b->mix[K_INVFD]);
+    json_t* latency = json_object();
     for (int k = 0; k <= K_N; k++) {
       const latList* l = k < K_N ? &merged[k] : &all;
       if (!l->n)
         continue;
-      printf(
-          "%s\"%s\": {\"count\": %zu, \"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-          "\"max\": %.1f}",
-          sep, k < K_N ? kind_names[k] : "all", l->n, pct(l, 0.5), pct(l, 0.9), pct(l, 0.99),
-          l->n ? l->v[l->n - 1] : 0.0);
-      sep = ", ";
+      json_object_set_new(
+          latency, k < K_N ? kind_names[k] : "all",
+          json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)l->n, "p50",
+                    cli_json_real(pct(l, 0.5), 1), "p90", cli_json_real(pct(l, 0.9), 1), "p99",
+                    cli_json_real(pct(l, 0.99), 1), "max", cli_json_real(l->v[l->n - 1], 1)));
     }
-    printf("}}\n");
+    json_t* doc = json_pack(
+        "{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:I, s:o, s:I, s:o, s:I, s:I, s:I, "
+        "s:o}",
+        "model", b->model, "handle", b->handle, "connections", b->connections, "batch", b->batch,
+        "nstep", b->nstep, "envs", b->envs, "frame_skip", b->frame_skip, "fd_batch", b->fd_batch,
+        "mix", mix, "seconds", cli_json_real(elapsed, 6), "requests", (json_int_t)all.n,
+        "requests_per_s", cli_json_real(rps, 3), "steps", (json_int_t)steps, "steps_per_s",
+        cli_json_real(sps, 1), "bytes_sent", (json_int_t)sent, "bytes_received", (json_int_t)recv,
+        "errors", (json_int_t)errors, "latency_us", latency);
+    cli_json_print(doc, 15);
   } else {
     printf("torsion bench: %s, %d connection(s), %.2f s\n", b->model, b->connections, elapsed);
     printf("  requests  %10zu  (%.1f/s)   errors %llu\n", all.n, rps, (unsigned long long)errors);

@@ -43,44 +43,76 @@ static int parse_spec(const char* v, int* spec) {
   return 0;
 }
 
-/* parse the options */
+/* the options of the three commands */
+enum {
+  F_STATE = 256,
+  F_CTRL,
+  F_QACC,
+  F_OUT,
+  F_EPS,
+  F_SPEC,
+  F_CHUNK,
+  F_DEADLINE,
+  F_CENTERED,
+  F_ACTUATION
+};
+static const struct option fd_options[] = {{"help", no_argument, NULL, 'h'},
+                                           {"state", required_argument, NULL, F_STATE},
+                                           {"ctrl", required_argument, NULL, F_CTRL},
+                                           {"qacc", required_argument, NULL, F_QACC},
+                                           {"out", required_argument, NULL, F_OUT},
+                                           {"eps", required_argument, NULL, F_EPS},
+                                           {"spec", required_argument, NULL, F_SPEC},
+                                           {"chunk-envs", required_argument, NULL, F_CHUNK},
+                                           {"deadline-ms", required_argument, NULL, F_DEADLINE},
+                                           {"centered", no_argument, NULL, F_CENTERED},
+                                           {"actuation", no_argument, NULL, F_ACTUATION},
+                                           {NULL, 0, NULL, 0}};
+
+/* one option */
+static int take(void* ctx, int opt, const char* v) {
+  fdArgs* a = ctx;
+  char* end = NULL;
+  switch (opt) {
+    case F_STATE: a->state = v; break;
+    case F_CTRL: a->ctrl = v; break;
+    case F_QACC: a->qacc = v; break;
+    case F_OUT: a->out = v; break;
+    case F_CENTERED: a->centered = 1; break;
+    case F_ACTUATION: a->actuation = 1; break;
+    case F_EPS:
+      a->eps = strtod(v, &end);
+      if (!*v || *end || !(a->eps > 0))
+        return cli_fail("--eps must be a positive number, got '%s'", v);
+      break;
+    case F_SPEC:
+      if (parse_spec(v, &a->spec))
+        return cli_fail("--spec must be fullphysics, integration, physics or a bitmask, got '%s'",
+                        v);
+      break;
+    case F_CHUNK:
+      if (cli_int(v, &a->chunk_envs))
+        return cli_fail("--chunk-envs must be a non-negative integer, got '%s'", v);
+      break;
+    default:
+      if (cli_int(v, &a->deadline_ms))
+        return cli_fail("--deadline-ms must be a non-negative integer, got '%s'", v);
+      break;
+  }
+  return 0;
+}
+
+/* parse the options; 0, -1 after --help, or 1 after printing why */
 static int parse(const cliOpts* o, fdArgs* a) {
   memset(a, 0, sizeof(*a));
   a->spec = TNC_STATE_FULLPHYSICS;
   a->eps = 1e-6;
-  for (int i = 1; i < o->argc; i++) {
-    const char* k = o->argv[i];
-    const char* v = NULL;
-    if (!strcmp(k, "--centered") || !strcmp(k, "--actuation")) {
-      *(k[2] == 'c' ? &a->centered : &a->actuation) = 1;
-      continue;
-    }
-    int got = cli_arg(o, &i, &a->model, &v);
-    if (got < 0)
-      return 1;
-    if (got)
-      continue;
-    char* end = NULL;
-    if (!strcmp(k, "--state"))
-      a->state = v;
-    else if (!strcmp(k, "--ctrl"))
-      a->ctrl = v;
-    else if (!strcmp(k, "--qacc"))
-      a->qacc = v;
-    else if (!strcmp(k, "--out"))
-      a->out = v;
-    else if (!strcmp(k, "--eps")) {
-      a->eps = strtod(v, &end);
-      if (!*v || *end || !(a->eps > 0))
-        return cli_fail("--eps must be a positive number, got '%s'", v);
-    } else if (!strcmp(k, "--spec") && !parse_spec(v, &a->spec)) {
-    } else if (!strcmp(k, "--chunk-envs") && !cli_int(v, &a->chunk_envs)) {
-    } else if (!strcmp(k, "--deadline-ms") && !cli_int(v, &a->deadline_ms)) {
-    } else
-      return cli_fail("bad option %s %s", k, v);
+  int rc = cli_getopt(o, fd_options, take, a, &a->model, NULL);
+  if (rc) {
+    return rc;
   }
   if (!a->model || !a->state || !a->out) {
-    return cli_fail("need MODEL, --state and --out");
+    return cli_fail("%s: need MODEL, --state and --out", o->argv[0]);
   }
   return 0;
 }
@@ -131,8 +163,9 @@ static int open_job(const cliOpts* o, const fdArgs* a, cliJob* j) {
 /* inverse */
 int cmd_inverse(const cliOpts* o) {
   fdArgs a;
-  if (parse(o, &a))
-    return 1;
+  int prc = parse(o, &a);
+  if (prc)
+    return prc < 0 ? 0 : 1;
   if (!a.qacc)
     return cli_fail("inverse: missing --qacc");
   cliJob j;
@@ -160,8 +193,9 @@ int cmd_inverse(const cliOpts* o) {
 /* transitionfd */
 int cmd_transitionfd(const cliOpts* o) {
   fdArgs a;
-  if (parse(o, &a))
-    return 1;
+  int prc = parse(o, &a);
+  if (prc)
+    return prc < 0 ? 0 : 1;
   cliJob j;
   tncTransitionFDResult res = {0};
   const npyArray* ct = &j.in;
@@ -210,8 +244,9 @@ int cmd_transitionfd(const cliOpts* o) {
 /* inversefd */
 int cmd_inversefd(const cliOpts* o) {
   fdArgs a;
-  if (parse(o, &a))
-    return 1;
+  int prc = parse(o, &a);
+  if (prc)
+    return prc < 0 ? 0 : 1;
   if (a.centered)
     return cli_fail("inversefd: only forward differences are supported (no --centered)");
   if (!a.qacc)

@@ -1,9 +1,9 @@
 /* clients/cli/cmd_model.c — model arguments and the model and server subcommands:
  * load, info, unload, stats, health.
  *
- * A model file is sent as MJCF text; the files it references (includes, meshes, textures,
- * found next to it or under its meshdir/texturedir/assetdir) travel with it as named asset
- * blobs, because the server resolves references only among a request's own blobs. */
+ * A model file is sent as MJCF text; the files it references travel with it as named asset
+ * blobs (gathered by cli_assets.c), because the server resolves references only among a
+ * request's own blobs. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,96 +11,6 @@
 #include <sys/stat.h>
 
 #include "cli.h"
-
-/* most assets gathered for one model */
-#define CLI_MAX_ASSETS 512
-
-/* assets gathered from a model's references */
-typedef struct assetSet_ {
-  tncAsset a[CLI_MAX_ASSETS];
-  char* names[CLI_MAX_ASSETS];
-  char* bufs[CLI_MAX_ASSETS];
-  int n;
-  char dirs[4][256];
-  int ndir;
-} assetSet;
-
-/* the next attribute "name = 'value'" at or after *pos; 0 when none */
-static int next_attr(const char* t, size_t* pos, char* name, size_t nsz, char* val, size_t vsz) {
-  for (size_t i = *pos; t[i]; i++) {
-    if (t[i] != '=')
-      continue;
-    size_t e = i, b;
-    while (e > 0 && isspace((unsigned char)t[e - 1])) e--;
-    b = e;
-    while (b > 0 && (isalnum((unsigned char)t[b - 1]) || t[b - 1] == '_')) b--;
-    size_t v = i + 1;
-    while (isspace((unsigned char)t[v])) v++;
-    if (b == e || (t[v] != '"' && t[v] != '\''))
-      continue;
-    const char* end = strchr(t + v + 1, t[v]);
-    if (!end || e - b >= nsz || (size_t)(end - t - v - 1) >= vsz)
-      continue;
-    memcpy(name, t + b, e - b);
-    name[e - b] = '\0';
-    memcpy(val, t + v + 1, (size_t)(end - t - v - 1));
-    val[end - t - v - 1] = '\0';
-    *pos = (size_t)(end - t) + 1;
-    return 1;
-  }
-  return 0;
-}
-
-/* add dir/rel as an asset named rel (once); returns its text when it is an include */
-static int add_asset(assetSet* s, const char* modeldir, const char* rel) {
-  for (int i = 0; i < s->n; i++) {
-    if (!strcmp(s->names[i], rel))
-      return i;
-  }
-  char path[1024];
-  struct stat st;
-  snprintf(path, sizeof(path), "%s/%s", modeldir, rel);
-  if (s->n >= CLI_MAX_ASSETS || stat(path, &st) || !S_ISREG(st.st_mode))
-    return -1;
-  size_t len = 0;
-  char* data = tnc_read_file(path, &len);
-  if (!data)
-    return -1;
-  int k = s->n++;
-  s->names[k] = strdup(rel);
-  s->bufs[k] = data;
-  s->a[k] = (tncAsset){s->names[k], data, len};
-  return k;
-}
-
-/* gather the files a text references, recursing into included XML */
-static void collect(assetSet* s, const char* text, const char* modeldir, int depth) {
-  char name[64], val[512], rel[1024];
-  size_t pos = 0;
-
-  // directories first (they prefix later file names)
-  while (next_attr(text, &pos, name, sizeof(name), val, sizeof(val))) {
-    size_t n = strlen(name);
-    if (n >= 3 && !strcmp(name + n - 3, "dir") && s->ndir < 4 && val[0]) {
-      snprintf(s->dirs[s->ndir++], 256, "%s", val);
-    }
-  }
-
-  // files, as given or under one of the directories
-  for (pos = 0; next_attr(text, &pos, name, sizeof(name), val, sizeof(val));) {
-    if (strncmp(name, "file", 4) != 0)
-      continue;
-    int k = add_asset(s, modeldir, val);
-    for (int d = 0; k < 0 && d < s->ndir; d++) {
-      snprintf(rel, sizeof(rel), "%s/%s", s->dirs[d], val);
-      k = add_asset(s, modeldir, rel);
-    }
-    size_t n = strlen(val);
-    if (k >= 0 && depth < 8 && n > 4 && !strcmp(val + n - 4, ".xml")) {
-      collect(s, s->bufs[k], modeldir, depth + 1);
-    }
-  }
-}
 
 /* is arg a 64-character hex handle */
 static int is_handle(const char* arg) {
@@ -120,33 +30,22 @@ static int load_file(tnClient* c, const char* path, const tncAsset* extra, int n
   if (!xml) {
     return cli_fail("cannot read %s", path);
   }
-  char dir[1024];
-  snprintf(dir, sizeof(dir), "%s", path);
-  char* slash = strrchr(dir, '/');
-  if (slash)
-    *slash = '\0';
-  else
-    snprintf(dir, sizeof(dir), ".");
-
-  // referenced files, then the extra ones
-  assetSet* s = calloc(1, sizeof(assetSet));
-  if (!s) {
-    free(xml);
-    return cli_fail("out of memory");
+  // the extra files, then the referenced ones not given among them
+  cliAssets s = {0};
+  char err[1024];
+  int rc = 0;
+  for (int i = 0; !rc && i < nextra; i++) {
+    rc = cli_assets_add(&s, extra[i].name, extra[i].data, extra[i].len, NULL, NULL);
   }
-  collect(s, xml, dir, 0);
-  for (int i = 0; i < nextra && s->n < CLI_MAX_ASSETS; i++) {
-    s->a[s->n++] = extra[i];
-  }
-  int rc = tnc_load_xml(c, xml, s->a, s->n, handle, cached);
   if (rc) {
-    cli_fail("load %s: %s", path, tnc_error(c));
+    cli_fail("out of memory");
+  } else if ((rc = cli_assets_collect(path, xml, &s, err, sizeof(err)))) {
+    cli_fail("load %s", err);
   }
-  for (int i = 0; i < s->n; i++) {
-    free(s->names[i]);  // NULL for the caller's extra assets
-    free(s->bufs[i]);
+  if (!rc && tnc_load_xml(c, xml, s.a, s.n, handle, cached)) {
+    rc = cli_fail("load %s: %s", path, tnc_error(c));
   }
-  free(s);
+  cli_assets_free(&s);
   free(xml);
   return rc ? 1 : 0;
 }
@@ -160,48 +59,90 @@ int cli_model(tnClient* c, const char* arg, char handle[65]) {
   return load_file(c, arg, NULL, 0, handle, NULL) ? -1 : 0;
 }
 
-/* print ModelInfo-derived JSON */
-static void print_info(const char* handle, const tncModelInfo* in, int cached) {
-  printf(
-      "{\"model\": \"%s\", \"name\": \"%s\", \"nq\": %d, \"nv\": %d, \"nu\": %d, \"na\": %d, "
-      "\"nbody\": %d, \"nsensordata\": %d, \"nkey\": %d, \"nmocap\": %d, \"timestep\": %.17g, "
-      "\"nstate_fullphysics\": %d",
-      handle, in->name, in->nq, in->nv, in->nu, in->na, in->nbody, in->nsensordata, in->nkey,
-      in->nmocap, in->timestep, in->nstate_full);
-  if (cached >= 0) {
-    printf(", \"cached\": %s", cached ? "true" : "false");
+/* print ModelInfo-derived JSON (cached < 0: not a load); 0 or 1 */
+static int print_info(const char* handle, const tncModelInfo* in, int cached) {
+  json_t* doc =
+      json_pack("{s:s, s:s?, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:i}", "model", handle,
+                "name", in->name, "nq", in->nq, "nv", in->nv, "nu", in->nu, "na", in->na, "nbody",
+                in->nbody, "nsensordata", in->nsensordata, "nkey", in->nkey, "nmocap", in->nmocap,
+                "timestep", cli_json_real(in->timestep, -1), "nstate_fullphysics", in->nstate_full);
+  if (doc && cached >= 0) {
+    json_object_set_new(doc, "cached", json_boolean(cached));
   }
-  printf("}\n");
+  return cli_json_print(doc, 17);
+}
+
+/* the arguments of load: --server-path, and the --asset files (at most 64) */
+typedef struct loadArgs_ {
+  int server_path, nextra;
+  tncAsset extra[64];
+  char* names[64];
+  char* bufs[64];
+} loadArgs;
+
+/* the options of load, info, unload, stats and health */
+enum { L_SERVER_PATH = 256, L_ASSET };
+static const struct option load_options[] = {{"help", no_argument, NULL, 'h'},
+                                             {"server-path", no_argument, NULL, L_SERVER_PATH},
+                                             {"asset", required_argument, NULL, L_ASSET},
+                                             {NULL, 0, NULL, 0}};
+static const struct option help_only[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+
+/* one option of load */
+static int take_load(void* ctx, int opt, const char* v) {
+  loadArgs* a = ctx;
+  if (opt == L_SERVER_PATH) {
+    a->server_path = 1;
+    return 0;
+  }
+  const char* eq = strchr(v, '=');
+  size_t len = 0;
+  if (a->nextra == 64) {
+    return cli_fail("load: at most 64 --asset files");
+  }
+  if (!eq || eq == v) {
+    return cli_fail("load: --asset needs NAME=FILE, got '%s'", v);
+  }
+  int k = a->nextra;
+  if (!(a->bufs[k] = tnc_read_file(eq + 1, &len))) {
+    return cli_fail("load: --asset %s: cannot read %s", v, eq + 1);
+  }
+  if (!(a->names[k] = strndup(v, (size_t)(eq - v)))) {
+    free(a->bufs[k]);
+    return cli_fail("out of memory");
+  }
+  a->extra[k] = (tncAsset){a->names[k], a->bufs[k], len};
+  a->nextra++;
+  return 0;
+}
+
+/* no options */
+static int take_none(void* ctx, int opt, const char* v) {
+  (void)ctx;
+  (void)v;
+  return cli_fail("internal error: option %d not handled", opt);
+}
+
+/* free the --asset files */
+static void free_load_args(loadArgs* a) {
+  for (int i = 0; i < a->nextra; i++) {
+    free(a->names[i]);
+    free(a->bufs[i]);
+  }
 }
 
 /* load MODEL.xml [--asset NAME=FILE ...] [--server-path] */
 int cmd_load(const cliOpts* o) {
   const char* model = NULL;
-  int server_path = 0, nextra = 0, rc = 1;
-  tncAsset extra[64];
-  char* bufs[64];
-  for (int i = 1; i < o->argc; i++) {
-    if (!strcmp(o->argv[i], "--server-path")) {
-      server_path = 1;
-    } else if (!strcmp(o->argv[i], "--asset") && i + 1 < o->argc && nextra < 64) {
-      char* spec = o->argv[++i];
-      char* eq = strchr(spec, '=');
-      size_t len = 0;
-      if (!eq || !(bufs[nextra] = tnc_read_file(eq + 1, &len))) {
-        return cli_fail("--asset needs NAME=FILE with a readable FILE");
-      }
-      *eq = '\0';
-      extra[nextra] = (tncAsset){spec, bufs[nextra], len};
-      nextra++;
-    } else if (!model) {
-      model = o->argv[i];
-    } else {
-      return cli_fail("load: unexpected argument %s", o->argv[i]);
-    }
+  int rc = 1;
+  loadArgs a = {0};
+  int prc = cli_getopt(o, load_options, take_load, &a, &model, NULL);
+  if (prc || !model) {
+    free_load_args(&a);
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("load: missing MODEL.xml"));
   }
-  if (!model) {
-    return cli_fail("load: missing MODEL.xml");
-  }
+  int server_path = a.server_path, nextra = a.nextra;
+  const tncAsset* extra = a.extra;
   tnClient* c = cli_connect(o);
   char handle[65];
   int cached = 0;
@@ -212,30 +153,30 @@ int cmd_load(const cliOpts* o) {
     if (server_path && lr)
       cli_fail("load %s: %s", model, tnc_error(c));
     if (!lr && tnc_model_info(c, handle, &info) == 0) {
-      print_info(handle, &info, cached);
-      rc = 0;
+      rc = print_info(handle, &info, cached);
     } else if (!lr) {
       cli_fail("info: %s", tnc_error(c));
     }
   }
-  for (int i = 0; i < nextra; i++) free(bufs[i]);
+  free_load_args(&a);
   tnc_close(c);
   return rc;
 }
 
 /* info MODEL.xml|HANDLE */
 int cmd_info(const cliOpts* o) {
-  if (o->argc != 2) {
-    return cli_fail("info: need one MODEL.xml or HANDLE");
+  const char* model = NULL;
+  int prc = cli_getopt(o, help_only, take_none, NULL, &model, NULL);
+  if (prc || !model) {
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("info: need one MODEL.xml or HANDLE"));
   }
   tnClient* c = cli_connect(o);
   char handle[65];
   tncModelInfo info;
   int rc = 1;
-  if (c && !cli_model(c, o->argv[1], handle)) {
+  if (c && !cli_model(c, model, handle)) {
     if (tnc_model_info(c, handle, &info) == 0) {
-      print_info(handle, &info, -1);
-      rc = 0;
+      rc = print_info(handle, &info, -1);
     } else {
       cli_fail("info: %s", tnc_error(c));
     }
@@ -246,13 +187,15 @@ int cmd_info(const cliOpts* o) {
 
 /* unload HANDLE */
 int cmd_unload(const cliOpts* o) {
-  if (o->argc != 2 || !is_handle(o->argv[1])) {
-    return cli_fail("unload: need one model HANDLE");
+  const char* handle = NULL;
+  int prc = cli_getopt(o, help_only, take_none, NULL, &handle, NULL);
+  if (prc || !handle || !is_handle(handle)) {
+    return prc < 0 ? 0 : (prc ? 1 : cli_fail("unload: need one model HANDLE"));
   }
   tnClient* c = cli_connect(o);
   int rc = 1;
   if (c) {
-    rc = tnc_unload(c, o->argv[1]) ? cli_fail("unload: %s", tnc_error(c)) : 0;
+    rc = tnc_unload(c, handle) ? cli_fail("unload: %s", tnc_error(c)) : 0;
   }
   tnc_close(c);
   return rc;
@@ -260,6 +203,10 @@ int cmd_unload(const cliOpts* o) {
 
 /* stats: counters, models and latency as JSON */
 int cmd_stats(const cliOpts* o) {
+  int prc = cli_getopt(o, help_only, take_none, NULL, NULL, NULL);
+  if (prc) {
+    return prc < 0 ? 0 : 1;
+  }
   tnClient* c = cli_connect(o);
   Torsion__V1__Response* r = c ? tnc_stats(c) : NULL;
   if (!r) {
@@ -268,41 +215,47 @@ int cmd_stats(const cliOpts* o) {
     return rc;
   }
   const Torsion__V1__StatsResult* s = r->stats;
-  printf(
-      "{\"uptime_s\": %.3f, \"workers\": %u, \"connections\": %u, \"requests_total\": %llu, "
-      "\"requests_failed\": %llu, \"steps_total\": %llu, \"bytes_in\": %llu, "
-      "\"bytes_out\": %llu, \"queued_chunks\": %llu, \"inflight_requests\": %llu, "
-      "\"sessions\": %u, \"unsent_bytes\": %llu, \"paused_connections\": %u,\n \"models\": [",
-      s->uptime_s, s->workers, s->connections, (unsigned long long)s->requests_total,
-      (unsigned long long)s->requests_failed, (unsigned long long)s->steps_total,
-      (unsigned long long)s->bytes_in, (unsigned long long)s->bytes_out,
-      (unsigned long long)s->queued_chunks, (unsigned long long)s->inflight_requests, s->sessions,
-      (unsigned long long)s->unsent_bytes, s->paused_connections);
+  json_t* doc = json_pack(
+      "{s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "uptime_s",
+      cli_json_real(s->uptime_s, 3), "workers", (json_int_t)s->workers, "connections",
+      (json_int_t)s->connections, "requests_total", (json_int_t)s->requests_total,
+      "requests_failed", (json_int_t)s->requests_failed, "steps_total", (json_int_t)s->steps_total,
+      "bytes_in", (json_int_t)s->bytes_in, "bytes_out", (json_int_t)s->bytes_out, "queued_chunks",
+      (json_int_t)s->queued_chunks, "inflight_requests", (json_int_t)s->inflight_requests,
+      "sessions", (json_int_t)s->sessions, "unsent_bytes", (json_int_t)s->unsent_bytes,
+      "paused_connections", (json_int_t)s->paused_connections);
+  json_t* models = json_array();
   for (size_t i = 0; i < s->n_models; i++) {
     const Torsion__V1__ModelStats* m = s->models[i];
-    printf(
-        "%s{\"model\": \"%s\", \"name\": \"%s\", \"queued_chunks\": %llu, "
-        "\"steps_served\": %llu, \"requests_served\": %llu, \"sessions\": %u}",
-        i ? ", " : "", m->model, m->name, (unsigned long long)m->queued_chunks,
-        (unsigned long long)m->steps_served, (unsigned long long)m->requests_served, m->sessions);
+    json_array_append_new(
+        models, json_pack("{s:s?, s:s?, s:I, s:I, s:I, s:I}", "model", m->model, "name", m->name,
+                          "queued_chunks", (json_int_t)m->queued_chunks, "steps_served",
+                          (json_int_t)m->steps_served, "requests_served",
+                          (json_int_t)m->requests_served, "sessions", (json_int_t)m->sessions));
   }
-  printf("],\n \"latency_us\": {");
+  json_t* latency = json_object();
   for (size_t i = 0; i < s->n_latency; i++) {
     const Torsion__V1__Histogram* h = s->latency[i];
-    printf(
-        "%s\"%s\": {\"count\": %llu, \"p50\": %.1f, \"p90\": %.1f, \"p99\": %.1f, "
-        "\"max\": %.1f}",
-        i ? ", " : "", h->request, (unsigned long long)h->count, h->p50_us, h->p90_us, h->p99_us,
-        h->max_us);
+    json_object_set_new(
+        latency, h->request,
+        json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)h->count, "p50",
+                  cli_json_real(h->p50_us, 1), "p90", cli_json_real(h->p90_us, 1), "p99",
+                  cli_json_real(h->p99_us, 1), "max", cli_json_real(h->max_us, 1)));
   }
-  printf("}}\n");
+  json_object_set_new(doc, "models", models);
+  json_object_set_new(doc, "latency_us", latency);
+  int rc = cli_json_print(doc, 15);
   tnc_free(r);
   tnc_close(c);
-  return 0;
+  return rc;
 }
 
 /* health */
 int cmd_health(const cliOpts* o) {
+  int prc = cli_getopt(o, help_only, take_none, NULL, NULL, NULL);
+  if (prc) {
+    return prc < 0 ? 0 : 1;
+  }
   tnClient* c = cli_connect(o);
   Torsion__V1__Response* r = c ? tnc_health(c) : NULL;
   if (!r) {
@@ -311,12 +264,11 @@ int cmd_health(const cliOpts* o) {
     return rc;
   }
   const Torsion__V1__HealthResult* h = r->health;
-  printf(
-      "{\"serving\": %s, \"uptime_s\": %.3f, \"queued_chunks\": %llu, \"busy_workers\": %u, "
-      "\"workers\": %u, \"models\": %u}\n",
-      h->serving ? "true" : "false", h->uptime_s, (unsigned long long)h->queued_chunks,
-      h->busy_workers, h->workers, h->models);
-  int rc = h->serving ? 0 : 1;
+  json_t* doc = json_pack("{s:b, s:o, s:I, s:I, s:I, s:I}", "serving", h->serving, "uptime_s",
+                          cli_json_real(h->uptime_s, 3), "queued_chunks",
+                          (json_int_t)h->queued_chunks, "busy_workers", (json_int_t)h->busy_workers,
+                          "workers", (json_int_t)h->workers, "models", (json_int_t)h->models);
+  int rc = cli_json_print(doc, 15) || !h->serving;
   tnc_free(r);
   tnc_close(c);
   return rc;

@@ -19,44 +19,65 @@ typedef struct runArgs_ {
   int final_only, float32;
 } runArgs;
 
+/* the options of both commands */
+enum {
+  R_STATE = 256,
+  R_CTRL,
+  R_OUT,
+  R_SENS,
+  R_NSTEP,
+  R_SPEC,
+  R_EVERY,
+  R_CHUNK,
+  R_DEADLINE,
+  R_FINAL,
+  R_FLOAT32
+};
+static const struct option run_options[] = {{"help", no_argument, NULL, 'h'},
+                                            {"state", required_argument, NULL, R_STATE},
+                                            {"ctrl", required_argument, NULL, R_CTRL},
+                                            {"out", required_argument, NULL, R_OUT},
+                                            {"sensordata", required_argument, NULL, R_SENS},
+                                            {"nstep", required_argument, NULL, R_NSTEP},
+                                            {"spec", required_argument, NULL, R_SPEC},
+                                            {"every", required_argument, NULL, R_EVERY},
+                                            {"chunk-envs", required_argument, NULL, R_CHUNK},
+                                            {"deadline-ms", required_argument, NULL, R_DEADLINE},
+                                            {"final-only", no_argument, NULL, R_FINAL},
+                                            {"float32", no_argument, NULL, R_FLOAT32},
+                                            {NULL, 0, NULL, 0}};
+
+/* one option */
+static int take(void* ctx, int opt, const char* v) {
+  runArgs* a = ctx;
+  long long* num = NULL;
+  const char* name = NULL;
+  switch (opt) {
+    case R_STATE: a->state = v; return 0;
+    case R_CTRL: a->ctrl = v; return 0;
+    case R_OUT: a->out = v; return 0;
+    case R_SENS: a->sens_out = v; return 0;
+    case R_FINAL: a->final_only = 1; return 0;
+    case R_FLOAT32: a->float32 = 1; return 0;
+    case R_NSTEP: num = &a->nstep, name = "--nstep"; break;
+    case R_SPEC: num = &a->spec, name = "--spec"; break;
+    case R_EVERY: num = &a->every, name = "--every"; break;
+    case R_CHUNK: num = &a->chunk_envs, name = "--chunk-envs"; break;
+    default: num = &a->deadline_ms, name = "--deadline-ms"; break;
+  }
+  return cli_int(v, num) ? cli_fail("%s must be a non-negative integer, got '%s'", name, v) : 0;
+}
+
 /* parse the options */
 static int parse(const cliOpts* o, runArgs* a) {
   memset(a, 0, sizeof(*a));
   a->nstep = -1;
-  for (int i = 1; i < o->argc; i++) {
-    const char* k = o->argv[i];
-    const char* v = NULL;
-    if (!strcmp(k, "--final-only")) {
-      a->final_only = 1;
-      continue;
-    }
-    if (!strcmp(k, "--float32")) {
-      a->float32 = 1;
-      continue;
-    }
-    int got = cli_arg(o, &i, &a->model, &v);
-    if (got < 0)
-      return 1;
-    if (got)
-      continue;
-    if (!strcmp(k, "--state"))
-      a->state = v;
-    else if (!strcmp(k, "--ctrl"))
-      a->ctrl = v;
-    else if (!strcmp(k, "--out"))
-      a->out = v;
-    else if (!strcmp(k, "--sensordata"))
-      a->sens_out = v;
-    else if (!strcmp(k, "--nstep") && !cli_int(v, &a->nstep)) {
-    } else if (!strcmp(k, "--spec") && !cli_int(v, &a->spec)) {
-    } else if (!strcmp(k, "--every") && !cli_int(v, &a->every)) {
-    } else if (!strcmp(k, "--chunk-envs") && !cli_int(v, &a->chunk_envs)) {
-    } else if (!strcmp(k, "--deadline-ms") && !cli_int(v, &a->deadline_ms)) {
-    } else
-      return cli_fail("bad option %s %s", k, v);
+  int rc = cli_getopt(o, run_options, take, a, &a->model, NULL);
+  if (rc) {
+    return rc;
   }
   if (!a->model || !a->state || !a->out) {
-    return cli_fail("need MODEL, --state and --out");
+    return cli_fail("%s: need MODEL, --state and --out", o->argv[0]);
   }
   return 0;
 }
@@ -64,8 +85,9 @@ static int parse(const cliOpts* o, runArgs* a) {
 /* rollout */
 int cmd_rollout(const cliOpts* o) {
   runArgs a;
-  if (parse(o, &a))
-    return 1;
+  int prc = parse(o, &a);
+  if (prc)
+    return prc < 0 ? 0 : 1;
   if (a.nstep < 0)
     return cli_fail("rollout: missing --nstep");
   cliJob j;
@@ -138,8 +160,9 @@ done:
 /* forward */
 int cmd_forward(const cliOpts* o) {
   runArgs a;
-  if (parse(o, &a))
-    return 1;
+  int prc = parse(o, &a);
+  if (prc)
+    return prc < 0 ? 0 : 1;
   cliJob j;
   char err[512];
   int rc = 1, spec = a.spec ? (int)a.spec : TNC_STATE_FULLPHYSICS;

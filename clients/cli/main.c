@@ -1,6 +1,8 @@
 /* clients/cli/main.c — `torsion`, the command-line client of torsiond: global options
  * (--socket / --tcp / --tls / --token / --tls-ca), connecting, reading the states argument, and
  * dispatch to the subcommands. */
+#include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,30 @@ static const char* usage =
     "The default socket is $TORSIOND_SOCKET or /tmp/torsiond.sock. States are [B, nstate]\n"
     "float64 .npy in the mjSTATE_FULLPHYSICS layout unless --spec says otherwise.\n";
 
+/* a JSON number, null when not finite */
+json_t* cli_json_real(double v, int decimals) {
+  if (!isfinite(v)) {
+    return json_null();
+  }
+  if (decimals >= 0) {
+    double scale = pow(10.0, decimals);
+    v = round(v * scale) / scale;
+  }
+  return json_real(v);
+}
+
+/* print and free a document */
+int cli_json_print(json_t* doc, int digits) {
+  char* text = doc ? json_dumps(doc, JSON_REAL_PRECISION(digits)) : NULL;
+  json_decref(doc);
+  if (!text) {
+    return cli_fail("out of memory printing JSON");
+  }
+  puts(text);
+  free(text);
+  return 0;
+}
+
 /* a non-negative integer */
 int cli_int(const char* s, long long* out) {
   char* end;
@@ -43,22 +69,38 @@ int cli_int(const char* s, long long* out) {
   return 0;
 }
 
-/* the MODEL argument, or an option and its value */
-int cli_arg(const cliOpts* o, int* i, const char** model, const char** value) {
-  const char* k = o->argv[*i];
-  if (k[0] != '-') {
-    if (*model) {
-      cli_fail("unexpected argument %s", k);
+/* a subcommand's options and positional argument */
+int cli_getopt(const cliOpts* o, const struct option* longopts, cliTakeFn take, void* ctx,
+               const char** model, const char* help) {
+  const char* cmd = o->argv[0];
+  opterr = 0;  // the messages below name the subcommand and the option
+  optind = 0;  // 0: GNU getopt starts over (the global options were parsed in "+" mode)
+  int opt;
+  while ((opt = getopt_long(o->argc, o->argv, ":h", longopts, NULL)) != -1) {
+    const char* given = o->argv[optind - 1];
+    if (opt == 'h') {
+      fputs(help ? help : usage, stdout);
       return -1;
     }
-    *model = k;
-    return 1;
+    if (opt == ':') {
+      return cli_fail("%s: option %s needs a value", cmd, given);
+    }
+    if (opt == '?') {
+      if (optopt) {
+        return cli_fail("%s: unknown option '-%c' (see torsion --help)", cmd, optopt);
+      }
+      return cli_fail("%s: unknown option '%s' (see torsion --help)", cmd, given);
+    }
+    if (take(ctx, opt, optarg)) {
+      return 1;
+    }
   }
-  if (*i + 1 >= o->argc) {
-    cli_fail("%s needs a value", k);
-    return -1;
+  for (; optind < o->argc; optind++) {
+    if (!model || *model) {
+      return cli_fail("%s: unexpected argument %s", cmd, o->argv[optind]);
+    }
+    *model = o->argv[optind];
   }
-  *value = o->argv[++*i];
   return 0;
 }
 
@@ -125,37 +167,52 @@ int main(int argc, char** argv) {
   snprintf(addr, sizeof(addr), "unix:%s", env && env[0] ? env : "/tmp/torsiond.sock");
   cliOpts o = {addr, NULL, NULL, 0, NULL};
   char* token_buf = NULL;
-  int i = 1;
-  for (; i < argc && argv[i][0] == '-'; i++) {
-    const char* a = argv[i];
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      fputs(usage, stdout);
-      return 0;
-    }
-    if (i + 1 >= argc) {
-      return cli_fail("%s needs a value", a);
-    }
-    if (!strcmp(a, "--socket")) {
-      snprintf(addr, sizeof(addr), "unix:%s", argv[++i]);
-    } else if (!strcmp(a, "--tcp")) {
-      snprintf(addr, sizeof(addr), "tcp:%s", argv[++i]);
-    } else if (!strcmp(a, "--tls")) {
-      snprintf(addr, sizeof(addr), "tls:%s", argv[++i]);
-    } else if (!strcmp(a, "--tls-ca")) {
-      o.tls_ca = argv[++i];
-    } else if (!strcmp(a, "--token")) {
-      o.token = argv[++i];
-    } else if (!strcmp(a, "--token-file")) {
-      free(token_buf);
-      token_buf = read_token(argv[++i]);
-      if (!token_buf) {
-        return cli_fail("cannot read %s", argv[i]);
-      }
-      o.token = token_buf;
-    } else {
-      return cli_fail("unknown option %s (see torsion --help)", a);
+
+  // global options, up to the command ('+': the command's own options are left to it)
+  enum { G_SOCKET = 256, G_TCP, G_TLS, G_TLS_CA, G_TOKEN, G_TOKEN_FILE };
+  static const struct option global_options[] = {
+      {"help", no_argument, NULL, 'h'},
+      {"socket", required_argument, NULL, G_SOCKET},
+      {"tcp", required_argument, NULL, G_TCP},
+      {"tls", required_argument, NULL, G_TLS},
+      {"tls-ca", required_argument, NULL, G_TLS_CA},
+      {"token", required_argument, NULL, G_TOKEN},
+      {"token-file", required_argument, NULL, G_TOKEN_FILE},
+      {NULL, 0, NULL, 0}};
+  opterr = 0;
+  int opt;
+  while ((opt = getopt_long(argc, argv, "+:h", global_options, NULL)) != -1) {
+    const char* given = argv[optind - 1];
+    switch (opt) {
+      case 'h':
+        fputs(usage, stdout);
+        free(token_buf);
+        return 0;
+      case ':':
+        free(token_buf);
+        return cli_fail("option %s needs a value (see torsion --help)", given);
+      case '?':
+        free(token_buf);
+        if (optopt) {
+          return cli_fail("unknown option '-%c' (see torsion --help)", optopt);
+        }
+        return cli_fail("unknown option '%s' (see torsion --help)", given);
+      case G_SOCKET: snprintf(addr, sizeof(addr), "unix:%s", optarg); break;
+      case G_TCP: snprintf(addr, sizeof(addr), "tcp:%s", optarg); break;
+      case G_TLS: snprintf(addr, sizeof(addr), "tls:%s", optarg); break;
+      case G_TLS_CA: o.tls_ca = optarg; break;
+      case G_TOKEN: o.token = optarg; break;
+      default:
+        free(token_buf);
+        token_buf = read_token(optarg);
+        if (!token_buf) {
+          return cli_fail("cannot read %s", optarg);
+        }
+        o.token = token_buf;
+        break;
     }
   }
+  int i = optind;
   if (i >= argc) {
     fputs(usage, stderr);
     return 2;

@@ -3,15 +3,6 @@
 
 #include "sim.h"
 
-/* print a JSON array of doubles with round-trip precision */
-static void print_array(const char* key, const mjtNum* v, int n) {
-  printf(", \"%s\": [", key);
-  for (int i = 0; i < n; i++) {
-    printf("%s%.17g", i ? ", " : "", v[i]);
-  }
-  printf("]");
-}
-
 /* info subcommand */
 int cmd_info(const simArgs* args) {
   mjModel* m = sim_load(args);
@@ -20,17 +11,17 @@ int cmd_info(const simArgs* args) {
   }
 
   // sizes, then the timestep and arrays
-  printf("{\"nq\": %d, \"nv\": %d, \"nu\": %d, \"na\": %d, \"nbody\": %d, \"njnt\": %d, "
-         "\"ngeom\": %d, \"nsite\": %d, \"nmesh\": %d, \"ntendon\": %d, \"neq\": %d, "
-         "\"nsensor\": %d, \"nsensordata\": %d, \"nkey\": %d, \"nmocap\": %d, "
-         "\"nwrap\": %d, \"nstate\": %d, \"timestep\": %.17g",
-         (int)m->nq, (int)m->nv, (int)m->nu, (int)m->na, (int)m->nbody, (int)m->njnt,
-         (int)m->ngeom, (int)m->nsite, (int)m->nmesh, (int)m->ntendon, (int)m->neq,
-         (int)m->nsensor, (int)m->nsensordata, (int)m->nkey, (int)m->nmocap, (int)m->nwrap,
-         mj_stateSize(m, mjSTATE_FULLPHYSICS), m->opt.timestep);
-  print_array("body_mass", m->body_mass, m->nbody);
-  print_array("qpos0", m->qpos0, m->nq);
-  printf("}\n");
+  json_t* doc = json_pack(
+      "{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, "
+      "s:o, s:o, s:o}",
+      "nq", (int)m->nq, "nv", (int)m->nv, "nu", (int)m->nu, "na", (int)m->na, "nbody",
+      (int)m->nbody, "njnt", (int)m->njnt, "ngeom", (int)m->ngeom, "nsite", (int)m->nsite, "nmesh",
+      (int)m->nmesh, "ntendon", (int)m->ntendon, "neq", (int)m->neq, "nsensor", (int)m->nsensor,
+      "nsensordata", (int)m->nsensordata, "nkey", (int)m->nkey, "nmocap", (int)m->nmocap, "nwrap",
+      (int)m->nwrap, "nstate", (int)mj_stateSize(m, mjSTATE_FULLPHYSICS), "timestep",
+      sim_json_real(m->opt.timestep, -1), "body_mass", sim_json_reals(m->body_mass, (long)m->nbody),
+      "qpos0", sim_json_reals(m->qpos0, (long)m->nq));
+  int rc = sim_json_print(doc, 17);
   mj_deleteModel(m);
-  return 0;
+  return rc;
 }

@@ -38,8 +38,8 @@ static mjtNum profile_clock(void) {
   return now();
 }
 
-/* print the per-stage split summed over threads, in seconds per step */
-static void print_profile(mjData** datas, int T, double steps) {
+/* the per-stage split summed over threads, in microseconds per step */
+static json_t* profile_json(mjData** datas, int T, double steps) {
   mjtNum sum[mjNTIMER] = {0};
   for (int t = 0; t < T; t++) {
     for (int i = 0; i < mjNTIMER; i++) {
@@ -50,10 +50,11 @@ static void print_profile(mjData** datas, int T, double steps) {
   double make = sum[mjTIMER_POS_MAKE] + sum[mjTIMER_POS_PROJECT];
   double solve = sum[mjTIMER_CONSTRAINT];
   double fwd = sum[mjTIMER_FORWARD];
-  printf(", \"profile_us_per_step\": {\"collision\": %.3f, \"make_constraint\": %.3f, "
-         "\"solver\": %.3f, \"other_forward\": %.3f, \"forward\": %.3f}",
-         1e6 * col / steps, 1e6 * make / steps, 1e6 * solve / steps,
-         1e6 * (fwd - col - make - solve) / steps, 1e6 * fwd / steps);
+  return json_pack("{s:o, s:o, s:o, s:o, s:o}", "collision", sim_json_real(1e6 * col / steps, 3),
+                   "make_constraint", sim_json_real(1e6 * make / steps, 3), "solver",
+                   sim_json_real(1e6 * solve / steps, 3), "other_forward",
+                   sim_json_real(1e6 * (fwd - col - make - solve) / steps, 3), "forward",
+                   sim_json_real(1e6 * fwd / steps, 3));
 }
 
 /* one thread's stepping: inputs, progress and contact/constraint totals */
@@ -142,17 +143,17 @@ int cmd_speed(const simArgs* args) {
 
   // report
   double steps = (double)T * N;
-  printf("{\"model\": \"%s\", \"nstep\": %d, \"nthread\": %d, \"seconds\": %.6f, "
-         "\"steps_per_second\": %.1f, \"contacts_per_step\": %.3f, "
-         "\"constraints_per_step\": %.3f",
-         args->model, N, T, elapsed, elapsed > 0 ? steps / elapsed : 0.0,
-         steps > 0 ? ncon / steps : 0.0, steps > 0 ? nefc / steps : 0.0);
-  if (args->profile && steps > 0) {
-    print_profile(datas, T, steps);
+  json_t* doc = json_pack("{s:s, s:i, s:i, s:o, s:o, s:o, s:o}", "model", args->model, "nstep", N,
+                          "nthread", T, "seconds", sim_json_real(elapsed, 6), "steps_per_second",
+                          sim_json_real(elapsed > 0 ? steps / elapsed : 0.0, 1),
+                          "contacts_per_step", sim_json_real(steps > 0 ? ncon / steps : 0.0, 3),
+                          "constraints_per_step", sim_json_real(steps > 0 ? nefc / steps : 0.0, 3));
+  if (doc && args->profile && steps > 0) {
+    json_object_set_new(doc, "profile_us_per_step", profile_json(datas, T, steps));
   }
-  printf("}\n");
+  int rc = sim_json_print(doc, 15);
   free(noise);
   sim_free_datas(datas, T);
   mj_deleteModel(m);
-  return 0;
+  return rc;
 }

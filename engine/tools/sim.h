@@ -4,6 +4,7 @@
 #define TORSION_SIM_H
 
 #include <err.h>
+#include <jansson.h>
 
 #include <torsion/torsion.h>
 
@@ -46,6 +47,18 @@ typedef struct simArgs_ {
     warnx(__VA_ARGS__); \
     1;                  \
   })
+
+/* a JSON number (jansson), null when v is not finite; rounded to `decimals` places when
+ * decimals >= 0 (measurements), else kept whole */
+json_t* sim_json_real(double v, int decimals);
+
+/* a JSON array of n doubles */
+json_t* sim_json_reals(const double* v, long n);
+
+/* print one JSON document on a line of stdout (reals with `digits` significant digits: 17
+ * round-trips every double, 15 prints rounded measurements cleanly) and free it; 0, or 1
+ * after printing why */
+int sim_json_print(json_t* doc, int digits);
 
 /* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
 mjModel* sim_load(const simArgs* args);

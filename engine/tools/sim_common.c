@@ -3,6 +3,7 @@
  * growable column tables that `contacts` and `efc` stack over states. */
 #include <ftw.h>
 #include <limits.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,42 @@
 
 #include "file_read.h"
 #include "sim.h"
+
+/* a JSON number, null when not finite */
+json_t* sim_json_real(double v, int decimals) {
+  if (!isfinite(v)) {
+    return json_null();
+  }
+  if (decimals >= 0) {
+    double scale = pow(10.0, decimals);
+    v = round(v * scale) / scale;
+  }
+  return json_real(v);
+}
+
+/* a JSON array of doubles (NULL when out of memory) */
+json_t* sim_json_reals(const double* v, long n) {
+  json_t* a = json_array();
+  for (long i = 0; a && i < n; i++) {
+    if (json_array_append_new(a, sim_json_real(v[i], -1))) {
+      json_decref(a);
+      a = NULL;
+    }
+  }
+  return a;
+}
+
+/* print and free a document */
+int sim_json_print(json_t* doc, int digits) {
+  char* text = doc ? json_dumps(doc, JSON_REAL_PRECISION(digits)) : NULL;
+  json_decref(doc);
+  if (!text) {
+    return sim_fail("out of memory printing JSON");
+  }
+  puts(text);
+  free(text);
+  return 0;
+}
 
 /* engine errors seen (the engine reports through mju_user_error, then unwinds to the
  * item's tn_run, or returns when none is active) */
@@ -350,22 +387,22 @@ void sim_free_datas(mjData** datas, int nthread) {
 int sim_write_index(const char* prefix, long B, const long* count) {
   char path[1024];
   snprintf(path, sizeof(path), "%s_index.json", prefix);
-  FILE* f = fopen(path, "w");
-  if (!f) {
-    return sim_fail("%s: cannot create", path);
-  }
-  fprintf(f, "{\"nstate\": %ld, \"count\": [", B);
-  for (long b = 0; b < B; b++) {
-    fprintf(f, "%s%ld", b ? ", " : "", count[b]);
-  }
-  fprintf(f, "], \"offset\": [");
+  json_t* counts = json_array();
+  json_t* offsets = json_array();
   long off = 0;
   for (long b = 0; b < B; b++) {
-    fprintf(f, "%s%ld", b ? ", " : "", off);
+    json_array_append_new(counts, json_integer(count[b]));
+    json_array_append_new(offsets, json_integer(off));
     off += count[b];
   }
-  fprintf(f, "]}\n");
-  return fclose(f) ? sim_fail("%s: write failed", path) : 0;
+  json_t* doc =
+      json_pack("{s:I, s:o, s:o}", "nstate", (json_int_t)B, "count", counts, "offset", offsets);
+  if (!doc) {
+    return sim_fail("%s: out of memory", path);
+  }
+  int rc = json_dump_file(doc, path, 0);
+  json_decref(doc);
+  return rc ? sim_fail("%s: cannot write", path) : 0;
 }
 
 /* numbers a row of column i takes in memory (a zero-width column still gets one) */

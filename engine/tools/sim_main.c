@@ -3,6 +3,7 @@
  * Subcommands: info, forward, rollout, speed, dump, contacts, efc, inverse, transitionfd,
  * inversefd. Arrays are .npy files. Every later
  * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,73 +68,95 @@ static int parse_double(const char* s, double* out) {
   return (*s == '\0' || *end != '\0') ? -1 : 0;
 }
 
-/* fill args from argv[2..]; returns 0 or an exit status */
-static int parse_args(int argc, char** argv, simArgs* a) {
-  memset(a, 0, sizeof(*a));
-  a->threads = 1;
-  a->nstep = -1;
-  a->eps = 1e-6;
-  a->spec = mjSTATE_FULLPHYSICS;
-  for (int i = 2; i < argc; i++) {
-    const char* k = argv[i];
-    const char* v = (i + 1 < argc) ? argv[i + 1] : NULL;
+/* the long options; values past 255 identify those without a short form */
+enum {
+  OPT_STATE = 256,
+  OPT_CTRL,
+  OPT_QACC,
+  OPT_OUT,
+  OPT_SENSORDATA,
+  OPT_FIELDS,
+  OPT_DISABLE,
+  OPT_ENABLE,
+  OPT_INTEGRATOR,
+  OPT_OPTION,
+  OPT_ROOT,
+  OPT_VFS_DIR,
+  OPT_VFS,
+  OPT_VFS_ONLY,
+  OPT_MAX_BYTES,
+  OPT_SPEC,
+  OPT_NSTEP,
+  OPT_THREADS,
+  OPT_SEED,
+  OPT_CTRLNOISE,
+  OPT_EPS,
+  OPT_CENTERED,
+  OPT_ACTUATION,
+  OPT_PROFILE
+};
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, 'h'},
+    {"state", required_argument, NULL, OPT_STATE},
+    {"ctrl", required_argument, NULL, OPT_CTRL},
+    {"qacc", required_argument, NULL, OPT_QACC},
+    {"out", required_argument, NULL, OPT_OUT},
+    {"sensordata", required_argument, NULL, OPT_SENSORDATA},
+    {"fields", required_argument, NULL, OPT_FIELDS},
+    {"disable", required_argument, NULL, OPT_DISABLE},
+    {"enable", required_argument, NULL, OPT_ENABLE},
+    {"integrator", required_argument, NULL, OPT_INTEGRATOR},
+    {"option", required_argument, NULL, OPT_OPTION},
+    {"root", required_argument, NULL, OPT_ROOT},
+    {"vfs-dir", required_argument, NULL, OPT_VFS_DIR},
+    {"vfs", required_argument, NULL, OPT_VFS},
+    {"vfs-only", no_argument, NULL, OPT_VFS_ONLY},
+    {"max-bytes", required_argument, NULL, OPT_MAX_BYTES},
+    {"spec", required_argument, NULL, OPT_SPEC},
+    {"nstep", required_argument, NULL, OPT_NSTEP},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"ctrlnoise", required_argument, NULL, OPT_CTRLNOISE},
+    {"eps", required_argument, NULL, OPT_EPS},
+    {"centered", no_argument, NULL, OPT_CENTERED},
+    {"actuation", no_argument, NULL, OPT_ACTUATION},
+    {"profile", no_argument, NULL, OPT_PROFILE},
+    {NULL, 0, NULL, 0}};
 
-    // flags without a value
-    if (!strcmp(k, "--centered")) {
-      a->centered = 1;
-      continue;
-    }
-    if (!strcmp(k, "--actuation")) {
-      a->actuation = 1;
-      continue;
-    }
-    if (!strcmp(k, "--profile")) {
-      a->profile = 1;
-      continue;
-    }
-    if (!strcmp(k, "--vfs-only")) {
-      a->vfs_only = 1;
-      continue;
-    }
-    if (k[0] != '-') {
-      if (a->model) {
-        return sim_fail("unexpected argument '%s'", k);
-      }
-      a->model = k;
-      continue;
-    }
-    if (!v) {
-      return sim_fail("option %s needs a value", k);
-    }
-    i++;
-
-    // options with a value
-    if (!strcmp(k, "--state")) a->state = v;
-    else if (!strcmp(k, "--ctrl")) a->ctrl = v;
-    else if (!strcmp(k, "--qacc")) a->qacc = v;
-    else if (!strcmp(k, "--out")) a->out = v;
-    else if (!strcmp(k, "--sensordata")) a->sensordata = v;
-    else if (!strcmp(k, "--fields")) a->fields = v;
-    else if (!strcmp(k, "--disable")) a->disable = v;
-    else if (!strcmp(k, "--enable")) a->enable = v;
-    else if (!strcmp(k, "--integrator")) a->integrator = v;
-    else if (!strcmp(k, "--option")) a->option = v;
-    else if (!strcmp(k, "--root"))
-      a->root = v;
-    else if (!strcmp(k, "--vfs-dir"))
-      a->vfs_dir = v;
-    else if (!strcmp(k, "--vfs")) {
+/* one option's value into args; 0, or an exit status after printing why */
+static int take_option(int opt, const char* v, simArgs* a) {
+  switch (opt) {
+    case OPT_STATE: a->state = v; break;
+    case OPT_CTRL: a->ctrl = v; break;
+    case OPT_QACC: a->qacc = v; break;
+    case OPT_OUT: a->out = v; break;
+    case OPT_SENSORDATA: a->sensordata = v; break;
+    case OPT_FIELDS: a->fields = v; break;
+    case OPT_DISABLE: a->disable = v; break;
+    case OPT_ENABLE: a->enable = v; break;
+    case OPT_INTEGRATOR: a->integrator = v; break;
+    case OPT_OPTION: a->option = v; break;
+    case OPT_ROOT: a->root = v; break;
+    case OPT_VFS_DIR: a->vfs_dir = v; break;
+    case OPT_VFS_ONLY: a->vfs_only = 1; break;
+    case OPT_CENTERED: a->centered = 1; break;
+    case OPT_ACTUATION: a->actuation = 1; break;
+    case OPT_PROFILE: a->profile = 1; break;
+    case OPT_VFS:
       if (a->nvfs == 64 || !strchr(v, '=')) {
         return sim_fail("--vfs takes NAME=PATH (at most 64 times), got '%s'", v);
       }
       a->vfs[a->nvfs++] = v;
-    } else if (!strcmp(k, "--max-bytes")) {
+      break;
+    case OPT_MAX_BYTES: {
       char* end;
       a->max_bytes = strtoll(v, &end, 10);
       if (*v == '\0' || *end != '\0' || a->max_bytes <= 0) {
         return sim_fail("--max-bytes must be a positive integer, got '%s'", v);
       }
-    } else if (!strcmp(k, "--spec")) {
+      break;
+    }
+    case OPT_SPEC:
       if (!strcmp(v, "fullphysics")) a->spec = mjSTATE_FULLPHYSICS;
       else if (!strcmp(v, "integration")) a->spec = mjSTATE_INTEGRATION;
       else if (!strcmp(v, "physics")) a->spec = mjSTATE_PHYSICS;
@@ -141,29 +164,73 @@ static int parse_args(int argc, char** argv, simArgs* a) {
         return sim_fail("--spec must be fullphysics, integration, physics or a valid mjtState "
                         "bitmask, got '%s'", v);
       }
-    } else if (!strcmp(k, "--nstep")) {
+      break;
+    case OPT_NSTEP:
       if (parse_int(v, &a->nstep) || a->nstep < 0) {
         return sim_fail("--nstep must be a non-negative integer, got '%s'", v);
       }
-    } else if (!strcmp(k, "--threads")) {
+      break;
+    case OPT_THREADS:
       if (parse_int(v, &a->threads) || a->threads < 1 || a->threads > 1024) {
         return sim_fail("--threads must be an integer in [1, 1024], got '%s'", v);
       }
-    } else if (!strcmp(k, "--seed")) {
+      break;
+    case OPT_SEED:
       if (parse_int(v, &a->seed)) {
         return sim_fail("--seed must be an integer, got '%s'", v);
       }
-    } else if (!strcmp(k, "--ctrlnoise")) {
+      break;
+    case OPT_CTRLNOISE:
       if (parse_double(v, &a->ctrlnoise) || !(a->ctrlnoise >= 0)) {
         return sim_fail("--ctrlnoise must be a non-negative number, got '%s'", v);
       }
-    } else if (!strcmp(k, "--eps")) {
+      break;
+    case OPT_EPS:
       if (parse_double(v, &a->eps) || !(a->eps > 0)) {
         return sim_fail("--eps must be a positive number, got '%s'", v);
       }
-    } else {
-      return sim_fail("unknown option '%s'", k);
+      break;
+    default: return sim_fail("internal error: option %d not handled", opt);
+  }
+  return 0;
+}
+
+/* fill args from the command's arguments (argv[0] is the command; options and the model in
+ * any order, "--" ends the options); returns 0, -1 after printing the usage (--help), or an
+ * exit status */
+static int parse_args(int argc, char** argv, simArgs* a) {
+  memset(a, 0, sizeof(*a));
+  a->threads = 1;
+  a->nstep = -1;
+  a->eps = 1e-6;
+  a->spec = mjSTATE_FULLPHYSICS;
+  opterr = 0;  // the messages below name the option and the tool
+  optind = 0;  // 0: GNU getopt initializes itself afresh
+  int opt, rc;
+  while ((opt = getopt_long(argc, argv, ":h", long_options, NULL)) != -1) {
+    const char* given = argv[optind - 1];
+    if (opt == 'h') {
+      fputs(usage, stdout);
+      return -1;
     }
+    if (opt == ':') {
+      return sim_fail("option %s needs a value (see torsion-sim --help)", given);
+    }
+    if (opt == '?') {
+      if (optopt) {
+        return sim_fail("unknown option '-%c' (see torsion-sim --help)", optopt);
+      }
+      return sim_fail("unknown option '%s' (see torsion-sim --help)", given);
+    }
+    if ((rc = take_option(opt, optarg, a))) {
+      return rc;
+    }
+  }
+  for (; optind < argc; optind++) {
+    if (a->model) {
+      return sim_fail("unexpected argument '%s'", argv[optind]);
+    }
+    a->model = argv[optind];
   }
   if (!a->model) {
     return sim_fail("missing MODEL.xml");
@@ -178,9 +245,9 @@ int main(int argc, char** argv) {
     return argc < 2 ? 1 : 0;
   }
   simArgs args;
-  int rc = parse_args(argc, argv, &args);
+  int rc = parse_args(argc - 1, argv + 1, &args);
   if (rc) {
-    return rc;
+    return rc < 0 ? 0 : rc;
   }
   const char* cmd = argv[1];
   if (!strcmp(cmd, "info")) rc = cmd_info(&args);
