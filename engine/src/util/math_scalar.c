@@ -38,9 +38,10 @@ mjtNum mju_sign(mjtNum x) {
   return 0;
 }
 
-/* nearest integer; exact halves round away from zero */
+/* nearest integer; an exact half rounds up (towards +inf), as MuJoCo's: -2.5 gives -2 */
 int mju_round(mjtNum x) {
-  return (int)round(x);
+  mjtNum lo = floor(x), hi = ceil(x);
+  return x - lo < hi - x ? (int)lo : (int)hi;
 }
 
 /* 1 if x is NaN or its magnitude exceeds mjMAXVAL */
