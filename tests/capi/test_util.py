@@ -8,6 +8,8 @@ from capi_build import run_both
 # (program, arguments, relative tolerance)
 CASES = [
     ("util_boxqp.c", [], 1e-10),
+    ("util_band.c", [], 1e-10),
+    ("util_all.c", [], 1e-10),
 ]
 
 

@@ -170,9 +170,11 @@ void mju_band2Dense(mjtNum* res, const mjtNum* mat, int ntotal, int nband, int n
   }
 }
 
-/* band-dense storage from the lower triangle of a dense ntotal x ntotal matrix */
+/* band-dense storage from the lower triangle of a dense ntotal x ntotal matrix (unused
+ * slots set to zero) */
 void mju_dense2Band(mjtNum* res, const mjtNum* mat, int ntotal, int nband, int ndense) {
   int nsparse = ntotal - ndense;
+  mju_zero(res, nsparse * nband + ndense * ntotal);
   for (int i = 0; i < nsparse; i++) {
     int left = imin(i, nband - 1);
     mju_copy(res + (i + 1) * nband - 1 - left, mat + (size_t)i * ntotal + i - left, left + 1);

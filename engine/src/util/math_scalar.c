@@ -38,10 +38,9 @@ mjtNum mju_sign(mjtNum x) {
   return 0;
 }
 
-/* nearest integer; an exact half rounds up (towards +inf), as MuJoCo's: -2.5 gives -2 */
+/* nearest integer; exact halves round away from zero (MuJoCo 3.14: -2.5 gives -3) */
 int mju_round(mjtNum x) {
-  mjtNum lo = floor(x), hi = ceil(x);
-  return x - lo < hi - x ? (int)lo : (int)hi;
+  return (int)round(x);
 }
 
 /* 1 if x is NaN or its magnitude exceeds mjMAXVAL */

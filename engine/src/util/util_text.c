@@ -72,9 +72,8 @@ const char* mju_warningText(int warning, size_t info) {
       break;
     case mjWARN_CONTACTFULL:
       snprintf(text, sizeof(text),
-               "Too many contacts. Either the arena memory is full, or nconmax is specified "
-               "and is exceeded. Increase arena memory allocation, or increase/remove "
-               "nconmax. (ncon = %zu)",
+               "Too many contacts. The arena memory is full, increase arena memory "
+               "allocation.(ncon = %zu)",
                info);
       break;
     case mjWARN_CNSTRFULL:
