@@ -530,6 +530,86 @@ static void derivatives(void) {
   mj_deleteModel(m);
 }
 
+/* branches of the existing functions: large angles, negative traces, degenerate input */
+static void branches(void) {
+  mjtNum v[7], q[4], r[9];
+
+  // quaternion with negative w (angle beyond pi), and near-identity
+  mjtNum qneg[4] = {-0.6, 0.0, 0.8, 0.0};
+  mju_quat2Vel(v, qneg, 0.5);
+  pv("quat2Vel_neg", v, 3);
+  mjtNum qtiny[4] = {1, 1e-9, -2e-9, 0};
+  mju_quat2Vel(v, qtiny, 1);
+  pv("quat2Vel_tiny", v, 3);
+  mju_subQuat(v, qneg, Q1);
+  pv("subQuat_neg", v, 3);
+  mjtNum axis[3] = {0, 1, 0};
+  mju_axisAngle2Quat(q, axis, 0);
+  pv("axisAngle2Quat_zero", q, 4);
+  mju_axisAngle2Quat(q, axis, -4.0);
+  pv("axisAngle2Quat_big", q, 4);
+
+  // mat2Quat: each largest-diagonal branch
+  mjtNum axes[4][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.6, -0.48, 0.64}};
+  for (int i = 0; i < 4; i++) {
+    mju_axisAngle2Quat(q, axes[i], 2.9);
+    mju_quat2Mat(r, q);
+    mju_mat2Quat(q, r);
+    pv("mat2Quat_branch", q, 4);
+  }
+  mju_unit4(q);
+  mju_quat2Mat(r, q);
+  pv("quat2Mat_identity", r, 9);
+
+  // quaternion integration with zero velocity, big step
+  mju_copy4(q, Q2);
+  mjtNum zero3[3] = {0, 0, 0};
+  mju_quatIntegrate(q, zero3, 1);
+  pv("quatIntegrate_zero", q, 4);
+  mju_copy4(q, Q1);
+  mju_quatIntegrate(q, B3, 3.0);
+  pv("quatIntegrate_big", q, 4);
+  mjtNum up[3] = {0, 0, 3};
+  mju_quatZ2Vec(q, up);
+  pv("quatZ2Vec_up", q, 4);
+  mju_quatZ2Vec(q, zero3);
+  pv("quatZ2Vec_zero", q, 4);
+
+  // n-D normalize of zero, mat-vec with empty sizes
+  mju_zero(v, 5);
+  ps("normalize_zero", mju_normalize(v, 5));
+  pv("normalized_zero", v, 5);
+  mjtNum big[5] = {1e200, 1e200, 0, 0, 0};
+  ps("norm_big", mju_norm(big, 2));
+  printf("isBad_inf %d %d\n", mju_isBad(1.0 / 0.0), mju_isBad(-1.0 / 0.0));
+
+  // eigen-decomposition of diagonal and repeated-eigenvalue matrices
+  mjtNum diag[9] = {3, 0, 0, 0, 1, 0, 0, 0, 2}, eigval[3], eigvec[9];
+  printf("eig3_diag %d\n", mju_eig3(eigval, eigvec, q, diag));
+  pv("eigval_diag", eigval, 3);
+  mjtNum rep[9] = {2, 1, 0, 1, 2, 0, 0, 0, 3};
+  printf("eig3_rep %d\n", mju_eig3(eigval, eigvec, q, rep));
+  pv("eigval_rep", eigval, 3);
+  pv("eigvec_rep", eigvec, 9);
+
+  // Cholesky solve in place
+  mjtNum spd[9] = {4, 1, 0.5, 1, 3, -0.2, 0.5, -0.2, 2};
+  mju_cholFactor(spd, 3, 0);
+  mju_copy3(v, A3);
+  mju_cholSolve(v, spd, v, 3);
+  pv("cholSolve_inplace", v, 3);
+
+  // muscles: explicit force, long fibers, fast shortening
+  mjtNum lr[2] = {0.2, 0.5};
+  mjtNum prm[9] = {0.75, 1.05, 300, 200, 0.5, 1.6, 1.5, 1.3, 1.2};
+  ps("muscleGain_force", mju_muscleGain(0.48, -0.9, lr, 3.5, prm));
+  ps("muscleBias_long", mju_muscleBias(0.7, lr, 3.5, prm));
+  ps("muscleBias_short", mju_muscleBias(0.1, lr, 3.5, prm));
+  ps("muscleGainLength_out", mju_muscleGainLength(1.7, 0.5, 1.6));
+  ps("springDamper_free", mju_springDamper(0.5, -1.0, 0, 0, 0.3));
+  ps("springDamper_spring", mju_springDamper(0.5, -1.0, 9, 0, 0.3));
+}
+
 int main(void) {
   vec3();
   vec4();
@@ -542,5 +622,6 @@ int main(void) {
   strings();
   solvers();
   derivatives();
+  branches();
   return 0;
 }
