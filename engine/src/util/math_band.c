@@ -97,8 +97,8 @@ mjtNum mju_cholFactorBand(mjtNum* mat, int ntotal, int nband, int ndense, mjtNum
 }
 
 /* solve (L L') res = vec with the factor of mju_cholFactorBand (res may alias vec) */
-void mju_cholSolveBand(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal,
-                       int nband, int ndense) {
+void mju_cholSolveBand(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal, int nband,
+                       int ndense) {
   int nsparse = ntotal - ndense;
   const mjtNum* dense = mat + (size_t)nsparse * nband;
   if (res != vec) {
@@ -187,8 +187,8 @@ void mju_dense2Band(mjtNum* res, const mjtNum* mat, int ntotal, int nband, int n
 
 /* res = mat * vec for nvec vectors of length ntotal (consecutive); the stored lower
  * triangle only, or the whole symmetric matrix when flg_sym */
-void mju_bandMulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal,
-                       int nband, int ndense, int nvec, mjtBool flg_sym) {
+void mju_bandMulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal, int nband,
+                       int ndense, int nvec, mjtBool flg_sym) {
   int nsparse = ntotal - ndense;
   for (int k = 0; k < nvec; k++) {
     const mjtNum* v = vec + (size_t)k * ntotal;

@@ -31,11 +31,11 @@ enum {
 };
 
 /* algorithm options (MuJoCo's defaults) */
-static const int kMaxIter = 100;         // main iterations
-static const mjtNum kMinGrad = 1e-16;    // squared norm of the free gradient
-static const mjtNum kBacktrack = 0.5;    // step factor of the line search
-static const mjtNum kMinStep = 1e-22;    // smallest line-search step
-static const mjtNum kArmijo = 0.1;       // fraction of the expected linear improvement
+static const int kMaxIter = 100;       // main iterations
+static const mjtNum kMinGrad = 1e-16;  // squared norm of the free gradient
+static const mjtNum kBacktrack = 0.5;  // step factor of the line search
+static const mjtNum kMinStep = 1e-22;  // smallest line-search step
+static const mjtNum kArmijo = 0.1;     // fraction of the expected linear improvement
 
 /* vec' * H * vec with H symmetric, from its lower triangle */
 static mjtNum quad_sym(const mjtNum* vec, const mjtNum* H, int n) {

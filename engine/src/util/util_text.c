@@ -19,10 +19,9 @@ char* mju_strncpy(char* dst, const char* src, int n) {
 
 /* names of the object types mjOBJ_BODY .. mjOBJ_PLUGIN, indexed by mjtObj */
 static const char* const kTypeNames[] = {
-    NULL,       "body",    "xbody",   "joint",    "dof",      "geom",     "site",
-    "camera",   "light",   "flex",    "mesh",     "skin",     "hfield",   "texture",
-    "material", "pair",    "exclude", "equality", "tendon",   "actuator", "sensor",
-    "numeric",  "text",    "tuple",   "key",      "plugin"};
+    NULL,     "body",     "xbody",  "joint",   "dof",     "geom",     "site", "camera",  "light",
+    "flex",   "mesh",     "skin",   "hfield",  "texture", "material", "pair", "exclude", "equality",
+    "tendon", "actuator", "sensor", "numeric", "text",    "tuple",    "key",  "plugin"};
 static const int kNumTypeNames = (int)(sizeof(kTypeNames) / sizeof(kTypeNames[0]));
 
 /* name of object type `type` (mjtObj), or NULL for an unknown type */
@@ -96,11 +95,9 @@ const char* mju_warningText(int warning, size_t info) {
       break;
     case mjWARN_BADCTRL:
       snprintf(text, sizeof(text),
-               "Nan, Inf or huge value in CTRL at ACTUATOR %zu. The simulation is unstable.",
-               info);
+               "Nan, Inf or huge value in CTRL at ACTUATOR %zu. The simulation is unstable.", info);
       break;
-    default:
-      snprintf(text, sizeof(text), "Unknown warning type %d.", warning);
+    default: snprintf(text, sizeof(text), "Unknown warning type %d.", warning);
   }
   return text;
 }

@@ -437,8 +437,17 @@ static void strings(void) {
   for (int w = -1; w <= mjNWARNING; w++) {
     printf("warningText %d [%s]\n", w, mju_warningText(w, 3 << 20));
   }
-  size_t sizes[] = {0, 1, 1000, 1024, 1536, 3 << 20, (size_t)5 << 30, ((size_t)1 << 40) + 1,
-                    (size_t)7 << 50, (size_t)1 << 62, 123456789};
+  size_t sizes[] = {0,
+                    1,
+                    1000,
+                    1024,
+                    1536,
+                    3 << 20,
+                    (size_t)5 << 30,
+                    ((size_t)1 << 40) + 1,
+                    (size_t)7 << 50,
+                    (size_t)1 << 62,
+                    123456789};
   for (int i = 0; i < 11; i++) {
     printf("writeNumBytes %zu %s\n", sizes[i], mju_writeNumBytes(sizes[i]));
   }
@@ -466,8 +475,8 @@ static void solvers(void) {
   free(g);
 
   // band: 5 x 5, band 2, one dense row
-  mjtNum dense[25] = {4, 1, 0, 0, 0.5, 1, 5, -1, 0, 0.2, 0, -1, 6, 0.3, -0.4,
-                      0, 0, 0.3, 3, 0.1, 0.5, 0.2, -0.4, 0.1, 7};
+  mjtNum dense[25] = {4,   1,    0, 0, 0.5, 1, 5,   -1,  0,   0.2,  0,   -1, 6,
+                      0.3, -0.4, 0, 0, 0.3, 3, 0.1, 0.5, 0.2, -0.4, 0.1, 7};
   mjtNum band[13], back[25], out[10], vec[10];
   for (int i = 0; i < 10; i++) {
     vec[i] = V7[i % 7] - 0.1 * i;

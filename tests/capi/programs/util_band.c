@@ -20,8 +20,7 @@ static void print_vec(const char* name, const mjtNum* v, int n) {
   printf("\n");
 }
 
-static void run(int ntotal, int nband, int ndense, mjtNum diagadd, mjtNum diagmul,
-                int deficient) {
+static void run(int ntotal, int nband, int ndense, mjtNum diagadd, mjtNum diagmul, int deficient) {
   int nsparse = ntotal - ndense;
   int nbandmat = nsparse * nband + ndense * ntotal;
   mjtNum* dense = calloc(ntotal * ntotal, sizeof(mjtNum));
