@@ -11,6 +11,12 @@
 typedef double mjtNum;
 /* MuJoCo's byte type (flags, booleans stored in arrays) */
 typedef unsigned char mjtByte;
+/* MuJoCo's boolean type (flags in model and data arrays, boolean arguments) */
+#ifndef __cplusplus
+typedef _Bool mjtBool;
+#else
+typedef bool mjtBool;
+#endif
 /* sizes of models and buffers (MuJoCo's mjtSize, 64 bits) */
 typedef int64_t mjtSize;
 

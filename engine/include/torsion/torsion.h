@@ -536,6 +536,95 @@ mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
  * Math: band and sparse matrices, decompositions, box-constrained QP, conversions
  * ------------------------------------------------------------------------------------- */
 
+/* square matrices: identity; res = (mat + mat')/2; res (nc x nc) = mat' diag(diag) mat
+ * (mat' mat when diag is NULL; mat is nr x nc) */
+void mju_eye(mjtNum* mat, int n);
+void mju_symmetrize(mjtNum* res, const mjtNum* mat, int n);
+void mju_sqrMatTD(mjtNum* res, const mjtNum* mat, const mjtNum* diag, int nr, int nc);
+
+/* rank-one update of a dense Cholesky factor: L L' +/- x x' (x is overwritten); returns
+ * the rank */
+int mju_cholUpdate(mjtNum* mat, mjtNum* x, int n, int flg_plus);
+
+/* compressed sparse rows (rownnz, rowadr, colind) to and from dense; dense2sparse returns 1
+ * when nnz (the size of res and colind) is too small; sym2dense mirrors a lower triangle */
+int mju_dense2sparse(mjtNum* res, const mjtNum* mat, int nr, int nc, int* rownnz, int* rowadr,
+                     int* colind, int nnz);
+void mju_sparse2dense(mjtNum* res, const mjtNum* mat, int nr, int nc, const int* rownnz,
+                      const int* rowadr, const int* colind);
+void mju_sym2dense(mjtNum* res, const mjtNum* mat, int n, const int* rownnz, const int* rowadr,
+                   const int* colind);
+
+/* band-dense symmetric matrices: (ntotal-ndense) band rows of nband numbers (left of the
+ * diagonal, diagonal last) then ndense full rows of ntotal numbers. cholFactorBand factors
+ * mat + diag(diagadd + diagmul*mat_ii) in place and returns the smallest pivot, or 0 when
+ * rank-deficient. */
+mjtNum mju_cholFactorBand(mjtNum* mat, int ntotal, int nband, int ndense, mjtNum diagadd,
+                          mjtNum diagmul);
+void mju_cholSolveBand(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal,
+                       int nband, int ndense);
+void mju_band2Dense(mjtNum* res, const mjtNum* mat, int ntotal, int nband, int ndense,
+                    mjtBool flg_sym);
+void mju_dense2Band(mjtNum* res, const mjtNum* mat, int ntotal, int nband, int ndense);
+void mju_bandMulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int ntotal,
+                       int nband, int ndense, int nvec, mjtBool flg_sym);
+int mju_bandDiag(int i, int ntotal, int nband, int ndense);
+
+/* box-constrained QP: minimize 0.5 x'Hx + x'g s.t. lower <= x <= upper (projected Newton,
+ * res is the warm start and the solution; R: n*(n+7) numbers, receives the factor of the
+ * free block; index: the free dimensions). Returns the number of free dimensions, or -1 on
+ * failure. index, lower, upper may be NULL. boxQPmalloc allocates the arrays (free each
+ * with mju_free). */
+int mju_boxQP(mjtNum* res, mjtNum* R, int* index, const mjtNum* H, const mjtNum* g, int n,
+              const mjtNum* lower, const mjtNum* upper);
+void mju_boxQPmalloc(mjtNum** res, mjtNum** R, int** index, mjtNum** H, mjtNum** g, int n,
+                     mjtNum** lower, mjtNum** upper);
+
+/* contact force <-> pyramid representation (mu: dim-1 friction coefficients) */
+void mju_encodePyramid(mjtNum* pyramid, const mjtNum* force, const mjtNum* mu, int dim);
+void mju_decodePyramid(mjtNum* force, const mjtNum* pyramid, const mjtNum* mu, int dim);
+
+/* position after time dt of a unit-mass spring (Kp) and damper (Kv), integrated exactly */
+mjtNum mju_springDamper(mjtNum pos0, mjtNum vel0, mjtNum Kp, mjtNum Kv, mjtNum dt);
+
+/* rotations: Euler sequence (seq of 3 in "xyzXYZ", lower-case intrinsic) to quaternion;
+ * rotational part of an arbitrary 3x3 matrix, refining quat in place (returns iterations) */
+void mju_euler2Quat(mjtNum quat[4], const mjtNum euler[3], const char* seq);
+int mju_mat2Rot(mjtNum quat[4], const mjtNum mat[9]);
+
+/* derivatives of mju_subQuat and mju_quatIntegrate (outputs may be NULL) */
+void mjd_subQuat(const mjtNum qa[4], const mjtNum qb[4], mjtNum Da[9], mjtNum Db[9]);
+void mjd_quatIntegrate(const mjtNum vel[3], mjtNum scale, mjtNum Dquat[9], mjtNum Dvel[9],
+                       mjtNum Dscale[3]);
+
+/* Halton sequence; standard normal sample from the C library's rand() (second sample into
+ * num2 when given) */
+mjtNum mju_Halton(int index, int base);
+mjtNum mju_standardNormal(mjtNum* num2);
+
+/* conversions between float, double and mjtNum arrays */
+void mju_f2n(mjtNum* res, const float* vec, int n);
+void mju_n2f(float* res, const mjtNum* vec, int n);
+void mju_d2n(mjtNum* res, const double* vec, int n);
+void mju_n2d(double* res, const mjtNum* vec, int n);
+
+/* insertion sorts, increasing order */
+void mju_insertionSort(mjtNum* list, int n);
+void mju_insertionSortInt(int* list, int n);
+
+/* strings: strncpy that always terminates; object type names (mjtObj); warning message
+ * text; byte count with a K/M/G/T/P/E suffix (both return a per-thread static buffer) */
+char* mju_strncpy(char* dst, const char* src, int n);
+const char* mju_type2Str(int type);
+int mju_str2Type(const char* str);
+const char* mju_warningText(int warning, size_t info);
+const char* mju_writeNumBytes(size_t nbytes);
+
+/* print a dense (nr x nc) or CSR matrix to stdout */
+void mju_printMat(const mjtNum* mat, int nr, int nc);
+void mju_printMatSparse(const mjtNum* mat, int nr, const int* rownnz, const int* rowadr,
+                        const int* colind);
+
 /* ---------------------------------------------------------------------------------------
  * Batch helpers (Torsion): many independent simulations of one model, OpenMP over items
  * ------------------------------------------------------------------------------------- */

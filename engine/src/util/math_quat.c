@@ -198,6 +198,7 @@ void mju_mulPose(mjtNum posres[3], mjtNum quatres[4], const mjtNum pos1[3],
                  const mjtNum quat1[4], const mjtNum pos2[3], const mjtNum quat2[4]) {
   mjtNum q[4], p[3];
   mju_mulQuat(q, quat1, quat2);
+  mju_normalize4(q);
   mju_rotVecQuat(p, pos2, quat1);
   mju_add3(posres, p, pos1);
   mju_copy4(quatres, q);

@@ -38,7 +38,7 @@ mjtNum mju_sign(mjtNum x) {
   return 0;
 }
 
-/* nearest integer; exact halves round away from zero */
+/* nearest integer; exact halves round away from zero (MuJoCo 3.14: -2.5 gives -3) */
 int mju_round(mjtNum x) {
   return (int)round(x);
 }
