@@ -15,7 +15,6 @@
 typedef struct mjOption_ {
   /* timing and solver parameters */
   mjtNum timestep;
-  mjtNum apirate;
   mjtNum impratio;
   mjtNum tolerance;
   mjtNum ls_tolerance;
@@ -50,7 +49,7 @@ typedef struct mjOption_ {
 } mjOption;
 
 /* which actuators get a computed length range (mjLROpt.mode) */
-typedef enum mjtLRMode_ {
+typedef enum mjtLRMode {
   mjLRMODE_NONE = 0, /* none */
   mjLRMODE_MUSCLE,   /* muscle actuators only */
   mjLRMODE_MUSCLEUSER, /* muscle and user actuators */

@@ -82,7 +82,7 @@ mjModel* tn__compileSpec(tnSpec* spec, char* err, int errsz) {
            tn__compileSkinSizes(&c, &sizes);
   // a model larger than the load allows fails before its arrays exist
   if (ok && spec->files && spec->files->model_limit > 0) {
-    size_t need = mj_sizeModel(&sizes) + sizeof(mjModel);
+    size_t need = (size_t)mj_sizeModel(&sizes) + sizeof(mjModel);
     if ((long long)need > spec->files->model_limit) {
       tn__compileFail(&c, NULL, NULL, "the model needs %zu bytes, above this load's limit of %lld",
                       need, spec->files->model_limit);

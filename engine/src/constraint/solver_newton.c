@@ -83,7 +83,7 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
 
   // inertia
-  mj_fullM(m, H, d->M);
+  mj_fullM(m, d, H);
 
   // active rows
   for (int i = 0; i < nefc; i++) {

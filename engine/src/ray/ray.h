@@ -13,7 +13,7 @@
 /* mj_rayHfield ignoring surface hits beyond tmax (tmax < 0: no limit): a caller that
  * already has a hit at tmax saves walking the rest of a large field. */
 mjtNum tn__rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                           const mjtNum vec[3], mjtNum tmax);
+                           const mjtNum vec[3], mjtNum tmax, mjtNum normal[3]);
 
 /* Ray in a geom's local frame against triangle (v0, v1, v2), either side; -1 on a miss. */
 mjtNum tn__rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum v0[3],
