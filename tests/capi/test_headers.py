@@ -66,7 +66,7 @@ def test_complete_structs_have_mujoco_layout(headers):
     mjTimerStat) and the option structs: same fields, types and order as MuJoCo's."""
     mj, tn = headers
     for name in ("mjContact", "mjSolverStat", "mjWarningStat", "mjTimerStat", "mjOption",
-                 "mjStatistic", "mjLROpt", "mjVFS"):
+                 "mjStatistic", "mjLROpt", "mjVFS", "mjVisual"):
         assert tn.structs[name] == mj.structs[name], name
 
 
@@ -77,4 +77,20 @@ def test_ray_normals_match_mujoco(tmp_path):
     expected, actual, diffs = run_both("headers_ray.c", tmp_path, [model], rtol=1e-9,
                                        atol=1e-12)
     assert expected.count("\n") > 600
+    assert not diffs, "outputs differ:\n" + "\n".join(diffs)
+
+
+def test_visual_matches_mujoco(tmp_path):
+    """mjVisual: mj_defaultVisual's values, the struct's size and group sizes, and m->vis of
+    models whose <visual> sets every attribute (and of PyPI models with their own
+    <visual>), exactly as MuJoCo gives them."""
+    import dm_control
+    import gymnasium
+    dmc = os.path.join(os.path.dirname(dm_control.__file__), "suite")
+    gym = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
+    models = [os.path.join(MODELS, "visual_settings.xml"), os.path.join(MODELS, "ray_shapes.xml"),
+              os.path.join(gym, "humanoid.xml"), os.path.join(dmc, "manipulator.xml"),
+              os.path.join(dmc, "dog.xml")]
+    expected, actual, diffs = run_both("headers_visual.c", tmp_path, models, rtol=0, atol=0)
+    assert expected.count("\n") == 1 + 77 * (1 + len(models))
     assert not diffs, "outputs differ:\n" + "\n".join(diffs)

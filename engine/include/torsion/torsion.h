@@ -120,6 +120,9 @@ typedef struct tnLoadOptions_ {
 /* Zero options: see tnLoadOptions. */
 void tn_defaultLoadOptions(tnLoadOptions* opt);
 
+/* MuJoCo's default visualization settings (what a model without <visual> gets). */
+void mj_defaultVisual(mjVisual* vis);
+
 /* Parse and compile an MJCF file. On failure returns NULL and writes a message naming file,
  * line, element and attribute into `error` (if not NULL, at most error_sz bytes).
  * Every file (the model file, includes, meshes, height fields, skins) is looked up in `vfs`

@@ -49,6 +49,7 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 /* every fill stage, in dependency order */
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
+  c->m->vis = c->spec->vis;
   return tn__compileBodies(c) && tn__compileJoints(c) && tn__compileTrees(c) &&
          tn__compileAssets(c) && tn__compileSkins(c) && tn__compileMeshModel(c) &&
          tn__compileGeoms(c) && tn__compileSites(c) && tn__compileCamLights(c) &&

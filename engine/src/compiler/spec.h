@@ -499,6 +499,7 @@ typedef struct tnSpec_ {
   tnFiles* files;       /* where asset files may be read (NULL: anywhere on disk) */
   tnCompilerSettings compiler;
   mjOption opt;
+  mjVisual vis; /* <visual> */
 
   /* <size> */
   long long memory; /* bytes, -1: default */
