@@ -5,11 +5,12 @@ enums and macros: value), and structs Torsion declares completely have MuJoCo's 
 order. Torsion's own tn_/tn* names are exempt. Plus the C programs that check what changed
 with the headers: ray casting with surface normals."""
 import os
+import subprocess
 
 import pytest
 
 import mjheaders
-from capi_build import MODELS, run_both
+from capi_build import MODELS, build_dir, run_both
 
 # Torsion declarations under MuJoCo names that knowingly differ, with the reason. Keep this
 # short: every entry is a place where MuJoCo code may see something MuJoCo does not have.
@@ -59,6 +60,21 @@ def test_exemptions_are_still_needed(headers):
     found = {(d[0], d[1]) for d in mjheaders.differences(mj, tn)}
     stale = [k for k in EXEMPT if k not in found]
     assert not stale, "exemptions without a difference: %s" % stale
+
+
+def test_every_declaration_is_in_the_library(headers):
+    """Every function and global variable torsion.h declares is exported by Torsion's
+    shared library (a declared but missing function would fail only at a user's link)."""
+    _, tn = headers
+    libdir = os.path.join(build_dir(), "engine")
+    libs = [os.path.join(libdir, n) for n in ("libtorsion.so", "libtorsion_shared.so")
+            if os.path.exists(os.path.join(libdir, n))]
+    assert libs, "no Torsion shared library in %s (build first)" % libdir
+    out = subprocess.run(["nm", "-D", "--defined-only", libs[0]], capture_output=True,
+                         text=True, check=True).stdout
+    exported = {line.split()[-1] for line in out.splitlines() if line.strip()}
+    missing = sorted(n for n in list(tn.functions) + list(tn.globals) if n not in exported)
+    assert not missing, "declared but not exported by %s: %s" % (libs[0], ", ".join(missing))
 
 
 def test_complete_structs_have_mujoco_layout(headers):
