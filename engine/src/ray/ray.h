@@ -4,7 +4,9 @@
  *
  * Every function returns the distance along the ray in units of |vec| (the hit point is
  * pnt + x*vec, x >= 0), or -1 when the ray misses. Rays hit a solid from outside or leave
- * it from inside: a point inside a volume gives the distance to its boundary. */
+ * it from inside: a point inside a volume gives the distance to its boundary. Where a
+ * function takes `normal` (may be NULL), it receives the surface's outward unit normal at
+ * the hit in the global frame (MuJoCo 3.14's convention, also from inside), zero on a miss. */
 #ifndef TORSION_RAY_H
 #define TORSION_RAY_H
 
