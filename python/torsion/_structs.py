@@ -22,7 +22,8 @@ BOOL_FIELDS = frozenset([
 # char arrays that MuJoCo's Python package returns as bytes
 BYTES_FIELDS = frozenset(["names", "text_data", "paths"])
 
-_BASE = {"d": np.dtype(np.float64), "i": np.dtype(np.int32), "Q": np.dtype(np.uint64)}
+_BASE = {"d": np.dtype(np.float64), "i": np.dtype(np.int32), "Q": np.dtype(np.uint64),
+         "q": np.dtype(np.int64)}
 _DTYPES: Dict[str, np.dtype] = {}
 _ROWS: Dict[str, list] = {}
 

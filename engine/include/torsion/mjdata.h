@@ -43,6 +43,7 @@ typedef struct mjContact_ {
   mjtNum solref[mjNREF];
   mjtNum solreffriction[mjNREF];
   mjtNum solimp[mjNIMP];
+  mjtNum adhesion; /* adhesive force along the normal (always 0: Torsion has no adhesion) */
   mjtNum mu;
   mjtNum H[36];
   int dim;
@@ -59,17 +60,17 @@ typedef struct mjContact_ {
 /* simulation data */
 typedef struct mjData_ {
   /* arena: scratch stack (grows up from pstack) */
-  size_t narena;
-  size_t nbuffer;
+  mjtSize narena;
+  mjtSize nbuffer;
   size_t pstack;
   size_t pbase;
-  size_t maxuse_stack;
+  mjtSize maxuse_stack;
   void* arena;
 
   /* diagnostics */
   mjWarningStat warning[mjNWARNING];
   mjTimerStat timer[mjNTIMER];
-  mjSolverStat solver[mjNSOLVER];
+  mjSolverStat solver[mjNISLAND * mjNSOLVER]; /* island i's iterations at i * mjNSOLVER */
   int solver_niter[mjNISLAND];
   int nisland;
 
@@ -89,7 +90,7 @@ typedef struct mjData_ {
   int nJ;                        /* non-zeros in efc_J (nefc*nv when dense) */
   int nA;                        /* non-zeros in efc_AR (0 unless PGS or noslip needs it) */
   size_t parena;                 /* arena bytes used by the efc arrays, at its top */
-  size_t maxuse_arena;           /* largest parena so far */
+  mjtSize maxuse_arena;          /* largest parena so far */
   int maxuse_efc;                /* largest nefc so far */
   int solver_nnz[mjNISLAND];     /* non-zeros in the solver matrix (Hessian or AR) */
   mjtNum solver_fwdinv[2];       /* forward-inverse comparison: qfrc, efc */

@@ -15,7 +15,6 @@
 typedef struct mjOption_ {
   /* timing and solver parameters */
   mjtNum timestep;
-  mjtNum apirate;
   mjtNum impratio;
   mjtNum tolerance;
   mjtNum ls_tolerance;
@@ -50,7 +49,7 @@ typedef struct mjOption_ {
 } mjOption;
 
 /* which actuators get a computed length range (mjLROpt.mode) */
-typedef enum mjtLRMode_ {
+typedef enum mjtLRMode {
   mjLRMODE_NONE = 0, /* none */
   mjLRMODE_MUSCLE,   /* muscle actuators only */
   mjLRMODE_MUSCLEUSER, /* muscle and user actuators */
@@ -73,6 +72,111 @@ typedef struct mjLROpt_ {
   mjtNum tolrange;  /* convergence tolerance, relative to the range */
 } mjLROpt;
 
+/* visualization settings, set from <visual> (kept for MuJoCo compatibility: Torsion does
+ * not render; viewers and renderers built on the model read them) */
+typedef struct mjVisual_ {
+  /* free camera and global display settings */
+  struct {
+    int cameraid;         /* initial camera (-1: the free camera) */
+    int orthographic;     /* 1: the free camera is orthographic */
+    float fovy;           /* free camera's vertical field of view (degrees, or a length) */
+    float ipd;            /* inter-pupillary distance of the free camera */
+    float azimuth;        /* free camera's initial azimuth (degrees) */
+    float elevation;      /* free camera's initial elevation (degrees) */
+    float linewidth;      /* width of wireframe and ray lines */
+    float glow;           /* glow of the selected body */
+    float realtime;       /* initial real-time factor */
+    int offwidth;         /* offscreen buffer width */
+    int offheight;        /* offscreen buffer height */
+    int ellipsoidinertia; /* inertia drawn as 0: box, 1: ellipsoid */
+    int bvactive;         /* 1: draw the active bounding volumes */
+  } global;
+
+  /* rendering quality */
+  struct {
+    int shadowsize; /* shadow map size */
+    int offsamples; /* offscreen multisamples */
+    int numslices;  /* slices of built-in shapes */
+    int numstacks;  /* stacks of built-in shapes */
+    int numquads;   /* quads per box face */
+  } quality;
+
+  /* the light attached to the free camera */
+  struct {
+    float ambient[3];
+    float diffuse[3];
+    float specular[3];
+    int active;
+  } headlight;
+
+  /* scales between units (several relative to stat.extent) */
+  struct {
+    float stiffness;      /* mouse perturbation: translation stiffness */
+    float stiffnessrot;   /* mouse perturbation: rotation stiffness */
+    float force;          /* force to length units */
+    float torque;         /* torque to length units */
+    float alpha;          /* geom alpha scale when transparency is on */
+    float fogstart;       /* fog start (times extent) */
+    float fogend;         /* fog end (times extent) */
+    float znear;          /* near clipping plane (times extent) */
+    float zfar;           /* far clipping plane (times extent) */
+    float haze;           /* haze ratio */
+    float shadowclip;     /* directional light shadow clip (times extent) */
+    float shadowscale;    /* spot light shadow scale (times cutoff) */
+    float actuatortendon; /* tendon width scale for actuated tendons */
+  } map;
+
+  /* sizes of decorations relative to the mean body size */
+  struct {
+    float forcewidth;
+    float contactwidth;
+    float contactheight;
+    float connect;
+    float com;
+    float camera;
+    float light;
+    float selectpoint;
+    float jointlength;
+    float jointwidth;
+    float actuatorlength;
+    float actuatorwidth;
+    float framelength;
+    float framewidth;
+    float constraint;
+    float slidercrank;
+    float frustum;
+  } scale;
+
+  /* colors of decorations (rgba) */
+  struct {
+    float fog[4];
+    float haze[4];
+    float force[4];
+    float inertia[4];
+    float joint[4];
+    float actuator[4];
+    float actuatornegative[4];
+    float actuatorpositive[4];
+    float com[4];
+    float camera[4];
+    float light[4];
+    float selectpoint[4];
+    float connect[4];
+    float contactpoint[4];
+    float contactforce[4];
+    float contactfriction[4];
+    float contacttorque[4];
+    float contactgap[4];
+    float rangefinder[4];
+    float constraint[4];
+    float slidercrank[4];
+    float crankbroken[4];
+    float frustum[4];
+    float bv[4];
+    float bvactive[4];
+  } rgba;
+} mjVisual;
+
 /* model statistics computed by the compiler */
 typedef struct mjStatistic_ {
   mjtNum meaninertia;
@@ -89,8 +193,9 @@ typedef struct mjModel_ {
   MJMODEL_INTS(X)
 #undef X
 
-  /* options and statistics */
+  /* options, visualization settings and statistics */
   mjOption opt;
+  mjVisual vis;
   mjStatistic stat;
 
   /* the single buffer holding every array below */

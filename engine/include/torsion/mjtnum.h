@@ -28,7 +28,6 @@ typedef int64_t mjtSize;
 #define mjMAXIMP 0.9999    /* maximum constraint impedance */
 #define mjMAXCONPAIR 50    /* maximum contacts per geom pair */
 #define mjMINVAL 1E-15     /* smallest value treated as non-zero */
-#define mjEPS 1E-14        /* tolerance of the compiler's geometric tests */
 #define mjNREF 2           /* solref size */
 #define mjNIMP 5           /* solimp size */
 #define mjNFLUID 12        /* fluid parameters per geom */
@@ -39,8 +38,12 @@ typedef int64_t mjtSize;
 #define mjNSOLVER 200      /* solver statistics kept per island */
 #define mjNISLAND 20       /* islands with kept statistics */
 
+/* smaller and larger of two values (each argument may be evaluated twice) */
+#define mjMIN(a, b) (((a) < (b)) ? (a) : (b))
+#define mjMAX(a, b) (((a) > (b)) ? (a) : (b))
+
 /* joint types */
-typedef enum mjtJoint_ {
+typedef enum mjtJoint {
   mjJNT_FREE = 0,
   mjJNT_BALL,
   mjJNT_SLIDE,
@@ -48,7 +51,7 @@ typedef enum mjtJoint_ {
 } mjtJoint;
 
 /* geom types */
-typedef enum mjtGeom_ {
+typedef enum mjtGeom {
   mjGEOM_PLANE = 0,
   mjGEOM_HFIELD,
   mjGEOM_SPHERE,
@@ -72,7 +75,7 @@ typedef enum mjtGeom_ {
 } mjtGeom;
 
 /* numerical integrators */
-typedef enum mjtIntegrator_ {
+typedef enum mjtIntegrator {
   mjINT_EULER = 0,
   mjINT_RK4,
   mjINT_IMPLICIT,
@@ -80,16 +83,16 @@ typedef enum mjtIntegrator_ {
 } mjtIntegrator;
 
 /* constraint solvers */
-typedef enum mjtSolver_ { mjSOL_PGS = 0, mjSOL_CG, mjSOL_NEWTON } mjtSolver;
+typedef enum mjtSolver { mjSOL_PGS = 0, mjSOL_CG, mjSOL_NEWTON } mjtSolver;
 
 /* friction cone types */
-typedef enum mjtCone_ { mjCONE_PYRAMIDAL = 0, mjCONE_ELLIPTIC } mjtCone;
+typedef enum mjtCone { mjCONE_PYRAMIDAL = 0, mjCONE_ELLIPTIC } mjtCone;
 
 /* constraint Jacobian representation */
-typedef enum mjtJacobian_ { mjJAC_DENSE = 0, mjJAC_SPARSE, mjJAC_AUTO } mjtJacobian;
+typedef enum mjtJacobian { mjJAC_DENSE = 0, mjJAC_SPARSE, mjJAC_AUTO } mjtJacobian;
 
 /* disable flags (mjOption.disableflags) */
-typedef enum mjtDisableBit_ {
+typedef enum mjtDisableBit {
   mjDSBL_CONSTRAINT = 1 << 0,
   mjDSBL_EQUALITY = 1 << 1,
   mjDSBL_FRICTIONLOSS = 1 << 2,
@@ -114,7 +117,7 @@ typedef enum mjtDisableBit_ {
 } mjtDisableBit;
 
 /* enable flags (mjOption.enableflags) */
-typedef enum mjtEnableBit_ {
+typedef enum mjtEnableBit {
   mjENBL_OVERRIDE = 1 << 0,
   mjENBL_ENERGY = 1 << 1,
   mjENBL_FWDINV = 1 << 2,
@@ -126,7 +129,7 @@ typedef enum mjtEnableBit_ {
 } mjtEnableBit;
 
 /* state components for mj_getState / mj_setState */
-typedef enum mjtState_ {
+typedef enum mjtState {
   mjSTATE_TIME = 1 << 0,
   mjSTATE_QPOS = 1 << 1,
   mjSTATE_QVEL = 1 << 2,
@@ -151,7 +154,7 @@ typedef enum mjtState_ {
 } mjtState;
 
 /* warning counters in mjData.warning */
-typedef enum mjtWarning_ {
+typedef enum mjtWarning {
   mjWARN_INERTIA = 0,
   mjWARN_CONTACTFULL,
   mjWARN_CNSTRFULL,
@@ -163,7 +166,7 @@ typedef enum mjtWarning_ {
 } mjtWarning;
 
 /* actuator transmission types */
-typedef enum mjtTrn_ {
+typedef enum mjtTrn {
   mjTRN_JOINT = 0,
   mjTRN_JOINTINPARENT,
   mjTRN_SLIDERCRANK,
@@ -175,7 +178,7 @@ typedef enum mjtTrn_ {
 } mjtTrn;
 
 /* actuator activation dynamics */
-typedef enum mjtDyn_ {
+typedef enum mjtDyn {
   mjDYN_NONE = 0,
   mjDYN_INTEGRATOR,
   mjDYN_FILTER,
@@ -187,7 +190,7 @@ typedef enum mjtDyn_ {
 } mjtDyn;
 
 /* actuator gain types */
-typedef enum mjtGain_ {
+typedef enum mjtGain {
   mjGAIN_FIXED = 0,
   mjGAIN_AFFINE,
   mjGAIN_MUSCLE,
@@ -198,7 +201,7 @@ typedef enum mjtGain_ {
 } mjtGain;
 
 /* actuator bias types */
-typedef enum mjtBias_ {
+typedef enum mjtBias {
   mjBIAS_NONE = 0,
   mjBIAS_AFFINE,
   mjBIAS_MUSCLE,
@@ -208,7 +211,7 @@ typedef enum mjtBias_ {
 } mjtBias;
 
 /* object types (names, sensors, equality) */
-typedef enum mjtObj_ {
+typedef enum mjtObj {
   mjOBJ_UNKNOWN = 0,
   mjOBJ_BODY,
   mjOBJ_XBODY,
@@ -242,7 +245,7 @@ typedef enum mjtObj_ {
 } mjtObj;
 
 /* equality constraint types */
-typedef enum mjtEq_ {
+typedef enum mjtEq {
   mjEQ_CONNECT = 0,
   mjEQ_WELD,
   mjEQ_JOINT,
@@ -254,7 +257,7 @@ typedef enum mjtEq_ {
 } mjtEq;
 
 /* tendon wrap object types */
-typedef enum mjtWrap_ {
+typedef enum mjtWrap {
   mjWRAP_NONE = 0,
   mjWRAP_JOINT,
   mjWRAP_PULLEY,
@@ -265,7 +268,7 @@ typedef enum mjtWrap_ {
 
 /* constraint row types (mjData.efc_type) */
 #define TORSION_HAS_MJTCONSTRAINT 1
-typedef enum mjtConstraint_ {
+typedef enum mjtConstraint {
   mjCNSTR_EQUALITY = 0,
   mjCNSTR_FRICTION_DOF,
   mjCNSTR_FRICTION_TENDON,
@@ -277,7 +280,7 @@ typedef enum mjtConstraint_ {
 } mjtConstraint;
 
 /* constraint row states (mjData.efc_state) */
-typedef enum mjtConstraintState_ {
+typedef enum mjtConstraintState {
   mjCNSTRSTATE_SATISFIED = 0,
   mjCNSTRSTATE_QUADRATIC,
   mjCNSTRSTATE_LINEARNEG,
@@ -286,7 +289,7 @@ typedef enum mjtConstraintState_ {
 } mjtConstraintState;
 
 /* pipeline timers (mjData.timer), filled when mjcb_time is installed */
-typedef enum mjtTimer_ {
+typedef enum mjtTimer {
   mjTIMER_STEP = 0,
   mjTIMER_FORWARD,
   mjTIMER_INVERSE,
@@ -306,10 +309,10 @@ typedef enum mjtTimer_ {
 } mjtTimer;
 
 /* computation stages (sensors) */
-typedef enum mjtStage_ { mjSTAGE_NONE = 0, mjSTAGE_POS, mjSTAGE_VEL, mjSTAGE_ACC } mjtStage;
+typedef enum mjtStage { mjSTAGE_NONE = 0, mjSTAGE_POS, mjSTAGE_VEL, mjSTAGE_ACC } mjtStage;
 
 /* sensor data types */
-typedef enum mjtDataType_ {
+typedef enum mjtDataType {
   mjDATATYPE_REAL = 0,
   mjDATATYPE_POSITIVE,
   mjDATATYPE_AXIS,
@@ -317,7 +320,7 @@ typedef enum mjtDataType_ {
 } mjtDataType;
 
 /* sensor types */
-typedef enum mjtSensor_ {
+typedef enum mjtSensor {
   mjSENS_TOUCH = 0,
   mjSENS_ACCELEROMETER,
   mjSENS_VELOCIMETER,
@@ -370,7 +373,7 @@ typedef enum mjtSensor_ {
 } mjtSensor;
 
 /* camera and light tracking modes */
-typedef enum mjtCamLight_ {
+typedef enum mjtCamLight {
   mjCAMLIGHT_FIXED = 0,
   mjCAMLIGHT_TRACK,
   mjCAMLIGHT_TRACKCOM,
@@ -378,7 +381,15 @@ typedef enum mjtCamLight_ {
   mjCAMLIGHT_TARGETBODYCOM
 } mjtCamLight;
 
+/* light types */
+typedef enum mjtLightType {
+  mjLIGHT_SPOT = 0,
+  mjLIGHT_DIRECTIONAL,
+  mjLIGHT_POINT,
+  mjLIGHT_IMAGE
+} mjtLightType;
+
 /* texture types */
-typedef enum mjtTexture_ { mjTEXTURE_2D = 0, mjTEXTURE_CUBE, mjTEXTURE_SKYBOX } mjtTexture;
+typedef enum mjtTexture { mjTEXTURE_2D = 0, mjTEXTURE_CUBE, mjTEXTURE_SKYBOX } mjtTexture;
 
 #endif /* TORSION_MJTNUM_H */

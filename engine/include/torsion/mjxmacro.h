@@ -66,9 +66,9 @@
   X(int, jnt_dofadr, njnt, 1)                                  \
   X(int, jnt_bodyid, njnt, 1)                                  \
   X(int, jnt_group, njnt, 1)                                   \
-  X(mjtByte, jnt_limited, njnt, 1)                             \
-  X(mjtByte, jnt_actfrclimited, njnt, 1)                       \
-  X(mjtByte, jnt_actgravcomp, njnt, 1)                         \
+  X(mjtBool, jnt_limited, njnt, 1)                             \
+  X(mjtBool, jnt_actfrclimited, njnt, 1)                       \
+  X(mjtBool, jnt_actgravcomp, njnt, 1)                         \
   X(mjtNum, jnt_solref, njnt, mjNREF)                          \
   X(mjtNum, jnt_solimp, njnt, mjNIMP)                          \
   X(mjtNum, jnt_pos, njnt, 3)                                  \
@@ -144,9 +144,9 @@
   X(int, light_mode, nlight, 1)                                \
   X(int, light_bodyid, nlight, 1)                              \
   X(int, light_targetbodyid, nlight, 1)                        \
-  X(mjtByte, light_directional, nlight, 1)                     \
-  X(mjtByte, light_castshadow, nlight, 1)                      \
-  X(mjtByte, light_active, nlight, 1)                          \
+  X(int, light_type, nlight, 1)                                \
+  X(mjtBool, light_castshadow, nlight, 1)                      \
+  X(mjtBool, light_active, nlight, 1)                          \
   X(mjtNum, light_pos, nlight, 3)                              \
   X(mjtNum, light_dir, nlight, 3)                              \
   X(mjtNum, light_poscom0, nlight, 3)                          \
@@ -213,11 +213,11 @@
   X(int, tex_height, ntex, 1)                                  \
   X(int, tex_width, ntex, 1)                                   \
   X(int, tex_nchannel, ntex, 1)                                \
-  X(int, tex_adr, ntex, 1)                                     \
+  X(mjtSize, tex_adr, ntex, 1)                                 \
   X(mjtByte, tex_data, ntexdata, 1)                            \
   /* materials (kept, not rendered) */                         \
   X(int, mat_texid, nmat, 1)                                   \
-  X(mjtByte, mat_texuniform, nmat, 1)                          \
+  X(mjtBool, mat_texuniform, nmat, 1)                          \
   X(float, mat_texrepeat, nmat, 2)                             \
   X(float, mat_emission, nmat, 1)                              \
   X(float, mat_specular, nmat, 1)                              \
@@ -242,7 +242,7 @@
   X(int, eq_obj1id, neq, 1)                                    \
   X(int, eq_obj2id, neq, 1)                                    \
   X(int, eq_objtype, neq, 1)                                   \
-  X(mjtByte, eq_active0, neq, 1)                               \
+  X(mjtBool, eq_active0, neq, 1)                               \
   X(mjtNum, eq_solref, neq, mjNREF)                            \
   X(mjtNum, eq_solimp, neq, mjNIMP)                            \
   X(mjtNum, eq_data, neq, mjNEQDATA)                           \
@@ -251,8 +251,8 @@
   X(int, tendon_num, ntendon, 1)                               \
   X(int, tendon_matid, ntendon, 1)                             \
   X(int, tendon_group, ntendon, 1)                             \
-  X(mjtByte, tendon_limited, ntendon, 1)                       \
-  X(mjtByte, tendon_actfrclimited, ntendon, 1)                 \
+  X(mjtBool, tendon_limited, ntendon, 1)                       \
+  X(mjtBool, tendon_actfrclimited, ntendon, 1)                 \
   X(mjtNum, tendon_width, ntendon, 1)                          \
   X(mjtNum, tendon_solref_lim, ntendon, mjNREF)                \
   X(mjtNum, tendon_solimp_lim, ntendon, mjNIMP)                \
@@ -283,13 +283,13 @@
   X(int, actuator_actadr, nu, 1)                               \
   X(int, actuator_actnum, nu, 1)                               \
   X(int, actuator_group, nu, 1)                                \
-  X(mjtByte, actuator_ctrllimited, nu, 1)                      \
-  X(mjtByte, actuator_forcelimited, nu, 1)                     \
-  X(mjtByte, actuator_actlimited, nu, 1)                       \
+  X(mjtBool, actuator_ctrllimited, nu, 1)                      \
+  X(mjtBool, actuator_forcelimited, nu, 1)                     \
+  X(mjtBool, actuator_actlimited, nu, 1)                       \
   X(mjtNum, actuator_dynprm, nu, mjNDYN)                       \
   X(mjtNum, actuator_gainprm, nu, mjNGAIN)                     \
   X(mjtNum, actuator_biasprm, nu, mjNBIAS)                     \
-  X(mjtByte, actuator_actearly, nu, 1)                         \
+  X(mjtBool, actuator_actearly, nu, 1)                         \
   X(mjtNum, actuator_ctrlrange, nu, 2)                         \
   X(mjtNum, actuator_forcerange, nu, 2)                        \
   X(mjtNum, actuator_actrange, nu, 2)                          \
@@ -393,7 +393,7 @@
   X(mjtNum, ctrl, nu, 1)                                       \
   X(mjtNum, qfrc_applied, nv, 1)                               \
   X(mjtNum, xfrc_applied, nbody, 6)                            \
-  X(mjtByte, eq_active, neq, 1)                                \
+  X(mjtBool, eq_active, neq, 1)                                \
   X(mjtNum, mocap_pos, nmocap, 3)                              \
   X(mjtNum, mocap_quat, nmocap, 4)                             \
   /* dynamics outputs */                                       \

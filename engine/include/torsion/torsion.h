@@ -19,7 +19,7 @@ extern "C" {
 
 /* Torsion's version, and the MuJoCo version whose semantics it follows */
 #define TORSION_VERSION "0.1.0"
-#define mjVERSION_HEADER 3014
+#define mjVERSION_HEADER 3014000
 
 /* ---------------------------------------------------------------------------------------
  * Errors and warnings
@@ -120,6 +120,9 @@ typedef struct tnLoadOptions_ {
 /* Zero options: see tnLoadOptions. */
 void tn_defaultLoadOptions(tnLoadOptions* opt);
 
+/* MuJoCo's default visualization settings (what a model without <visual> gets). */
+void mj_defaultVisual(mjVisual* vis);
+
 /* Parse and compile an MJCF file. On failure returns NULL and writes a message naming file,
  * line, element and attribute into `error` (if not NULL, at most error_sz bytes).
  * Every file (the model file, includes, meshes, height fields, skins) is looked up in `vfs`
@@ -152,7 +155,7 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m);
 
 /* Size in bytes of the model's buffer. */
-size_t mj_sizeModel(const mjModel* m);
+mjtSize mj_sizeModel(const mjModel* m);
 
 /* Allocate and reset mjData for model m. Returns NULL (and reports) if out of memory. */
 mjData* mj_makeData(const mjModel* m);
@@ -314,22 +317,27 @@ void mj_sensorAcc(const mjModel* m, mjData* d);
  * cfrc_ext (used by accelerometer, force and torque sensors). */
 void mj_rnePostConstraint(const mjModel* m, mjData* d);
 
-/* Ray casting: distance from pnt along vec to the first geom hit (-1: none) and its id in
- * geomid; geomgroup (NULL: all groups) and flg_static filter, bodyexclude skips a body. */
+/* Ray casting: distance from pnt along vec to the first geom hit (-1: none), its id in
+ * geomid and the geom's outward unit surface normal at the hit point in normal (global
+ * frame; zero on a miss; geomid and normal may be NULL); geomgroup (NULL: all groups) and
+ * flg_static filter, bodyexclude skips a body. */
 mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
-              const mjtByte* geomgroup, mjtByte flg_static, int bodyexclude, int geomid[1]);
+              const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int geomid[1],
+              mjtNum normal[3]);
 
 /* Ray against one height-field geom (the solid between its base and its surface) or one
- * mesh geom (its triangles); distance along vec, -1 on a miss. */
+ * mesh geom (its triangles); distance along vec, -1 on a miss; the outward normal at the
+ * hit into normal (may be NULL; zero on a miss). */
 mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                    const mjtNum vec[3]);
+                    const mjtNum vec[3], mjtNum normal[3]);
 mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                  const mjtNum vec[3]);
+                  const mjtNum vec[3], mjtNum normal[3]);
 
 /* Ray against a primitive shape (plane, sphere, capsule, ellipsoid, cylinder, box) with
- * global position pos, orientation mat and MuJoCo's size parameters; -1 for other types. */
+ * global position pos, orientation mat and MuJoCo's size parameters; -1 for other types;
+ * the outward normal at the hit into normal (may be NULL; zero on a miss). */
 mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
-                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype);
+                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype, mjtNum normal[3]);
 
 /* Force of contact `id` in its contact frame: result[0] normal, [1..2] tangential,
  * [3..5] torsional and rolling (zero beyond the contact's dimension). Pyramidal cones are
@@ -366,8 +374,8 @@ void mj_jacBodyCom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr
 void mj_jacSite(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int site);
 void mj_jacGeom(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, int geom);
 
-/* Dense nv x nv inertia from the sparse d->M (`M` is the CSR array, usually d->M). */
-void mj_fullM(const mjModel* m, mjtNum* dst, const mjtNum* M);
+/* Dense nv x nv inertia dst from the sparse inertia d->M. */
+void mj_fullM(const mjModel* m, const mjData* d, mjtNum* dst);
 
 /* res = M * vec using the sparse inertia d->M. */
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
@@ -496,18 +504,19 @@ void mju_trnVecPose(mjtNum res[3], const mjtNum pos[3], const mjtNum quat[4],
 void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
                           const mjtNum newpos[3], const mjtNum oldpos[3],
                           const mjtNum rotnew2old[9]);
+/* Torsion's own spatial helpers (tn_: MuJoCo keeps these internal) */
 /* cross products of 6D motion with motion (crossMotion) and with force (crossForce) */
-void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]);
-void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]);
+void tn_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]);
+void tn_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]);
 /* com-based inertia (10 numbers) from principal inertia, rotation and offset */
-void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
-                  const mjtNum dif[3], mjtNum mass);
+void tn_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
+                 const mjtNum dif[3], mjtNum mass);
 /* com-based motion dof from an axis (and its offset for translation dofs) */
-void mju_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]);
+void tn_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]);
 /* res = cinert * vec (6D) */
-void mju_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]);
+void tn_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]);
 /* res (6D) = sum over n dofs of dof[i] (6D each, consecutive) * vec[i] */
-void mju_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n);
+void tn_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n);
 
 /* scalars */
 mjtNum mju_min(mjtNum a, mjtNum b);
@@ -523,13 +532,13 @@ int mju_isZero(const mjtNum* vec, int n);
 /* MuJoCo's muscle model (prm: range[2], force, scale, lmin, lmax, vmax, fpmax, fvmax;
  * dynamics prm: tau_act, tau_deact, tausmooth) and the quintic sigmoid it blends with. */
 mjtNum mju_sigmoid(mjtNum x);
-mjtNum mju_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax);
+mjtNum tn_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax);
 mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]);
 mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
                       const mjtNum prm[9]);
-mjtNum mju_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
-                                   mjtNum smoothing);
+mjtNum tn_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
+                                  mjtNum smoothing);
 mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]);
 
 /* ---------------------------------------------------------------------------------------
@@ -727,7 +736,9 @@ typedef enum tnFieldType_ {
   tnFIELD_INT,     /* int */
   tnFIELD_BYTE,    /* mjtByte */
   tnFIELD_FLOAT,   /* float */
-  tnFIELD_CHAR     /* char */
+  tnFIELD_CHAR,    /* char */
+  tnFIELD_BOOL,    /* mjtBool */
+  tnFIELD_SIZE     /* mjtSize */
 } tnFieldType;
 
 /* one array of mjModel or mjData */
@@ -783,7 +794,7 @@ void mj_compareFwdInv(const mjModel* m, mjData* d);
  * restored on return. The RK4 integrator is not supported (as in MuJoCo). C and D need every
  * sensor evaluated (tn_sensorsEvaluated); centered D columns are (plus - minus) / 2eps,
  * where MuJoCo 3.14 has the opposite sign (docs/fidelity.md). */
-void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_centered,
+void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtBool flg_centered,
                       mjtNum* A, mjtNum* B, mjtNum* C, mjtNum* D);
 
 /* Finite-differenced Jacobians of (force, sensors) = mj_inverse(state, qacc), forward
@@ -792,7 +803,7 @@ void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_cente
  * (nv x nsensordata; need every sensor evaluated), DmDq (nv x nC, derivative
  * of d->M in its CSR layout). With flg_actuation, qfrc_actuator is subtracted from
  * qfrc_inverse. The RK4 integrator is not supported (as in MuJoCo). */
-void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
+void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtBool flg_actuation,
                    mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
                    mjtNum* DsDa, mjtNum* DmDq);
 

@@ -24,7 +24,7 @@ mjtNum mju_sigmoid(mjtNum x) {
 
 /* normalized active force-length curve: four half-quadratics, peak 1 at length 1, zero
  * outside [lmin, lmax] */
-mjtNum mju_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax) {
+mjtNum tn_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax) {
   if (!(lmin <= length && length <= lmax)) {
     return 0;
   }
@@ -70,7 +70,7 @@ mjtNum mju_muscleGain(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mjtNu
   mjtNum V = vel / mju_max(mjMINVAL, L0 * vmax);
 
   // force-length
-  mjtNum FL = mju_muscleGainLength(L, lmin, lmax);
+  mjtNum FL = tn_muscleGainLength(L, lmin, lmax);
 
   // force-velocity: zero below -1, quadratic to 1 at 0, quadratic up to fvmax
   mjtNum FV, top = fvmax - 1;
@@ -95,7 +95,7 @@ mjtNum tn__muscleGainVel(mjtNum len, mjtNum vel, const mjtNum lengthrange[2], mj
   mjtNum L0 = optimal_length(lengthrange, prm);
   mjtNum L = prm[0] + (len - lengthrange[0]) / mju_max(mjMINVAL, L0);
   mjtNum V = vel / mju_max(mjMINVAL, L0 * vmax);
-  mjtNum FL = mju_muscleGainLength(L, lmin, lmax);
+  mjtNum FL = tn_muscleGainLength(L, lmin, lmax);
 
   // slope of the force-velocity curve
   mjtNum dFV, top = fvmax - 1;
@@ -134,8 +134,8 @@ mjtNum mju_muscleBias(mjtNum len, const mjtNum lengthrange[2], mjtNum acc0,
 
 /* time constant: activation or deactivation by the sign of dctrl, or a sigmoid blend of
  * the two over a band of width `smoothing` */
-mjtNum mju_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
-                                   mjtNum smoothing) {
+mjtNum tn_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
+                                  mjtNum smoothing) {
   if (smoothing < mjMINVAL) {
     return dctrl > 0 ? tau_act : tau_deact;
   }
@@ -154,6 +154,6 @@ mjtNum mju_muscleDynamics(mjtNum ctrl, mjtNum act, const mjtNum prm[3]) {
 
   // first-order filter towards the control
   mjtNum dctrl = u - act;
-  mjtNum tau = mju_muscleDynamicsTimescale(dctrl, tau_act, tau_deact, prm[2]);
+  mjtNum tau = tn_muscleDynamicsTimescale(dctrl, tau_act, tau_deact, prm[2]);
   return dctrl / mju_max(mjMINVAL, tau);
 }

@@ -192,6 +192,7 @@ static void set_contacts(mjContact* con, int n, int g1, int g2, const tnContactP
     // parameters, friction kept above the minimum
     c->dim = p->condim;
     c->includemargin = p->margin;
+    c->adhesion = 0;
     for (int k = 0; k < 5; k++) {
       c->friction[k] = mju_max(mjMINMU, p->friction[k]);
     }

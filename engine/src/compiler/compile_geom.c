@@ -313,7 +313,7 @@ static int compile_light(tnCompiler* c, int id, const tnSpecLight* s) {
   mjModel* m = c->m;
   m->light_mode[id] = s->mode;
   m->light_bodyid[id] = s->body;
-  m->light_directional[id] = (mjtByte)s->directional;
+  m->light_type[id] = s->directional ? mjLIGHT_DIRECTIONAL : s->type;
   m->light_castshadow[id] = (mjtByte)s->castshadow;
   m->light_active[id] = (mjtByte)s->active;
   mju_copy3(m->light_pos + 3 * id, s->pos);

@@ -49,6 +49,7 @@ static void override_stats(const tnSpec* s, mjModel* m) {
 /* every fill stage, in dependency order */
 static int fill_model(tnCompiler* c) {
   c->m->opt = c->spec->opt;
+  c->m->vis = c->spec->vis;
   return tn__compileBodies(c) && tn__compileJoints(c) && tn__compileTrees(c) &&
          tn__compileAssets(c) && tn__compileSkins(c) && tn__compileMeshModel(c) &&
          tn__compileGeoms(c) && tn__compileSites(c) && tn__compileCamLights(c) &&
@@ -82,7 +83,7 @@ mjModel* tn__compileSpec(tnSpec* spec, char* err, int errsz) {
            tn__compileSkinSizes(&c, &sizes);
   // a model larger than the load allows fails before its arrays exist
   if (ok && spec->files && spec->files->model_limit > 0) {
-    size_t need = mj_sizeModel(&sizes) + sizeof(mjModel);
+    size_t need = (size_t)mj_sizeModel(&sizes) + sizeof(mjModel);
     if ((long long)need > spec->files->model_limit) {
       tn__compileFail(&c, NULL, NULL, "the model needs %zu bytes, above this load's limit of %lld",
                       need, spec->files->model_limit);

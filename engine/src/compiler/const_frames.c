@@ -58,9 +58,16 @@ static mjtByte frame_code(const mjModel* m, int b, const mjtNum pos[3], const mj
   return rot_inertia ? SAMEFRAME_INERTIAROT : SAMEFRAME_NONE;
 }
 
-/* 1 if a unit axis has at most one component larger than mjEPS in magnitude */
+/* tolerance of the compiler's geometric tests */
+#define TN_FRAME_EPS 1E-14
+
+/* 1 if a unit axis has at most one component larger than TN_FRAME_EPS in magnitude */
 static int axis_aligned(const mjtNum a[3]) {
-  return (fabs(a[0]) > mjEPS) + (fabs(a[1]) > mjEPS) + (fabs(a[2]) > mjEPS) <= 1;
+  int big = 0;
+  for (int k = 0; k < 3; k++) {
+    big += fabs(a[k]) > TN_FRAME_EPS;
+  }
+  return big <= 1;
 }
 
 /* simple code of body b: a leaf whose parent is the world, or a joint-less child of the

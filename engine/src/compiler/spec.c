@@ -249,6 +249,7 @@ tnSpec* tn__specNew(void) {
   s->modelname = "MuJoCo Model";
   default_compiler(&s->compiler);
   tn__defaultOption(&s->opt);
+  mj_defaultVisual(&s->vis);
   s->memory = -1;
   s->njmax = s->nconmax = -1;
   s->nuser_body = s->nuser_jnt = s->nuser_geom = s->nuser_site = -1;

@@ -140,6 +140,7 @@ typedef struct tnSpecLight_ {
   int mode;
   const char* target;
   int directional, castshadow, active;
+  int type; /* mjtLightType from the type attribute (directional="true" wins) */
   mjtNum pos[3], dir[3];
   float attenuation[3], cutoff, exponent, ambient[3], diffuse[3], specular[3];
   const char* name;
@@ -498,6 +499,7 @@ typedef struct tnSpec_ {
   tnFiles* files;       /* where asset files may be read (NULL: anywhere on disk) */
   tnCompilerSettings compiler;
   mjOption opt;
+  mjVisual vis; /* <visual> */
 
   /* <size> */
   long long memory; /* bytes, -1: default */

@@ -104,7 +104,7 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 
   // inertia, added to the lower triangle
-  mj_fullM(m, M, d->M);
+  mj_fullM(m, d, M);
   for (int r = 0; r < nv; r++) {
     for (int c = 0; c <= r; c++) {
       H[r * nv + c] += M[r * nv + c];

@@ -55,7 +55,7 @@ static void rne_cdofdot(const mjData* d, int j, int col, const mjtNum* dcvel, mj
   mjtNum qv = d->qvel[j];
   if (qv != 0) {
     for (int k = 0; k < n; k++) {
-      mju_crossMotion(tmp, dcvel + 6 * k, d->cdof + 6 * j);
+      tn_crossMotion(tmp, dcvel + 6 * k, d->cdof + 6 * j);
       mju_addToScl(dcacc + 6 * k, tmp, qv, 6);
     }
   }
@@ -127,14 +127,14 @@ static void rne_body_force(const mjModel* m, const mjData* d, const rneScratch* 
   mjtNum icvel[6], tmp[6], tmp1[6];
 
   mju_zero(dcfrc, 6 * m->B_rownnz[b]);
-  mju_mulInertVec(icvel, cinert, cvel);
+  tn_mulInertVec(icvel, cinert, cvel);
   for (int k = 0; k < n; k++) {
     mjtNum* f = dcfrc + 6 * k;
-    mju_mulInertVec(f, cinert, dcacc + 6 * k);
-    mju_crossForce(tmp, dcvel + 6 * k, icvel);
+    tn_mulInertVec(f, cinert, dcacc + 6 * k);
+    tn_crossForce(tmp, dcvel + 6 * k, icvel);
     mju_addToScl(f, tmp, 1, 6);
-    mju_mulInertVec(tmp1, cinert, dcvel + 6 * k);
-    mju_crossForce(tmp, cvel, tmp1);
+    tn_mulInertVec(tmp1, cinert, dcvel + 6 * k);
+    tn_crossForce(tmp, cvel, tmp1);
     mju_addToScl(f, tmp, 1, 6);
   }
 }

@@ -108,9 +108,9 @@ static int inverse_ok(const mjModel* m, mjtNum eps, const mjtNum* DsDq, const mj
 }
 
 /* finite-differenced inverse-dynamics Jacobians */
-void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_actuation,
-                   mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
-                   mjtNum* DsDa, mjtNum* DmDq) {
+void mjd_inverseFD(const mjModel* m, mjData* d, mjtNum eps, mjtBool flg_actuation, mjtNum* DfDq,
+                   mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv, mjtNum* DsDa,
+                   mjtNum* DmDq) {
   int nq = m->nq, nv = m->nv, nC = m->nC, ns = m->nsensordata;
   if (!inverse_ok(m, eps, DsDq, DsDv, DsDa)) {
     return;

@@ -192,8 +192,8 @@ static int transition_ok(const mjModel* m, mjtNum eps, const mjtNum* C, const mj
 }
 
 /* finite-differenced transition matrices */
-void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtByte flg_centered,
-                      mjtNum* A, mjtNum* B, mjtNum* C, mjtNum* D) {
+void mjd_transitionFD(const mjModel* m, mjData* d, mjtNum eps, mjtBool flg_centered, mjtNum* A,
+                      mjtNum* B, mjtNum* C, mjtNum* D) {
   int nq = m->nq, nv = m->nv, na = m->na, nu = m->nu, ns = m->nsensordata;
   if (!transition_ok(m, eps, C, D)) {
     return;

@@ -51,13 +51,15 @@ mjData* mj_makeData(const mjModel* m) {
   }
 
   // array buffer
-  d->nbuffer = data_bytes(m);
-  d->buffer = aligned_alloc(TN_ALIGN, align_to(d->nbuffer ? d->nbuffer : 1, TN_ALIGN));
+  size_t nbuffer = data_bytes(m);
+  d->nbuffer = (mjtSize)nbuffer;
+  d->buffer = aligned_alloc(TN_ALIGN, align_to(nbuffer ? nbuffer : 1, TN_ALIGN));
 
   // arena: exactly the model's <size memory> when given (as MuJoCo), else the default
   size_t narena = m->narena > 0 ? (size_t)m->narena : tn__defaultArena(m);
-  d->narena = align_to(narena, TN_ALIGN);
-  d->arena = aligned_alloc(TN_ALIGN, d->narena);
+  narena = align_to(narena, TN_ALIGN);
+  d->narena = (mjtSize)narena;
+  d->arena = aligned_alloc(TN_ALIGN, narena);
 
   // contact buffer: the model's nconmax, else room for many contacts per geom
   d->ncon_capacity = m->nconmax > 0 ? m->nconmax : (m->ngeom * 16 > 1024 ? m->ngeom * 16 : 1024);
@@ -181,7 +183,7 @@ void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key) {
 
 /* fail with MuJoCo's message: `need` more bytes than the stack has left at `top` */
 static void stack_overflow(mjData* d, size_t top, size_t need) {
-  size_t max = d->narena - d->parena;
+  size_t max = (size_t)d->narena - d->parena;
   size_t avail = max > d->pstack ? max - d->pstack : 0;
   mju_error("mj_stackAlloc: out of memory, stack overflow (max = %zu, available = %zu, "
             "requested = %zu, nefc = %d, ncon = %d)",
@@ -191,7 +193,7 @@ static void stack_overflow(mjData* d, size_t top, size_t need) {
 /* push a frame marker storing the previous pbase */
 void mj_markStack(mjData* d) {
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
-  if (top + sizeof(size_t) + d->parena > d->narena) {
+  if (top + sizeof(size_t) + d->parena > (size_t)d->narena) {
     stack_overflow(d, top, sizeof(size_t));
     return;
   }
@@ -222,13 +224,14 @@ static void* stack_alloc(mjData* d, size_t n, size_t size, const char* who) {
   }
   size_t bytes = n * size;
   size_t top = align_to(d->pstack, TN_STACK_ALIGN);
-  if (top < d->pstack || bytes > d->narena || top + bytes + d->parena > d->narena) {
+  size_t narena = (size_t)d->narena;
+  if (top < d->pstack || bytes > narena || top + bytes + d->parena > narena) {
     stack_overflow(d, top, bytes);
     return NULL;
   }
   d->pstack = top + bytes;
-  if (d->pstack > d->maxuse_stack) {
-    d->maxuse_stack = d->pstack;
+  if (d->pstack > (size_t)d->maxuse_stack) {
+    d->maxuse_stack = (mjtSize)d->pstack;
   }
   return (char*)d->arena + top;
 }

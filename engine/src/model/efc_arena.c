@@ -24,15 +24,15 @@ static size_t efc_floor(const mjData* d) {
 
 /* grow the region by `bytes`; NULL if it would reach the stack */
 static void* efc_alloc(mjData* d, size_t bytes) {
-  size_t need = d->parena + efc_align(bytes ? bytes : 1);
-  if (need > d->narena || d->narena - need < efc_floor(d)) {
+  size_t need = d->parena + efc_align(bytes ? bytes : 1), narena = (size_t)d->narena;
+  if (need > narena || narena - need < efc_floor(d)) {
     return NULL;
   }
   d->parena = need;
-  if (need > d->maxuse_arena) {
-    d->maxuse_arena = need;
+  if (need > (size_t)d->maxuse_arena) {
+    d->maxuse_arena = (mjtSize)need;
   }
-  return (char*)d->arena + (d->narena - need);
+  return (char*)d->arena + (narena - need);
 }
 
 /* release the efc arrays */

@@ -7,9 +7,10 @@
 #include <torsion/torsion.h>
 
 /* the tnFieldType of a C element type, resolved at compile time */
-#define TN_FIELD_TYPE(type)                               \
-  _Generic((type){0}, mjtNum: tnFIELD_NUM, int: tnFIELD_INT, \
-           mjtByte: tnFIELD_BYTE, float: tnFIELD_FLOAT, char: tnFIELD_CHAR)
+#define TN_FIELD_TYPE(type)                                                   \
+  _Generic((type){0}, mjtNum: tnFIELD_NUM, int: tnFIELD_INT,                   \
+           mjtByte: tnFIELD_BYTE, mjtBool: tnFIELD_BOOL, mjtSize: tnFIELD_SIZE, \
+           float: tnFIELD_FLOAT, char: tnFIELD_CHAR)
 
 /* find a model array */
 int tn_modelField(const mjModel* m, const char* name, tnField* f) {
@@ -53,6 +54,8 @@ mjtNum tn_fieldValue(const tnField* f, int i) {
     case tnFIELD_NUM: return ((const mjtNum*)f->ptr)[i];
     case tnFIELD_INT: return ((const int*)f->ptr)[i];
     case tnFIELD_BYTE: return ((const mjtByte*)f->ptr)[i];
+    case tnFIELD_BOOL: return ((const mjtBool*)f->ptr)[i];
+    case tnFIELD_SIZE: return (mjtNum)((const mjtSize*)f->ptr)[i];
     case tnFIELD_FLOAT: return ((const float*)f->ptr)[i];
     case tnFIELD_CHAR: return ((const char*)f->ptr)[i];
   }

@@ -114,8 +114,8 @@ void mj_deleteModel(mjModel* m) {
 }
 
 /* bytes in the model's buffer */
-size_t mj_sizeModel(const mjModel* m) {
-  return model_bytes(m);
+mjtSize mj_sizeModel(const mjModel* m) {
+  return (mjtSize)model_bytes(m);
 }
 
 /* deep copy */

@@ -15,7 +15,7 @@
 #define TN_NGROUP 6
 
 /* 1 if geom g takes no part in ray casting */
-static int ray_skip(const mjModel* m, int g, const mjtByte* geomgroup, mjtByte flg_static,
+static int ray_skip(const mjModel* m, int g, const mjtByte* geomgroup, mjtBool flg_static,
                     int bodyexclude) {
   int body = m->geom_bodyid[g];
   if (body == bodyexclude) {
@@ -69,36 +69,46 @@ static int ray_near(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3
   return best < 0 || entry <= best * (1 + 1e-10) + mjMINVAL;
 }
 
-/* exact distance to one geom (height fields stop walking at the best hit so far) */
+/* exact distance to one geom (height fields stop walking at the best hit so far) and its
+ * normal at the hit (normal may be NULL) */
 static mjtNum ray_geom(const mjModel* m, const mjData* d, int g, const mjtNum pnt[3],
-                       const mjtNum vec[3], mjtNum best) {
+                       const mjtNum vec[3], mjtNum best, mjtNum normal[3]) {
   switch (m->geom_type[g]) {
-    case mjGEOM_HFIELD: return tn__rayHfieldBefore(m, d, g, pnt, vec, best);
-    case mjGEOM_MESH: return mj_rayMesh(m, d, g, pnt, vec);
+    case mjGEOM_HFIELD: return tn__rayHfieldBefore(m, d, g, pnt, vec, best, normal);
+    case mjGEOM_MESH: return mj_rayMesh(m, d, g, pnt, vec, normal);
     default:
-      return mju_rayGeom(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g,
-                         pnt, vec, m->geom_type[g]);
+      return mju_rayGeom(d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_size + 3 * g, pnt, vec,
+                         m->geom_type[g], normal);
   }
 }
 
-/* nearest geom along the ray: distance in units of |vec| (-1: none) and its id */
+/* nearest geom along the ray: distance in units of |vec| (-1: none), its id and the
+ * surface normal there (zero when nothing is hit; normal may be NULL) */
 mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
-              const mjtByte* geomgroup, mjtByte flg_static, int bodyexclude, int geomid[1]) {
-  mjtNum best = -1;
+              const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int geomid[1],
+              mjtNum normal[3]) {
+  mjtNum best = -1, n[3] = {0, 0, 0};
   int best_id = -1;
   for (int g = 0; g < m->ngeom; g++) {
     if (ray_skip(m, g, geomgroup, flg_static, bodyexclude) ||
         !ray_near(m, d, g, pnt, vec, best)) {
       continue;
     }
-    mjtNum x = ray_geom(m, d, g, pnt, vec, best);
+    mjtNum ng[3];
+    mjtNum x = ray_geom(m, d, g, pnt, vec, best, normal ? ng : NULL);
     if (x >= 0 && (best < 0 || x < best)) {
       best = x;
       best_id = g;
+      if (normal) {
+        mju_copy3(n, ng);
+      }
     }
   }
   if (geomid) {
     geomid[0] = best_id;
+  }
+  if (normal) {
+    mju_copy3(normal, n);
   }
   return best;
 }

@@ -53,14 +53,35 @@ mjtNum tn__rayTriangle(const mjtNum lpnt[3], const mjtNum lvec[3], const mjtNum 
   return x >= 0 ? x : -1;
 }
 
-/* ray against every face of a mesh geom */
+/* unit normal of triangle (v0, v1, v2) by its winding: (v1 - v0) x (v2 - v0) */
+static void triangle_normal(mjtNum n[3], const mjtNum v0[3], const mjtNum v1[3],
+                            const mjtNum v2[3]) {
+  mjtNum e1[3], e2[3];
+  mju_sub3(e1, v1, v0);
+  mju_sub3(e2, v2, v0);
+  mju_cross(n, e1, e2);
+  mju_normalize3(n);
+}
+
+/* a local-frame normal of geom g into the global frame (normal may be NULL) */
+static void normal_to_global(mjtNum normal[3], const mjData* d, int g, const mjtNum n[3]) {
+  if (normal) {
+    mju_mulMatVec3(normal, d->geom_xmat + 9 * g, n);
+  }
+}
+
+/* ray against every face of a mesh geom; normal (may be NULL): the hit face's normal by
+ * its winding (outward for MuJoCo's compiled meshes), zero on a miss */
 mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                  const mjtNum vec[3]) {
+                  const mjtNum vec[3], mjtNum normal[3]) {
+  if (normal) {
+    mju_zero3(normal);
+  }
   int mesh = m->geom_dataid[geomid];
   if (mesh < 0) {
     return -1;
   }
-  mjtNum p[3], v[3], best = -1;
+  mjtNum p[3], v[3], best = -1, n[3] = {0, 0, 0};
   tn__rayLocal(p, v, d->geom_xpos + 3 * geomid, d->geom_xmat + 9 * geomid, pnt, vec);
 
   // faces, vertex indices relative to the mesh's first vertex
@@ -72,7 +93,14 @@ mjtNum mj_rayMesh(const mjModel* m, const mjData* d, int geomid, const mjtNum pn
       const float* src = vert + 3 * (size_t)face[3 * f + k];
       tri[k][0] = src[0], tri[k][1] = src[1], tri[k][2] = src[2];
     }
-    best = nearest(best, tn__rayTriangle(p, v, tri[0], tri[1], tri[2]));
+    mjtNum x = tn__rayTriangle(p, v, tri[0], tri[1], tri[2]);
+    if (x >= 0 && (best < 0 || x < best)) {
+      best = x;
+      triangle_normal(n, tri[0], tri[1], tri[2]);
+    }
+  }
+  if (best >= 0) {
+    normal_to_global(normal, d, geomid, n);
   }
   return best;
 }
@@ -93,15 +121,24 @@ static void hf_vertex(const hfGrid* g, int r, int c, mjtNum v[3]) {
   v[2] = g->data[(size_t)r * g->ncol + c] * g->sz;
 }
 
-/* the two surface triangles of cell (r, c) */
-static mjtNum hf_cell(const hfGrid* g, int r, int c, const mjtNum p[3], const mjtNum v[3]) {
+/* the two surface triangles of cell (r, c); n: the upward normal of the one hit */
+static mjtNum hf_cell(const hfGrid* g, int r, int c, const mjtNum p[3], const mjtNum v[3],
+                      mjtNum n[3]) {
   mjtNum v00[3], v01[3], v10[3], v11[3];
   hf_vertex(g, r, c, v00);
   hf_vertex(g, r, c + 1, v01);
   hf_vertex(g, r + 1, c, v10);
   hf_vertex(g, r + 1, c + 1, v11);
   mjtNum best = tn__rayTriangle(p, v, v00, v11, v10);
-  return nearest(best, tn__rayTriangle(p, v, v00, v01, v11));
+  if (best >= 0) {
+    triangle_normal(n, v00, v11, v10);
+  }
+  mjtNum x = tn__rayTriangle(p, v, v00, v01, v11);
+  if (x >= 0 && (best < 0 || x < best)) {
+    best = x;
+    triangle_normal(n, v00, v01, v11);
+  }
+  return best;
 }
 
 /* height of the surface along a boundary row (r fixed) at x, or column (c fixed) at y */
@@ -118,12 +155,12 @@ static mjtNum hf_edge_height(const hfGrid* g, int along_x, int fixed, mjtNum coo
 }
 
 /* the base box (-base <= z <= 0, hit from outside or left from inside) and the four side
- * walls from z = 0 up to the surface's boundary profile */
-static mjtNum hf_walls(const hfGrid* g, const mjtNum p[3], const mjtNum v[3]) {
+ * walls from z = 0 up to the surface's boundary profile; n: outward normal of the hit */
+static mjtNum hf_walls(const hfGrid* g, const mjtNum p[3], const mjtNum v[3], mjtNum n[3]) {
   // base box, centred half-way down
   mjtNum bpos[3] = {0, 0, -g->base / 2}, bsize[3] = {g->sx, g->sy, g->base / 2};
   mjtNum eye[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  mjtNum best = g->base > 0 ? mju_rayGeom(bpos, eye, bsize, p, v, mjGEOM_BOX) : -1;
+  mjtNum best = g->base > 0 ? mju_rayGeom(bpos, eye, bsize, p, v, mjGEOM_BOX, n) : -1;
 
   // walls x = +-sx (profile along a column) and y = +-sy (along a row)
   for (int axis = 0; axis < 2; axis++) {
@@ -138,8 +175,10 @@ static mjtNum hf_walls(const hfGrid* g, const mjtNum p[3], const mjtNum v[3]) {
         continue;
       }
       int fixed = side < 0 ? 0 : (axis == 0 ? g->ncol - 1 : g->nrow - 1);
-      if (z <= hf_edge_height(g, axis == 1, fixed, other)) {
-        best = nearest(best, x);
+      if (z <= hf_edge_height(g, axis == 1, fixed, other) && (best < 0 || x < best)) {
+        best = x;
+        mju_zero3(n);
+        n[axis] = side;
       }
     }
   }
@@ -175,7 +214,7 @@ static int hf_index(mjtNum s, mjtNum lo, mjtNum cell, int n) {
 /* walk the cells crossed by the ray's ground track, up to parameter t1; the first cell
  * with a hit holds the nearest surface point */
 static mjtNum hf_surface(const hfGrid* g, const mjtNum p[3], const mjtNum v[3], mjtNum t0,
-                         mjtNum t1) {
+                         mjtNum t1, mjtNum n[3]) {
   // entry cell
   int c = hf_index(p[0] + t0 * v[0], -g->sx, g->dx, g->ncol);
   int r = hf_index(p[1] + t0 * v[1], -g->sy, g->dy, g->nrow);
@@ -190,7 +229,7 @@ static mjtNum hf_surface(const hfGrid* g, const mjtNum p[3], const mjtNum v[3], 
 
   // visit cells in order of the ray parameter
   for (;;) {
-    mjtNum x = hf_cell(g, r, c, p, v);
+    mjtNum x = hf_cell(g, r, c, p, v, n);
     if (x >= 0) {
       return x;
     }
@@ -210,15 +249,18 @@ static mjtNum hf_surface(const hfGrid* g, const mjtNum p[3], const mjtNum v[3], 
   }
 }
 
-/* ray against a height-field geom */
+/* ray against a height-field geom; normal (may be NULL): outward normal at the hit */
 mjtNum mj_rayHfield(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                    const mjtNum vec[3]) {
-  return tn__rayHfieldBefore(m, d, geomid, pnt, vec, -1);
+                    const mjtNum vec[3], mjtNum normal[3]) {
+  return tn__rayHfieldBefore(m, d, geomid, pnt, vec, -1, normal);
 }
 
 /* ray against a height-field geom, ignoring hits beyond tmax (tmax < 0: no limit) */
 mjtNum tn__rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const mjtNum pnt[3],
-                           const mjtNum vec[3], mjtNum tmax) {
+                           const mjtNum vec[3], mjtNum tmax, mjtNum normal[3]) {
+  if (normal) {
+    mju_zero3(normal);
+  }
   int h = m->geom_dataid[geomid];
   if (h < 0 || m->hfield_nrow[h] < 2 || m->hfield_ncol[h] < 2) {
     return -1;
@@ -240,5 +282,11 @@ mjtNum tn__rayHfieldBefore(const mjModel* m, const mjData* d, int geomid, const 
   }
 
   // nearest of the surface, the walls and the base
-  return nearest(hf_surface(&g, p, v, t0, t1), hf_walls(&g, p, v));
+  mjtNum nsurf[3] = {0, 0, 0}, nwall[3] = {0, 0, 0};
+  mjtNum xsurf = hf_surface(&g, p, v, t0, t1, nsurf), xwall = hf_walls(&g, p, v, nwall);
+  mjtNum best = nearest(xsurf, xwall);
+  if (best >= 0) {
+    normal_to_global(normal, d, geomid, best == xsurf ? nsurf : nwall);
+  }
+  return best;
 }

@@ -152,18 +152,72 @@ void tn__rayLocal(mjtNum lpnt[3], mjtNum lvec[3], const mjtNum pos[3], const mjt
   mju_mulMatTVec3(lvec, mat, vec);
 }
 
-/* ray against a primitive shape in global coordinates */
+/* outward unit normal (local frame) of a primitive at surface point q */
+static void primitive_normal(mjtNum n[3], int geomtype, const mjtNum size[3], const mjtNum q[3]) {
+  mju_zero3(n);
+  switch (geomtype) {
+    case mjGEOM_SPHERE: mju_copy3(n, q); break;
+    case mjGEOM_CAPSULE: {
+      // away from the nearest point of the axis segment
+      mjtNum z = mju_clip(q[2], -size[1], size[1]);
+      n[0] = q[0], n[1] = q[1], n[2] = q[2] - z;
+      break;
+    }
+    case mjGEOM_ELLIPSOID:
+      // gradient of the implicit function sum (q_i / size_i)^2
+      for (int k = 0; k < 3; k++) {
+        n[k] = q[k] / (size[k] * size[k]);
+      }
+      break;
+    case mjGEOM_CYLINDER: {
+      // the cap or the side, whichever surface q is nearer to
+      mjtNum rho = sqrt(q[0] * q[0] + q[1] * q[1]);
+      if (fabs(fabs(q[2]) - size[1]) < fabs(rho - size[0])) {
+        n[2] = q[2] < 0 ? -1 : 1;
+      } else {
+        n[0] = q[0], n[1] = q[1];
+      }
+      break;
+    }
+    case mjGEOM_BOX: {
+      // the face q is nearest to
+      int face = 0;
+      for (int k = 1; k < 3; k++) {
+        if (fabs(size[k] - fabs(q[k])) < fabs(size[face] - fabs(q[face]))) {
+          face = k;
+        }
+      }
+      n[face] = q[face] < 0 ? -1 : 1;
+      break;
+    }
+    default: n[2] = 1; break;  // plane: its +z side
+  }
+  mju_normalize3(n);
+}
+
+/* ray against a primitive shape in global coordinates; the outward surface normal at the
+ * hit (global frame) into normal when it is not NULL, zero on a miss */
 mjtNum mju_rayGeom(const mjtNum pos[3], const mjtNum mat[9], const mjtNum size[3],
-                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype) {
-  mjtNum p[3], v[3], zero[3] = {0, 0, 0};
+                   const mjtNum pnt[3], const mjtNum vec[3], int geomtype, mjtNum normal[3]) {
+  mjtNum p[3], v[3], zero[3] = {0, 0, 0}, x;
   tn__rayLocal(p, v, pos, mat, pnt, vec);
   switch (geomtype) {
-    case mjGEOM_PLANE: return ray_plane(p, v, size);
-    case mjGEOM_SPHERE: return ray_sphere(p, v, zero, size[0]);
-    case mjGEOM_CAPSULE: return ray_capsule(p, v, size);
-    case mjGEOM_ELLIPSOID: return ray_ellipsoid(p, v, size);
-    case mjGEOM_CYLINDER: return ray_cylinder(p, v, size);
-    case mjGEOM_BOX: return ray_box(p, v, size);
-    default: return -1;
+    case mjGEOM_PLANE: x = ray_plane(p, v, size); break;
+    case mjGEOM_SPHERE: x = ray_sphere(p, v, zero, size[0]); break;
+    case mjGEOM_CAPSULE: x = ray_capsule(p, v, size); break;
+    case mjGEOM_ELLIPSOID: x = ray_ellipsoid(p, v, size); break;
+    case mjGEOM_CYLINDER: x = ray_cylinder(p, v, size); break;
+    case mjGEOM_BOX: x = ray_box(p, v, size); break;
+    default: x = -1; break;
   }
+  if (normal) {
+    mju_zero3(normal);
+    if (x >= 0) {
+      mjtNum q[3], n[3];
+      mju_addScl3(q, p, v, x);
+      primitive_normal(n, geomtype, size, q);
+      mju_mulMatVec3(normal, mat, n);
+    }
+  }
+  return x;
 }

@@ -44,8 +44,8 @@ static mjtNum touch_contact(const mjModel* m, const mjData* d, int site, int c) 
   }
 
   // counted when the ray meets the site's volume (always, from a point inside it)
-  mjtNum x = mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site,
-                         m->site_size + 3 * site, con->pos, ray, m->site_type[site]);
+  mjtNum x = mju_rayGeom(d->site_xpos + 3 * site, d->site_xmat + 9 * site, m->site_size + 3 * site,
+                         con->pos, ray, m->site_type[site], NULL);
   return x >= 0 ? force[0] : 0;
 }
 

@@ -21,7 +21,7 @@ static mjtNum rangefinder(const mjModel* m, const mjData* d, int site) {
   const mjtNum* mat = d->site_xmat + 9 * site;
   mjtNum zaxis[3] = {mat[2], mat[5], mat[8]};
   int geomid;
-  return mj_ray(m, d, d->site_xpos + 3 * site, zaxis, NULL, 1, m->site_bodyid[site], &geomid);
+  return mj_ray(m, d, d->site_xpos + 3 * site, zaxis, NULL, 1, m->site_bodyid[site], &geomid, NULL);
 }
 
 /* limit sensors: distance into the limit of the first active limit row, 0 when none */

@@ -33,8 +33,8 @@ static void com_inertia(const mjModel* m, mjData* d) {
   for (int b = 1; b < m->nbody; b++) {
     mjtNum offset[3];
     mju_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
-    mju_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
-                 m->body_mass[b]);
+    tn_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
+                m->body_mass[b]);
   }
 }
 
@@ -60,15 +60,15 @@ static void com_joint_dofs(const mjModel* m, mjData* d, int j) {
     case mjJNT_BALL:
       for (int k = 0; k < 3; k++) {
         mjtNum axis[3] = {xmat[k], xmat[k + 3], xmat[k + 6]};
-        mju_dofCom(cdof + 6 * k, axis, offset);
+        tn_dofCom(cdof + 6 * k, axis, offset);
       }
       break;
 
     // slide: translation along the axis
-    case mjJNT_SLIDE: mju_dofCom(cdof, d->xaxis + 3 * j, NULL); break;
+    case mjJNT_SLIDE: tn_dofCom(cdof, d->xaxis + 3 * j, NULL); break;
 
     // hinge: rotation about the axis through the anchor
-    default: mju_dofCom(cdof, d->xaxis + 3 * j, offset); break;
+    default: tn_dofCom(cdof, d->xaxis + 3 * j, offset); break;
   }
 }
 

@@ -48,7 +48,7 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 
   // force produced by a unit motion of dof i on its body's composite inertia
   mjtNum buf[6];
-  mju_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+  tn_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
 
   // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
   for (int k = adr; k < diag; k++) {
@@ -97,7 +97,8 @@ void mj_crb(const mjModel* m, mjData* d) {
 }
 
 /* dense symmetric nv x nv matrix from the CSR array M */
-void mj_fullM(const mjModel* m, mjtNum* dst, const mjtNum* M) {
+void mj_fullM(const mjModel* m, const mjData* d, mjtNum* dst) {
+  const mjtNum* M = d->M;
   int nv = m->nv;
   mju_zero(dst, nv * nv);
 

@@ -40,9 +40,9 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     // cfrc = cinert * cacc + cvel x* (cinert * cvel)
     const mjtNum* cinert = d->cinert + 10 * b;
     const mjtNum* cvel = d->cvel + 6 * b;
-    mju_mulInertVec(cfrc + 6 * b, cinert, acc);
-    mju_mulInertVec(tmp, cinert, cvel);
-    mju_crossForce(tmp1, cvel, tmp);
+    tn_mulInertVec(cfrc + 6 * b, cinert, acc);
+    tn_mulInertVec(tmp, cinert, cvel);
+    tn_crossForce(tmp1, cvel, tmp);
     add_to6(cfrc + 6 * b, tmp1);
   }
 }

@@ -199,9 +199,9 @@ static void internal_forces(const mjModel* m, mjData* d) {
     const mjtNum* cvel = d->cvel + 6 * b;
     mjtNum* frc = d->cfrc_int + 6 * b;
     mjtNum tmp[6], tmp1[6];
-    mju_mulInertVec(frc, cinert, d->cacc + 6 * b);
-    mju_mulInertVec(tmp, cinert, cvel);
-    mju_crossForce(tmp1, cvel, tmp);
+    tn_mulInertVec(frc, cinert, d->cacc + 6 * b);
+    tn_mulInertVec(tmp, cinert, cvel);
+    tn_crossForce(tmp1, cvel, tmp);
     add_to6(frc, tmp1);
     mju_subFrom(frc, d->cfrc_ext + 6 * b, 6);
   }

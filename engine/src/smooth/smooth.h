@@ -96,7 +96,7 @@ static inline void copy9(mjtNum res[9], const mjtNum v[9]) {
 }
 
 /* res = sum over n consecutive 6D dofs of dof[i]*vec[i], accumulated in dof order (as
- * mju_mulDofVec); zero when n = 0 */
+ * tn_mulDofVec); zero when n = 0 */
 static inline void mul_dof_vec(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
   if (n <= 0) {
     for (int k = 0; k < 6; k++) {

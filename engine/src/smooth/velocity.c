@@ -14,7 +14,7 @@
 static void vel_rotations(const mjData* d, int dof, mjtNum cvel[6], mjtNum* cdofdot) {
   mjtNum tmp[6];
   for (int k = 0; k < 3; k++) {
-    mju_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
+    tn_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
   }
   mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
   add_to6(cvel, tmp);
@@ -50,7 +50,7 @@ static void vel_body(const mjModel* m, mjData* d, int b) {
 
       // hinge or slide: cdof_dot from the velocity before this dof
       default:
-        mju_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
+        tn_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
         mju_addToScl(cvel, d->cdof + 6 * dof, d->qvel[dof], 6);
         break;
     }

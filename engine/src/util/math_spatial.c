@@ -39,8 +39,8 @@ void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
 }
 
 /* cinert from principal inertia, body orientation mat, offset dif = com - point, mass */
-void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
-                  const mjtNum dif[3], mjtNum mass) {
+void tn_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9], const mjtNum dif[3],
+                 mjtNum mass) {
   // rotated inertia: mat * (diag(inert) * mat'), entry (r,c) = sum_k mat_rk (mat_ck inert_k)
   const mjtNum* r0 = mat;
   const mjtNum* r1 = mat + 3;
@@ -66,7 +66,7 @@ void mju_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
 }
 
 /* com-based motion of a dof: rotational (offset given) or translational (offset NULL) */
-void mju_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
+void tn_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
   // rotation about axis through a point offset from the com
   if (offset) {
     mju_copy3(res, axis);
@@ -81,7 +81,7 @@ void mju_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
 }
 
 /* res (6) = sum over n consecutive 6D dof motions scaled by vec */
-void mju_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n) {
+void tn_mulDofVec(mjtNum* res, const mjtNum* dof, const mjtNum* vec, int n) {
   // no dofs: zero
   if (n <= 0) {
     mju_zero(res, 6);

@@ -262,7 +262,7 @@ TN_MATH_INLINE void mju_rotVecQuat(mjtNum res[3], const mjtNum vec[3], const mjt
  * ------------------------------------------------------------------------------------- */
 
 /* res = [vel]x v for motion v (res must not alias vel or v) */
-TN_MATH_INLINE void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]) {
+TN_MATH_INLINE void tn_crossMotion(mjtNum res[6], const mjtNum vel[6], const mjtNum v[6]) {
   // rotational part: w x v_rot
   res[0] = vel[1] * v[2] - vel[2] * v[1];
   res[1] = vel[2] * v[0] - vel[0] * v[2];
@@ -278,7 +278,7 @@ TN_MATH_INLINE void mju_crossMotion(mjtNum res[6], const mjtNum vel[6], const mj
 }
 
 /* res = [vel]x* f for force f (res must not alias vel or f) */
-TN_MATH_INLINE void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]) {
+TN_MATH_INLINE void tn_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtNum f[6]) {
   // torque part: w x f_rot + u x f_tran
   res[0] = vel[1] * f[2] - vel[2] * f[1];
   res[1] = vel[2] * f[0] - vel[0] * f[2];
@@ -294,7 +294,7 @@ TN_MATH_INLINE void mju_crossForce(mjtNum res[6], const mjtNum vel[6], const mjt
 }
 
 /* res = cinert * v (6x6 spatial inertia from 10 numbers; res must not alias v) */
-TN_MATH_INLINE void mju_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
+TN_MATH_INLINE void tn_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
   // I*w + h x u
   res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
   res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];

@@ -12,7 +12,7 @@
 /* one section reader */
 typedef int (*tnSectionFn)(tnReader*, tnXmlNode*);
 
-/* section names in reading order, with their readers (NULL: visual, ignored) */
+/* section names in reading order, with their readers (NULL: read by a special case below) */
 static const struct {
   const char* name;
   tnSectionFn fn;
@@ -21,7 +21,7 @@ static const struct {
     {"option", tn__readOption},
     {"size", tn__readSize},
     {"statistic", tn__readStatistic},
-    {"visual", NULL},
+    {"visual", tn__readVisual},
     {"default", NULL},
     {"extension", tn__readExtension},
     {"custom", tn__readCustom},

@@ -195,6 +195,7 @@ int tn__readLightAttrs(tnReader* r, tnXmlNode* node, tnSpecLight* l) {
   TN_TRY(got);
   if (got) {
     l->directional = type == 1;
+    l->type = type;
   }
   TN_TRY(tn__rdBool(r, node, "castshadow", &l->castshadow));
   TN_TRY(tn__rdBool(r, node, "active", &l->active));

@@ -107,6 +107,7 @@ int tn__readCompiler(tnReader* r, tnXmlNode* node);
 int tn__readOption(tnReader* r, tnXmlNode* node);
 int tn__readSize(tnReader* r, tnXmlNode* node);
 int tn__readStatistic(tnReader* r, tnXmlNode* node);
+int tn__readVisual(tnReader* r, tnXmlNode* node);
 int tn__readWorldbody(tnReader* r, tnXmlNode* node);
 /* <asset><model> and <attach> (xml_attach.c); 1 or 0 */
 int tn__readModelAsset(tnReader* r, tnXmlNode* node);

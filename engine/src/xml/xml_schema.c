@@ -4,7 +4,7 @@
  * The table lists every element of MuJoCo 3.14's MJCF under its parent with its complete
  * attribute list. Validation runs before interpretation, so an unknown element or attribute
  * is reported exactly as MuJoCo does; elements marked NOTIMPL are reported as "not
- * implemented yet"; IGNORE elements (purely visual settings) are accepted and skipped.
+ * implemented yet"; IGNORE elements are accepted and skipped.
  * After interpretation, tn__xmlCheckUsed reports any attribute that a reader did not consume
  * (a known attribute whose feature is not implemented yet). */
 #include <string.h>
@@ -42,20 +42,20 @@ static const tnSchemaRow schema[] = {
      "memory njmax nconmax nstack nuserdata nkey nuser_body nuser_jnt nuser_geom "
      "nuser_site nuser_cam nuser_tendon nuser_actuator nuser_sensor"},
     {"mujoco", "statistic", TN_SCHEMA_OK, "meaninertia meanmass meansize extent center"},
-    {"mujoco", "visual", TN_SCHEMA_IGNORE, ""},
-    {"visual", "global", TN_SCHEMA_IGNORE,
+    {"mujoco", "visual", TN_SCHEMA_OK, ""},
+    {"visual", "global", TN_SCHEMA_OK,
      "cameraid orthographic fovy ipd azimuth elevation linewidth glow offwidth offheight "
      "realtime ellipsoidinertia bvactive"},
-    {"visual", "quality", TN_SCHEMA_IGNORE, "shadowsize offsamples numslices numstacks numquads"},
-    {"visual", "headlight", TN_SCHEMA_IGNORE, "ambient diffuse specular active"},
-    {"visual", "map", TN_SCHEMA_IGNORE,
+    {"visual", "quality", TN_SCHEMA_OK, "shadowsize offsamples numslices numstacks numquads"},
+    {"visual", "headlight", TN_SCHEMA_OK, "ambient diffuse specular active"},
+    {"visual", "map", TN_SCHEMA_OK,
      "stiffness stiffnessrot force torque alpha fogstart fogend znear zfar haze shadowclip "
      "shadowscale actuatortendon"},
-    {"visual", "scale", TN_SCHEMA_IGNORE,
+    {"visual", "scale", TN_SCHEMA_OK,
      "forcewidth contactwidth contactheight connect com camera light selectpoint "
      "jointlength jointwidth actuatorlength actuatorwidth framelength framewidth "
      "constraint slidercrank frustum"},
-    {"visual", "rgba", TN_SCHEMA_IGNORE,
+    {"visual", "rgba", TN_SCHEMA_OK,
      "fog haze force inertia joint actuator actuatornegative actuatorpositive com camera "
      "light selectpoint connect contactpoint contactforce contactfriction contacttorque "
      "contactgap rangefinder constraint slidercrank crankbroken frustum bv bvactive"},

@@ -23,7 +23,8 @@ typedef struct tnpyData_ {
 
 /* the struct format character of an element type */
 #define TNPY_FMT(T) \
-  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', float : 'f', char : 'b')
+  _Generic((T){0}, mjtNum : 'd', int : 'i', mjtByte : 'B', mjtBool : 'B', mjtSize : 'q', \
+           float : 'f', char : 'b')
 
 /* one fixed-size array of mjModel or mjData: name, element format and size, row-count
  * field, column expression as written in the X-macro table ("1" for vectors) and where its

@@ -439,7 +439,7 @@ static PyObject* py_mj_jacGeom(PyObject* self, PyObject* args, PyObject* kw) {
 
 static void t_full_m(void* p) {
   callArgs* a = p;
-  mj_fullM(a->m, a->p[0], a->p[1]);
+  mj_fullM(a->m, a->d, a->p[0]);
 }
 
 /* mj_fullM(m, d, dst): the dense inertia of d->M (MuJoCo 3.14's Python signature) */
@@ -455,7 +455,6 @@ static PyObject* py_mj_fullM(PyObject* self, PyObject* args, PyObject* kw) {
     return NULL;
   }
   a.p[0] = b0.buf;
-  a.p[1] = a.d->M;
   int rc = tnpy_run(a.d, t_full_m, &a);
   tnpy_release(&b0);
   if (rc < 0) {
