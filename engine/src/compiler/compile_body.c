@@ -97,7 +97,7 @@ static int compile_joint_fields(tnCompiler* c, int id, const tnSpecJoint* j) {
     axis[0] = axis[1] = 0;
     axis[2] = 1;
   } else {
-    if (tn__normVec(axis, 3) < mjEPS) {
+    if (tn__normVec(axis, 3) < TN_COMPILER_EPS) {
       return tn__compileFail(c, j->src, "axis", "axis of a hinge or slide joint cannot be zero");
     }
   }

@@ -28,8 +28,11 @@ typedef struct tnOrientation_ {
  * "degree"; eulerseq is the compiler's 3-letter sequence (xyzXYZ, lowercase = intrinsic
  * (rotating) axes, uppercase = extrinsic). Returns 0 and writes a reason into err on
  * invalid input (zero axis, zero quaternion, parallel xyaxes). */
+/* tolerance of the compiler's geometric tests (MuJoCo's compiler constant mjEPS) */
+#define TN_COMPILER_EPS 1E-14
+
 /* normalize an n-vector in place as MuJoCo's compiler does (returns the length; 0 and the
- * vector unchanged when its squared length is below mjEPS; a length within mjEPS of 1 is
+ * vector unchanged when its squared length is below TN_COMPILER_EPS; a length within it of 1 is
  * kept) */
 mjtNum tn__normVec(mjtNum* v, int n);
 

@@ -24,18 +24,18 @@ static int orient_fail(char* err, int errsz, const char* msg) {
 }
 
 /* normalize an n-vector in place as MuJoCo's compiler does; returns its length, 0 (vector
- * unchanged) when the squared length is below mjEPS; a length within mjEPS of 1 is left
+ * unchanged) when the squared length is below TN_COMPILER_EPS; a length within it of 1 is left
  * as it is (so values round as in MuJoCo) */
 mjtNum tn__normVec(mjtNum* v, int n) {
   mjtNum sq = 0;
   for (int i = 0; i < n; i++) {
     sq += v[i] * v[i];
   }
-  if (sq < mjEPS) {
+  if (sq < TN_COMPILER_EPS) {
     return 0;
   }
   mjtNum len = sqrt(sq);
-  if (fabs(len - 1) > mjEPS) {
+  if (fabs(len - 1) > TN_COMPILER_EPS) {
     for (int i = 0; i < n; i++) {
       v[i] /= len;
     }

@@ -303,12 +303,17 @@ static void rotations(void) {
   pv("quatIntegrate_small_Dvel", Dv, 9);
 }
 
-/* MuJoCo exports these from its library without declaring them in mujoco.h */
+/* MuJoCo exports these from its library without declaring them in mujoco.h; Torsion has
+ * the same operations as its own tn_ functions (not part of MuJoCo's public API) */
 #ifndef TORSION_VERSION
 void mju_mulInertVec(mjtNum res[6], const mjtNum inert[10], const mjtNum vec[6]);
 mjtNum mju_muscleGainLength(mjtNum length, mjtNum lmin, mjtNum lmax);
 mjtNum mju_muscleDynamicsTimescale(mjtNum dctrl, mjtNum tau_act, mjtNum tau_deact,
                                    mjtNum smoothing_width);
+#else
+#define mju_mulInertVec tn_mulInertVec
+#define mju_muscleGainLength tn_muscleGainLength
+#define mju_muscleDynamicsTimescale tn_muscleDynamicsTimescale
 #endif
 
 /* spatial algebra (mju_crossMotion, mju_crossForce, mju_inertCom, mju_dofCom and
