@@ -26,6 +26,11 @@ CASES = [
     ("mj_jacobians.c", [gym("hopper.xml"), "50"], 1e-9),
     ("mj_jacobians.c", [gym("ant.xml"), "40"], 1e-9),
     ("mj_jacobians.c", [gym("humanoid.xml"), "30"], 1e-9),
+    ("mj_jacobians.c", [own("keyframes.xml"), "60"], 1e-9),
+    ("mj_model_query.c", [gym("hopper.xml"), "50"], 1e-9),
+    ("mj_model_query.c", [gym("ant.xml"), "40"], 1e-9),
+    ("mj_model_query.c", [gym("humanoid.xml"), "30"], 1e-9),
+    ("mj_model_query.c", [own("keyframes.xml"), "60"], 1e-9),
 ]
 
 

@@ -40,11 +40,18 @@ void mj_mulM2(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec)
 }
 
 /* merge M's row i into row i of a CSR matrix (sorted columns, entries at rowadr[i] with room
- * for the union), summing where the columns agree; buf_val/buf_ind hold nv entries */
+ * for the union), summing where the columns agree; buf_val/buf_ind hold nv entries. The
+ * off-diagonal slots Torsion's pattern keeps for simple dofs (always zero) are left out. */
 static void add_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* dst, int* rownnz,
                            const int* rowadr, int* colind, mjtNum* buf_val, int* buf_ind) {
   int adr = rowadr[i], n = rownnz[i];
   int madr = m->M_rowadr[i], mn = m->M_rownnz[i];
+
+  // a simple dof's row is its diagonal alone (MuJoCo's pattern has no zeros to merge)
+  if (m->dof_simplenum[i]) {
+    madr += mn - 1;
+    mn = 1;
+  }
   int a = 0, b = 0, k = 0;
 
   // two sorted lists into the buffers

@@ -94,7 +94,9 @@ int main(int argc, char** argv) {
   for (int i = 0; i < nv; i++) vec[i] = 0.5 - 0.1 * i;
   mju_zero(d->M, (int)m->nC);
   mj_makeM(m, d);
-  print_vec("M", d->M, (int)m->nC);
+  mju_zero(dense, nv * nv);
+  mj_addM(m, d, dense, NULL, NULL, NULL);
+  print_vec("M (lower)", dense, nv * nv);
   mj_factorM(m, d);
   mj_mulM2(m, d, res, vec);
   print_vec("mulM2", res, nv);
