@@ -21,23 +21,32 @@ def own(name):
     return os.path.join(MJ_MODELS, name)
 
 
-# (program, arguments, relative tolerance)
+# (program, arguments, relative tolerance, absolute tolerance)
 CASES = [
-    ("mj_jacobians.c", [gym("hopper.xml"), "50"], 1e-9),
-    ("mj_jacobians.c", [gym("ant.xml"), "40"], 1e-9),
-    ("mj_jacobians.c", [gym("humanoid.xml"), "30"], 1e-9),
-    ("mj_jacobians.c", [own("keyframes.xml"), "60"], 1e-9),
-    ("mj_model_query.c", [gym("hopper.xml"), "50"], 1e-9),
-    ("mj_model_query.c", [gym("ant.xml"), "40"], 1e-9),
-    ("mj_model_query.c", [gym("humanoid.xml"), "30"], 1e-9),
-    ("mj_model_query.c", [own("keyframes.xml"), "60"], 1e-9),
+    ("mj_jacobians.c", [gym("hopper.xml"), "50"], 1e-9, 1e-12),
+    ("mj_jacobians.c", [gym("ant.xml"), "40"], 1e-9, 1e-12),
+    ("mj_jacobians.c", [gym("humanoid.xml"), "30"], 1e-9, 1e-12),
+    ("mj_jacobians.c", [own("keyframes.xml"), "60"], 1e-9, 1e-12),
+    ("mj_model_query.c", [gym("hopper.xml"), "50"], 1e-9, 1e-12),
+    ("mj_model_query.c", [gym("ant.xml"), "40"], 1e-9, 1e-12),
+    ("mj_model_query.c", [gym("humanoid.xml"), "30"], 1e-9, 1e-12),
+    ("mj_model_query.c", [own("keyframes.xml"), "60"], 1e-9, 1e-12),
+    # geom distances: with MuJoCo's native convex solver (spread apart, and closer with
+    # overlapping analytic pairs), the nearest points on curved geoms agree to its
+    # tolerance (ccd_tolerance 1e-6); with the colliders only (NATIVECCD 0), exactly
+    ("mj_geom_query.c", [own("geoms.xml"), "1", "1"], 1e-6, 1e-6),
+    ("mj_geom_query.c", [own("geoms.xml"), "1.6", "1"], 1e-6, 1e-6),
+    ("mj_geom_query.c", [own("geoms.xml"), "0.7", "1"], 1e-6, 1e-6),
+    ("mj_geom_query.c", [own("geoms.xml"), "1", "0"], 1e-9, 1e-12),
+    ("mj_geom_query.c", [own("geoms.xml"), "0.45", "0"], 1e-9, 1e-12),
 ]
 
 
-@pytest.mark.parametrize("program,args,rtol", CASES,
-                         ids=["%s-%s" % (c[0][:-2], os.path.basename(c[1][0])) for c in CASES])
-def test_same_output(program, args, rtol, tmp_path):
+@pytest.mark.parametrize("program,args,rtol,atol", CASES,
+                         ids=["%s-%s" % (c[0][:-2], "-".join([os.path.basename(c[1][0])] + c[1][1:]))
+                              for c in CASES])
+def test_same_output(program, args, rtol, atol, tmp_path):
     """The program prints the same text and numbers on both libraries."""
-    expected, actual, diffs = run_both(program, tmp_path, args, rtol=rtol)
+    expected, actual, diffs = run_both(program, tmp_path, args, rtol=rtol, atol=atol)
     assert expected.strip(), "the MuJoCo build printed nothing"
     assert not diffs, "outputs differ:\n" + "\n".join(diffs)

@@ -492,6 +492,20 @@ void mj_defaultSolRefImp(mjtNum* solref, mjtNum* solimp);
  * for the actuator types Torsion has: input names come with MuJoCo's input signatures). */
 const char* mj_actuatorInputName(const mjModel* m, int id, int input);
 
+/* Smallest signed distance between two geoms, at most distmax; fromto (nullable) gets the
+ * segment from geom1 to geom2 between the nearest points, zero when nothing was found
+ * within distmax. With the native convex solver (mjDSBL_NATIVECCD clear), separated pairs
+ * of general convex geoms and boxes are measured by GJK, the others by their colliders. */
+mjtNum mj_geomDistance(const mjModel* m, mjData* d, int geom1, int geom2, mjtNum distmax,
+                       mjtNum fromto[6]);
+
+/* 1 if a global point is inside site `siteid` (sphere, capsule, ellipsoid, cylinder, box),
+ * 0 otherwise. */
+int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum point[3]);
+
+/* Append a contact to d->contact; returns 0, or 1 (with mjWARN_CONTACTFULL) when full. */
+int mj_addContact(const mjModel* m, mjData* d, const mjContact* con);
+
 /* ---------------------------------------------------------------------------------------
  * Math: vectors (3D and n-D), matrices, quaternions, poses, spatial algebra
  * ------------------------------------------------------------------------------------- */
