@@ -506,6 +506,10 @@ int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum po
 /* Append a contact to d->contact; returns 0, or 1 (with mjWARN_CONTACTFULL) when full. */
 int mj_addContact(const mjModel* m, mjData* d, const mjContact* con);
 
+/* The most contacts a pair of geoms can generate; has_margin -1: from the geoms' margins,
+ * else > 0 when the pair has a positive margin. */
+int mj_maxContact(const mjModel* m, int g1, int g2, int has_margin);
+
 /* ---------------------------------------------------------------------------------------
  * Math: vectors (3D and n-D), matrices, quaternions, poses, spatial algebra
  * ------------------------------------------------------------------------------------- */

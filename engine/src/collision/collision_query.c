@@ -1,7 +1,7 @@
 /* collision/collision_query.c — collision queries outside mj_collision: the signed
  * distance between two geoms with the segment joining their nearest points
- * (mj_geomDistance), whether a point is inside a site (mj_insideSite), and adding a contact
- * by hand (mj_addContact).
+ * (mj_geomDistance), whether a point is inside a site (mj_insideSite), adding a contact by
+ * hand (mj_addContact) and the most contacts a geom pair can produce (mj_maxContact).
  *
  * mj_geomDistance follows MuJoCo: with the native convex solver enabled (mjDSBL_NATIVECCD
  * clear) the pairs handled by the general convex or the box-box collider are measured by
@@ -116,4 +116,59 @@ int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum po
       mju_error("mj_insideSite: unsupported site type %d", m->site_type[siteid]);
       return 0;
   }
+}
+
+/* the most contacts the colliders can report for a pair of geoms: fixed per pair of types
+ * for the analytic colliders and height fields; for the general convex pairs one, or with
+ * the multi-contact search (mjDSBL_MULTICCD clear) four from the native solver's polygon
+ * clipping (no margin, no capsule) and five otherwise. has_margin: -1 reads the geoms'
+ * margins, else > 0 when the pair has a positive margin. */
+int mj_maxContact(const mjModel* m, int g1, int g2, int has_margin) {
+  int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (t1 > t2) {
+    int t = t1;
+    t1 = t2;
+    t2 = t;
+  }
+
+  // planes and height fields
+  if (t1 == mjGEOM_PLANE) {
+    switch (t2) {
+      case mjGEOM_SPHERE:
+      case mjGEOM_ELLIPSOID: return 1;
+      case mjGEOM_CAPSULE: return 2;
+      case mjGEOM_CYLINDER:
+      case mjGEOM_BOX:
+      case mjGEOM_MESH: return 4;
+      default: return 0;
+    }
+  }
+  if (t1 == mjGEOM_HFIELD) {
+    return t2 == mjGEOM_HFIELD ? 0 : mjMAXCONPAIR;
+  }
+  if (t2 == mjGEOM_SDF) {
+    return mjMAXCONPAIR;
+  }
+
+  // analytic pairs, and smooth shapes (a single contact)
+  if (t1 == mjGEOM_SPHERE || t1 == mjGEOM_ELLIPSOID || t2 == mjGEOM_ELLIPSOID) {
+    return 1;
+  }
+  if (t1 == mjGEOM_CAPSULE && t2 == mjGEOM_CAPSULE) {
+    return 2;
+  }
+  if (t1 == mjGEOM_CAPSULE && t2 == mjGEOM_BOX) {
+    return 4;
+  }
+  if (t1 == mjGEOM_BOX && t2 == mjGEOM_BOX) {
+    return 8;
+  }
+
+  // general convex pairs
+  if (m->opt.disableflags & mjDSBL_MULTICCD) {
+    return 1;
+  }
+  int margin = has_margin < 0 ? m->geom_margin[g1] + m->geom_margin[g2] > 0 : has_margin > 0;
+  int native = !(m->opt.disableflags & mjDSBL_NATIVECCD);
+  return native && !margin && t1 != mjGEOM_CAPSULE ? 4 : 5;
 }

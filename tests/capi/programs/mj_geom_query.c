@@ -1,6 +1,6 @@
 /* mj_geom_query.c — geometric queries of MuJoCo's C API: mj_geomDistance (with and without
  * the fromto segment, both geom orders, a large and a small distmax), mj_insideSite on a
- * grid of points around every site, and mj_addContact. Written against MuJoCo's C API only.
+ * grid of points around every site, mj_maxContact for every pair and mj_addContact. Written against MuJoCo's C API only.
  * Usage: mj_geom_query MODEL.xml SPREAD NATIVECCD   (SPREAD scales the free bodies' x
  * positions; NATIVECCD 0 sets mjDSBL_NATIVECCD) */
 #include <stdio.h>
@@ -48,6 +48,16 @@ int main(int argc, char** argv) {
       mjtNum near = mj_geomDistance(m, d, g1, g2, 0.05, NULL);
       printf("  within 0.05: %.12g\n", near);
     }
+  }
+
+  /* the most contacts per pair, with the margin from the model, none and some */
+  for (int g1 = 0; g1 < ngeom; g1++) {
+    printf("maxContact %d:", g1);
+    for (int g2 = 0; g2 < ngeom; g2++) {
+      printf(" %d/%d/%d", mj_maxContact(m, g1, g2, -1), mj_maxContact(m, g1, g2, 0),
+             mj_maxContact(m, g1, g2, 1));
+    }
+    printf("\n");
   }
 
   /* which grid points lie inside each site */
