@@ -1,4 +1,4 @@
-/* collision/collision_distance.c — distance between two separated convex geoms (GJK).
+/* collision/collision_distance.c — signed distance between two convex geoms (GJK, EPA).
  *
  * The Gilbert-Johnson-Keerthi iteration on the Minkowski difference A - B, with the geoms'
  * support functions (collision_support.c): the simplex (up to four difference points, each
@@ -6,8 +6,9 @@
  * origin, and the nearest point v of that face gives the next search direction -v. The
  * iteration stops when a new support point brings v no closer (relative gap below
  * 1e-12), and the nearest points on A and B follow from v's barycentric coordinates.
- * Used by mj_geomDistance for the pairs MuJoCo measures with its native convex solver;
- * overlapping geoms are reported as such (the caller measures penetration otherwise). */
+ * When the simplex comes to enclose the origin the geoms overlap, and the expanding
+ * polytope algorithm (EPA) measures the penetration depth from that tetrahedron. Used by
+ * mj_geomDistance for the pairs MuJoCo measures with its native convex solver. */
 #include <math.h>
 
 #include "collision/collision_distance.h"
@@ -20,15 +21,50 @@ typedef struct gjkVertex_ {
   mjtNum w[3], a[3], b[3];
 } gjkVertex;
 
+/* a geom as GJK sees it: spheres and capsules by their core (center point or axis segment)
+ * and radius, as MuJoCo's native solver treats them; other shapes whole (radius 0) */
+typedef struct coreShape_ {
+  tnConvex obj;
+  int core;      /* 0: whole shape, 1: point, 2: segment along the local z axis */
+  mjtNum radius; /* added to the core all around */
+  mjtNum half;   /* half length of the segment */
+} coreShape;
+
+/* set up geom g */
+static void core_init(coreShape* c, const mjModel* m, const mjData* d, int g) {
+  tn__convexInit(&c->obj, m, d, g, 0);
+  int type = m->geom_type[g];
+  c->core = type == mjGEOM_SPHERE ? 1 : type == mjGEOM_CAPSULE ? 2 : 0;
+  c->radius = c->core ? m->geom_size[3 * g] : 0;
+  c->half = c->core == 2 ? m->geom_size[3 * g + 1] : 0;
+}
+
+/* support point of the core in unit direction u */
+static void core_support(mjtNum res[3], const coreShape* c, const mjtNum u[3]) {
+  if (!c->core) {
+    tn__convexSupport(res, &c->obj, u);
+    return;
+  }
+  mju_copy3(res, c->obj.pos);
+  if (c->core == 2) {
+    const mjtNum* R = c->obj.mat;
+    mjtNum along = R[2] * u[0] + R[5] * u[1] + R[8] * u[2];
+    mjtNum s = along >= 0 ? c->half : -c->half;
+    res[0] += R[2] * s;
+    res[1] += R[5] * s;
+    res[2] += R[8] * s;
+  }
+}
+
 /* support point of A - B in direction dir (not necessarily unit) */
-static void difference_support(gjkVertex* v, const tnConvex* A, const tnConvex* B,
+static void difference_support(gjkVertex* v, const coreShape* A, const coreShape* B,
                                const mjtNum dir[3]) {
   mjtNum u[3], nu[3];
   mju_copy3(u, dir);
   mju_normalize3(u);
   mju_scl3(nu, u, -1);
-  tn__convexSupport(v->a, A, u);
-  tn__convexSupport(v->b, B, nu);
+  core_support(v->a, A, u);
+  core_support(v->b, B, nu);
   mju_sub3(v->w, v->a, v->b);
 }
 
@@ -163,19 +199,192 @@ static int simplex_reduce(gjkVertex* s, int n, mjtNum v[3], mjtNum lam_out[4]) {
   return best_k;
 }
 
-/* Distance between geoms g1 and g2 (convex, at their current poses) when they are apart:
- * returns 1 and writes the distance and the nearest points on each geom (p1 on g1, p2 on
- * g2); returns 0 when they touch or overlap (or the iteration found no separation). */
+/* ---- penetration: the expanding polytope algorithm (EPA) ---- */
+
+/* capacity of the polytope */
+#define EPA_MAXVERT 128
+#define EPA_MAXFACE 256
+
+/* one triangle of the polytope: vertex ids (counter-clockwise seen from outside), outward
+ * unit normal and its distance from the origin */
+typedef struct epaFace_ {
+  int v[3];
+  mjtNum n[3];
+  mjtNum dist;
+  int alive;
+} epaFace;
+
+/* set a face's normal and distance from its vertices; 0 when degenerate */
+static int epa_face(epaFace* f, const gjkVertex* V, int a, int b, int c) {
+  mjtNum e1[3], e2[3];
+  f->v[0] = a;
+  f->v[1] = b;
+  f->v[2] = c;
+  mju_sub3(e1, V[b].w, V[a].w);
+  mju_sub3(e2, V[c].w, V[a].w);
+  mju_cross(f->n, e1, e2);
+  mjtNum len = mju_norm3(f->n);
+  f->alive = 1;
+  if (len < mjMINVAL) {
+    f->dist = 0;
+    return 0;
+  }
+  mju_scl3(f->n, f->n, 1 / len);
+  f->dist = mju_dot3(f->n, V[a].w);
+  return 1;
+}
+
+/* Penetration of A and B from a tetrahedron of A - B containing the origin: grow the
+ * polytope towards the boundary face nearest the origin until a new support point no longer
+ * moves it out (relative 1e-12), or the capacity is reached. Writes the depth (> 0) and the
+ * deepest points a (on A) and b (on B) from the face's barycentric weights; 0 on failure. */
+static int epa_penetration(const coreShape* A, const coreShape* B, const gjkVertex tet[4],
+                           mjtNum* depth, mjtNum pa[3], mjtNum pb[3]) {
+  static const int tri[4][4] = {{0, 1, 2, 3}, {0, 3, 1, 2}, {0, 2, 3, 1}, {1, 3, 2, 0}};
+  gjkVertex V[EPA_MAXVERT];
+  epaFace F[EPA_MAXFACE];
+  int nv = 4, nf = 0;
+  for (int i = 0; i < 4; i++) {
+    V[i] = tet[i];
+  }
+
+  // the tetrahedron's faces, oriented outwards
+  for (int i = 0; i < 4; i++) {
+    int a = tri[i][0], b = tri[i][1], c = tri[i][2], opp = tri[i][3];
+    epaFace* f = &F[nf++];
+    if (!epa_face(f, V, a, b, c)) {
+      return 0;
+    }
+    mjtNum rel[3];
+    mju_sub3(rel, V[opp].w, V[a].w);
+    if (mju_dot3(f->n, rel) > 0) {
+      epa_face(f, V, a, c, b);
+    }
+  }
+
+  epaFace* best = NULL;
+  for (;;) {
+    // the live face nearest the origin
+    best = NULL;
+    for (int i = 0; i < nf; i++) {
+      if (F[i].alive && (!best || F[i].dist < best->dist)) {
+        best = &F[i];
+      }
+    }
+    if (!best) {
+      return 0;
+    }
+
+    // a support point beyond it, or done
+    gjkVertex w;
+    difference_support(&w, A, B, best->n);
+    mjtNum ext = mju_dot3(w.w, best->n);
+    if (ext - best->dist <= 1e-12 * (1 + fabs(ext)) || nv >= EPA_MAXVERT) {
+      break;
+    }
+
+    // remove the faces the new point sees; their unshared edges form the horizon
+    int edges[3 * EPA_MAXFACE][2], ne = 0;
+    for (int i = 0; i < nf; i++) {
+      mjtNum rel[3];
+      mju_sub3(rel, w.w, V[F[i].v[0]].w);
+      if (!F[i].alive || mju_dot3(F[i].n, rel) <= 0) {
+        continue;
+      }
+      F[i].alive = 0;
+      for (int e = 0; e < 3; e++) {
+        int a = F[i].v[e], b = F[i].v[(e + 1) % 3];
+        int shared = -1;
+        for (int k = 0; k < ne; k++) {
+          if (edges[k][0] == b && edges[k][1] == a) {
+            shared = k;
+            break;
+          }
+        }
+        if (shared >= 0) {
+          edges[shared][0] = edges[ne - 1][0];
+          edges[shared][1] = edges[ne - 1][1];
+          ne--;
+        } else {
+          edges[ne][0] = a;
+          edges[ne][1] = b;
+          ne++;
+        }
+      }
+    }
+
+    // cone of new faces from the horizon to the new point (stop when out of room)
+    if (nf + ne > EPA_MAXFACE) {
+      break;
+    }
+    V[nv] = w;
+    for (int k = 0; k < ne; k++) {
+      epa_face(&F[nf++], V, edges[k][0], edges[k][1], nv);
+    }
+    nv++;
+  }
+
+  // deepest points: barycentric weights of the origin's projection on the nearest face
+  mjtNum p[3], e0[3], e1[3], e2[3];
+  mju_scl3(p, best->n, best->dist);
+  const gjkVertex* a = &V[best->v[0]];
+  const gjkVertex* b = &V[best->v[1]];
+  const gjkVertex* c = &V[best->v[2]];
+  mju_sub3(e0, b->w, a->w);
+  mju_sub3(e1, c->w, a->w);
+  mju_sub3(e2, p, a->w);
+  mjtNum d00 = mju_dot3(e0, e0), d01 = mju_dot3(e0, e1), d11 = mju_dot3(e1, e1);
+  mjtNum d20 = mju_dot3(e2, e0), d21 = mju_dot3(e2, e1);
+  mjtNum den = d00 * d11 - d01 * d01;
+  if (den < mjMINVAL) {
+    return 0;
+  }
+  mjtNum lb = (d11 * d20 - d01 * d21) / den;
+  mjtNum lc = (d00 * d21 - d01 * d20) / den;
+  mjtNum la = 1 - lb - lc;
+  for (int i = 0; i < 3; i++) {
+    pa[i] = la * a->a[i] + lb * b->a[i] + lc * c->a[i];
+    pb[i] = la * a->b[i] + lb * b->b[i] + lc * c->b[i];
+  }
+  *depth = best->dist;
+  return 1;
+}
+
+/* grow the cores' answer by their radii: each point moves towards the other geom by its
+ * radius and the distance drops by both (apart: along b - a; overlapping: along a - b, as
+ * each deepest point lies inside the other geom); 0 when the direction is undefined */
+static int add_radii(const coreShape* A, const coreShape* B, mjtNum pa[3], mjtNum pb[3],
+                     mjtNum* dist, int overlap) {
+  mjtNum dir[3];
+  if (overlap) {
+    mju_sub3(dir, pa, pb);
+  } else {
+    mju_sub3(dir, pb, pa);
+  }
+  if (mju_normalize3(dir) < mjMINVAL) {
+    return A->radius + B->radius == 0;
+  }
+  mju_addToScl3(pa, dir, A->radius);
+  mju_addToScl3(pb, dir, -B->radius);
+  *dist -= A->radius + B->radius;
+  return 1;
+}
+
+/* Signed distance between geoms g1 and g2 (convex, at their current poses): apart, the
+ * distance and the nearest points (p1 on g1, p2 on g2); overlapping (GJK's simplex encloses
+ * the origin), minus the penetration depth and the deepest points from EPA. Returns 0 when
+ * neither could be measured (touching, degenerate simplices). */
 int tn__convexDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum* dist,
                        mjtNum p1[3], mjtNum p2[3]) {
-  tnConvex A, B;
-  tn__convexInit(&A, m, d, g1, 0);
-  tn__convexInit(&B, m, d, g2, 0);
+  coreShape A, B;
+  core_init(&A, m, d, g1);
+  core_init(&B, m, d, g2);
+  mjtNum radii = A.radius + B.radius;
 
   // start from the direction between the centers
   gjkVertex s[4];
   mjtNum v[3], lam[4] = {1, 0, 0, 0};
-  mju_sub3(v, A.pos, B.pos);
+  mju_sub3(v, A.obj.pos, B.obj.pos);
   if (mju_dot3(v, v) < mjMINVAL) {
     v[0] = 1;
     v[1] = v[2] = 0;
@@ -219,7 +428,13 @@ int tn__convexDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
     mjtNum vnew[3], lamnew[4];
     int k = simplex_reduce(trial, n + 1, vnew, lamnew);
     if (!k) {
-      return 0;
+      // overlap: the tetrahedron holds the origin; measure the penetration
+      mjtNum depth;
+      if (!epa_penetration(&A, &B, trial, &depth, p1, p2)) {
+        return 0;
+      }
+      *dist = -depth;
+      return add_radii(&A, &B, p1, p2, dist, 1);
     }
     if (mju_dot3(vnew, vnew) >= vv) {
       break;  // no progress (numerical floor): keep the previous answer
@@ -245,5 +460,8 @@ int tn__convexDistance(const mjModel* m, const mjData* d, int g1, int g2, mjtNum
     mju_addToScl3(p2, s[i].b, lam[i]);
   }
   *dist = mju_norm3(v);
-  return *dist > 0;
+  if (!(*dist > 0)) {
+    return 0;
+  }
+  return radii > 0 ? add_radii(&A, &B, p1, p2, dist, 0) : 1;
 }

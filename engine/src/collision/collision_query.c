@@ -49,7 +49,7 @@ mjtNum mj_geomDistance(const mjModel* m, mjData* d, int geom1, int geom2, mjtNum
   }
   mjContact con[mjMAXCONPAIR];
 
-  // general convex and box pairs: GJK while apart, the collider's depth when overlapping
+  // general convex and box pairs: GJK apart, EPA overlapping (the collider if both fail)
   int native = !(m->opt.disableflags & mjDSBL_NATIVECCD);
   if (native && (func == tn__collideConvex || func == tn__collideBoxBox)) {
     mjtNum dist, p1[3], p2[3];
