@@ -430,8 +430,8 @@ void mj_jacPointAxis(const mjModel* m, mjData* d, mjtNum* jacPoint, mjtNum* jacA
 
 /* Time derivative of mj_jac's Jacobians (3 x nv each, nullable); needs mj_kinematics,
  * mj_comPos and mj_comVel at the current state. */
-void mj_jacDot(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
-               const mjtNum point[3], int body);
+void mj_jacDot(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const mjtNum point[3],
+               int body);
 
 /* 3 x nv matrix H with the subtree angular momentum of body (about its subtree com,
  * d->subtree_angmom) = H qvel. */

@@ -92,8 +92,7 @@ int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum po
   const mjtNum* size = m->site_size + 3 * siteid;
 
   switch (m->site_type[siteid]) {
-    case mjGEOM_SPHERE:
-      return mju_dot3(p, p) <= size[0] * size[0];
+    case mjGEOM_SPHERE: return mju_dot3(p, p) <= size[0] * size[0];
     case mjGEOM_CAPSULE: {
       mjtNum z = mju_clip(p[2], -size[1], size[1]);
       mjtNum q[3] = {p[0], p[1], p[2] - z};
@@ -107,14 +106,11 @@ int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum po
       return s <= 1;
     }
     case mjGEOM_CYLINDER:
-      return p[0] * p[0] + p[1] * p[1] <= size[0] * size[0] && p[2] >= -size[1] &&
-             p[2] <= size[1];
+      return p[0] * p[0] + p[1] * p[1] <= size[0] * size[0] && p[2] >= -size[1] && p[2] <= size[1];
     case mjGEOM_BOX:
       return p[0] >= -size[0] && p[0] <= size[0] && p[1] >= -size[1] && p[1] <= size[1] &&
              p[2] >= -size[2] && p[2] <= size[2];
-    default:
-      mju_error("mj_insideSite: unsupported site type %d", m->site_type[siteid]);
-      return 0;
+    default: mju_error("mj_insideSite: unsupported site type %d", m->site_type[siteid]); return 0;
   }
 }
 

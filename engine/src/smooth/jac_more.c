@@ -64,8 +64,8 @@ void mj_jacPointAxis(const mjModel* m, mjData* d, mjtNum* jacPoint, mjtNum* jacA
  * axis (recomputed from the body velocity for quaternion dofs, whose stored cdof_dot uses
  * the parent's), jacr_dot = the angular part of cdof_dot and jacp_dot = its linear part +
  * w_dot x (p - c) + w x v_p, v_p the point's linear velocity */
-void mj_jacDot(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr,
-               const mjtNum point[3], int body) {
+void mj_jacDot(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const mjtNum point[3],
+               int body) {
   int nv = m->nv;
   mjtNum offset[3], pvel[6];
 
