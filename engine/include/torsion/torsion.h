@@ -413,6 +413,111 @@ const char* mj_id2name(const mjModel* m, int type, int id);
  * Kinematics, Jacobians, keyframes and model queries (more of MuJoCo's mj_ functions)
  * ------------------------------------------------------------------------------------- */
 
+/* Forward dynamics skipping the stages up to and including skipstage (mjtStage:
+ * mjSTAGE_NONE, mjSTAGE_POS, mjSTAGE_VEL); skipsensor: do not evaluate sensors. */
+void mj_forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
+
+/* Inverse dynamics with the same skipping (qacc must be set before calling). */
+void mj_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
+
+/* Every kinematics-like computation: mj_kinematics, mj_comPos, mj_camlight, mj_tendon. */
+void mj_fwdKinematics(const mjModel* m, mjData* d);
+
+/* Recompute the constants that depend on masses and qpos0 (subtree masses, dof_M0, inverse
+ * weights, actuator_acc0, lengths, statistics) after editing a compiled model; length
+ * ranges are kept. */
+void mj_setConst(mjModel* m, mjData* d);
+
+/* Translational Jacobian (3 x nv) of the center of mass of body's subtree. */
+void mj_jacSubtreeCom(const mjModel* m, mjData* d, mjtNum* jacp, int body);
+
+/* Translational Jacobian of a point and rotational Jacobian of an axis (column i:
+ * jacr_i x axis), both 3 x nv and nullable. */
+void mj_jacPointAxis(const mjModel* m, mjData* d, mjtNum* jacPoint, mjtNum* jacAxis,
+                     const mjtNum point[3], const mjtNum axis[3], int body);
+
+/* Time derivative of mj_jac's Jacobians (3 x nv each, nullable); needs mj_kinematics,
+ * mj_comPos and mj_comVel at the current state. */
+void mj_jacDot(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const mjtNum point[3],
+               int body);
+
+/* 3 x nv matrix H with the subtree angular momentum of body (about its subtree com,
+ * d->subtree_angmom) = H qvel. */
+void mj_angmomMat(const mjModel* m, mjData* d, mjtNum* mat, int body);
+
+/* qfrc_target += J' [force; torque] for a force and torque (nullable) at a global point on
+ * body, outside the xfrc_applied mechanism. */
+void mj_applyFT(const mjModel* m, mjData* d, const mjtNum force[3], const mjtNum torque[3],
+                const mjtNum point[3], int body, mjtNum* qfrc_target);
+
+/* Global pose of a frame given in body-local coordinates (pos, quat); sameframe
+ * (mjtSameFrame) copies the body's or its inertial frame's pose instead. */
+void mj_local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                     const mjtNum quat[4], int body, mjtByte sameframe);
+
+/* The inertia matrix d->M (composite rigid bodies, armature, tendon armature). */
+void mj_makeM(const mjModel* m, mjData* d);
+
+/* res = M^(1/2) vec, with M^(1/2) = sqrt(D) L from the factor d->qLD (|res|^2 = vec'M vec). */
+void mj_mulM2(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
+
+/* dst += M (lower triangle): dense nv x nv when rownnz, rowadr, colind are NULL, else a CSR
+ * matrix whose rows have room for the union of their pattern and M's (rownnz updated). */
+void mj_addM(const mjModel* m, mjData* d, mjtNum* dst, int* rownnz, int* rowadr, int* colind);
+
+/* Store the current time, qpos, qvel, act, mocap and ctrl in keyframe k. */
+void mj_setKeyframe(mjModel* m, const mjData* d, int k);
+
+/* Copy the state components selected by sig (mjtState bits) from src to dst. */
+void mj_copyState(const mjModel* m, const mjData* src, mjData* dst, int sig);
+
+/* Extract the components dstsig (a subset of srcsig) from a state obtained with srcsig. */
+void mj_extractState(const mjModel* m, const mjtNum* src, int srcsig, mjtNum* dst, int dstsig);
+
+/* Sum of the body masses; scale masses and inertias to a new total (then mj_setConst). */
+mjtNum mj_getTotalmass(const mjModel* m);
+void mj_setTotalmass(mjModel* m, mjtNum newmass);
+
+/* 1 when the solver works on the dual problem (PGS, or noslip enabled); 1 for pyramidal
+ * friction cones. */
+int mj_isDual(const mjModel* m);
+int mj_isPyramidal(const mjModel* m);
+
+/* Neutral controls (zero). */
+void mj_resetCtrl(const mjModel* m, mjData* d);
+
+/* mj_resetData, with every array the reset does not define filled with the byte
+ * debug_value. */
+void mj_resetDataDebug(const mjModel* m, mjData* d, unsigned char debug_value);
+
+/* MuJoCo's defaults for length-range options, physics options, solref and solimp
+ * (nullable). */
+void mj_defaultLROpt(mjLROpt* opt);
+void mj_defaultOption(mjOption* opt);
+void mj_defaultSolRefImp(mjtNum* solref, mjtNum* solimp);
+
+/* Name of an actuator's input `input`; NULL when the actuator type defines none (always,
+ * for the actuator types Torsion has: input names come with MuJoCo's input signatures). */
+const char* mj_actuatorInputName(const mjModel* m, int id, int input);
+
+/* Smallest signed distance between two geoms, at most distmax; fromto (nullable) gets the
+ * segment from geom1 to geom2 between the nearest points, zero when nothing was found
+ * within distmax. With the native convex solver (mjDSBL_NATIVECCD clear), separated pairs
+ * of general convex geoms and boxes are measured by GJK, the others by their colliders. */
+mjtNum mj_geomDistance(const mjModel* m, mjData* d, int geom1, int geom2, mjtNum distmax,
+                       mjtNum fromto[6]);
+
+/* 1 if a global point is inside site `siteid` (sphere, capsule, ellipsoid, cylinder, box),
+ * 0 otherwise. */
+int mj_insideSite(const mjModel* m, const mjData* d, int siteid, const mjtNum point[3]);
+
+/* Append a contact to d->contact; returns 0, or 1 (with mjWARN_CONTACTFULL) when full. */
+int mj_addContact(const mjModel* m, mjData* d, const mjContact* con);
+
+/* The most contacts a pair of geoms can generate; has_margin -1: from the geoms' margins,
+ * else > 0 when the pair has a positive margin. */
+int mj_maxContact(const mjModel* m, int g1, int g2, int has_margin);
+
 /* ---------------------------------------------------------------------------------------
  * Math: vectors (3D and n-D), matrices, quaternions, poses, spatial algebra
  * ------------------------------------------------------------------------------------- */
