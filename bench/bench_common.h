@@ -18,4 +18,9 @@ double bench_median(double* v, int n);
  * on tcp_port when > 0); its pid once the socket answers, or -1 */
 pid_t bench_start_daemon(const char* torsiond, const char* sock, int workers, int tcp_port);
 
+/* install engine error and warning handlers that print and return: an engine error fails
+ * the measurement that raised it (under tn_run or the batch APIs), never the process (the
+ * engine's default handler exits, as MuJoCo's does) */
+void bench_install_engine_handlers(void);
+
 #endif /* TORSION_BENCH_COMMON_H */

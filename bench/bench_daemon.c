@@ -263,6 +263,7 @@ static int parse(int argc, char** argv, benchOpts* o) {
 /* start the daemon, measure, report */
 int main(int argc, char** argv) {
   benchOpts o;
+  bench_install_engine_handlers();
   if (parse(argc, argv, &o)) {
     fprintf(stderr,
             "usage: bench_daemon --model MODEL.xml [--torsiond PATH] [--batch 64] "

@@ -420,6 +420,7 @@ static int parse(int argc, char** argv, fdOpts* o) {
 int main(int argc, char** argv) {
   fdOpts o;
   fdCase fc;
+  bench_install_engine_handlers();
   if (parse(argc, argv, &o)) {
     fputs(usage, stderr);
     return 2;

@@ -47,6 +47,9 @@ typedef struct simArgs_ {
     1;                  \
   })
 
+/* Install the engine's error and warning handlers (errors are counted, never fatal). */
+void sim_install_handlers(void);
+
 /* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
 mjModel* sim_load(const simArgs* args);
 

@@ -177,6 +177,7 @@ int main(int argc, char** argv) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 1 : 0;
   }
+  sim_install_handlers();
   simArgs args;
   int rc = parse_args(argc, argv, &args);
   if (rc) {
