@@ -62,6 +62,18 @@ int main(int argc, char** argv) {
   mjData* d = mj_makeData(m);
   printf("data allocated through handler %d\n", nmalloc > after_load);
   for (int t = 0; t < 50; t++) mj_step(m, d);
+
+  // bytes on the scratch stack at an alignment, popped with the frame (MuJoCo's stack
+  // grows down, Torsion's up: only alignment and restoring are compared)
+  size_t pstack = d->pstack;
+  mj_markStack(d);
+  char* odd = mj_stackAllocByte(d, 3, 1);
+  void* wide = mj_stackAllocByte(d, 100, 64);
+  int* ints = mj_stackAllocInt(d, 5);
+  printf("stack bytes aligned %d distinct %d\n", wide && (uintptr_t)wide % 64 == 0,
+         odd && ints && (char*)wide != odd && (void*)ints != wide);
+  mj_freeStack(d);
+  printf("stack restored %d\n", d->pstack == pstack);
   printf("time %.6f\n", d->time);
   mjModel* copy = mj_copyModel(NULL, m);
   mjData* dcopy = mj_copyData(NULL, m, d);
