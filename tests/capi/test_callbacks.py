@@ -3,7 +3,8 @@ program under tests/capi/programs/cb_*.c is compiled against MuJoCo 3.14's libra
 against Torsion's, run with the same arguments, and compared:
 - cb_pipeline.c: mjcb_control (PD controller), mjcb_passive, mjcb_act_dyn/gain/bias,
   mjcb_sensor and mjcb_contactfilter, one at a time and together, with mj_step, mj_step1/2
-  and RK4: the state, forces, sensors, contacts and callback counts (numbers to 1e-9);
+  and RK4, with actuation disabled, with an explicit pair the filter must not see: the
+  state, forces, sensors, contacts and callback counts (numbers to 1e-9);
 - error programs: the exit status, stdout and stderr are the same (mju_error without a
   handler ends the process with status 1 after "ERROR: <msg>"; a handler that returns
   makes mju_error return; a handler that longjmps leaves it);
@@ -20,7 +21,9 @@ from capi_build import MODELS, compare_outputs, compile_program, run_program
 
 HOOKS = os.path.join(MODELS, "callbacks", "hooks.xml")
 
-# (arguments of cb_pipeline: NSTEP HOOKS [split] [rk4])
+HOOKS_PAIR = os.path.join(MODELS, "callbacks", "hooks_pair.xml")
+
+# (arguments of cb_pipeline: NSTEP HOOKS [split] [rk4] [noact]; on hooks.xml)
 PIPELINE = [
     ["300", "none"],
     ["300", "c"],
@@ -32,6 +35,8 @@ PIPELINE = [
     ["300", "cpasf", "split"],
     ["100", "cpasf", "rk4"],
     ["200", "none", "split"],
+    ["200", "cpas", "noact"],
+    ["200", "cpas", "noact", "split"],
 ]
 
 
@@ -47,10 +52,13 @@ def run_pair(source, tmp_path, args=(), cwd=None):
     return out
 
 
-@pytest.mark.parametrize("args", PIPELINE, ids=["-".join(a) for a in PIPELINE])
-def test_pipeline_callbacks(args, tmp_path):
-    """Same trajectories, forces, sensors, contacts and callback counts."""
-    out = run_pair("cb_pipeline.c", tmp_path, [HOOKS] + args)
+@pytest.mark.parametrize("model,args", [(HOOKS, a) for a in PIPELINE] +
+                         [(HOOKS_PAIR, ["300", "f"]), (HOOKS_PAIR, ["300", "cpasf"])],
+                         ids=["-".join(a) for a in PIPELINE] + ["pair-f", "pair-cpasf"])
+def test_pipeline_callbacks(model, args, tmp_path):
+    """Same trajectories, forces, sensors, contacts and callback counts (the explicit pair
+    of hooks_pair.xml collides whatever the contact filter says)."""
+    out = run_pair("cb_pipeline.c", tmp_path, [model] + args)
     assert out["mujoco"][0] == 0, out["mujoco"][2]
     assert out["torsion"][0] == 0, out["torsion"][2]
     assert "calls control" in out["mujoco"][1]

@@ -3,7 +3,7 @@
  * and bias, user sensors filled per stage, and a contact filter that drops one geom pair.
  * Steps the model with mj_step (or mj_step1/mj_step2) and prints the state, the sensors,
  * the contacts and how often each callback ran. Written against MuJoCo's C API only.
- * Usage: cb_pipeline MODEL.xml NSTEP HOOKS [split] [rk4]
+ * Usage: cb_pipeline MODEL.xml NSTEP HOOKS [split] [rk4] [noact]
  *   HOOKS: letters c(ontrol) p(assive) a(ctuator) s(ensor) f(ilter), or "none" */
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +93,7 @@ static void print_vec(const char* label, const mjtNum* v, int n) {
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s MODEL.xml NSTEP HOOKS [split] [rk4]\n", argv[0]);
+    fprintf(stderr, "usage: %s MODEL.xml NSTEP HOOKS [split] [rk4] [noact]\n", argv[0]);
     return 2;
   }
   char error[1000] = "";
@@ -109,6 +109,7 @@ int main(int argc, char** argv) {
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "split")) split = 1;
     if (!strcmp(argv[i], "rk4")) m->opt.integrator = mjINT_RK4;
+    if (!strcmp(argv[i], "noact")) m->opt.disableflags |= mjDSBL_ACTUATION;
   }
   drop_geom1 = mj_name2id(m, mjOBJ_GEOM, "floor");
   drop_geom2 = mj_name2id(m, mjOBJ_GEOM, "ball1");
