@@ -79,10 +79,10 @@ void mj_warning(mjData* d, int warning, int info);
 /* Pipeline callbacks (MuJoCo's mjcb_*; all NULL by default; process-wide, set them before
  * starting threads). With none installed the pipeline computes exactly what it computes
  * without this feature. */
-typedef void (*mjfGeneric)(const mjModel* m, mjData* d);              /* control, passive */
-typedef int (*mjfConFilt)(const mjModel* m, mjData* d, int geom1, int geom2); /* 1: discard */
-typedef void (*mjfSensor)(const mjModel* m, mjData* d, int stage);   /* user sensors */
-typedef mjtNum (*mjfAct)(const mjModel* m, const mjData* d, int id); /* user dyn/gain/bias */
+typedef void (*mjfGeneric)(const mjModel* m, mjData* d);
+typedef int (*mjfConFilt)(const mjModel* m, mjData* d, int geom1, int geom2);
+typedef void (*mjfSensor)(const mjModel* m, mjData* d, int stage);
+typedef mjtNum (*mjfAct)(const mjModel* m, const mjData* d, int id);
 
 /* called in mj_forward before the actuator forces (unless actuation is disabled) and at the
  * end of mj_step1: set d->ctrl, qfrc_applied, xfrc_applied */
@@ -132,40 +132,45 @@ void* mj_stackAllocByte(mjData* d, size_t bytes, size_t alignment);
  * exit status 1 (except inside tn_run, which unwinds instead). */
 typedef unsigned char mjtBool;
 
+/* how serious a message is */
 typedef enum mjtLogLevel_ {
-  mjLOG_DEBUG = 0, /* internal engine debug trace (opt-in via topic filtering) */
-  mjLOG_INFO,      /* informational (opt-in via topic filtering) */
-  mjLOG_WARNING,   /* warning */
-  mjLOG_ERROR,     /* error */
+  mjLOG_DEBUG = 0, /* tracing; shown only for enabled topics (or topic 0) */
+  mjLOG_INFO,      /* information; shown only for enabled topics (or topic 0) */
+  mjLOG_WARNING,
+  mjLOG_ERROR
 } mjtLogLevel;
 
+/* what an info or debug message is about (the default handler's filter) */
 typedef enum mjtLogTopic_ {
-  mjTOPIC_NONE = 0,     /* no topic: always passes the filter */
-  mjTOPIC_TIME_STP = 1, /* timing of steps (info) */
-  mjTOPIC_TIME_CMP = 2, /* timing of compilation (info) */
-  mjTOPIC_SLEEP = 3,    /* sleep and wake events (debug) */
-  mjNTOPIC = 3          /* number of filterable topics */
+  mjTOPIC_NONE = 0,     /* never filtered */
+  mjTOPIC_TIME_STP = 1, /* step timings */
+  mjTOPIC_TIME_CMP = 2, /* compiler timings */
+  mjTOPIC_SLEEP = 3,    /* bodies falling asleep and waking */
+  mjNTOPIC = 3          /* topics 1..mjNTOPIC can be enabled */
 } mjtLogTopic;
 
+/* one message */
 typedef struct mjLogMessage_ {
   int level;          /* mjtLogLevel */
-  int topic;          /* mjtLogTopic (0 for errors, warnings and user messages) */
-  char subject[1024]; /* one-line summary */
-  const char* body;   /* multi-line detail, or NULL */
-  const char* func;   /* function name, or NULL */
-  const char* file;   /* source file, or NULL */
-  int line;           /* source line, or 0 */
-  mjtBool timestamp;  /* print a timestamp on the console too */
+  int topic;          /* mjtLogTopic; 0 for errors and warnings */
+  char subject[1024]; /* the message itself, one line */
+  const char* body;   /* further lines printed below it (NULL: none) */
+  const char* func;   /* name of the reporting function (NULL: none) */
+  const char* file;   /* its source file (NULL: none; printed only with line > 0) */
+  int line;           /* its line */
+  mjtBool timestamp;  /* the console line shows the date and time too */
 } mjLogMessage;
 
+/* what the default handler does (initially: console and file on, MUJOCO_LOG.TXT, no
+ * topics) */
 typedef struct mjLogConfig_ {
-  mjtBool logto_console; /* print to stdout/stderr (default 1) */
-  mjtBool logto_file;    /* append to logfile (default 1) */
-  char logfile[1024];    /* log file path (default "MUJOCO_LOG.TXT") */
-  int topics;            /* bit (topic-1) enables info/debug messages of that topic (0) */
+  mjtBool logto_console; /* print on stdout (info, debug) or stderr (the rest) */
+  mjtBool logto_file;    /* append to logfile */
+  char logfile[1024];    /* where, relative to the working directory */
+  int topics;            /* bit topic-1 set: info and debug messages of that topic shown */
 } mjLogConfig;
 
-/* A log handler: must be thread-safe and must not call mju_error. */
+/* A log handler. It may be called from any thread at once and may not raise errors. */
 typedef void (*mjfLogHandler)(const mjLogMessage* msg);
 
 /* Install a log handler (NULL: the default); returns the previous one (NULL: the default;
