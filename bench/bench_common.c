@@ -9,7 +9,26 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <torsion/torsion.h>
+
 #include "torsion_client.h"
+
+/* engine errors outside an unwinding point, and warnings: printed */
+static void on_engine_error(const char* msg) {
+  if (!tn_unwinding()) {
+    fprintf(stderr, "bench: engine error: %s\n", msg);
+  }
+}
+
+static void on_engine_warning(const char* msg) {
+  fprintf(stderr, "bench: engine warning: %s\n", msg);
+}
+
+/* see bench_common.h */
+void bench_install_engine_handlers(void) {
+  mju_user_error = on_engine_error;
+  mju_user_warning = on_engine_warning;
+}
 
 /* wall clock */
 double bench_now_s(void) {

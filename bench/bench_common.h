@@ -44,4 +44,9 @@ json_t* bench_json_real(double v, int decimals);
  * (what rounded measurements need), and free it; malloc'd, NULL when out of memory */
 char* bench_json_text(json_t* doc);
 
+/* install engine error and warning handlers that print and return: an engine error fails
+ * the measurement that raised it (under tn_run or the batch APIs), never the process (the
+ * engine's default handler exits, as MuJoCo's does) */
+void bench_install_engine_handlers(void);
+
 #endif /* TORSION_BENCH_COMMON_H */

@@ -288,6 +288,7 @@ static int parse(int argc, char** argv, benchOpts* o) {
 /* start the daemon, measure, report */
 int main(int argc, char** argv) {
   benchOpts o;
+  bench_install_engine_handlers();
   int prc = parse(argc, argv, &o);
   if (prc) {
     if (prc > 0) {

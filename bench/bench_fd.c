@@ -443,6 +443,7 @@ static int parse(int argc, char** argv, fdOpts* o) {
 int main(int argc, char** argv) {
   fdOpts o;
   fdCase fc;
+  bench_install_engine_handlers();
   int prc = parse(argc, argv, &o);
   if (prc) {
     if (prc > 0) {

@@ -60,6 +60,9 @@ json_t* sim_json_reals(const double* v, long n);
  * after printing why */
 int sim_json_print(json_t* doc, int digits);
 
+/* Install the engine's error and warning handlers (errors are counted, never fatal). */
+void sim_install_handlers(void);
+
 /* load args->model and apply --disable/--enable/--integrator; NULL after printing why */
 mjModel* sim_load(const simArgs* args);
 

@@ -61,6 +61,19 @@ static void on_engine_error(const char* msg) {
   }
 }
 
+/* engine warnings: printed as before (the default handler would also write
+ * MUJOCO_LOG.TXT into the working directory) */
+static void on_engine_warning(const char* msg) {
+  fprintf(stderr, "WARNING: %s\n", msg);
+}
+
+/* install the engine handlers: an engine error never ends the tool (the default handler
+ * would exit, as MuJoCo's does); it is counted and makes the command fail */
+void sim_install_handlers(void) {
+  mju_user_error = on_engine_error;
+  mju_user_warning = on_engine_warning;
+}
+
 /* report a batch whose items failed (rc > 0), or pass rc through */
 int sim_batch_failed(const char* cmd, int rc, const tnBatchStatus* status, long B) {
   if (rc <= 0) {
@@ -277,7 +290,7 @@ static mjModel* load_model(const simArgs* args, char* err, int errsz) {
 
 /* load the model and apply command-line overrides */
 mjModel* sim_load(const simArgs* args) {
-  mju_user_error = on_engine_error;
+  sim_install_handlers();
 
   // overrides are validated before the (slower) load
   int dis = 0, en = 0, integ = -1;

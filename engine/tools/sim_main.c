@@ -244,6 +244,7 @@ int main(int argc, char** argv) {
     fputs(usage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 1 : 0;
   }
+  sim_install_handlers();
   simArgs args;
   int rc = parse_args(argc - 1, argv + 1, &args);
   if (rc) {

@@ -15,8 +15,9 @@ and without refsite, slider-crank, every dyn/gain/bias combination, on our model
   use the muscle gain's velocity derivative, as MuJoCo does), and 50-step rollouts within
   1e-8;
 - <compiler><lengthrange> options (mode, useexisting, uselimit, simulation parameters);
-- clean errors: a length range that cannot be computed names the actuator, user
-  dynamics/gain/bias types are refused (Torsion has no actuator callbacks)."""
+- user dynamics/gain/bias types without callbacks (tests/models/actuators/user_types.xml:
+  gain 1, bias 0, act_dot 0, as MuJoCo; with callbacks: tests/capi/test_callbacks.py);
+- clean errors: a length range that cannot be computed names the actuator."""
 import copy
 import os
 import tempfile
@@ -258,12 +259,6 @@ BAD = {
       <geom type="capsule" fromto="0 0 0 .3 0 0" size=".04"/></body></worldbody>
       <actuator><motor joint="j"/><muscle name="spin" joint="j"/></actuator></mujoco>""",
                            ["did not converge in actuator 1", "spin"]),
-    "user_dyntype": ("""<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
-      </worldbody><actuator><general joint="j" dyntype="user"/></actuator></mujoco>""",
-                     ["dyntype"]),
-    "user_gaintype": ("""<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
-      </worldbody><actuator><general joint="j" gaintype="user"/></actuator></mujoco>""",
-                      ["gaintype"]),
     "muscle_lmin": ("""<mujoco><worldbody><body><joint name="j"/><geom size=".1"/></body>
       </worldbody><actuator><muscle joint="j" lmin="1.2"/></actuator></mujoco>""",
                     ["lmin"]),
@@ -278,10 +273,9 @@ def test_errors(case):
     xml, words = BAD[case]
     with tempfile.TemporaryDirectory(prefix="tn-bad-") as tmp:
         path = _write(tmp, case, xml)
-        # MuJoCo refuses the same models (user types need callbacks it calls at run time)
-        if not case.startswith("user"):
-            with pytest.raises(ValueError):
-                mujoco.MjModel.from_xml_path(path)
+        # MuJoCo refuses the same models
+        with pytest.raises(ValueError):
+            mujoco.MjModel.from_xml_path(path)
         proc = torsion.run(["info", path], check=False)
     assert proc.returncode != 0, "torsion-sim accepted %s" % case
     message = proc.stderr.strip()

@@ -25,11 +25,14 @@ extern "C" {
  * Errors and warnings
  * ------------------------------------------------------------------------------------- */
 
-/* Handler for fatal engine errors. The library never exits or aborts: mju_error formats the
- * message and calls this handler (default: print to stderr, skipped when an unwinding point
- * will receive the message), then unwinds to the thread's innermost tn_run, or, when none
- * is active, returns to its caller, which abandons the current computation. Install a
- * handler to route errors elsewhere (it is process-wide and may run on any thread). */
+/* Handler for fatal engine errors. mju_error formats the message and gives it to the log
+ * handler (mju_setLogHandler) if one is installed, else to this handler if installed, else
+ * (unless an unwinding point will receive the message) to the default handler, which
+ * prints "ERROR: <msg>" to stderr, appends it to MUJOCO_LOG.TXT and exits the process with
+ * status 1, as MuJoCo does. Then mju_error unwinds to the thread's innermost tn_run, or,
+ * when none is active, returns to its caller (as MuJoCo's does after a handler that
+ * returns), which abandons the current computation. Hosts that must survive engine errors
+ * install a handler (it is process-wide and may run on any thread). */
 extern void (*mju_user_error)(const char* msg);
 
 /* Clock for the pipeline timers in mjData.timer (NULL: no timing, the default). Install a
@@ -37,11 +40,12 @@ extern void (*mju_user_error)(const char* msg);
 typedef mjtNum (*mjfTime)(void);
 extern mjfTime mjcb_time;
 
-/* Handler for warnings (default: print to stderr). */
+/* Handler for warnings (used when no log handler is installed; default: print
+ * "WARNING: <msg>" to stderr and append it to MUJOCO_LOG.TXT). */
 extern void (*mju_user_warning)(const char* msg);
 
-/* Report a fatal error (printf-style). Calls mju_user_error, then jumps to the innermost
- * unwinding point of this thread (tn_run) or, without one, returns. */
+/* Report a fatal error (printf-style). Calls the handler (see mju_user_error), then jumps
+ * to the innermost unwinding point of this thread (tn_run) or, without one, returns. */
 void mju_error(const char* msg, ...);
 
 /* Unwinding points (Torsion). An arena that is too small for a step (MuJoCo's
@@ -71,6 +75,119 @@ void mj_warning(mjData* d, int warning, int info);
 /* ---------------------------------------------------------------------------------------
  * Callbacks and user memory (MuJoCo's mjcb_* hooks, mju_user_malloc/free)
  * ------------------------------------------------------------------------------------- */
+
+/* Pipeline callbacks (MuJoCo's mjcb_*; all NULL by default; process-wide, set them before
+ * starting threads). With none installed the pipeline computes exactly what it computes
+ * without this feature. */
+typedef void (*mjfGeneric)(const mjModel* m, mjData* d);
+typedef int (*mjfConFilt)(const mjModel* m, mjData* d, int geom1, int geom2);
+typedef void (*mjfSensor)(const mjModel* m, mjData* d, int stage);
+typedef mjtNum (*mjfAct)(const mjModel* m, const mjData* d, int id);
+
+/* called in mj_forward before the actuator forces (unless actuation is disabled) and at the
+ * end of mj_step1: set d->ctrl, qfrc_applied, xfrc_applied */
+extern mjfGeneric mjcb_control;
+/* called at the end of mj_passive (not when springs and dampers are both disabled): add to
+ * d->qfrc_passive */
+extern mjfGeneric mjcb_passive;
+/* replaces the contype/conaffinity test of geom pairs found by the broad phase (not
+ * explicit <pair>s); geoms are passed ordered by type; return 1 to discard the pair */
+extern mjfConFilt mjcb_contactfilter;
+/* fills the user sensors of a stage (mjSTAGE_POS/VEL/ACC) in d->sensordata; called only
+ * for stages that have user sensors, after they are zeroed and before the cutoff */
+extern mjfSensor mjcb_sensor;
+/* user activation dynamics (returns act_dot; an actuator with more than one activation
+ * writes d->act_dot itself), user gain (default 1) and user bias (default 0) */
+extern mjfAct mjcb_act_dyn;
+extern mjfAct mjcb_act_gain;
+extern mjfAct mjcb_act_bias;
+
+/* Set every mjcb_* callback (mjcb_time included) back to NULL. */
+void mj_resetCallbacks(void);
+
+/* User memory: when set, mju_malloc and mju_free call these instead of the 64-byte aligned
+ * system allocator; mjModel and mjData buffers are allocated through them. */
+extern void* (*mju_user_malloc)(size_t size);
+extern void (*mju_user_free)(void* ptr);
+
+/* Allocate memory aligned on 64 bytes, size padded to a multiple of 64; NULL for size 0
+ * or when the allocation fails. */
+void* mju_malloc(size_t size);
+
+/* Free memory from mju_malloc (NULL is ignored). */
+void mju_free(void* ptr);
+
+/* Clear mju_user_error, mju_user_warning, mju_user_malloc and mju_user_free. */
+void mju_clearHandlers(void);
+
+/* Allocate `bytes` on d's scratch stack at `alignment` (a power of 2); raises mju_error on
+ * stack overflow (see mj_stackAllocNum). */
+void* mj_stackAllocByte(mjData* d, size_t bytes, size_t alignment);
+
+/* Logging (MuJoCo 3.14). Every error, warning and info message becomes an mjLogMessage and
+ * goes to one handler: the one installed with mju_setLogHandler, else the legacy
+ * mju_user_error/mju_user_warning (given the subject only), else the default handler,
+ * which prints "LEVEL: subject" (errors and warnings on stderr, info and debug on stdout),
+ * appends it with a timestamp to the log file, and for an error ends the process with
+ * exit status 1 (except inside tn_run, which unwinds instead). */
+
+/* how serious a message is */
+typedef enum mjtLogLevel {
+  mjLOG_DEBUG = 0, /* tracing; shown only for enabled topics (or topic 0) */
+  mjLOG_INFO,      /* information; shown only for enabled topics (or topic 0) */
+  mjLOG_WARNING,
+  mjLOG_ERROR
+} mjtLogLevel;
+
+/* what an info or debug message is about (the default handler's filter) */
+typedef enum mjtLogTopic {
+  mjTOPIC_NONE = 0,     /* never filtered */
+  mjTOPIC_TIME_STP = 1, /* step timings */
+  mjTOPIC_TIME_CMP = 2, /* compiler timings */
+  mjTOPIC_SLEEP = 3,    /* bodies falling asleep and waking */
+  mjNTOPIC = 3          /* topics 1..mjNTOPIC can be enabled */
+} mjtLogTopic;
+
+/* one message */
+typedef struct mjLogMessage_ {
+  int level;          /* mjtLogLevel */
+  int topic;          /* mjtLogTopic; 0 for errors and warnings */
+  char subject[1024]; /* the message itself, one line */
+  const char* body;   /* further lines printed below it (NULL: none) */
+  const char* func;   /* name of the reporting function (NULL: none) */
+  const char* file;   /* its source file (NULL: none; printed only with line > 0) */
+  int line;           /* its line */
+  mjtBool timestamp;  /* the console line shows the date and time too */
+} mjLogMessage;
+
+/* what the default handler does (initially: console and file on, MUJOCO_LOG.TXT, no
+ * topics) */
+typedef struct mjLogConfig_ {
+  mjtBool logto_console; /* print on stdout (info, debug) or stderr (the rest) */
+  mjtBool logto_file;    /* append to logfile */
+  char logfile[1024];    /* where, relative to the working directory */
+  int topics;            /* bit topic-1 set: info and debug messages of that topic shown */
+} mjLogConfig;
+
+/* A log handler. It may be called from any thread at once and may not raise errors. */
+typedef void (*mjfLogHandler)(const mjLogMessage* msg);
+
+/* Install a log handler (NULL: the default); returns the previous one (NULL: the default;
+ * MuJoCo returns its default handler there, which restores the default just the same). */
+mjfLogHandler mju_setLogHandler(mjfLogHandler handler);
+
+/* The default handler's configuration. */
+mjLogConfig mju_getLogConfig(void);
+void mju_setLogConfig(mjLogConfig config);
+
+/* Log an info message (printf-style) of a topic (0: always shown by the default handler). */
+void mju_info(int topic, const char* msg, ...);
+
+/* Send a message to the active handler. */
+void mju_message(const mjLogMessage* msg);
+
+/* Append "<date and time>\n<type>: <msg>" to MUJOCO_LOG.TXT in the working directory. */
+void mju_writeLog(const char* type, const char* msg);
 
 /* ---------------------------------------------------------------------------------------
  * Loading and lifetime

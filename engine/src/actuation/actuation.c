@@ -1,9 +1,10 @@
 /* actuation/actuation.c — mj_fwdActuation: activation dynamics and actuator forces.
  *
  * Each actuator reads its control (clamped to ctrlrange into a scratch copy; d->ctrl is
- * never modified), advances its activation (act_dot: integrator, first-order filter or
- * muscle activation), and produces a scalar force gain*input + bias (fixed, affine or
- * muscle gain; affine or muscle bias), input being the control for stateless
+ * never modified), advances its activation (act_dot: integrator, first-order filter,
+ * muscle activation or the user's mjcb_act_dyn), and produces a scalar force gain*input +
+ * bias (fixed, affine, muscle or user gain; affine, muscle or user bias, the user types
+ * through mjcb_act_gain/mjcb_act_bias), input being the control for stateless
  * actuators and the activation (the next one with actearly) for stateful ones. Forces are
  * clamped to forcerange, total actuator forces on a tendon to its actuatorfrcrange, mapped
  * to joint space through the moment arms, gravity compensation routed to actuators is
@@ -83,6 +84,14 @@ static void activation_dynamics(const mjModel* m, mjData* d, const mjtNum* ctrl)
         d->act_dot[last] = mju_muscleDynamics(ctrl[i], d->act[last], prm);
         break;
 
+      case mjDYN_USER:  // the user's dynamics; with several variables it writes act_dot
+        if (mjcb_act_dyn && m->actuator_actnum[i] == 1) {
+          d->act_dot[last] = mjcb_act_dyn(m, d, i);
+        } else if (mjcb_act_dyn) {
+          mjcb_act_dyn(m, d, i);
+        }
+        break;
+
       default:
         mju_error("mj_fwdActuation: dynamics type %d (actuator %d) not implemented yet",
                   m->actuator_dyntype[i], i);
@@ -132,6 +141,9 @@ static mjtNum scalar_actuator_force(const mjModel* m, mjData* d, int i, const mj
     case mjGAIN_MUSCLE:
       gain = mju_muscleGain(len, vel, m->actuator_lengthrange + 2*i, m->actuator_acc0[i], gprm);
       break;
+    case mjGAIN_USER:
+      gain = mjcb_act_gain ? mjcb_act_gain(m, d, i) : 1;
+      break;
     default:
       mju_error("mj_fwdActuation: gain type %d (actuator %d) not implemented yet",
                 m->actuator_gaintype[i], i);
@@ -148,6 +160,9 @@ static mjtNum scalar_actuator_force(const mjModel* m, mjData* d, int i, const mj
       break;
     case mjBIAS_MUSCLE:
       bias = mju_muscleBias(len, m->actuator_lengthrange + 2*i, m->actuator_acc0[i], bprm);
+      break;
+    case mjBIAS_USER:
+      bias = mjcb_act_bias ? mjcb_act_bias(m, d, i) : 0;
       break;
     default:
       mju_error("mj_fwdActuation: bias type %d (actuator %d) not implemented yet",

@@ -82,9 +82,11 @@ static int body_record(const mjModel* m, const mjData* d, int b, tnBPBody* rec) 
   return any;
 }
 
-/* 1 if two body records may produce a contact pair */
+/* 1 if two body records may produce a contact pair (the user's contact filter, when
+ * installed, replaces contype/conaffinity and is applied to the geom pairs) */
 static int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) {
-  if (!((r1->contype & r2->conaffinity) || (r2->contype & r1->conaffinity))) {
+  if (!mjcb_contactfilter &&
+      !((r1->contype & r2->conaffinity) || (r2->contype & r1->conaffinity))) {
     return 0;
   }
   return !tn__filterBodyPair(m, r1->body, r2->body);

@@ -546,10 +546,20 @@ static int may_reach(const mjModel* m, const mjData* d, int g, const mjtNum* bs)
   return mju_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
 }
 
-/* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity and is not one of the
- * explicit pairs [start, end) */
-static int tested_pair(const mjModel* m, int g1, int g2, int start, int end) {
-  return compatible_geoms(m, g1, g2) && !(start < end && is_explicit(m, g1, g2, start, end));
+/* 1 if the user's filter (which replaces contype/conaffinity; geoms ordered by type) keeps
+ * the pair */
+static int user_keeps(const mjModel* m, mjData* d, int g1, int g2) {
+  int swap = m->geom_type[g1] > m->geom_type[g2];
+  return !mjcb_contactfilter(m, d, swap ? g2 : g1, swap ? g1 : g2);
+}
+
+/* 1 if geom pair (g1, g2) of a body pair passes contype/conaffinity (or the user's filter)
+ * and is not one of the explicit pairs [start, end) */
+static int tested_pair(const mjModel* m, mjData* d, int g1, int g2, int start, int end) {
+  if (start < end && is_explicit(m, g1, g2, start, end)) {
+    return 0;
+  }
+  return mjcb_contactfilter ? user_keeps(m, d, g1, g2) : compatible_geoms(m, g1, g2);
 }
 
 /* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
@@ -583,7 +593,7 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
     for (int g1 = adr1; g1 < adr1 + num1; g1++) {
       for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
         if (REACH(g2) && type[g1] <= type[g2] && !APART(g1, g2) &&
-            tested_pair(m, g1, g2, start, end)) {
+            tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g1, g2, -1);
         }
       }
@@ -591,7 +601,7 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
       for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
         if (REACH(g1) && type[g1] > type[g2] && !APART(g1, g2) &&
-            tested_pair(m, g1, g2, start, end)) {
+            tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g2, g1, -1);
         }
       }
@@ -604,7 +614,7 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
   // plain order
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (tested_pair(m, g1, g2, start, end)) {
+      if (tested_pair(m, d, g1, g2, start, end)) {
         collide_geoms(m, d, g1, g2, -1);
       }
     }

@@ -142,7 +142,10 @@ void tn__forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor)
     }
   }
 
-  // force/acceleration-dependent, then its sensors
+  // force/acceleration-dependent (after the user's controller), then its sensors
+  if (mjcb_control && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
+    mjcb_control(m, d);
+  }
   mjtNum t = timer_start();
   mj_fwdActuation(m, d);
   timer_end(d, mjTIMER_ACTUATION, t);

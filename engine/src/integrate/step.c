@@ -62,6 +62,11 @@ void mj_step1(const mjModel* m, mjData* d) {
   if (energy) {
     mj_energyVel(m, d);
   }
+
+  // the user's controller
+  if (mjcb_control) {
+    mjcb_control(m, d);
+  }
 }
 
 /* second half of the step: forces, acceleration, check, integration (Euler for RK4) */

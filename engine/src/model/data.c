@@ -44,35 +44,39 @@ static void data_set_pointers(const mjModel* m, mjData* d) {
 
 /* allocate data for model m and reset it */
 mjData* mj_makeData(const mjModel* m) {
-  mjData* d = calloc(1, sizeof(mjData));
+  // every block through mju_malloc (the user's allocator when installed, as MuJoCo)
+  mjData* d = mju_malloc(sizeof(mjData));
   if (!d) {
     mju_error("mj_makeData: out of memory");
     return NULL;
   }
+  memset(d, 0, sizeof(mjData));
 
   // array buffer
   size_t nbuffer = data_bytes(m);
   d->nbuffer = (mjtSize)nbuffer;
-  d->buffer = aligned_alloc(TN_ALIGN, align_to(nbuffer ? nbuffer : 1, TN_ALIGN));
+  d->buffer = mju_malloc(align_to(nbuffer ? nbuffer : 1, TN_ALIGN));
 
   // arena: exactly the model's <size memory> when given (as MuJoCo), else the default
   size_t narena = m->narena > 0 ? (size_t)m->narena : tn__defaultArena(m);
   narena = align_to(narena, TN_ALIGN);
   d->narena = (mjtSize)narena;
-  d->arena = aligned_alloc(TN_ALIGN, narena);
+  d->arena = d->buffer ? mju_malloc(narena) : NULL;
 
   // contact buffer: the model's nconmax, else room for many contacts per geom
   d->ncon_capacity = m->nconmax > 0 ? m->nconmax : (m->ngeom * 16 > 1024 ? m->ngeom * 16 : 1024);
-  d->contact = calloc((size_t)d->ncon_capacity, sizeof(mjContact));
+  size_t ncontact = sizeof(mjContact) * (size_t)d->ncon_capacity;
+  d->contact = d->arena ? mju_malloc(ncontact) : NULL;
 
   if (!d->buffer || !d->arena || !d->contact) {
-    free(d->buffer);
-    free(d->arena);
-    free(d->contact);
-    free(d);
+    mju_free(d->buffer);
+    mju_free(d->arena);
+    mju_free(d->contact);
+    mju_free(d);
     mju_error("mj_makeData: out of memory");
     return NULL;
   }
+  memset(d->contact, 0, ncontact);
   data_set_pointers(m, d);
   mj_resetData(m, d);
   return d;
@@ -83,10 +87,10 @@ void mj_deleteData(mjData* d) {
   if (!d) {
     return;
   }
-  free(d->buffer);
-  free(d->arena);
-  free(d->contact);
-  free(d);
+  mju_free(d->buffer);
+  mju_free(d->arena);
+  mju_free(d->contact);
+  mju_free(d);
 }
 
 /* copy src into dest (allocating dest when NULL) */
@@ -234,6 +238,28 @@ static void* stack_alloc(mjData* d, size_t n, size_t size, const char* who) {
     d->maxuse_stack = (mjtSize)d->pstack;
   }
   return (char*)d->arena + top;
+}
+
+/* allocate bytes on the stack at a power-of-2 alignment (of the address itself) */
+void* mj_stackAllocByte(mjData* d, size_t bytes, size_t alignment) {
+  if (alignment == 0 || (alignment & (alignment - 1))) {
+    mju_error("mj_stackAllocByte: alignment %zu is not a power of 2", alignment);
+    return NULL;
+  }
+
+  // padding that brings the next free address to the alignment
+  uintptr_t next = (uintptr_t)((char*)d->arena + d->pstack);
+  size_t pad = (size_t)((alignment - next % alignment) % alignment);
+  size_t narena = (size_t)d->narena;
+  if (bytes > narena || d->pstack + pad + bytes + d->parena > narena) {
+    stack_overflow(d, d->pstack + pad, bytes);
+    return NULL;
+  }
+  d->pstack += pad + bytes;
+  if ((mjtSize)d->pstack > d->maxuse_stack) {
+    d->maxuse_stack = (mjtSize)d->pstack;
+  }
+  return (char*)d->arena + d->pstack - bytes;
 }
 
 /* allocate mjtNums on the stack */

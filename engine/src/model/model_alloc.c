@@ -76,10 +76,11 @@ static void model_set_pointers(mjModel* m) {
 
 /* allocate a model with the sizes of `sizes` */
 mjModel* tn__allocModel(const mjModel* sizes) {
-  mjModel* m = calloc(1, sizeof(mjModel));
+  mjModel* m = mju_malloc(sizeof(mjModel));
   if (!m) {
     return NULL;
   }
+  memset(m, 0, sizeof(mjModel));
 
   // copy sizes and set defaults
 #define X(name) m->name = sizes->name;
@@ -94,9 +95,9 @@ mjModel* tn__allocModel(const mjModel* sizes) {
   // one zeroed, aligned buffer for all arrays
   size_t nbytes = model_bytes(m);
   m->nbuffer = (int)nbytes;
-  m->buffer = aligned_alloc(TN_ALIGN, nbytes ? align_up(nbytes) : TN_ALIGN);
+  m->buffer = mju_malloc(nbytes ? align_up(nbytes) : TN_ALIGN);
   if (!m->buffer) {
-    free(m);
+    mju_free(m);
     return NULL;
   }
   memset(m->buffer, 0, nbytes);
@@ -109,8 +110,8 @@ void mj_deleteModel(mjModel* m) {
   if (!m) {
     return;
   }
-  free(m->buffer);
-  free(m);
+  mju_free(m->buffer);
+  mju_free(m);
 }
 
 /* bytes in the model's buffer */

@@ -51,4 +51,9 @@ void mj_passive(const mjModel* m, mjData* d) {
   if (has_fluid) {
     mju_addTo(d->qfrc_passive, d->qfrc_fluid, nv);
   }
+
+  // the user's passive forces
+  if (mjcb_passive) {
+    mjcb_passive(m, d);
+  }
 }

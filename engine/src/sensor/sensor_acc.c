@@ -102,7 +102,7 @@ static void sensor_acc(const mjModel* m, mjData* d, int i) {
       mj_objectAcceleration(m, d, m->sensor_objtype[i], id, acc, 0);
       mju_copy3(out, m->sensor_type[i] == mjSENS_FRAMELINACC ? acc + 3 : acc);
       break;
-    default: break;  // user sensors: untouched
+    default: break;  // user sensors: tn__sensorUser
   }
 }
 
@@ -134,5 +134,6 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
       sensor_acc(m, d, i);
     }
   }
+  tn__sensorUser(m, d, mjSTAGE_ACC);
   tn__sensorCutoff(m, d, mjSTAGE_ACC);
 }

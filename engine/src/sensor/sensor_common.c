@@ -1,6 +1,7 @@
 /* sensor/sensor_common.c — pieces every sensor stage uses: the sensor disable flag, the
- * lookup of a joint's or tendon's limit row among the constraint rows, and the cutoff
- * applied to the values of one stage once they are all computed. */
+ * lookup of a joint's or tendon's limit row among the constraint rows, the user sensors
+ * (zeroed, then mjcb_sensor), and the cutoff applied to the values of one stage once they
+ * are all computed. */
 #include "sensor/sensor_internal.h"
 
 /* sensors are evaluated unless disabled */
@@ -16,6 +17,20 @@ int tn__sensorEfcRow(const mjData* d, int type, int id) {
     }
   }
   return -1;
+}
+
+/* user sensors of this stage: zeroed, then filled by mjcb_sensor when installed */
+void tn__sensorUser(const mjModel* m, mjData* d, int stage) {
+  int nuser = 0;
+  for (int i = 0; i < m->nsensor; i++) {
+    if (m->sensor_type[i] == mjSENS_USER && m->sensor_needstage[i] == stage) {
+      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
+      nuser++;
+    }
+  }
+  if (nuser && mjcb_sensor) {
+    mjcb_sensor(m, d, stage);
+  }
 }
 
 /* cutoff of every sensor of this stage */

@@ -25,4 +25,7 @@ int tn__sensorEnabled(const mjModel* m);
  * positive values to at most cutoff; axes and quaternions are never clamped). */
 void tn__sensorCutoff(const mjModel* m, mjData* d, int stage);
 
+/* Zero the user sensors of a stage and call mjcb_sensor for it when there are any. */
+void tn__sensorUser(const mjModel* m, mjData* d, int stage);
+
 #endif /* TORSION_SENSOR_INTERNAL_H */

@@ -6,8 +6,8 @@
  * distance into an active joint or tendon limit (efc_pos - efc_margin, 0 when none), frame
  * positions, quaternions and axes (in the world or a reference frame), subtree com,
  * insidesite (is an object's origin inside the site's volume), potential and kinetic
- * energy, and the clock. User sensors are left as they are (MuJoCo fills them through a
- * callback Torsion does not have). The cutoff is applied at the end. */
+ * energy, and the clock. User sensors are zeroed and filled by mjcb_sensor when installed.
+ * The cutoff is applied at the end. */
 #include <math.h>
 
 #include "sensor/sensor_internal.h"
@@ -153,7 +153,7 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
     case mjSENS_E_POTENTIAL: out[0] = energy_sensor(m, d, 0, energy); break;
     case mjSENS_E_KINETIC: out[0] = energy_sensor(m, d, 1, energy); break;
     case mjSENS_CLOCK: out[0] = d->time; break;
-    default: break;  // user sensors: untouched; others: not evaluated (tn_sensorsEvaluated)
+    default: break;  // user sensors: tn__sensorUser; others: not evaluated (tn_sensorsEvaluated)
   }
 }
 
@@ -168,5 +168,6 @@ void mj_sensorPos(const mjModel* m, mjData* d) {
       sensor_pos(m, d, i, &energy);
     }
   }
+  tn__sensorUser(m, d, mjSTAGE_POS);
   tn__sensorCutoff(m, d, mjSTAGE_POS);
 }

@@ -71,7 +71,7 @@ static void sensor_vel(const mjModel* m, mjData* d, int i) {
     case mjSENS_FRAMEANGVEL: frame_velocity(m, d, i, out); break;
     case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
     case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
-    default: break;  // user sensors: untouched
+    default: break;  // user sensors: tn__sensorUser
   }
 }
 
@@ -99,5 +99,6 @@ void mj_sensorVel(const mjModel* m, mjData* d) {
       sensor_vel(m, d, i);
     }
   }
+  tn__sensorUser(m, d, mjSTAGE_VEL);
   tn__sensorCutoff(m, d, mjSTAGE_VEL);
 }

@@ -1,23 +1,28 @@
 /* util/util_errors.c — fatal errors, unwinding points, warnings and the warning counters.
  *
- * mju_error and mju_warning format a printf-style message and hand it to an installable
- * handler (default: print to stderr). The library never exits or aborts. A host runs each
- * unit of work (one rollout, one forward item, one request) through tn_run, which sets an
- * unwinding point on the calling thread: mju_error then jumps back to it, so control never
- * returns into the computation that failed, and the mjData's scratch stack is restored.
- * Without an unwinding point mju_error returns and its caller abandons the computation.
+ * mju_error and mju_warning format a printf-style message and hand it to the log dispatch
+ * (util/log.c: the log handler, the legacy mju_user_error/mju_user_warning, or the default
+ * handler, which ends the process after an error nobody handles, as MuJoCo's). A host runs
+ * each unit of work (one rollout, one forward item, one request) through tn_run, which
+ * sets an unwinding point on the calling thread: mju_error then jumps back to it, so
+ * control never returns into the computation that failed, and the mjData's scratch stack
+ * is restored. Without an unwinding point, after a handler that returns, mju_error returns
+ * (as MuJoCo's does) and its caller abandons the computation.
  * mj_warning counts run-time warnings in mjData.warning and prints only the first
  * occurrence of each kind. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <torsion/torsion.h>
+
+#include "util/log.h"
 
 /* length of the formatting buffer for error and warning messages */
 #define TN_MSG_LEN 1000
 
-/* installable handlers; NULL means "print to stderr" */
+/* installable legacy handlers; NULL means "the default handler" */
 void (*mju_user_error)(const char* msg) = NULL;
 void (*mju_user_warning)(const char* msg) = NULL;
 
@@ -42,13 +47,13 @@ void mju_error(const char* msg, ...) {
   vsnprintf(buf, sizeof(buf), msg, args);
   va_end(args);
 
-  // dispatch to the user handler; stderr only when no host will receive the message
+  // dispatch; the default handler only when no unwinding point will receive the message
   tnUnwind* u = unwind_top;
-  if (mju_user_error) {
-    mju_user_error(buf);
-  } else if (!u) {
-    fprintf(stderr, "ERROR: %s\n", buf);
-  }
+  mjLogMessage m;
+  memset(&m, 0, sizeof(m));
+  m.level = mjLOG_ERROR;
+  snprintf(m.subject, sizeof(m.subject), "%s", buf);
+  tn__logSend(&m, u != NULL);
 
   // hand the message to the unwinding point and leave the failed computation
   if (u) {
@@ -109,48 +114,48 @@ void mju_warning(const char* msg, ...) {
   vsnprintf(buf, sizeof(buf), msg, args);
   va_end(args);
 
-  // dispatch to the user handler or stderr
-  if (mju_user_warning) {
-    mju_user_warning(buf);
-  } else {
-    fprintf(stderr, "WARNING: %s\n", buf);
+  // dispatch to the log handler, mju_user_warning or the default handler
+  mjLogMessage m;
+  memset(&m, 0, sizeof(m));
+  m.level = mjLOG_WARNING;
+  snprintf(m.subject, sizeof(m.subject), "%s", buf);
+  tn__logSend(&m, 0);
+}
+
+/* the text of warning `warning` with its info number, as MuJoCo words it */
+static void warning_text(char* buf, size_t n, int warning, int info) {
+  switch (warning) {
+    case mjWARN_INERTIA:
+      snprintf(buf, n, "Inertia matrix is too close to singular at DOF %d. Check model.", info);
+      break;
+    case mjWARN_CONTACTFULL:
+      snprintf(buf, n, "Too many contacts. The arena memory is full, increase arena memory "
+               "allocation.(ncon = %d)", info);
+      break;
+    case mjWARN_CNSTRFULL:
+      snprintf(buf, n, "Insufficient arena memory for the number of constraints generated. "
+               "Increase arena memory allocation above %d bytes.", info);
+      break;
+    case mjWARN_BADQPOS:
+    case mjWARN_BADQVEL:
+    case mjWARN_BADQACC:
+      snprintf(buf, n, "Nan, Inf or huge value in %s at DOF %d. The simulation is unstable.",
+               warning == mjWARN_BADQPOS ? "QPOS" : warning == mjWARN_BADQVEL ? "QVEL" : "QACC",
+               info);
+      break;
+    case mjWARN_BADCTRL:
+      snprintf(buf, n, "Nan, Inf or huge value in CTRL at ACTUATOR %d. The simulation is "
+               "unstable.", info);
+      break;
+    default: snprintf(buf, n, "Unknown warning type %d.", warning);
   }
 }
 
-/* print the text describing warning `warning` with its info number */
-static void warn_first(int warning, int info) {
-  switch (warning) {
-    case mjWARN_INERTIA:
-      mju_warning("Joint-space inertia is nearly singular at DOF %d; check the model's "
-                  "masses, inertias and armature.", info);
-      break;
-    case mjWARN_CONTACTFULL:
-      mju_warning("Contact buffer is full (ncon = %d): the arena is exhausted or nconmax "
-                  "is exceeded; enlarge the arena or raise/remove nconmax.", info);
-      break;
-    case mjWARN_CNSTRFULL:
-      mju_warning("Arena too small for the constraints generated; allocate more than %d "
-                  "bytes of arena memory.", info);
-      break;
-    case mjWARN_BADQPOS:
-      mju_warning("NaN, Inf or huge value in QPOS at DOF %d; the simulation is unstable.",
-                  info);
-      break;
-    case mjWARN_BADQVEL:
-      mju_warning("NaN, Inf or huge value in QVEL at DOF %d; the simulation is unstable.",
-                  info);
-      break;
-    case mjWARN_BADQACC:
-      mju_warning("NaN, Inf or huge value in QACC at DOF %d; the simulation is unstable.",
-                  info);
-      break;
-    case mjWARN_BADCTRL:
-      mju_warning("NaN, Inf or huge value in CTRL at actuator %d; the simulation is "
-                  "unstable.", info);
-      break;
-    default:
-      mju_warning("Unknown warning type %d (info %d).", warning, info);
-  }
+/* print warning `warning` (its text and the simulation time) */
+static void warn_first(const mjData* d, int warning, int info) {
+  char text[TN_MSG_LEN];
+  warning_text(text, sizeof(text), warning, info);
+  mju_warning("%s Time = %.4f.", text, d->time);
 }
 
 /* count warning `warning`, remember its info, print it the first time it happens */
@@ -163,7 +168,7 @@ void mj_warning(mjData* d, int warning, int info) {
 
   // first occurrence: tell the user
   if (d->warning[warning].number == 0) {
-    warn_first(warning, info);
+    warn_first(d, warning, info);
   }
 
   // record and count

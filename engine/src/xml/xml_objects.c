@@ -44,20 +44,20 @@ static const tnKeyword dyn_types[] = {{"none", mjDYN_NONE},
                                       {"muscle", mjDYN_MUSCLE},
                                       {"dcmotor", -2},
                                       {"pid", -2},
-                                      {"user", -1},
+                                      {"user", mjDYN_USER},
                                       {NULL, 0}};
 static const tnKeyword gain_types[] = {{"fixed", mjGAIN_FIXED},
                                        {"affine", mjGAIN_AFFINE},
                                        {"muscle", mjGAIN_MUSCLE},
                                        {"dcmotor", -2},
                                        {"pid", -2},
-                                       {"user", -1},
+                                       {"user", mjGAIN_USER},
                                        {NULL, 0}};
 static const tnKeyword bias_types[] = {{"none", mjBIAS_NONE},
                                        {"affine", mjBIAS_AFFINE},
                                        {"muscle", mjBIAS_MUSCLE},
                                        {"dcmotor", -2},
-                                       {"user", -1},
+                                       {"user", mjBIAS_USER},
                                        {NULL, 0}};
 
 /* mark visual-only attributes as consumed */
@@ -300,19 +300,14 @@ int tn__actuatorKind(const char* name) {
   return -1;
 }
 
-/* a dyn/gain/bias type keyword; -1 marks the user types, -2 types not implemented yet */
+/* a dyn/gain/bias type keyword; -2 marks types not implemented yet (the user types call
+ * mjcb_act_dyn/gain/bias) */
 static int rd_type(tnReader* r, tnXmlNode* node, const char* attr, const tnKeyword* table,
                    int* out) {
   int v = *out;
   int got = tn__rdKeyword(r, node, attr, table, &v);
   if (got > 0 && v == -2) {
     return tn__rdFail(r, node, attr, "this actuator type is not implemented yet");
-  }
-  if (got > 0 && v < 0) {
-    // "user" types call mjcb_act_dyn/gain/bias, which Torsion does not provide
-    return tn__rdFail(r, node, attr,
-                      "user actuator types need callbacks (mjcb_act_*), which Torsion does "
-                      "not support");
   }
   if (got > 0) {
     *out = v;

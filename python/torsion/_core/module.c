@@ -3,11 +3,26 @@
  * buffer arguments) and the memory layouts of the engine's small structs, from which the
  * Python side builds numpy structured dtypes (mjOption, mjContact, mjData's scalars ...). */
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core.h"
 
 PyObject* tnpy_FatalError = NULL;
+
+/* engine errors: every call runs under tn_run, which receives the message and raises
+ * torsion.FatalError; one outside an unwinding point is printed, never ends the process
+ * (the engine's default handler would exit, as MuJoCo's does) */
+static void on_engine_error(const char* msg) {
+  if (!tn_unwinding()) {
+    fprintf(stderr, "ERROR: %s\n", msg);
+  }
+}
+
+/* engine warnings: printed (no MUJOCO_LOG.TXT, unlike the default handler) */
+static void on_engine_warning(const char* msg) {
+  fprintf(stderr, "WARNING: %s\n", msg);
+}
 
 /* run fn under an unwinding point without the GIL */
 int tnpy_run(mjData* d, tnRunFn fn, void* arg) {
@@ -291,6 +306,8 @@ PyMODINIT_FUNC PyInit__core(void) {
     return NULL;
   }
   Py_INCREF(tnpy_FatalError);
+  mju_user_error = on_engine_error;
+  mju_user_warning = on_engine_warning;
   PyModule_AddIntConstant(mod, "mjNWARNING", mjNWARNING);
   PyModule_AddStringConstant(mod, "TORSION_VERSION", TORSION_VERSION);
   return mod;
