@@ -257,7 +257,7 @@ int td_config_load(tdConfig* cfg, int argc, char** argv) {
     }
     if (!strcmp(argv[i], "--version")) {
       printf("torsiond %s (engine %s, MuJoCo semantics %d)\n", TORSION_VERSION, TORSION_VERSION,
-             mjVERSION_HEADER);
+             mjVERSION_HEADER / 1000);
       return 1;
     }
   }

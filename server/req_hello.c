@@ -41,7 +41,7 @@ void td_req_hello(tdConn* c, tdReq* req, double t0) {
   res.protocol_version = TD_PROTOCOL_VERSION;
   res.server_version = (char*)TORSION_VERSION;
   res.engine_version = (char*)TORSION_VERSION;
-  res.mujoco_version = mjVERSION_HEADER;
+  res.mujoco_version = mjVERSION_HEADER / 1000;  // the protocol counts 3.14 as 3014
   res.workers = (uint32_t)c->srv->nworkers;
   res.limits = &lim;
 

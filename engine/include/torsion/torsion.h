@@ -19,7 +19,7 @@ extern "C" {
 
 /* Torsion's version, and the MuJoCo version whose semantics it follows */
 #define TORSION_VERSION "0.1.0"
-#define mjVERSION_HEADER 3014
+#define mjVERSION_HEADER 3014000
 
 /* ---------------------------------------------------------------------------------------
  * Errors and warnings
@@ -151,9 +151,6 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
 /* Deep copy of a model into `dest` (allocated when NULL). Returns dest. */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m);
 
-/* Size in bytes of the model's buffer. */
-size_t mj_sizeModel(const mjModel* m);
-
 /* Allocate and reset mjData for model m. Returns NULL (and reports) if out of memory. */
 mjData* mj_makeData(const mjModel* m);
 
@@ -172,6 +169,31 @@ void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key);
 /* ---------------------------------------------------------------------------------------
  * Binary models, printing and version
  * ------------------------------------------------------------------------------------- */
+
+/* Bytes mj_saveModel writes for m: the size of Torsion's binary model format
+ * (docs/model-format.md). Only m's size fields are read. 0 when they are invalid. */
+mjtSize mj_sizeModel(const mjModel* m);
+
+/* Save m in Torsion's binary format into `buffer` when it is not NULL (it must hold
+ * mj_sizeModel(m) bytes; buffer_sz says how many it holds), else into the file `filename`.
+ * Failures (buffer too small, file not writable) are reported with mju_warning. MuJoCo's
+ * MJB files and Torsion's are not interchangeable. */
+void mj_saveModel(const mjModel* m, const char* filename, void* buffer, int buffer_sz);
+
+/* Load a binary model written by mj_saveModel from the VFS (when it holds `filename`, vfs
+ * may be NULL) or from disk. Returns NULL after a warning naming the problem when the input
+ * is not a complete, consistent model of this format version. */
+mjModel* mj_loadModel(const char* filename, const mjVFS* vfs);
+
+/* Load a binary model from buffer_sz bytes in memory (as mj_loadModel). */
+mjModel* mj_loadModelBuffer(const void* buffer, int buffer_sz);
+
+/* MuJoCo's version number whose semantics this library follows: 3.14.0 is 3014000, equal
+ * to mjVERSION_HEADER. */
+int mj_version(void);
+
+/* That version as text ("3.14.0"). */
+const char* mj_versionString(void);
 
 /* ---------------------------------------------------------------------------------------
  * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)

@@ -113,11 +113,6 @@ void mj_deleteModel(mjModel* m) {
   free(m);
 }
 
-/* bytes in the model's buffer */
-size_t mj_sizeModel(const mjModel* m) {
-  return model_bytes(m);
-}
-
 /* deep copy */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
   if (!dest) {
