@@ -195,6 +195,22 @@ int mj_version(void);
 /* That version as text ("3.14.0"). */
 const char* mj_versionString(void);
 
+/* Print the model as text in MuJoCo's layout into `filename` (NULL: stdout), every real
+ * number with float_format (a printf conversion of one double such as "%.6g"; an invalid
+ * one is reported with mju_warning and replaced by the default "% -9.2g"). Sections and
+ * lines of fields Torsion does not have (mjVisual, BVHs, plugins, ...) are absent. */
+void mj_printFormattedModel(const mjModel* m, const char* filename, const char* float_format);
+
+/* mj_printFormattedModel with the default float format. */
+void mj_printModel(const mjModel* m, const char* filename);
+
+/* Print the data as text in MuJoCo's layout (see mj_printFormattedModel). */
+void mj_printFormattedData(const mjModel* m, const mjData* d, const char* filename,
+                           const char* float_format);
+
+/* mj_printFormattedData with the default float format. */
+void mj_printData(const mjModel* m, const mjData* d, const char* filename);
+
 /* ---------------------------------------------------------------------------------------
  * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)
  * ------------------------------------------------------------------------------------- */
