@@ -173,3 +173,20 @@ def test_print(model, nstep, tmp_path):
         assert not diffs, "%s differs:\n%s" % (name, "\n".join(diffs[:20]))
         assert share > 0.99, "%s: only %.3f of Torsion's lines found in MuJoCo's" % (name, share)
     assert t["model_bad.txt"] == t["model.txt"], "an invalid format must fall back to the default"
+
+
+# ---- asset cache ------------------------------------------------------------------------
+
+CACHE_MODELS = [os.path.join(MENAGERIE, "unitree_go2", "scene.xml"),
+                os.path.join(MENAGERIE, "shadow_hand", "scene_right.xml")]
+
+
+@pytest.mark.parametrize("model", CACHE_MODELS,
+                         ids=[os.path.basename(os.path.dirname(p)) for p in CACHE_MODELS])
+def test_asset_cache(model, tmp_path):
+    """mj_getCache and friends behave as MuJoCo's: default capacity, disabled at 0, filled by
+    a load with mesh files, a second load served from it gives the identical model, a
+    smaller capacity bounds it, clearing empties it."""
+    expected, actual, diffs = run_both("io_cache.c", tmp_path, [model])
+    assert "filled 1 within capacity 1" in actual and "models equal 1 1" in actual, actual
+    assert not diffs, "outputs differ:\n" + "\n".join(diffs)

@@ -211,6 +211,31 @@ void mj_printFormattedData(const mjModel* m, const mjData* d, const char* filena
 /* mj_printFormattedData with the default float format. */
 void mj_printData(const mjModel* m, const mjData* d, const char* filename);
 
+/* The asset cache of the compiler (MuJoCo 3.14's API): one per process, bounded in bytes,
+ * least recently used entries evicted first. It holds processed mesh files (vertices,
+ * faces, convex hull, mass properties) keyed by real path, modification time, size and the
+ * mesh's attributes, so loading a model again skips parsing and hull building. Files from
+ * the VFS and loads that restrict their files (tnLoadOptions root, vfs_only, max_bytes) do
+ * not use it. Height fields, skins and textures are not cached. Thread-safe. */
+typedef struct mjCache_ {
+  void* impl_; /* the entries (internal) */
+} mjCache;
+
+/* Bytes the cache holds. */
+size_t mj_getCacheSize(const mjCache* cache);
+
+/* Most bytes the cache may hold (default 500 MB). */
+size_t mj_getCacheCapacity(const mjCache* cache);
+
+/* Set the capacity in bytes (0 disables the cache), evicting down to it; returns it. */
+size_t mj_setCacheCapacity(mjCache* cache, size_t size);
+
+/* The cache the compiler uses. */
+mjCache* mj_getCache(void);
+
+/* Remove every entry (the capacity stays). */
+void mj_clearCache(mjCache* cache);
+
 /* ---------------------------------------------------------------------------------------
  * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)
  * ------------------------------------------------------------------------------------- */
