@@ -17,7 +17,7 @@ cd "$TORSION_ROOT"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(frame mjcf mesh npy)
+[ "${#targets[@]}" -gt 0 ] || targets=(frame mjcf mesh npy mjb)
 
 # clang, libFuzzer and OpenMP for clang come from the apt list of common.sh
 ensure_apt_packages || exit 1
@@ -53,7 +53,7 @@ export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 # per-target options: the longest input, a time limit per input
-declare -A max_len=([frame]=65536 [mjcf]=16384 [mesh]=65536 [npy]=4096)
+declare -A max_len=([frame]=65536 [mjcf]=16384 [mesh]=65536 [npy]=4096 [mjb]=65536)
 status=0
 for t in "${targets[@]}"; do
   exe="build-fuzz/fuzz/fuzz_$t"
@@ -78,8 +78,12 @@ for t in "${targets[@]}"; do
   fi
   [ "$seconds" -gt 0 ] || continue
 
-  # the fuzzing run
+  # the fuzzing run (fuzz_mjb writes its seeds itself: binaries of the current format)
   step "fuzz_$t: ${seconds} s"
+  if [ "$t" = mjb ]; then
+    mkdir -p build-fuzz/seeds/mjb
+    export TORSION_FUZZ_MJB_SEEDS="$TORSION_ROOT/build-fuzz/seeds/mjb"
+  fi
   dict=()
   [ -f "fuzz/$t.dict" ] && dict=("-dict=fuzz/$t.dict")
   if "$exe" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2048 -max_len="${max_len[$t]}" \

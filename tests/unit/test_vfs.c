@@ -144,7 +144,7 @@ static void test_model_size_limit(void** state) {
   add(&vfs, "model.xml", "<mujoco><worldbody><geom size='1'/></worldbody></mujoco>");
   mjModel* m = tn_loadXMLWith("model.xml", &opt, err, sizeof(err));
   assert_non_null(m);
-  assert_true(mj_sizeModel(m) < opt.max_model_bytes);
+  assert_true(mj_sizeModel(m) < (mjtSize)opt.max_model_bytes);
   mj_deleteModel(m);
   mj_deleteVFS(&vfs);
 }

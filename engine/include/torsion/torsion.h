@@ -271,9 +271,6 @@ int mj_setLengthRange(mjModel* m, mjData* d, int index, const mjLROpt* opt, char
 /* Deep copy of a model into `dest` (allocated when NULL). Returns dest. */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m);
 
-/* Size in bytes of the model's buffer. */
-mjtSize mj_sizeModel(const mjModel* m);
-
 /* Allocate and reset mjData for model m. Returns NULL (and reports) if out of memory. */
 mjData* mj_makeData(const mjModel* m);
 
@@ -292,6 +289,72 @@ void mj_resetDataKeyframe(const mjModel* m, mjData* d, int key);
 /* ---------------------------------------------------------------------------------------
  * Binary models, printing and version
  * ------------------------------------------------------------------------------------- */
+
+/* Bytes mj_saveModel writes for m: the size of Torsion's binary model format
+ * (docs/model-format.md). Only m's size fields are read. 0 when they are invalid. */
+mjtSize mj_sizeModel(const mjModel* m);
+
+/* Save m in Torsion's binary format into `buffer` when it is not NULL (it must hold
+ * mj_sizeModel(m) bytes; buffer_sz says how many it holds), else into the file `filename`.
+ * Failures (buffer too small, file not writable) are reported with mju_warning. MuJoCo's
+ * MJB files and Torsion's are not interchangeable. */
+void mj_saveModel(const mjModel* m, const char* filename, void* buffer, int buffer_sz);
+
+/* Load a binary model written by mj_saveModel from the VFS (when it holds `filename`, vfs
+ * may be NULL) or from disk. Returns NULL after a warning naming the problem when the input
+ * is not a complete, consistent model of this format version. */
+mjModel* mj_loadModel(const char* filename, const mjVFS* vfs);
+
+/* Load a binary model from buffer_sz bytes in memory (as mj_loadModel). */
+mjModel* mj_loadModelBuffer(const void* buffer, int buffer_sz);
+
+/* MuJoCo's version number whose semantics this library follows: 3.14.0 is 3014000, equal
+ * to mjVERSION_HEADER. */
+int mj_version(void);
+
+/* That version as text ("3.14.0"). */
+const char* mj_versionString(void);
+
+/* Print the model as text in MuJoCo's layout into `filename` (NULL: stdout), every real
+ * number with float_format (a printf conversion of one double such as "%.6g"; an invalid
+ * one is reported with mju_warning and replaced by the default "% -9.2g"). Sections and
+ * lines of fields Torsion does not have (mjVisual, BVHs, plugins, ...) are absent. */
+void mj_printFormattedModel(const mjModel* m, const char* filename, const char* float_format);
+
+/* mj_printFormattedModel with the default float format. */
+void mj_printModel(const mjModel* m, const char* filename);
+
+/* Print the data as text in MuJoCo's layout (see mj_printFormattedModel). */
+void mj_printFormattedData(const mjModel* m, const mjData* d, const char* filename,
+                           const char* float_format);
+
+/* mj_printFormattedData with the default float format. */
+void mj_printData(const mjModel* m, const mjData* d, const char* filename);
+
+/* The asset cache of the compiler (MuJoCo 3.14's API): one per process, bounded in bytes,
+ * least recently used entries evicted first. It holds processed mesh files (vertices,
+ * faces, convex hull, mass properties) keyed by real path, modification time, size and the
+ * mesh's attributes, so loading a model again skips parsing and hull building. Files from
+ * the VFS and loads that restrict their files (tnLoadOptions root, vfs_only, max_bytes) do
+ * not use it. Height fields, skins and textures are not cached. Thread-safe. */
+typedef struct mjCache_ {
+  void* impl_; /* the entries (internal) */
+} mjCache;
+
+/* Bytes the cache holds. */
+size_t mj_getCacheSize(const mjCache* cache);
+
+/* Most bytes the cache may hold (default 500 MB). */
+size_t mj_getCacheCapacity(const mjCache* cache);
+
+/* Set the capacity in bytes (0 disables the cache), evicting down to it; returns it. */
+size_t mj_setCacheCapacity(mjCache* cache, size_t size);
+
+/* The cache the compiler uses. */
+mjCache* mj_getCache(void);
+
+/* Remove every entry (the capacity stays). */
+void mj_clearCache(mjCache* cache);
 
 /* ---------------------------------------------------------------------------------------
  * Scratch memory on mjData's arena (stack discipline; used by the pipeline, never malloc)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "compiler/compile_internal.h"
+#include "compiler/mesh_cache.h"
 
 /* true when spec geom g is a mesh geom of mesh `name` */
 static int geom_uses(const tnSpecGeom* g, const char* name) {
@@ -44,21 +45,39 @@ static int mesh_needs_hull(const tnSpec* s, const char* name) {
   return 0;
 }
 
-/* load and process one mesh */
+/* load and process one mesh (a mesh file processed with the same options before comes
+ * from the asset cache) */
 static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
   char why[512] = "";
   const char* name = sm->name ? sm->name : "";
   int ok;
 
+  // options of the hull, mass properties and principal frame
+  tnMeshOptions opt;
+  tn__meshDefaultOptions(&opt);
+  mju_copy3(opt.scale, sm->scale);
+  mju_copy3(opt.refpos, sm->refpos);
+  mju_copy4(opt.refquat, sm->refquat);
+  opt.inertia = (tnMeshInertia)sm->inertia;
+  opt.maxhullvert = sm->maxhullvert;
+  opt.needhull = mesh_needs_hull(c->spec, sm->name);
+
   // the data: a file (format from content_type or the extension) or inline lists
+  char* key = NULL;
   if (sm->file) {
     tnMeshFormat format = tn__meshFormat(sm->file, sm->content_type);
     if (sm->content_type && format == TN_MESH_FORMAT_AUTO) {
       return tn__compileFail(c, sm->src, "content_type",
                              "unsupported content_type '%s' of mesh '%s'", sm->content_type, name);
     }
+    key = tn__meshCacheKey(c->spec->files, sm->path, format, &opt);
+    if (key && tn__meshCacheGet(key, mesh, name, sm->path)) {
+      free(key);
+      return 1;
+    }
     ok = tn__meshLoadFile(c->spec->files, mesh, name, sm->path, format, why, sizeof(why)) == 0;
     if (!ok) {
+      free(key);
       return tn__compileFail(c, sm->src, "file", "%s", why[0] ? why : "cannot load the file");
     }
   } else {
@@ -66,16 +85,8 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
                            sizeof(why)) == 0;
   }
 
-  // options, then hull, mass properties and the principal frame
+  // hull, mass properties and the principal frame
   if (ok) {
-    tnMeshOptions opt;
-    tn__meshDefaultOptions(&opt);
-    mju_copy3(opt.scale, sm->scale);
-    mju_copy3(opt.refpos, sm->refpos);
-    mju_copy4(opt.refquat, sm->refquat);
-    opt.inertia = (tnMeshInertia)sm->inertia;
-    opt.maxhullvert = sm->maxhullvert;
-    opt.needhull = mesh_needs_hull(c->spec, sm->name);
     int hadfaces = mesh->nface > 0;
     ok = tn__meshProcess(mesh, &opt, why, sizeof(why)) == 0;
 
@@ -87,6 +98,10 @@ static int compile_one(tnCompiler* c, const tnSpecMesh* sm, tnMesh* mesh) {
       tn__meshFreePolygons(mesh);
     }
   }
+  if (ok && key) {
+    tn__meshCachePut(key, mesh);
+  }
+  free(key);
   if (!ok) {
     return tn__compileFail(c, sm->src, NULL, "%s", why[0] ? why : "invalid mesh");
   }

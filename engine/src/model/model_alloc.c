@@ -114,11 +114,6 @@ void mj_deleteModel(mjModel* m) {
   mju_free(m);
 }
 
-/* bytes in the model's buffer */
-mjtSize mj_sizeModel(const mjModel* m) {
-  return (mjtSize)model_bytes(m);
-}
-
 /* deep copy */
 mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
   if (!dest) {
