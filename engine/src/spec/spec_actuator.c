@@ -49,8 +49,8 @@ static const char* servo(mjsActuator* a, double kp, const double* kv, const doub
   return "";
 }
 
-const char* mjs_setToPosition(mjsActuator* actuator, double kp, double kv[1],
-                              double dampratio[1], double timeconst[1], double inheritrange) {
+const char* mjs_setToPosition(mjsActuator* actuator, double kp, double kv[1], double dampratio[1],
+                              double timeconst[1], double inheritrange) {
   return servo(actuator, kp, kv, dampratio, timeconst, inheritrange, 0);
 }
 
@@ -94,8 +94,8 @@ const char* mjs_setToCylinder(mjsActuator* actuator, double timeconst, double bi
 }
 
 const char* mjs_setToMuscle(mjsActuator* actuator, double timeconst[2], double tausmooth,
-                            double range[2], double force, double scale, double lmin,
-                            double lmax, double vmax, double fpmax, double fvmax) {
+                            double range[2], double force, double scale, double lmin, double lmax,
+                            double vmax, double fpmax, double fvmax) {
   if (tausmooth < 0) {
     return "muscle tausmooth cannot be negative";
   }
@@ -109,7 +109,7 @@ const char* mjs_setToMuscle(mjsActuator* actuator, double timeconst[2], double t
   a->gainprm[0] = range[0];
   a->gainprm[1] = range[1];
   if (force >= 0) {
-    a->gainprm[2] = force; // -1: keep (computed from scale at compile)
+    a->gainprm[2] = force;  // -1: keep (computed from scale at compile)
   }
   a->gainprm[3] = scale;
   a->gainprm[4] = lmin;

@@ -284,7 +284,7 @@ static tnsNode* add_wrap(mjsTendon* tendon, int type, const char* target, double
     mju_error("mjs_wrap: out of memory");
     return NULL;
   }
-  w->hidden = 1; // reached through its tendon only
+  w->hidden = 1;  // reached through its tendon only
   w->u.wrap.type = (mjtWrap)type;
   w->wrap_target = tn__specHandle(t->owner, TNS_STR);
   w->wrap_side = tn__specHandle(t->owner, TNS_STR);
@@ -346,8 +346,7 @@ static tnsNode* find_named(const tnsSpec* s, int type, const char* name) {
     return NULL;
   }
   for (tnsNode* n = s->head; n; n = n->next) {
-    if (n->type == type && !n->hidden && !n->deleted &&
-        strcmp(tn__specText(n->name), name) == 0) {
+    if (n->type == type && !n->hidden && !n->deleted && strcmp(tn__specText(n->name), name) == 0) {
       return n;
     }
   }
@@ -796,12 +795,12 @@ int mjs_sensorDim(const mjsSensor* sensor) {
  * checked casts
  * ------------------------------------------------------------------------------------- */
 
-#define AS(fn, T, obj, member)                                           \
-  T* fn(mjsElement* element) {                                          \
-    if (!element || element->elemtype != obj) {                         \
-      return NULL;                                                      \
-    }                                                                   \
-    return &TNS_NODE(element)->u.member;                                \
+#define AS(fn, T, obj, member)                  \
+  T* fn(mjsElement* element) {                  \
+    if (!element || element->elemtype != obj) { \
+      return NULL;                              \
+    }                                           \
+    return &TNS_NODE(element)->u.member;        \
   }
 AS(mjs_asBody, mjsBody, mjOBJ_BODY, body)
 AS(mjs_asGeom, mjsGeom, mjOBJ_GEOM, geom)

@@ -34,14 +34,29 @@ static const char* text(tnsOut* o, const void* h) {
   return v[0] ? tn__poolStrdup(&o->t->pool, v) : NULL;
 }
 
-/* where an element came from, for the compiler's messages */
-static const tnSrcPos* src(tnsOut* o, const char* element) {
+/* where an element came from, for the compiler's messages: its kind and its name */
+static const tnSrcPos* src_named(tnsOut* o, const char* element, const void* name) {
   tnSrcPos* p = tn__poolAlloc(&o->t->pool, sizeof(tnSrcPos));
-  if (p) {
-    p->element = element;
-    p->file = o->t->filename;
+  if (!p) {
+    return NULL;
+  }
+  p->file = o->t->filename;
+  p->element = element;
+  const char* n = tn__specText(name);
+  if (n[0]) {
+    size_t len = strlen(element) + strlen(n) + 4;
+    char* both = tn__poolAlloc(&o->t->pool, len);
+    if (both) {
+      snprintf(both, len, "%s \"%s\"", element, n);
+      p->element = both;
+    }
   }
   return p;
+}
+
+/* the same without a name */
+static const tnSrcPos* src(tnsOut* o, const char* element) {
+  return src_named(o, element, NULL);
 }
 
 /* a double array handle copied into the pool (n: its length, -1 when `absent_is_minus1` and
@@ -228,7 +243,7 @@ static void joint(tnsOut* o, const tnsNode* n, int b) {
   d->align = j->align;
   d->name = text(o, n->name);
   d->body = b;
-  d->src = src(o, j->type == mjJNT_FREE ? "freejoint" : "joint");
+  d->src = src_named(o, j->type == mjJNT_FREE ? "freejoint" : "joint", n->name);
 }
 
 static void geom(tnsOut* o, const tnsNode* n, int b) {
@@ -267,10 +282,9 @@ static void geom(tnsOut* o, const tnsNode* n, int b) {
   user(o, &d->user, g->userdata);
   d->name = text(o, n->name);
   d->body = b;
-  d->src = src(o, "geom");
-  if (g->adhesion != 0 || g->surfacevel[0] != 0 || g->surfacevel[1] != 0 ||
-      g->surfacevel[2] != 0 || g->surfacevel[3] != 0 || g->surfacevel[4] != 0 ||
-      g->surfacevel[5] != 0) {
+  d->src = src_named(o, "geom", n->name);
+  if (g->adhesion != 0 || g->surfacevel[0] != 0 || g->surfacevel[1] != 0 || g->surfacevel[2] != 0 ||
+      g->surfacevel[3] != 0 || g->surfacevel[4] != 0 || g->surfacevel[5] != 0) {
     fail(o, "geom '%s': adhesion and surfacevel are not supported yet%s", tn__specText(n->name),
          "");
   }
@@ -294,7 +308,7 @@ static void site(tnsOut* o, const tnsNode* n, int b) {
   user(o, &d->user, s->userdata);
   d->name = text(o, n->name);
   d->body = b;
-  d->src = src(o, "site");
+  d->src = src_named(o, "site", n->name);
 }
 
 static void camera(tnsOut* o, const tnsNode* n, int b) {
@@ -312,7 +326,7 @@ static void camera(tnsOut* o, const tnsNode* n, int b) {
   user(o, &d->user, c->userdata);
   d->name = text(o, n->name);
   d->body = b;
-  d->src = src(o, "camera");
+  d->src = src_named(o, "camera", n->name);
 }
 
 static void light(tnsOut* o, const tnsNode* n, int b) {
@@ -336,7 +350,7 @@ static void light(tnsOut* o, const tnsNode* n, int b) {
   memcpy(d->specular, l->specular, sizeof(d->specular));
   d->name = text(o, n->name);
   d->body = b;
-  d->src = src(o, "light");
+  d->src = src_named(o, "light", n->name);
 }
 
 /* a body's own fields (index b in the intermediate model) */
@@ -359,7 +373,7 @@ static void body_fields(tnsOut* o, const tnsNode* n, tnSpecBody* d) {
     mju_copy(d->fullinertia, p->fullinertia, 6);
     d->inertial_src = src(o, "inertial");
   }
-  d->src = src(o, n == o->s->world ? "worldbody" : "body");
+  d->src = src_named(o, n == o->s->world ? "worldbody" : "body", n->name);
 }
 
 /* body n at index b and everything below it, in MuJoCo's (depth-first) order */
@@ -450,7 +464,7 @@ static void mesh(tnsOut* o, const tnsNode* n) {
     d->nface = f->n;
   }
   d->name = text(o, n->name);
-  d->src = src(o, "mesh");
+  d->src = src_named(o, "mesh", n->name);
 }
 
 static void material(tnsOut* o, const tnsNode* n) {
@@ -472,7 +486,7 @@ static void material(tnsOut* o, const tnsNode* n) {
   d->reflectance = m->reflectance;
   memcpy(d->rgba, m->rgba, sizeof(d->rgba));
   d->name = text(o, n->name);
-  d->src = src(o, "material");
+  d->src = src_named(o, "material", n->name);
 }
 
 static void texture(tnsOut* o, const tnsNode* n) {
@@ -486,7 +500,7 @@ static void texture(tnsOut* o, const tnsNode* n) {
   d->height = x->height;
   d->nchannel = x->nchannel;
   d->name = text(o, n->name);
-  d->src = src(o, "texture");
+  d->src = src_named(o, "texture", n->name);
   if (tn__specText(x->file)[0]) {
     fail(o, "texture '%s': texture files are not supported by mj_compile yet%s",
          tn__specText(n->name), "");
@@ -514,7 +528,7 @@ static void hfield(tnsOut* o, const tnsNode* n) {
   d->path = asset_path(o, d->file);
   d->content_type = text(o, h->content_type);
   d->name = text(o, n->name);
-  d->src = src(o, "hfield");
+  d->src = src_named(o, "hfield", n->name);
 }
 
 /* unspecified pair values (NaN or negative condim: from the geoms) */
@@ -540,7 +554,7 @@ static void pair(tnsOut* o, const tnsNode* n) {
   d->geom1 = text(o, p->geomname1);
   d->geom2 = text(o, p->geomname2);
   d->name = text(o, n->name);
-  d->src = src(o, "pair");
+  d->src = src_named(o, "pair", n->name);
 }
 
 static void exclude(tnsOut* o, const tnsNode* n) {
@@ -551,7 +565,7 @@ static void exclude(tnsOut* o, const tnsNode* n) {
   d->body1 = text(o, n->u.exclude.bodyname1);
   d->body2 = text(o, n->u.exclude.bodyname2);
   d->name = text(o, n->name);
-  d->src = src(o, "exclude");
+  d->src = src_named(o, "exclude", n->name);
 }
 
 static void equality(tnsOut* o, const tnsNode* n) {
@@ -583,7 +597,7 @@ static void equality(tnsOut* o, const tnsNode* n) {
   }
   d->torquescale = e->data[10];
   d->name = text(o, n->name);
-  d->src = src(o, names[e->type]);
+  d->src = src_named(o, names[e->type], n->name);
 }
 
 static void tendon(tnsOut* o, const tnsNode* n) {
@@ -636,7 +650,7 @@ static void tendon(tnsOut* o, const tnsNode* n) {
     }
   }
   d->wrapnum = o->t->wraps.n - d->wrapadr;
-  d->src = src(o, d->spatial ? "spatial" : "fixed");
+  d->src = src_named(o, d->spatial ? "spatial" : "fixed", n->name);
 }
 
 static void actuator(tnsOut* o, const tnsNode* n) {
@@ -671,7 +685,8 @@ static void actuator(tnsOut* o, const tnsNode* n) {
   d->slidersite = text(o, a->slidersite);
   d->name = text(o, n->name);
   d->plugin = -1;
-  d->src = src(o, a->dyntype == mjDYN_INTEGRATOR ? "intvelocity" : "general");
+  d->src =
+      a->dyntype == mjDYN_INTEGRATOR ? src(o, "intvelocity") : src_named(o, "actuator", n->name);
   if (a->damping[0] != 0 || a->damping[1] != 0 || a->damping[2] != 0 || a->armature != 0 ||
       a->nsample != 0 || a->delay != 0) {
     fail(o, "actuator '%s': damping, armature and delays are not supported yet%s",
@@ -701,7 +716,7 @@ static void sensor(tnsOut* o, const tnsNode* n) {
   d->cutoff = s->cutoff;
   d->noise = s->noise;
   user(o, &d->user, s->userdata);
-  d->src = src(o, "sensor");
+  d->src = src_named(o, "sensor", n->name);
   if (s->nsample != 0 || s->delay != 0 || s->interval[0] != 0) {
     fail(o, "sensor '%s': history, delay and interval are not supported yet%s",
          tn__specText(n->name), "");
@@ -716,7 +731,7 @@ static void numeric(tnsOut* o, const tnsNode* n) {
   d->name = text(o, n->name);
   d->size = n->u.numeric.size;
   d->data = doubles(o, n->u.numeric.data, &d->ndata);
-  d->src = src(o, "numeric");
+  d->src = src_named(o, "numeric", n->name);
 }
 
 static void textobj(tnsOut* o, const tnsNode* n) {
@@ -726,7 +741,7 @@ static void textobj(tnsOut* o, const tnsNode* n) {
   }
   d->name = text(o, n->name);
   d->data = text(o, n->u.text.data);
-  d->src = src(o, "text");
+  d->src = src_named(o, "text", n->name);
 }
 
 static void tuple(tnsOut* o, const tnsNode* n) {
@@ -736,7 +751,7 @@ static void tuple(tnsOut* o, const tnsNode* n) {
     return;
   }
   d->name = text(o, n->name);
-  d->src = src(o, "tuple");
+  d->src = src_named(o, "tuple", n->name);
   d->adr = o->t->tuple_elems.n;
   const tnsHandle* types = t->objtype;
   const tnsHandle* names = t->objname;
@@ -781,7 +796,7 @@ static void key(tnsOut* o, const tnsNode* n) {
   d->ctrl = keyarr(o, k->ctrl, &d->nctrl);
   d->mpos = keyarr(o, k->mpos, &d->nmpos);
   d->mquat = keyarr(o, k->mquat, &d->nmquat);
-  d->src = src(o, "key");
+  d->src = src_named(o, "key", n->name);
 }
 
 /* every live element outside the tree, in creation order per type */
@@ -805,12 +820,17 @@ static void globals(tnsOut* o) {
       case mjOBJ_TEXT: textobj(o, n); break;
       case mjOBJ_TUPLE: tuple(o, n); break;
       case mjOBJ_KEY: key(o, n); break;
-      case mjOBJ_SKIN: fail(o, "skin '%s': skins are not supported by mj_compile yet%s",
-                            tn__specText(n->name), ""); break;
-      case mjOBJ_FLEX: fail(o, "flex '%s': flexes are not supported yet%s",
-                            tn__specText(n->name), ""); break;
-      case mjOBJ_PLUGIN: fail(o, "plugin '%s': plugins are not supported by mj_compile yet%s",
-                              tn__specText(n->name), ""); break;
+      case mjOBJ_SKIN:
+        fail(o, "skin '%s': skins are not supported by mj_compile yet%s", tn__specText(n->name),
+             "");
+        break;
+      case mjOBJ_FLEX:
+        fail(o, "flex '%s': flexes are not supported yet%s", tn__specText(n->name), "");
+        break;
+      case mjOBJ_PLUGIN:
+        fail(o, "plugin '%s': plugins are not supported by mj_compile yet%s", tn__specText(n->name),
+             "");
+        break;
       default: break;
     }
   }
@@ -844,8 +864,8 @@ static void assign_ids(tnsSpec* s) {
   int next_body = 1;
   tree_ids(s->world, &next_body, counts);
   for (tnsNode* n = s->head; n; n = n->next) {
-    if (!n->deleted && !n->hidden && n->type < mjNOBJECT && n->type != mjOBJ_BODY &&
-        n->id < 0 && n->parent == NULL) {
+    if (!n->deleted && !n->hidden && n->type < mjNOBJECT && n->type != mjOBJ_BODY && n->id < 0 &&
+        n->parent == NULL) {
       n->id = counts[n->type]++;
     }
   }

@@ -45,7 +45,7 @@ void mjs_defaultBody(mjsBody* body) {
   memset(body, 0, sizeof(*body));
   unit_quat(body->quat);
   unit_quat(body->iquat);
-  body->ipos[0] = NAN; // not given: from the geoms
+  body->ipos[0] = NAN;  // not given: from the geoms
   body->fullinertia[0] = NAN;
 }
 
@@ -71,7 +71,7 @@ void mjs_defaultGeom(mjsGeom* geom) {
   memset(geom, 0, sizeof(*geom));
   geom->type = mjGEOM_SPHERE;
   unit_quat(geom->quat);
-  geom->fromto[0] = NAN; // not given
+  geom->fromto[0] = NAN;  // not given
   geom->contype = 1;
   geom->conaffinity = 1;
   geom->condim = 3;
@@ -81,7 +81,7 @@ void mjs_defaultGeom(mjsGeom* geom) {
   geom->solmix = 1;
   default_solref(geom->solref);
   default_solimp(geom->solimp);
-  geom->mass = NAN; // not given: from density
+  geom->mass = NAN;  // not given: from density
   geom->density = 1000;
   geom->fluid_coefs[0] = 0.5;
   geom->fluid_coefs[1] = 0.25;
@@ -199,8 +199,8 @@ void mjs_defaultPair(mjsPair* pair) {
 void mjs_defaultEquality(mjsEquality* equality) {
   memset(equality, 0, sizeof(*equality));
   equality->type = mjEQ_CONNECT;
-  equality->data[1] = 1;  // joint/tendon polynomial: linear coefficient
-  equality->data[10] = 1; // weld torque scale
+  equality->data[1] = 1;   // joint/tendon polynomial: linear coefficient
+  equality->data[10] = 1;  // weld torque scale
   equality->active = 1;
   default_solref(equality->solref);
   default_solimp(equality->solimp);

@@ -11,47 +11,48 @@
  * handle fields of each public struct
  * ------------------------------------------------------------------------------------- */
 
-#define F(type, field, kind) {offsetof(type, field), kind}
-#define PLUGIN_FIELDS(type)                                                           \
-  F(type, plugin.name, TNS_STR), F(type, plugin.plugin_name, TNS_STR),                \
-      F(type, plugin.info, TNS_STR)
+#define F(type, field, kind) \
+  { offsetof(type, field), kind }
+#define PLUGIN_FIELDS(type) \
+  F(type, plugin.name, TNS_STR), F(type, plugin.plugin_name, TNS_STR), F(type, plugin.info, TNS_STR)
 
-static const tnsField f_spec[] = {
-    F(mjSpec, modelname, TNS_STR), F(mjSpec, compiler.meshdir, TNS_STR),
-    F(mjSpec, compiler.texturedir, TNS_STR), F(mjSpec, comment, TNS_STR),
-    F(mjSpec, modelfiledir, TNS_STR)};
-static const tnsField f_body[] = {F(mjsBody, childclass, TNS_STR),
-                                  F(mjsBody, userdata, TNS_DOUBLE), PLUGIN_FIELDS(mjsBody),
-                                  F(mjsBody, info, TNS_STR)};
+static const tnsField f_spec[] = {F(mjSpec, modelname, TNS_STR),
+                                  F(mjSpec, compiler.meshdir, TNS_STR),
+                                  F(mjSpec, compiler.texturedir, TNS_STR),
+                                  F(mjSpec, comment, TNS_STR), F(mjSpec, modelfiledir, TNS_STR)};
+static const tnsField f_body[] = {F(mjsBody, childclass, TNS_STR), F(mjsBody, userdata, TNS_DOUBLE),
+                                  PLUGIN_FIELDS(mjsBody), F(mjsBody, info, TNS_STR)};
 static const tnsField f_frame[] = {F(mjsFrame, childclass, TNS_STR), F(mjsFrame, info, TNS_STR)};
 static const tnsField f_joint[] = {F(mjsJoint, userdata, TNS_DOUBLE), F(mjsJoint, info, TNS_STR)};
-static const tnsField f_geom[] = {
-    F(mjsGeom, material, TNS_STR),    F(mjsGeom, hfieldname, TNS_STR),
-    F(mjsGeom, meshname, TNS_STR),    F(mjsGeom, userdata, TNS_DOUBLE),
-    PLUGIN_FIELDS(mjsGeom),           F(mjsGeom, info, TNS_STR)};
+static const tnsField f_geom[] = {F(mjsGeom, material, TNS_STR), F(mjsGeom, hfieldname, TNS_STR),
+                                  F(mjsGeom, meshname, TNS_STR), F(mjsGeom, userdata, TNS_DOUBLE),
+                                  PLUGIN_FIELDS(mjsGeom),        F(mjsGeom, info, TNS_STR)};
 static const tnsField f_site[] = {F(mjsSite, material, TNS_STR), F(mjsSite, meshname, TNS_STR),
                                   F(mjsSite, userdata, TNS_DOUBLE), F(mjsSite, info, TNS_STR)};
 static const tnsField f_camera[] = {F(mjsCamera, targetbody, TNS_STR),
                                     F(mjsCamera, userdata, TNS_DOUBLE),
                                     F(mjsCamera, info, TNS_STR)};
-static const tnsField f_light[] = {F(mjsLight, targetbody, TNS_STR),
-                                   F(mjsLight, texture, TNS_STR), F(mjsLight, info, TNS_STR)};
+static const tnsField f_light[] = {F(mjsLight, targetbody, TNS_STR), F(mjsLight, texture, TNS_STR),
+                                   F(mjsLight, info, TNS_STR)};
 static const tnsField f_flex[] = {
-    F(mjsFlex, material, TNS_STR),   F(mjsFlex, nodebody, TNS_STRVEC),
+    F(mjsFlex, material, TNS_STR),    F(mjsFlex, nodebody, TNS_STRVEC),
     F(mjsFlex, vertbody, TNS_STRVEC), F(mjsFlex, node, TNS_DOUBLE),
-    F(mjsFlex, vert, TNS_DOUBLE),    F(mjsFlex, elem, TNS_INT),
-    F(mjsFlex, texcoord, TNS_FLOAT), F(mjsFlex, elemtexcoord, TNS_INT),
+    F(mjsFlex, vert, TNS_DOUBLE),     F(mjsFlex, elem, TNS_INT),
+    F(mjsFlex, texcoord, TNS_FLOAT),  F(mjsFlex, elemtexcoord, TNS_INT),
     F(mjsFlex, info, TNS_STR)};
-static const tnsField f_mesh[] = {
-    F(mjsMesh, content_type, TNS_STR),    F(mjsMesh, file, TNS_STR),
-    F(mjsMesh, uservert, TNS_FLOAT),      F(mjsMesh, usernormal, TNS_FLOAT),
-    F(mjsMesh, usertexcoord, TNS_FLOAT),  F(mjsMesh, userface, TNS_INT),
-    F(mjsMesh, userfacenormal, TNS_INT),  F(mjsMesh, userfacetexcoord, TNS_INT),
-    PLUGIN_FIELDS(mjsMesh),               F(mjsMesh, material, TNS_STR),
-    F(mjsMesh, info, TNS_STR)};
+static const tnsField f_mesh[] = {F(mjsMesh, content_type, TNS_STR),
+                                  F(mjsMesh, file, TNS_STR),
+                                  F(mjsMesh, uservert, TNS_FLOAT),
+                                  F(mjsMesh, usernormal, TNS_FLOAT),
+                                  F(mjsMesh, usertexcoord, TNS_FLOAT),
+                                  F(mjsMesh, userface, TNS_INT),
+                                  F(mjsMesh, userfacenormal, TNS_INT),
+                                  F(mjsMesh, userfacetexcoord, TNS_INT),
+                                  PLUGIN_FIELDS(mjsMesh),
+                                  F(mjsMesh, material, TNS_STR),
+                                  F(mjsMesh, info, TNS_STR)};
 static const tnsField f_hfield[] = {F(mjsHField, content_type, TNS_STR),
-                                    F(mjsHField, file, TNS_STR),
-                                    F(mjsHField, userdata, TNS_FLOAT),
+                                    F(mjsHField, file, TNS_STR), F(mjsHField, userdata, TNS_FLOAT),
                                     F(mjsHField, info, TNS_STR)};
 static const tnsField f_skin[] = {
     F(mjsSkin, file, TNS_STR),         F(mjsSkin, material, TNS_STR),
@@ -60,10 +61,10 @@ static const tnsField f_skin[] = {
     F(mjsSkin, bindpos, TNS_FLOAT),    F(mjsSkin, bindquat, TNS_FLOAT),
     F(mjsSkin, vertid, TNS_INTVECVEC), F(mjsSkin, vertweight, TNS_FLOATVECVEC),
     F(mjsSkin, info, TNS_STR)};
-static const tnsField f_texture[] = {
-    F(mjsTexture, content_type, TNS_STR), F(mjsTexture, file, TNS_STR),
-    F(mjsTexture, cubefiles, TNS_STRVEC), F(mjsTexture, data, TNS_BYTE),
-    F(mjsTexture, info, TNS_STR)};
+static const tnsField f_texture[] = {F(mjsTexture, content_type, TNS_STR),
+                                     F(mjsTexture, file, TNS_STR),
+                                     F(mjsTexture, cubefiles, TNS_STRVEC),
+                                     F(mjsTexture, data, TNS_BYTE), F(mjsTexture, info, TNS_STR)};
 static const tnsField f_material[] = {F(mjsMaterial, textures, TNS_STRVEC),
                                       F(mjsMaterial, info, TNS_STR)};
 static const tnsField f_pair[] = {F(mjsPair, geomname1, TNS_STR), F(mjsPair, geomname2, TNS_STR),
@@ -71,33 +72,28 @@ static const tnsField f_pair[] = {F(mjsPair, geomname1, TNS_STR), F(mjsPair, geo
 static const tnsField f_exclude[] = {F(mjsExclude, bodyname1, TNS_STR),
                                      F(mjsExclude, bodyname2, TNS_STR),
                                      F(mjsExclude, info, TNS_STR)};
-static const tnsField f_equality[] = {F(mjsEquality, name1, TNS_STR),
-                                      F(mjsEquality, name2, TNS_STR),
-                                      F(mjsEquality, info, TNS_STR)};
+static const tnsField f_equality[] = {
+    F(mjsEquality, name1, TNS_STR), F(mjsEquality, name2, TNS_STR), F(mjsEquality, info, TNS_STR)};
 static const tnsField f_tendon[] = {F(mjsTendon, material, TNS_STR),
                                     F(mjsTendon, userdata, TNS_DOUBLE),
                                     F(mjsTendon, info, TNS_STR)};
 static const tnsField f_wrap[] = {F(mjsWrap, info, TNS_STR)};
 static const tnsField f_actuator[] = {
-    F(mjsActuator, target, TNS_STR),       F(mjsActuator, refsite, TNS_STR),
-    F(mjsActuator, slidersite, TNS_STR),   F(mjsActuator, userdata, TNS_DOUBLE),
-    PLUGIN_FIELDS(mjsActuator),            F(mjsActuator, info, TNS_STR)};
-static const tnsField f_sensor[] = {F(mjsSensor, objname, TNS_STR),
-                                    F(mjsSensor, refname, TNS_STR),
+    F(mjsActuator, target, TNS_STR),     F(mjsActuator, refsite, TNS_STR),
+    F(mjsActuator, slidersite, TNS_STR), F(mjsActuator, userdata, TNS_DOUBLE),
+    PLUGIN_FIELDS(mjsActuator),          F(mjsActuator, info, TNS_STR)};
+static const tnsField f_sensor[] = {F(mjsSensor, objname, TNS_STR), F(mjsSensor, refname, TNS_STR),
                                     F(mjsSensor, userdata, TNS_DOUBLE), PLUGIN_FIELDS(mjsSensor),
                                     F(mjsSensor, info, TNS_STR)};
-static const tnsField f_numeric[] = {F(mjsNumeric, data, TNS_DOUBLE),
-                                     F(mjsNumeric, info, TNS_STR)};
+static const tnsField f_numeric[] = {F(mjsNumeric, data, TNS_DOUBLE), F(mjsNumeric, info, TNS_STR)};
 static const tnsField f_text[] = {F(mjsText, data, TNS_STR), F(mjsText, info, TNS_STR)};
-static const tnsField f_tuple[] = {F(mjsTuple, objtype, TNS_INT),
-                                   F(mjsTuple, objname, TNS_STRVEC),
+static const tnsField f_tuple[] = {F(mjsTuple, objtype, TNS_INT), F(mjsTuple, objname, TNS_STRVEC),
                                    F(mjsTuple, objprm, TNS_DOUBLE), F(mjsTuple, info, TNS_STR)};
-static const tnsField f_key[] = {F(mjsKey, qpos, TNS_DOUBLE), F(mjsKey, qvel, TNS_DOUBLE),
-                                 F(mjsKey, act, TNS_DOUBLE),  F(mjsKey, mpos, TNS_DOUBLE),
+static const tnsField f_key[] = {F(mjsKey, qpos, TNS_DOUBLE),  F(mjsKey, qvel, TNS_DOUBLE),
+                                 F(mjsKey, act, TNS_DOUBLE),   F(mjsKey, mpos, TNS_DOUBLE),
                                  F(mjsKey, mquat, TNS_DOUBLE), F(mjsKey, ctrl, TNS_DOUBLE),
                                  F(mjsKey, info, TNS_STR)};
-static const tnsField f_plugin[] = {F(mjsPlugin, name, TNS_STR),
-                                    F(mjsPlugin, plugin_name, TNS_STR),
+static const tnsField f_plugin[] = {F(mjsPlugin, name, TNS_STR), F(mjsPlugin, plugin_name, TNS_STR),
                                     F(mjsPlugin, info, TNS_STR)};
 
 /* per object type: handle fields and struct size */
@@ -107,20 +103,34 @@ static const struct {
   int n;
   size_t size;
 } objects[] = {
-#define OBJ(t, arr, st) {t, arr, (int)(sizeof(arr) / sizeof(arr[0])), sizeof(st)}
-    OBJ(mjOBJ_MODEL, f_spec, mjSpec),          OBJ(mjOBJ_BODY, f_body, mjsBody),
-    OBJ(mjOBJ_FRAME, f_frame, mjsFrame),       OBJ(mjOBJ_JOINT, f_joint, mjsJoint),
-    OBJ(mjOBJ_GEOM, f_geom, mjsGeom),          OBJ(mjOBJ_SITE, f_site, mjsSite),
-    OBJ(mjOBJ_CAMERA, f_camera, mjsCamera),    OBJ(mjOBJ_LIGHT, f_light, mjsLight),
-    OBJ(mjOBJ_FLEX, f_flex, mjsFlex),          OBJ(mjOBJ_MESH, f_mesh, mjsMesh),
-    OBJ(mjOBJ_HFIELD, f_hfield, mjsHField),    OBJ(mjOBJ_SKIN, f_skin, mjsSkin),
-    OBJ(mjOBJ_TEXTURE, f_texture, mjsTexture), OBJ(mjOBJ_MATERIAL, f_material, mjsMaterial),
-    OBJ(mjOBJ_PAIR, f_pair, mjsPair),          OBJ(mjOBJ_EXCLUDE, f_exclude, mjsExclude),
-    OBJ(mjOBJ_EQUALITY, f_equality, mjsEquality), OBJ(mjOBJ_TENDON, f_tendon, mjsTendon),
-    OBJ(TNS_WRAP, f_wrap, mjsWrap),            OBJ(mjOBJ_ACTUATOR, f_actuator, mjsActuator),
-    OBJ(mjOBJ_SENSOR, f_sensor, mjsSensor),    OBJ(mjOBJ_NUMERIC, f_numeric, mjsNumeric),
-    OBJ(mjOBJ_TEXT, f_text, mjsText),          OBJ(mjOBJ_TUPLE, f_tuple, mjsTuple),
-    OBJ(mjOBJ_KEY, f_key, mjsKey),             OBJ(mjOBJ_PLUGIN, f_plugin, mjsPlugin),
+#define OBJ(t, arr, st) \
+  { t, arr, (int)(sizeof(arr) / sizeof(arr[0])), sizeof(st) }
+    OBJ(mjOBJ_MODEL, f_spec, mjSpec),
+    OBJ(mjOBJ_BODY, f_body, mjsBody),
+    OBJ(mjOBJ_FRAME, f_frame, mjsFrame),
+    OBJ(mjOBJ_JOINT, f_joint, mjsJoint),
+    OBJ(mjOBJ_GEOM, f_geom, mjsGeom),
+    OBJ(mjOBJ_SITE, f_site, mjsSite),
+    OBJ(mjOBJ_CAMERA, f_camera, mjsCamera),
+    OBJ(mjOBJ_LIGHT, f_light, mjsLight),
+    OBJ(mjOBJ_FLEX, f_flex, mjsFlex),
+    OBJ(mjOBJ_MESH, f_mesh, mjsMesh),
+    OBJ(mjOBJ_HFIELD, f_hfield, mjsHField),
+    OBJ(mjOBJ_SKIN, f_skin, mjsSkin),
+    OBJ(mjOBJ_TEXTURE, f_texture, mjsTexture),
+    OBJ(mjOBJ_MATERIAL, f_material, mjsMaterial),
+    OBJ(mjOBJ_PAIR, f_pair, mjsPair),
+    OBJ(mjOBJ_EXCLUDE, f_exclude, mjsExclude),
+    OBJ(mjOBJ_EQUALITY, f_equality, mjsEquality),
+    OBJ(mjOBJ_TENDON, f_tendon, mjsTendon),
+    OBJ(TNS_WRAP, f_wrap, mjsWrap),
+    OBJ(mjOBJ_ACTUATOR, f_actuator, mjsActuator),
+    OBJ(mjOBJ_SENSOR, f_sensor, mjsSensor),
+    OBJ(mjOBJ_NUMERIC, f_numeric, mjsNumeric),
+    OBJ(mjOBJ_TEXT, f_text, mjsText),
+    OBJ(mjOBJ_TUPLE, f_tuple, mjsTuple),
+    OBJ(mjOBJ_KEY, f_key, mjsKey),
+    OBJ(mjOBJ_PLUGIN, f_plugin, mjsPlugin),
 #undef OBJ
 };
 
@@ -318,7 +328,7 @@ tnsNode* tn__specNode(tnsSpec* s, int type) {
   s->tail = n;
   n->name = tn__specHandle(s, TNS_STR);
   if (!n->name || !fresh_handles(s, &n->u, type)) {
-    return NULL; // the node stays linked and is freed with the spec
+    return NULL;  // the node stays linked and is freed with the spec
   }
   // the public struct points at its element
   *(mjsElement**)&n->u = &n->element;
@@ -379,15 +389,14 @@ tnsNode* tn__specDefaultNode(tnsSpec* s) {
   if (!d) {
     return NULL;
   }
-  static const int types[] = {mjOBJ_JOINT, mjOBJ_GEOM, mjOBJ_SITE, mjOBJ_CAMERA,
-                              mjOBJ_LIGHT, mjOBJ_FLEX, mjOBJ_MESH, mjOBJ_MATERIAL,
+  static const int types[] = {mjOBJ_JOINT, mjOBJ_GEOM,     mjOBJ_SITE,   mjOBJ_CAMERA,
+                              mjOBJ_LIGHT, mjOBJ_FLEX,     mjOBJ_MESH,   mjOBJ_MATERIAL,
                               mjOBJ_PAIR,  mjOBJ_EQUALITY, mjOBJ_TENDON, mjOBJ_ACTUATOR};
-  void** slots[] = {(void**)&d->u.def.joint,    (void**)&d->u.def.geom,
-                    (void**)&d->u.def.site,     (void**)&d->u.def.camera,
-                    (void**)&d->u.def.light,    (void**)&d->u.def.flex,
-                    (void**)&d->u.def.mesh,     (void**)&d->u.def.material,
-                    (void**)&d->u.def.pair,     (void**)&d->u.def.equality,
-                    (void**)&d->u.def.tendon,   (void**)&d->u.def.actuator};
+  void** slots[] = {
+      (void**)&d->u.def.joint,    (void**)&d->u.def.geom,     (void**)&d->u.def.site,
+      (void**)&d->u.def.camera,   (void**)&d->u.def.light,    (void**)&d->u.def.flex,
+      (void**)&d->u.def.mesh,     (void**)&d->u.def.material, (void**)&d->u.def.pair,
+      (void**)&d->u.def.equality, (void**)&d->u.def.tendon,   (void**)&d->u.def.actuator};
   for (int i = 0; i < 12; i++) {
     tnsNode* e = tn__specNode(s, types[i]);
     if (!e) {

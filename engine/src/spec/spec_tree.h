@@ -13,13 +13,13 @@
 
 /* kinds of handle */
 enum {
-  TNS_STR = 0,   /* text (data: char*, n: length) */
-  TNS_INT,       /* int array */
-  TNS_FLOAT,     /* float array */
-  TNS_DOUBLE,    /* double array */
-  TNS_BYTE,      /* byte array */
-  TNS_STRVEC,    /* array of char* */
-  TNS_INTVECVEC, /* array of tnsHandle (TNS_INT) */
+  TNS_STR = 0,    /* text (data: char*, n: length) */
+  TNS_INT,        /* int array */
+  TNS_FLOAT,      /* float array */
+  TNS_DOUBLE,     /* double array */
+  TNS_BYTE,       /* byte array */
+  TNS_STRVEC,     /* array of char* */
+  TNS_INTVECVEC,  /* array of tnsHandle (TNS_INT) */
   TNS_FLOATVECVEC /* array of tnsHandle (TNS_FLOAT) */
 };
 
@@ -56,19 +56,19 @@ struct tnsNode_ {
   int type;   /* mjtObj of the element, TNS_WRAP for tendon wraps */
   int hidden; /* part of a default class: not an element of the model */
   tnsSpec* owner;
-  tnsNode *prev, *next;             /* every node of the spec, in creation order */
-  tnsNode* parent;                  /* body of a tree element, tendon of a wrap */
-  tnsNode* frame;                   /* enclosing frame (tree elements), NULL: none */
-  tnsNode *first, *last;            /* children (bodies: tree elements; tendons: wraps) */
-  tnsNode *sib_prev, *sib_next;     /* siblings under the parent */
-  tnsHandle* name;                  /* TNS_STR */
-  tnsNode* def;                     /* default class (mjsDefault node), NULL: none */
-  int id;                           /* index in the last compiled model, -1: none */
-  int deleted;                      /* removed from the spec (kept until the spec dies) */
-  tnsHandle* wrap_target;           /* wraps: joint, site or geom name */
-  tnsHandle* wrap_side;             /* wraps: side site name */
-  double wrap_prm;                  /* wraps: joint coefficient or pulley divisor */
-  tnsUserValue* user;               /* user payloads */
+  tnsNode *prev, *next;         /* every node of the spec, in creation order */
+  tnsNode* parent;              /* body of a tree element, tendon of a wrap */
+  tnsNode* frame;               /* enclosing frame (tree elements), NULL: none */
+  tnsNode *first, *last;        /* children (bodies: tree elements; tendons: wraps) */
+  tnsNode *sib_prev, *sib_next; /* siblings under the parent */
+  tnsHandle* name;              /* TNS_STR */
+  tnsNode* def;                 /* default class (mjsDefault node), NULL: none */
+  int id;                       /* index in the last compiled model, -1: none */
+  int deleted;                  /* removed from the spec (kept until the spec dies) */
+  tnsHandle* wrap_target;       /* wraps: joint, site or geom name */
+  tnsHandle* wrap_side;         /* wraps: side site name */
+  double wrap_prm;              /* wraps: joint coefficient or pulley divisor */
+  tnsUserValue* user;           /* user payloads */
   union {
     mjSpec spec;
     mjsBody body;
@@ -102,18 +102,18 @@ struct tnsNode_ {
 
 /* a spec: its root node (the mjSpec), the world body, the main class and what it owns */
 struct tnsSpec_ {
-  tnsNode* root;      /* u.spec */
-  tnsNode* world;     /* u.body */
-  tnsNode* main;      /* u.def, "main" */
+  tnsNode* root;        /* u.spec */
+  tnsNode* world;       /* u.body */
+  tnsNode* main;        /* u.def, "main" */
   tnsNode *head, *tail; /* every node */
   tnsHandle** handles;  /* every handle (freed with the spec) */
   int nhandle, caphandle;
-  char error[1024];     /* last error (compile, parse, add) */
-  int warning;          /* the error is a warning */
+  char error[1024]; /* last error (compile, parse, add) */
+  int warning;      /* the error is a warning */
 };
 
 /* the node holding a public struct, from its element pointer */
-#define TNS_NODE(el) ((tnsNode*)((char*)(el) - offsetof(tnsNode, element)))
+#define TNS_NODE(el) ((tnsNode*)((char*)(el)-offsetof(tnsNode, element)))
 
 /* the handle fields of a public struct of object type `type` (count in *n) */
 const tnsField* tn__specFields(int type, int* n);
