@@ -15,6 +15,8 @@ GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco",
 CASES = [
     ("spec_defaults.c", [], 0),
     ("spec_actuators.c", [], 0),
+    # default classes (added, inherited, parsed), mjs_setDefault, mj_copySpec
+    ("spec_classes.c", [], 1e-12),
     ("spec_build.c", ["pendulum", "400"], 1e-9),
     ("spec_build.c", ["falling", "600"], 1e-9),
     ("spec_build.c", ["tendon", "400"], 1e-9),
