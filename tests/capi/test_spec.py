@@ -13,6 +13,8 @@ GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco",
 
 # (program, arguments, relative tolerance[, absolute tolerance])
 CASES = [
+    # struct sizes, field offsets and enum values of mjspec.h
+    ("spec_layout.c", [], 0),
     ("spec_defaults.c", [], 0),
     ("spec_actuators.c", [], 0),
     # default classes (added, inherited, parsed), mjs_setDefault, mj_copySpec
