@@ -7,7 +7,7 @@ import os
 import gymnasium
 import pytest
 
-from capi_build import run_both
+from capi_build import MODELS, run_both
 
 GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
 
@@ -17,6 +17,8 @@ CASES = [
     ("spec_layout.c", [], 0),
     ("spec_defaults.c", [], 0),
     ("spec_actuators.c", [], 0),
+    # accessors, custom data, keyframes, assets, pairs and excludes
+    ("spec_access.c", [], 1e-9),
     # default classes (added, inherited, parsed), mjs_setDefault, mj_copySpec
     ("spec_classes.c", [], 1e-12),
     ("spec_build.c", ["pendulum", "400"], 1e-9),
@@ -24,6 +26,7 @@ CASES = [
     ("spec_build.c", ["tendon", "400"], 1e-9),
     # parse, compile unchanged (same model as mj_loadXML: printed differences are 0), then
     # add a body, a motor and a sensor, compile and step
+    ("spec_parse.c", [os.path.join(MODELS, "spec_sink.xml"), "300"], 1e-9),
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "hopper.xml"), "300"], 1e-9),
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "walker2d.xml"), "300"], 1e-9),
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "half_cheetah.xml"), "300"], 1e-9),

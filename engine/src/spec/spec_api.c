@@ -384,10 +384,11 @@ mjsCompiler* mjs_getCompiler(const mjsElement* element) {
   return &TNS_NODE(element)->owner->root->u.spec.compiler;
 }
 
-/* attached child specs are not supported yet: only the spec itself matches its name */
+/* a spec attached to this one, by name: attaching is not supported yet, so there is none */
 mjSpec* mjs_findSpec(const mjSpec* spec, const char* name) {
-  tnsSpec* s = TNS_SPEC(spec);
-  return name && strcmp(tn__specText(spec->modelname), name) == 0 ? &s->root->u.spec : NULL;
+  (void)spec;
+  (void)name;
+  return NULL;
 }
 
 mjsBody* mjs_findBody(const mjSpec* s, const char* name) {
@@ -570,17 +571,13 @@ int mjs_delete(mjSpec* spec, mjsElement* element) {
  * names, strings and arrays
  * ------------------------------------------------------------------------------------- */
 
+/* the spec's own element has a name of its own too (not its modelname), as in MuJoCo */
 int mjs_setName(mjsElement* element, const char* name) {
-  tnsNode* n = TNS_NODE(element);
-  if (n->type == mjOBJ_MODEL) {
-    return tn__specSetText(n->u.spec.modelname, name) ? 0 : -1;
-  }
-  return tn__specSetText(n->name, name) ? 0 : -1;
+  return tn__specSetText(TNS_NODE(element)->name, name) ? 0 : -1;
 }
 
 mjString* mjs_getName(mjsElement* element) {
-  tnsNode* n = TNS_NODE(element);
-  return n->type == mjOBJ_MODEL ? n->u.spec.modelname : n->name;
+  return TNS_NODE(element)->name;
 }
 
 void mjs_setString(mjString* dest, const char* text) {
@@ -782,6 +779,42 @@ void mjs_deleteUserValue(mjsElement* element, const char* key) {
     free(u->key);
     free(u);
   }
+}
+
+const char* mjs_resolveOrientation(double quat[4], mjtByte degree, const char* sequence,
+                                   const mjsOrientation* orientation) {
+  static _Thread_local char why[256];
+  tnOrientation o = {TN_ORIENT_NONE, {0}};
+  switch (orientation->type) {
+    case mjORIENTATION_AXISANGLE:
+      o.kind = TN_ORIENT_AXISANGLE;
+      memcpy(o.v, orientation->axisangle, 4 * sizeof(double));
+      break;
+    case mjORIENTATION_XYAXES:
+      o.kind = TN_ORIENT_XYAXES;
+      memcpy(o.v, orientation->xyaxes, 6 * sizeof(double));
+      break;
+    case mjORIENTATION_ZAXIS:
+      o.kind = TN_ORIENT_ZAXIS;
+      memcpy(o.v, orientation->zaxis, 3 * sizeof(double));
+      break;
+    case mjORIENTATION_EULER:
+      o.kind = TN_ORIENT_EULER;
+      memcpy(o.v, orientation->euler, 3 * sizeof(double));
+      break;
+    default: return NULL; // the quaternion itself: nothing to resolve
+  }
+  char seq[3] = {'x', 'y', 'z'};
+  if (sequence) {
+    memcpy(seq, sequence, 3);
+  }
+  why[0] = 0;
+  mjtNum q[4];
+  if (!tn__orientationToQuat(q, &o, degree, seq, why, sizeof(why))) {
+    return why[0] ? why : "invalid orientation";
+  }
+  memcpy(quat, q, sizeof(q));
+  return NULL;
 }
 
 int mjs_sensorDim(const mjsSensor* sensor) {

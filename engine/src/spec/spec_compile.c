@@ -519,8 +519,11 @@ static void hfield(tnsOut* o, const tnsNode* n) {
   const tnsHandle* e = h->userdata;
   if (e->n) {
     d->elevation = tn__poolAlloc(&o->t->pool, sizeof(mjtNum) * (size_t)e->n);
+    // the spec holds the model's row order; the intermediate model MJCF's (first row last)
     for (int i = 0; d->elevation && i < e->n; i++) {
-      d->elevation[i] = ((const float*)e->data)[i];
+      int r = i / h->ncol, k = i % h->ncol;
+      int from = h->nrow * h->ncol == e->n ? (h->nrow - 1 - r) * h->ncol + k : i;
+      d->elevation[i] = ((const float*)e->data)[from];
     }
     d->nelevation = e->n;
   }
@@ -544,13 +547,15 @@ static void pair(tnsOut* o, const tnsNode* n) {
   d->has_solimp = !isnan(p->solimp[0]);
   d->has_margin = !isnan(p->margin);
   d->has_gap = !isnan(p->gap);
-  d->condim = p->condim;
-  mju_copy(d->friction, p->friction, 5);
-  mju_copy(d->solref, p->solref, mjNREF);
+  tnSpecPair builtin;
+  tn__specDefaultPair(&builtin);
+  d->condim = d->has_condim ? p->condim : builtin.condim;
+  mju_copy(d->friction, d->has_friction ? p->friction : builtin.friction, 5);
+  mju_copy(d->solref, d->has_solref ? p->solref : builtin.solref, mjNREF);
   mju_copy(d->solreffriction, p->solreffriction, mjNREF);
-  mju_copy(d->solimp, p->solimp, mjNIMP);
-  d->margin = p->margin;
-  d->gap = p->gap;
+  mju_copy(d->solimp, d->has_solimp ? p->solimp : builtin.solimp, mjNIMP);
+  d->margin = d->has_margin ? p->margin : 0;
+  d->gap = d->has_gap ? p->gap : 0;
   d->geom1 = text(o, p->geomname1);
   d->geom2 = text(o, p->geomname2);
   d->name = text(o, n->name);

@@ -438,8 +438,11 @@ static void assets(tnsIn* in) {
     memcpy(d->size, h->size, sizeof(d->size));
     if (h->nelevation) {
       float* v = malloc(sizeof(float) * (size_t)h->nelevation);
+      // MJCF lists the rows last first; the spec holds the model's order
+      int rows = h->nrow * h->ncol == h->nelevation ? h->nrow : 1;
+      int cols = h->nelevation / rows;
       for (int k = 0; v && k < h->nelevation; k++) {
-        v[k] = (float)h->elevation[k];
+        v[k] = (float)h->elevation[(rows - 1 - k / cols) * cols + k % cols];
       }
       mjs_setFloat(d->userdata, v, h->nelevation);
       free(v);

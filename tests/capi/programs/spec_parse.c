@@ -59,12 +59,22 @@ static void compare(const mjModel* a, const mjModel* b) {
   CMP(actuator_gainprm, mjNGAIN * a->nu);
   CMP(actuator_biasprm, mjNBIAS * a->nu);
   CMP(actuator_ctrlrange, 2 * a->nu);
+  CMP(tendon_range, 2 * a->ntendon);
+  CMP(tendon_stiffness, a->ntendon);
+  CMP(eq_data, mjNEQDATA * a->neq);
+  CMP(key_qpos, a->nkey * a->nq);
+  CMP(pair_friction, 5 * a->npair);
 #undef CMP
+  double hf = 0;
+  for (int i = 0; i < a->nhfielddata; i++)
+    hf = fmax(hf, fabs(a->hfield_data[i] - b->hfield_data[i]));
+  printf("diff hfield_data %.3g\n", hf);
   int same_names = 1;
   for (int i = 0; i < a->nbody; i++) {
     const char* na = mj_id2name(a, mjOBJ_BODY, i);
     const char* nb = mj_id2name(b, mjOBJ_BODY, i);
-    if ((na == NULL) != (nb == NULL) || (na && strcmp(na, nb))) same_names = 0;
+    if ((na == NULL) != (nb == NULL) || (na && strcmp(na, nb)))
+      same_names = 0;
   }
   printf("same body names %d\n", same_names);
 }
@@ -102,7 +112,7 @@ int main(int argc, char** argv) {
   hinge->axis[0] = 1;
   hinge->axis[2] = 0;
   hinge->damping[0] = 0.1;
-  hinge->range[0] = -1; // needed when the file's main class says limited="true"
+  hinge->range[0] = -1;  // needed when the file's main class says limited="true"
   hinge->range[1] = 1;
   mjsGeom* cap = mjs_addGeom(extra, NULL);
   cap->type = mjGEOM_CAPSULE;
