@@ -846,6 +846,7 @@ void mj_deleteSpec(mjSpec* s);
 mjSpec* mj_parseXML(const char* filename, const mjVFS* vfs, char* error, int error_sz);
 mjSpec* mj_parseXMLString(const char* xml, const mjVFS* vfs, char* error, int error_sz);
 mjModel* mj_compile(mjSpec* s, const mjVFS* vfs);
+int mj_recompile(mjSpec* s, const mjVFS* vfs, mjModel* m, mjData* d);
 const char* mjs_getError(mjSpec* s);
 int mjs_isWarning(mjSpec* s);
 int mjs_numWarnings(const mjSpec* spec);
