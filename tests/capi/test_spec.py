@@ -21,6 +21,8 @@ CASES = [
     ("spec_access.c", [], 1e-9),
     # recompiling into the same model and data, keeping the state
     ("spec_recompile.c", [], 1e-9),
+    # attaching a subtree with its actuators, sensors, tendon and assets, renamed
+    ("spec_attach.c", [], 1e-9),
     # default classes (added, inherited, parsed), mjs_setDefault, mj_copySpec
     ("spec_classes.c", [], 1e-12),
     ("spec_build.c", ["pendulum", "400"], 1e-9),

@@ -852,6 +852,11 @@ int mjs_isWarning(mjSpec* s);
 int mjs_numWarnings(const mjSpec* spec);
 const char* mjs_getWarning(const mjSpec* spec, int index);
 
+/* attach a copy of a body subtree (child) under a body, frame or site (parent), names
+ * prefixed and suffixed; the attached body or NULL (error in mjs_getError of parent's spec) */
+mjsElement* mjs_attach(mjsElement* parent, const mjsElement* child, const char* prefix,
+                       const char* suffix);
+
 /* tree elements */
 mjsBody* mjs_addBody(mjsBody* body, const mjsDefault* def);
 mjsSite* mjs_addSite(mjsBody* body, const mjsDefault* def);
