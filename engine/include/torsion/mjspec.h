@@ -857,6 +857,9 @@ const char* mjs_getWarning(const mjSpec* spec, int index);
 mjsElement* mjs_attach(mjsElement* parent, const mjsElement* child, const char* prefix,
                        const char* suffix);
 
+/* turn a body into a frame of its parent (children moved there); *body becomes NULL */
+mjsFrame* mjs_bodyToFrame(mjsBody** body);
+
 /* tree elements */
 mjsBody* mjs_addBody(mjsBody* body, const mjsDefault* def);
 mjsSite* mjs_addSite(mjsBody* body, const mjsDefault* def);

@@ -8,7 +8,9 @@
  * MuJoCo attaches by reference by default (the child spec becomes part of the parent and
  * its names are changed in place); Torsion always copies, so the child spec stays as it was
  * and may be attached again or compiled on its own. Keyframes, custom data and default
- * classes of the child are not brought along. */
+ * classes of the child are not brought along.
+ *
+ * Also mjs_bodyToFrame, which dissolves a body into a frame of its parent. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -342,4 +344,44 @@ mjsElement* mjs_attach(mjsElement* parent, const mjsElement* child, const char* 
     return NULL;
   }
   return &copy->element;
+}
+
+/* turn a body into a frame of its parent: its children move to the parent (appended), in a
+ * frame with the body's pose; the body is deleted and *body set to NULL */
+mjsFrame* mjs_bodyToFrame(mjsBody** body) {
+  if (!body || !*body) {
+    mju_error("mjs_bodyToFrame: body is NULL");
+    return NULL;
+  }
+  tnsNode* b = TNS_NODE((*body)->element);
+  tnsNode* p = b->parent;
+  if (!p) {
+    tn__specError(b->owner, "mjs_bodyToFrame: the world body cannot become a frame");
+    return NULL;
+  }
+  mjsFrame* f = mjs_addFrame(&p->u.body, b->frame ? &b->frame->u.frame : NULL);
+  if (!f) {
+    return NULL;
+  }
+  memcpy(f->pos, b->u.body.pos, sizeof(f->pos));
+  memcpy(f->quat, b->u.body.quat, sizeof(f->quat));
+  f->alt = b->u.body.alt;
+  tnsNode* fn = TNS_NODE(f->element);
+  tn__specHandleCopy(f->childclass, b->u.body.childclass);
+
+  // move the children, in order, to the parent
+  tnsNode* k = b->first;
+  b->first = b->last = NULL;
+  while (k) {
+    tnsNode* next = k->sib_next;
+    k->sib_prev = k->sib_next = NULL;
+    if (!k->frame) {
+      k->frame = fn;
+    }
+    tn__specAdopt(p, k);
+    k = next;
+  }
+  mjs_delete(&b->owner->root->u.spec, &b->element);
+  *body = NULL;
+  return f;
 }

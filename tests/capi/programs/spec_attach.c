@@ -1,7 +1,7 @@
 /* spec_attach.c — mjs_attach: an arm built in its own spec (two links, a mesh and a
  * material, a motor, a position servo, a joint sensor, a fixed tendon) is attached twice
  * to a base in another spec, to a frame and to a site, with name prefixes and suffixes.
- * Prints the compiled names and sizes, then simulates. Written against
+ * Then mjs_bodyToFrame. Prints the compiled names and sizes, then simulates. Written against
  * MuJoCo's C API only; MJ_INCLUDE names the header. No arguments. */
 #include <stdio.h>
 #include MJ_INCLUDE
@@ -80,7 +80,50 @@ static mjSpec* make_arm(void) {
   return s;
 }
 
+/* mjs_bodyToFrame: a body dissolved into a frame of its parent, its children moved up */
+static void body_to_frame(void) {
+  mjSpec* s = mj_makeSpec();
+  mjsBody* world = mjs_findBody(s, "world");
+  mjsBody* a = mjs_addBody(world, NULL);
+  mjs_setName(a->element, "a");
+  a->pos[2] = 1;
+  mjsGeom* g = mjs_addGeom(a, NULL);
+  g->size[0] = 0.1;
+  g->pos[0] = 0.5;
+  mjsBody* b = mjs_addBody(a, NULL);
+  mjs_setName(b->element, "b");
+  b->pos[1] = 0.3;
+  mjs_addJoint(b, NULL);
+  mjsGeom* gb = mjs_addGeom(b, NULL);
+  gb->size[0] = 0.1;
+  mjsBody* c = mjs_addBody(world, NULL);
+  mjs_setName(c->element, "c");
+  mjs_addFreeJoint(c);
+  mjsGeom* gc = mjs_addGeom(c, NULL);
+  gc->size[0] = 0.2;
+  mjsFrame* f = mjs_bodyToFrame(&a);
+  printf("bodyToFrame %d body now %d pos %g %g %g found a %d\n", f != NULL, a != NULL,
+         f ? f->pos[0] : 0, f ? f->pos[1] : 0, f ? f->pos[2] : 0, mjs_findBody(s, "a") != NULL);
+  mjModel* m = mj_compile(s, NULL);
+  if (!m) {
+    printf("compile error: %s\n", mjs_getError(s));
+    return;
+  }
+  for (int i = 0; i < m->nbody; i++) {
+    printf("body %d %s parent %d pos %g %g %g\n", i, mj_id2name(m, mjOBJ_BODY, i),
+           m->body_parentid[i], m->body_pos[3 * i], m->body_pos[3 * i + 1],
+           m->body_pos[3 * i + 2]);
+  }
+  for (int i = 0; i < m->ngeom; i++) {
+    printf("geom %d body %d pos %g %g %g\n", i, m->geom_bodyid[i], m->geom_pos[3 * i],
+           m->geom_pos[3 * i + 1], m->geom_pos[3 * i + 2]);
+  }
+  mj_deleteModel(m);
+  mj_deleteSpec(s);
+}
+
 int main(void) {
+  body_to_frame();
   mjSpec* arm = make_arm();
   mjSpec* s = mj_makeSpec();
   mjsBody* world = mjs_findBody(s, "world");
