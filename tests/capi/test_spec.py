@@ -58,6 +58,10 @@ CASES = [
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "half_cheetah.xml"), "300"], 1e-9),
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "humanoid.xml"), "200"], 1e-9),
     ("spec_roundtrip.c", ROUNDTRIP, 0),
+    # save as MJCF, parse the text back, compare the models, simulate
+    ("spec_save.c", [os.path.join(MODELS, "spec_sink.xml"), "300"], 1e-9),
+    ("spec_save.c", [os.path.join(GYM_ASSETS, "humanoid.xml"), "300"], 1e-9),
+    ("spec_save.c", [os.path.join(GYM_ASSETS, "hopper.xml"), "300"], 1e-9),
     # the ant comes to rest: velocities of 1e-11 are solver residuals on both sides
     ("spec_parse.c", [os.path.join(GYM_ASSETS, "ant.xml"), "300"], 1e-9, 1e-9),
     # error cases: both libraries fail (and set a message) on the same edits; the message

@@ -847,6 +847,8 @@ mjSpec* mj_parseXML(const char* filename, const mjVFS* vfs, char* error, int err
 mjSpec* mj_parseXMLString(const char* xml, const mjVFS* vfs, char* error, int error_sz);
 mjModel* mj_compile(mjSpec* s, const mjVFS* vfs);
 int mj_recompile(mjSpec* s, const mjVFS* vfs, mjModel* m, mjData* d);
+int mj_saveXMLString(const mjSpec* s, char* xml, int xml_sz, char* error, int error_sz);
+int mj_saveXML(const mjSpec* s, const char* filename, char* error, int error_sz);
 const char* mjs_getError(mjSpec* s);
 int mjs_isWarning(mjSpec* s);
 int mjs_numWarnings(const mjSpec* spec);

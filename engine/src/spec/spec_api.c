@@ -802,7 +802,7 @@ const char* mjs_resolveOrientation(double quat[4], mjtByte degree, const char* s
       o.kind = TN_ORIENT_EULER;
       memcpy(o.v, orientation->euler, 3 * sizeof(double));
       break;
-    default: return NULL; // the quaternion itself: nothing to resolve
+    default: return NULL;  // the quaternion itself: nothing to resolve
   }
   char seq[3] = {'x', 'y', 'z'};
   if (sequence) {

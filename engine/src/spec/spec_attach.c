@@ -96,8 +96,7 @@ static int copied(const tnsAttach* a, int type, const char* name) {
 /* a renamed copy of a node (values, handles and name); the caller places it */
 static tnsNode* clone(tnsAttach* a, const tnsNode* src) {
   tnsNode* c = tn__specNode(a->dst, src->type);
-  if (!c || !tn__specCopyObject(c, &src->u, src->type) ||
-      !tn__specHandleCopy(c->name, src->name)) {
+  if (!c || !tn__specCopyObject(c, &src->u, src->type) || !tn__specHandleCopy(c->name, src->name)) {
     a->failed = 1;
     return c;
   }
@@ -165,8 +164,8 @@ static tnsNode* copy_subtree(tnsAttach* a, const tnsNode* src, tnsNode* p, tnsNo
 
 /* the elements outside the tree that refer only to copied elements, and the assets */
 static void copy_globals(tnsAttach* a) {
-  static const int trn_obj[] = {mjOBJ_JOINT, mjOBJ_JOINT, mjOBJ_SITE,
-                                mjOBJ_SITE,  mjOBJ_TENDON, mjOBJ_SITE, mjOBJ_BODY};
+  static const int trn_obj[] = {mjOBJ_JOINT,  mjOBJ_JOINT, mjOBJ_SITE, mjOBJ_SITE,
+                                mjOBJ_TENDON, mjOBJ_SITE,  mjOBJ_BODY};
   for (const tnsNode* n = a->src->head; n && !a->failed; n = n->next) {
     if (n->deleted || n->hidden || copy_of(a, n)) {
       continue;

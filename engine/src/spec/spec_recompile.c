@@ -19,8 +19,8 @@ static int dof_size(int type) {
 }
 
 /* copy the state of element types whose old (previous compile) and new ids are known */
-static void carry_state(const tnsSpec* s, const int* old_ids, const mjModel* m0,
-                        const mjData* d0, const mjModel* m, mjData* d) {
+static void carry_state(const tnsSpec* s, const int* old_ids, const mjModel* m0, const mjData* d0,
+                        const mjModel* m, mjData* d) {
   d->time = d0->time;
   int k = 0;
   for (const tnsNode* n = s->head; n; n = n->next, k++) {
