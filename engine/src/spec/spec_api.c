@@ -860,3 +860,58 @@ AS(mjs_asTexture, mjsTexture, mjOBJ_TEXTURE, texture)
 AS(mjs_asMaterial, mjsMaterial, mjOBJ_MATERIAL, material)
 AS(mjs_asPlugin, mjsPlugin, mjOBJ_PLUGIN, plugin)
 #undef AS
+
+/* ---------------------------------------------------------------------------------------
+ * spec-level settings and elements Torsion cannot compile yet
+ * ------------------------------------------------------------------------------------- */
+
+/* compiler timers: Torsion does not time its compiler (all zero) */
+const double* mjs_getTimer(mjSpec* s) {
+  static const double zero[mjNCTIMER] = {0};
+  (void)s;
+  return zero;
+}
+
+/* attaching always copies in Torsion, so both settings behave the same */
+int mjs_setDeepCopy(mjSpec* s, int deepcopy) {
+  (void)s;
+  (void)deepcopy;
+  return 0;
+}
+
+/* attached elements are copies that belong to the spec they were attached to */
+mjSpec* mjs_getOriginSpec(const mjsElement* element) {
+  return mjs_getSpec(element);
+}
+
+/* engine plugins are not supported by the model-editing API */
+int mjs_activatePlugin(mjSpec* s, const char* name) {
+  tn__specError(TNS_SPEC(s),
+                "mjs_activatePlugin: plugin '%s': engine plugins are not supported "
+                "by the model-editing API yet",
+                name ? name : "");
+  return -1;
+}
+
+/* a plugin instance element (mj_compile reports it as unsupported) */
+mjsPlugin* mjs_addPlugin(mjSpec* s) {
+  tnsNode* n = s ? tn__specNode(TNS_SPEC(s), mjOBJ_PLUGIN) : NULL;
+  if (!n) {
+    mju_error("mjs_addPlugin: out of memory");
+    return NULL;
+  }
+  return &n->u.plugin;
+}
+
+/* a flex element (mj_compile reports it as unsupported) */
+mjsFlex* mjs_addFlex(mjSpec* s) {
+  tnsNode* n = s ? tn__specNode(TNS_SPEC(s), mjOBJ_FLEX) : NULL;
+  if (!n) {
+    mju_error("mjs_addFlex: out of memory");
+    return NULL;
+  }
+  mjsFlex values;
+  mjs_defaultFlex(&values);
+  tn__specCopyObject(n, &values, mjOBJ_FLEX);
+  return &n->u.flex;
+}

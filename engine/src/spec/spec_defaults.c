@@ -142,9 +142,8 @@ void mjs_defaultFlex(mjsFlex* flex) {
   flex->selfcollide = mjFLEXSELF_AUTO;
   flex->activelayers = 1;
   default_grey(flex->rgba);
-  flex->poisson = 0.5;
   flex->thickness = -1;
-  flex->order = 1;
+  flex->cellcount[0] = flex->cellcount[1] = flex->cellcount[2] = 1;
 }
 
 void mjs_defaultMesh(mjsMesh* mesh) {

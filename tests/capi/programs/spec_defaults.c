@@ -145,6 +145,38 @@ static void print_frame(const mjsFrame* f) {
   print_orient("frame", &f->alt);
 }
 
+static void print_flex(const mjsFlex* f) {
+  PS("flex contype", f->contype);
+  PS("flex conaffinity", f->conaffinity);
+  PS("flex condim", f->condim);
+  PS("flex priority", f->priority);
+  PV("flex friction", f->friction, 3);
+  PS("flex solmix", f->solmix);
+  PV("flex solref", f->solref, mjNREF);
+  PV("flex solimp", f->solimp, mjNIMP);
+  PS("flex margin", f->margin);
+  PS("flex gap", f->gap);
+  PS("flex dim", f->dim);
+  PS("flex radius", f->radius);
+  PV("flex size", f->size, 3);
+  PS("flex internal", f->internal);
+  PS("flex flatskin", f->flatskin);
+  PS("flex selfcollide", f->selfcollide);
+  PS("flex passive", f->passive);
+  PS("flex activelayers", f->activelayers);
+  PS("flex group", f->group);
+  PS("flex edgestiffness", f->edgestiffness);
+  PS("flex edgedamping", f->edgedamping);
+  PV("flex rgba", f->rgba, 4);
+  PS("flex young", f->young);
+  PS("flex poisson", f->poisson);
+  PS("flex damping", f->damping);
+  PS("flex thickness", f->thickness);
+  PS("flex elastic2d", f->elastic2d);
+  PV("flex cellcount", f->cellcount, 3);
+  PS("flex order", f->order);
+}
+
 static void print_mesh(const mjsMesh* m) {
   PV("mesh refpos", m->refpos, 3);
   PV("mesh refquat", m->refquat, 4);
@@ -378,6 +410,9 @@ int main(void) {
   print_frame(&frame);
   mjs_defaultMesh(&mesh);
   print_mesh(&mesh);
+  static mjsFlex flex;
+  mjs_defaultFlex(&flex);
+  print_flex(&flex);
   mjs_defaultHField(&hfield);
   print_hfield(&hfield);
   mjs_defaultSkin(&skin);
@@ -418,6 +453,9 @@ int main(void) {
   print_tendon(mjs_addTendon(s, NULL));
   print_actuator(mjs_addActuator(s, NULL));
   print_sensor(mjs_addSensor(s));
+  print_flex(mjs_addFlex(s));
+  mjsPlugin* plugin = mjs_addPlugin(s);
+  printf("plugin active %d\n", (int)plugin->active);
   mjsJoint* fj = mjs_addFreeJoint(b);
   print_joint(fj);
   mj_deleteSpec(s);

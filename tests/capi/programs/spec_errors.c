@@ -90,6 +90,12 @@ int main(void) {
          mjs_findDefault(s, "nothing") != NULL);
   printf("casts %d %d\n", mjs_asGeom(b->element) != NULL, mjs_asBody(b->element) != NULL);
 
+  // an empty flex (Torsion: flexes are not supported at all)
+  mjsFlex* flex = mjs_addFlex(s);
+  try_compile("empty flex", s);
+  mjs_delete(s, flex->element);
+  try_compile("flex deleted", s);
+
   // a bad orientation
   b->alt.type = mjORIENTATION_XYAXES;
   try_compile("zero xyaxes", s);
