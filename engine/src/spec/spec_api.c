@@ -439,9 +439,14 @@ mjsFrame* mjs_getFrame(const mjsElement* element) {
   return n->frame ? &n->frame->u.frame : NULL;
 }
 
+/* an element's class; a body's is the class its new children get (its own, its childclass,
+ * else its parent's) */
 mjsDefault* mjs_getDefault(const mjsElement* element) {
   tnsNode* n = TNS_NODE(element);
-  tnsNode* d = n->type == mjOBJ_DEFAULT ? n : n->def ? n->def : n->owner->main;
+  tnsNode* d = n->type == mjOBJ_DEFAULT ? n
+               : n->type == mjOBJ_BODY  ? tn__specBodyClass(n)
+               : n->def                 ? n->def
+                                        : n->owner->main;
   return &d->u.def;
 }
 

@@ -38,7 +38,32 @@ static void show_geom(const char* label, const mjsGeom* g, int element) {
          g->rgba[1], g->rgba[2], g->rgba[3], element ? class_name(g->element) : "-");
 }
 
+/* classes of bodies: added with a class, given a childclass, or inherited from the parent */
+static void body_classes(void) {
+  mjSpec* s = mj_makeSpec();
+  mjsDefault* arm = mjs_addDefault(s, "arm", NULL);
+  arm->geom->size[0] = 0.7;
+  mjsBody* world = mjs_findBody(s, "world");
+  mjsBody* a = mjs_addBody(world, arm);
+  mjsGeom* g1 = mjs_addGeom(a, NULL);
+  mjsBody* b = mjs_addBody(world, NULL);
+  mjs_setString(b->childclass, "arm");
+  mjsGeom* g2 = mjs_addGeom(b, NULL);
+  mjsBody* c = mjs_addBody(b, NULL);
+  mjsGeom* g3 = mjs_addGeom(c, NULL);
+  mjsBody* d = mjs_addBody(a, NULL);
+  mjsGeom* g4 = mjs_addGeom(d, NULL);
+  mjsBody* e = mjs_addBody(world, NULL);
+  mjsGeom* g5 = mjs_addGeom(e, NULL);
+  printf("body class geoms %g %g %g %g %g\n", g1->size[0], g2->size[0], g3->size[0],
+         g4->size[0], g5->size[0]);
+  printf("body classes %s %s %s %s %s\n", class_name(a->element), class_name(b->element),
+         class_name(c->element), class_name(d->element), class_name(e->element));
+  mj_deleteSpec(s);
+}
+
 int main(void) {
+  body_classes();
   mjSpec* s = mj_makeSpec();
   mjsDefault* main_class = mjs_getSpecDefault(s);
   printf("main class '%s' found %d\n", mjs_getString(mjs_getName(main_class->element)),
