@@ -723,3 +723,22 @@ mjSpec* mj_parseXMLString(const char* xml, const mjVFS* vfs, char* error, int er
   }
   return parse(NULL, xml, vfs, error, error_sz);
 }
+
+/* a spec from a file of a given content type; MJCF only: the content type names XML or the
+ * file name ends in .xml (MuJoCo, too, reads an .xml file whatever type is given) */
+mjSpec* mj_parse(const char* filename, const char* content_type, const mjVFS* vfs, char* error,
+                 int error_sz) {
+  const char* dot = filename ? strrchr(filename, '.') : NULL;
+  int xml = (content_type && strstr(content_type, "xml")) ||
+            (dot && (strcmp(dot, ".xml") == 0 || strcmp(dot, ".XML") == 0));
+  if (!xml) {
+    if (error && error_sz > 0) {
+      snprintf(error, (size_t)error_sz, "mj_parse: '%s': only MJCF (XML) files can be parsed",
+               content_type ? content_type
+               : filename   ? filename
+                            : "");
+    }
+    return NULL;
+  }
+  return mj_parseXML(filename, vfs, error, error_sz);
+}

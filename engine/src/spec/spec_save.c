@@ -860,10 +860,15 @@ static void write_actuators(tnsXml* x, const tnsSpec* s) {
       snprintf(x->err, sizeof(x->err), "actuators with inheritrange");
       break;
     }
-    static const char* const dyn[] = {"none",        "integrator", "filter",
-                                      "filterexact", "muscle",     "user"};
-    static const char* const gain[] = {"fixed", "affine", "muscle", "user"};
-    static const char* const bias[] = {"none", "affine", "muscle", "user"};
+    // the types MJCF's <general> names (dcmotor, pid and so3 are not written yet)
+    static const char* const dyn[] = {"none", "integrator", "filter", "filterexact", "muscle"};
+    static const char* const gain[] = {"fixed", "affine", "muscle"};
+    static const char* const bias[] = {"none", "affine", "muscle"};
+    if ((int)a->dyntype > mjDYN_MUSCLE || (int)a->gaintype > mjGAIN_MUSCLE ||
+        (int)a->biastype > mjBIAS_MUSCLE) {
+      snprintf(x->err, sizeof(x->err), "actuators with user, dcmotor, pid or so3 types");
+      break;
+    }
     static const char* const trn[] = {"joint", "jointinparent", "cranksite",
                                       "site",  "tendon",        "body"};
     open_tag(x, "general");
@@ -884,9 +889,9 @@ static void write_actuators(tnsXml* x, const tnsSpec* s) {
     a_num(x, "gear", a->gear, d.gear, 6);
     a_num(x, "cranklength", &a->cranklength, &d.cranklength, 1);
     a_int(x, "actdim", &a->actdim, &d.actdim, 1);
-    a_kw(x, "dyntype", a->dyntype, d.dyntype, dyn, 6);
-    a_kw(x, "gaintype", a->gaintype, d.gaintype, gain, 4);
-    a_kw(x, "biastype", a->biastype, d.biastype, bias, 4);
+    a_kw(x, "dyntype", a->dyntype, d.dyntype, dyn, 5);
+    a_kw(x, "gaintype", a->gaintype, d.gaintype, gain, 3);
+    a_kw(x, "biastype", a->biastype, d.biastype, bias, 3);
     a_num(x, "dynprm", a->dynprm, d.dynprm, mjNDYN);
     a_num(x, "gainprm", a->gainprm, d.gainprm, mjNGAIN);
     a_num(x, "biasprm", a->biasprm, d.biasprm, mjNBIAS);

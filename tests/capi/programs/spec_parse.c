@@ -91,6 +91,15 @@ int main(int argc, char** argv) {
     printf("load error: %s\n", error);
     return 1;
   }
+  // the generic parser: by file name or MJCF content type; other types fail
+  mjSpec* by_name = mj_parse(argv[1], NULL, NULL, error, sizeof(error));
+  mjSpec* by_type = mj_parse(argv[1], "text/xml", NULL, error, sizeof(error));
+  mjSpec* other = mj_parse(argv[1], "model/x-unknown", NULL, error, sizeof(error));
+  printf("mj_parse %d %d %d\n", by_name != NULL, by_type != NULL, other != NULL);
+  mj_deleteSpec(by_name);
+  mj_deleteSpec(by_type);
+  mj_deleteSpec(other);
+
   mjModel* m = mj_compile(s, NULL);
   if (!m) {
     printf("compile error: %s\n", mjs_getError(s));
