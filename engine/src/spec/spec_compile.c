@@ -34,6 +34,11 @@ static const char* text(tnsOut* o, const void* h) {
   return v[0] ? tn__poolStrdup(&o->t->pool, v) : NULL;
 }
 
+/* whether an element names an engine plugin (not supported by mj_compile yet) */
+static int uses_plugin(const mjsPlugin* p) {
+  return tn__specText(p->name)[0] || tn__specText(p->plugin_name)[0];
+}
+
 /* where an element came from, for the compiler's messages: its kind and its name */
 static const tnSrcPos* src_named(tnsOut* o, const char* element, const void* name) {
   tnSrcPos* p = tn__poolAlloc(&o->t->pool, sizeof(tnSrcPos));
@@ -283,10 +288,11 @@ static void geom(tnsOut* o, const tnsNode* n, int b) {
   d->name = text(o, n->name);
   d->body = b;
   d->src = src_named(o, "geom", n->name);
-  if (g->adhesion != 0 || g->surfacevel[0] != 0 || g->surfacevel[1] != 0 || g->surfacevel[2] != 0 ||
-      g->surfacevel[3] != 0 || g->surfacevel[4] != 0 || g->surfacevel[5] != 0) {
-    fail(o, "geom '%s': adhesion and surfacevel are not supported yet%s", tn__specText(n->name),
-         "");
+  if (uses_plugin(&g->plugin) || g->adhesion != 0 || g->surfacevel[0] != 0 ||
+      g->surfacevel[1] != 0 || g->surfacevel[2] != 0 || g->surfacevel[3] != 0 ||
+      g->surfacevel[4] != 0 || g->surfacevel[5] != 0) {
+    fail(o, "geom '%s': plugins, adhesion and surfacevel are not supported yet%s",
+         tn__specText(n->name), "");
   }
 }
 
@@ -374,6 +380,10 @@ static void body_fields(tnsOut* o, const tnsNode* n, tnSpecBody* d) {
     d->inertial_src = src(o, "inertial");
   }
   d->src = src_named(o, n == o->s->world ? "worldbody" : "body", n->name);
+  if (uses_plugin(&p->plugin) || p->sleep != mjSLEEP_AUTO) {
+    fail(o, "body '%s': plugins and sleep policies are not supported yet%s", tn__specText(n->name),
+         "");
+  }
 }
 
 /* body n at index b and everything below it, in MuJoCo's (depth-first) order */
@@ -465,6 +475,9 @@ static void mesh(tnsOut* o, const tnsNode* n) {
   }
   d->name = text(o, n->name);
   d->src = src_named(o, "mesh", n->name);
+  if (uses_plugin(&m->plugin)) {
+    fail(o, "mesh '%s': mesh plugins are not supported yet%s", tn__specText(n->name), "");
+  }
 }
 
 static void material(tnsOut* o, const tnsNode* n) {
@@ -560,6 +573,9 @@ static void pair(tnsOut* o, const tnsNode* n) {
   d->geom2 = text(o, p->geomname2);
   d->name = text(o, n->name);
   d->src = src_named(o, "pair", n->name);
+  if (p->adhesion != 0) {
+    fail(o, "pair '%s': adhesion is not supported yet%s", tn__specText(n->name), "");
+  }
 }
 
 static void exclude(tnsOut* o, const tnsNode* n) {
@@ -692,9 +708,16 @@ static void actuator(tnsOut* o, const tnsNode* n) {
   d->plugin = -1;
   d->src =
       a->dyntype == mjDYN_INTEGRATOR ? src(o, "intvelocity") : src_named(o, "actuator", n->name);
-  if (a->damping[0] != 0 || a->damping[1] != 0 || a->damping[2] != 0 || a->armature != 0 ||
-      a->nsample != 0 || a->delay != 0) {
-    fail(o, "actuator '%s': damping, armature and delays are not supported yet%s",
+  if (uses_plugin(&a->plugin) || a->damping[0] != 0 || a->damping[1] != 0 || a->damping[2] != 0 ||
+      a->armature != 0 || a->nsample != 0 || a->delay != 0) {
+    fail(o, "actuator '%s': plugins, damping, armature and delays are not supported yet%s",
+         tn__specText(n->name), "");
+  }
+  if ((int)a->dyntype > mjDYN_MUSCLE || (int)a->gaintype > mjGAIN_MUSCLE ||
+      (int)a->biastype > mjBIAS_MUSCLE) {
+    // as the MJCF reader: dcmotor, pid and so3 types are not implemented, user types need
+    // the mjcb_act_* callbacks
+    fail(o, "actuator '%s': dcmotor, pid, so3 and user actuator types are not supported yet%s",
          tn__specText(n->name), "");
   }
   if (a->trntype == mjTRN_UNDEFINED || !d->target) {
@@ -722,8 +745,8 @@ static void sensor(tnsOut* o, const tnsNode* n) {
   d->noise = s->noise;
   user(o, &d->user, s->userdata);
   d->src = src_named(o, "sensor", n->name);
-  if (s->nsample != 0 || s->delay != 0 || s->interval[0] != 0) {
-    fail(o, "sensor '%s': history, delay and interval are not supported yet%s",
+  if (uses_plugin(&s->plugin) || s->nsample != 0 || s->delay != 0 || s->interval[0] != 0) {
+    fail(o, "sensor '%s': plugins, history, delay and interval are not supported yet%s",
          tn__specText(n->name), "");
   }
 }
