@@ -12,6 +12,7 @@
 #include "mjdata.h"
 #include "mjmodel.h"
 #include "mjtnum.h"
+#include "mjspec.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -140,3 +140,37 @@ mjModel* tn_loadXMLString(const char* xml, const char* dir, char* error, int err
   errbuf_init(&b, error, error_sz);
   return load_doc(tn__xmlLoadString(xml, dir, "<string>", NULL, b.err, b.errsz), b.err, b.errsz);
 }
+
+/* an MJCF file (or text) read into a spec without compiling it, for the model-editing API */
+tnSpec* tn__xmlReadSpec(const char* filename, const char* xml, const mjVFS* vfs, tnFiles* files,
+                        tnXmlDoc** docout, char* error, int error_sz) {
+  *docout = NULL;
+  tnLoadOptions opt;
+  tn_defaultLoadOptions(&opt);
+  opt.vfs = vfs;
+  if (!tn__filesInit(files, &opt, error, error_sz)) {
+    return NULL;
+  }
+  tnXmlDoc* doc = filename ? tn__xmlLoadFile(filename, files, error, error_sz)
+                           : tn__xmlLoadString(xml, NULL, "<string>", files, error, error_sz);
+  if (!doc) {
+    return NULL;
+  }
+  *docout = doc;
+  if (!tn__xmlValidate(doc->root, error, error_sz)) {
+    return NULL;
+  }
+  tnSpec* spec = tn__specNew();
+  if (!spec) {
+    snprintf(error, (size_t)error_sz, "out of memory");
+    return NULL;
+  }
+  tnReader r = {spec, doc, error, error_sz};
+  spec->filename = doc->root->pos.file;
+  spec->files = doc->files;
+  if (!read_sections(&r, doc->root) || !tn__xmlCheckUsed(doc->root, error, error_sz)) {
+    tn__specFree(spec);
+    return NULL;
+  }
+  return spec;
+}

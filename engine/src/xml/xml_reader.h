@@ -132,4 +132,12 @@ int tn__readExtension(tnReader* r, tnXmlNode* node);
 /* the plugin reference of an actuator <plugin> element into a->plugin (xml_extension.c) */
 int tn__readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a);
 
+/* Read an MJCF file (filename) or text (xml, when filename is NULL; files relative to the
+ * current directory) into a new spec without compiling it (xml_load.c), files looked up in
+ * vfs first. The spec's source positions point into *doc: free the spec (tn__specFree),
+ * then *doc (tn__xmlFree, when not NULL), then files (tn__filesFree), also after a failure
+ * (NULL with a message in error). */
+tnSpec* tn__xmlReadSpec(const char* filename, const char* xml, const mjVFS* vfs, tnFiles* files,
+                        tnXmlDoc** doc, char* error, int error_sz);
+
 #endif /* TORSION_XML_READER_H */
