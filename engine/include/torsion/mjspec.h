@@ -22,8 +22,8 @@ extern "C" {
 #endif
 
 /* ---------------------------------------------------------------------------------------
- * Types the spec structs use that the other public headers do not declare (yet). If
- * another header comes to declare them, remove them here.
+ * Types only the spec structs use (mjtBool, mjtLightType and mjVisual come from the model
+ * headers)
  * ------------------------------------------------------------------------------------- */
 
 #ifndef mjNPOLY
@@ -33,24 +33,12 @@ extern "C" {
 #define mjNSENS 3 /* integer parameters of a sensor */
 #endif
 
-#ifndef TN_HAVE_MJTBOOL
-#define TN_HAVE_MJTBOOL
-typedef _Bool mjtBool; /* boolean flag (one byte) */
-#endif
-
 #ifndef TN_HAVE_SPEC_ENUMS
 #define TN_HAVE_SPEC_ENUMS
 typedef enum mjtProjection { /* camera projection */
   mjPROJ_PERSPECTIVE = 0,
   mjPROJ_ORTHOGRAPHIC
 } mjtProjection;
-
-typedef enum mjtLightType { /* kind of light */
-  mjLIGHT_SPOT = 0,
-  mjLIGHT_DIRECTIONAL,
-  mjLIGHT_POINT,
-  mjLIGHT_IMAGE
-} mjtLightType;
 
 typedef enum mjtColorSpace { /* how texture colors are encoded */
   mjCOLORSPACE_AUTO = 0,
@@ -74,102 +62,6 @@ typedef enum mjtFlexSelf { /* flex self-collision mode */
   mjFLEXSELF_SAP,
   mjFLEXSELF_AUTO
 } mjtFlexSelf;
-#endif
-
-#ifndef TN_HAVE_MJVISUAL
-#define TN_HAVE_MJVISUAL
-/* visualization settings (kept in the spec; Torsion does not render) */
-typedef struct mjVisual_ {
-  struct {
-    int cameraid;
-    int orthographic;
-    float fovy;
-    float ipd;
-    float azimuth;
-    float elevation;
-    float linewidth;
-    float glow;
-    float realtime;
-    int offwidth;
-    int offheight;
-    int ellipsoidinertia;
-    int bvactive;
-  } global;
-  struct {
-    int shadowsize;
-    int offsamples;
-    int numslices;
-    int numstacks;
-    int numquads;
-  } quality;
-  struct {
-    float ambient[3];
-    float diffuse[3];
-    float specular[3];
-    int active;
-  } headlight;
-  struct {
-    float stiffness;
-    float stiffnessrot;
-    float force;
-    float torque;
-    float alpha;
-    float fogstart;
-    float fogend;
-    float znear;
-    float zfar;
-    float haze;
-    float shadowclip;
-    float shadowscale;
-    float actuatortendon;
-  } map;
-  struct {
-    float forcewidth;
-    float contactwidth;
-    float contactheight;
-    float connect;
-    float com;
-    float camera;
-    float light;
-    float selectpoint;
-    float jointlength;
-    float jointwidth;
-    float actuatorlength;
-    float actuatorwidth;
-    float framelength;
-    float framewidth;
-    float constraint;
-    float slidercrank;
-    float frustum;
-  } scale;
-  struct {
-    float fog[4];
-    float haze[4];
-    float force[4];
-    float inertia[4];
-    float joint[4];
-    float actuator[4];
-    float actuatornegative[4];
-    float actuatorpositive[4];
-    float com[4];
-    float camera[4];
-    float light[4];
-    float selectpoint[4];
-    float connect[4];
-    float contactpoint[4];
-    float contactforce[4];
-    float contactfriction[4];
-    float contacttorque[4];
-    float contactgap[4];
-    float rangefinder[4];
-    float constraint[4];
-    float slidercrank[4];
-    float crankbroken[4];
-    float frustum[4];
-    float bv[4];
-    float bvactive[4];
-  } rgba;
-} mjVisual;
 #endif
 
 /* ---------------------------------------------------------------------------------------
