@@ -38,9 +38,14 @@ def out_of_scope(name, fn, section):
         return PROVIDERS
     if re.match(r"^(mjv_|mjr_|mjui_)", name):
         return RENDERING
-    if re.match(r"^(mjp_|mjc_)", name) or "PluginLibrar" in name:
+    if any("mjvScene" in p or "mjvOption" in p for p in params):
+        return RENDERING
+    if re.match(r"^(mjp_|mjc_)", name) or "PluginLibrar" in name or "PluginConfig" in name:
         return PLUGINS
     if any("mjpResourceProvider" in p or "mjResource_" in p for p in params):
+        return PROVIDERS
+    # unmounting a VFS path only undoes mj_mountVFS, which takes a resource provider
+    if name == "mj_unmountVFS":
         return PROVIDERS
     return None
 

@@ -16,11 +16,12 @@ CASES = [
     ("load_step.c", [os.path.join(GYM_ASSETS, "hopper.xml"), "200"], 1e-9),
     ("load_step.c", [os.path.join(GYM_ASSETS, "ant.xml"), "100"], 1e-9),
     ("load_step.c", [os.path.join(GYM_ASSETS, "humanoid.xml"), "50"], 1e-9),
+    ("vfs_contains.c", [], 0),
 ]
 
 
 @pytest.mark.parametrize("program,args,rtol", CASES,
-                         ids=["%s-%s" % (c[0][:-2], os.path.basename(c[1][0]) if c[1] else "")
+                         ids=["%s-%s" % (c[0][:-2], os.path.basename(c[1][0]) if c[1] else "none")
                               for c in CASES])
 def test_same_output(program, args, rtol, tmp_path):
     """The program prints the same text and numbers on both libraries."""

@@ -219,6 +219,13 @@ int mj_addBufferVFS(mjVFS* vfs, const char* name, const void* buffer, int nbuffe
  * found in VFS. */
 int mj_deleteFileVFS(mjVFS* vfs, const char* filename);
 
+/* Check if a buffer exists in the VFS under exactly `name`; return 1: exists, 0: not found. */
+int mj_containsBufferVFS(mjVFS* vfs, const char* name);
+
+/* Check if a file added as directory/filename exists in the VFS (by its lower-case base
+ * name, as mj_addFileVFS stores it); return 1: exists, 0: not found. */
+int mj_containsFileVFS(mjVFS* vfs, const char* directory, const char* filename);
+
 /* Delete all files from the VFS and free its internal memory. */
 void mj_deleteVFS(mjVFS* vfs);
 

@@ -217,6 +217,32 @@ int mj_deleteFileVFS(mjVFS* vfs, const char* filename) {
   return 0;
 }
 
+/* 1 if a file is stored under exactly this name (a buffer's name as given), else 0 */
+int mj_containsBufferVFS(mjVFS* vfs, const char* name) {
+  tnVfs* v = impl_of(vfs);
+  return v && name && find_exact(v, name) >= 0;
+}
+
+/* 1 if a file added as directory/filename would be found: its lower-case base name is
+ * stored (the directory plays no part, as in MuJoCo), else 0 */
+int mj_containsFileVFS(mjVFS* vfs, const char* directory, const char* filename) {
+  (void)directory;
+  tnVfs* v = impl_of(vfs);
+  if (!v || !filename) {
+    return 0;
+  }
+  char* lower = strdup(base_name(filename));
+  if (!lower) {
+    return 0;
+  }
+  for (char* p = lower; *p; p++) {
+    *p = (char)tolower((unsigned char)*p);
+  }
+  int found = find_exact(v, lower) >= 0;
+  free(lower);
+  return found;
+}
+
 /* free every file and the VFS's memory */
 void mj_deleteVFS(mjVFS* vfs) {
   tnVfs* v = impl_of(vfs);
