@@ -315,6 +315,13 @@ static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, co
     mju_copy(rows, frm, dim * n);
   }
   tn__addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
+
+  // an elliptic contact's friction rows have no position: no margin either (as MuJoCo)
+  if (type == mjCNSTR_CONTACT_ELLIPTIC) {
+    for (int r = 1; r < nrow; r++) {
+      d->efc_margin[con->efc_address + r] = 0;
+    }
+  }
 }
 
 /* contact rows for every included contact */
