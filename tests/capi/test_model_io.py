@@ -69,11 +69,11 @@ ENGINE_SPECIFIC = {("MEMORY", None), ("SIZES", "narena"), ("SIZES", "nbuffer"),
 
 # fields Torsion has with a different content than MuJoCo 3.14 (found by this test, listed
 # in docs/model-format.md): textures are not decoded (tex_adr into an empty tex_data),
-# mat_texid has one column instead of mjNTEXROLE, efc_margin holds the contact's margin on
-# every row of a contact where MuJoCo keeps it on the first row only, and efc_state of
-# friction-loss rows names the two linear zones the other way round (same forces)
+# mat_texid has one column instead of mjNTEXROLE, and efc_state after mj_step: MuJoCo's
+# default constraint islands leave the rows' states in island order (with islands off the
+# states agree row for row)
 KNOWN_GAPS = {"tex_adr", "mat_texid"}
-KNOWN_GAP_SECTIONS = {"EFC_MARGIN", "EFC_STATE"}
+KNOWN_GAP_SECTIONS = {"EFC_STATE"}
 
 
 def keyed_lines(text):
