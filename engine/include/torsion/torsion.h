@@ -1122,6 +1122,23 @@ int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int 
                       mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
                       mjtNum* DsDa, mjtNum* DmDq, tnBatchStatus* status);
 
+/* ---------------------------------------------------------------------------------------
+ * Remaining MuJoCo functions: multi-ray and skin ray casting, the last loaded XML,
+ * XML dependencies, more actuator shortcuts, encoders
+ * ------------------------------------------------------------------------------------- */
+
+/* nray rays from pnt along vec[3*i], each as mj_ray (geomgroup, flg_static, bodyexclude
+ * alike) into dist[i], geomid[i] and normal[3*i] (geomid and normal may be NULL); geoms
+ * whose bounding sphere lies entirely beyond `cutoff` from pnt are ignored. */
+void mj_multiRay(const mjModel* m, mjData* d, const mjtNum pnt[3], const mjtNum* vec,
+                 const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int* geomid,
+                 mjtNum* dist, mjtNum* normal, int nray, mjtNum cutoff);
+
+/* Ray against a skin's triangles (face: 3 vertex ids each, vert: 3 floats each): nearest
+ * distance (-1: none) and, in vertid (may be NULL), the hit face's vertex nearest to it. */
+mjtNum mju_raySkin(int nface, int nvert, const int* face, const float* vert, const mjtNum pnt[3],
+                   const mjtNum vec[3], int vertid[1]);
+
 #ifdef __cplusplus
 }
 #endif
