@@ -1139,6 +1139,19 @@ void mj_multiRay(const mjModel* m, mjData* d, const mjtNum pnt[3], const mjtNum*
 mjtNum mju_raySkin(int nface, int nvert, const int* face, const float* vert, const mjtNum pnt[3],
                    const mjtNum vec[3], int vertid[1]);
 
+/* Copy the real-valued arrays of a model compiled from spec s back into s (options, poses,
+ * masses, joint, geom, actuator, tendon and sensor parameters, keyframes, ...; what MuJoCo's
+ * decompiler copies); 1 on success, 0 with the error in mjs_getError(s). */
+int mj_copyBack(mjSpec* s, const mjModel* m);
+
+/* Write the spec of the last model loaded with mj_loadXML, updated from m (mj_copyBack; m
+ * may be NULL), as MJCF to filename (NULL or "": stdout); 1 on success, 0 with a message in
+ * error (NULL allowed). */
+int mj_saveLastXML(const char* filename, const mjModel* m, char* error, int error_sz);
+
+/* Free the spec kept by the last mj_loadXML (each mj_loadXML replaces it). */
+void mj_freeLastXML(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -140,4 +140,8 @@ int tn__readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a);
 tnSpec* tn__xmlReadSpec(const char* filename, const char* xml, const mjVFS* vfs, tnFiles* files,
                         tnXmlDoc** doc, char* error, int error_sz);
 
+/* mj_loadXML's model: parse and compile an MJCF file, VFS first (mj_loadXML, in the spec
+ * stage, also keeps the file's spec for mj_saveLastXML). */
+mjModel* tn__loadXMLModel(const char* filename, const mjVFS* vfs, char* error, int error_sz);
+
 #endif /* TORSION_XML_READER_H */
