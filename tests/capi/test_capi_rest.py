@@ -8,7 +8,7 @@ import os
 import gymnasium
 import pytest
 
-from capi_build import MODELS, run_both
+from capi_build import MODELS, REPO, compile_program, run_both, run_program
 
 GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
 
@@ -58,3 +58,26 @@ def test_save_last_xml(model, tmp_path):
         np.testing.assert_allclose(getattr(mine, field), getattr(theirs, field), rtol=2e-6,
                                    atol=2e-6, err_msg=field)
     assert mine.opt.timestep == pytest.approx(theirs.opt.timestep)
+
+
+DM_SUITE = os.path.join(os.path.dirname(__import__("dm_control").__file__), "suite")
+DEPS_MODELS = [os.path.join(DM_SUITE, name) for name in
+               ("cartpole.xml", "humanoid.xml", "quadruped.xml", "dog.xml", "manipulator.xml")] + [
+    "/work/main/build/menagerie/franka_emika_panda/scene.xml",
+    "/work/main/build/menagerie/shadow_hand/scene_right.xml",
+    os.path.join(MODELS, "rest", "deps", "sub", "main.xml"),
+]
+
+
+@pytest.mark.parametrize("model", DEPS_MODELS,
+                         ids=["-".join(p.split(os.sep)[-2:]) for p in DEPS_MODELS])
+def test_xml_dependencies(model, tmp_path):
+    """Torsion lists the same files as MuJoCo's mju_getXMLDependencies, each once, the
+    model first (MuJoCo's own order is a hash set's, so the lists are compared as sets)."""
+    import mujoco
+    exe = compile_program("rest_deps.c", "torsion", str(tmp_path))
+    out = run_program(exe, [model], cwd=str(tmp_path))[1].splitlines()
+    theirs = list(mujoco.mju_getXMLDependencies(model))
+    assert out[0] == model
+    assert len(out) == len(set(out))
+    assert sorted(out) == sorted(theirs)

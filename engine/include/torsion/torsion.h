@@ -1152,6 +1152,20 @@ int mj_saveLastXML(const char* filename, const mjModel* m, char* error, int erro
 /* Free the spec kept by the last mj_loadXML (each mj_loadXML replaces it). */
 void mj_freeLastXML(void);
 
+/* Replace the contents of `dependencies` with filename and every file it depends on:
+ * include and model files (recursively, each against its own directory and compiler
+ * settings), texture, mesh, skin, flexcomp and hfield files under their compiler
+ * directories, as MuJoCo lists them (MuJoCo's order is a hash set's; Torsion's: the file,
+ * included files' lists, then textures, meshes and hfields by name). Raises mju_error when
+ * a file cannot be read or parsed. */
+void mju_getXMLDependencies(const char* filename, mjStringVec* dependencies);
+
+/* Torsion: the number of strings in a string vector (0 for NULL). */
+int tn_stringVecSize(const mjStringVec* vec);
+
+/* Torsion: string i of a string vector, NULL when i is out of range. */
+const char* tn_stringVecItem(const mjStringVec* vec, int i);
+
 #ifdef __cplusplus
 }
 #endif
