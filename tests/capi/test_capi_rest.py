@@ -81,3 +81,11 @@ def test_xml_dependencies(model, tmp_path):
     assert out[0] == model
     assert len(out) == len(set(out))
     assert sorted(out) == sorted(theirs)
+
+
+def test_actuator_shortcuts(tmp_path):
+    """mjs_setToOrientation, mjs_setToPID and mjs_setToDCMotor leave the same fields and
+    return the same messages as MuJoCo's, for valid, invalid and omitted arguments."""
+    expected, actual, diffs = run_both("rest_actuators.c", tmp_path, [], rtol=1e-12, atol=0)
+    assert expected.count("'DC motor:") == 6
+    assert not diffs, "outputs differ:\n" + "\n".join(diffs)

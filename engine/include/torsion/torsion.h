@@ -1166,6 +1166,21 @@ int tn_stringVecSize(const mjStringVec* vec);
 /* Torsion: string i of a string vector, NULL when i is out of range. */
 const char* tn_stringVecItem(const mjStringVec* vec, int i);
 
+/* Actuator shortcuts (MuJoCo 3.14): set an actuator to an orientation servo (SO(3) gain and
+ * bias), a PID controller or a DC motor, as MuJoCo fills the fields; "" on success, else
+ * MuJoCo's message (fields already written stay written). Torsion's compiler refuses these
+ * actuator types for now. Optional (NULL) arguments: kv, dampratio, ki, imax, slewmax; for
+ * the DC motor every array argument. */
+const char* mjs_setToOrientation(mjsActuator* actuator, double kp, double kv[1],
+                                 double dampratio[1], int ctrlspec);
+const char* mjs_setToPID(mjsActuator* actuator, double kp, double kv[1], double dampratio[1],
+                         double ki[1], double imax[1], double slewmax[1], double inheritrange,
+                         int ctrlspec);
+const char* mjs_setToDCMotor(mjsActuator* actuator, double motorconst[2], double resistance,
+                             double nominal[3], double saturation[3], double inductance[2],
+                             double cogging[3], double controller[6], double thermal[6],
+                             double lugre[5], int ctrlspec);
+
 #ifdef __cplusplus
 }
 #endif
