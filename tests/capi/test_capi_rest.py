@@ -89,3 +89,12 @@ def test_actuator_shortcuts(tmp_path):
     expected, actual, diffs = run_both("rest_actuators.c", tmp_path, [], rtol=1e-12, atol=0)
     assert expected.count("'DC motor:") == 6
     assert not diffs, "outputs differ:\n" + "\n".join(diffs)
+
+
+def test_encode(tmp_path):
+    """mj_encode writes the same kinds of files (sizes are each library's own formats) and
+    fails with the same messages as MuJoCo's."""
+    model = os.path.join(MODELS, "rest", "lastxml.xml")
+    expected, actual, diffs = run_both("rest_encode.c", tmp_path, [model])
+    assert expected.count(": ok size_matches 1") == 7
+    assert not diffs, "outputs differ:\n" + "\n".join(diffs)

@@ -1181,6 +1181,14 @@ const char* mjs_setToDCMotor(mjsActuator* actuator, double motorconst[2], double
                              double cogging[3], double controller[6], double thermal[6],
                              double lugre[5], int ctrlspec);
 
+/* Write a spec or model to filename by type (MuJoCo 3.14): .xml or "text/xml" from the spec
+ * (mj_saveXML), or with no spec from m through the last loaded XML (mj_saveLastXML); .mjb
+ * (mj_saveModel) and .txt or "text/plain" (mj_printModel) from m. No encoder plugins: any
+ * other type fails. Returns the file's size, or -1 with a message in error (NULL allowed).
+ * vfs is not used. */
+mjtSize mj_encode(const mjSpec* s, const mjModel* m, const char* filename, const char* content_type,
+                  const mjVFS* vfs, char* error, int error_sz);
+
 #ifdef __cplusplus
 }
 #endif
