@@ -1129,6 +1129,73 @@ int tn_inverseFDBatch(const mjModel* m, mjData** datas, int nthread, int B, int 
                       mjtNum* DfDq, mjtNum* DfDv, mjtNum* DfDa, mjtNum* DsDq, mjtNum* DsDv,
                       mjtNum* DsDa, mjtNum* DmDq, tnBatchStatus* status);
 
+/* ---------------------------------------------------------------------------------------
+ * Remaining MuJoCo functions: multi-ray and skin ray casting, the last loaded XML,
+ * XML dependencies, more actuator shortcuts, encoders
+ * ------------------------------------------------------------------------------------- */
+
+/* nray rays from pnt along vec[3*i], each as mj_ray (geomgroup, flg_static, bodyexclude
+ * alike) into dist[i], geomid[i] and normal[3*i] (geomid and normal may be NULL); geoms
+ * whose bounding sphere lies entirely beyond `cutoff` from pnt are ignored. */
+void mj_multiRay(const mjModel* m, mjData* d, const mjtNum pnt[3], const mjtNum* vec,
+                 const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int* geomid,
+                 mjtNum* dist, mjtNum* normal, int nray, mjtNum cutoff);
+
+/* Ray against a skin's triangles (face: 3 vertex ids each, vert: 3 floats each): nearest
+ * distance (-1: none) and, in vertid (may be NULL), the hit face's vertex nearest to it. */
+mjtNum mju_raySkin(int nface, int nvert, const int* face, const float* vert, const mjtNum pnt[3],
+                   const mjtNum vec[3], int vertid[1]);
+
+/* Copy the real-valued arrays of a model compiled from spec s back into s (options, poses,
+ * masses, joint, geom, actuator, tendon and sensor parameters, keyframes, ...; what MuJoCo's
+ * decompiler copies); 1 on success, 0 with the error in mjs_getError(s). */
+int mj_copyBack(mjSpec* s, const mjModel* m);
+
+/* Write the spec of the last model loaded with mj_loadXML, updated from m (mj_copyBack; m
+ * may be NULL), as MJCF to filename (NULL or "": stdout); 1 on success, 0 with a message in
+ * error (NULL allowed). */
+int mj_saveLastXML(const char* filename, const mjModel* m, char* error, int error_sz);
+
+/* Free the spec kept by the last mj_loadXML (each mj_loadXML replaces it). */
+void mj_freeLastXML(void);
+
+/* Replace the contents of `dependencies` with filename and every file it depends on:
+ * include and model files (recursively, each against its own directory and compiler
+ * settings), texture, mesh, skin, flexcomp and hfield files under their compiler
+ * directories, as MuJoCo lists them (MuJoCo's order is a hash set's; Torsion's: the file,
+ * included files' lists, then textures, meshes and hfields by name). Raises mju_error when
+ * a file cannot be read or parsed. */
+void mju_getXMLDependencies(const char* filename, mjStringVec* dependencies);
+
+/* Torsion: the number of strings in a string vector (0 for NULL). */
+int tn_stringVecSize(const mjStringVec* vec);
+
+/* Torsion: string i of a string vector, NULL when i is out of range. */
+const char* tn_stringVecItem(const mjStringVec* vec, int i);
+
+/* Actuator shortcuts (MuJoCo 3.14): set an actuator to an orientation servo (SO(3) gain and
+ * bias), a PID controller or a DC motor, as MuJoCo fills the fields; "" on success, else
+ * MuJoCo's message (fields already written stay written). Torsion's compiler refuses these
+ * actuator types for now. Optional (NULL) arguments: kv, dampratio, ki, imax, slewmax; for
+ * the DC motor every array argument. */
+const char* mjs_setToOrientation(mjsActuator* actuator, double kp, double kv[1],
+                                 double dampratio[1], int ctrlspec);
+const char* mjs_setToPID(mjsActuator* actuator, double kp, double kv[1], double dampratio[1],
+                         double ki[1], double imax[1], double slewmax[1], double inheritrange,
+                         int ctrlspec);
+const char* mjs_setToDCMotor(mjsActuator* actuator, double motorconst[2], double resistance,
+                             double nominal[3], double saturation[3], double inductance[2],
+                             double cogging[3], double controller[6], double thermal[6],
+                             double lugre[5], int ctrlspec);
+
+/* Write a spec or model to filename by type (MuJoCo 3.14): .xml or "text/xml" from the spec
+ * (mj_saveXML), or with no spec from m through the last loaded XML (mj_saveLastXML); .mjb
+ * (mj_saveModel) and .txt or "text/plain" (mj_printModel) from m. No encoder plugins: any
+ * other type fails. Returns the file's size, or -1 with a message in error (NULL allowed).
+ * vfs is not used. */
+mjtSize mj_encode(const mjSpec* s, const mjModel* m, const char* filename, const char* content_type,
+                  const mjVFS* vfs, char* error, int error_sz);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,4 +1,5 @@
-/* ray/ray.c — mj_ray: the nearest geom hit by a ray, as MuJoCo's rangefinder sees it.
+/* ray/ray.c — mj_ray: the nearest geom hit by a ray, as MuJoCo's rangefinder sees it, and
+ * mj_multiRay: many rays from one point, with a distance cutoff.
  *
  * Geoms are skipped when they belong to bodyexclude, when their group is not enabled in
  * geomgroup (NULL enables all), when they are static (body welded to the world) and
@@ -82,16 +83,17 @@ static mjtNum ray_geom(const mjModel* m, const mjData* d, int g, const mjtNum pn
   }
 }
 
-/* nearest geom along the ray: distance in units of |vec| (-1: none), its id and the
- * surface normal there (zero when nothing is hit; normal may be NULL) */
-mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
-              const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int geomid[1],
-              mjtNum normal[3]) {
+/* nearest geom along the ray among those with skip[g] == 0 (skip NULL: the filters of
+ * ray_skip): distance in units of |vec| (-1: none), its id and the surface normal there
+ * (zero when nothing is hit; normal may be NULL) */
+static mjtNum ray_nearest(const mjModel* m, const mjData* d, const mjtNum pnt[3],
+                          const mjtNum vec[3], const int* skip, const mjtByte* geomgroup,
+                          mjtBool flg_static, int bodyexclude, int geomid[1], mjtNum normal[3]) {
   mjtNum best = -1, n[3] = {0, 0, 0};
   int best_id = -1;
   for (int g = 0; g < m->ngeom; g++) {
-    if (ray_skip(m, g, geomgroup, flg_static, bodyexclude) ||
-        !ray_near(m, d, g, pnt, vec, best)) {
+    int skipped = skip ? skip[g] : ray_skip(m, g, geomgroup, flg_static, bodyexclude);
+    if (skipped || !ray_near(m, d, g, pnt, vec, best)) {
       continue;
     }
     mjtNum ng[3];
@@ -111,4 +113,40 @@ mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtN
     mju_copy3(normal, n);
   }
   return best;
+}
+
+/* nearest geom along the ray: distance in units of |vec| (-1: none), its id and the
+ * surface normal there (zero when nothing is hit; normal may be NULL) */
+mjtNum mj_ray(const mjModel* m, const mjData* d, const mjtNum pnt[3], const mjtNum vec[3],
+              const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int geomid[1],
+              mjtNum normal[3]) {
+  return ray_nearest(m, d, pnt, vec, NULL, geomgroup, flg_static, bodyexclude, geomid, normal);
+}
+
+/* nray rays from pnt (directions vec[3*i]): the filters of mj_ray are evaluated once, and
+ * geoms whose bounding sphere lies entirely beyond `cutoff` from pnt (centre distance above
+ * cutoff + rbound) are skipped for every ray; each ray then gives dist[i], geomid[i] and
+ * normal[3*i] as mj_ray would (geomid and normal may be NULL) */
+void mj_multiRay(const mjModel* m, mjData* d, const mjtNum pnt[3], const mjtNum* vec,
+                 const mjtByte* geomgroup, mjtBool flg_static, int bodyexclude, int* geomid,
+                 mjtNum* dist, mjtNum* normal, int nray, mjtNum cutoff) {
+  mj_markStack(d);
+  int* skip = mj_stackAllocInt(d, m->ngeom > 0 ? m->ngeom : 1);
+
+  // per-geom filters shared by all rays
+  for (int g = 0; g < m->ngeom; g++) {
+    skip[g] = ray_skip(m, g, geomgroup, flg_static, bodyexclude);
+    if (!skip[g]) {
+      mjtNum dif[3];
+      mju_sub3(dif, d->geom_xpos + 3 * g, pnt);
+      skip[g] = mju_norm3(dif) > cutoff + m->geom_rbound[g];
+    }
+  }
+
+  // one nearest-hit search per ray
+  for (int i = 0; i < nray; i++) {
+    dist[i] = ray_nearest(m, d, pnt, vec + 3 * i, skip, geomgroup, flg_static, bodyexclude,
+                          geomid ? geomid + i : NULL, normal ? normal + 3 * i : NULL);
+  }
+  mj_freeStack(d);
 }

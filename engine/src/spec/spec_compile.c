@@ -883,7 +883,7 @@ static void tree_ids(const tnsNode* b, int* next_body, int counts[]) {
   }
 }
 
-static void assign_ids(tnsSpec* s) {
+void tn__specAssignIds(tnsSpec* s) {
   int counts[mjNOBJECT] = {0};
   for (tnsNode* n = s->head; n; n = n->next) {
     n->id = -1;
@@ -945,7 +945,7 @@ mjModel* tn__specCompile(tnsSpec* s, const mjVFS* vfs) {
   tn__specFree(t);
   tn__filesFree(&files);
   if (m) {
-    assign_ids(s);
+    tn__specAssignIds(s);
   }
   return m;
 }

@@ -156,4 +156,8 @@ tnsNode* tn__specBodyClass(tnsNode* body);
 /* compile a spec into a model (spec_compile.c); NULL with the error in s->error */
 mjModel* tn__specCompile(tnsSpec* s, const mjVFS* vfs);
 
+/* number every element as the compiler orders them in the model (node id; bodies in tree
+ * order, other tree elements by body, the rest in creation order); spec_compile.c */
+void tn__specAssignIds(tnsSpec* s);
+
 #endif /* TORSION_SPEC_TREE_H */

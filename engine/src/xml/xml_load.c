@@ -1,4 +1,5 @@
-/* xml/xml_load.c — the public loaders: mj_loadXML, tn_loadXMLWith and tn_loadXMLString.
+/* xml/xml_load.c — the loaders: mj_loadXML's model (tn__loadXMLModel), tn_loadXMLWith and
+ * tn_loadXMLString.
  *
  * Parse (xml_read.c), validate against the schema (xml_schema.c), read the sections into a
  * spec in MuJoCo's section order (settings and default classes before the objects that use
@@ -116,8 +117,8 @@ static mjModel* load_file(const char* filename, const tnLoadOptions* opt, const 
   return m;
 }
 
-/* parse and compile an MJCF file, VFS first */
-mjModel* mj_loadXML(const char* filename, const mjVFS* vfs, char* error, int error_sz) {
+/* parse and compile an MJCF file, VFS first (mj_loadXML without keeping the spec) */
+mjModel* tn__loadXMLModel(const char* filename, const mjVFS* vfs, char* error, int error_sz) {
   tnLoadOptions opt;
   tn_defaultLoadOptions(&opt);
   opt.vfs = vfs;

@@ -140,4 +140,14 @@ int tn__readActuatorPlugin(tnReader* r, tnXmlNode* node, tnSpecActuator* a);
 tnSpec* tn__xmlReadSpec(const char* filename, const char* xml, const mjVFS* vfs, tnFiles* files,
                         tnXmlDoc** doc, char* error, int error_sz);
 
+/* mj_loadXML's model: parse and compile an MJCF file, VFS first (mj_loadXML, in the spec
+ * stage, also keeps the file's spec for mj_saveLastXML). */
+mjModel* tn__loadXMLModel(const char* filename, const mjVFS* vfs, char* error, int error_sz);
+
+/* Every file an MJCF file depends on, as mju_getXMLDependencies lists them (xml_deps.c):
+ * add(ctx, path) is called for the file and each dependency (a path may come more than
+ * once). 0 with a message in err when a file cannot be read or parsed. */
+int tn__xmlDependencies(const char* filename, void (*add)(void* ctx, const char* path), void* ctx,
+                        char* err, int errsz);
+
 #endif /* TORSION_XML_READER_H */
