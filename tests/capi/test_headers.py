@@ -5,12 +5,14 @@ enums and macros: value), and structs Torsion declares completely have MuJoCo's 
 order. Torsion's own tn_/tn* names are exempt. Plus the C programs that check what changed
 with the headers: ray casting with surface normals."""
 import os
+import re
 import subprocess
+import sys
 
 import pytest
 
 import mjheaders
-from capi_build import MODELS, build_dir, run_both
+from capi_build import MODELS, REPO, build_dir, run_both
 
 # Torsion declarations under MuJoCo names that knowingly differ, with the reason. Keep this
 # short: every entry is a place where MuJoCo code may see something MuJoCo does not have.
@@ -110,3 +112,14 @@ def test_visual_matches_mujoco(tmp_path):
     expected, actual, diffs = run_both("headers_visual.c", tmp_path, models, rtol=0, atol=0)
     assert expected.count("\n") == 1 + 77 * (1 + len(models))
     assert not diffs, "outputs differ:\n" + "\n".join(diffs)
+
+
+def test_coverage_table_is_current():
+    """docs/c-api.md's coverage table is what scripts/capi_table.py generates from today's
+    headers (regenerate it with `python3 scripts/capi_table.py` after adding functions),
+    and at least 95% of MuJoCo 3.14's in-scope functions are present."""
+    script = os.path.join(REPO, "scripts", "capi_table.py")
+    proc = subprocess.run([sys.executable, script, "--check"], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    m = re.search(r"(\d+) of (\d+) in-scope", proc.stdout)
+    assert m and int(m.group(1)) >= 0.95 * int(m.group(2)), proc.stdout
