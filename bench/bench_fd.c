@@ -12,11 +12,12 @@
  *             the in-process tn_transitionFDBatch with the same thread count; the ratio
  *             in-process time / daemon time (target >= 0.95) and whether the matrices are
  *             bitwise equal.
- * The model is compiled from its text with integrator="RK4" replaced by Euler when
+ * The model is compiled from its text with <option integrator="RK4"> set to Euler when
  * --integrator euler is given (transitionFD is not defined for RK4), identically in process
- * and in the daemon (which receives the same text, its includes as assets). One JSON object
- * goes to stdout. */
+ * and in the daemon (which receives the same text with the files it references). One JSON
+ * object goes to stdout. */
 #include <math.h>
+#include <mxml.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,6 @@
 #include "torsion_client.h"
 
 #define MAXTHREADS 16
-#define MAXASSETS 32
 
 /* options */
 typedef struct fdOpts_ {
@@ -50,25 +50,46 @@ typedef struct fdCase_ {
   double *state, *ctrl; /* [B, nstate], [B, nu] or NULL */
 } fdCase;
 
-/* the text with every integrator="RK4" replaced by integrator="Euler" */
+/* the model text with every <option integrator="RK4"> set to Euler (read and written with
+ * mxml; the daemon's finite differences need a one-stage integrator); NULL when the text is
+ * not XML */
 static char* to_euler(const char* text) {
-  static const char* from = "integrator=\"RK4\"";
-  static const char* to = "integrator=\"Euler\"";
-  size_t n = strlen(text), count = 0;
-  for (const char* p = strstr(text, from); p; p = strstr(p + 1, from)) count++;
-  char* out = malloc(n + count * (strlen(to) - strlen(from)) + 1);
-  char* o = out;
-  const char* p = text;
-  for (const char* q = strstr(p, from); out && q; q = strstr(p, from)) {
-    memcpy(o, p, (size_t)(q - p));
-    o += q - p;
-    memcpy(o, to, strlen(to));
-    o += strlen(to);
-    p = q + strlen(from);
+  // under a node of its own, so that comments before the root element stay in the text
+  mxml_node_t* top = mxmlNewElement(MXML_NO_PARENT, "bench-document");
+  if (!top || !mxmlLoadString(top, text, MXML_OPAQUE_CALLBACK)) {
+    mxmlDelete(top);
+    return NULL;
   }
-  if (out) {
-    strcpy(o, p);
+  for (mxml_node_t* n = mxmlFindElement(top, top, "option", NULL, NULL, MXML_DESCEND); n;
+       n = mxmlFindElement(n, top, "option", NULL, NULL, MXML_DESCEND)) {
+    const char* integrator = mxmlElementGetAttr(n, "integrator");
+    if (integrator && !strcmp(integrator, "RK4")) {
+      mxmlElementSetAttr(n, "integrator", "Euler");
+    }
   }
+
+  // the document's children, in order, without the wrapper
+  size_t len = 0, cap = strlen(text) + 256;
+  char* out = malloc(cap);
+  for (mxml_node_t* c = mxmlGetFirstChild(top); out && c; c = mxmlGetNextSibling(c)) {
+    char* part = mxmlSaveAllocString(c, MXML_NO_CALLBACK);
+    size_t n = part ? strlen(part) : 0;
+    if (part && len + n + 1 > cap) {
+      cap = 2 * (len + n + 1);
+      char* grown = realloc(out, cap);
+      if (!grown) {
+        free(out);
+      }
+      out = grown;
+    }
+    if (part && out) {
+      memcpy(out + len, part, n);
+      len += n;
+      out[len] = 0;
+    }
+    free(part);
+  }
+  mxmlDelete(top);
   return out;
 }
 
@@ -188,41 +209,6 @@ static int measure_batch(const fdOpts* o, const fdCase* fc, double* rate) {
  * the daemon row
  * ------------------------------------------------------------------------------------- */
 
-/* the include files of the text (one level: file="..." of <include>), as assets */
-static int collect_assets(const fdCase* fc, tncAsset* as) {
-  int n = 0;
-  for (const char* p = strstr(fc->text, "<include file=\""); p && n < MAXASSETS;
-       p = strstr(p + 1, "<include file=\"")) {
-    const char* name = p + 15;
-    const char* end = strchr(name, '"');
-    char rel[1024], path[6000];
-    if (!end || end - name >= (long)sizeof(rel)) {
-      continue;
-    }
-    snprintf(rel, sizeof(rel), "%.*s", (int)(end - name), name);
-    snprintf(path, sizeof(path), "%s/%s", fc->dir, rel);
-    size_t len = 0;
-    char* data = tnc_read_file(path, &len);
-    if (!data) {
-      continue;
-    }
-    as[n].name = strdup(strncmp(rel, "./", 2) ? rel : rel + 2);
-    as[n].data = data;
-    as[n].len = len;
-    n++;
-  }
-  return n;
-}
-
-/* the model text for the daemon: file="./x" -> file="x" (asset names have no "." parts) */
-static char* daemon_text(const char* text) {
-  char* out = strdup(text);
-  for (char* p = out ? strstr(out, "file=\"./") : NULL; p; p = strstr(p, "file=\"./")) {
-    memmove(p + 6, p + 8, strlen(p + 8) + 1);
-  }
-  return out;
-}
-
 /* one TransitionFD request of all states; seconds, or -1 */
 static double time_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, const char* handle,
                           tncTransitionFDResult* res) {
@@ -244,21 +230,18 @@ static double time_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, const 
   return bench_now_s() - t0;
 }
 
-/* load the model into the daemon; 0 and the handle */
-static int daemon_load(const fdCase* fc, tnClient* c, char handle[65]) {
-  tncAsset as[MAXASSETS];
-  int n = collect_assets(fc, as);
-  char* text = daemon_text(fc->text);
-  int rc = text ? tnc_load_xml(c, text, as, n, handle, NULL) : -1;
+/* load the model into the daemon with the files it references; 0 and the handle */
+static int daemon_load(const fdOpts* o, const fdCase* fc, tnClient* c, char handle[65]) {
+  tncAssets as = {0};
+  char err[1024] = "";
+  int rc = tnc_assets_collect(o->model, fc->text, &as, err, sizeof(err));
   if (rc) {
+    fprintf(stderr, "bench_fd: %s\n", err);
+  } else if ((rc = tnc_load_xml(c, fc->text, as.a, as.n, handle, NULL))) {
     fprintf(stderr, "bench_fd: LoadModel: %s\n", tnc_error(c));
   }
-  for (int i = 0; i < n; i++) {
-    free((void*)as[i].name);
-    free((void*)as[i].data);
-  }
-  free(text);
-  return rc;
+  tnc_assets_free(&as);
+  return rc ? -1 : 0;
 }
 
 /* in-process batch and daemon request alternately, reps times (medians) */
@@ -266,7 +249,7 @@ static int measure_daemon(const fdOpts* o, const fdCase* fc, tnClient* c, double
                           int* equal) {
   int T = o->daemon_threads;
   char handle[65];
-  if (daemon_load(fc, c, handle)) {
+  if (daemon_load(o, fc, c, handle)) {
     return -1;
   }
   mjData* datas[MAXTHREADS];

@@ -104,6 +104,28 @@ char* tnc_read_file(const char* path, size_t* len);
 /* load MJCF text (with assets) or a server-side path; handle receives the model handle */
 int tnc_load_xml(tnClient* c, const char* xml, const tncAsset* assets, int nasset, char handle[65],
                  int* cached);
+
+/* The files an MJCF model references (includes, meshes, height fields, skins, textures,
+ * attached models), read from disk and named by their normalized paths relative to the
+ * model's directory, as tnc_load_xml needs them (the server reads nothing else). */
+typedef struct tncAssets_ {
+  tncAsset* a;  /* [n]: pass a and n to tnc_load_xml */
+  char** owned; /* [2 * cap]: per asset its owned name and data (NULL: the caller's) */
+  int n, cap;
+} tncAssets;
+
+/* Gather into out (zero-initialized) the files the model at path (its text: xml)
+ * references; 0, or -1 with the reason in err (an unreadable file, an absolute path or one
+ * leaving the model's directory). Free the set with tnc_assets_free either way. */
+int tnc_assets_collect(const char* path, const char* xml, tncAssets* out, char* err,
+                       size_t errsz);
+
+/* Add an asset whose name and data stay the caller's unless passed as owned; 0 or -1. */
+int tnc_assets_add(tncAssets* s, const char* name, const void* data, size_t len,
+                   char* name_owned, char* data_owned);
+
+/* Release the set and what it owns. */
+void tnc_assets_free(tncAssets* s);
 int tnc_load_path(tnClient* c, const char* path, char handle[65], int* cached);
 
 /* model sizes */

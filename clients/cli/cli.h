@@ -31,25 +31,6 @@ tnClient* cli_connect(const cliOpts* o);
  * with the files it references as assets. 0 or -1 after printing why. */
 int cli_model(tnClient* c, const char* arg, char handle[65]);
 
-/* files sent with a model: names and data, with the buffers the set owns */
-typedef struct cliAssets_ {
-  tncAsset* a;
-  char** owned; /* [2 * cap]: per asset its owned name and data (NULL: the caller's) */
-  int n, cap;
-} cliAssets;
-
-/* gather the files the MJCF model at path (its text: xml) references, read from disk and
- * named by their normalized paths relative to the model's directory (clients/cli/cli_assets.c);
- * 0, or -1 with the reason in err. Free the set with cli_assets_free either way. */
-int cli_assets_collect(const char* path, const char* xml, cliAssets* out, char* err, size_t errsz);
-
-/* add an asset whose name and data stay the caller's unless passed as owned; 0 or -1 */
-int cli_assets_add(cliAssets* s, const char* name, const void* data, size_t len, char* name_owned,
-                   char* data_owned);
-
-/* release the set and what it owns */
-void cli_assets_free(cliAssets* s);
-
 /* a JSON number (jansson), null when v is not finite; rounded to `decimals` places when
  * decimals >= 0 (measurements), else kept whole */
 json_t* cli_json_real(double v, int decimals);

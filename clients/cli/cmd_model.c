@@ -2,7 +2,7 @@
  * load, info, unload, stats, health.
  *
  * A model file is sent as MJCF text; the files it references travel with it as named asset
- * blobs (gathered by cli_assets.c), because the server resolves references only among a
+ * blobs (gathered by the client's tnc_assets_collect), because the server resolves references only among a
  * request's own blobs. */
 #include <ctype.h>
 #include <stdio.h>
@@ -31,21 +31,21 @@ static int load_file(tnClient* c, const char* path, const tncAsset* extra, int n
     return cli_fail("cannot read %s", path);
   }
   // the extra files, then the referenced ones not given among them
-  cliAssets s = {0};
+  tncAssets s = {0};
   char err[1024];
   int rc = 0;
   for (int i = 0; !rc && i < nextra; i++) {
-    rc = cli_assets_add(&s, extra[i].name, extra[i].data, extra[i].len, NULL, NULL);
+    rc = tnc_assets_add(&s, extra[i].name, extra[i].data, extra[i].len, NULL, NULL);
   }
   if (rc) {
     cli_fail("out of memory");
-  } else if ((rc = cli_assets_collect(path, xml, &s, err, sizeof(err)))) {
+  } else if ((rc = tnc_assets_collect(path, xml, &s, err, sizeof(err)))) {
     cli_fail("load %s", err);
   }
   if (!rc && tnc_load_xml(c, xml, s.a, s.n, handle, cached)) {
     rc = cli_fail("load %s: %s", path, tnc_error(c));
   }
-  cli_assets_free(&s);
+  tnc_assets_free(&s);
   free(xml);
   return rc ? 1 : 0;
 }

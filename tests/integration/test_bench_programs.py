@@ -3,6 +3,7 @@ object (a model path with '"' and '\\' included) with the keys bench/*.py read, 
 "--name=value", and stop with a one-line reason and the usage (exit 2) on a missing value,
 an unknown option or a bad number."""
 import json
+import os
 import shutil
 import subprocess
 
@@ -74,3 +75,20 @@ def test_bench_option_errors(prog, args, needle):
 def test_bench_help(prog):
     proc = run(prog, "--help")
     assert proc.returncode == 0 and proc.stdout.startswith("usage: ")
+
+
+def test_bench_fd_rk4_model_with_includes(tmp_path):
+    """dm_control's cartpole (integrator RK4, ./common includes): the option is set to Euler
+    through mxml, the model travels with the files it references, and the daemon's matrices
+    equal the in-process ones bit for bit."""
+    import dm_control
+    path = os.path.join(os.path.dirname(dm_control.__file__), "suite", "cartpole.xml")
+    rng = np.random.default_rng(0)
+    info = sim_info(path)
+    np.save(tmp_path / "s.npy", 0.1 * rng.standard_normal((4, info["nstate"])))
+    proc = run(BENCH_FD, path, "--states", tmp_path / "s.npy", "--integrator", "euler",
+               "--min-time", 0.01, "--reps", 1, "--threads", "1", "--torsiond", TORSIOND,
+               "--daemon-threads", 1)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["integrator"] == 0 and res["daemon"]["bitwise_equal"] is True

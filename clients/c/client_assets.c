@@ -1,5 +1,5 @@
-/* clients/cli/cli_assets.c — the files an MJCF model references, gathered to travel with
- * its text to torsiond.
+/* clients/c/client_assets.c — the files an MJCF model references, gathered to travel with
+ * its text to torsiond (used by the torsion CLI and the benchmarks).
  *
  * The server compiles client text from memory: the text and its asset blobs go into a VFS
  * and nothing else is read, so every referenced file must be sent, named by its path
@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cli.h"
+#include "torsion_client.h"
 
 /* deepest nesting of includes and attached models */
 #define CLI_MAX_DEPTH 16
@@ -46,7 +46,7 @@ typedef struct cliCompiler_ {
 
 /* the state of one collection */
 typedef struct cliWalk_ {
-  cliAssets* out;
+  tncAssets* out;
   const char* topdir; /* the top model's directory on disk */
   const char* model;  /* the model argument, for messages */
   char* err;
@@ -142,7 +142,7 @@ static int exists(const cliWalk* w, const char* name) {
 }
 
 /* index of the asset of that name, or -1 */
-static int find_asset(const cliAssets* s, const char* name) {
+static int find_asset(const tncAssets* s, const char* name) {
   for (int i = 0; i < s->n; i++) {
     if (!strcmp(s->a[i].name, name)) {
       return i;
@@ -153,7 +153,7 @@ static int find_asset(const cliAssets* s, const char* name) {
 
 /* add an asset; the set takes name_copy and data (either may be NULL for caller-owned ones);
  * 0, or -1 when out of memory */
-int cli_assets_add(cliAssets* s, const char* name, const void* data, size_t len, char* name_owned,
+int tnc_assets_add(tncAssets* s, const char* name, const void* data, size_t len, char* name_owned,
                    char* data_owned) {
   if (s->n == s->cap) {
     int cap = s->cap ? 2 * s->cap : 64;
@@ -176,7 +176,7 @@ int cli_assets_add(cliAssets* s, const char* name, const void* data, size_t len,
 }
 
 /* release the set */
-void cli_assets_free(cliAssets* s) {
+void tnc_assets_free(tncAssets* s) {
   for (int i = 0; i < 2 * s->n; i++) {
     free(s->owned[i]);
   }
@@ -199,7 +199,7 @@ static int add_file(cliWalk* w, const char* name, const char* what, const char* 
     return walk_fail(w, "cannot read %s (%s in %s)", path, what, where);
   }
   char* copy = strdup(name);
-  if (!copy || cli_assets_add(w->out, copy, data, len, copy, data)) {
+  if (!copy || tnc_assets_add(w->out, copy, data, len, copy, data)) {
     free(copy);
     free(data);
     return walk_fail(w, "out of memory reading %s", path);
@@ -454,7 +454,7 @@ static int walk_model(cliWalk* w, mxml_node_t* tree, const char* name, int depth
 }
 
 /* gather the files the model at path (whose text is xml) references */
-int cli_assets_collect(const char* path, const char* xml, cliAssets* out, char* err, size_t errsz) {
+int tnc_assets_collect(const char* path, const char* xml, tncAssets* out, char* err, size_t errsz) {
   char topdir[4096];
   dir_of(path, topdir, sizeof(topdir));
   if (!topdir[0]) {
