@@ -463,6 +463,27 @@
   X(mjtNum, qfrc_inverse, nv, 1)                               \
   X(mjtNum, cacc, nbody, 6)                                    \
   X(mjtNum, cfrc_int, nbody, 6)                                \
-  X(mjtNum, cfrc_ext, nbody, 6)
+  X(mjtNum, cfrc_ext, nbody, 6)                                \
+  /* constraint islands (mj_island): trees; island-sized rows hold up to ntree islands */ \
+  X(int, tree_island, ntree, 1)                                \
+  X(int, island_ntree, ntree, 1)                               \
+  X(int, island_itreeadr, ntree, 1)                            \
+  X(int, map_itree2tree, ntree, 1)                             \
+  /* constraint islands: dofs (idof-sized rows hold up to nv) */ \
+  X(int, dof_island, nv, 1)                                    \
+  X(int, island_nv, ntree, 1)                                  \
+  X(int, island_idofadr, ntree, 1)                             \
+  X(int, island_dofadr, ntree, 1)                              \
+  X(int, map_dof2idof, nv, 1)                                  \
+  X(int, map_idof2dof, nv, 1)                                  \
+  X(mjtNum, ifrc_smooth, nv, 1)                                \
+  X(mjtNum, iacc_smooth, nv, 1)                                \
+  X(mjtNum, iacc, nv, 1)                                       \
+  X(mjtNum, ifrc_constraint, nv, 1)                            \
+  /* constraint islands: per-island row counts */              \
+  X(int, island_ne, ntree, 1)                                  \
+  X(int, island_nf, ntree, 1)                                  \
+  X(int, island_nefc, ntree, 1)                                \
+  X(int, island_iefcadr, ntree, 1)
 
 #endif /* TORSION_MJXMACRO_H */

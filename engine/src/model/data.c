@@ -131,7 +131,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   memset(d->timer, 0, sizeof(d->timer));
   memset(d->solver, 0, sizeof(d->solver));
   memset(d->solver_niter, 0, sizeof(d->solver_niter));
-  d->nisland = 0;
+  d->nisland = d->nidof = 0;
   d->pstack = 0;
   d->pbase = 0;
   d->maxuse_stack = 0;
