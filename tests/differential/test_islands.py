@@ -5,7 +5,9 @@ slightly perturbed initial state) of every gymnasium and dm_control suite model 
 island scenes under tests/models/islands (a crowd of walkers, boxes, balls and pendulums:
 touching and separate trees, weld/connect/site-connect/joint equalities joining trees, a
 fixed tendon with frictionloss and a limit coupling two trees, joint limits and
-frictionloss rows), with the sparse and the dense Jacobian.
+frictionloss rows; a tethered scene whose trees are coupled only through a spatial tendon
+limit and a tendon equality, with elliptic cones), with the sparse and the dense Jacobian;
+the crowd also under every solver and cone.
 
 Torsion's fields come from `torsion-sim islands MODEL --state S.npy --out OUT.json`
 (engine/tools/cmd_islands.c). Integer fields (island numbering, sizes, addresses, maps,
