@@ -153,6 +153,7 @@ typedef struct mjData_ {
   /* arrays, see mjxmacro.h */
 #define X(type, name, rows, cols) type* name;
   MJDATA_POINTERS(X)
+  MJDATA_ISLAND_POINTERS(X)
 #undef X
 } mjData;
 
