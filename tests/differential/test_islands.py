@@ -1,7 +1,8 @@
 """Constraint islands (mj_island): every island field of both engines after mj_forward, with
 islands ON on both sides (MuJoCo's default; only nativeccd is disabled, which Torsion
 ignores), at NSTATE states of a short MuJoCo trajectory (smooth random controls, from a
-slightly perturbed initial state) of every gymnasium and dm_control suite model and of the
+slightly perturbed initial state) of every model of the contact corpus (gymnasium, dm_control
+suite, our own models and contact scenes: box tower, drops, humanoid crowd ...) and of the
 island scenes under tests/models/islands (a crowd of walkers, boxes, balls and pendulums:
 touching and separate trees, weld/connect/site-connect/joint equalities joining trees, a
 fixed tendon with frictionloss and a limit coupling two trees, joint limits and
@@ -44,7 +45,7 @@ EFC_FIELDS = ["efc_island", "island_ne", "island_nf", "island_nefc", "island_ief
 INT_FIELDS = TREE_FIELDS + DOF_FIELDS + EFC_FIELDS
 
 ISLAND_DIR = "tests/models/islands"
-MODELS = corpus.package_models() + corpus.local_models([ISLAND_DIR])
+MODELS = corpus.contact_models() + corpus.local_models([ISLAND_DIR])
 JACOBIANS = ["sparse", "dense"]
 CROWD = corpus.Model("local/islands/crowd",
                      os.path.join(corpus.REPO_ROOT, ISLAND_DIR, "crowd.xml"))
