@@ -29,8 +29,6 @@ WHY_MISSING = {
     "mj_flex": FLEX, "mj_rayFlex": FLEX, "mjs_makeFlex": FLEX,
     "mj_readCtrl": HISTORY, "mj_readSensor": HISTORY, "mj_initCtrlHistory": HISTORY,
     "mj_initSensorHistory": HISTORY,
-    "mj_island": "constraint islands: not yet (Torsion solves all constraints together, as "
-                 "MuJoCo with the island flag disabled)",
     "mj_printSchema": "Torsion's schema table is not MuJoCo's element tree; not yet",
     "mjs_makeMesh": "procedural meshes (mjtMeshBuiltin): not yet",
 }

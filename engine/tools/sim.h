@@ -141,6 +141,7 @@ int cmd_speed(const simArgs* args);
 int cmd_dump(const simArgs* args);
 int cmd_contacts(const simArgs* args);
 int cmd_efc(const simArgs* args);
+int cmd_islands(const simArgs* args);
 int cmd_inverse(const simArgs* args);
 int cmd_transitionfd(const simArgs* args);
 int cmd_inversefd(const simArgs* args);

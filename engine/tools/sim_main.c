@@ -1,8 +1,8 @@
 /* tools/sim_main.c — torsion-sim, the in-process command-line tool.
  *
- * Subcommands: info, forward, rollout, speed, dump, contacts, efc, inverse, transitionfd,
- * inversefd. Arrays are .npy files. Every later
- * check (tests, benchmarks, the daemon's equivalence tests) runs through this tool. */
+ * Subcommands: info, forward, rollout, speed, dump, contacts, efc, islands, inverse,
+ * transitionfd, inversefd. Arrays are .npy files. Every later check (tests, benchmarks, the
+ * daemon's equivalence tests) runs through this tool. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,7 @@ static const char* usage =
     "  contacts MODEL.xml --state S.npy --out PREFIX   active contacts per state\n"
     "  efc MODEL.xml --state S.npy --out PREFIX   constraint rows per state (efc_*, dense J,\n"
     "               solver iterations, efc_AR with PGS)\n"
+    "  islands MODEL.xml --state S.npy --out OUT.json   constraint islands per state\n"
     "  inverse MODEL.xml --state S.npy --qacc A.npy --out QFRC.npy   qfrc_inverse [B, nv]\n"
     "  transitionfd MODEL.xml --state S.npy [--ctrl C.npy] [--eps E] [--centered]\n"
     "               --out PREFIX   PREFIX_A [B,2nv+na,2nv+na], PREFIX_B [B,2nv+na,nu],\n"
@@ -258,6 +259,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(cmd, "dump")) rc = cmd_dump(&args);
   else if (!strcmp(cmd, "contacts")) rc = cmd_contacts(&args);
   else if (!strcmp(cmd, "efc")) rc = cmd_efc(&args);
+  else if (!strcmp(cmd, "islands")) rc = cmd_islands(&args);
   else if (!strcmp(cmd, "inverse")) rc = cmd_inverse(&args);
   else if (!strcmp(cmd, "transitionfd")) rc = cmd_transitionfd(&args);
   else if (!strcmp(cmd, "inversefd")) rc = cmd_inversefd(&args);

@@ -72,7 +72,8 @@ typedef struct mjData_ {
   mjTimerStat timer[mjNTIMER];
   mjSolverStat solver[mjNISLAND * mjNSOLVER]; /* island i's iterations at i * mjNSOLVER */
   int solver_niter[mjNISLAND];
-  int nisland;
+  int nisland;                   /* number of constraint islands (mj_island) */
+  int nidof;                     /* number of dofs in all islands */
 
   /* scalar state and counters */
   mjtNum time;
@@ -125,6 +126,22 @@ typedef struct mjData_ {
   mjtNum* efc_b;                 /* linear cost term: J qacc_smooth - aref     (nefc) */
   int* efc_state;                /* constraint state (mjtConstraintState)      (nefc) */
   mjtNum* efc_force;             /* constraint force in constraint space       (nefc) */
+
+  /* computed by mj_island (island constraint structure; in the efc region) */
+  int* efc_island;               /* island of each constraint row              (nefc) */
+  int* map_efc2iefc;             /* row -> its place in island order           (nefc) */
+  int* map_iefc2efc;             /* place in island order -> row               (nefc) */
+
+  /* computed by mj_island (rows sorted by island; aref, state and force belong to the
+   * per-island solve, which the solvers do not do yet: left unset) */
+  int* iefc_type;                /* efc_type in island order                   (nefc) */
+  int* iefc_id;                  /* efc_id in island order                     (nefc) */
+  mjtNum* iefc_frictionloss;     /* efc_frictionloss in island order           (nefc) */
+  mjtNum* iefc_D;                /* efc_D in island order                      (nefc) */
+  mjtNum* iefc_R;                /* efc_R in island order                      (nefc) */
+  mjtNum* iefc_aref;             /* efc_aref in island order                   (nefc) */
+  int* iefc_state;               /* efc_state in island order                  (nefc) */
+  mjtNum* iefc_force;            /* efc_force in island order                  (nefc) */
   /* ---- end of the constraint block ------------------------------------------------ */
 
   /* contacts: capacity ncon_capacity (from <size nconmax>, else a default from the model) */
@@ -137,6 +154,7 @@ typedef struct mjData_ {
   /* arrays, see mjxmacro.h */
 #define X(type, name, rows, cols) type* name;
   MJDATA_POINTERS(X)
+  MJDATA_ISLAND_POINTERS(X)
 #undef X
 } mjData;
 

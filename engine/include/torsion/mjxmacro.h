@@ -465,4 +465,32 @@
   X(mjtNum, cfrc_int, nbody, 6)                                \
   X(mjtNum, cfrc_ext, nbody, 6)
 
+/* mjData arrays of the constraint islands (mj_island), also in the buffer. The rows give
+ * each array's capacity: per-island arrays (MuJoCo: nisland rows) hold up to ntree
+ * islands, idof arrays (MuJoCo: nidof rows) up to nv dofs. Only the first nisland / nidof
+ * rows are meaningful, and none when nisland is 0. iacc and ifrc_constraint belong to the
+ * per-island solve, which the solvers do not do yet (left unset). */
+#define MJDATA_ISLAND_POINTERS(X)                              \
+  /* trees */                                                  \
+  X(int, tree_island, ntree, 1)                                \
+  X(int, island_ntree, ntree, 1)                               \
+  X(int, island_itreeadr, ntree, 1)                            \
+  X(int, map_itree2tree, ntree, 1)                             \
+  /* dofs */                                                   \
+  X(int, dof_island, nv, 1)                                    \
+  X(int, island_nv, ntree, 1)                                  \
+  X(int, island_idofadr, ntree, 1)                             \
+  X(int, island_dofadr, ntree, 1)                              \
+  X(int, map_dof2idof, nv, 1)                                  \
+  X(int, map_idof2dof, nv, 1)                                  \
+  X(mjtNum, ifrc_smooth, nv, 1)                                \
+  X(mjtNum, iacc_smooth, nv, 1)                                \
+  X(mjtNum, iacc, nv, 1)                                       \
+  X(mjtNum, ifrc_constraint, nv, 1)                            \
+  /* constraint rows */                                        \
+  X(int, island_ne, ntree, 1)                                  \
+  X(int, island_nf, ntree, 1)                                  \
+  X(int, island_nefc, ntree, 1)                                \
+  X(int, island_iefcadr, ntree, 1)
+
 #endif /* TORSION_MJXMACRO_H */

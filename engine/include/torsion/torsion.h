@@ -611,6 +611,11 @@ void mj_inverseSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor);
 /* Every kinematics-like computation: mj_kinematics, mj_comPos, mj_camlight, mj_tendon. */
 void mj_fwdKinematics(const mjModel* m, mjData* d);
 
+/* Find the constraint islands of the current rows (after mj_makeConstraint): nisland,
+ * nidof and the tree_island / dof_island / efc_island families. Nothing when islands are
+ * disabled (mjDSBL_ISLAND) or there are no rows (nisland = 0). */
+void mj_island(const mjModel* m, mjData* d);
+
 /* Recompute the constants that depend on masses and qpos0 (subtree masses, dof_M0, inverse
  * weights, actuator_acc0, lengths, statistics) after editing a compiled model; length
  * ranges are kept. */

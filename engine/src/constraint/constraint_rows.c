@@ -382,7 +382,7 @@ static void drop_rows(mjData* d) {
 void mj_makeConstraint(const mjModel* m, mjData* d) {
   // release last step's rows
   drop_rows(d);
-  d->nisland = 0;
+  d->nisland = d->nidof = 0;
   if (TN_CDISABLED(m, mjDSBL_CONSTRAINT)) {
     return;
   }

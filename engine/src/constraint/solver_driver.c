@@ -96,7 +96,13 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
     d->solver_niter[i] = 0;
     d->solver_nnz[i] = 0;
   }
-  d->nisland = 0;
+
+  // islands found by mj_island: their dofs' smooth force and acceleration in island order,
+  // which the primal solvers (CG, Newton) read; PGS works on the global arrays
+  for (int k = 0; m->opt.solver != mjSOL_PGS && k < d->nidof; k++) {
+    d->ifrc_smooth[k] = d->qfrc_smooth[d->map_idof2dof[k]];
+    d->iacc_smooth[k] = d->qacc_smooth[d->map_idof2dof[k]];
+  }
 
   // no constraints: the smooth acceleration
   if (!nefc) {

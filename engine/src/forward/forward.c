@@ -1,9 +1,9 @@
 /* forward/forward.c — the forward-dynamics pipeline: mj_forward and its stages.
  *
  * Position stage: kinematics, com quantities, cameras/lights, tendons, the inertia matrix and
- * its factorization, collision and constraint rows, transmission, the projected constraint
- * matrix. Velocity stage: tendon and actuator velocities, body velocities, passive forces,
- * reference constraint accelerations, bias forces. Then actuation, the smooth
+ * its factorization, collision, constraint rows and their islands, transmission, the projected
+ * constraint matrix. Velocity stage: tendon and actuator velocities, body velocities, passive
+ * forces, reference constraint accelerations, bias forces. Then actuation, the smooth
  * (unconstrained) acceleration and the constraint solve. Sensors are evaluated after the
  * stage they depend on (unless skipped or disabled). Stages are timed into mjData.timer
  * when the user installs the clock mjcb_time. */
@@ -44,6 +44,7 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   // constraint rows
   t = timer_start();
   mj_makeConstraint(m, d);
+  mj_island(m, d);
   timer_end(d, mjTIMER_POS_MAKE, t);
 
   // actuator lengths and moment arms

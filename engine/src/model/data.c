@@ -1,7 +1,8 @@
 /* model/data.c — mjData lifetime: allocation, copy, reset, keyframes and the arena stack.
  *
- * mj_makeData allocates every array in one buffer (layout from MJDATA_POINTERS) and a
- * separate arena used as a stack for pipeline scratch memory, so mj_step never allocates. */
+ * mj_makeData allocates every array in one buffer (layout from MJDATA_POINTERS and
+ * MJDATA_ISLAND_POINTERS) and a separate arena used as a stack for pipeline scratch memory,
+ * so mj_step never allocates. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,7 @@ static size_t data_bytes(const mjModel* m) {
 #define X(type, name, rows, cols) \
   total += align_to(sizeof(type) * (size_t)m->rows * (cols), TN_ALIGN);
   MJDATA_POINTERS(X)
+  MJDATA_ISLAND_POINTERS(X)
 #undef X
 #undef MJ_M
   return total;
@@ -38,6 +40,7 @@ static void data_set_pointers(const mjModel* m, mjData* d) {
   d->name = (type*)ptr;                                             \
   ptr += align_to(sizeof(type) * (size_t)m->rows * (cols), TN_ALIGN);
   MJDATA_POINTERS(X)
+  MJDATA_ISLAND_POINTERS(X)
 #undef X
 #undef MJ_M
 }
@@ -131,7 +134,7 @@ void mj_resetData(const mjModel* m, mjData* d) {
   memset(d->timer, 0, sizeof(d->timer));
   memset(d->solver, 0, sizeof(d->solver));
   memset(d->solver_niter, 0, sizeof(d->solver_niter));
-  d->nisland = 0;
+  d->nisland = d->nidof = 0;
   d->pstack = 0;
   d->pbase = 0;
   d->maxuse_stack = 0;

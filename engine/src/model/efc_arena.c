@@ -35,8 +35,16 @@ static void* efc_alloc(mjData* d, size_t bytes) {
   return (char*)d->arena + (narena - need);
 }
 
+/* forget the island-sorted row arrays (mj_island refills them) */
+static void island_rows_clear(mjData* d) {
+  d->efc_island = d->map_efc2iefc = d->map_iefc2efc = NULL;
+  d->iefc_type = d->iefc_id = d->iefc_state = NULL;
+  d->iefc_frictionloss = d->iefc_D = d->iefc_R = d->iefc_aref = d->iefc_force = NULL;
+}
+
 /* release the efc arrays */
 void tn__efcRelease(mjData* d) {
+  island_rows_clear(d);
   d->parena = 0;
   d->nefc = 0;
   d->nJ = 0;
@@ -60,6 +68,7 @@ int tn__efcAllocate(const mjModel* m, mjData* d, int nA) {
 
   // start from an empty region
   d->parena = 0;
+  island_rows_clear(d);
 
   // row descriptors and sparse structure
   d->efc_type = tn__efcAllocInt(d, nefc);
@@ -151,5 +160,16 @@ void tn__efcCopy(mjData* dest, const mjData* src) {
   TN_REBASE(efc_b)
   TN_REBASE(efc_state)
   TN_REBASE(efc_force)
+  TN_REBASE(efc_island)
+  TN_REBASE(map_efc2iefc)
+  TN_REBASE(map_iefc2efc)
+  TN_REBASE(iefc_type)
+  TN_REBASE(iefc_id)
+  TN_REBASE(iefc_frictionloss)
+  TN_REBASE(iefc_D)
+  TN_REBASE(iefc_R)
+  TN_REBASE(iefc_aref)
+  TN_REBASE(iefc_state)
+  TN_REBASE(iefc_force)
 #undef TN_REBASE
 }

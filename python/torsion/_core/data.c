@@ -1,5 +1,6 @@
 /* _core/data.c — Data: an mjData for a Model, its arrays as views by MuJoCo name (the
- * X-macro table, the efc_* rows sized by nefc/nJ/nA, the contacts) and a bytes view of the
+ * X-macro table, the efc_* rows sized by nefc/nJ/nA, the island arrays sized by nisland,
+ * nidof, nefc, ntree or nv, the contacts) and a bytes view of the
  * whole struct for the scalar members (time, ncon, warning ...). */
 #include <stddef.h>
 #include <string.h>
@@ -13,7 +14,9 @@ static const tnpyField data_fields[] = {
 };
 #define NDATAFIELD ((int)(sizeof(data_fields) / sizeof(data_fields[0])))
 
-/* the constraint arrays: their row count is nefc, nJ or nA; KBIP has 4 columns */
+/* the constraint and island arrays: their row count changes with the step (nefc, nJ, nA,
+ * nisland, nidof) or they are the islands' tree and dof maps (ntree, nv); KBIP has 4
+ * columns */
 typedef struct efcField_ {
   const char* name;
   char fmt;
@@ -38,6 +41,23 @@ static const efcField efc_fields[] = {
     EFC(efc_vel, mjtNum, nefc, 1),     EFC(efc_aref, mjtNum, nefc, 1),
     EFC(efc_b, mjtNum, nefc, 1),       EFC(efc_state, int, nefc, 1),
     EFC(efc_force, mjtNum, nefc, 1),
+    /* constraint islands: trees and dofs (ntree, nv), per island (nisland), island dofs
+     * (nidof) and island-sorted rows (inefc: nefc when there are islands, else none); not
+     * the per-island solver's outputs (iacc, ifrc_constraint, iefc_aref/state/force), which
+     * the solvers do not fill yet */
+    EFC(tree_island, int, ntree, 1),     EFC(island_ntree, int, nisland, 1),
+    EFC(island_itreeadr, int, nisland, 1), EFC(map_itree2tree, int, ntree, 1),
+    EFC(dof_island, int, nv, 1),         EFC(island_nv, int, nisland, 1),
+    EFC(island_idofadr, int, nisland, 1), EFC(island_dofadr, int, nisland, 1),
+    EFC(map_dof2idof, int, nv, 1),       EFC(map_idof2dof, int, nv, 1),
+    EFC(ifrc_smooth, mjtNum, nidof, 1),  EFC(iacc_smooth, mjtNum, nidof, 1),
+    EFC(efc_island, int, inefc, 1),
+    EFC(island_ne, int, nisland, 1),     EFC(island_nf, int, nisland, 1),
+    EFC(island_nefc, int, nisland, 1),   EFC(island_iefcadr, int, nisland, 1),
+    EFC(map_efc2iefc, int, inefc, 1),    EFC(map_iefc2efc, int, inefc, 1),
+    EFC(iefc_type, int, inefc, 1),       EFC(iefc_id, int, inefc, 1),
+    EFC(iefc_frictionloss, mjtNum, inefc, 1), EFC(iefc_D, mjtNum, inefc, 1),
+    EFC(iefc_R, mjtNum, inefc, 1),
 };
 #undef EFC
 #define NEFCFIELD ((int)(sizeof(efc_fields) / sizeof(efc_fields[0])))
@@ -179,9 +199,15 @@ static PyObject* data_efc(PyObject* self, PyObject* arg) {
   }
   const efcField* f = efc_fields + i;
   const mjData* d = da->d;
-  Py_ssize_t rows = strcmp(f->rows, "nJ") == 0   ? d->nJ
-                    : strcmp(f->rows, "nA") == 0 ? d->nA
-                                                 : d->nefc;
+  const mjModel* m = da->model->m;
+  Py_ssize_t rows = strcmp(f->rows, "nJ") == 0        ? d->nJ
+                    : strcmp(f->rows, "nA") == 0      ? d->nA
+                    : strcmp(f->rows, "ntree") == 0   ? m->ntree
+                    : strcmp(f->rows, "nv") == 0      ? m->nv
+                    : strcmp(f->rows, "nisland") == 0 ? d->nisland
+                    : strcmp(f->rows, "nidof") == 0   ? d->nidof
+                    : strcmp(f->rows, "inefc") == 0   ? (d->nisland ? d->nefc : 0)
+                                                      : d->nefc;
   void* ptr = *(void**)((char*)d + f->ptr_offset);
   if (rows == 0) {
     ptr = NULL;
