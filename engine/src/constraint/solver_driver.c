@@ -5,8 +5,17 @@
  * solvers start from whichever of qacc_warmstart and qacc_smooth has the lower total cost;
  * PGS starts from the forces implied by qacc_warmstart unless their dual cost is positive
  * (worse than zero force); J qacc - aref (and M qacc for the warmstart) at the chosen
- * start are handed to the primal solvers. Constraint islands are not used: everything is
- * one problem, with its statistics in island slot 0. */
+ * start are handed to the primal solvers.
+ *
+ * Constraint islands (MuJoCo 3.14): with islands enabled and found, CG and Newton solve
+ * each island on its own (its dofs and rows only, its own iteration count, tolerance tests
+ * and statistics scale 1 / sum of its diagonal of M), recording iterations, statistics
+ * and solver_nnz in the island's slot (islands past mjNISLAND are solved, not recorded);
+ * the warmstart stays whole-system and efc_state keeps its values (the final states are
+ * in iefc_state); dofs of no island get qacc_smooth. PGS and noslip still solve the whole
+ * system, with statistics in slot 0, whatever the island flag. */
+#include <string.h>
+
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
@@ -15,14 +24,28 @@ mjtNum tn__solverScale(const mjModel* m) {
   return 1 / (m->stat.meaninertia * (m->nv > 1 ? m->nv : 1));
 }
 
-/* statistics of one iteration, island 0 */
-void tn__saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement, mjtNum gradient,
-                   mjtNum lineslope, int nactive, int nchange, int neval, int nupdate) {
+/* 1 / (sum of the island's diagonal of M): the statistics' scale of one island's solve */
+mjtNum tn__solverScaleIsland(const mjModel* m, const mjData* d, int island) {
+  mjtNum inertia = 0;
+  int adr = d->island_idofadr[island];
+  for (int k = 0; k < d->island_nv[island]; k++) {
+    int v = d->map_idof2dof[adr + k];
+    inertia += d->M[m->M_rowadr[v] + m->M_rownnz[v] - 1];
+  }
+  return 1 / inertia;
+}
+
+/* statistics of one iteration of an island's solve (island < 0: the whole system, slot
+ * 0); islands and iterations past the arrays are not recorded */
+void tn__saveStats(const mjModel* m, mjData* d, int island, int iter, mjtNum improvement,
+                   mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
+                   int nupdate) {
   (void)m;
-  if (iter < 0 || iter >= mjNSOLVER) {
+  island = island < 0 ? 0 : island;
+  if (island >= mjNISLAND || iter < 0 || iter >= mjNSOLVER) {
     return;
   }
-  mjSolverStat* s = d->solver + iter;
+  mjSolverStat* s = d->solver + island * mjNSOLVER + iter;
   s->improvement = improvement;
   s->gradient = gradient;
   s->lineslope = lineslope;
@@ -89,6 +112,72 @@ static void warmstart(const mjModel* m, mjData* d, mjtNum* jaref, mjtNum* Ma, in
   }
 }
 
+/* 1 if the primal solvers solve island by island: islands enabled and found */
+static int per_island(const mjModel* m, const mjData* d) {
+  return !TN_CDISABLED(m, mjDSBL_ISLAND) && d->nisland > 0;
+}
+
+/* CG or Newton island by island, from the warmstart's qacc, jaref and Ma (which hold for
+ * every island: each depends only on its own dofs). Each solve leaves the rows outside
+ * its island satisfied, so the warmstart's states are kept aside and put back afterwards
+ * (MuJoCo leaves efc_state at the warmstart's values; each island's final states go to
+ * iefc_state). Dofs of no island move freely: qacc_smooth, no constraint force. */
+static void solve_islands(const mjModel* m, mjData* d, int flg_Newton, const mjtNum* jaref,
+                          const mjtNum* Ma) {
+  int nefc = d->nefc;
+  mj_markStack(d);
+  int* warmstate = mj_stackAllocInt(d, (size_t)nefc);
+  memcpy(warmstate, d->efc_state, sizeof(int) * (size_t)nefc);
+
+  // each island; its final states in island order
+  for (int k = 0; k < d->nisland; k++) {
+    if (flg_Newton && !is_sparse(m) && k < mjNISLAND) {
+      d->solver_nnz[k] = d->island_nv[k] * d->island_nv[k];
+    }
+    tn__solPrimal(m, d, k, m->opt.iterations, flg_Newton, jaref, Ma);
+    for (int c = d->island_iefcadr[k]; c < d->island_iefcadr[k] + d->island_nefc[k]; c++) {
+      d->iefc_state[c] = d->efc_state[d->map_iefc2efc[c]];
+    }
+  }
+  memcpy(d->efc_state, warmstate, sizeof(int) * (size_t)nefc);
+  mj_freeStack(d);
+
+  // unconstrained dofs
+  for (int k = d->nidof; k < m->nv; k++) {
+    int v = d->map_idof2dof[k];
+    d->qacc[v] = d->qacc_smooth[v];
+    d->qfrc_constraint[v] = 0;
+  }
+
+  // the solution in island order
+  for (int k = 0; k < d->nidof; k++) {
+    d->iacc[k] = d->qacc[d->map_idof2dof[k]];
+    d->ifrc_constraint[k] = d->qfrc_constraint[d->map_idof2dof[k]];
+  }
+  for (int c = 0; c < nefc; c++) {
+    d->iefc_force[c] = d->efc_force[d->map_iefc2efc[c]];
+    d->iefc_aref[c] = d->efc_aref[d->map_iefc2efc[c]];
+  }
+}
+
+/* CG statistics: non-zeros of the Jacobian (of each island's rows) */
+static void jacobian_nnz(const mjModel* m, mjData* d, int flg_islands) {
+  int nv = m->nv;
+  for (int i = 0; i < d->nefc; i++) {
+    int k = flg_islands ? d->efc_island[i] : 0;
+    if (k < 0 || k >= mjNISLAND) {
+      continue;
+    }
+    if (is_sparse(m)) {
+      d->solver_nnz[k] += d->efc_J_rownnz[i];
+    } else {
+      for (int v = 0; v < nv; v++) {
+        d->solver_nnz[k] += d->efc_J[(size_t)i * nv + v] != 0;
+      }
+    }
+  }
+}
+
 /* the constraint stage */
 void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   int nv = m->nv, nefc = d->nefc;
@@ -115,8 +204,9 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   mj_mulJacVec(m, d, d->efc_b, d->qacc_smooth);
   mju_subFrom(d->efc_b, d->efc_aref, nefc);
 
-  // starting point, then the main solver
-  int flg_Ma;
+  // starting point, then the main solver: the primal ones island by island when islands
+  // are on; PGS always on the whole system
+  int flg_Ma, islands = per_island(m, d);
   mj_markStack(d);
   mjtNum* jaref = mj_stackAllocNum(d, (size_t)nefc);
   mjtNum* Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -126,12 +216,23 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
       tn__solPGS(m, d, m->opt.iterations);
       d->solver_nnz[0] = d->nA;
       break;
-    case mjSOL_CG: tn__solPrimal(m, d, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL); break;
+    case mjSOL_CG:
+      if (islands) {
+        jacobian_nnz(m, d, 1);
+        solve_islands(m, d, 0, jaref, flg_Ma ? Ma : NULL);
+      } else {
+        tn__solPrimal(m, d, -1, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL);
+      }
+      break;
     default:
+      if (islands) {
+        solve_islands(m, d, 1, jaref, flg_Ma ? Ma : NULL);
+        break;
+      }
       if (!is_sparse(m)) {
         d->solver_nnz[0] = nv * nv;
       }
-      tn__solPrimal(m, d, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);
+      tn__solPrimal(m, d, -1, m->opt.iterations, 1, jaref, flg_Ma ? Ma : NULL);
       break;
   }
   mj_freeStack(d);

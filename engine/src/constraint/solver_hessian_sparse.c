@@ -466,7 +466,9 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind,
          scratch);
   column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
-  d->solver_nnz[0] = ctx->Hnnz;
+  if (ctx->island < mjNISLAND) {
+    d->solver_nnz[ctx->island < 0 ? 0 : ctx->island] = ctx->Hnnz;
+  }
 
   // where M and the row blocks go in H
   int nmap = map_pattern(m, d, ctx, NULL, NULL, NULL, NULL);

@@ -146,7 +146,7 @@ void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter) {
       nchange += d->efc_state[i] != oldstate[i];
     }
     improvement *= scale;
-    tn__saveStats(m, d, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, -1, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.noslip_tolerance) {
       break;

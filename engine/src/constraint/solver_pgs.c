@@ -265,7 +265,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
     tn__dualState(m, d, d->efc_state);
     count_states(d, oldstate, &nactive, &nchange);
     improvement *= scale;
-    tn__saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, -1, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.tolerance) {
       break;

@@ -18,16 +18,17 @@
 #include "util/util_inline.h"
 
 /* scratch for the solver, from the stack frame of the caller */
-static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Newton) {
+static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island, int flg_Newton) {
   int nv = m->nv, nefc = d->nefc;
   memset(ctx, 0, sizeof(*ctx));
   ctx->nv = nv;
   ctx->nefc = nefc;
   ctx->ne = d->ne;
   ctx->nf = d->nf;
+  ctx->island = island;
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
-  ctx->scale = tn__solverScale(m);
+  ctx->scale = island < 0 ? tn__solverScale(m) : tn__solverScaleIsland(m, d, island);
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -53,10 +54,11 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv, nefc = ctx->nefc;
   memcpy(ctx->oldstate, d->efc_state, sizeof(int) * (size_t)nefc);
 
-  // constraint cost, force, state
-  mj_constraintUpdate(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic);
+  // constraint cost, force, state (the island's rows)
+  tn__constraintUpdateIsland(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic,
+                             ctx->island);
 
-  // active rows and state changes
+  // active rows and state changes (rows outside the island stay satisfied)
   ctx->nactive = 0;
   ctx->nchange = 0;
   for (int i = 0; i < nefc; i++) {
@@ -67,7 +69,9 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // Gauss cost: 0.5 (Ma - qfrc_smooth)'(qacc - qacc_smooth)
   mjtNum gauss = 0;
   for (int i = 0; i < nv; i++) {
-    gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
+    if (!tn__dofOut(ctx, d, i)) {
+      gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
+    }
   }
   ctx->gauss = gauss;
   ctx->cost += gauss;
@@ -77,9 +81,11 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
 static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv;
 
-  // grad = M qacc - qfrc_smooth - qfrc_constraint
+  // grad = M qacc - qfrc_smooth - qfrc_constraint; zero outside the island, so the
+  // preconditioned gradient is too (M and H are block-diagonal over islands)
   for (int i = 0; i < nv; i++) {
-    ctx->grad[i] = ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
+    ctx->grad[i] =
+        tn__dofOut(ctx, d, i) ? 0 : ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
   }
 
   // Newton: H \ grad; CG: M \ grad
@@ -173,12 +179,12 @@ static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
 }
 
 /* CG or Newton from d->qacc */
-void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
-                   const mjtNum* Ma) {
+void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                   const mjtNum* jaref, const mjtNum* Ma) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
-  alloc_context(m, d, &ctx, flg_Newton);
+  alloc_context(m, d, &ctx, island, flg_Newton);
 
   // initial state: Ma, Jaref (given, or computed), constraints, Hessian, gradient
   if (Ma) {
@@ -231,7 +237,7 @@ void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, con
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
     mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
-    tn__saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
+    tn__saveStats(m, d, island, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
                   ctx.LSiter, 0);
     iter++;
 
@@ -247,6 +253,8 @@ void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, con
       update_direction_cg(&ctx);
     }
   }
-  d->solver_niter[0] = iter;
+  if (island < mjNISLAND) {
+    d->solver_niter[island < 0 ? 0 : island] = iter;
+  }
   mj_freeStack(d);
 }

@@ -12,9 +12,10 @@
 typedef struct tnPrimal_ {
   /* problem */
   int nv, nefc, ne, nf;
+  int island;               /* the island solved (-1: the whole system) */
   int flg_Newton;           /* Newton (Hessian preconditioner) or CG (M preconditioner) */
   int elliptic;             /* elliptic cones present */
-  mjtNum scale;             /* 1 / (meaninertia * max(1, nv)) */
+  mjtNum scale;             /* 1 / (meaninertia * max(1, nv)), or 1 / island's diag(M) sum */
 
   /* joint space (nv) */
   mjtNum* Ma;               /* M qacc */
@@ -61,6 +62,17 @@ typedef struct tnPrimal_ {
   mjtNum LSslope;
   mjtNum LScost;            /* cost change of the last line search's step */
 } tnPrimal;
+
+/* 1 if row i is outside the island being solved: the solver leaves it alone (joint-space
+ * vectors stay full-size, zero outside the island's dofs, so no other row sees a change) */
+static inline int tn__rowOut(const tnPrimal* ctx, const mjData* d, int i) {
+  return ctx->island >= 0 && d->efc_island[i] != ctx->island;
+}
+
+/* 1 if dof v is outside the island being solved */
+static inline int tn__dofOut(const tnPrimal* ctx, const mjData* d, int v) {
+  return ctx->island >= 0 && d->dof_island[v] != ctx->island;
+}
 
 /* one evaluation point of the line search */
 typedef struct tnLinePoint_ {
