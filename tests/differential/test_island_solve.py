@@ -6,7 +6,7 @@ and the whole contact corpus).
 Compared: qacc (1e-5 with constraints, docs/testing.md), qfrc_constraint and efc_force
 (1e-5, relative as compare.row_errors; or 4x MuJoCo's own round-off spread at that state
 where that is larger, as the constraint tests), solver_niter of every island slot (equal),
-and with the primal solvers each recorded island's solver statistics: nactive and nchange
+solver_nnz of CG and dense Newton (equal), and with the primal solvers each recorded island's solver statistics: nactive and nchange
 equal, improvement and gradient at the same iterations to 1e-6 (as compare.row_errors over
 an island's iterations), or to 10x the state's qfrc_constraint error where that is larger:
 an unconverged CG iterate amplifies round-off, and its last improvements and gradients are
@@ -38,7 +38,8 @@ def _mujoco_solve(m, state):
     mujoco.mj_forward(m, d)
     out = {"nisland": d.nisland, "nefc": d.nefc, "efc_type": d.efc_type.copy(),
            "qacc": d.qacc.copy(), "qfrc_constraint": d.qfrc_constraint.copy(),
-           "efc_force": d.efc_force.copy(), "solver_niter": d.solver_niter.copy()}
+           "efc_force": d.efc_force.copy(), "solver_niter": d.solver_niter.copy(),
+           "solver_nnz": d.solver_nnz.copy()}
     nisl = min(max(d.nisland, 1), mujoco.mjNISLAND)
     stats = {}
     for f in ["improvement", "gradient", "nactive", "nchange"]:
@@ -70,10 +71,23 @@ def _compare(m, states, k, ours, theirs, primal, cache):
             problems.append("solver_niter %s, MuJoCo %s" % (
                 list(niter[:8]), list(theirs["solver_niter"][:8])))
         return problems
+    if _nnz_comparable(m):
+        nnz = np.array(ours["solver_nnz"], dtype=int)
+        if np.any(nnz != theirs["solver_nnz"]):
+            problems.append("solver_nnz %s, MuJoCo %s" % (
+                list(nnz[:8]), list(theirs["solver_nnz"][:8])))
     spread = {}
     for isl in range(len(theirs["stats"]["gradient"])):
         problems += _compare_island(m, states[k], isl, ours, theirs, errs, spread)
     return problems
+
+
+def _nnz_comparable(m):
+    """solver_nnz is compared for CG (the island's Jacobian non-zeros, or its dense block)
+    and dense Newton (island_nv^2); sparse Newton's counts its own factor's pattern."""
+    sparse = m.opt.jacobian == mujoco.mjtJacobian.mjJAC_SPARSE or (
+        m.opt.jacobian == mujoco.mjtJacobian.mjJAC_AUTO and m.nv >= 60)
+    return m.opt.solver == mujoco.mjtSolver.mjSOL_CG or not sparse
 
 
 def _stat_errors(ours, theirs, isl):

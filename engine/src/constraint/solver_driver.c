@@ -117,6 +117,20 @@ static int per_island(const mjModel* m, const mjData* d) {
   return !TN_CDISABLED(m, mjDSBL_ISLAND) && d->nisland > 0;
 }
 
+/* CG statistics per island: the non-zeros of its rows of a sparse Jacobian, or the size
+ * of its dense block (island_nefc x island_nv) */
+static void jacobian_nnz(const mjModel* m, mjData* d) {
+  int nisl = d->nisland < mjNISLAND ? d->nisland : mjNISLAND;
+  for (int k = 0; k < nisl && !is_sparse(m); k++) {
+    d->solver_nnz[k] = d->island_nefc[k] * d->island_nv[k];
+  }
+  for (int i = 0; i < d->nefc && is_sparse(m); i++) {
+    if (d->efc_island[i] >= 0 && d->efc_island[i] < mjNISLAND) {
+      d->solver_nnz[d->efc_island[i]] += d->efc_J_rownnz[i];
+    }
+  }
+}
+
 /* CG or Newton island by island, from the warmstart's qacc, jaref and Ma (which hold for
  * every island: each depends only on its own dofs). Each solve leaves the rows outside
  * its island satisfied, so the warmstart's states are kept aside and put back afterwards
@@ -129,12 +143,18 @@ static void solve_islands(const mjModel* m, mjData* d, int flg_Newton, const mjt
   int* warmstate = mj_stackAllocInt(d, (size_t)nefc);
   memcpy(warmstate, d->efc_state, sizeof(int) * (size_t)nefc);
 
-  // each island; its final states in island order
+  // each island; its final states in island order. solver_nnz: the Jacobian's (CG, and
+  // Newton stopping before its first iteration), else Newton's dense Hessian size or the
+  // sparse factor's count (set by the solver)
+  jacobian_nnz(m, d);
   for (int k = 0; k < d->nisland; k++) {
-    if (flg_Newton && !is_sparse(m) && k < mjNISLAND) {
-      d->solver_nnz[k] = d->island_nv[k] * d->island_nv[k];
-    }
+    int jnnz = k < mjNISLAND ? d->solver_nnz[k] : 0;
     tn__solPrimal(m, d, k, m->opt.iterations, flg_Newton, jaref, Ma);
+    if (flg_Newton && k < mjNISLAND) {
+      d->solver_nnz[k] = !d->solver_niter[k]   ? jnnz
+                         : !is_sparse(m)      ? d->island_nv[k] * d->island_nv[k]
+                                              : d->solver_nnz[k];
+    }
     for (int c = d->island_iefcadr[k]; c < d->island_iefcadr[k] + d->island_nefc[k]; c++) {
       d->iefc_state[c] = d->efc_state[d->map_iefc2efc[c]];
     }
@@ -157,24 +177,6 @@ static void solve_islands(const mjModel* m, mjData* d, int flg_Newton, const mjt
   for (int c = 0; c < nefc; c++) {
     d->iefc_force[c] = d->efc_force[d->map_iefc2efc[c]];
     d->iefc_aref[c] = d->efc_aref[d->map_iefc2efc[c]];
-  }
-}
-
-/* CG statistics: non-zeros of the Jacobian (of each island's rows) */
-static void jacobian_nnz(const mjModel* m, mjData* d, int flg_islands) {
-  int nv = m->nv;
-  for (int i = 0; i < d->nefc; i++) {
-    int k = flg_islands ? d->efc_island[i] : 0;
-    if (k < 0 || k >= mjNISLAND) {
-      continue;
-    }
-    if (is_sparse(m)) {
-      d->solver_nnz[k] += d->efc_J_rownnz[i];
-    } else {
-      for (int v = 0; v < nv; v++) {
-        d->solver_nnz[k] += d->efc_J[(size_t)i * nv + v] != 0;
-      }
-    }
   }
 }
 
@@ -218,7 +220,6 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
       break;
     case mjSOL_CG:
       if (islands) {
-        jacobian_nnz(m, d, 1);
         solve_islands(m, d, 0, jaref, flg_Ma ? Ma : NULL);
       } else {
         tn__solPrimal(m, d, -1, m->opt.iterations, 0, jaref, flg_Ma ? Ma : NULL);
