@@ -135,8 +135,12 @@ void tn__saveStats(const mjModel* m, mjData* d, int island, int iter, mjtNum imp
 void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
                    const mjtNum* jaref, const mjtNum* Ma);
 
-/* Dual PGS from d->efc_force; then qfrc_constraint and qacc. */
-void tn__solPGS(const mjModel* m, mjData* d, int maxiter);
+/* Dual PGS from d->efc_force on the rows of one island (< 0: all rows), statistics in its
+ * slots; the joint space is left to tn__dualFinish. */
+void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter);
+
+/* After a dual solver: qfrc_constraint = J' efc_force, qacc = qacc_smooth + M^-1 of it. */
+void tn__dualFinish(const mjModel* m, mjData* d);
 
 /* Noslip PGS on friction rows, after the main solver. */
 void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter);

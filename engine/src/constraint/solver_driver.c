@@ -12,8 +12,10 @@
  * and statistics scale 1 / sum of its diagonal of M), recording iterations, statistics
  * and solver_nnz in the island's slot (islands past mjNISLAND are solved, not recorded);
  * the warmstart stays whole-system and efc_state keeps its values (the final states are
- * in iefc_state); dofs of no island get qacc_smooth. PGS and noslip still solve the whole
- * system, with statistics in slot 0, whatever the island flag. */
+ * in iefc_state); dofs of no island get qacc_smooth. PGS sweeps each island's rows in
+ * place on the global arrays (its own iterations, statistics and stopping; the scale stays
+ * 1 / (meaninertia * nv)), then maps all forces to joint space at once. Noslip still
+ * solves the whole system, with statistics in slot 0. */
 #include <string.h>
 
 #include "constraint/constraint.h"
@@ -131,6 +133,20 @@ static void jacobian_nnz(const mjModel* m, mjData* d) {
   }
 }
 
+/* PGS statistics per island: the non-zeros of its rows of AR (sparse), or the size of
+ * its dense block (island_nefc^2) */
+static void dual_nnz(const mjModel* m, mjData* d) {
+  int nisl = d->nisland < mjNISLAND ? d->nisland : mjNISLAND;
+  for (int k = 0; k < nisl && !is_sparse(m); k++) {
+    d->solver_nnz[k] = d->island_nefc[k] * d->island_nefc[k];
+  }
+  for (int i = 0; i < d->nefc && is_sparse(m); i++) {
+    if (d->efc_island[i] >= 0 && d->efc_island[i] < mjNISLAND) {
+      d->solver_nnz[d->efc_island[i]] += d->efc_AR_rownnz[i];
+    }
+  }
+}
+
 /* CG or Newton island by island, from the warmstart's qacc, jaref and Ma (which hold for
  * every island: each depends only on its own dofs). Each solve leaves the rows outside
  * its island satisfied, so the warmstart's states are kept aside and put back afterwards
@@ -215,8 +231,17 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   warmstart(m, d, jaref, Ma, &flg_Ma);
   switch (m->opt.solver) {
     case mjSOL_PGS:
-      tn__solPGS(m, d, m->opt.iterations);
-      d->solver_nnz[0] = d->nA;
+      if (islands) {
+        // each island's rows in place; solver_nnz the non-zeros of its rows of AR
+        for (int k = 0; k < d->nisland; k++) {
+          tn__solPGS(m, d, k, m->opt.iterations);
+        }
+        dual_nnz(m, d);
+      } else {
+        tn__solPGS(m, d, -1, m->opt.iterations);
+        d->solver_nnz[0] = d->nA;
+      }
+      tn__dualFinish(m, d);
       break;
     case mjSOL_CG:
       if (islands) {
