@@ -176,3 +176,11 @@ def test_island_solve_corpus(model, jacobian):
 def test_island_solve_solvers(model, cone, solver, jacobian):
     """The island scenes under each solver, cone and Jacobian."""
     _check(model, [("solver", solver), ("cone", cone), ("jacobian", jacobian)])
+
+
+@pytest.mark.parametrize("solver", ["newton", "cg", "pgs"])
+@pytest.mark.parametrize("cone", ["pyramidal", "elliptic"])
+@pytest.mark.parametrize("model", [ti.CROWD, TETHERED], ids=str)
+def test_island_solve_noslip(model, cone, solver):
+    """Noslip after each solver, island by island (its iterations follow the solver's)."""
+    _check(model, [("solver", solver), ("cone", cone), ("noslip_iterations", 5)])

@@ -142,8 +142,9 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter);
 /* After a dual solver: qfrc_constraint = J' efc_force, qacc = qacc_smooth + M^-1 of it. */
 void tn__dualFinish(const mjModel* m, mjData* d);
 
-/* Noslip PGS on friction rows, after the main solver. */
-void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter);
+/* Noslip PGS on friction rows of one island (< 0: all rows), after the main solver; the
+ * joint space is left to tn__dualFinish. */
+void tn__solNoSlip(const mjModel* m, mjData* d, int island, int maxiter);
 
 /* Dual helpers shared by PGS and noslip (solver_dual.c) */
 void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim, int flg_subR);

@@ -14,8 +14,8 @@
  * the warmstart stays whole-system and efc_state keeps its values (the final states are
  * in iefc_state); dofs of no island get qacc_smooth. PGS sweeps each island's rows in
  * place on the global arrays (its own iterations, statistics and stopping; the scale stays
- * 1 / (meaninertia * nv)), then maps all forces to joint space at once. Noslip still
- * solves the whole system, with statistics in slot 0. */
+ * 1 / (meaninertia * nv)), then maps all forces to joint space at once; noslip likewise,
+ * its iterations following the main solver's in each island's slots. */
 #include <string.h>
 
 #include "constraint/constraint.h"
@@ -263,8 +263,15 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
   }
   mj_freeStack(d);
 
-  // noslip post-processing
+  // noslip post-processing: island by island when the main solver was, then the joint
+  // space
   if (m->opt.noslip_iterations > 0) {
-    tn__solNoSlip(m, d, m->opt.noslip_iterations);
+    for (int k = 0; islands && k < d->nisland; k++) {
+      tn__solNoSlip(m, d, k, m->opt.noslip_iterations);
+    }
+    if (!islands) {
+      tn__solNoSlip(m, d, -1, m->opt.noslip_iterations);
+    }
+    tn__dualFinish(m, d);
   }
 }
