@@ -18,7 +18,7 @@
  * its iterations following the main solver's in each island's slots. */
 #include <string.h>
 
-#include "constraint/constraint.h"
+#include "constraint/solver_primal.h"
 #include "util/util_inline.h"
 
 /* 1 / (meaninertia * max(1, nv)) */
@@ -147,6 +147,16 @@ static void dual_nnz(const mjModel* m, mjData* d) {
   }
 }
 
+/* sparse Newton's statistics of island k: its rows' entries in the shared factor pattern
+ * (Torsion's own factor: not MuJoCo's count) */
+static int pattern_nnz(const tnPrimal* pattern, int nv, int k) {
+  int nnz = 0;
+  for (int r = 0; r < nv; r++) {
+    nnz += pattern->Hrowisland[r] == k ? pattern->Hrownnz[r] : 0;
+  }
+  return nnz;
+}
+
 /* CG or Newton island by island, from the warmstart's qacc, jaref and Ma (which hold for
  * every island: each depends only on its own dofs). Each solve leaves the rows outside
  * its island satisfied, so the warmstart's states are kept aside and put back afterwards
@@ -154,10 +164,18 @@ static void dual_nnz(const mjModel* m, mjData* d) {
  * iefc_state). Dofs of no island move freely: qacc_smooth, no constraint force. */
 static void solve_islands(const mjModel* m, mjData* d, int flg_Newton, const mjtNum* jaref,
                           const mjtNum* Ma) {
-  int nefc = d->nefc;
+  int nefc = d->nefc, sparse_newton = flg_Newton && is_sparse(m);
   mj_markStack(d);
   int* warmstate = mj_stackAllocInt(d, (size_t)nefc);
   memcpy(warmstate, d->efc_state, sizeof(int) * (size_t)nefc);
+
+  // sparse Newton: one Hessian pattern (block-diagonal by island) for every island
+  tnPrimal pattern;
+  memset(&pattern, 0, sizeof(pattern));
+  pattern.island = mjNISLAND;
+  if (sparse_newton) {
+    tn__newtonHessianSparseInit(m, d, &pattern);
+  }
 
   // each island; its final states in island order. solver_nnz: the Jacobian's (CG, and
   // Newton stopping before its first iteration), else Newton's dense Hessian size or the
@@ -165,11 +183,12 @@ static void solve_islands(const mjModel* m, mjData* d, int flg_Newton, const mjt
   jacobian_nnz(m, d);
   for (int k = 0; k < d->nisland; k++) {
     int jnnz = k < mjNISLAND ? d->solver_nnz[k] : 0;
-    tn__solPrimal(m, d, k, m->opt.iterations, flg_Newton, jaref, Ma);
+    tn__solPrimalPattern(m, d, k, m->opt.iterations, flg_Newton, jaref, Ma,
+                         sparse_newton ? &pattern : NULL);
     if (flg_Newton && k < mjNISLAND) {
-      d->solver_nnz[k] = !d->solver_niter[k]   ? jnnz
-                         : !is_sparse(m)      ? d->island_nv[k] * d->island_nv[k]
-                                              : d->solver_nnz[k];
+      d->solver_nnz[k] = !d->solver_niter[k] ? jnnz
+                         : !sparse_newton    ? d->island_nv[k] * d->island_nv[k]
+                                             : pattern_nnz(&pattern, m->nv, k);
     }
     for (int c = d->island_iefcadr[k]; c < d->island_iefcadr[k] + d->island_nefc[k]; c++) {
       d->iefc_state[c] = d->efc_state[d->map_iefc2efc[c]];

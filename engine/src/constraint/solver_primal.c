@@ -152,7 +152,7 @@ static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, 
       }
     } else {
       // sparse: the pattern once per solve; then rank-one changes, else rebuild
-      if (first) {
+      if (first && !ctx->Hshared) {
         tn__newtonHessianSparseInit(m, d, ctx);
       }
       if (first || tn__newtonHessianSparseUpdate(m, d, ctx)) {
@@ -181,10 +181,40 @@ static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
 /* CG or Newton from d->qacc */
 void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
                    const mjtNum* jaref, const mjtNum* Ma) {
+  tn__solPrimalPattern(m, d, island, maxiter, flg_Newton, jaref, Ma, NULL);
+}
+
+/* the sparse Hessian's pattern and storage, shared: copied from the caller's */
+static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
+  ctx->Hnnz = pattern->Hnnz;
+  ctx->Hrownnz = pattern->Hrownnz;
+  ctx->Hrowadr = pattern->Hrowadr;
+  ctx->Hcolind = pattern->Hcolind;
+  ctx->Hval = pattern->Hval;
+  ctx->Hdiaginv = pattern->Hdiaginv;
+  ctx->Hcolptr = pattern->Hcolptr;
+  ctx->Hcolrow = pattern->Hcolrow;
+  ctx->Hcoladr = pattern->Hcoladr;
+  ctx->Hwork = pattern->Hwork;
+  ctx->HB = pattern->HB;
+  ctx->Hnewidx = pattern->Hnewidx;
+  ctx->Hrowisland = pattern->Hrowisland;
+  ctx->HMmap = pattern->HMmap;
+  ctx->Hrowmap = pattern->Hrowmap;
+  ctx->Hrowmapadr = pattern->Hrowmapadr;
+  ctx->Hshared = 1;
+}
+
+/* CG or Newton from d->qacc, with an optional shared sparse Hessian pattern */
+void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                          const mjtNum* jaref, const mjtNum* Ma, const tnPrimal* pattern) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
   alloc_context(m, d, &ctx, island, flg_Newton);
+  if (pattern) {
+    use_pattern(&ctx, pattern);
+  }
 
   // initial state: Ma, Jaref (given, or computed), constraints, Hessian, gradient
   if (Ma) {

@@ -50,6 +50,8 @@ typedef struct tnPrimal_ {
   mjtNum* Hwork;
   mjtNum* HB;
   int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
+  int* Hrowisland;          /* island of each factor row's dof (-1: none) */
+  int Hshared;              /* the pattern came from the caller (one for all islands) */
   int* HMmap;               /* address in Hval of each entry of M */
   int* Hrowmap;             /* addresses of the row blocks' lower triangles */
   int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern */
@@ -101,11 +103,19 @@ int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonSolve(const tnPrimal* ctx);
 
 /* sparse Jacobian: a fill-reducing ordering and the factor's pattern for the whole solve
- * (M and every row, with fill) and its storage, allocated on the stack in the solver's
- * frame; then, per rebuild, the values and factor of H in that pattern; and the solve */
+ * (M and every row, with fill) and its storage, allocated on the stack in the caller's
+ * frame (the solver's, or the island loop's: the pattern is block-diagonal by island and
+ * serves every island, whose solves then factor and solve only their own rows); then, per
+ * rebuild, the values and factor of H in that pattern; and the solve */
 void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonSolveSparse(const tnPrimal* ctx);
+
+/* CG or Newton from d->qacc on one island (< 0: the whole system), as tn__solPrimal; a
+ * non-NULL pattern (sparse Newton) is the Hessian pattern made once for all islands by
+ * tn__newtonHessianSparseInit */
+void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                          const mjtNum* jaref, const mjtNum* Ma, const tnPrimal* pattern);
 
 /* Newton, sparse: rank-one changes of the sparse factor in its pattern (which holds every
  * row's fill) when few rows changed; 0 when done, -1 when H must be rebuilt */
