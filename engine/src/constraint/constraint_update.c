@@ -167,8 +167,22 @@ void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, 
     }
   }
 
-  // joint-space constraint force
-  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  // joint-space constraint force (one island: its dofs, from its rows only)
+  if (island < 0) {
+    mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  } else {
+    int adr = d->island_idofadr[island];
+    for (int k = adr; k < adr + d->island_nv[island]; k++) {
+      d->qfrc_constraint[d->map_idof2dof[k]] = 0;
+    }
+    adr = d->island_iefcadr[island];
+    for (int c = adr; c < adr + d->island_nefc[island]; c++) {
+      int i = d->map_iefc2efc[c];
+      if (d->efc_force[i] != 0) {
+        tn__rowAddTo(m, d, i, d->qfrc_constraint, d->efc_force[i]);
+      }
+    }
+  }
   if (cost) {
     *cost = s;
   }

@@ -338,8 +338,8 @@ mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mjtNum slopescl = ctx->scale / snorm;
 
   // M and J along the search direction, then the quadratics
-  mj_mulM(m, d, ctx->Mv, ctx->search);
-  mj_mulJacVec(m, d, ctx->Jv, ctx->search);
+  tn__primalMulM(m, d, ctx, ctx->Mv, ctx->search);
+  tn__primalMulJac(m, d, ctx, ctx->Jv, ctx->search);
   prepare_quad(d, ctx);
 
   // start

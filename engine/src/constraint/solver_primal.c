@@ -39,14 +39,98 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   ctx->prev_grad = mj_stackAllocNum(d, (size_t)nv);
   ctx->prev_Mgrad = mj_stackAllocNum(d, (size_t)nv);
 
-  // constraint space
+  // constraint space (one island: Jv and Mv are written on its rows and dofs only, and
+  // are zero elsewhere)
   ctx->Jaref = mj_stackAllocNum(d, (size_t)nefc);
   ctx->Jv = mj_stackAllocNum(d, (size_t)nefc);
+  if (island >= 0) {
+    mju_zero(ctx->Jv, nefc);
+    mju_zero(ctx->Mv, nv);
+    mju_zero(ctx->Mgrad, nv);
+  }
   ctx->quad = mj_stackAllocNum(d, (size_t)(3 * nefc));
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
   // Newton's dense Hessian (the sparse one is built per iteration)
   ctx->H = flg_Newton && !is_sparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
+}
+
+/* res = M vec: the whole product, or one island's dofs (M is block-diagonal by tree, so
+ * they read only the island's entries of vec); per entry the sums of mj_mulM, in its order */
+void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                    const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_mulM(m, d, res, vec);
+    return;
+  }
+  int adr = d->island_idofadr[ctx->island], n = d->island_nv[ctx->island];
+  const int* dofs = d->map_idof2dof + adr;
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k];
+    res[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1] * vec[i];
+  }
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k], start = m->M_rowadr[i];
+    for (int q = start + m->M_rownnz[i] - 2; q >= start; q--) {
+      int j = m->M_colind[q];
+      res[i] += d->M[q] * vec[j];
+      res[j] += d->M[q] * vec[i];
+    }
+  }
+}
+
+/* res = J vec: every row, or one island's rows */
+void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_mulJacVec(m, d, res, vec);
+    return;
+  }
+  int adr = d->island_iefcadr[ctx->island];
+  for (int c = adr; c < adr + d->island_nefc[ctx->island]; c++) {
+    int i = d->map_iefc2efc[c];
+    res[i] = tn__rowDot(m, d, i, vec);
+  }
+}
+
+/* res = M \ vec: the whole system, or one island's dofs (vec zero outside them), with the
+ * factor L'DL of M as mj_solveM (the island's dofs descending, then ascending) */
+void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_solveM(m, d, res, vec, 1);
+    return;
+  }
+  int adr = d->island_idofadr[ctx->island], n = d->island_nv[ctx->island];
+  const int* dofs = d->map_idof2dof + adr;
+  const mjtNum* qLD = d->qLD;
+  for (int k = 0; k < n; k++) {
+    res[dofs[k]] = vec[dofs[k]];
+  }
+
+  // res <- inv(L') res
+  for (int k = n - 1; k >= 0; k--) {
+    int i = dofs[k];
+    mjtNum xi = res[i];
+    if (xi == 0) {
+      continue;
+    }
+    int start = m->M_rowadr[i], diag = start + m->M_rownnz[i] - 1;
+    for (int q = start; q < diag; q++) {
+      res[m->M_colind[q]] -= qLD[q] * xi;
+    }
+  }
+
+  // res <- inv(D) res, then inv(L) res
+  for (int k = 0; k < n; k++) {
+    res[dofs[k]] *= d->qLDiagInv[dofs[k]];
+  }
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k], start = m->M_rowadr[i], nnz = m->M_rownnz[i] - 1;
+    if (nnz > 0 && !m->dof_simplenum[i]) {
+      res[i] -= mju_dotSparse(qLD + start, res, nnz, m->M_colind + start);
+    }
+  }
 }
 
 /* constraint forces and states at the current Jaref; cost including the Gauss term */
@@ -94,7 +178,7 @@ static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   } else if (ctx->flg_Newton) {
     tn__newtonSolveSparse(ctx);
   } else {
-    mj_solveM(m, d, ctx->Mgrad, ctx->grad, 1);
+    tn__primalSolveM(m, d, ctx, ctx->Mgrad, ctx->grad);
   }
 }
 

@@ -76,6 +76,16 @@ static inline int tn__dofOut(const tnPrimal* ctx, const mjData* d, int v) {
   return ctx->island >= 0 && d->dof_island[v] != ctx->island;
 }
 
+/* M vec, J vec and M \ vec of the solved part: the whole system, or for one island its
+ * dofs' entries of M vec and M \ vec (vec zero outside them) and its rows of J vec; the
+ * other entries of res are left alone */
+void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                    const mjtNum* vec);
+void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec);
+void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec);
+
 /* one evaluation point of the line search */
 typedef struct tnLinePoint_ {
   mjtNum alpha;
