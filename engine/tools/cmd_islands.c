@@ -3,7 +3,10 @@
  * MuJoCo's field by field.
  *
  * OUT is a JSON list with one object per state: the scalars nisland, nidof, nefc and every
- * island array with its run-time length (ntree, nv, nisland, nidof or nefc). */
+ * island array with its run-time length (ntree, nv, nisland, nidof or nefc); then the
+ * solver's results (qacc, qfrc_constraint, efc_force, efc_state and their island-order
+ * counterparts) and statistics: solver_niter and solver_nnz of every island slot, and per
+ * recorded island the recorded iterations' mjSolverStat fields as lists of lists. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,7 +30,32 @@ static void put_nums(FILE* fp, const char* name, const mjtNum* v, int n) {
   fprintf(fp, "]");
 }
 
-/* the island fields of d (empty arrays when there are no islands) */
+/* the solver statistics of the recorded islands (at least slot 0): each field of
+ * mjSolverStat as one list per island of its recorded iterations */
+static void put_stats(FILE* fp, const mjData* d) {
+  static const char* names[] = {"improvement", "gradient", "lineslope", "nactive",
+                                "nchange",     "neval",    "nupdate"};
+  int nisl = d->nisland < 1 ? 1 : d->nisland < mjNISLAND ? d->nisland : mjNISLAND;
+  put_ints(fp, "solver_niter", d->solver_niter, mjNISLAND);
+  put_ints(fp, "solver_nnz", d->solver_nnz, mjNISLAND);
+  for (int f = 0; f < 7; f++) {
+    fprintf(fp, ", \"solver_%s\": [", names[f]);
+    for (int k = 0; k < nisl; k++) {
+      int n = d->solver_niter[k] < mjNSOLVER ? d->solver_niter[k] : mjNSOLVER;
+      fprintf(fp, k ? ", [" : "[");
+      for (int i = 0; i < n; i++) {
+        const mjSolverStat* s = d->solver + k * mjNSOLVER + i;
+        mjtNum v[7] = {s->improvement, s->gradient, s->lineslope, s->nactive,
+                       s->nchange,     s->neval,    s->nupdate};
+        fprintf(fp, i ? ", %.17g" : "%.17g", v[f]);
+      }
+      fprintf(fp, "]");
+    }
+    fprintf(fp, "]");
+  }
+}
+
+/* the island fields of d (empty arrays when there are no islands), then the solver's */
 static void put_state(FILE* fp, const mjModel* m, const mjData* d) {
   int k = d->nisland, ntree = k ? m->ntree : 0, nv = k ? m->nv : 0, nidof = d->nidof;
   int nefc = k ? d->nefc : 0;
@@ -56,6 +84,16 @@ static void put_state(FILE* fp, const mjModel* m, const mjData* d) {
   put_nums(fp, "iefc_frictionloss", d->iefc_frictionloss, nefc);
   put_nums(fp, "iefc_D", d->iefc_D, nefc);
   put_nums(fp, "iefc_R", d->iefc_R, nefc);
+  put_nums(fp, "iefc_aref", d->iefc_aref, nefc);
+  put_nums(fp, "iefc_force", d->iefc_force, nefc);
+  put_ints(fp, "iefc_state", d->iefc_state, nefc);
+  put_nums(fp, "iacc", d->iacc, nidof);
+  put_nums(fp, "ifrc_constraint", d->ifrc_constraint, nidof);
+  put_nums(fp, "qacc", d->qacc, m->nv);
+  put_nums(fp, "qfrc_constraint", d->qfrc_constraint, m->nv);
+  put_nums(fp, "efc_force", d->efc_force, d->nefc);
+  put_ints(fp, "efc_state", d->efc_state, d->nefc);
+  put_stats(fp, d);
   fprintf(fp, "}");
 }
 

@@ -132,8 +132,8 @@ typedef struct mjData_ {
   int* map_efc2iefc;             /* row -> its place in island order           (nefc) */
   int* map_iefc2efc;             /* place in island order -> row               (nefc) */
 
-  /* computed by mj_island (rows sorted by island; aref, state and force belong to the
-   * per-island solve, which the solvers do not do yet: left unset) */
+  /* computed by mj_island (rows sorted by island; aref, state and force by the
+   * per-island solve of CG and Newton, left unset by PGS) */
   int* iefc_type;                /* efc_type in island order                   (nefc) */
   int* iefc_id;                  /* efc_id in island order                     (nefc) */
   mjtNum* iefc_frictionloss;     /* efc_frictionloss in island order           (nefc) */

@@ -468,8 +468,8 @@
 /* mjData arrays of the constraint islands (mj_island), also in the buffer. The rows give
  * each array's capacity: per-island arrays (MuJoCo: nisland rows) hold up to ntree
  * islands, idof arrays (MuJoCo: nidof rows) up to nv dofs. Only the first nisland / nidof
- * rows are meaningful, and none when nisland is 0. iacc and ifrc_constraint belong to the
- * per-island solve, which the solvers do not do yet (left unset). */
+ * rows are meaningful, and none when nisland is 0. iacc and ifrc_constraint are set by the
+ * per-island solve of CG and Newton (left unset by PGS). */
 #define MJDATA_ISLAND_POINTERS(X)                              \
   /* trees */                                                  \
   X(int, tree_island, ntree, 1)                                \

@@ -38,6 +38,10 @@ void mj_referenceConstraint(const mjModel* m, mjData* d);
 void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
                          int flg_coneHessian);
 
+/* mj_constraintUpdate restricted to the rows of one island (island < 0: all rows) */
+void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                                int flg_coneHessian, int island);
+
 /* res = J vec (nefc) and res = J' vec (nv), for dense or sparse efc_J. */
 void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
 void mj_mulJacTVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec);
@@ -116,20 +120,31 @@ void tn__makeImpedance(const mjModel* m, mjData* d);
 /* Scale of solver statistics: 1 / (meaninertia * max(1, nv)). */
 mjtNum tn__solverScale(const mjModel* m);
 
-/* Record the statistics of iteration `iter` (island 0). */
-void tn__saveStats(const mjModel* m, mjData* d, int iter, mjtNum improvement, mjtNum gradient,
-                   mjtNum lineslope, int nactive, int nchange, int neval, int nupdate);
+/* Scale of one island's statistics: 1 / (sum of its diagonal of M). */
+mjtNum tn__solverScaleIsland(const mjModel* m, const mjData* d, int island);
+
+/* Record the statistics of iteration `iter` of an island (< 0: the whole system, slot 0). */
+void tn__saveStats(const mjModel* m, mjData* d, int island, int iter, mjtNum improvement,
+                   mjtNum gradient, mjtNum lineslope, int nactive, int nchange, int neval,
+                   int nupdate);
 
 /* Primal solvers (reduced primal problem): CG and Newton, starting from d->qacc; jaref
- * (J qacc - aref) and Ma (M qacc) at d->qacc when already known, else NULL. */
-void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
-                   const mjtNum* Ma);
+ * (J qacc - aref) and Ma (M qacc) at d->qacc when already known, else NULL. With
+ * island >= 0, only that island's dofs and rows are solved (the other rows must be in the
+ * satisfied state); its statistics go to its slots. */
+void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                   const mjtNum* jaref, const mjtNum* Ma);
 
-/* Dual PGS from d->efc_force; then qfrc_constraint and qacc. */
-void tn__solPGS(const mjModel* m, mjData* d, int maxiter);
+/* Dual PGS from d->efc_force on the rows of one island (< 0: all rows), statistics in its
+ * slots; the joint space is left to tn__dualFinish. */
+void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter);
 
-/* Noslip PGS on friction rows, after the main solver. */
-void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter);
+/* After a dual solver: qfrc_constraint = J' efc_force, qacc = qacc_smooth + M^-1 of it. */
+void tn__dualFinish(const mjModel* m, mjData* d);
+
+/* Noslip PGS on friction rows of one island (< 0: all rows), after the main solver; the
+ * joint space is left to tn__dualFinish. */
+void tn__solNoSlip(const mjModel* m, mjData* d, int island, int maxiter);
 
 /* Dual helpers shared by PGS and noslip (solver_dual.c) */
 void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim, int flg_subR);

@@ -122,10 +122,23 @@ static mjtNum rows_elliptic(const mjData* d, int i, const mjtNum* jar, int flg_c
 /* forces, states, qfrc_constraint and cost at jar */
 void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
                          int flg_coneHessian) {
+  tn__constraintUpdateIsland(m, d, jar, cost, flg_coneHessian, -1);
+}
+
+/* as mj_constraintUpdate, over the rows of one island only (island < 0: all rows); the
+ * other rows keep their force and state, and qfrc_constraint = J' efc_force is exact on
+ * the island's dofs (no other row touches them) */
+void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
+                                int flg_coneHessian, int island) {
   int nefc = d->nefc, ne = d->ne, nf = d->nf;
   mjtNum s = 0;
 
   for (int i = 0; i < nefc; i++) {
+    // rows of other islands (an elliptic contact's rows all belong to one island)
+    if (island >= 0 && d->efc_island[i] != island) {
+      continue;
+    }
+
     // equality: always quadratic
     if (i < ne) {
       s += row_quadratic(d, i, jar[i]);
@@ -154,8 +167,22 @@ void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum 
     }
   }
 
-  // joint-space constraint force
-  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  // joint-space constraint force (one island: its dofs, from its rows only)
+  if (island < 0) {
+    mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+  } else {
+    int adr = d->island_idofadr[island];
+    for (int k = adr; k < adr + d->island_nv[island]; k++) {
+      d->qfrc_constraint[d->map_idof2dof[k]] = 0;
+    }
+    adr = d->island_iefcadr[island];
+    for (int c = adr; c < adr + d->island_nefc[island]; c++) {
+      int i = d->map_iefc2efc[c];
+      if (d->efc_force[i] != 0) {
+        tn__rowAddTo(m, d, i, d->qfrc_constraint, d->efc_force[i]);
+      }
+    }
+  }
   if (cost) {
     *cost = s;
   }

@@ -7,8 +7,8 @@
  * in the order of their lowest tree index; inside an island, trees, dofs and rows keep
  * their global order. Unconstrained trees and dofs follow the constrained ones in the
  * itree / idof orders. Per-island sizes and the island-sorted row arrays are filled here;
- * ifrc_smooth and iacc_smooth by the constraint stage (CG, Newton). iefc_aref, iefc_state,
- * iefc_force, ifrc_constraint and iacc belong to the per-island solve, not done yet.
+ * ifrc_smooth and iacc_smooth by the constraint stage (CG, Newton); iefc_aref, iefc_state,
+ * iefc_force, ifrc_constraint and iacc by its per-island solve (CG, Newton: solver_driver.c).
  *
  * Arrays sized by trees and dofs live in mjData's buffer (island-sized ones have room for
  * ntree islands); arrays sized by nefc come from the efc region of the arena. */

@@ -372,6 +372,12 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
   }
 }
 
+/* 1 if factor row r is outside the island being solved (the pattern is block-diagonal by
+ * island: such rows are neither factored nor solved, their part of x staying zero) */
+static inline int row_out(const tnPrimal* ctx, int r) {
+  return ctx->island >= 0 && ctx->Hrowisland[r] != ctx->island;
+}
+
 /* in-place L'DL factorization, eliminating from the last (new) index. Left-looking: row i
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
@@ -382,6 +388,9 @@ static void factor(tnPrimal* ctx, int nv) {
   ctx->Hrank = nv;
   for (int i = nv - 1; i >= 0; i--) {
     int start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
+    if (row_out(ctx, i)) {
+      continue;
+    }
 
     // row i into the work row
     for (int q = start; q <= diag; q++) {
@@ -414,6 +423,9 @@ static void factor(tnPrimal* ctx, int nv) {
   // scale the off-diagonals into L
   for (int k = 0; k < nv; k++) {
     int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
+    if (row_out(ctx, k)) {
+      continue;
+    }
     mjtNum invD = ctx->Hdiaginv[k];
     for (int q = start; q < diag; q++) {
       H[q] *= invD;
@@ -438,6 +450,7 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hdiaginv = mj_stackAllocNum(d, (size_t)nv);
+  ctx->Hrowisland = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hwork = mj_stackAllocNum(d, (size_t)nv);
   ctx->Hcolptr = mj_stackAllocInt(d, (size_t)(2 * nv + 1));
 
@@ -454,6 +467,7 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   minimum_degree(nv, words, adj, nb, deg, ctx->Hnewidx, scratch, bucket);
   for (int v = 0; v < nv; v++) {
     oldidx[ctx->Hnewidx[v]] = v;
+    ctx->Hrowisland[ctx->Hnewidx[v]] = d->nisland > 0 ? d->dof_island[v] : -1;
   }
 
   // CSR layout and column lists
@@ -466,7 +480,9 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind,
          scratch);
   column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
-  d->solver_nnz[0] = ctx->Hnnz;
+  if (ctx->island < 0) {
+    d->solver_nnz[0] = ctx->Hnnz;
+  }
 
   // where M and the row blocks go in H
   int nmap = map_pattern(m, d, ctx, NULL, NULL, NULL, NULL);
@@ -569,7 +585,7 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
   // x <- inv(L') x
   for (int i = nv - 1; i >= 0; i--) {
     mjtNum xi = x[i];
-    if (xi == 0) {
+    if (xi == 0 || row_out(ctx, i)) {
       continue;
     }
     int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
@@ -580,12 +596,15 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
 
   // x <- inv(D) x
   for (int i = 0; i < nv; i++) {
-    x[i] *= ctx->Hdiaginv[i];
+    x[i] = row_out(ctx, i) ? 0 : x[i] * ctx->Hdiaginv[i];
   }
 
   // x <- inv(L) x
   for (int i = 0; i < nv; i++) {
     int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
+    if (row_out(ctx, i)) {
+      continue;
+    }
     mjtNum xi = x[i];
     for (int k = diag - 1; k >= adr; k--) {
       xi -= ctx->Hval[k] * x[ctx->Hcolind[k]];

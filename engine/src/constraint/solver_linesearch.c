@@ -39,7 +39,7 @@ static void prepare_quad(mjData* d, tnPrimal* ctx) {
     return;
   }
   for (int i = ctx->ne + ctx->nf; i < nefc; i++) {
-    if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
+    if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC || tn__rowOut(ctx, d, i)) {
       continue;
     }
     const mjContact* con = d->contact + d->efc_id[i];
@@ -198,6 +198,11 @@ static void eval_point(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
   for (int i = 0; i < ctx->nefc; i++) {
     const mjtNum* q = ctx->quad + 3 * i;
 
+    // rows of other islands: not part of this problem
+    if (tn__rowOut(ctx, d, i)) {
+      continue;
+    }
+
     // equality: always quadratic
     if (i < ne) {
       add_piece(&sum, q, 1);
@@ -333,8 +338,8 @@ mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mjtNum slopescl = ctx->scale / snorm;
 
   // M and J along the search direction, then the quadratics
-  mj_mulM(m, d, ctx->Mv, ctx->search);
-  mj_mulJacVec(m, d, ctx->Jv, ctx->search);
+  tn__primalMulM(m, d, ctx, ctx->Mv, ctx->search);
+  tn__primalMulJac(m, d, ctx, ctx->Jv, ctx->search);
   prepare_quad(d, ctx);
 
   // start

@@ -2,16 +2,25 @@
  * sweeps over friction-loss rows and contact friction only, without the regularizer R
  * (so friction is hard), keeping the normal forces fixed. Pyramidal edge pairs exchange
  * force along their common normal; elliptic friction solves the cone slice's QCQP. The
- * first sweep's improvement also counts 0.5 f'Rf, the cost the regularizer stops adding. */
+ * first sweep's improvement also counts 0.5 f'Rf, the cost the regularizer stops adding.
+ * With constraint islands, each island's rows are one such solve (in place). */
 #include <math.h>
 
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
-/* friction-loss rows: Newton step on A (no R), clamped to the interval */
-static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ainv) {
+/* 1 if row i belongs to the island solved (island < 0: every row does) */
+static inline int in_island(const mjData* d, int i, int island) {
+  return island < 0 || d->efc_island[i] == island;
+}
+
+/* friction-loss rows of the island: Newton step on A (no R), clamped to the interval */
+static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ainv, int island) {
   mjtNum improvement = 0, res, A;
   for (int i = d->ne; i < d->ne + d->nf; i++) {
+    if (!in_island(d, i, island)) {
+      continue;
+    }
     mjtNum* f = d->efc_force + i;
     mjtNum old = *f, fl = d->efc_frictionloss[i];
     tn__dualResidual(m, d, &res, i, 1, 1);
@@ -90,29 +99,31 @@ static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   return -tn__dualCostChange(Ac, f + 1, old, res, nf);
 }
 
-/* contact friction of every contact */
-static mjtNum sweep_contacts(const mjModel* m, mjData* d) {
+/* contact friction of every contact of the island */
+static mjtNum sweep_contacts(const mjModel* m, mjData* d, int island) {
   mjtNum improvement = 0;
   for (int i = d->ne + d->nf; i < d->nefc; i++) {
-    int type = d->efc_type[i];
+    int type = d->efc_type[i], in = in_island(d, i, island);
     if (type == mjCNSTR_CONTACT_PYRAMIDAL) {
       int dim = d->contact[d->efc_id[i]].dim;
-      for (int j = i; j < i + 2 * (dim - 1); j += 2) {
+      for (int j = i; in && j < i + 2 * (dim - 1); j += 2) {
         improvement += pyramid_pair(m, d, j);
       }
       i += 2 * (dim - 1) - 1;
     } else if (type == mjCNSTR_CONTACT_ELLIPTIC) {
       int dim = d->contact[d->efc_id[i]].dim;
-      improvement += elliptic_friction(m, d, i, dim);
+      improvement += in ? elliptic_friction(m, d, i, dim) : 0;
       i += dim - 1;
     }
   }
   return improvement;
 }
 
-/* noslip sweeps after the main solver */
-void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter) {
-  int nefc = d->nefc, iter = 0, base = d->solver_niter[0];
+/* noslip sweeps after the main solver, over the rows of one island (< 0: all rows); the
+ * iterations follow the main solver's in the island's slots */
+void tn__solNoSlip(const mjModel* m, mjData* d, int island, int maxiter) {
+  int slot = island < 0 ? 0 : island, nefc = d->nefc, iter = 0;
+  int base = slot < mjNISLAND ? d->solver_niter[slot] : 0;
   mjtNum scale = tn__solverScale(m);
   mj_markStack(d);
   mjtNum* Ainv = mj_stackAllocNum(d, (size_t)nefc);
@@ -131,32 +142,35 @@ void tn__solNoSlip(const mjModel* m, mjData* d, int maxiter) {
     mjtNum improvement = 0;
     if (iter == 0) {
       for (int i = 0; i < nefc; i++) {
-        improvement += 0.5 * d->efc_R[i] * d->efc_force[i] * d->efc_force[i];
+        if (in_island(d, i, island)) {
+          improvement += 0.5 * d->efc_R[i] * d->efc_force[i] * d->efc_force[i];
+        }
       }
     }
 
     // sweeps: friction loss, then contact friction
-    improvement += sweep_friction_loss(m, d, Ainv) + sweep_contacts(m, d);
+    improvement += sweep_friction_loss(m, d, Ainv, island) + sweep_contacts(m, d, island);
 
     // states and statistics
     tn__dualState(m, d, d->efc_state);
     int nactive = 0, nchange = 0;
     for (int i = 0; i < nefc; i++) {
-      nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
-      nchange += d->efc_state[i] != oldstate[i];
+      // elliptic contacts are not classified by the dual state: never counted active
+      if (in_island(d, i, island)) {
+        nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED &&
+                   d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
+        nchange += d->efc_state[i] != oldstate[i];
+      }
     }
     improvement *= scale;
-    tn__saveStats(m, d, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, island, base + iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.noslip_tolerance) {
       break;
     }
   }
-  d->solver_niter[0] = base + iter;
+  if (slot < mjNISLAND) {
+    d->solver_niter[slot] = base + iter;
+  }
   mj_freeStack(d);
-
-  // joint space: qfrc_constraint = J' f, qacc = qacc_smooth + M \ qfrc_constraint
-  mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
-  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
-  mju_addTo(d->qacc, d->qacc_smooth, m->nv);
 }

@@ -15,7 +15,9 @@
  * y = f + beta_j (f - f_prev), projected onto the constraint set (friction loss clamped,
  * normal force non-negative, cone friction scaled onto the cone), with
  * beta_j = max(0, (j-1)/(j+2)); while beta > 0 the counter j restarts
- * at 0 whenever the sweep's correction opposes the momentum, (f_new - y).(y - f) < 0. */
+ * at 0 whenever the sweep's correction opposes the momentum, (f_new - y).(y - f) < 0.
+ * With constraint islands, each island is one such solve over its own rows (generator
+ * restarted, own iterations and stopping), in place on the global arrays. */
 #include <math.h>
 #include <stdint.h>
 
@@ -132,11 +134,19 @@ static void shuffle(int* order, int n, uint64_t* rng) {
   }
 }
 
-/* first row of every constraint (scalar rows, elliptic contacts as one); returns count */
-static int make_blocks(const mjData* d, int* blockadr) {
+/* 1 if row i belongs to the island solved (island < 0: every row does) */
+static inline int in_island(const mjData* d, int i, int island) {
+  return island < 0 || d->efc_island[i] == island;
+}
+
+/* first row of every constraint of the island (scalar rows, elliptic contacts as one);
+ * returns count */
+static int make_blocks(const mjData* d, int* blockadr, int island) {
   int n = 0;
   for (int i = 0; i < d->nefc; i++) {
-    blockadr[n++] = i;
+    if (in_island(d, i, island)) {
+      blockadr[n++] = i;
+    }
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       i += d->contact[d->efc_id[i]].dim - 1;
     }
@@ -144,10 +154,15 @@ static int make_blocks(const mjData* d, int* blockadr) {
   return n;
 }
 
-/* project the extrapolated forces onto each row's set (interval, half-line, cone) */
-static void project_forces(const mjData* d, mjtNum* f) {
+/* project the extrapolated forces of the island's rows onto each row's set (interval,
+ * half-line, cone) */
+static void project_forces(const mjData* d, mjtNum* f, int island) {
   int ne = d->ne, nf = d->nf, nefc = d->nefc;
   for (int i = ne; i < nefc; i++) {
+    if (!in_island(d, i, island)) {
+      continue;
+    }
+
     // friction loss: interval
     if (i < ne + nf) {
       mjtNum fl = d->efc_frictionloss[i];
@@ -170,17 +185,23 @@ static void project_forces(const mjData* d, mjtNum* f) {
   }
 }
 
-/* count state changes and active rows */
-static void count_states(const mjData* d, const int* oldstate, int* nactive, int* nchange) {
+/* count state changes and active rows of the island */
+static void count_states(const mjData* d, const int* oldstate, int* nactive, int* nchange,
+                         int island) {
   *nactive = *nchange = 0;
   for (int i = 0; i < d->nefc; i++) {
-    *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
+    if (!in_island(d, i, island)) {
+      continue;
+    }
+    // elliptic contacts are not classified by the dual solvers: never counted active
+    *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED &&
+                d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
     *nchange += d->efc_state[i] != oldstate[i];
   }
 }
 
-/* PGS from d->efc_force */
-void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
+/* PGS from d->efc_force, on the rows of one island (< 0: all) */
+void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   int nefc = d->nefc, iter = 0;
   mjtNum scale = tn__solverScale(m);
   mjtNum res[6], oldforce[6], Athis[36];
@@ -196,7 +217,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
   uint64_t rng = 1;
   int j = 0;
   mju_copy(prev, d->efc_force, nefc);
-  int nblock = make_blocks(d, blockadr);
+  int nblock = make_blocks(d, blockadr, island);
   for (int k = 0; k < nblock; k++) {
     order[k] = k;
   }
@@ -218,11 +239,11 @@ void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
     mjtNum beta = j > 1 ? (mjtNum)(j - 1) / (j + 2) : 0;
     for (int i = 0; i < nefc; i++) {
       mjtNum f = d->efc_force[i];
-      start[i] = beta > 0 ? f + beta * (f - prev[i]) : f;
+      start[i] = beta > 0 && in_island(d, i, island) ? f + beta * (f - prev[i]) : f;
       prev[i] = f;
     }
     if (beta > 0) {
-      project_forces(d, start);
+      project_forces(d, start, island);
       mju_copy(d->efc_force, start, nefc);
     }
 
@@ -255,7 +276,9 @@ void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
     mjtNum dir = 0;
     if (beta > 0) {
       for (int i = 0; i < nefc; i++) {
-        dir += (d->efc_force[i] - start[i]) * (start[i] - prev[i]);
+        if (in_island(d, i, island)) {
+          dir += (d->efc_force[i] - start[i]) * (start[i] - prev[i]);
+        }
       }
     }
     j = dir < 0 ? 0 : j + 1;
@@ -263,18 +286,23 @@ void tn__solPGS(const mjModel* m, mjData* d, int maxiter) {
     // states, statistics, termination
     int nactive, nchange;
     tn__dualState(m, d, d->efc_state);
-    count_states(d, oldstate, &nactive, &nchange);
+    count_states(d, oldstate, &nactive, &nchange, island);
     improvement *= scale;
-    tn__saveStats(m, d, iter, improvement, 0, 0, nactive, nchange, 0, 0);
+    tn__saveStats(m, d, island, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
     if (improvement < m->opt.tolerance) {
       break;
     }
   }
-  d->solver_niter[0] = iter;
+  if (island < mjNISLAND) {
+    d->solver_niter[island < 0 ? 0 : island] = iter;
+  }
   mj_freeStack(d);
+}
 
-  // joint space: qfrc_constraint = J' f, qacc = qacc_smooth + M \ qfrc_constraint
+/* joint space after a dual solver: qfrc_constraint = J' f, qacc = qacc_smooth +
+ * M \ qfrc_constraint */
+void tn__dualFinish(const mjModel* m, mjData* d) {
   mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
   mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
   mju_addTo(d->qacc, d->qacc_smooth, m->nv);

@@ -18,16 +18,17 @@
 #include "util/util_inline.h"
 
 /* scratch for the solver, from the stack frame of the caller */
-static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Newton) {
+static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island, int flg_Newton) {
   int nv = m->nv, nefc = d->nefc;
   memset(ctx, 0, sizeof(*ctx));
   ctx->nv = nv;
   ctx->nefc = nefc;
   ctx->ne = d->ne;
   ctx->nf = d->nf;
+  ctx->island = island;
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
-  ctx->scale = tn__solverScale(m);
+  ctx->scale = island < 0 ? tn__solverScale(m) : tn__solverScaleIsland(m, d, island);
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -38,9 +39,15 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Ne
   ctx->prev_grad = mj_stackAllocNum(d, (size_t)nv);
   ctx->prev_Mgrad = mj_stackAllocNum(d, (size_t)nv);
 
-  // constraint space
+  // constraint space (one island: Jv and Mv are written on its rows and dofs only, and
+  // are zero elsewhere)
   ctx->Jaref = mj_stackAllocNum(d, (size_t)nefc);
   ctx->Jv = mj_stackAllocNum(d, (size_t)nefc);
+  if (island >= 0) {
+    mju_zero(ctx->Jv, nefc);
+    mju_zero(ctx->Mv, nv);
+    mju_zero(ctx->Mgrad, nv);
+  }
   ctx->quad = mj_stackAllocNum(d, (size_t)(3 * nefc));
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
@@ -48,15 +55,94 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int flg_Ne
   ctx->H = flg_Newton && !is_sparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
 }
 
+/* res = M vec: the whole product, or one island's dofs (M is block-diagonal by tree, so
+ * they read only the island's entries of vec); per entry the sums of mj_mulM, in its order */
+void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                    const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_mulM(m, d, res, vec);
+    return;
+  }
+  int adr = d->island_idofadr[ctx->island], n = d->island_nv[ctx->island];
+  const int* dofs = d->map_idof2dof + adr;
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k];
+    res[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1] * vec[i];
+  }
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k], start = m->M_rowadr[i];
+    for (int q = start + m->M_rownnz[i] - 2; q >= start; q--) {
+      int j = m->M_colind[q];
+      res[i] += d->M[q] * vec[j];
+      res[j] += d->M[q] * vec[i];
+    }
+  }
+}
+
+/* res = J vec: every row, or one island's rows */
+void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_mulJacVec(m, d, res, vec);
+    return;
+  }
+  int adr = d->island_iefcadr[ctx->island];
+  for (int c = adr; c < adr + d->island_nefc[ctx->island]; c++) {
+    int i = d->map_iefc2efc[c];
+    res[i] = tn__rowDot(m, d, i, vec);
+  }
+}
+
+/* res = M \ vec: the whole system, or one island's dofs (vec zero outside them), with the
+ * factor L'DL of M as mj_solveM (the island's dofs descending, then ascending) */
+void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec) {
+  if (ctx->island < 0) {
+    mj_solveM(m, d, res, vec, 1);
+    return;
+  }
+  int adr = d->island_idofadr[ctx->island], n = d->island_nv[ctx->island];
+  const int* dofs = d->map_idof2dof + adr;
+  const mjtNum* qLD = d->qLD;
+  for (int k = 0; k < n; k++) {
+    res[dofs[k]] = vec[dofs[k]];
+  }
+
+  // res <- inv(L') res
+  for (int k = n - 1; k >= 0; k--) {
+    int i = dofs[k];
+    mjtNum xi = res[i];
+    if (xi == 0) {
+      continue;
+    }
+    int start = m->M_rowadr[i], diag = start + m->M_rownnz[i] - 1;
+    for (int q = start; q < diag; q++) {
+      res[m->M_colind[q]] -= qLD[q] * xi;
+    }
+  }
+
+  // res <- inv(D) res, then inv(L) res
+  for (int k = 0; k < n; k++) {
+    res[dofs[k]] *= d->qLDiagInv[dofs[k]];
+  }
+  for (int k = 0; k < n; k++) {
+    int i = dofs[k], start = m->M_rowadr[i], nnz = m->M_rownnz[i] - 1;
+    if (nnz > 0 && !m->dof_simplenum[i]) {
+      res[i] -= mju_dotSparse(qLD + start, res, nnz, m->M_colind + start);
+    }
+  }
+}
+
 /* constraint forces and states at the current Jaref; cost including the Gauss term */
 static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv, nefc = ctx->nefc;
   memcpy(ctx->oldstate, d->efc_state, sizeof(int) * (size_t)nefc);
 
-  // constraint cost, force, state
-  mj_constraintUpdate(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic);
+  // constraint cost, force, state (the island's rows)
+  tn__constraintUpdateIsland(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic,
+                             ctx->island);
 
-  // active rows and state changes
+  // active rows and state changes (rows outside the island stay satisfied)
   ctx->nactive = 0;
   ctx->nchange = 0;
   for (int i = 0; i < nefc; i++) {
@@ -67,7 +153,9 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // Gauss cost: 0.5 (Ma - qfrc_smooth)'(qacc - qacc_smooth)
   mjtNum gauss = 0;
   for (int i = 0; i < nv; i++) {
-    gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
+    if (!tn__dofOut(ctx, d, i)) {
+      gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
+    }
   }
   ctx->gauss = gauss;
   ctx->cost += gauss;
@@ -77,9 +165,11 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
 static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = ctx->nv;
 
-  // grad = M qacc - qfrc_smooth - qfrc_constraint
+  // grad = M qacc - qfrc_smooth - qfrc_constraint; zero outside the island, so the
+  // preconditioned gradient is too (M and H are block-diagonal over islands)
   for (int i = 0; i < nv; i++) {
-    ctx->grad[i] = ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
+    ctx->grad[i] =
+        tn__dofOut(ctx, d, i) ? 0 : ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
   }
 
   // Newton: H \ grad; CG: M \ grad
@@ -88,7 +178,7 @@ static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   } else if (ctx->flg_Newton) {
     tn__newtonSolveSparse(ctx);
   } else {
-    mj_solveM(m, d, ctx->Mgrad, ctx->grad, 1);
+    tn__primalSolveM(m, d, ctx, ctx->Mgrad, ctx->grad);
   }
 }
 
@@ -146,7 +236,7 @@ static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, 
       }
     } else {
       // sparse: the pattern once per solve; then rank-one changes, else rebuild
-      if (first) {
+      if (first && !ctx->Hshared) {
         tn__newtonHessianSparseInit(m, d, ctx);
       }
       if (first || tn__newtonHessianSparseUpdate(m, d, ctx)) {
@@ -173,12 +263,42 @@ static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
 }
 
 /* CG or Newton from d->qacc */
-void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, const mjtNum* jaref,
-                   const mjtNum* Ma) {
+void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                   const mjtNum* jaref, const mjtNum* Ma) {
+  tn__solPrimalPattern(m, d, island, maxiter, flg_Newton, jaref, Ma, NULL);
+}
+
+/* the sparse Hessian's pattern and storage, shared: copied from the caller's */
+static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
+  ctx->Hnnz = pattern->Hnnz;
+  ctx->Hrownnz = pattern->Hrownnz;
+  ctx->Hrowadr = pattern->Hrowadr;
+  ctx->Hcolind = pattern->Hcolind;
+  ctx->Hval = pattern->Hval;
+  ctx->Hdiaginv = pattern->Hdiaginv;
+  ctx->Hcolptr = pattern->Hcolptr;
+  ctx->Hcolrow = pattern->Hcolrow;
+  ctx->Hcoladr = pattern->Hcoladr;
+  ctx->Hwork = pattern->Hwork;
+  ctx->HB = pattern->HB;
+  ctx->Hnewidx = pattern->Hnewidx;
+  ctx->Hrowisland = pattern->Hrowisland;
+  ctx->HMmap = pattern->HMmap;
+  ctx->Hrowmap = pattern->Hrowmap;
+  ctx->Hrowmapadr = pattern->Hrowmapadr;
+  ctx->Hshared = 1;
+}
+
+/* CG or Newton from d->qacc, with an optional shared sparse Hessian pattern */
+void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                          const mjtNum* jaref, const mjtNum* Ma, const tnPrimal* pattern) {
   int nv = m->nv, nefc = d->nefc, iter = 0;
   tnPrimal ctx;
   mj_markStack(d);
-  alloc_context(m, d, &ctx, flg_Newton);
+  alloc_context(m, d, &ctx, island, flg_Newton);
+  if (pattern) {
+    use_pattern(&ctx, pattern);
+  }
 
   // initial state: Ma, Jaref (given, or computed), constraints, Hessian, gradient
   if (Ma) {
@@ -231,7 +351,7 @@ void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, con
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
     mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
-    tn__saveStats(m, d, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
+    tn__saveStats(m, d, island, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
                   ctx.LSiter, 0);
     iter++;
 
@@ -247,6 +367,8 @@ void tn__solPrimal(const mjModel* m, mjData* d, int maxiter, int flg_Newton, con
       update_direction_cg(&ctx);
     }
   }
-  d->solver_niter[0] = iter;
+  if (island < mjNISLAND) {
+    d->solver_niter[island < 0 ? 0 : island] = iter;
+  }
   mj_freeStack(d);
 }

@@ -12,9 +12,10 @@
 typedef struct tnPrimal_ {
   /* problem */
   int nv, nefc, ne, nf;
+  int island;               /* the island solved (-1: the whole system) */
   int flg_Newton;           /* Newton (Hessian preconditioner) or CG (M preconditioner) */
   int elliptic;             /* elliptic cones present */
-  mjtNum scale;             /* 1 / (meaninertia * max(1, nv)) */
+  mjtNum scale;             /* 1 / (meaninertia * max(1, nv)), or 1 / island's diag(M) sum */
 
   /* joint space (nv) */
   mjtNum* Ma;               /* M qacc */
@@ -49,6 +50,8 @@ typedef struct tnPrimal_ {
   mjtNum* Hwork;
   mjtNum* HB;
   int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
+  int* Hrowisland;          /* island of each factor row's dof (-1: none) */
+  int Hshared;              /* the pattern came from the caller (one for all islands) */
   int* HMmap;               /* address in Hval of each entry of M */
   int* Hrowmap;             /* addresses of the row blocks' lower triangles */
   int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern */
@@ -61,6 +64,27 @@ typedef struct tnPrimal_ {
   mjtNum LSslope;
   mjtNum LScost;            /* cost change of the last line search's step */
 } tnPrimal;
+
+/* 1 if row i is outside the island being solved: the solver leaves it alone (joint-space
+ * vectors stay full-size, zero outside the island's dofs, so no other row sees a change) */
+static inline int tn__rowOut(const tnPrimal* ctx, const mjData* d, int i) {
+  return ctx->island >= 0 && d->efc_island[i] != ctx->island;
+}
+
+/* 1 if dof v is outside the island being solved */
+static inline int tn__dofOut(const tnPrimal* ctx, const mjData* d, int v) {
+  return ctx->island >= 0 && d->dof_island[v] != ctx->island;
+}
+
+/* M vec, J vec and M \ vec of the solved part: the whole system, or for one island its
+ * dofs' entries of M vec and M \ vec (vec zero outside them) and its rows of J vec; the
+ * other entries of res are left alone */
+void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                    const mjtNum* vec);
+void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec);
+void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* res,
+                      const mjtNum* vec);
 
 /* one evaluation point of the line search */
 typedef struct tnLinePoint_ {
@@ -89,11 +113,19 @@ int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonSolve(const tnPrimal* ctx);
 
 /* sparse Jacobian: a fill-reducing ordering and the factor's pattern for the whole solve
- * (M and every row, with fill) and its storage, allocated on the stack in the solver's
- * frame; then, per rebuild, the values and factor of H in that pattern; and the solve */
+ * (M and every row, with fill) and its storage, allocated on the stack in the caller's
+ * frame (the solver's, or the island loop's: the pattern is block-diagonal by island and
+ * serves every island, whose solves then factor and solve only their own rows); then, per
+ * rebuild, the values and factor of H in that pattern; and the solve */
 void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx);
 void tn__newtonSolveSparse(const tnPrimal* ctx);
+
+/* CG or Newton from d->qacc on one island (< 0: the whole system), as tn__solPrimal; a
+ * non-NULL pattern (sparse Newton) is the Hessian pattern made once for all islands by
+ * tn__newtonHessianSparseInit */
+void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
+                          const mjtNum* jaref, const mjtNum* Ma, const tnPrimal* pattern);
 
 /* Newton, sparse: rank-one changes of the sparse factor in its pattern (which holds every
  * row's fill) when few rows changed; 0 when done, -1 when H must be rebuilt */
