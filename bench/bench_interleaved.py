@@ -13,7 +13,8 @@ is the median over --rounds rounds of MuJoCo's time / Torsion's time.
 States: MuJoCo's own trajectory from the model's initial state (keyframe 0, else the
 default; the keyframe's controls, else zero), taken at --at steps (default 300, 1500 and
 3000: falling, landing, lying for the humanoids), mjSTATE_INTEGRATION with warmstart. MuJoCo
-runs with island and nativeccd disabled, as in bench_contacts.py. Both call paths cost
+runs with its default options but nativeccd (islands on in both engines), as in
+bench_contacts.py. Both call paths cost
 about a microsecond per step (bindings, ctypes), small against the steps measured here.
 
   .venv/bin/python bench/bench_interleaved.py [--models gym/humanoid] [--rounds 300]
@@ -36,7 +37,7 @@ BEGIN, END = "<!-- bench_interleaved:begin -->", "<!-- bench_interleaved:end -->
 
 def bench_model(lib, model, opts):
     """Per-state medians for one model."""
-    m = oracle.load(model.path, disable=oracle.CONTACT_ORACLE)
+    m = oracle.load(model.path, disable=oracle.BENCH_ORACLE)
     d = mujoco.MjData(m)
     tm, td = benchlib.torsion_model(lib, model.path)
     spec = mujoco.mjtState.mjSTATE_INTEGRATION

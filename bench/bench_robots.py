@@ -5,8 +5,8 @@ Meta-World, myo-sim, dm_control's dog), measured as bench_interleaved.py measure
 engines in one process (MuJoCo through its bindings, Torsion's
 build/engine/libtorsion.so through ctypes), from the same states of MuJoCo's own
 trajectory from the initial state (keyframe 0 and its controls, else the default state;
-mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, MuJoCo with island
-and nativeccd disabled.
+mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, MuJoCo with its
+default options but nativeccd (islands on in both engines).
 
 Fewer rounds than bench_interleaved.py (--rounds, default 200, at the states of steps
 --at, default 200, 1000 and 3000) so that the whole corpus takes minutes, not an hour. Per
@@ -40,7 +40,7 @@ def bench_model(lib, model, opts):
     """One model's row: per-state and overall medians, or why it was not measured."""
     row = {"model": model.id}
     try:
-        m = oracle.load(model.path, disable=oracle.CONTACT_ORACLE)
+        m = oracle.load(model.path, disable=oracle.BENCH_ORACLE)
     except ValueError as e:
         row["mujoco_error"] = benchlib.error_line(e, 200)
         return row
