@@ -2,8 +2,8 @@
 the MuJoCo side (mj_inverse, mjd_transitionFD, mjd_inverseFD at given states) and the
 Torsion side through `torsion-sim inverse`, `transitionfd` and `inversefd`.
 
-Models are loaded with the same flags on both sides: mjDSBL_ISLAND and mjDSBL_NATIVECCD
-always (Torsion solves one island and uses libccd-style convex collision), plus
+Models are loaded with the same flags on both sides: mjDSBL_NATIVECCD always (Torsion uses
+libccd, MuJoCo's legacy convex collision; constraint islands are on in both), plus
 "constraint" for the smooth-only variants.
 """
 import functools
@@ -15,7 +15,7 @@ import numpy as np
 
 from . import oracle, torsion
 
-BASE_DISABLE = ("island", "nativeccd")
+BASE_DISABLE = ("nativeccd",)
 
 
 @functools.lru_cache(maxsize=None)

@@ -4,11 +4,9 @@ the tests drive Torsion) and moves arrays in and out as .npy files.
 The binary is $TORSION_SIM, or build/engine/tools/torsion-sim under the repository root.
 Every call has a time limit so that a hang fails one test instead of stalling the suite.
 
-Constraint islands: the oracle compares with MuJoCo run with mjDSBL_ISLAND (oracle.py's
-CONTACT_ORACLE, deriv.BASE_DISABLE), so every call solves the whole system too: run() adds
-"island" to the --disable flags, except for the `islands` subcommand, whose tests
-(test_islands.py, test_island_solve.py) compare with MuJoCo's default flags, islands on,
-and pass --disable island themselves where they want it.
+Constraint islands are on for both engines (MuJoCo's default): the checks compare
+Torsion's per-island solves with MuJoCo's. MuJoCo's legacy whole-system solve (islands
+disabled) keeps its own check in tests/python/test_whole_system_solve.py.
 """
 import json
 import os
@@ -40,7 +38,7 @@ def run(args, check=True, timeout=TIMEOUT):
     if not os.access(sim, os.X_OK):
         raise TorsionError("torsion-sim not found at %s (build it: ninja -C build, or set "
                            "TORSION_SIM)" % sim)
-    cmd = [sim] + _without_islands([str(a) for a in args])
+    cmd = [sim] + [str(a) for a in args]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
                               stdin=subprocess.DEVNULL)
@@ -52,23 +50,6 @@ def run(args, check=True, timeout=TIMEOUT):
             " (killed by signal %d)" % -proc.returncode if proc.returncode < 0 else "",
             proc.stderr.strip()[-2000:] or "(empty)"))
     return proc
-
-
-def _without_islands(args):
-    """args with "island" among the --disable flags (merged into the caller's, else right
-    after the subcommand): Torsion solves the whole system as the oracle's MuJoCo does (see
-    the module header). Left alone: the `islands` subcommand and calls without a
-    subcommand (--help, argument-parsing tests)."""
-    if not args or args[0] == "islands" or args[0].startswith("-"):
-        return args
-    out, found = [], False
-    for k, a in enumerate(args):
-        if k > 0 and args[k - 1] == "--disable" and "--" not in args[:k]:
-            a, found = ",".join(filter(None, a.split(",") + ["island"])), True
-        elif a.startswith("--disable="):
-            a, found = a + ",island", True
-        out.append(a)
-    return out if found else out[:1] + ["--disable", "island"] + out[1:]
 
 
 def _flag_args(disable=(), integrator=None, spec=None, options=()):
