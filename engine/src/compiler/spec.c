@@ -41,19 +41,6 @@ void tn__vecFree(tnVec* v) {
  * built-in defaults
  * ------------------------------------------------------------------------------------- */
 
-/* solver reference and impedance defaults */
-static void default_solref(mjtNum solref[mjNREF]) {
-  solref[0] = 0.02;
-  solref[1] = 1;
-}
-static void default_solimp(mjtNum solimp[mjNIMP]) {
-  solimp[0] = 0.9;
-  solimp[1] = 0.95;
-  solimp[2] = 0.001;
-  solimp[3] = 0.5;
-  solimp[4] = 2;
-}
-
 /* grey, opaque */
 static void default_rgba(float rgba[4]) {
   rgba[0] = rgba[1] = rgba[2] = 0.5f;
@@ -66,10 +53,10 @@ void tn__specDefaultJoint(tnSpecJoint* j) {
   j->axis[2] = 1;
   j->limited = TN_AUTO;
   j->actfrclimited = TN_AUTO;
-  default_solref(j->solref_limit);
-  default_solimp(j->solimp_limit);
-  default_solref(j->solref_friction);
-  default_solimp(j->solimp_friction);
+  mj_defaultSolRefImp(j->solref_limit, NULL);
+  mj_defaultSolRefImp(NULL, j->solimp_limit);
+  mj_defaultSolRefImp(j->solref_friction, NULL);
+  mj_defaultSolRefImp(NULL, j->solimp_friction);
   j->align = 2;
   j->body = -1;
 }
@@ -87,8 +74,8 @@ void tn__specDefaultGeom(tnSpecGeom* g) {
   g->density = 1000;
   g->fitscale = 1;
   g->solmix = 1;
-  default_solref(g->solref);
-  default_solimp(g->solimp);
+  mj_defaultSolRefImp(g->solref, NULL);
+  mj_defaultSolRefImp(NULL, g->solimp);
   default_rgba(g->rgba);
   g->fluidcoef[0] = 0.5;
   g->fluidcoef[1] = 0.25;
@@ -142,15 +129,15 @@ void tn__specDefaultPair(tnSpecPair* p) {
   p->friction[0] = p->friction[1] = 1;
   p->friction[2] = 0.005;
   p->friction[3] = p->friction[4] = 0.0001;
-  default_solref(p->solref);
-  default_solimp(p->solimp);
+  mj_defaultSolRefImp(p->solref, NULL);
+  mj_defaultSolRefImp(NULL, p->solimp);
 }
 
 void tn__specDefaultEquality(tnSpecEquality* e) {
   memset(e, 0, sizeof(*e));
   e->active = 1;
-  default_solref(e->solref);
-  default_solimp(e->solimp);
+  mj_defaultSolRefImp(e->solref, NULL);
+  mj_defaultSolRefImp(NULL, e->solimp);
   e->relpose[1] = 1;
   e->torquescale = 1;
   e->polycoef[1] = 1;
@@ -160,10 +147,10 @@ void tn__specDefaultTendon(tnSpecTendon* t) {
   memset(t, 0, sizeof(*t));
   t->limited = TN_AUTO;
   t->actfrclimited = TN_AUTO;
-  default_solref(t->solref_limit);
-  default_solimp(t->solimp_limit);
-  default_solref(t->solref_friction);
-  default_solimp(t->solimp_friction);
+  mj_defaultSolRefImp(t->solref_limit, NULL);
+  mj_defaultSolRefImp(NULL, t->solimp_limit);
+  mj_defaultSolRefImp(t->solref_friction, NULL);
+  mj_defaultSolRefImp(NULL, t->solimp_friction);
   t->springlength[0] = t->springlength[1] = -1;
   t->width = 0.003;
   default_rgba(t->rgba);

@@ -82,7 +82,6 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_markStack(d);
   mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
   int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
-  mjtNum* M = mj_stackAllocNum(d, (size_t)nv * nv);
   mju_zero(H, nv * nv);
 
   // active rows
@@ -104,12 +103,7 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 
   // inertia, added to the lower triangle
-  mj_fullM(m, d, M);
-  for (int r = 0; r < nv; r++) {
-    for (int c = 0; c <= r; c++) {
-      H[r * nv + c] += M[r * nv + c];
-    }
-  }
+  mj_addM(m, d, H, NULL, NULL, NULL);
 
   // factor
   ctx->Hrank = mju_cholFactor(H, nv, mjMINVAL);

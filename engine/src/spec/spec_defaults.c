@@ -7,20 +7,6 @@
 #include "model/model_alloc.h"
 #include "spec/spec_tree.h"
 
-/* solver parameters, shared by several structs */
-static void default_solref(mjtNum solref[mjNREF]) {
-  solref[0] = 0.02;
-  solref[1] = 1;
-}
-
-static void default_solimp(mjtNum solimp[mjNIMP]) {
-  solimp[0] = 0.9;
-  solimp[1] = 0.95;
-  solimp[2] = 0.001;
-  solimp[3] = 0.5;
-  solimp[4] = 2;
-}
-
 /* mid grey, opaque */
 static void default_grey(float rgba[4]) {
   rgba[0] = rgba[1] = rgba[2] = 0.5f;
@@ -61,10 +47,10 @@ void mjs_defaultJoint(mjsJoint* joint) {
   joint->align = mjALIGNFREE_AUTO;
   joint->limited = mjLIMITED_AUTO;
   joint->actfrclimited = mjLIMITED_AUTO;
-  default_solref(joint->solref_limit);
-  default_solimp(joint->solimp_limit);
-  default_solref(joint->solref_friction);
-  default_solimp(joint->solimp_friction);
+  mj_defaultSolRefImp(joint->solref_limit, NULL);
+  mj_defaultSolRefImp(NULL, joint->solimp_limit);
+  mj_defaultSolRefImp(joint->solref_friction, NULL);
+  mj_defaultSolRefImp(NULL, joint->solimp_friction);
 }
 
 void mjs_defaultGeom(mjsGeom* geom) {
@@ -79,8 +65,8 @@ void mjs_defaultGeom(mjsGeom* geom) {
   geom->friction[1] = 0.005;
   geom->friction[2] = 0.0001;
   geom->solmix = 1;
-  default_solref(geom->solref);
-  default_solimp(geom->solimp);
+  mj_defaultSolRefImp(geom->solref, NULL);
+  mj_defaultSolRefImp(NULL, geom->solimp);
   geom->mass = NAN;  // not given: from density
   geom->density = 1000;
   geom->fluid_coefs[0] = 0.5;
@@ -134,8 +120,8 @@ void mjs_defaultFlex(mjsFlex* flex) {
   flex->friction[1] = 0.005;
   flex->friction[2] = 0.0001;
   flex->solmix = 1;
-  default_solref(flex->solref);
-  default_solimp(flex->solimp);
+  mj_defaultSolRefImp(flex->solref, NULL);
+  mj_defaultSolRefImp(NULL, flex->solimp);
   flex->dim = 2;
   flex->radius = 0.005;
   flex->internal = 0;
@@ -188,8 +174,8 @@ void mjs_defaultMaterial(mjsMaterial* material) {
 void mjs_defaultPair(mjsPair* pair) {
   memset(pair, 0, sizeof(*pair));
   pair->condim = 3;
-  default_solref(pair->solref);
-  default_solimp(pair->solimp);
+  mj_defaultSolRefImp(pair->solref, NULL);
+  mj_defaultSolRefImp(NULL, pair->solimp);
   pair->friction[0] = pair->friction[1] = 1;
   pair->friction[2] = 0.005;
   pair->friction[3] = pair->friction[4] = 0.0001;
@@ -201,19 +187,19 @@ void mjs_defaultEquality(mjsEquality* equality) {
   equality->data[1] = 1;   // joint/tendon polynomial: linear coefficient
   equality->data[10] = 1;  // weld torque scale
   equality->active = 1;
-  default_solref(equality->solref);
-  default_solimp(equality->solimp);
+  mj_defaultSolRefImp(equality->solref, NULL);
+  mj_defaultSolRefImp(NULL, equality->solimp);
 }
 
 void mjs_defaultTendon(mjsTendon* tendon) {
   memset(tendon, 0, sizeof(*tendon));
   tendon->springlength[0] = tendon->springlength[1] = -1;
-  default_solref(tendon->solref_friction);
-  default_solimp(tendon->solimp_friction);
+  mj_defaultSolRefImp(tendon->solref_friction, NULL);
+  mj_defaultSolRefImp(NULL, tendon->solimp_friction);
   tendon->limited = mjLIMITED_AUTO;
   tendon->actfrclimited = mjLIMITED_AUTO;
-  default_solref(tendon->solref_limit);
-  default_solimp(tendon->solimp_limit);
+  mj_defaultSolRefImp(tendon->solref_limit, NULL);
+  mj_defaultSolRefImp(NULL, tendon->solimp_limit);
   tendon->width = 0.003;
   default_grey(tendon->rgba);
 }

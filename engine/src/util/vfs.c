@@ -38,6 +38,16 @@ static const char* base_name(const char* path) {
   return base;
 }
 
+/* the lower-case base name of a path, as mj_addFileVFS names a file (malloc'ed; NULL when
+ * out of memory) */
+static char* lower_base_name(const char* path) {
+  char* name = strdup(base_name(path));
+  for (char* p = name; p && *p; p++) {
+    *p = (char)tolower((unsigned char)*p);
+  }
+  return name;
+}
+
 /* case-insensitive equality of two strings */
 static int same_ignoring_case(const char* a, const char* b) {
   for (; *a && *b; a++, b++) {
@@ -113,12 +123,9 @@ int mj_addFileVFS(mjVFS* vfs, const char* directory, const char* filename) {
   }
 
   // the name: base name in lower case
-  char* name = strdup(base_name(filename));
+  char* name = lower_base_name(filename);
   if (!name) {
     return -1;
-  }
-  for (char* p = name; *p; p++) {
-    *p = (char)tolower((unsigned char)*p);
   }
   if (find_exact(v, name) >= 0) {
     free(name);
@@ -195,12 +202,9 @@ int mj_deleteFileVFS(mjVFS* vfs, const char* filename) {
   }
   int i = find_exact(v, filename);
   if (i < 0) {
-    char* lower = strdup(base_name(filename));
+    char* lower = lower_base_name(filename);
     if (!lower) {
       return -1;
-    }
-    for (char* p = lower; *p; p++) {
-      *p = (char)tolower((unsigned char)*p);
     }
     i = find_exact(v, lower);
     free(lower);
@@ -231,12 +235,9 @@ int mj_containsFileVFS(mjVFS* vfs, const char* directory, const char* filename) 
   if (!v || !filename) {
     return 0;
   }
-  char* lower = strdup(base_name(filename));
+  char* lower = lower_base_name(filename);
   if (!lower) {
     return 0;
-  }
-  for (char* p = lower; *p; p++) {
-    *p = (char)tolower((unsigned char)*p);
   }
   int found = find_exact(v, lower) >= 0;
   free(lower);
