@@ -14,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 # scripts/fuzz.sh)
 TORSION_APT_PACKAGES=(gcc libc6-dev pkg-config meson ninja-build
   libuv1-dev libprotobuf-c-dev protobuf-c-compiler libmxml-dev libccd-dev libqhull-dev
-  libpng-dev libinih-dev libcmocka-dev libssl-dev libjansson-dev openssl python3 python3-venv python3-dev
+  libpng-dev libinih-dev libcmocka-dev libssl-dev libjansson-dev libhttp-parser-dev openssl python3 python3-venv python3-dev
   clang libclang-rt-14-dev libomp-14-dev)
 
 # print a step header

@@ -102,6 +102,13 @@ static const tdOption options[] = {
     INT("timeouts", idle_timeout_ms, "600000",
         "a connection with no request in flight and no traffic is closed after this; 0: none"),
     STR("log", log_level, "info", "debug | info | warn | error | off"),
+    STR("metrics", metrics_listen, "",
+        "HOST:PORT of the Prometheus /metrics HTTP listener; empty: none"),
+    STR("metrics", metrics_token_file, "",
+        "file whose first line is the bearer token scrapes must send (needed off loopback)"),
+    INT("metrics", metrics_max_connections, "16", "simultaneous /metrics connections"),
+    INT("metrics", metrics_timeout_ms, "5000",
+        "a /metrics connection is closed this long after it was accepted"),
 };
 
 #define NOPTIONS ((int)(sizeof(options) / sizeof(options[0])))
@@ -367,6 +374,64 @@ static int check_token(const char* token) {
   return 0;
 }
 
+/* split metrics_listen into host and port and read its token; 0 or -1 after printing why */
+static int finish_metrics(tdConfig* cfg) {
+  cfg->metrics_host[0] = cfg->metrics_token[0] = '\0';
+  cfg->metrics_port = 0;
+  const char* spec = cfg->metrics_listen;
+  if (!spec[0]) {
+    return 0;
+  }
+
+  // HOST:PORT, or [V6]:PORT
+  const char* colon = strrchr(spec, ':');
+  const char* host = spec;
+  size_t hlen = colon ? (size_t)(colon - spec) : 0;
+  if (spec[0] == '[' && hlen >= 2 && spec[hlen - 1] == ']') {
+    host++;
+    hlen -= 2;
+  }
+  char* end = NULL;
+  long port = colon ? strtol(colon + 1, &end, 10) : -1;
+  if (!colon || hlen == 0 || hlen >= sizeof(cfg->metrics_host) || !colon[1] || *end || port < 1 ||
+      port > 65535) {
+    fprintf(stderr, "torsiond: metrics_listen must be HOST:PORT or [V6]:PORT, got '%s'\n", spec);
+    return -1;
+  }
+  memcpy(cfg->metrics_host, host, hlen);
+  cfg->metrics_host[hlen] = '\0';
+  cfg->metrics_port = (int)port;
+
+  // the token: the first line of its file
+  if (cfg->metrics_token_file[0]) {
+    FILE* f = fopen(cfg->metrics_token_file, "r");
+    char line[sizeof(cfg->metrics_token) + 2];
+    if (!f || !fgets(line, sizeof(line), f)) {
+      fprintf(stderr, "torsiond: cannot read metrics_token_file %s\n", cfg->metrics_token_file);
+      if (f) {
+        fclose(f);
+      }
+      return -1;
+    }
+    fclose(f);
+    line[strcspn(line, "\r\n")] = '\0';
+    if (strlen(line) >= sizeof(cfg->metrics_token) || check_token(line)) {
+      fprintf(stderr, "torsiond: metrics_token_file %s: bad token\n", cfg->metrics_token_file);
+      return -1;
+    }
+    memcpy(cfg->metrics_token, line, strlen(line) + 1);
+  }
+  if (!cfg->metrics_token[0] && !td_config_is_loopback(cfg->metrics_host)) {
+    fprintf(stderr, "torsiond: metrics_listen off loopback requires metrics_token_file\n");
+    return -1;
+  }
+  if (cfg->metrics_max_connections < 1 || cfg->metrics_timeout_ms < 1) {
+    fprintf(stderr, "torsiond: metrics_max_connections and metrics_timeout_ms must be >= 1\n");
+    return -1;
+  }
+  return 0;
+}
+
 /* consistency checks */
 int td_config_finish(tdConfig* cfg) {
   if (cfg->token_file[0]) {
@@ -420,7 +485,7 @@ int td_config_finish(tdConfig* cfg) {
             "[64, 4G), frame_target_bytes >= 1k, counts >= 1)\n");
     return -1;
   }
-  return 0;
+  return finish_metrics(cfg);
 }
 
 /* --help: the table with defaults */

@@ -67,6 +67,15 @@ typedef struct tdConfig_ {
 
   /* [log] */
   char log_level[16];
+
+  /* [metrics]: the optional Prometheus listener (metrics_http.c) */
+  char metrics_listen[300];     /* "HOST:PORT" or "[V6]:PORT"; "" = off */
+  char metrics_token_file[512]; /* file whose first line is the bearer token ("" = none) */
+  int metrics_max_connections;  /* simultaneous scrape connections */
+  int metrics_timeout_ms;       /* a scrape connection is closed this long after accepting */
+  char metrics_host[256];       /* metrics_listen's host (set by td_config_finish) */
+  int metrics_port;             /* metrics_listen's port (set by td_config_finish) */
+  char metrics_token[256];      /* read from metrics_token_file */
 } tdConfig;
 
 /* fill cfg with the built-in defaults */

@@ -18,6 +18,7 @@
 
 #include "job.h"
 #include "log.h"
+#include "metrics_http.h"
 #include "server.h"
 
 /* the tick that checks deadlines and the drain (ms) */
@@ -74,6 +75,9 @@ static void on_hup(uv_signal_t* s, int signum) {
   memcpy(next->socket, old->socket, sizeof(next->socket));
   memcpy(next->tcp_address, old->tcp_address, sizeof(next->tcp_address));
   next->tcp_port = old->tcp_port;
+  memcpy(next->metrics_listen, old->metrics_listen, sizeof(next->metrics_listen));
+  memcpy(next->metrics_host, old->metrics_host, sizeof(next->metrics_host));
+  next->metrics_port = old->metrics_port;
   next->workers = old->workers;
   srv->cfg = *next;
   free(next);
@@ -125,6 +129,7 @@ static void stop_server(tdServer* srv) {
   close_if_open((uv_handle_t*)&srv->sig_int);
   close_if_open((uv_handle_t*)&srv->sig_hup);
   td_listen_stop(srv);
+  td_metrics_http_stop(srv);
 
   // the stop is under way: later signals must not kill the process mid-cleanup
   signal(SIGTERM, SIG_IGN);
@@ -195,7 +200,7 @@ static int start(tdServer* srv) {
     td_log(TD_LOG_ERROR, "workers_failed", "n=%d", srv->nworkers);
     return -1;
   }
-  return td_listen_start(srv);
+  return td_listen_start(srv) || td_metrics_http_start(srv) ? -1 : 0;
 }
 
 /* entry point */

@@ -16,6 +16,7 @@ void td_hist_add(tdHist* h, double us) {
   }
   h->counts[i]++;
   h->count++;
+  h->sum_us += us;
   if (us > h->max_us) {
     h->max_us = us;
   }
@@ -49,10 +50,12 @@ void td_metrics_request(tdMetrics* m, int kind, int code, double us) {
   m->requests_total++;
   if (code) {
     m->requests_failed++;
-    if (code > 0 && code < 32) {
+    if (code > 0 && code < TD_NCODE) {
       m->errors_by_code[code]++;
     }
   }
+  int row = kind >= 0 && kind < TD_NKIND ? kind : TD_NKIND;
+  m->by_kind_code[row][code >= 0 && code < TD_NCODE ? code : 0]++;
   if (kind >= 0 && kind < TD_NKIND) {
     td_hist_add(&m->latency[kind], us);
   }

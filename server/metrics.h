@@ -2,7 +2,8 @@
  *
  * Everything here is touched only by the loop thread (completions are counted when the
  * loop sends the final frame), so no locking is needed. Histograms have ten log-spaced
- * buckets per decade from 1 us to 100 s; percentiles interpolate inside a bucket. */
+ * buckets per decade from 1 us to 100 s; percentiles interpolate inside a bucket.
+ * metrics_http.c serves the same numbers in Prometheus' text format. */
 #ifndef TORSIOND_METRICS_H
 #define TORSIOND_METRICS_H
 
@@ -17,18 +18,25 @@ typedef struct tdHist_ {
   uint64_t counts[TD_HIST_NBOUND + 1];
   uint64_t count;
   double max_us;
+  double sum_us; /* sum of every sample (Prometheus' _sum) */
 } tdHist;
+
+/* error codes counted per kind (the protocol's ErrorCode values are below this) */
+#define TD_NCODE 32
 
 /* all counters */
 typedef struct tdMetrics_ {
   double start_s;
+  double start_wall_s; /* the start as seconds since the Unix epoch */
   uint64_t requests_total;
   uint64_t requests_failed;
   uint64_t steps_total;
   uint64_t bytes_in;
   uint64_t bytes_out;
-  uint64_t errors_by_code[32];
+  uint64_t errors_by_code[TD_NCODE];
   tdHist latency[TD_NKIND]; /* per request kind (kinds.h) */
+  /* finished requests per kind (row TD_NKIND: kind unknown) and error code (0 = ok) */
+  uint64_t by_kind_code[TD_NKIND + 1][TD_NCODE];
 } tdMetrics;
 
 /* upper bound (us) of histogram bucket i */

@@ -1,6 +1,7 @@
-/* server/req_hello.c — Hello: protocol version, server limits, worker count, and the token
- * check on listeners that require one (compared in constant time). */
+/* server/req_hello.c — Hello: protocol version, server limits, worker count, host name, and
+ * the token check on listeners that require one (compared in constant time). */
 #include <string.h>
+#include <unistd.h>
 
 #include <torsion/torsion.h>
 
@@ -44,6 +45,9 @@ void td_req_hello(tdConn* c, tdReq* req, double t0) {
   res.mujoco_version = mjVERSION_HEADER / 1000; /* the protocol reports 3014 for 3.14 */
   res.workers = (uint32_t)c->srv->nworkers;
   res.limits = &lim;
+  char host[256] = "";
+  gethostname(host, sizeof(host) - 1);
+  res.hostname = host;
 
   tdResp r = TORSION__V1__RESPONSE__INIT;
   r.id = req->id;

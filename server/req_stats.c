@@ -1,5 +1,9 @@
-/* server/req_stats.c — Stats (counters, per-model queues, latency histograms) and Health. */
+/* server/req_stats.c — Stats (counters, per-model queues, latency histograms, the server's
+ * version and host name) and Health. */
 #include <stdlib.h>
+#include <unistd.h>
+
+#include <torsion/torsion.h>
 
 #include "quota.h"
 #include "requests.h"
@@ -51,7 +55,12 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
   res.unsent_bytes = (uint64_t)srv->unsent;
   res.paused_connections = (uint32_t)srv->npaused;
   res.errors_by_code = mt->errors_by_code;
-  res.n_errors_by_code = TORSION__V1__ERROR_CODE__ERROR_INTERNAL + 1;
+  char host[256] = "";
+  gethostname(host, sizeof(host) - 1);
+  res.hostname = host;
+  res.server_version = (char*)TORSION_VERSION;
+  res.protocol_version = TD_PROTOCOL_VERSION;
+  res.n_errors_by_code = TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED + 1;
 
   // per model this connection holds (others' models are not shown); queue counters are
   // read under the scheduler's lock

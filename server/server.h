@@ -24,6 +24,7 @@ typedef struct tdSession_ tdSession;
 typedef struct tdWorker_ tdWorker;
 typedef struct tdCompletion_ tdCompletion;
 typedef struct tdConnModel_ tdConnModel;
+typedef struct tdMetricsHttp_ tdMetricsHttp;
 
 #include "registry.h"
 #include "scheduler.h"
@@ -131,6 +132,7 @@ struct tdServer_ {
   int nsessions;
   uint64_t next_session_id;
   tdMetrics metrics;
+  tdMetricsHttp* mhttp; /* the Prometheus listener when metrics_listen is set */
 
   /* shutdown */
   int draining;
