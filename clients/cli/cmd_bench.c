@@ -5,9 +5,17 @@
  * round-robin (rollout, session step, forward, inverse, transitionFD, inverseFD; the last
  * three over --fd-batch states). The run lasts --duration seconds or until
  * --requests have been sent; a progress bar is drawn on a terminal; --json prints one JSON
- * object for scripts. */
+ * object for scripts.
+ *
+ * A run that cannot succeed stops early instead of firing failing requests for the whole
+ * duration: at the first error that every later request would repeat (an unknown model, a
+ * bad request, a refused token or limit, a lost connection, a draining server), or after
+ * --max-errors failures in a row with no success between them. The report names the
+ * server (version, host, workers, from Stats) and marks a percentile that rests on fewer
+ * samples than it needs (p99 on fewer than 100: it is then about the maximum seen). */
 #include <math.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +36,7 @@ typedef struct benchCfg_ {
   const char* model;
   int batch, nstep, connections, envs, frame_skip, warmup, float32, final_only, json, progress;
   int fd_batch;
+  int max_errors; /* failures in a row that stop the run (0: never) */
   double duration;
   long long requests;
   int mix[K_N];
@@ -54,12 +63,91 @@ typedef struct benchThread_ {
 static atomic_llong done_requests;
 static atomic_llong done_steps;
 static atomic_int stop_flag;
+static atomic_int live_threads;
+
+/* the early stop: why (empty while running on), failures in a row, the last one's code */
+static pthread_mutex_t fail_mu = PTHREAD_MUTEX_INITIALIZER;
+static char stop_reason[768];
+static long long fails_in_row;
 
 /* wall clock */
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* the name of a server error code (ERROR_*) or of a client-side failure */
+static const char* code_name(int code) {
+  if (code == TNC_E_IO)
+    return "connection lost";
+  if (code == TNC_E_PROTOCOL)
+    return "protocol error";
+  if (code == TNC_E_ARGUMENT)
+    return "bad client argument";
+  if (code == TNC_E_MEMORY)
+    return "out of memory";
+  const ProtobufCEnumValue* v =
+      protobuf_c_enum_descriptor_get_value(&torsion__v1__error_code__descriptor, code);
+  return v ? v->name : "unknown error";
+}
+
+/* errors every later request of the run would get again: the same request goes out each
+ * time, so a refusal of its arguments, its model, its token or a limit cannot clear up */
+static int permanent_error(int code) {
+  switch (code) {
+    case TNC_E_IO:
+    case TNC_E_PROTOCOL:
+    case TNC_E_ARGUMENT:
+    case TORSION__V1__ERROR_CODE__ERROR_BAD_FRAME:
+    case TORSION__V1__ERROR_CODE__ERROR_BAD_MESSAGE:
+    case TORSION__V1__ERROR_CODE__ERROR_UNKNOWN_REQUEST:
+    case TORSION__V1__ERROR_CODE__ERROR_UNAUTHENTICATED:
+    case TORSION__V1__ERROR_CODE__ERROR_INVALID_ARGUMENT:
+    case TORSION__V1__ERROR_CODE__ERROR_BAD_SHAPE:
+    case TORSION__V1__ERROR_CODE__ERROR_MODEL_NOT_FOUND:
+    case TORSION__V1__ERROR_CODE__ERROR_MODEL_LOAD_FAILED:
+    case TORSION__V1__ERROR_CODE__ERROR_PATH_FORBIDDEN:
+    case TORSION__V1__ERROR_CODE__ERROR_LIMIT_EXCEEDED:
+    case TORSION__V1__ERROR_CODE__ERROR_SESSION_NOT_FOUND:
+    case TORSION__V1__ERROR_CODE__ERROR_SHUTTING_DOWN:
+    case TORSION__V1__ERROR_CODE__ERROR_UNIMPLEMENTED: return 1;
+    default: return 0;
+  }
+}
+
+/* stop the run (the first reason given is kept) */
+static void stop_run(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+static void stop_run(const char* fmt, ...) {
+  if (!stop_reason[0]) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(stop_reason, sizeof(stop_reason), fmt, ap);
+    va_end(ap);
+  }
+  atomic_store(&stop_flag, 1);
+}
+
+/* a request failed (`what`: the kind or the step that failed): stop the run when the error
+ * is permanent or failures have come max_errors times in a row */
+static void note_failure(const benchCfg* cfg, const char* what, int code, const char* msg) {
+  pthread_mutex_lock(&fail_mu);
+  fails_in_row++;
+  if (permanent_error(code)) {
+    stop_run("%s failed with %s, which every later request would get again: %s", what,
+             code_name(code), msg);
+  } else if (cfg->max_errors > 0 && fails_in_row >= cfg->max_errors) {
+    stop_run("%lld requests failed in a row (--max-errors %d), the last with %s: %s", fails_in_row,
+             cfg->max_errors, code_name(code), msg);
+  }
+  pthread_mutex_unlock(&fail_mu);
+}
+
+/* a request succeeded: failures are no longer in a row */
+static void note_success(void) {
+  pthread_mutex_lock(&fail_mu);
+  fails_in_row = 0;
+  pthread_mutex_unlock(&fail_mu);
 }
 
 /* append a latency */
@@ -218,6 +306,8 @@ static void* bench_main(void* arg) {
   if (!c || prepare(c, cfg, &in, tid)) {
     snprintf(t->error, sizeof(t->error), "%s", c ? tnc_error(c) : "cannot connect");
     t->errors++;
+    note_failure(cfg, c ? "preparing a connection" : "connecting", c ? tnc_error_code(c) : TNC_E_IO,
+                 t->error);
     goto done;
   }
 
@@ -226,8 +316,12 @@ static void* bench_main(void* arg) {
   for (int k = 0; k < K_N; k++) {
     for (int w = 0; w < cfg->mix[k] && np < 64; w++) pattern[np++] = k;
   }
-  for (int i = 0; i < cfg->warmup * np; i++) {
-    one_request(c, cfg, &in, pattern[i % np]);
+  for (int i = 0; i < cfg->warmup * np && !atomic_load(&stop_flag); i++) {
+    if (one_request(c, cfg, &in, pattern[i % np]) < 0 && permanent_error(tnc_error_code(c))) {
+      snprintf(t->error, sizeof(t->error), "%s", tnc_error(c));
+      t->errors++;
+      note_failure(cfg, kind_names[pattern[i % np]], tnc_error_code(c), t->error);
+    }
   }
 
   // timed requests
@@ -241,10 +335,12 @@ static void* bench_main(void* arg) {
     if (steps < 0) {
       snprintf(t->error, sizeof(t->error), "%s", tnc_error(c));
       t->errors++;
+      note_failure(cfg, kind_names[kind], tnc_error_code(c), t->error);
       if (tnc_error_code(c) == TNC_E_IO)
         break;
       continue;
     }
+    note_success();
     lat_add(&t->lat[kind], us);
     t->steps += (uint64_t)steps;
     atomic_fetch_add(&done_requests, 1);
@@ -265,6 +361,7 @@ done:
   free(in.qacc_in);
   free(in.step_out);
   tnc_close(c);
+  atomic_fetch_sub(&live_threads, 1);
   return NULL;
 }
 
@@ -286,6 +383,9 @@ static const char* bench_usage =
     "  --envs E           environments of each connection's session (default 1)\n"
     "  --frame-skip K     steps per SessionStep (default 1)\n"
     "  --warmup W         untimed rounds of the mix per connection (default 1)\n"
+    "  --max-errors N     stop after N failed requests in a row (default 20; 0: never);\n"
+    "                     an error every request would repeat (unknown model, bad\n"
+    "                     request, token, limit, lost connection) stops at once\n"
     "  --float32          float32 rollout outputs\n"
     "  --final-only       rollouts return only the final state\n"
     "  --json             one JSON object on stdout instead of the table\n"
@@ -339,6 +439,7 @@ enum {
   B_ENVS,
   B_FRAME_SKIP,
   B_WARMUP,
+  B_MAX_ERRORS,
   B_FLOAT32,
   B_FINAL_ONLY,
   B_JSON,
@@ -357,6 +458,7 @@ static const struct option bench_options[] = {
     {"envs", required_argument, NULL, B_ENVS},
     {"frame-skip", required_argument, NULL, B_FRAME_SKIP},
     {"warmup", required_argument, NULL, B_WARMUP},
+    {"max-errors", required_argument, NULL, B_MAX_ERRORS},
     {"float32", no_argument, NULL, B_FLOAT32},
     {"final-only", no_argument, NULL, B_FINAL_ONLY},
     {"json", no_argument, NULL, B_JSON},
@@ -384,6 +486,7 @@ static int take_bench(void* ctx, int opt, const char* v) {
     case B_NSTEP: isnum = isnum ? (b->nstep = (int)n, 1) : 0; break;
     case B_REQUESTS: isnum = isnum ? (b->requests = n, 1) : 0; break;
     case B_WARMUP: isnum = isnum ? (b->warmup = (int)n, 1) : 0; break;
+    case B_MAX_ERRORS: isnum = isnum ? (b->max_errors = (int)n, 1) : 0; break;
     default:
       // the positive counts
       isnum = isnum && n > 0 && (opt != B_CONNECTIONS || n <= 4096);
@@ -417,6 +520,7 @@ static int parse_bench(const cliOpts* o, benchCfg* b) {
                   .envs = 1,
                   .frame_skip = 1,
                   .warmup = 1,
+                  .max_errors = 20,
                   .duration = 10,
                   .progress = isatty(2)};
   b->mix[K_ROLLOUT] = 1;
@@ -460,8 +564,47 @@ static double pct(const latList* l, double q) {
   return l->v[k ? k - 1 : 0];
 }
 
+/* the server the run measured (from Stats) */
+typedef struct benchServer_ {
+  char version[64];
+  char hostname[256];
+  unsigned workers;
+  unsigned protocol;
+} benchServer;
+
+/* ask the server's version, host and workers; fields stay empty when it does not say */
+static void server_facts(tnClient* c, benchServer* out) {
+  memset(out, 0, sizeof(*out));
+  Torsion__V1__Response* r = tnc_stats(c);
+  if (r && r->body_case == TORSION__V1__RESPONSE__BODY_STATS && r->stats) {
+    snprintf(out->version, sizeof(out->version), "%s", r->stats->server_version);
+    snprintf(out->hostname, sizeof(out->hostname), "%s", r->stats->hostname);
+    out->workers = r->stats->workers;
+    out->protocol = r->stats->protocol_version;
+  }
+  tnc_free(r);
+}
+
+/* the reported percentiles */
+static const double pct_q[3] = {0.5, 0.9, 0.99};
+static const char* pct_name[3] = {"p50", "p90", "p99"};
+
+/* samples a percentile needs before it says more than the maximum: 1 / (1 - q)
+ * (p99: 100, p90: 10, p50: 2) */
+static size_t pct_needs(double q) {
+  return (size_t)lround(1.0 / (1.0 - q));
+}
+
+/* the JSON object of the server */
+static json_t* server_json(const benchServer* srv, const cliOpts* o) {
+  return json_pack("{s:s?, s:s?, s:s?, s:i, s:i}", "address", o->address, "version",
+                   srv->version[0] ? srv->version : NULL, "hostname",
+                   srv->hostname[0] ? srv->hostname : NULL, "workers", (int)srv->workers,
+                   "protocol_version", (int)srv->protocol);
+}
+
 /* print the table or the JSON object */
-static void report(const benchCfg* b, benchThread* th, double elapsed) {
+static void report(const benchCfg* b, const benchServer* srv, benchThread* th, double elapsed) {
   latList all = {0}, merged[K_N];
   memset(merged, 0, sizeof(merged));
   uint64_t steps = 0, errors = 0, sent = 0, recv = 0;
@@ -481,44 +624,90 @@ static void report(const benchCfg* b, benchThread* th, double elapsed) {
   qsort(all.v, all.n, sizeof(double), cmp_double);
   double rps = all.n / elapsed, sps = steps / elapsed;
 
+  // the percentiles that rest on too few samples, as one sentence per kind
+  char warn[K_N + 1][200];
+  for (int k = 0; k <= K_N; k++) {
+    const latList* l = k < K_N ? &merged[k] : &all;
+    char which[40] = "", needs[80] = "";
+    int nfew = 0;
+    for (int p = 0; p < 3; p++) {
+      if (l->n && l->n < pct_needs(pct_q[p])) {
+        size_t w = strlen(which), m = strlen(needs);
+        snprintf(which + w, sizeof(which) - w, "%s%s", nfew ? " and " : "", pct_name[p]);
+        snprintf(needs + m, sizeof(needs) - m, "%s%s needs %zu", nfew ? ", " : "", pct_name[p],
+                 pct_needs(pct_q[p]));
+        nfew++;
+      }
+    }
+    warn[k][0] = '\0';
+    if (nfew) {
+      snprintf(warn[k], sizeof(warn[k]),
+               "%s of %s rest%s on %zu sample%s (%s): read %s as the "
+               "largest latency seen, not a percentile",
+               which, k < K_N ? kind_names[k] : "all", nfew > 1 ? "" : "s", l->n,
+               l->n == 1 ? "" : "s", needs, nfew > 1 ? "them" : "it");
+    }
+  }
+
   if (b->json) {
     json_t* mix =
         json_pack("{s:i, s:i, s:i, s:i, s:i, s:i}", "rollout", b->mix[K_ROLLOUT], "step",
                   b->mix[K_STEP], "forward", b->mix[K_FORWARD], "inverse", b->mix[K_INVERSE],
                   "transitionfd", b->mix[K_TRANSFD], "inversefd", b->mix[K_INVFD]);
     json_t* latency = json_object();
+    json_t* warnings = json_array();
     for (int k = 0; k <= K_N; k++) {
       const latList* l = k < K_N ? &merged[k] : &all;
       if (!l->n)
         continue;
+      json_t* few = json_array();
+      for (int p = 0; p < 3; p++) {
+        if (l->n < pct_needs(pct_q[p]))
+          json_array_append_new(few, json_string(pct_name[p]));
+      }
+      if (warn[k][0])
+        json_array_append_new(warnings, json_string(warn[k]));
       json_object_set_new(
           latency, k < K_N ? kind_names[k] : "all",
-          json_pack("{s:I, s:o, s:o, s:o, s:o}", "count", (json_int_t)l->n, "p50",
+          json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "count", (json_int_t)l->n, "p50",
                     cli_json_real(pct(l, 0.5), 1), "p90", cli_json_real(pct(l, 0.9), 1), "p99",
-                    cli_json_real(pct(l, 0.99), 1), "max", cli_json_real(l->v[l->n - 1], 1)));
+                    cli_json_real(pct(l, 0.99), 1), "max", cli_json_real(l->v[l->n - 1], 1),
+                    "few_samples", few));
     }
     json_t* doc = json_pack(
         "{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:I, s:o, s:I, s:o, s:I, s:I, s:I, "
-        "s:o}",
+        "s:o, s:o, s:o, s:s?}",
         "model", b->model, "handle", b->handle, "connections", b->connections, "batch", b->batch,
         "nstep", b->nstep, "envs", b->envs, "frame_skip", b->frame_skip, "fd_batch", b->fd_batch,
         "mix", mix, "seconds", cli_json_real(elapsed, 6), "requests", (json_int_t)all.n,
         "requests_per_s", cli_json_real(rps, 3), "steps", (json_int_t)steps, "steps_per_s",
         cli_json_real(sps, 1), "bytes_sent", (json_int_t)sent, "bytes_received", (json_int_t)recv,
-        "errors", (json_int_t)errors, "latency_us", latency);
+        "errors", (json_int_t)errors, "latency_us", latency, "warnings", warnings, "server",
+        server_json(srv, b->o), "stopped_early", stop_reason[0] ? stop_reason : NULL);
     cli_json_print(doc, 15);
   } else {
     printf("torsion bench: %s, %d connection(s), %.2f s\n", b->model, b->connections, elapsed);
+    printf("  server    torsiond %s on %s, %u worker(s), protocol %u\n",
+           srv->version[0] ? srv->version : "(version not reported)",
+           srv->hostname[0] ? srv->hostname : "(host not reported)", srv->workers, srv->protocol);
     printf("  requests  %10zu  (%.1f/s)   errors %llu\n", all.n, rps, (unsigned long long)errors);
     printf("  steps     %10llu  (%.4g steps/s)\n", (unsigned long long)steps, sps);
     printf("  bytes     sent %.3g MB, received %.3g MB\n", sent / 1e6, recv / 1e6);
-    printf("  latency (us)        p50        p90        p99        max      count\n");
+    printf("  %-15s %10s  %10s  %10s  %10s %10s\n", "latency (us)", "p50", "p90", "p99", "max",
+           "count");
     for (int k = 0; k <= K_N; k++) {
       const latList* l = k < K_N ? &merged[k] : &all;
       if (!l->n)
         continue;
-      printf("    %-13s %10.1f %10.1f %10.1f %10.1f %10zu\n", k < K_N ? kind_names[k] : "all",
-             pct(l, 0.5), pct(l, 0.9), pct(l, 0.99), l->v[l->n - 1], l->n);
+      printf("    %-13s", k < K_N ? kind_names[k] : "all");
+      for (int p = 0; p < 3; p++) {
+        printf(" %10.1f%c", pct(l, pct_q[p]), l->n < pct_needs(pct_q[p]) ? '*' : ' ');
+      }
+      printf("%10.1f %10zu\n", l->v[l->n - 1], l->n);
+    }
+    for (int k = 0; k <= K_N; k++) {
+      if (warn[k][0])
+        printf("  * %s\n", warn[k]);
     }
   }
   for (int k = 0; k < K_N; k++) free(merged[k].v);
@@ -539,6 +728,8 @@ int cmd_bench(const cliOpts* o) {
     tnc_close(c);
     return 1;
   }
+  benchServer srv;
+  server_facts(c, &srv);
 
   // the connections
   benchThread* th = calloc((size_t)b.connections, sizeof(benchThread));
@@ -549,23 +740,31 @@ int cmd_bench(const cliOpts* o) {
   atomic_store(&done_requests, 0);
   atomic_store(&done_steps, 0);
   atomic_store(&stop_flag, 0);
+  atomic_store(&live_threads, 0);
+  stop_reason[0] = '\0';
+  fails_in_row = 0;
   double t0 = now_s();
   int started = 0;
   for (int i = 0; i < b.connections; i++, started++) {
     th[i].cfg = &b;
     th[i].index = i;
-    if (pthread_create(&th[i].th, NULL, bench_main, &th[i]))
+    atomic_fetch_add(&live_threads, 1);
+    if (pthread_create(&th[i].th, NULL, bench_main, &th[i])) {
+      atomic_fetch_sub(&live_threads, 1);
       break;
+    }
   }
 
-  // wait for the duration (or the request count), drawing progress
+  // wait for the duration (or the request count), drawing progress; an early stop or the
+  // end of every connection ends the wait too
   for (;;) {
     double el = now_s() - t0;
     if (b.progress)
       draw_progress(&b, el);
     if ((b.requests <= 0 && el >= b.duration) ||
         (b.requests > 0 && atomic_load(&done_requests) >= b.requests) ||
-        (b.duration > 0 && b.requests > 0 && el >= b.duration)) {
+        (b.duration > 0 && b.requests > 0 && el >= b.duration) || atomic_load(&stop_flag) ||
+        atomic_load(&live_threads) == 0) {
       break;
     }
     usleep(b.progress ? 100000 : 20000);
@@ -580,8 +779,12 @@ int cmd_bench(const cliOpts* o) {
   }
 
   // report, and the first error if any
-  report(&b, th, elapsed);
+  report(&b, &srv, th, elapsed);
   int rc = 0;
+  if (stop_reason[0]) {
+    cli_fail("bench stopped early: %s", stop_reason);
+    rc = 1;
+  }
   for (int i = 0; i < started; i++) {
     if (th[i].errors && th[i].error[0]) {
       cli_fail("connection %d: %llu error(s), last: %s", i, (unsigned long long)th[i].errors,
