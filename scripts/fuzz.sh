@@ -17,7 +17,7 @@ cd "$TORSION_ROOT"
 seconds="${1:-60}"
 shift || true
 targets=("$@")
-[ "${#targets[@]}" -gt 0 ] || targets=(frame mjcf mesh npy mjb)
+[ "${#targets[@]}" -gt 0 ] || targets=(frame mjcf mesh npy mjb http)
 
 # clang, libFuzzer and OpenMP for clang come from the apt list of common.sh
 ensure_apt_packages || exit 1
@@ -53,7 +53,7 @@ export ASAN_OPTIONS="detect_leaks=1"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 # per-target options: the longest input, a time limit per input
-declare -A max_len=([frame]=65536 [mjcf]=16384 [mesh]=65536 [npy]=4096 [mjb]=65536)
+declare -A max_len=([frame]=65536 [mjcf]=16384 [mesh]=65536 [npy]=4096 [mjb]=65536 [http]=16384)
 status=0
 for t in "${targets[@]}"; do
   exe="build-fuzz/fuzz/fuzz_$t"

@@ -3,11 +3,11 @@
 
     fuzz_seeds.py OUTDIR
 
-writes OUTDIR/{mjcf,mesh,npy,frame}/ (never committed): the MJCF files of tests/models and
+writes OUTDIR/{mjcf,mesh,npy,frame,http}/ (never committed): the MJCF files of tests/models and
 of gymnasium's MuJoCo assets; the small mesh files found beside them (one selector byte
 first, as fuzz_mesh.c reads it); a few .npy files; and one frame stream per request kind
 for fuzz/frame_model.xml (built with the protocol's descriptor set and mujoco's state
-sizes, when the test environment has them)."""
+sizes, when the test environment has them); a few HTTP requests for fuzz_http."""
 import glob
 import hashlib
 import os
@@ -186,10 +186,25 @@ def frame_seeds(outdir):
         put(outdir, frames(*s))
 
 
+def http_seeds(outdir):
+    # byte 0: piece size - 1; byte 1: odd = a token is configured (fuzz_http.c)
+    heads = [
+        b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1:9464\r\nAccept: text/plain\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nAuthorization: Bearer fuzz-token-0123456789\r\n\r\n",
+        b"POST /metrics HTTP/1.1\r\nContent-Length: 4\r\n\r\nabcd",
+        b"GET /metrics?name[]=x HTTP/1.0\r\n\r\n",
+        b"GET /other HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        b"GET /metrics HTTP/1.1\r\nX-A: 1\r\n folded\r\n\r\nGET / HTTP/1.1\r\n\r\n",
+    ]
+    for i, head in enumerate(heads):
+        put(outdir, bytes([255 if i % 2 else 0, i % 2]) + head)
+        put(outdir, bytes([2, 1]) + head)
+
+
 def main():
     out = sys.argv[1]
     for target, fn in (("mjcf", mjcf_seeds), ("mesh", mesh_seeds), ("npy", npy_seeds),
-                       ("frame", frame_seeds)):
+                       ("frame", frame_seeds), ("http", http_seeds)):
         d = os.path.join(out, target)
         os.makedirs(d, exist_ok=True)
         fn(d)
