@@ -6,6 +6,7 @@ configuration stops the daemon at startup."""
 import http.client
 import math
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -258,3 +259,23 @@ def test_port_in_use_fails_startup(tmp_path):
     assert proc.returncode != 0
     assert "listen_failed" in proc.stdout + proc.stderr and "metrics=" in proc.stdout + proc.stderr
     assert not os.path.exists(str(tmp_path / "s"))
+
+
+def test_sighup_keeps_listener_and_reads_new_token(tmp_path):
+    port = free_port()
+    tok = tmp_path / "tok"
+    first, second = "first-token-0123456789", "second-token-0123456789"
+    tok.write_text(first + "\n")
+    d = Daemon("--metrics-listen", "127.0.0.1:%d" % port, "--metrics-token-file", str(tok))
+    try:
+        assert scrape(port, headers={"Authorization": "Bearer " + first})
+        tok.write_text(second + "\n")
+        d.proc.send_signal(signal.SIGHUP)
+        deadline = time.time() + 10
+        while "event=reload" not in d.read_log() and time.time() < deadline:
+            time.sleep(0.05)
+        assert scrape_raw(port, headers={"Authorization": "Bearer " + first})[0] == 401
+        assert scrape(port, headers={"Authorization": "Bearer " + second})
+    finally:
+        rc, log = d.stop()
+    assert rc == 0, log[-3000:]
