@@ -1,0 +1,174 @@
+"""torsion.cluster.split — how a batch is cut into subsets and handed to the daemons.
+
+plan() cuts items [0, n) into contiguous subsets and deals them to the daemons in proportion
+to their workers (daemon d gets a contiguous run of subsets). WorkQueues hands them out:
+a daemon takes from the front of its own run; a subset given back after a failure is taken
+first by anyone; a daemon whose run is empty steals from the back of the longest other
+run (work stealing at the end of a batch). Pure Python, no Ray."""
+from __future__ import annotations
+
+import collections
+import threading
+from typing import Deque, Dict, List, Optional, Sequence
+
+
+class Subset:
+    """Items [lo, hi) of a batch; index is its position in batch order."""
+
+    __slots__ = ("index", "lo", "hi", "tries", "failed_on")
+
+    def __init__(self, index: int, lo: int, hi: int):
+        self.index = index
+        self.lo = lo
+        self.hi = hi
+        self.tries = 0
+        self.failed_on: List[int] = []
+
+    def __len__(self):
+        return self.hi - self.lo
+
+    def __repr__(self):
+        return "Subset(%d, [%d, %d))" % (self.index, self.lo, self.hi)
+
+
+def plan(n: int, weights: Sequence[int], per_worker: int = 4, max_items: int = 0,
+         min_items: int = 1) -> List[List[Subset]]:
+    """Subsets of [0, n) per daemon: about per_worker subsets per worker (weights = workers
+    per daemon), each at most max_items (0: no cap) and at least min_items items (but the
+    last); daemon d's run covers a share of n proportional to weights[d]."""
+    if n < 0 or not weights or any(w < 1 for w in weights):
+        raise ValueError("plan needs n >= 0 and weights >= 1")
+    total_w = sum(weights)
+    size = -(-n // max(1, total_w * per_worker))
+    if max_items:
+        size = min(size, max_items)
+    size = max(size, min_items, 1)
+    bounds = list(range(0, n, size)) + [n]
+    subsets = [Subset(i, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    # deal contiguous runs by cumulative weight
+    runs: List[List[Subset]] = [[] for _ in weights]
+    cum, d = 0.0, 0
+    edges = []
+    for w in weights:
+        cum += w
+        edges.append(cum / total_w * n)
+    for s in subsets:
+        mid = 0.5 * (s.lo + s.hi)
+        while d < len(weights) - 1 and mid >= edges[d]:
+            d += 1
+        runs[d].append(s)
+    return runs
+
+
+class BatchFailed(Exception):
+    """Raised inside WorkQueues users once the batch has failed (another thread's error)."""
+
+
+class WorkQueues:
+    """Thread-safe hand-out of a plan's subsets to daemon threads, with stealing, give-back
+    after failures and in-order completion tracking."""
+
+    def __init__(self, runs: List[List[Subset]]):
+        self._cv = threading.Condition()
+        self._runs: List[Deque[Subset]] = [collections.deque(r) for r in runs]
+        self._retry: Deque[Subset] = collections.deque()
+        self._down = set()
+        self.total = sum(len(r) for r in runs)
+        self.done: Dict[int, object] = {}
+        self.error: Optional[BaseException] = None
+        self.steals = 0
+        self.retries = 0
+        self.in_flight = 0
+
+    @property
+    def finished(self) -> bool:
+        return self.error is not None or len(self.done) == self.total
+
+    def take(self, d: int) -> Optional[Subset]:
+        """The next subset for daemon d, waiting while others are in flight that could still
+        fail back; None when the batch is finished (or failed, or d is down)."""
+        with self._cv:
+            while True:
+                if self.finished or d in self._down:
+                    return None
+                s = self._pop(d)
+                if s is not None:
+                    self.in_flight += 1
+                    return s
+                if self.in_flight == 0:
+                    return None
+                self._cv.wait()
+
+    def _pop(self, d: int) -> Optional[Subset]:
+        # failed-back subsets first (they hold up in-order streaming), then d's own run,
+        # then the back of the longest other run
+        if self._retry:
+            return self._retry.popleft()
+        if self._runs[d]:
+            return self._runs[d].popleft()
+        victim = max(range(len(self._runs)), key=lambda k: sum(len(s) for s in self._runs[k]))
+        if self._runs[victim]:
+            self.steals += 1
+            return self._runs[victim].pop()
+        return None
+
+    def complete(self, s: Subset, result) -> None:
+        """s finished with result."""
+        with self._cv:
+            self.in_flight -= 1
+            self.done[s.index] = result
+            self._cv.notify_all()
+
+    def give_back(self, s: Subset, d: int, max_tries: int, why: BaseException) -> None:
+        """s failed on daemon d: retried by another daemon, or the batch fails once s has
+        been tried max_tries times."""
+        with self._cv:
+            self.in_flight -= 1
+            s.tries += 1
+            s.failed_on.append(d)
+            if s.tries >= max_tries:
+                self._set_error(why, s)
+            else:
+                self.retries += 1
+                self._retry.append(s)
+            self._cv.notify_all()
+
+    def daemon_down(self, d: int) -> None:
+        """Daemon d is gone for this batch: its unstarted run goes to the others."""
+        with self._cv:
+            self._down.add(d)
+            self._retry.extend(self._runs[d])
+            self._runs[d].clear()
+            self._cv.notify_all()
+
+    def fail(self, why: BaseException) -> None:
+        """The batch fails with why (e.g. bad input reported by a daemon)."""
+        with self._cv:
+            if self.error is None:
+                self.error = why
+            self._cv.notify_all()
+
+    def _set_error(self, why: BaseException, s: Subset) -> None:
+        if self.error is None:
+            self.error = why
+            self.error.subset = s  # type: ignore[attr-defined]
+
+    def wait_for(self, index: int, stuck) -> object:
+        """Block until subset index is done (its result) or the batch failed (raises the
+        error). stuck() is called while waiting with nothing in flight and nothing
+        runnable (every daemon down): it returns an exception to fail the batch with."""
+        with self._cv:
+            while index not in self.done:
+                if self.error is not None:
+                    raise self.error
+                if self.in_flight == 0 and (self._retry or any(self._runs)) \
+                        and len(self._down) == len(self._runs):
+                    self.error = stuck()
+                    continue
+                self._cv.wait(timeout=0.5)
+            return self.done[index]
+
+    def wake(self) -> None:
+        """Wake waiters (a daemon thread ended)."""
+        with self._cv:
+            self._cv.notify_all()
