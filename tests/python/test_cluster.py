@@ -231,9 +231,10 @@ def test_bad_input_and_closed_dispatcher(cluster, dispatcher):
 
 
 def test_plan_proportional_and_stealing():
-    runs = tcl.plan(100, [1, 2, 1], per_worker=5)
+    runs = tcl.plan(100, [1, 2, 1], split_factor=3)
     items = [sum(len(s) for s in r) for r in runs]
-    assert sum(items) == 100 and items[1] > items[0] and items[1] > items[2]
+    assert items == [25, 50, 25]
+    assert all(len(r[0]) >= len(r[-1]) == 1 for r in runs)  # shrinking to single items
     flat = sorted((s for r in runs for s in r), key=lambda s: s.index)
     assert [s.lo for s in flat] == [0] + [s.hi for s in flat[:-1]] and flat[-1].hi == 100
     # daemon 0 alone takes everything: its own run, then the others' from their backs
@@ -247,7 +248,7 @@ def test_plan_proportional_and_stealing():
         q.complete(s, None)
     assert len(got) == len(flat) and q.steals == len(flat) - len(runs[0])
     # a failed subset is handed to another daemon first; max_tries bounds it
-    q = tcl.WorkQueues(tcl.plan(10, [1, 1], per_worker=1))
+    q = tcl.WorkQueues(tcl.plan(10, [1, 1], split_factor=1))
     s = q.take(0)
     q.give_back(s, 0, 2, RuntimeError("x"))
     q.daemon_down(0)

@@ -6,7 +6,8 @@
     A, B, C, D = d.transition_fd(model, states, ctrl)
     for lo, hi, (state, sens) in d.stream("rollout", model, initial_state, control): ...
 
-A batch of B items is cut into subsets (split.plan: proportional to each daemon's workers);
+A batch of B items is cut into subsets (split.plan: a share per daemon proportional to its
+workers, cut into subsets that shrink towards the share's end);
 each daemon is driven by `depth` connections, each one request at a time, so the daemon's
 workers never wait for a round trip; a daemon out of work steals from the back of the
 others' runs. Results come back in batch order (stream) or assembled (the calls).
@@ -149,19 +150,20 @@ class Dispatcher:
     one; "auto"; "ray://head:10001"); nodes: TorsiondNode actor handles to use (None:
     start_nodes(num_daemons, workers=workers) on the cluster; the dispatcher then stops
     them on close); endpoints: [{host, port, token, workers}] of daemons to use without Ray.
-    depth: connections (requests in flight) per daemon; per_worker: subsets per daemon
-    worker (more: finer stealing, more round trips); max_items: cap on a subset's items;
+    depth: connections (requests in flight) per daemon; split_factor: each subset takes
+    1/split_factor of what remains of its daemon's share (more: finer balance, more round
+    trips); max_items: cap on a subset's items;
     max_tries: attempts per subset before ClusterError; timeout: seconds a request may
     take; revive_timeout: seconds to wait for a restarted actor's endpoint."""
 
     def __init__(self, address: Optional[str] = None, *, nodes: Optional[Sequence] = None,
                  endpoints: Optional[Sequence[dict]] = None, num_daemons: Optional[int] = None,
-                 workers: Optional[int] = None, depth: int = 2, per_worker: int = 4,
+                 workers: Optional[int] = None, depth: int = 2, split_factor: int = 4,
                  max_items: int = 0, max_tries: int = 3, timeout: float = 600.0,
                  revive_timeout: float = 120.0):
-        if depth < 1 or per_worker < 1 or max_tries < 1:
-            raise ValueError("depth, per_worker and max_tries must be >= 1")
-        self.depth, self.per_worker, self.max_items = depth, per_worker, max_items
+        if depth < 1 or split_factor < 1 or max_tries < 1:
+            raise ValueError("depth, split_factor and max_tries must be >= 1")
+        self.depth, self.split_factor, self.max_items = depth, split_factor, max_items
         self.max_tries, self.timeout, self.revive_timeout = max_tries, timeout, revive_timeout
         self._owned_nodes: List = []
         self._closed = False
@@ -454,7 +456,7 @@ class Dispatcher:
             return
         with self._batch_lock:
             live = self._live_daemons()
-            runs = split.plan(op.n, [d.workers for d in live], self.per_worker,
+            runs = split.plan(op.n, [d.workers for d in live], self.split_factor,
                               self.max_items)
             subsets = sorted((s for r in runs for s in r), key=lambda s: s.index)
             q = split.WorkQueues(runs)
@@ -462,10 +464,11 @@ class Dispatcher:
             t0 = time.perf_counter()
             threads = []
             per_daemon = {d.index: 0 for d in live}
+            busy = {d.index: [0, 0.0, 0.0] for d in live}  # in flight, since, busy seconds
             for j, d in enumerate(live):
                 for k in range(self.depth):
                     t = threading.Thread(target=self._drive, args=(q, j, d, k, op, cm,
-                                                                   per_daemon),
+                                                                   per_daemon, busy),
                                          name="torsion-cluster-%d-%d" % (d.index, k),
                                          daemon=True)
                     t.start()
@@ -482,14 +485,29 @@ class Dispatcher:
                     q.fail(ClusterError("the batch was abandoned"))
                 for t in threads:
                     t.join()
-                self.last_batch = {"items": op.n, "subsets": len(subsets),
-                                   "seconds": time.perf_counter() - t0, "steals": q.steals,
-                                   "retries": q.retries, "items_per_daemon": per_daemon,
+                wall = time.perf_counter() - t0
+                self.last_batch = {"items": op.n, "subsets": len(subsets), "seconds": wall,
+                                   "steals": q.steals, "retries": q.retries,
+                                   "items_per_daemon": per_daemon,
+                                   "busy_seconds": {i: b[2] for i, b in busy.items()},
+                                   "occupancy": sum(b[2] for b in busy.values())
+                                   / max(1e-12, wall * len(live)),
                                    "daemons": [d.index for d in live]}
 
     def _drive(self, q: split.WorkQueues, j: int, d: _Daemon, k: int, op: _Op,
-               cm: ClusterModel, per_daemon: dict) -> None:
-        """One connection's loop: take a subset, run it, hand in the result."""
+               cm: ClusterModel, per_daemon: dict, busy: dict) -> None:
+        """One connection's loop: take a subset, run it, hand in the result. busy[daemon]
+        accumulates the seconds the daemon had at least one request in flight."""
+        b = busy[d.index]
+
+        def in_flight(delta):
+            with d.lock:
+                now = time.perf_counter()
+                if b[0] > 0:
+                    b[2] += now - b[1]
+                b[0] += delta
+                b[1] = now
+
         while True:
             s = q.take(j)
             if s is None:
@@ -499,7 +517,11 @@ class Dispatcher:
                 if hook is not None:
                     hook("send", d.index, s)
                 client, hm = d.model(k, cm)
-                res = op.run(client, hm, s.lo, s.hi)
+                in_flight(1)
+                try:
+                    res = op.run(client, hm, s.lo, s.hi)
+                finally:
+                    in_flight(-1)
             except ServerError as e:
                 if e.name in _RETRY_ERRORS:
                     self._retry(q, j, d, s, e)

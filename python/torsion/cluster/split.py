@@ -1,7 +1,7 @@
 """torsion.cluster.split — how a batch is cut into subsets and handed to the daemons.
 
-plan() cuts items [0, n) into contiguous subsets and deals them to the daemons in proportion
-to their workers (daemon d gets a contiguous run of subsets). WorkQueues hands them out:
+plan() gives each daemon a contiguous share of items [0, n) in proportion to its workers,
+cut into subsets that shrink towards the share's end. WorkQueues hands them out:
 a daemon takes from the front of its own run; a subset given back after a failure is taken
 first by anyone; a daemon whose run is empty steals from the back of the longest other
 run (work stealing at the end of a batch). Pure Python, no Ray."""
@@ -31,32 +31,31 @@ class Subset:
         return "Subset(%d, [%d, %d))" % (self.index, self.lo, self.hi)
 
 
-def plan(n: int, weights: Sequence[int], per_worker: int = 4, max_items: int = 0,
+def plan(n: int, weights: Sequence[int], split_factor: int = 4, max_items: int = 0,
          min_items: int = 1) -> List[List[Subset]]:
-    """Subsets of [0, n) per daemon: about per_worker subsets per worker (weights = workers
-    per daemon), each at most max_items (0: no cap) and at least min_items items (but the
-    last); daemon d's run covers a share of n proportional to weights[d]."""
-    if n < 0 or not weights or any(w < 1 for w in weights):
-        raise ValueError("plan needs n >= 0 and weights >= 1")
+    """Subsets of [0, n) per daemon. Daemon d's run covers a contiguous share of n
+    proportional to weights[d] (its workers); within it each subset takes 1/split_factor of
+    what remains of the share (guided: large subsets first, single items at the end, so the
+    daemons finish together and a thief steals small subsets), each between min_items and
+    max_items (0: no cap) items."""
+    if n < 0 or not weights or any(w < 1 for w in weights) or split_factor < 1:
+        raise ValueError("plan needs n >= 0, weights >= 1 and split_factor >= 1")
     total_w = sum(weights)
-    size = -(-n // max(1, total_w * per_worker))
-    if max_items:
-        size = min(size, max_items)
-    size = max(size, min_items, 1)
-    bounds = list(range(0, n, size)) + [n]
-    subsets = [Subset(i, bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
-    # deal contiguous runs by cumulative weight
-    runs: List[List[Subset]] = [[] for _ in weights]
-    cum, d = 0.0, 0
-    edges = []
+    runs: List[List[Subset]] = []
+    lo, cum, index = 0, 0, 0
     for w in weights:
         cum += w
-        edges.append(cum / total_w * n)
-    for s in subsets:
-        mid = 0.5 * (s.lo + s.hi)
-        while d < len(weights) - 1 and mid >= edges[d]:
-            d += 1
-        runs[d].append(s)
+        hi = (n * cum) // total_w
+        run: List[Subset] = []
+        while lo < hi:
+            size = max(min_items, -(-(hi - lo) // split_factor))
+            if max_items:
+                size = min(size, max_items)
+            size = min(size, hi - lo)
+            run.append(Subset(index, lo, lo + size))
+            index += 1
+            lo += size
+        runs.append(run)
     return runs
 
 
