@@ -59,6 +59,20 @@ def wait_all_up(dispatcher, timeout=60):
         time.sleep(0.2)
 
 
+def kill_actor(actor, endpoint):
+    """Kill a node actor (Ray restarts it) and wait until its daemon has died with it (its
+    port refuses connections)."""
+    ray.kill(actor, no_restart=False)
+    t_end = time.monotonic() + 30
+    while time.monotonic() < t_end:
+        try:
+            socket.create_connection((endpoint["host"], endpoint["port"]), timeout=1).close()
+        except OSError:
+            return
+        time.sleep(0.02)
+    raise AssertionError("the daemon outlived its actor")
+
+
 def test_rollout_bitwise_direct_client_and_mujoco(dispatcher):
     mm = mujoco.MjModel.from_xml_path(PENDULUM)
     rng = np.random.default_rng(1)
@@ -154,14 +168,7 @@ def test_daemon_killed_mid_batch_loses_nothing(cluster, dispatcher):
             results.append(subset)
         elif results and not killed:
             killed.append(subset)
-            ray.kill(cluster[victim], no_restart=False)
-            t_end = time.monotonic() + 30
-            while time.monotonic() < t_end:   # the daemon dies with its actor
-                try:
-                    socket.create_connection((old["host"], old["port"]), timeout=1).close()
-                except OSError:
-                    break
-                time.sleep(0.02)
+            kill_actor(cluster[victim], old)
 
     dispatcher._hook = kill_after_first_result
     try:
@@ -180,6 +187,32 @@ def test_daemon_killed_mid_batch_loses_nothing(cluster, dispatcher):
     state2, _ = dispatcher.rollout(HUMANOID, s0, ctrl)
     assert bitwise(state2, ref_state)
     assert dispatcher.last_batch["items_per_daemon"].get(victim, 0) > 0
+
+
+def test_only_daemon_killed_mid_batch_waits_for_ray_restart(cluster):
+    """A dispatcher on daemon 0 alone: its actor killed after the first result, the batch
+    waits for Ray's restarted actor and its new daemon finishes it."""
+    mm = mujoco.MjModel.from_xml_path(PENDULUM)
+    rng = np.random.default_rng(7)
+    s0 = random_states(mm, 30, rng, 0.4)
+    ctrl = rng.standard_normal((30, 50, mm.nu))
+    ref = mjrollout.rollout(mm, mujoco.MjData(mm), s0, ctrl)[0]
+    with tcl.Dispatcher(nodes=cluster[:1], depth=1, revive_timeout=60) as d:
+        old = ray.get(cluster[0].endpoint.remote())
+        sent = []
+
+        def kill_second(event, i, subset):
+            if event == "send":
+                sent.append(subset)
+                if len(sent) == 2:
+                    kill_actor(cluster[0], old)
+
+        d._hook = kill_second
+        state, _ = d.rollout(PENDULUM, s0, ctrl)
+        d._hook = None
+        assert bitwise(state, ref)
+        assert d.last_batch["retries"] >= 1
+        assert d.daemons[0]["pid"] != old["pid"]
 
 
 def test_bounded_tries_raise_cluster_error(cluster):

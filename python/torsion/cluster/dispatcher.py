@@ -38,8 +38,7 @@ from .._proto import INVERSE_FD_OUTPUTS, STATE_CTRL, STATE_FULLPHYSICS, STATE_US
 from . import split
 
 # daemon answers that say "try elsewhere" rather than "your input is wrong"
-_RETRY_ERRORS = ("ERROR_OVERLOADED", "ERROR_SHUTTING_DOWN", "ERROR_UNAVAILABLE",
-                 "ERROR_RESOURCE_EXHAUSTED", "ERROR_DEADLINE_EXCEEDED")
+_RETRY_ERRORS = ("ERROR_SHUTTING_DOWN", "ERROR_DEADLINE_EXCEEDED", "ERROR_INTERNAL")
 
 
 class ClusterError(ConnectionError):
@@ -74,8 +73,10 @@ class _Daemon:
     """One daemon as the dispatcher sees it: its endpoint, `depth` connections (made on
     first use), the handles of models loaded on it, and whether it is up."""
 
-    def __init__(self, index: int, endpoint: dict, node, depth: int, timeout: float):
+    def __init__(self, index: int, endpoint: dict, node, depth: int, timeout: float,
+                 tls_ca: Optional[str]):
         self.index = index
+        self.tls_ca = tls_ca
         self.node = node
         self.depth = depth
         self.timeout = timeout
@@ -91,6 +92,7 @@ class _Daemon:
         self.handles: Dict[str, str] = {}
         self.models: Dict[Tuple[int, str], Model] = {}  # (connection, content key) -> Model
         self.up = True
+        self.generation = getattr(self, "generation", 0) + 1  # one per endpoint
 
     def label(self) -> str:
         return "daemon %d (%s:%s)" % (self.index, self.endpoint.get("host"),
@@ -101,7 +103,8 @@ class _Daemon:
         if c is None:
             ep = self.endpoint
             c = Client(address=(ep["host"], int(ep["port"])), token=ep.get("token"),
-                       timeout=self.timeout, client_name="torsion.cluster")
+                       timeout=self.timeout, client_name="torsion.cluster",
+                       tls_ca=self.tls_ca)
             self.clients[k] = c
         return c
 
@@ -154,13 +157,14 @@ class Dispatcher:
     1/split_factor of what remains of its daemon's share (more: finer balance, more round
     trips); max_items: cap on a subset's items;
     max_tries: attempts per subset before ClusterError; timeout: seconds a request may
-    take; revive_timeout: seconds to wait for a restarted actor's endpoint."""
+    take; revive_timeout: seconds to wait for a restarted actor's endpoint; tls_ca: CA
+    certificates (PEM) for daemons serving TLS (their tls_cert must name the node's IP)."""
 
     def __init__(self, address: Optional[str] = None, *, nodes: Optional[Sequence] = None,
                  endpoints: Optional[Sequence[dict]] = None, num_daemons: Optional[int] = None,
                  workers: Optional[int] = None, depth: int = 2, split_factor: int = 4,
                  max_items: int = 0, max_tries: int = 3, timeout: float = 600.0,
-                 revive_timeout: float = 120.0):
+                 revive_timeout: float = 120.0, tls_ca: Optional[str] = None):
         if depth < 1 or split_factor < 1 or max_tries < 1:
             raise ValueError("depth, split_factor and max_tries must be >= 1")
         self.depth, self.split_factor, self.max_items = depth, split_factor, max_items
@@ -190,7 +194,7 @@ class Dispatcher:
             eps = ray.get([n.endpoint.remote() for n in self._nodes], timeout=revive_timeout)
         if not eps:
             raise ValueError("no daemons: give nodes, endpoints or a Ray cluster with nodes")
-        self._daemons = [_Daemon(i, ep, node, depth, timeout)
+        self._daemons = [_Daemon(i, ep, node, depth, timeout, tls_ca)
                          for i, (ep, node) in enumerate(zip(eps, self._nodes))]
 
     # lifetime --------------------------------------------------------------------------
@@ -465,18 +469,34 @@ class Dispatcher:
             threads = []
             per_daemon = {d.index: 0 for d in live}
             busy = {d.index: [0, 0.0, 0.0] for d in live}  # in flight, since, busy seconds
-            for j, d in enumerate(live):
+
+            def start(j, d):
                 for k in range(self.depth):
-                    t = threading.Thread(target=self._drive, args=(q, j, d, k, op, cm,
-                                                                   per_daemon, busy),
+                    t = threading.Thread(target=self._drive, args=(q, j, d, d.generation, k,
+                                                                   op, cm, per_daemon, busy),
                                          name="torsion-cluster-%d-%d" % (d.index, k),
                                          daemon=True)
                     t.start()
                     threads.append(t)
+
+            def poll():
+                # a daemon revived during the batch takes work again; with every daemon
+                # down and none being revived, the batch fails
+                for j, d in enumerate(live):
+                    if q.is_down(j) and d.up and not q.finished:
+                        q.daemon_up(j)
+                        start(j, d)
+                if q.stuck() and not any(d.reviver is not None and d.reviver.is_alive()
+                                         for d in live):
+                    q.fail(ClusterError(
+                        "every daemon failed during the batch, items are left undone: "
+                        + "; ".join("%s: %s" % (d.label(), d.last_error) for d in live)))
+
+            for j, d in enumerate(live):
+                start(j, d)
             try:
                 for s in subsets:
-                    res = q.wait_for(s.index, lambda: ClusterError(
-                        "every daemon failed during the batch; items left undone"))
+                    res = q.wait_for(s.index, poll)
                     yield s.lo, s.hi, res
                     if not keep:
                         q.done[s.index] = None
@@ -494,10 +514,11 @@ class Dispatcher:
                                    / max(1e-12, wall * len(live)),
                                    "daemons": [d.index for d in live]}
 
-    def _drive(self, q: split.WorkQueues, j: int, d: _Daemon, k: int, op: _Op,
+    def _drive(self, q: split.WorkQueues, j: int, d: _Daemon, gen: int, k: int, op: _Op,
                cm: ClusterModel, per_daemon: dict, busy: dict) -> None:
-        """One connection's loop: take a subset, run it, hand in the result. busy[daemon]
-        accumulates the seconds the daemon had at least one request in flight."""
+        """One connection's loop: take a subset, run it, hand in the result. gen: the
+        daemon's endpoint generation this thread serves. busy[daemon] accumulates the
+        seconds the daemon had at least one request in flight."""
         b = busy[d.index]
 
         def in_flight(delta):
@@ -524,12 +545,12 @@ class Dispatcher:
                     in_flight(-1)
             except ServerError as e:
                 if e.name in _RETRY_ERRORS:
-                    self._retry(q, j, d, s, e)
+                    self._retry(q, j, d, gen, s, e)
                     break
                 q.fail(e)
                 break
             except (ConnectionError, TimeoutError, OSError) as e:
-                self._retry(q, j, d, s, e)
+                self._retry(q, j, d, gen, s, e)
                 break
             except BaseException as e:  # noqa: BLE001  (reported to the caller)
                 q.fail(e)
@@ -541,27 +562,33 @@ class Dispatcher:
                 hook("result", d.index, s)
         q.wake()
 
-    def _retry(self, q: split.WorkQueues, j: int, d: _Daemon, s: split.Subset,
+    def _retry(self, q: split.WorkQueues, j: int, d: _Daemon, gen: int, s: split.Subset,
                e: BaseException) -> None:
-        """s failed on d: d leaves the batch (its run goes to the others), s is retried
-        elsewhere or, after max_tries, the batch fails; d is revived in the background."""
+        """s failed on d: d leaves the batch (its run goes to the others) and is revived in
+        the background; s is retried elsewhere or, after max_tries, the batch fails. A
+        thread of an endpoint already replaced only gives its subset back."""
         err = ClusterError("items [%d, %d) failed on %s (try %d of %d): %s"
                            % (s.lo, s.hi, d.label(), s.tries + 1, self.max_tries, e))
         err.subset = (s.lo, s.hi)
+        current = self._lose(d, e, gen)
         q.give_back(s, j, self.max_tries, err)
-        q.daemon_down(j)
-        self._lose(d, e)
+        if current:
+            q.daemon_down(j)
 
-    def _lose(self, d: _Daemon, e: BaseException) -> None:
+    def _lose(self, d: _Daemon, e: BaseException, gen: Optional[int] = None) -> bool:
         """Mark d down and, when it has a node actor, fetch its new endpoint in the
-        background (Ray restarts a dead actor; a live actor restarts its daemon)."""
+        background (Ray restarts a dead actor; a live actor restarts its daemon). False
+        when gen is an endpoint generation already replaced (nothing done)."""
         with d.lock:
+            if gen is not None and gen != d.generation:
+                return False
             was_up = d.up
+            d.up = False
         d.mark_down(str(e))
         if not was_up or d.node is None or self._closed:
-            return
+            return True
         if d.reviver is not None and d.reviver.is_alive():
-            return
+            return True
 
         def revive():
             import ray
@@ -585,3 +612,4 @@ class Dispatcher:
         d.reviver = threading.Thread(target=revive, name="torsion-cluster-revive-%d" % d.index,
                                      daemon=True)
         d.reviver.start()
+        return True

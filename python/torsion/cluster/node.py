@@ -23,18 +23,19 @@ class TorsiondNode:
 
     workers: the daemon's worker threads (None: the CPUs Ray gave this actor, else the
     node's); host: the address clients reach it on (None: this node's IP, as Ray sees it);
-    bind: its listen address (None: host); config: a torsiond.conf on the node; settings:
-    more daemon options as flags ({"max_batch": 4096})."""
+    bind: its listen address (None: host); port: its TCP port (0: a free one, new after each
+    restart); config: a torsiond.conf on the node; settings: more daemon options as flags
+    ({"max_batch": 4096, "tls_cert": "/etc/torsion/node.pem", "tls_key": ...})."""
 
     def __init__(self, workers: Optional[int] = None, host: Optional[str] = None,
-                 bind: Optional[str] = None, config: Optional[str] = None,
+                 bind: Optional[str] = None, port: int = 0, config: Optional[str] = None,
                  settings: Optional[dict] = None):
         from .daemon import argv_flags
         if workers is None:
             ids = ray.get_runtime_context().get_assigned_resources()
             workers = int(ids.get("CPU", 0)) or None
         self._args = dict(workers=workers, host=host or ray.util.get_node_ip_address(),
-                          bind=bind, config=config,
+                          bind=bind, port=port, config=config,
                           extra_args=argv_flags(settings or {}))
         self._generation = 0
         self._daemon = self._start()
@@ -78,31 +79,35 @@ def _remote_class(max_restarts: int):
 
 
 def start_nodes(num_daemons: Optional[int] = None, *, workers: Optional[int] = None,
-                host: Optional[str] = None, bind: Optional[str] = None,
+                host: Optional[str] = None, bind: Optional[str] = None, port: int = 0,
                 config: Optional[str] = None, settings: Optional[dict] = None,
                 max_restarts: int = -1, name_prefix: Optional[str] = None) -> List:
     """Start torsiond node actors on the connected Ray cluster; their handles.
 
-    num_daemons=None: one per alive Ray node, pinned to it, each with `workers` threads
+    num_daemons=None: one per alive Ray node that offers CPUs, pinned to it, each with `workers` threads
     (None: the node's CPUs, which the actor reserves from Ray). A number: that many actors
     with `workers` threads each (default 1), placed by Ray (spread over the nodes).
-    host/bind/config/settings go to each TorsiondNode; name_prefix names the actors
+    host/bind/port/config/settings go to each TorsiondNode (a fixed port: one daemon per
+    node); name_prefix names the actors
     (prefix-0, prefix-1, ...) so other drivers can find them with ray.get_actor."""
     if not ray.is_initialized():
         raise RuntimeError("ray is not initialized: call ray.init(...) first")
     cls = _remote_class(max_restarts)
     actors = []
     if num_daemons is None:
-        nodes = [n for n in ray.nodes() if n.get("Alive")]
+        # nodes that offer no CPU to Ray (a head started with --num-cpus=0) get no daemon
+        nodes = [n for n in ray.nodes()
+                 if n.get("Alive") and int(n.get("Resources", {}).get("CPU", 0)) > 0]
         for i, n in enumerate(nodes):
-            cpus = int(n.get("Resources", {}).get("CPU", 1)) or 1
+            cpus = int(n["Resources"]["CPU"])
             w = workers or cpus
             opts = dict(num_cpus=min(w, cpus), scheduling_strategy=NodeAffinitySchedulingStrategy(
                 node_id=n["NodeID"], soft=False))
             if name_prefix:
                 opts["name"] = "%s-%d" % (name_prefix, i)
             actors.append(cls.options(**opts).remote(
-                workers=w, host=host, bind=bind, config=config, settings=settings))
+                workers=w, host=host, bind=bind, port=port, config=config,
+                settings=settings))
     else:
         if num_daemons < 1:
             raise ValueError("num_daemons must be >= 1, got %d" % num_daemons)
@@ -112,7 +117,8 @@ def start_nodes(num_daemons: Optional[int] = None, *, workers: Optional[int] = N
             if name_prefix:
                 opts["name"] = "%s-%d" % (name_prefix, i)
             actors.append(cls.options(**opts).remote(
-                workers=w, host=host, bind=bind, config=config, settings=settings))
+                workers=w, host=host, bind=bind, port=port, config=config,
+                settings=settings))
     return actors
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import collections
 import threading
-from typing import Deque, Dict, List, Optional, Sequence
+from typing import Callable, Deque, Dict, List, Optional, Sequence
 
 
 class Subset:
@@ -152,20 +152,35 @@ class WorkQueues:
             self.error = why
             self.error.subset = s  # type: ignore[attr-defined]
 
-    def wait_for(self, index: int, stuck) -> object:
-        """Block until subset index is done (its result) or the batch failed (raises the
-        error). stuck() is called while waiting with nothing in flight and nothing
-        runnable (every daemon down): it returns an exception to fail the batch with."""
+    def daemon_up(self, d: int) -> None:
+        """Daemon d is back (revived): it takes work again."""
         with self._cv:
-            while index not in self.done:
+            self._down.discard(d)
+            self._cv.notify_all()
+
+    def is_down(self, d: int) -> bool:
+        return d in self._down
+
+    def wait_for(self, index: int, poll: Callable[[], None], every: float = 0.2) -> object:
+        """Block until subset index is done (its result) or the batch failed (raises the
+        error); poll() runs every `every` seconds while waiting, without the lock (it may
+        call daemon_up or fail)."""
+        while True:
+            with self._cv:
+                if index in self.done:
+                    return self.done[index]
                 if self.error is not None:
                     raise self.error
-                if self.in_flight == 0 and (self._retry or any(self._runs)) \
-                        and len(self._down) == len(self._runs):
-                    self.error = stuck()
-                    continue
-                self._cv.wait(timeout=0.5)
-            return self.done[index]
+                self._cv.wait(timeout=every)
+                if index in self.done:
+                    return self.done[index]
+            poll()
+
+    def stuck(self) -> bool:
+        """Work is left, nothing is in flight and every daemon is down."""
+        with self._cv:
+            return (not self.finished and self.in_flight == 0
+                    and len(self._down) == len(self._runs))
 
     def wake(self) -> None:
         """Wake waiters (a daemon thread ended)."""
