@@ -263,6 +263,23 @@ def test_bad_input_and_closed_dispatcher(cluster, dispatcher):
         tcl.Dispatcher(endpoints=[])
 
 
+def test_idle_closed_connection_is_reopened():
+    """A daemon that closed the dispatcher's idle connections (idle_timeout_ms) is not a dead
+    daemon: the next batch reconnects without a retry; no Ray (endpoints=)."""
+    mm = mujoco.MjModel.from_xml_path(PENDULUM)
+    s0 = random_states(mm, 8, np.random.default_rng(8), 0.4)
+    with tcl.LocalDaemon(workers=1, extra_args=["--idle-timeout-ms=200"]) as ld:
+        with tcl.Dispatcher(endpoints=[ld.endpoint()]) as d:
+            first, _ = d.rollout(PENDULUM, s0, nstep=20)
+            t_end = time.monotonic() + 30
+            while "which=idle_timeout_ms" not in ld.read_log():
+                assert time.monotonic() < t_end, ld.read_log()[-2000:]
+                time.sleep(0.1)
+            again, _ = d.rollout(PENDULUM, s0, nstep=20)
+            assert bitwise(first, again) and d.last_batch["retries"] == 0
+            assert d.daemons[0]["up"]
+
+
 def test_plan_proportional_and_stealing():
     runs = tcl.plan(100, [1, 2, 1], split_factor=3)
     items = [sum(len(s) for s in r) for r in runs]

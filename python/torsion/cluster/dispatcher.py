@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import socket
 import threading
 import time
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
@@ -39,6 +40,23 @@ from . import split
 
 # daemon answers that say "try elsewhere" rather than "your input is wrong"
 _RETRY_ERRORS = ("ERROR_SHUTTING_DOWN", "ERROR_DEADLINE_EXCEEDED", "ERROR_INTERNAL")
+
+
+def _keepalive(client: Client, idle: int = 5, interval: int = 2, count: int = 3) -> None:
+    """TCP keepalive probes on a client's connection, so that a request to a machine that
+    vanished (no reset ever comes) fails after about idle + interval * count seconds
+    instead of the request timeout (Linux; elsewhere the system's defaults)."""
+    sock = getattr(client, "_sock", None)
+    if sock is None:
+        return
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", idle), ("TCP_KEEPINTVL", interval),
+                            ("TCP_KEEPCNT", count)):
+            if hasattr(socket, name):
+                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+    except OSError:
+        pass
 
 
 class ClusterError(ConnectionError):
@@ -105,6 +123,7 @@ class _Daemon:
             c = Client(address=(ep["host"], int(ep["port"])), token=ep.get("token"),
                        timeout=self.timeout, client_name="torsion.cluster",
                        tls_ca=self.tls_ca)
+            _keepalive(c)
             self.clients[k] = c
         return c
 
@@ -121,6 +140,22 @@ class _Daemon:
                 self.handles[cm.key] = m.handle
                 self.models[(k, cm.key)] = m
         return c, m
+
+    def reconnect(self, k: int, gen: int) -> bool:
+        """Replace connection k by a fresh one (the daemon may have closed an idle
+        connection); False when the daemon does not answer or gen was replaced."""
+        with self.lock:
+            if gen != self.generation or not self.up:
+                return False
+            old, self.clients[k] = self.clients[k], None
+            self.models = {key: m for key, m in self.models.items() if key[0] != k}
+        if old is not None:
+            old.close()
+        try:
+            self.client(k)
+            return True
+        except (ConnectionError, OSError):
+            return False
 
     def close(self) -> None:
         for c in self.clients:
@@ -172,7 +207,8 @@ class Dispatcher:
         self._owned_nodes: List = []
         self._closed = False
         self._batch_lock = threading.Lock()
-        self._models: Dict[str, ClusterModel] = {}
+        self._models: Dict[str, ClusterModel] = {}   # content key -> model
+        self._paths: Dict[tuple, ClusterModel] = {}   # (path, mtime, size) -> model
         self.last_batch: dict = {}
         # tests' fault trigger: hook(event, daemon index, subset) with event "send" (the
         # subset is about to go to the daemon) or "result" (its result arrived)
@@ -259,7 +295,18 @@ class Dispatcher:
             raise TypeError("model must be a torsion.cluster.ClusterModel, MJCF text or a path")
         if model.lstrip().startswith("<"):
             return self.load(xml=model)
-        return self.load(path=model)
+        # a path: read again only when the file changed (its assets are not watched)
+        try:
+            st = os.stat(model)
+            key = (os.path.abspath(model), st.st_mtime_ns, st.st_size)
+        except OSError:
+            key = None
+        cm = self._paths.get(key) if key else None
+        if cm is None:
+            cm = self.load(path=model)
+            if key:
+                self._paths[key] = cm
+        return cm
 
     def _describe(self, cm: ClusterModel) -> None:
         """Load cm on the first daemon that answers, for its sizes."""
@@ -537,12 +584,21 @@ class Dispatcher:
             try:
                 if hook is not None:
                     hook("send", d.index, s)
-                client, hm = d.model(k, cm)
-                in_flight(1)
-                try:
-                    res = op.run(client, hm, s.lo, s.hi)
-                finally:
-                    in_flight(-1)
+                for attempt in (0, 1):
+                    try:
+                        client, hm = d.model(k, cm)
+                        in_flight(1)
+                        try:
+                            res = op.run(client, hm, s.lo, s.hi)
+                        finally:
+                            in_flight(-1)
+                        break
+                    except ConnectionError:
+                        # a broken connection to a daemon that still accepts new ones
+                        # (it closed this one as idle): once more on a fresh connection
+                        if attempt == 0 and d.reconnect(k, gen):
+                            continue
+                        raise
             except ServerError as e:
                 if e.name in _RETRY_ERRORS:
                     self._retry(q, j, d, gen, s, e)
