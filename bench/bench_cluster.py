@@ -212,8 +212,8 @@ def docs_table(res: dict) -> str:
     lines.append("")
     lines.append("Humanoid rollouts (Gymnasium's humanoid.xml, RK4), %d x %d steps per batch; "
                  "daemons with 1 worker each on loopback in a local Ray cluster; each subset "
-                 "1/%d of its daemon's remaining share, %d connections per daemon; median of %d rounds; %d cores "
-                 "(load average %.1f during the run); %s; %s."
+                 "1/%d of its daemon's remaining share, %d connections per daemon; median "
+                 "of %d rounds; %d cores (load average %.1f during the run); %s; %s."
                  % (res["batch"], res["nstep"], res["split_factor"], res["depth"],
                     res["rounds"], res["cores"], res["load"], res["machine"], res["date"]))
     return "\n".join(lines)

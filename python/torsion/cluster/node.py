@@ -84,8 +84,8 @@ def start_nodes(num_daemons: Optional[int] = None, *, workers: Optional[int] = N
                 max_restarts: int = -1, name_prefix: Optional[str] = None) -> List:
     """Start torsiond node actors on the connected Ray cluster; their handles.
 
-    num_daemons=None: one per alive Ray node that offers CPUs, pinned to it, each with `workers` threads
-    (None: the node's CPUs, which the actor reserves from Ray). A number: that many actors
+    num_daemons=None: one per alive Ray node that offers CPUs, pinned to it, each with
+    `workers` threads (None: the node's CPUs, which the actor reserves from Ray). A number: that many actors
     with `workers` threads each (default 1), placed by Ray (spread over the nodes).
     host/bind/port/config/settings go to each TorsiondNode (a fixed port: one daemon per
     node); name_prefix names the actors

@@ -59,10 +59,6 @@ def plan(n: int, weights: Sequence[int], split_factor: int = 4, max_items: int =
     return runs
 
 
-class BatchFailed(Exception):
-    """Raised inside WorkQueues users once the batch has failed (another thread's error)."""
-
-
 class WorkQueues:
     """Thread-safe hand-out of a plan's subsets to daemon threads, with stealing, give-back
     after failures and in-order completion tracking."""
