@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 import mujoco
@@ -147,10 +148,10 @@ def test_stream_in_batch_order(dispatcher):
 
 
 def test_daemon_killed_mid_batch_loses_nothing(cluster, dispatcher):
-    """Daemon 1's Ray actor (and with it its torsiond) is killed once the dispatcher has
-    received daemon 1's first result, as it sends daemon 1 its next subset: that subset and
-    daemon 1's others go to the other daemons, the answer is bitwise one daemon's, and
-    Ray's restarted actor serves the next batch."""
+    """Daemon 1's Ray actor (and with it its torsiond) is killed when the dispatcher has
+    received daemon 1's first result; the other daemons wait at their first send until then
+    (so that daemon 1 still has work): daemon 1's unfinished subsets go to the others, the
+    answer is bitwise one daemon's, and Ray's restarted actor serves the next batch."""
     mm = mujoco.MjModel.from_xml_path(HUMANOID)
     rng = np.random.default_rng(4)
     B = 60
@@ -159,16 +160,19 @@ def test_daemon_killed_mid_batch_loses_nothing(cluster, dispatcher):
     wait_all_up(dispatcher)
     victim = 1
     old = ray.get(cluster[victim].endpoint.remote())
-    results, killed = [], []
+    killed, gate = [], threading.Event()
 
     def kill_after_first_result(event, d, subset):
         if d != victim:
+            if event == "send":
+                gate.wait(60)
             return
-        if event == "result":
-            results.append(subset)
-        elif results and not killed:
+        if event == "result" and not killed:
             killed.append(subset)
-            kill_actor(cluster[victim], old)
+            try:
+                kill_actor(cluster[victim], old)
+            finally:
+                gate.set()
 
     dispatcher._hook = kill_after_first_result
     try:
