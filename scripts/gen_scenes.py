@@ -7,16 +7,29 @@ contact benchmark (issue 3) into tests/models/scenes/:
                       general convex pairs (cylinder, ellipsoid: libccd's MPR);
   humanoid_crowd.xml  22 copies of our own 26-dof humanoid, 11 standing in a ring and 11
                       lying above them, falling into a pile (the benchmark's crowd scene, in
-                      the spirit of MuJoCo's 22_humanoids, written from scratch).
+                      the spirit of MuJoCo's 22_humanoids, written from scratch);
+  gym_humanoid_crowd_N.xml (N = 1, 4, 16, 64)
+                      N copies of Gymnasium's humanoid (gymnasium/envs/mujoco/assets/
+                      humanoid.xml, read with ElementTree; its options, defaults and assets
+                      once, every named element prefixed hNN_) standing on a square grid
+                      1 m apart, each turned by a seeded random yaw. Standing they do not
+                      touch (arms span about 0.7 m); with zero controls every one falls
+                      within about a second and lands on its neighbours, so the scene has
+                      contacts within each humanoid, with the floor and between humanoids
+                      (the crowd scaling benchmark, bench/bench_crowd.py).
 
 The output is deterministic (seeded); the generated files are committed, so this only needs
-rerunning after a change here. Pure standard library:
+rerunning after a change here. Standard library, plus gymnasium's installed model file for
+the gym_humanoid_crowd scenes (the repository's .venv):
 
-  python3 scripts/gen_scenes.py
+  .venv/bin/python scripts/gen_scenes.py
 """
+import copy
+import importlib.util
 import math
 import os
 import random
+import xml.etree.ElementTree as ET
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 OUT = os.path.join(ROOT, "tests", "models", "scenes")
@@ -213,10 +226,92 @@ def humanoid_crowd(count=22):
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------- gym humanoid crowds
+
+CROWD_SIZES = (1, 4, 16, 64)
+CROWD_SPACING = 1.0      # m between neighbouring humanoids on the grid
+
+
+def gym_humanoid_path():
+    """Gymnasium's humanoid.xml, found through the installed package (not imported)."""
+    spec = importlib.util.find_spec("gymnasium")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("gymnasium is not installed: run this with the repository's .venv")
+    return os.path.join(list(spec.submodule_search_locations)[0], "envs", "mujoco", "assets",
+                        "humanoid.xml")
+
+
+def prefixed_copy(element, prefix, attrs=("name", "joint")):
+    """Deep copy of element whose name and joint references all start with prefix."""
+    out = copy.deepcopy(element)
+    for node in out.iter():
+        for attr in attrs:
+            if attr in node.attrib:
+                node.set(attr, prefix + node.get(attr))
+    return out
+
+
+def indent(element, level=0):
+    """Indent an ElementTree in place, two spaces a level (ET.indent is Python 3.9+)."""
+    pad = "\n" + "  " * level
+    if not (element.text or "").strip():
+        element.text = None
+    if len(element):
+        element.text = pad + "  "
+        for child in element:
+            indent(child, level + 1)
+        child.tail = pad
+    if level and not (element.tail or "").strip():
+        element.tail = pad
+
+
+def gym_humanoid_crowd(count):
+    """Crowd of `count` (a square number) Gymnasium humanoids as MJCF text."""
+    src = ET.parse(gym_humanoid_path()).getroot()
+    side = int(round(math.sqrt(count)))
+    assert side * side == count
+    rng = random.Random(1000 + count)
+    root = ET.Element("mujoco", model="gym_humanoid_crowd_%d" % count)
+    # everything but the bodies, tendons and actuators once, as in the source
+    for tag in ("compiler", "default", "option", "size", "visual", "asset"):
+        for node in src.findall(tag):
+            root.append(copy.deepcopy(node))
+    world = ET.SubElement(root, "worldbody")
+    source_world = src.find("worldbody")
+    for node in source_world:
+        if node.tag != "body":
+            world.append(copy.deepcopy(node))
+    torso = source_world.find("body")
+    tendon = ET.SubElement(root, "tendon")
+    actuator = ET.SubElement(root, "actuator")
+    z = float(torso.get("pos").split()[2])
+    # one prefixed copy per grid cell, turned about z by a seeded yaw
+    for i in range(count):
+        prefix = "h%02d_" % i
+        row, col = divmod(i, side)
+        x = (col - (side - 1) / 2) * CROWD_SPACING
+        y = (row - (side - 1) / 2) * CROWD_SPACING
+        body = prefixed_copy(torso, prefix)
+        body.set("pos", fmt(x, y, z))
+        body.set("quat", fmt(*yaw_quat(rng.uniform(0, 2 * math.pi))))
+        world.append(body)
+        for node in src.find("tendon"):
+            tendon.append(prefixed_copy(node, prefix))
+        for node in src.find("actuator"):
+            actuator.append(prefixed_copy(node, prefix))
+    indent(root)
+    comment = ("<!-- Crowd scaling scene: %d cop%s of Gymnasium's humanoid (humanoid.xml) on a "
+               "%dx%d grid,\n     %g m apart, random yaw; they stand clear of each other and "
+               "fall onto their\n     neighbours. -->\n" % (
+                   count, "y" if count == 1 else "ies", side, side, CROWD_SPACING))
+    return HEADER + comment + ET.tostring(root, encoding="unicode") + "\n"
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
-    for name, text in [("capsule_heap.xml", capsule_heap()),
-                       ("humanoid_crowd.xml", humanoid_crowd())]:
+    scenes = [("capsule_heap.xml", capsule_heap()), ("humanoid_crowd.xml", humanoid_crowd())]
+    scenes += [("gym_humanoid_crowd_%d.xml" % n, gym_humanoid_crowd(n)) for n in CROWD_SIZES]
+    for name, text in scenes:
         with open(os.path.join(OUT, name), "w") as f:
             f.write(text)
         print("wrote", os.path.join(OUT, name))

@@ -288,6 +288,10 @@ mjData* mj_copyData(mjData* dest, const mjModel* m, const mjData* src);
 /* Free mjData. NULL is allowed. */
 void mj_deleteData(mjData* d);
 
+/* Bytes mj_makeData allocated for d (Torsion): the struct, the array buffer, the arena and
+ * the contact array; compare MuJoCo's sizeof(mjData) + nbuffer + narena. */
+size_t tn_dataBytes(const mjData* d);
+
 /* Reset data to the model's defaults (qpos0, zero velocity, mocap at body poses). */
 void mj_resetData(const mjModel* m, mjData* d);
 

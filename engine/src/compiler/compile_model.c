@@ -14,14 +14,9 @@
 #include "model/model_alloc.h"
 #include "util/file_source.h"
 
-/* arena bytes: <size memory>, else the larger of the default and nstack */
+/* arena bytes: <size memory>, else the default sized as MuJoCo's (from nstack when given) */
 static void set_arena(const tnSpec* s, mjModel* m) {
-  long long bytes = (long long)tn__defaultArena(m);
-  if (s->memory >= 0) {
-    bytes = s->memory;
-  } else if (s->nstack > 0 && (long long)s->nstack * 8 > bytes) {
-    bytes = (long long)s->nstack * 8;
-  }
+  long long bytes = s->memory >= 0 ? s->memory : (long long)tn__defaultArena(m, s->nstack);
   m->narena = bytes > INT_MAX ? INT_MAX : (int)bytes;
 }
 

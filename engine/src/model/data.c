@@ -20,7 +20,7 @@ static size_t align_to(size_t n, size_t a) {
 }
 
 /* bytes needed by every array of mjData for model m */
-static size_t data_bytes(const mjModel* m) {
+size_t tn__dataBufferBytes(const mjModel* m) {
   size_t total = 0;
 #define MJ_M(n) ((size_t)m->n)
 #define X(type, name, rows, cols) \
@@ -56,20 +56,26 @@ mjData* mj_makeData(const mjModel* m) {
   memset(d, 0, sizeof(mjData));
 
   // array buffer
-  size_t nbuffer = data_bytes(m);
+  size_t nbuffer = tn__dataBufferBytes(m);
   d->nbuffer = (mjtSize)nbuffer;
   d->buffer = mju_malloc(align_to(nbuffer ? nbuffer : 1, TN_ALIGN));
 
-  // arena: exactly the model's <size memory> when given (as MuJoCo), else the default
-  size_t narena = m->narena > 0 ? (size_t)m->narena : tn__defaultArena(m);
-  narena = align_to(narena, TN_ALIGN);
+  // contacts and arena share the model's arena bytes (<size memory> exactly, as MuJoCo,
+  // else the default): the contact array takes nconmax contacts when given, else room for
+  // many per geom, at most a quarter of the bytes; the scratch stack and efc rows the rest
+  size_t budget = m->narena > 0 ? (size_t)m->narena : tn__defaultArena(m, -1);
+  size_t want =
+      m->nconmax > 0 ? (size_t)m->nconmax : (m->ngeom * 16 > 1024 ? (size_t)m->ngeom * 16 : 1024);
+  size_t most = budget / 4 / sizeof(mjContact);
+  d->ncon_capacity = (int)(want < most ? want : most);
+  size_t ncontact = sizeof(mjContact) * (size_t)d->ncon_capacity;
+  size_t narena = (budget - ncontact) / TN_ALIGN * TN_ALIGN;
   d->narena = (mjtSize)narena;
   d->arena = d->buffer ? mju_malloc(narena) : NULL;
 
-  // contact buffer: the model's nconmax, else room for many contacts per geom
-  d->ncon_capacity = m->nconmax > 0 ? m->nconmax : (m->ngeom * 16 > 1024 ? m->ngeom * 16 : 1024);
-  size_t ncontact = sizeof(mjContact) * (size_t)d->ncon_capacity;
-  d->contact = d->arena ? mju_malloc(ncontact) : NULL;
+  // contacts are written before they are read (never beyond ncon): left untouched here, so
+  // the pages of unused capacity are never made resident
+  d->contact = d->arena ? mju_malloc(ncontact ? ncontact : sizeof(mjContact)) : NULL;
 
   if (!d->buffer || !d->arena || !d->contact) {
     mju_free(d->buffer);
@@ -79,7 +85,6 @@ mjData* mj_makeData(const mjModel* m) {
     mju_error("mj_makeData: out of memory");
     return NULL;
   }
-  memset(d->contact, 0, ncontact);
   data_set_pointers(m, d);
   mj_resetData(m, d);
   return d;
@@ -94,6 +99,12 @@ void mj_deleteData(mjData* d) {
   mju_free(d->arena);
   mju_free(d->contact);
   mju_free(d);
+}
+
+/* bytes allocated by mj_makeData for d */
+size_t tn_dataBytes(const mjData* d) {
+  return sizeof(mjData) + (size_t)d->nbuffer + (size_t)d->narena +
+         sizeof(mjContact) * (size_t)d->ncon_capacity;
 }
 
 /* copy src into dest (allocating dest when NULL) */

@@ -135,13 +135,37 @@ mjModel* mj_copyModel(mjModel* dest, const mjModel* m) {
   return dest;
 }
 
-/* default arena: room for the stack of the smooth stages plus the constraint rows of many
- * contacts (efc_J, efc_AR, solver scratch), comparable to MuJoCo's defaults (~15 MB for a
- * humanoid, ~50 MB for a crowd of 22) */
-size_t tn__defaultArena(const mjModel* m) {
-  size_t nv = (size_t)m->nv;
-  size_t need = ((size_t)16 << 20) + 64 * nv * nv + 2048 * (size_t)m->ngeom +
-                sizeof(mjtNum) * (64 * nv + 64 * (size_t)m->nbody +
-                                  16 * (size_t)m->ntendon * (nv + 8) + 32 * (size_t)m->nwrap);
-  return need;
+/* MuJoCo's default arena for a model without <size memory>: a stack of nstack mjtNums when
+ * <size nstack> is given, else of 5 (njmax + neq + nv)^2 + 20 (the sum of the main sizes)
+ * mjtNums, at least 1000; plus room for nconmax contacts (100 when unset) and njmax
+ * constraint rows (500 when unset) with dense Jacobian and AR blocks; rounded up to whole
+ * MiB. Returns MuJoCo's byte count for the same model. */
+size_t tn__mujocoArena(const mjModel* m, long long nstack) {
+  size_t nconmax = m->nconmax < 0 ? 100 : (size_t)m->nconmax;
+  size_t njmax = m->njmax < 0 ? 500 : (size_t)m->njmax;
+  size_t nv = (size_t)m->nv, nrow = njmax + (size_t)m->neq + nv;
+  size_t nsum = (size_t)m->nq + nv + (size_t)m->nu + (size_t)m->na + (size_t)m->nbody +
+                (size_t)m->njnt + (size_t)m->ngeom + (size_t)m->nsite + (size_t)m->neq +
+                (size_t)m->ntendon + (size_t)m->nwrap;
+  size_t stack = nstack > 0 ? (size_t)nstack : 5 * nrow * nrow + 20 * nsum;
+  if (stack < 1000) {
+    stack = 1000;
+  }
+  size_t bytes = sizeof(mjtNum) * stack + nconmax * sizeof(mjContact) +
+                 njmax * (8 * sizeof(int) + 14 * sizeof(mjtNum)) + nv * 3 * sizeof(int) +
+                 njmax * nv * (2 * sizeof(int) + 2 * sizeof(mjtNum)) +
+                 njmax * njmax * (sizeof(int) + sizeof(mjtNum));
+  size_t mib = (size_t)1 << 20;
+  return (bytes + mib - 1) / mib * mib;
+}
+
+/* Torsion's default arena: what is left of MuJoCo's (tn__mujocoArena) after the rest of
+ * Torsion's mjData (its struct and array buffer), so that the whole mjData, contacts
+ * included (mj_makeData carves them from the arena), is no larger than MuJoCo's arena
+ * alone; never less than half of it. The pipeline's own use is a small fraction of either
+ * (a step of 16 Gymnasium humanoids peaks below 1 MB of 37). */
+size_t tn__defaultArena(const mjModel* m, long long nstack) {
+  size_t mujoco = tn__mujocoArena(m, nstack);
+  size_t rest = sizeof(mjData) + tn__dataBufferBytes(m);
+  return rest < mujoco / 2 ? mujoco - rest : mujoco - mujoco / 2;
 }

@@ -14,7 +14,15 @@ mjModel* tn__allocModel(const mjModel* sizes);
 /* Set opt to MuJoCo's default options. */
 void tn__defaultOption(mjOption* opt);
 
-/* Default arena size in bytes for a model (used when <size memory> is not given). */
-size_t tn__defaultArena(const mjModel* m);
+/* MuJoCo's default arena size in bytes for a model without <size memory> (nstack: the
+ * <size nstack> value, or -1 when not given). */
+size_t tn__mujocoArena(const mjModel* m, long long nstack);
+
+/* Torsion's default arena size in bytes (used when <size memory> is not given): MuJoCo's
+ * less Torsion's mjData struct and array buffer. */
+size_t tn__defaultArena(const mjModel* m, long long nstack);
+
+/* Bytes of the array buffer mj_makeData allocates for model m. */
+size_t tn__dataBufferBytes(const mjModel* m);
 
 #endif /* TORSION_MODEL_ALLOC_H */

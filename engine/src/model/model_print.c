@@ -621,7 +621,7 @@ void mj_printModel(const mjModel* m, const char* filename) {
 /* memory, sizes, warnings, timers and solver statistics */
 static void print_data_head(FILE* fp, const mjData* d, const char* ff) {
   fprintf(fp, "MEMORY\n");
-  print_memory(fp, "  total         ", sizeof(mjData) + d->nbuffer + d->narena, "");
+  print_memory(fp, "  total         ", tn_dataBytes(d), "");
   print_memory(fp, "  struct        ", sizeof(mjData), "");
   print_memory(fp, "  buffer        ", d->nbuffer, "");
   char used[64];
