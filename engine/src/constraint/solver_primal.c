@@ -283,6 +283,9 @@ static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
   ctx->HB = pattern->HB;
   ctx->Hnewidx = pattern->Hnewidx;
   ctx->Hrowisland = pattern->Hrowisland;
+  ctx->Holdidx = pattern->Holdidx;
+  ctx->Hgroup = pattern->Hgroup;
+  ctx->Hgroupadr = pattern->Hgroupadr;
   ctx->HMmap = pattern->HMmap;
   ctx->Hrowmap = pattern->Hrowmap;
   ctx->Hrowmapadr = pattern->Hrowmapadr;

@@ -51,10 +51,15 @@ typedef struct tnPrimal_ {
   mjtNum* HB;
   int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
   int* Hrowisland;          /* island of each factor row's dof (-1: none) */
+  int* Holdidx;             /* dof of each factor row (inverse of Hnewidx) */
+  int* Hgroup;              /* factor rows by island, ascending in each (whole-system
+                             * pattern: all rows, one group) */
+  int* Hgroupadr;           /* start of each island's rows in Hgroup (groups + 1) */
   int Hshared;              /* the pattern came from the caller (one for all islands) */
   int* HMmap;               /* address in Hval of each entry of M */
   int* Hrowmap;             /* addresses of the row blocks' lower triangles */
-  int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern */
+  int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern
+                             * (-1 at the runs' other rows) */
 
   /* costs and statistics */
   mjtNum cost, gauss;
