@@ -55,7 +55,8 @@ static int count_bits(const uint64_t* row, int words) {
 /* symmetric adjacency of one group's dofs (local indices: loc[dof]): M (each dof with its
  * ancestors, in the same tree hence the same group) and the clique of every distinct row
  * pattern among the group's rows (rows[0..nrow), NULL: all rows; runs[i] 1 at the first
- * row of each run of rows sharing a pattern) */
+ * row of each run of rows sharing a pattern). adj holds n + 1 bitset rows (the last is
+ * scratch). */
 static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int n, const int* loc,
                         const int* rows, int nrow, const char* runs, uint64_t* adj, int words) {
   memset(adj, 0, sizeof(uint64_t) * (size_t)n * words);
@@ -69,7 +70,9 @@ static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int 
     }
   }
 
-  // rows, once per run of rows sharing a pattern
+  // rows, once per run of rows sharing a pattern: the pattern's bitset (in the scratch
+  // row past the graph) joins the row of each of its dofs
+  uint64_t* pat = adj + (size_t)n * words;
   for (int e = 0; e < nrow; e++) {
     int i = rows ? rows[e] : e;
     if (!runs[i]) {
@@ -77,12 +80,21 @@ static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int 
     }
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     int nc = d->efc_J_rownnz[i];
+    memset(pat, 0, sizeof(uint64_t) * (size_t)words);
     for (int a = 0; a < nc; a++) {
-      for (int b = 0; b < a; b++) {
-        set_bit(adj, words, loc[col[a]], loc[col[b]]);
-        set_bit(adj, words, loc[col[b]], loc[col[a]]);
+      set_bit(pat, words, 0, loc[col[a]]);
+    }
+    for (int a = 0; a < nc; a++) {
+      uint64_t* row = adj + (size_t)loc[col[a]] * words;
+      for (int w = 0; w < words; w++) {
+        row[w] |= pat[w];
       }
     }
+  }
+
+  // no dof is its own neighbour
+  for (int a = 0; a < n; a++) {
+    adj[(size_t)a * words + (a >> 6)] &= ~((uint64_t)1 << (a & 63));
   }
 }
 
@@ -582,7 +594,7 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
   }
   int* loc = mj_stackAllocInt(d, (size_t)nv);
   int* deg = mj_stackAllocInt(d, (size_t)maxn);
-  uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)maxn * maxw);
+  uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)(maxn + 1) * maxw);
   uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)maxn * maxw);
 
   // each group: local graph, ordering, global new indices (a block per group, in order)
