@@ -157,12 +157,16 @@ static void minimum_degree(int nv, int words, uint64_t* adj, uint64_t* nb, int* 
       while (x) {
         int u = w * 64 + __builtin_ctzll(x);
         x &= x - 1;
+        // u's row held its live neighbours (it is updated whenever one dies) and v; it
+        // gains v's other neighbours. Nothing new: one fewer, without counting
         uint64_t* au = adj + (size_t)u * words;
+        uint64_t ubit = (uint64_t)1 << (u & 63), added = 0;
         for (int t = 0; t < words; t++) {
+          added |= nv_row[t] & ~au[t] & (t == (u >> 6) ? ~ubit : ~(uint64_t)0);
           au[t] = (au[t] | nv_row[t]) & alive[t];
         }
-        au[u >> 6] &= ~((uint64_t)1 << (u & 63));
-        rebucket(bucket, words, deg, u, count_bits(au, words));
+        au[u >> 6] &= ~ubit;
+        rebucket(bucket, words, deg, u, added ? count_bits(au, words) : deg[u] - 1);
         dmin = deg[u] < dmin ? deg[u] : dmin;
       }
     }
