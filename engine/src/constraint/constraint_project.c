@@ -14,31 +14,35 @@
 #include "util/util_inline.h"
 
 /* Y pattern of every row: its Jacobian's dofs and their ancestors, ascending (CSR in
- * rownnz/rowadr/colind, colind NULL only counts); returns the total non-zeros */
+ * rownnz/rowadr/colind, colind NULL only counts); returns the total non-zeros. mark: 2 nv
+ * ints of scratch */
 static int pattern_y(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int* colind,
                      int* mark) {
   int nv = m->nv, total = 0;
+  int* list = mark + nv;
   for (int c = 0; c < nv; c++) {
     mark[c] = -1;
   }
   for (int i = 0; i < d->nefc; i++) {
-    // mark the row's dofs and their ancestors (stop at dofs already marked)
-    int adr = d->efc_J_rowadr[i];
+    // mark the row's dofs and their ancestors (stop at dofs already marked), listing them
+    int adr = d->efc_J_rowadr[i], n = 0;
     for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
       for (int c = d->efc_J_colind[adr + k]; c >= 0 && mark[c] != i; c = m->dof_parentid[c]) {
         mark[c] = i;
+        list[n++] = c;
       }
     }
 
-    // collect in order
-    int n = 0;
-    for (int c = 0; c < nv; c++) {
-      if (mark[c] == i) {
-        if (colind) {
-          colind[total + n] = c;
-        }
-        n++;
+    // in ascending order (insertion sort: short lists, mostly in order already)
+    for (int a = 1; colind && a < n; a++) {
+      int c = list[a], b = a - 1;
+      for (; b >= 0 && list[b] > c; b--) {
+        list[b + 1] = list[b];
       }
+      list[b + 1] = c;
+    }
+    if (colind) {
+      memcpy(colind + total, list, sizeof(int) * (size_t)n);
     }
     if (rownnz) {
       rownnz[i] = n;
@@ -179,16 +183,44 @@ int tn__allocAR(const mjModel* m, mjData* d) {
   return 1;
 }
 
-/* dense whitened row i of Y = J L^-1 D^-1/2 */
-static void whiten_row(const mjModel* m, mjData* d, int i, mjtNum* row, const mjtNum* sqrtInvD) {
-  tn__rowDense(m, d, i, row);
-  mj_solveM2(m, d, row, row, sqrtInvD, 1);
+/* row i of Y on its pattern (ycol, n dofs ascending: the row's dofs and all their
+ * ancestors) into y: mj_solveM2 of the dense row restricted to the pattern, which holds
+ * every non-zero of the solve (x(i) updates only ancestors of i, and zero x(i) are skipped
+ * there too), in the same order. row: nv scratch, zero on entry and on return */
+static void whiten_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* row,
+                              const mjtNum* sqrtInvD, const int* ycol, int n, mjtNum* y) {
+  const mjtNum* L = d->qLD;
+  int adr = d->efc_J_rowadr[i];
+  for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
+    row[d->efc_J_colind[adr + k]] = d->efc_J[adr + k];
+  }
+
+  // x <- inv(L') x over the pattern, from the last dof
+  for (int k = n - 1; k >= 0; k--) {
+    int c = ycol[k];
+    mjtNum xc = row[c];
+    if (xc == 0) {
+      continue;
+    }
+    int start = m->M_rowadr[c], diag = start + m->M_rownnz[c] - 1;
+    for (int q = start; q < diag; q++) {
+      row[m->M_colind[q]] -= L[q] * xc;
+    }
+  }
+
+  // scale, gather, clear
+  for (int k = 0; k < n; k++) {
+    int c = ycol[k];
+    row[c] *= sqrtInvD[c];
+    y[k] = row[c];
+    row[c] = 0;
+  }
 }
 
 /* dense rows i..i+nb-1 of Y (nb <= 4) into Y and YT, solved together: the rows sit interleaved in
  * x (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
- * zeros), so the result equals whiten_row's row by row. */
+ * zeros), so the result equals a single row's solve row by row. */
 static void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y, mjtNum* YT,
                          int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
   int nv = m->nv;
@@ -303,7 +335,7 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
 
   // sparse: Y in CSR on its pattern, then each stored pair once (j <= i) and mirrored
   else {
-    int* mark = mj_stackAllocInt(d, (size_t)nv);
+    int* mark = mj_stackAllocInt(d, (size_t)(2 * nv));
     int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
     int* yadr = mj_stackAllocInt(d, (size_t)nefc);
     int nY = pattern_y(m, d, NULL, NULL, NULL, mark);
@@ -311,11 +343,9 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     mjtNum* Y = mj_stackAllocNum(d, (size_t)(nY > 0 ? nY : 1));
     mjtNum* row = mj_stackAllocNum(d, (size_t)nv);
     pattern_y(m, d, ynnz, yadr, ycol, mark);
+    mju_zero(row, nv);
     for (int i = 0; i < nefc; i++) {
-      whiten_row(m, d, i, row, sqrtInvD);
-      for (int k = 0; k < ynnz[i]; k++) {
-        Y[yadr[i] + k] = row[ycol[yadr[i] + k]];
-      }
+      whiten_row_sparse(m, d, i, row, sqrtInvD, ycol + yadr[i], ynnz[i], Y + yadr[i]);
     }
 
     // cursor[j]: the next entry of row j above its diagonal (filled by the rows i > j in

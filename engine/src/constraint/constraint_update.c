@@ -130,14 +130,14 @@ void mj_constraintUpdate(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum 
  * the island's dofs (no other row touches them) */
 void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, mjtNum cost[1],
                                 int flg_coneHessian, int island) {
-  int nefc = d->nefc, ne = d->ne, nf = d->nf;
+  int ne = d->ne, nf = d->nf;
   mjtNum s = 0;
 
-  for (int i = 0; i < nefc; i++) {
-    // rows of other islands (an elliptic contact's rows all belong to one island)
-    if (island >= 0 && d->efc_island[i] != island) {
-      continue;
-    }
+  // the island's rows, ascending (an elliptic contact's rows are consecutive in them)
+  const int* rows = island < 0 ? NULL : d->map_iefc2efc + d->island_iefcadr[island];
+  int nrow = island < 0 ? d->nefc : d->island_nefc[island];
+  for (int k = 0; k < nrow; k++) {
+    int i = rows ? rows[k] : k;
 
     // equality: always quadratic
     if (i < ne) {
@@ -154,7 +154,7 @@ void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, 
     // elliptic contact: the whole cone at once
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       s += rows_elliptic(d, i, jar, flg_coneHessian);
-      i += d->contact[d->efc_id[i]].dim - 1;
+      k += d->contact[d->efc_id[i]].dim - 1;
       continue;
     }
 

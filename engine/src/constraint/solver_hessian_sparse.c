@@ -6,7 +6,9 @@
  * piled on each other) create fill when eliminated, and the natural order (the last dof
  * first) can make an order of magnitude more of it than necessary; so, once per solve, a
  * minimum-degree ordering of the graph of M and every row (whatever its state, so that the
- * pattern holds for every iteration) is computed, with the factor's pattern as a by-product.
+ * pattern holds for every iteration) is computed, with the factor's pattern as a by-product;
+ * with constraint islands, island by island (the graph's components), each island taking a
+ * contiguous block of factor rows that its solve alone builds, factors and solves.
  * Dofs are renumbered so that the first eliminated is the last index, and the factor is
  * stored like qLD: CSR rows of the renumbered matrix, columns ascending, diagonal last.
  * The address in H of every entry of M and of every row block is found once; each rebuild
@@ -50,31 +52,49 @@ static int count_bits(const uint64_t* row, int words) {
   return n;
 }
 
-/* symmetric adjacency of the dofs: M (each dof with its ancestors) and the clique of every
- * distinct row pattern */
-static void build_graph(const mjModel* m, const mjData* d, uint64_t* adj, int words) {
-  int nv = m->nv;
-  memset(adj, 0, sizeof(uint64_t) * (size_t)nv * words);
+/* symmetric adjacency of one group's dofs (local indices: loc[dof]): M (each dof with its
+ * ancestors, in the same tree hence the same group) and the clique of every distinct row
+ * pattern among the group's rows (rows[0..nrow), NULL: all rows; runs[i] 1 at the first
+ * row of each run of rows sharing a pattern). adj holds n + 1 bitset rows (the last is
+ * scratch). */
+static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int n, const int* loc,
+                        const int* rows, int nrow, const char* runs, uint64_t* adj, int words) {
+  memset(adj, 0, sizeof(uint64_t) * (size_t)n * words);
 
   // M
-  for (int i = 0; i < nv; i++) {
-    int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
+  for (int a = 0; a < n; a++) {
+    int i = dofs[a], adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
     for (int k = adr; k < diag; k++) {
-      set_bit(adj, words, i, m->M_colind[k]);
-      set_bit(adj, words, m->M_colind[k], i);
+      set_bit(adj, words, a, loc[m->M_colind[k]]);
+      set_bit(adj, words, loc[m->M_colind[k]], a);
     }
   }
 
-  // rows, once per run of rows sharing a pattern
-  for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
+  // rows, once per run of rows sharing a pattern: the pattern's bitset (in the scratch
+  // row past the graph) joins the row of each of its dofs
+  uint64_t* pat = adj + (size_t)n * words;
+  for (int e = 0; e < nrow; e++) {
+    int i = rows ? rows[e] : e;
+    if (!runs[i]) {
+      continue;
+    }
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
-    int n = d->efc_J_rownnz[i];
-    for (int a = 0; a < n; a++) {
-      for (int b = 0; b < a; b++) {
-        set_bit(adj, words, col[a], col[b]);
-        set_bit(adj, words, col[b], col[a]);
+    int nc = d->efc_J_rownnz[i];
+    memset(pat, 0, sizeof(uint64_t) * (size_t)words);
+    for (int a = 0; a < nc; a++) {
+      set_bit(pat, words, 0, loc[col[a]]);
+    }
+    for (int a = 0; a < nc; a++) {
+      uint64_t* row = adj + (size_t)loc[col[a]] * words;
+      for (int w = 0; w < words; w++) {
+        row[w] |= pat[w];
       }
     }
+  }
+
+  // no dof is its own neighbour
+  for (int a = 0; a < n; a++) {
+    adj[(size_t)a * words + (a >> 6)] &= ~((uint64_t)1 << (a & 63));
   }
 }
 
@@ -137,12 +157,16 @@ static void minimum_degree(int nv, int words, uint64_t* adj, uint64_t* nb, int* 
       while (x) {
         int u = w * 64 + __builtin_ctzll(x);
         x &= x - 1;
+        // u's row held its live neighbours (it is updated whenever one dies) and v; it
+        // gains v's other neighbours. Nothing new: one fewer, without counting
         uint64_t* au = adj + (size_t)u * words;
+        uint64_t ubit = (uint64_t)1 << (u & 63), added = 0;
         for (int t = 0; t < words; t++) {
+          added |= nv_row[t] & ~au[t] & (t == (u >> 6) ? ~ubit : ~(uint64_t)0);
           au[t] = (au[t] | nv_row[t]) & alive[t];
         }
-        au[u >> 6] &= ~((uint64_t)1 << (u & 63));
-        rebucket(bucket, words, deg, u, count_bits(au, words));
+        au[u >> 6] &= ~ubit;
+        rebucket(bucket, words, deg, u, added ? count_bits(au, words) : deg[u] - 1);
         dmin = deg[u] < dmin ? deg[u] : dmin;
       }
     }
@@ -150,12 +174,14 @@ static void minimum_degree(int nv, int words, uint64_t* adj, uint64_t* nb, int* 
   }
 }
 
-/* CSR layout of the factor in the new numbering (row newidx[v] holds v's neighbours at its
- * elimination, renumbered, ascending, then the diagonal); returns the non-zeros. With
- * colind NULL, only counts. scratch: one bitset row. */
+/* CSR layout of one group's rows of the factor, rows base..base+nv-1 in the new numbering
+ * (group-local row newidx[v] holds v's neighbours at its elimination, renumbered,
+ * ascending, then the diagonal; everything offset by base), from address nnz; returns the
+ * non-zeros so far. With colind NULL, only counts. scratch: one bitset row. */
 static int layout(int nv, int words, const uint64_t* nb, const int* newidx, const int* oldidx,
-                  int* rownnz, int* rowadr, int* colind, uint64_t* scratch) {
-  int nnz = 0;
+                  int base, int nnz, int* rownnz, int* rowadr, int* colind, uint64_t* scratch) {
+  rownnz += base;
+  rowadr += base;
   for (int r = 0; r < nv; r++) {
     const uint64_t* row = nb + (size_t)oldidx[r] * words;
     rowadr[r] = nnz;
@@ -179,11 +205,11 @@ static int layout(int nv, int words, const uint64_t* nb, const int* newidx, cons
     for (int w = 0; w < words; w++) {
       uint64_t x = scratch[w];
       while (x) {
-        colind[nnz++] = w * 64 + __builtin_ctzll(x);
+        colind[nnz++] = base + w * 64 + __builtin_ctzll(x);
         x &= x - 1;
       }
     }
-    colind[nnz++] = r;
+    colind[nnz++] = base + r;
     rownnz[r] = nnz - rowadr[r];
   }
   return nnz;
@@ -262,8 +288,11 @@ static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, i
     }
   }
 
-  // row blocks
+  // row blocks (rows inside a run: no map of their own)
   int size = 0;
+  for (int i = 0; rowmapadr && i < d->nefc; i++) {
+    rowmapadr[i] = -1;
+  }
   for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
     int n = d->efc_J_rownnz[i];
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
@@ -335,18 +364,52 @@ static void add_cone(const mjData* d, mjtNum* B, int r, int n) {
   }
 }
 
-/* numeric values: M, then active rows (grouped by shared sparsity) and cones */
+/* the factor rows of the island solved (all rows for a whole-system pattern), ascending;
+ * returns their count */
+static inline int group_rows(const tnPrimal* ctx, const int** rows) {
+  int g = ctx->island < 0 ? 0 : ctx->island;
+  *rows = ctx->Hgroup + ctx->Hgroupadr[g];
+  return ctx->Hgroupadr[g + 1] - ctx->Hgroupadr[g];
+}
+
+/* the constraint rows of the island solved, ascending (*rows NULL: all rows, 0..nefc-1);
+ * returns their count */
+static inline int island_efc(const tnPrimal* ctx, const mjData* d, const int** rows) {
+  if (ctx->island < 0) {
+    *rows = NULL;
+    return d->nefc;
+  }
+  *rows = d->map_iefc2efc + d->island_iefcadr[ctx->island];
+  return d->island_nefc[ctx->island];
+}
+
+/* numeric values of the island's part of H (every entry receives M first, then the
+ * active row blocks in row order): M, then active rows (grouped by shared sparsity) and
+ * cones */
 static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
   mjtNum* B = ctx->HB;
-  memset(ctx->Hval, 0, sizeof(mjtNum) * (size_t)ctx->Hnnz);
+  const int *grp, *efc;
+  int ngrp = group_rows(ctx, &grp), nefc = island_efc(ctx, d, &efc);
 
-  // M
-  for (int k = 0; k < m->nC; k++) {
-    ctx->Hval[ctx->HMmap[k]] += d->M[k];
+  // clear, then M: the island's factor rows, its dofs' entries of M
+  for (int g = 0; g < ngrp; g++) {
+    int r = grp[g];
+    memset(ctx->Hval + ctx->Hrowadr[r], 0, sizeof(mjtNum) * (size_t)ctx->Hrownnz[r]);
+  }
+  for (int g = 0; g < ngrp; g++) {
+    int v = ctx->Holdidx[grp[g]], adr = m->M_rowadr[v];
+    for (int k = adr; k < adr + m->M_rownnz[v]; k++) {
+      ctx->Hval[ctx->HMmap[k]] += d->M[k];
+    }
   }
 
-  // rows sharing a pattern (supernodes): accumulate a dense block, scatter it once
-  for (int i = 0; i < d->nefc;) {
+  // rows sharing a pattern (supernodes, all in one island): accumulate a dense block,
+  // scatter it once
+  for (int e = 0; e < nefc; e++) {
+    int i = efc ? efc[e] : e;
+    if (ctx->Hrowmapadr[i] < 0) {
+      continue;
+    }
     int n = d->efc_J_rownnz[i], last = i + d->efc_J_rowsuper[i];
     int any = 0;
     mju_zero(B, n * n);
@@ -368,29 +431,23 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
     if (any) {
       scatter_block(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
     }
-    i = last + 1;
   }
 }
 
-/* 1 if factor row r is outside the island being solved (the pattern is block-diagonal by
- * island: such rows are neither factored nor solved, their part of x staying zero) */
-static inline int row_out(const tnPrimal* ctx, int r) {
-  return ctx->island >= 0 && ctx->Hrowisland[r] != ctx->island;
-}
-
-/* in-place L'DL factorization, eliminating from the last (new) index. Left-looking: row i
+/* in-place L'DL factorization of the island's rows (the pattern is block-diagonal by
+ * island: the other rows are neither factored nor solved), eliminating from the last (new)
+ * index. Left-looking: row i
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
  * eliminating row by row); rows are scaled into L once all are factored. */
 static void factor(tnPrimal* ctx, int nv) {
   mjtNum *H = ctx->Hval, *work = ctx->Hwork;
   const int* colind = ctx->Hcolind;
+  const int* grp;
+  int ngrp = group_rows(ctx, &grp);
   ctx->Hrank = nv;
-  for (int i = nv - 1; i >= 0; i--) {
-    int start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
-    if (row_out(ctx, i)) {
-      continue;
-    }
+  for (int g = ngrp - 1; g >= 0; g--) {
+    int i = grp[g], start = ctx->Hrowadr[i], diag = start + ctx->Hrownnz[i] - 1;
 
     // row i into the work row
     for (int q = start; q <= diag; q++) {
@@ -421,11 +478,8 @@ static void factor(tnPrimal* ctx, int nv) {
   }
 
   // scale the off-diagonals into L
-  for (int k = 0; k < nv; k++) {
-    int start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
-    if (row_out(ctx, k)) {
-      continue;
-    }
+  for (int g = 0; g < ngrp; g++) {
+    int k = grp[g], start = ctx->Hrowadr[k], diag = start + ctx->Hrownnz[k] - 1;
     mjtNum invD = ctx->Hdiaginv[k];
     for (int q = start; q < diag; q++) {
       H[q] *= invD;
@@ -437,15 +491,160 @@ static void factor(tnPrimal* ctx, int nv) {
  * Entry points
  * ------------------------------------------------------------------------------------- */
 
+/* the factor rows of each island, ascending (a pattern shared by the islands' solves),
+ * or all rows as one group (a whole-system solve's pattern); rows of no island are in
+ * no island's group */
+static void make_groups(mjData* d, tnPrimal* ctx, int nv) {
+  int ngroup = ctx->island < 0 ? 1 : d->nisland;
+  ctx->Hgroup = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Hgroupadr = mj_stackAllocInt(d, (size_t)ngroup + 1);
+  if (ctx->island < 0) {
+    for (int r = 0; r < nv; r++) {
+      ctx->Hgroup[r] = r;
+    }
+    ctx->Hgroupadr[0] = 0;
+    ctx->Hgroupadr[1] = nv;
+    return;
+  }
+
+  // counts, starts, then rows in ascending order (Hgroupadr[k+1] as cursor of island k)
+  memset(ctx->Hgroupadr, 0, sizeof(int) * (size_t)(ngroup + 1));
+  for (int r = 0; r < nv; r++) {
+    if (ctx->Hrowisland[r] >= 0) {
+      ctx->Hgroupadr[ctx->Hrowisland[r] + 1]++;
+    }
+  }
+  for (int k = 0; k < ngroup; k++) {
+    ctx->Hgroupadr[k + 1] += ctx->Hgroupadr[k];
+  }
+  for (int k = ngroup; k > 0; k--) {
+    ctx->Hgroupadr[k] = ctx->Hgroupadr[k - 1];
+  }
+  for (int r = 0; r < nv; r++) {
+    int k = ctx->Hrowisland[r];
+    if (k >= 0) {
+      ctx->Hgroup[ctx->Hgroupadr[k + 1]++] = r;
+    }
+  }
+}
+
+/* the elimination order, group by group. The graph of H falls apart into the islands
+ * (plus the dofs of no island, coupled by M alone), and minimum degree eliminates each
+ * component in the same relative order whatever happens in the others, so each group is
+ * ordered on its own graph (small bitsets), and takes a contiguous block of the new
+ * numbering: the factor's operations within a group come in the same order as with one
+ * ordering of the whole graph. A whole-system solve (islands off) orders all dofs at
+ * once. */
+typedef struct tnOrdering_ {
+  int ngroup;
+  int* dofs;     /* the groups' dofs, ascending within each */
+  int* adr;      /* start of each group in dofs (ngroup + 1) */
+  int* words;    /* bitset words of each group */
+  int* nbadr;    /* start of each group's neighbour bitsets in nb */
+  uint64_t* nb;  /* per group: each dof's neighbours at elimination, local indices */
+  int* localnew; /* per group (at adr): local new index of each dof */
+  int* localold; /* per group (at adr): dof (local) of each local new index */
+  uint64_t* scratch;
+} tnOrdering;
+
+/* groups, their graphs and minimum-degree orders; Hnewidx of every dof */
+static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering* ord) {
+  int nv = m->nv, nefc = d->nefc, islands = ctx->island >= 0 && d->nisland > 0;
+  int ngroup = islands ? d->nisland + (d->nidof < nv) : 1;
+  ord->ngroup = ngroup;
+  ord->adr = mj_stackAllocInt(d, (size_t)ngroup + 1);
+  ord->words = mj_stackAllocInt(d, (size_t)ngroup);
+  ord->nbadr = mj_stackAllocInt(d, (size_t)ngroup + 1);
+  ord->localnew = mj_stackAllocInt(d, (size_t)nv);
+  ord->localold = mj_stackAllocInt(d, (size_t)nv);
+
+  // the groups' dofs: islands in island order, then the free dofs; or all dofs
+  if (islands) {
+    ord->dofs = d->map_idof2dof;
+    for (int k = 0; k < d->nisland; k++) {
+      ord->adr[k] = d->island_idofadr[k];
+    }
+    ord->adr[d->nisland] = d->nidof;
+    ord->adr[ngroup] = nv;
+  } else {
+    ord->dofs = mj_stackAllocInt(d, (size_t)nv);
+    for (int v = 0; v < nv; v++) {
+      ord->dofs[v] = v;
+    }
+    ord->adr[0] = 0;
+    ord->adr[1] = nv;
+  }
+
+  // bitset sizes
+  int maxn = 1, maxw = 1;
+  ord->nbadr[0] = 0;
+  for (int g = 0; g < ngroup; g++) {
+    int n = ord->adr[g + 1] - ord->adr[g];
+    ord->words[g] = nwords(n);
+    ord->nbadr[g + 1] = ord->nbadr[g] + n * ord->words[g];
+    maxn = n > maxn ? n : maxn;
+    maxw = ord->words[g] > maxw ? ord->words[g] : maxw;
+  }
+  ord->nb =
+      (uint64_t*)mj_stackAllocNum(d, (size_t)(ord->nbadr[ngroup] > 0 ? ord->nbadr[ngroup] : 1));
+  ord->scratch = (uint64_t*)mj_stackAllocNum(d, (size_t)maxw);
+
+  // first row of each run of rows sharing a pattern
+  mj_markStack(d);
+  char* runs = (char*)mj_stackAllocInt(d, (size_t)(nefc > 0 ? nefc : 1));
+  memset(runs, 0, (size_t)nefc);
+  for (int i = 0; i < nefc; i += d->efc_J_rowsuper[i] + 1) {
+    runs[i] = 1;
+  }
+  int* loc = mj_stackAllocInt(d, (size_t)nv);
+  int* deg = mj_stackAllocInt(d, (size_t)maxn);
+  uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)(maxn + 1) * maxw);
+  uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)maxn * maxw);
+
+  // each group: local graph, ordering, global new indices (a block per group, in order)
+  for (int g = 0; g < ngroup; g++) {
+    int adr = ord->adr[g], n = ord->adr[g + 1] - adr, words = ord->words[g];
+    const int* dofs = ord->dofs + adr;
+    if (!n) {
+      continue;
+    }
+    for (int a = 0; a < n; a++) {
+      loc[dofs[a]] = a;
+    }
+    const int* rows = NULL;
+    int nrow = nefc;
+    if (islands) {
+      rows = g < d->nisland ? d->map_iefc2efc + d->island_iefcadr[g] : NULL;
+      nrow = g < d->nisland ? d->island_nefc[g] : 0;
+    }
+    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words);
+    minimum_degree(n, words, adj, ord->nb + ord->nbadr[g], deg, ord->localnew + adr, ord->scratch,
+                   bucket);
+    for (int a = 0; a < n; a++) {
+      ord->localold[adr + ord->localnew[adr + a]] = a;
+      ctx->Hnewidx[dofs[a]] = adr + ord->localnew[adr + a];
+    }
+  }
+  mj_freeStack(d);
+}
+
+/* the factor's CSR layout, group by group (colind NULL: count only); returns Hnnz */
+static int ordering_layout(const tnOrdering* ord, tnPrimal* ctx, int* colind) {
+  int nnz = 0;
+  for (int g = 0; g < ord->ngroup; g++) {
+    int adr = ord->adr[g], n = ord->adr[g + 1] - adr;
+    nnz = layout(n, ord->words[g], ord->nb + ord->nbadr[g], ord->localnew + adr,
+                 ord->localold + adr, adr, nnz, ctx->Hrownnz, ctx->Hrowadr, colind, ord->scratch);
+  }
+  return nnz;
+}
+
 /* ordering, pattern of the factor and storage of the factorizations for the whole solve
  * (from the caller's stack frame) */
 void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = m->nv, words = nwords(nv);
-  uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
-  uint64_t* nb = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
-  uint64_t* scratch = (uint64_t*)mj_stackAllocNum(d, (size_t)words);
-  int* deg = mj_stackAllocInt(d, (size_t)nv);
+  int nv = m->nv;
   int* oldidx = mj_stackAllocInt(d, (size_t)nv);
+  ctx->Holdidx = oldidx;
   ctx->Hnewidx = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
@@ -461,24 +660,23 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
   ctx->HB = mj_stackAllocNum(d, (size_t)maxn * maxn);
 
-  // graph, ordering (and each dof's factor row), inverse numbering
-  build_graph(m, d, adj, words);
-  uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)nv * words);
-  minimum_degree(nv, words, adj, nb, deg, ctx->Hnewidx, scratch, bucket);
+  // ordering (and each dof's factor row) group by group, inverse numbering, then the CSR
+  // layout (the groups' rows in turn)
+  tnOrdering ord;
+  make_ordering(m, d, ctx, &ord);
   for (int v = 0; v < nv; v++) {
     oldidx[ctx->Hnewidx[v]] = v;
     ctx->Hrowisland[ctx->Hnewidx[v]] = d->nisland > 0 ? d->dof_island[v] : -1;
   }
-
-  // CSR layout and column lists
-  ctx->Hnnz = layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, NULL,
-                     scratch);
+  make_groups(d, ctx, nv);
+  ctx->Hnnz = ordering_layout(&ord, ctx, NULL);
   ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
   ctx->Hval = mj_stackAllocNum(d, (size_t)ctx->Hnnz);
   ctx->Hcolrow = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
   ctx->Hcoladr = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
-  layout(nv, words, nb, ctx->Hnewidx, oldidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hcolind,
-         scratch);
+  ordering_layout(&ord, ctx, ctx->Hcolind);
+
+  // column lists
   column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
   if (ctx->island < 0) {
     d->solver_nnz[0] = ctx->Hnnz;
@@ -507,7 +705,9 @@ void tn__newtonHessianSparse(const mjModel* m, mjData* d, tnPrimal* ctx) {
  * mjMINVAL. */
 static int rank_one(tnPrimal* ctx, mjtNum* x, int sign) {
   mjtNum a = sign;
-  for (int j = ctx->nv - 1; j >= 0; j--) {
+  const int* grp;
+  for (int g = group_rows(ctx, &grp) - 1; g >= 0; g--) {
+    int j = grp[g];
     mjtNum p = x[j];
     if (p == 0) {
       continue;
@@ -537,7 +737,10 @@ static int rank_one(tnPrimal* ctx, mjtNum* x, int sign) {
 /* apply the rank-one changes of the rows whose quadratic membership became `entering`
  * (1: updates by sqrt(D) J_i, 0: downdates); 0, or -1 on lost definiteness */
 static int apply_flips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) {
-  for (int i = 0; i < d->nefc; i++) {
+  const int *grp, *efc;
+  int ngrp = group_rows(ctx, &grp), nefc = island_efc(ctx, d, &efc);
+  for (int e = 0; e < nefc; e++) {
+    int i = efc ? efc[e] : e;
     int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
     if (now == was || now != entering) {
@@ -547,7 +750,9 @@ static int apply_flips(const mjData* d, tnPrimal* ctx, int entering, mjtNum* x) 
     // x = sqrt(D_i) J_i in the new numbering
     int adr = d->efc_J_rowadr[i];
     mjtNum sd = sqrt(d->efc_D[i]);
-    mju_zero(x, ctx->nv);
+    for (int g = 0; g < ngrp; g++) {
+      x[grp[g]] = 0;
+    }
     for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
       x[ctx->Hnewidx[d->efc_J_colind[adr + k]]] = sd * d->efc_J[adr + k];
     }
@@ -576,16 +781,18 @@ int tn__newtonHessianSparseUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
 /* Mgrad = H \ grad with the sparse factor: in the new numbering, x <- L'^-1, D^-1, L^-1 */
 void tn__newtonSolveSparse(const tnPrimal* ctx) {
-  int nv = ctx->nv;
   mjtNum* x = ctx->Hwork;
-  for (int v = 0; v < nv; v++) {
-    x[ctx->Hnewidx[v]] = ctx->grad[v];
+  const int* grp;
+  int ngrp = group_rows(ctx, &grp);
+  for (int g = 0; g < ngrp; g++) {
+    x[grp[g]] = ctx->grad[ctx->Holdidx[grp[g]]];
   }
 
   // x <- inv(L') x
-  for (int i = nv - 1; i >= 0; i--) {
+  for (int g = ngrp - 1; g >= 0; g--) {
+    int i = grp[g];
     mjtNum xi = x[i];
-    if (xi == 0 || row_out(ctx, i)) {
+    if (xi == 0) {
       continue;
     }
     int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
@@ -595,16 +802,13 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
   }
 
   // x <- inv(D) x
-  for (int i = 0; i < nv; i++) {
-    x[i] = row_out(ctx, i) ? 0 : x[i] * ctx->Hdiaginv[i];
+  for (int g = 0; g < ngrp; g++) {
+    x[grp[g]] *= ctx->Hdiaginv[grp[g]];
   }
 
   // x <- inv(L) x
-  for (int i = 0; i < nv; i++) {
-    int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
-    if (row_out(ctx, i)) {
-      continue;
-    }
+  for (int g = 0; g < ngrp; g++) {
+    int i = grp[g], adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
     mjtNum xi = x[i];
     for (int k = diag - 1; k >= adr; k--) {
       xi -= ctx->Hval[k] * x[ctx->Hcolind[k]];
@@ -612,8 +816,8 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
     x[i] = xi;
   }
 
-  // back to the dofs' numbering
-  for (int v = 0; v < nv; v++) {
-    ctx->Mgrad[v] = x[ctx->Hnewidx[v]];
+  // back to the dofs' numbering (Mgrad stays zero outside the island)
+  for (int g = 0; g < ngrp; g++) {
+    ctx->Mgrad[ctx->Holdidx[grp[g]]] = x[grp[g]];
   }
 }

@@ -20,15 +20,17 @@
 
 /* Gauss quadratic and per-row quadratics along the search direction */
 static void prepare_quad(mjData* d, tnPrimal* ctx) {
-  int nv = ctx->nv, nefc = ctx->nefc;
+  int nefc = ctx->nefc;
 
   // Gauss: gauss + alpha search'(Ma - f) + 0.5 alpha^2 search'M search
   ctx->quadGauss[0] = ctx->gauss;
-  ctx->quadGauss[1] = mju_dot(ctx->search, ctx->Ma, nv) - mju_dot(d->qfrc_smooth, ctx->search, nv);
-  ctx->quadGauss[2] = 0.5 * mju_dot(ctx->search, ctx->Mv, nv);
+  ctx->quadGauss[1] =
+      tn__primalDot(ctx, ctx->search, ctx->Ma) - tn__primalDot(ctx, d->qfrc_smooth, ctx->search);
+  ctx->quadGauss[2] = 0.5 * tn__primalDot(ctx, ctx->search, ctx->Mv);
 
-  // rows: 0.5 D (Jaref + alpha Jv)^2
-  for (int i = 0; i < nefc; i++) {
+  // rows: 0.5 D (Jaref + alpha Jv)^2 (the island's rows)
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
     mjtNum jaref = ctx->Jaref[i], jv = ctx->Jv[i], D = d->efc_D[i];
     ctx->quad[3 * i] = 0.5 * D * jaref * jaref;
     ctx->quad[3 * i + 1] = D * jaref * jv;
@@ -195,13 +197,10 @@ static void eval_point(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
   tnLineSum sum = {{0, ctx->quadGauss[1], ctx->quadGauss[2]}, 0, 0, 0, {0, 0}};
   int ne = ctx->ne, nf = ctx->nf;
 
-  for (int i = 0; i < ctx->nefc; i++) {
+  // the island's rows (an elliptic contact's rows are consecutive in it too)
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
     const mjtNum* q = ctx->quad + 3 * i;
-
-    // rows of other islands: not part of this problem
-    if (tn__rowOut(ctx, d, i)) {
-      continue;
-    }
 
     // equality: always quadratic
     if (i < ne) {
@@ -219,7 +218,7 @@ static void eval_point(mjData* d, tnPrimal* ctx, tnLinePoint* p) {
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
       eval_cone(q, con->mu, alpha, d->efc_state[i], &sum);
-      i += con->dim - 1;
+      k += con->dim - 1;
       continue;
     }
 
@@ -321,7 +320,6 @@ static mjtNum bracket_search(const mjModel* m, mjData* d, tnPrimal* ctx, tnLineP
 
 /* exact line search along ctx->search */
 mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = ctx->nv;
   tnLinePoint p0, p1, p2;
   ctx->LSiter = 0;
   ctx->LSresult = 0;
@@ -329,7 +327,7 @@ mjtNum tn__lineSearch(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->LScost = 0;
 
   // search direction too small
-  mjtNum snorm = mju_norm(ctx->search, nv);
+  mjtNum snorm = sqrt(tn__primalDot(ctx, ctx->search, ctx->search));
   if (snorm < mjMINVAL) {
     ctx->LSresult = 1;
     return 0;

@@ -166,7 +166,8 @@ int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx)
   if (ctx->Hrank < nv) {
     return -1;
   }
-  for (int i = 0; i < d->nefc; i++) {
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
     if (d->efc_state[i] == mjCNSTRSTATE_CONE || ctx->oldstate[i] == mjCNSTRSTATE_CONE) {
       return -1;
     }

@@ -12,6 +12,7 @@
  * Newton's Hessian (dense Cholesky, or a sparse L'DL with a sparse Jacobian) is rebuilt
  * only when a constraint state changed or a cone is active: otherwise it is exactly the
  * same matrix. */
+#include <math.h>
 #include <string.h>
 
 #include "constraint/solver_primal.h"
@@ -29,6 +30,10 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
   ctx->scale = island < 0 ? tn__solverScale(m) : tn__solverScaleIsland(m, d, island);
+  ctx->idof = island < 0 ? NULL : d->map_idof2dof + d->island_idofadr[island];
+  ctx->nidof = island < 0 ? nv : d->island_nv[island];
+  ctx->iefc = island < 0 ? NULL : d->map_iefc2efc + d->island_iefcadr[island];
+  ctx->niefc = island < 0 ? nefc : d->island_nefc[island];
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -39,14 +44,16 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   ctx->prev_grad = mj_stackAllocNum(d, (size_t)nv);
   ctx->prev_Mgrad = mj_stackAllocNum(d, (size_t)nv);
 
-  // constraint space (one island: Jv and Mv are written on its rows and dofs only, and
-  // are zero elsewhere)
+  // constraint space (one island: the solver writes the joint-space vectors on its dofs
+  // and Jv on its rows only; they are zero elsewhere)
   ctx->Jaref = mj_stackAllocNum(d, (size_t)nefc);
   ctx->Jv = mj_stackAllocNum(d, (size_t)nefc);
   if (island >= 0) {
-    mju_zero(ctx->Jv, nefc);
-    mju_zero(ctx->Mv, nv);
-    mju_zero(ctx->Mgrad, nv);
+    memset(ctx->Jv, 0, sizeof(mjtNum) * (size_t)nefc);
+    memset(ctx->Mv, 0, sizeof(mjtNum) * (size_t)nv);
+    memset(ctx->Mgrad, 0, sizeof(mjtNum) * (size_t)nv);
+    memset(ctx->grad, 0, sizeof(mjtNum) * (size_t)nv);
+    memset(ctx->search, 0, sizeof(mjtNum) * (size_t)nv);
   }
   ctx->quad = mj_stackAllocNum(d, (size_t)(3 * nefc));
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
@@ -135,7 +142,7 @@ void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* 
 
 /* constraint forces and states at the current Jaref; cost including the Gauss term */
 static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = ctx->nv, nefc = ctx->nefc;
+  int nefc = ctx->nefc;
   memcpy(ctx->oldstate, d->efc_state, sizeof(int) * (size_t)nefc);
 
   // constraint cost, force, state (the island's rows)
@@ -145,17 +152,17 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // active rows and state changes (rows outside the island stay satisfied)
   ctx->nactive = 0;
   ctx->nchange = 0;
-  for (int i = 0; i < nefc; i++) {
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
     ctx->nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED;
     ctx->nchange += d->efc_state[i] != ctx->oldstate[i];
   }
 
-  // Gauss cost: 0.5 (Ma - qfrc_smooth)'(qacc - qacc_smooth)
+  // Gauss cost: 0.5 (Ma - qfrc_smooth)'(qacc - qacc_smooth), the island's dofs in order
   mjtNum gauss = 0;
-  for (int i = 0; i < nv; i++) {
-    if (!tn__dofOut(ctx, d, i)) {
-      gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
-    }
+  for (int k = 0; k < ctx->nidof; k++) {
+    int i = tn__primalDof(ctx, k);
+    gauss += 0.5 * (ctx->Ma[i] - d->qfrc_smooth[i]) * (d->qacc[i] - d->qacc_smooth[i]);
   }
   ctx->gauss = gauss;
   ctx->cost += gauss;
@@ -163,13 +170,11 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
 /* gradient and preconditioned gradient */
 static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = ctx->nv;
-
-  // grad = M qacc - qfrc_smooth - qfrc_constraint; zero outside the island, so the
-  // preconditioned gradient is too (M and H are block-diagonal over islands)
-  for (int i = 0; i < nv; i++) {
-    ctx->grad[i] =
-        tn__dofOut(ctx, d, i) ? 0 : ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
+  // grad = M qacc - qfrc_smooth - qfrc_constraint; zero outside the island (cleared at the
+  // start), so the preconditioned gradient is too (M and H are block-diagonal over islands)
+  for (int k = 0; k < ctx->nidof; k++) {
+    int i = tn__primalDof(ctx, k);
+    ctx->grad[i] = ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
   }
 
   // Newton: H \ grad; CG: M \ grad
@@ -217,8 +222,8 @@ static int hessian_stale(const mjData* d, const tnPrimal* ctx, int first) {
   if (first || ctx->nchange) {
     return 1;
   }
-  for (int i = 0; i < d->nefc; i++) {
-    if (d->efc_state[i] == mjCNSTRSTATE_CONE) {
+  for (int k = 0; k < ctx->niefc; k++) {
+    if (d->efc_state[tn__primalRow(ctx, k)] == mjCNSTRSTATE_CONE) {
       return 1;
     }
   }
@@ -254,10 +259,10 @@ static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, 
 static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
   mjtNum tol = m->opt.tolerance;
   if (ctx->flg_Newton && iter == 0) {
-    return ctx->scale * mju_norm(ctx->grad, ctx->nv) < tol;
+    return ctx->scale * sqrt(tn__primalDot(ctx, ctx->grad, ctx->grad)) < tol;
   }
   if (ctx->flg_Newton || iter == 0) {
-    return 0.5 * ctx->scale * mju_dot(ctx->grad, ctx->Mgrad, ctx->nv) < tol;
+    return 0.5 * ctx->scale * tn__primalDot(ctx, ctx->grad, ctx->Mgrad) < tol;
   }
   return 0;
 }
@@ -283,6 +288,9 @@ static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
   ctx->HB = pattern->HB;
   ctx->Hnewidx = pattern->Hnewidx;
   ctx->Hrowisland = pattern->Hrowisland;
+  ctx->Holdidx = pattern->Holdidx;
+  ctx->Hgroup = pattern->Hgroup;
+  ctx->Hgroupadr = pattern->Hgroupadr;
   ctx->HMmap = pattern->HMmap;
   ctx->Hrowmap = pattern->Hrowmap;
   ctx->Hrowmapadr = pattern->Hrowmapadr;
@@ -333,10 +341,16 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
       break;
     }
 
-    // move
-    mju_addToScl(d->qacc, ctx.search, alpha, nv);
-    mju_addToScl(ctx.Ma, ctx.Mv, alpha, nv);
-    mju_addToScl(ctx.Jaref, ctx.Jv, alpha, nefc);
+    // move (one island: its dofs and rows; the others' search, Mv and Jv are zero)
+    for (int k = 0; k < ctx.nidof; k++) {
+      int i = tn__primalDof(&ctx, k);
+      d->qacc[i] += ctx.search[i] * alpha;
+      ctx.Ma[i] += ctx.Mv[i] * alpha;
+    }
+    for (int k = 0; k < ctx.niefc; k++) {
+      int i = tn__primalRow(&ctx, k);
+      ctx.Jaref[i] += ctx.Jv[i] * alpha;
+    }
 
     // keep the previous gradients (CG)
     if (!flg_Newton) {
@@ -350,7 +364,7 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
 
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
-    mjtNum gradient = ctx.scale * mju_norm(ctx.grad, nv);
+    mjtNum gradient = ctx.scale * sqrt(tn__primalDot(&ctx, ctx.grad, ctx.grad));
     tn__saveStats(m, d, island, iter, improvement, gradient, ctx.LSslope, ctx.nactive, ctx.nchange,
                   ctx.LSiter, 0);
     iter++;
@@ -362,7 +376,10 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
 
     // next direction
     if (flg_Newton) {
-      mju_scl(ctx.search, ctx.Mgrad, -1, nv);
+      for (int k = 0; k < ctx.nidof; k++) {
+        int i = tn__primalDof(&ctx, k);
+        ctx.search[i] = -ctx.Mgrad[i];
+      }
     } else {
       update_direction_cg(&ctx);
     }

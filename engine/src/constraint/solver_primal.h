@@ -8,6 +8,7 @@
 #define TORSION_SOLVER_PRIMAL_H
 
 #include "constraint/constraint.h"
+#include "util/util_inline.h"
 
 typedef struct tnPrimal_ {
   /* problem */
@@ -16,6 +17,10 @@ typedef struct tnPrimal_ {
   int flg_Newton;           /* Newton (Hessian preconditioner) or CG (M preconditioner) */
   int elliptic;             /* elliptic cones present */
   mjtNum scale;             /* 1 / (meaninertia * max(1, nv)), or 1 / island's diag(M) sum */
+  const int* idof;          /* the island's dofs, ascending (NULL: all nv) */
+  int nidof;
+  const int* iefc;          /* the island's rows, ascending (NULL: all nefc) */
+  int niefc;
 
   /* joint space (nv) */
   mjtNum* Ma;               /* M qacc */
@@ -51,10 +56,15 @@ typedef struct tnPrimal_ {
   mjtNum* HB;
   int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
   int* Hrowisland;          /* island of each factor row's dof (-1: none) */
+  int* Holdidx;             /* dof of each factor row (inverse of Hnewidx) */
+  int* Hgroup;              /* factor rows by island, ascending in each (whole-system
+                             * pattern: all rows, one group) */
+  int* Hgroupadr;           /* start of each island's rows in Hgroup (groups + 1) */
   int Hshared;              /* the pattern came from the caller (one for all islands) */
   int* HMmap;               /* address in Hval of each entry of M */
   int* Hrowmap;             /* addresses of the row blocks' lower triangles */
-  int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern */
+  int* Hrowmapadr;          /* start in Hrowmap of each run of rows sharing a pattern
+                             * (-1 at the runs' other rows) */
 
   /* costs and statistics */
   mjtNum cost, gauss;
@@ -74,6 +84,35 @@ static inline int tn__rowOut(const tnPrimal* ctx, const mjData* d, int i) {
 /* 1 if dof v is outside the island being solved */
 static inline int tn__dofOut(const tnPrimal* ctx, const mjData* d, int v) {
   return ctx->island >= 0 && d->dof_island[v] != ctx->island;
+}
+
+/* k-th dof and k-th row of the solved part (k < nidof, k < niefc) */
+static inline int tn__primalDof(const tnPrimal* ctx, int k) {
+  return ctx->idof ? ctx->idof[k] : k;
+}
+static inline int tn__primalRow(const tnPrimal* ctx, int k) {
+  return ctx->iefc ? ctx->iefc[k] : k;
+}
+
+/* mju_dot(a, b, nv) of joint-space vectors that are zero outside the solved part, summed
+ * over its dofs only: each product goes to the partial sum mju_dot gives its index (blocks
+ * of four, then the tail), in the same order, so only added zeros are skipped */
+static inline mjtNum tn__primalDot(const tnPrimal* ctx, const mjtNum* a, const mjtNum* b) {
+  if (!ctx->idof) {
+    return mju_dot(a, b, ctx->nv);
+  }
+  int block = ctx->nv >= 4 ? ctx->nv - ctx->nv % 4 : 0;
+  mjtNum s[4] = {0, 0, 0, 0}, tail = 0;
+  for (int k = 0; k < ctx->nidof; k++) {
+    int v = ctx->idof[k];
+    if (v < block) {
+      s[v & 3] += a[v] * b[v];
+    } else {
+      tail += a[v] * b[v];
+    }
+  }
+  mjtNum res = block ? (s[0] + s[2]) + (s[1] + s[3]) : 0;
+  return res + tail;
 }
 
 /* M vec, J vec and M \ vec of the solved part: the whole system, or for one island its
