@@ -150,6 +150,19 @@ static void* worker_main(void* arg) {
     }
     td_engine_errors_to(NULL, 0);
 
+    // a chunk stopped at a slice boundary goes back to the queue (unless its job is failing:
+    // then it completes as cancelled)
+    int yielded = c->yielded && !c->code;
+    c->yielded = 0;
+    if (yielded) {
+      if (td_sched_requeue(&srv->sched, job, chunk) == 0) {
+        continue;
+      }
+      td_completion_error(c, atomic_load(&job->cancel), "cancelled");
+      td_complete(srv, c);
+      continue;
+    }
+
     // release the scheduler's hold, then hand over (the job may be freed after this)
     td_sched_done(&srv->sched, job);
     td_complete(srv, c);
