@@ -84,9 +84,15 @@ def one_run(build, model, workers, duration, extra):
             sys.exit("bench failed:\n" + step.stderr)
         s, b = json.loads(step.stdout), json.loads(out)
         lat = s["latency_us"]["session_step"]
+        # the daemon's own view: arrival to the response handed to the socket (histogram
+        # buckets), without the client's side of the round trip
+        st = subprocess.run([os.path.join(build, "clients", "torsion"), "--socket", sock,
+                             "stats"], capture_output=True, text=True)
+        srv = json.loads(st.stdout)["latency_us"].get("session_step", {}) if not st.returncode \
+            else {}
         return {"p50_ms": lat["p50"] / 1e3, "p99_ms": lat["p99"] / 1e3, "max_ms": lat["max"] / 1e3,
                 "steps_per_s": s["steps_per_s"], "bulk_steps_per_s": b["steps_per_s"],
-                "bulk_requests": b["requests"]}
+                "daemon_p99_ms": srv.get("p99", float("nan")) / 1e3}
     finally:
         daemon.send_signal(signal.SIGTERM)
         try:
@@ -101,9 +107,9 @@ def median_row(runs):
 
 
 def fmt(label, r):
-    return "%-24s %8.3f %8.3f %9.1f %10.0f %12.0f" % (label, r["p50_ms"], r["p99_ms"],
-                                                        r["max_ms"], r["steps_per_s"],
-                                                        r["bulk_steps_per_s"])
+    return "%-26s %8.3f %8.3f %9.1f %10.0f %12.0f %11.2f" % (
+        label, r["p50_ms"], r["p99_ms"], r["max_ms"], r["steps_per_s"], r["bulk_steps_per_s"],
+        r["daemon_p99_ms"])
 
 
 def main():
@@ -126,8 +132,8 @@ def main():
                 else [(a.label, a.build, a.daemon_arg)])
 
     runs = {v[0]: [] for v in variants}
-    print("%-24s %8s %8s %9s %10s %12s" % ("run", "p50 ms", "p99 ms", "max ms", "steps/s",
-                                            "bulk st/s"))
+    print("%-26s %8s %8s %9s %10s %12s %11s" % ("run", "p50 ms", "p99 ms", "max ms", "steps/s",
+                                                 "bulk st/s", "daemon p99"))
     for i in range(a.repeat):
         for label, build, extra in variants:
             r = one_run(build, model, a.workers, a.duration, extra)
@@ -139,13 +145,13 @@ def main():
     if a.markdown:
         print()
         print("| variant | SessionStep p50 (ms) | p99 (ms) | max (ms) | session steps/s "
-              "| bulk env-steps/s |")
-        print("|---|---:|---:|---:|---:|---:|")
+              "| bulk env-steps/s | daemon-side p99 (ms) |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
         for label, _, _ in variants:
             r = median_row(runs[label])
-            print("| %s | %.3f | %.2f | %.1f | %.0f | %.0f |" % (
+            print("| %s | %.3f | %.2f | %.1f | %.0f | %.0f | %.2f |" % (
                 label, r["p50_ms"], r["p99_ms"], r["max_ms"], r["steps_per_s"],
-                r["bulk_steps_per_s"]))
+                r["bulk_steps_per_s"], r["daemon_p99_ms"]))
 
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@ typedef struct tdConfig_ {
   int latency_work_us;    /* session and Forward/Inverse/FD calls up to this much work are the
                              latency class, taken ahead of bulk work */
   int latency_burst;      /* latency chunks taken in a row while bulk work waits */
+  int bulk_nice;          /* nice steps added to the `workers` threads (not the express one) */
 
   /* [limits] */
   int64_t max_frame_bytes;

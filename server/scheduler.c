@@ -187,6 +187,9 @@ static tdJob* pick(tdScheduler* s, int light_only) {
   }
   if (!job && s->latency_queued > 0) {
     job = pick_from(s, TAKE_LATENCY);
+    if (job && light_only && !job->light) {
+      job = NULL;  // latency_work_us above the light bound: not for the express worker
+    }
   }
   if (!job) {
     job = pick_from(s, light_only ? TAKE_LIGHT : TAKE_ANY);
