@@ -61,6 +61,15 @@ static const tdOption options[] = {
         "unused: client models load from memory (kept so older config files parse)"),
     BOOL("engine", model_keep_warm, "false",
          "keep a model loaded after the last connection using it has gone"),
+    INT("engine", slice_us, "1500",
+        "work of one rollout slice in microseconds (by the model's step cost); 0: unsliced"),
+    BOOL("engine", slice_yield_always, "false",
+         "every rollout slice goes back to the queue and resumes (for tests)"),
+    INT("engine", latency_work_us, "2000",
+        "session calls and Forward/Inverse/FD requests up to this work are taken first"),
+    INT("engine", latency_burst, "8", "latency chunks taken in a row while bulk work waits"),
+    INT("engine", bulk_nice, "0",
+        "nice steps added to the worker threads (the I/O loop and express worker keep theirs)"),
     BYTES("limits", max_frame_bytes, "64M", "largest request frame"),
     BYTES("limits", max_model_bytes, "32M", "MJCF text plus assets of one LoadModel"),
     I64("limits", max_batch, "65536", "B of one Rollout, Forward, Inverse or FD request"),
@@ -479,7 +488,9 @@ int td_config_finish(tdConfig* cfg) {
       cfg->max_frame_bytes < 64 || cfg->max_frame_bytes > 0xFFFFFFFFLL ||
       cfg->max_inflight_per_connection < 1 || cfg->max_models < 1 ||
       cfg->frame_target_bytes < 1024 || cfg->max_models_per_connection < 1 ||
-      cfg->max_envs_per_connection < 1 || cfg->max_queued_steps_per_connection < 1) {
+      cfg->max_envs_per_connection < 1 || cfg->max_queued_steps_per_connection < 1 ||
+      cfg->slice_us < 0 || cfg->latency_work_us < 0 || cfg->latency_burst < 1 ||
+      cfg->bulk_nice < 0 || cfg->bulk_nice > 19) {
     fprintf(stderr,
             "torsiond: an option is out of range (workers <= 1024, max_frame_bytes in "
             "[64, 4G), frame_target_bytes >= 1k, counts >= 1)\n");

@@ -31,6 +31,12 @@ typedef struct tdConfig_ {
   char model_root[512]; /* server-side model paths resolve under here ("" = off) */
   char tmp_dir[512];    /* where client asset blobs are staged for the compiler */
   int model_keep_warm;  /* keep a model loaded after its last connection lets go */
+  int slice_us;         /* a rollout slice's work (by the model's step cost); 0: unsliced */
+  int slice_yield_always; /* every slice goes back to the queue (tests: forces resuming) */
+  int latency_work_us;    /* session and Forward/Inverse/FD calls up to this much work are the
+                             latency class, taken ahead of bulk work */
+  int latency_burst;      /* latency chunks taken in a row while bulk work waits */
+  int bulk_nice;          /* nice steps added to the `workers` threads (not the express one) */
 
   /* [limits] */
   int64_t max_frame_bytes;

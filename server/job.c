@@ -66,19 +66,49 @@ int td_job_chunk_is_light(const tdJob* job) {
   return ns ? steps * (double)ns <= (double)TD_LIGHT_NS : steps <= TD_LIGHT_STEPS;
 }
 
+/* the step count standing for latency_work_us while a model's step cost is unknown (per
+ * millisecond) */
+#define TD_LATENCY_STEPS_PER_MS 100
+
+/* a session call or a Forward/Inverse/FD request of at most latency_work_us of work */
+int td_job_is_latency(const tdJob* job) {
+  switch (job->kind) {
+    case TD_KIND_SESSION_STEP:
+    case TD_KIND_SESSION_RESET:
+    case TD_KIND_SESSION_GET_STATE:
+    case TD_KIND_SESSION_SET_STATE:
+    case TD_KIND_FORWARD:
+    case TD_KIND_INVERSE:
+    case TD_KIND_TRANSITION_FD:
+    case TD_KIND_INVERSE_FD: break;
+    default: return 0;
+  }
+  double bound_us = job->srv->cfg.latency_work_us, steps = (double)job->cost_steps;
+  uint64_t ns = job->model ? atomic_load_explicit(&job->model->step_ns, memory_order_relaxed) : 0;
+  return ns ? steps * (double)ns <= bound_us * 1e3
+            : steps <= bound_us * 1e-3 * TD_LATENCY_STEPS_PER_MS;
+}
+
+/* at a slice boundary: go back to the queue when waiting work should run first */
+int td_job_should_yield(tdJob* job, int always) {
+  return td_sched_should_yield(&job->srv->sched, job, always);
+}
+
 /* chunk and queue */
 void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold) {
   job->nitems = nitems;
   job->chunk_items = chunk_items < 1 ? 1 : chunk_items;
   job->nchunks = (nitems + job->chunk_items - 1) / job->chunk_items;
   job->light = td_job_chunk_is_light(job);
+  job->latency = td_job_is_latency(job);
+  job->resume = malloc(sizeof(int) * (size_t)(job->nchunks > 0 ? job->nchunks : 1));
   job->comps = calloc((size_t)(job->nchunks > 0 ? job->nchunks : 1), sizeof(tdCompletion));
   job->srv->queued_steps += job->cost_steps;
   if (job->conn) {
     job->conn_steps = job->cost_steps;
     td_quota_steps(job->conn, job->conn_steps);
   }
-  if (!job->comps) {
+  if (!job->comps || !job->resume) {
     job->nchunks = 0;
     td_job_fail(job, TD_E_INTERNAL, "out of memory");
     return;
@@ -200,6 +230,7 @@ static void maybe_free(tdJob* job) {
     free(job->comps[k].msg);
   }
   free(job->comps);
+  free(job->resume);
   if (job->req) {
     protobuf_c_message_free_unpacked(&job->req->base, NULL);
   }

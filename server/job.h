@@ -53,8 +53,11 @@ struct tdJob_ {
   tdJob* qnext;
   int running; /* chunks being run */
   int light;   /* a chunk is a few milliseconds of work: the express worker may take it */
+  int latency; /* latency class: taken ahead of bulk work by every worker */
   int next_chunk;
   int queued;
+  int* resume; /* [nchunks] ring of started chunks waiting for their next slice */
+  int resume_head, nresume;
 
   /* worker fields */
   atomic_int done_chunks;
@@ -81,6 +84,10 @@ void td_job_submit(tdJob* job, int nitems, int chunk_items, int hold);
 /* is one chunk of the job light (a few milliseconds of work, by the model's step cost) */
 int td_job_chunk_is_light(const tdJob* job);
 
+/* is the job in the latency class: a session call or a Forward/Inverse/FD request whose
+ * whole work is at most latency_work_us (by the model's step cost) */
+int td_job_is_latency(const tdJob* job);
+
 /* queue the chunks of a submitted, held job */
 void td_job_push(tdJob* job);
 
@@ -89,6 +96,10 @@ void td_job_chunk_range(const tdJob* job, int k, int* first, int* count);
 
 /* worker: 1 when the chunk should stop (cancelled, deadline passed) — sets c->code */
 int td_job_should_stop(tdJob* job, tdCompletion* c);
+
+/* worker, at a slice boundary inside a chunk: 1 when the chunk should go back to the queue
+ * (its state saved, c->yielded set) so that waiting work runs first */
+int td_job_should_yield(tdJob* job, int always);
 
 /* worker: count a finished chunk; returns 1 when it was the job's last */
 int td_job_chunk_done(tdJob* job);

@@ -3,14 +3,34 @@
 
 #include "job.h"
 
+/* chunks of a job not taken yet: never started, or waiting for their next slice */
+static int untaken(const tdJob* job) {
+  return job->nchunks - job->next_chunk + job->nresume;
+}
+
+/* count n chunks of a job as queued (negative: no longer queued) (mutex held) */
+static void count_queued(tdScheduler* s, tdJob* job, int n) {
+  s->queued_chunks += (uint64_t)(int64_t)n;
+  if (job->latency) {
+    s->latency_queued += n;
+  }
+  if (job->model) {
+    job->model->queued_chunks += (uint64_t)(int64_t)n;
+  }
+}
+
 /* init the mutex and condition variable */
 int td_sched_init(tdScheduler* s) {
   s->rhead = s->rtail = NULL;
   s->orphans = (tdSchedQueue){0};
   s->stop = 0;
   s->nwaiting = 0;
+  s->nwaiting_full = 0;
   s->queued_chunks = 0;
   s->running = 0;
+  s->latency_queued = 0;
+  s->latency_streak = 0;
+  s->latency_burst = 8;
   if (pthread_mutex_init(&s->mu, NULL)) {
     return -1;
   }
@@ -101,26 +121,37 @@ void td_sched_push(tdScheduler* s, tdJob* job) {
   if (!job->sq) {
     job->sq = job->conn ? &job->conn->sq : &s->orphans;
   }
-  int n = job->nchunks - job->next_chunk;
+  if (job->srv) {
+    s->latency_burst = job->srv->cfg.latency_burst;  // the loop's configuration, reloadable
+  }
+  int n = untaken(job);
   if (n > 0 && !job->queued) {
     append(s, job);
-    s->queued_chunks += (uint64_t)n;
-    if (job->model) {
-      job->model->queued_chunks += (uint64_t)n;
-    }
+    count_queued(s, job, n);
   }
-  if (n == 1) {
-    pthread_cond_signal(&s->cv);
-  } else if (n > 1) {
-    pthread_cond_broadcast(&s->cv);
+  if (n > 0) {
+    pthread_cond_broadcast(&s->cv);  // every waiter: a signal could wake only the express one
   }
   pthread_mutex_unlock(&s->mu);
 }
 
-/* the first light job of a client queue, or NULL (mutex held) */
-static tdJob* first_light(const tdSchedQueue* q) {
+/* what a worker looks for in a client queue */
+enum { TAKE_ANY = 0, TAKE_LIGHT, TAKE_LATENCY, TAKE_BULK };
+
+/* does the job match what the worker looks for */
+static int matches(const tdJob* j, int what) {
+  switch (what) {
+    case TAKE_LIGHT: return j->light;
+    case TAKE_LATENCY: return j->latency;
+    case TAKE_BULK: return !j->latency;
+    default: return 1;
+  }
+}
+
+/* the first job of a client queue that matches, or NULL (mutex held) */
+static tdJob* first_match(const tdSchedQueue* q, int what) {
   for (tdJob* j = q->head; j; j = j->qnext) {
-    if (j->light) {
+    if (matches(j, what)) {
       return j;
     }
   }
@@ -128,16 +159,15 @@ static tdJob* first_light(const tdSchedQueue* q) {
 }
 
 /* the job to take from: in the runnable queue with the fewest running chunks (ring order
- * breaks ties), its head job, or its first light job for the express worker; NULL when
- * there is none (mutex held) */
-static tdJob* pick(tdScheduler* s, int light_only) {
+ * breaks ties), its first job that matches; NULL when there is none (mutex held) */
+static tdJob* pick_from(tdScheduler* s, int what) {
   tdJob* best = NULL;
   int fewest = 0;
   for (tdSchedQueue* q = s->rhead; q; q = q->rnext) {
     if (q->blocked || (best && q->running >= fewest)) {
       continue;
     }
-    tdJob* j = light_only ? first_light(q) : q->head;
+    tdJob* j = first_match(q, what);
     if (j) {
       best = j;
       fewest = q->running;
@@ -146,14 +176,87 @@ static tdJob* pick(tdScheduler* s, int light_only) {
   return best;
 }
 
+/* latency work first (the express worker: then other light work; the others: then anything),
+ * except that after latency_burst latency chunks in a row a waiting bulk chunk goes first
+ * (mutex held) */
+static tdJob* pick(tdScheduler* s, int light_only) {
+  tdJob* job = NULL;
+  int bulk_turn = !light_only && s->latency_streak >= s->latency_burst;
+  if (bulk_turn) {
+    job = pick_from(s, TAKE_BULK);
+  }
+  if (!job && s->latency_queued > 0) {
+    job = pick_from(s, TAKE_LATENCY);
+    if (job && light_only && !job->light) {
+      job = NULL;  // latency_work_us above the light bound: not for the express worker
+    }
+  }
+  if (!job) {
+    job = pick_from(s, light_only ? TAKE_LIGHT : TAKE_ANY);
+  }
+  return job;
+}
+
+/* a waiting latency chunk no idle worker is about to take, or a runnable client with work
+ * queued and nothing running while `sq` runs (mutex held) */
+static int someone_waits(tdScheduler* s, const tdSchedQueue* sq) {
+  if (s->latency_queued > 0 && s->nwaiting == 0) {
+    return 1;
+  }
+  for (tdSchedQueue* q = s->rhead; q; q = q->rnext) {
+    if (q != sq && !q->blocked && q->running == 0 && q->head) {
+      return s->nwaiting_full == 0;
+    }
+  }
+  return 0;
+}
+
+/* should a running chunk go back to the queue at its slice boundary */
+int td_sched_should_yield(tdScheduler* s, tdJob* job, int always) {
+  if (always) {
+    return 1;
+  }
+  pthread_mutex_lock(&s->mu);
+  int yield = someone_waits(s, job->sq);
+  pthread_mutex_unlock(&s->mu);
+  return yield;
+}
+
+/* a started chunk waits for its next slice: it joins the job's resume ring (first taken) */
+int td_sched_requeue(tdScheduler* s, tdJob* job, int chunk) {
+  pthread_mutex_lock(&s->mu);
+  s->running--;
+  job->sq->running--;
+  job->running--;
+  if (job->model) {
+    job->model->running_chunks--;
+  }
+  // a failing job has withdrawn its chunks already (its cancel flag is set first)
+  if (atomic_load(&job->cancel)) {
+    pthread_mutex_unlock(&s->mu);
+    return -1;
+  }
+  job->resume[(job->resume_head + job->nresume) % job->nchunks] = chunk;
+  job->nresume++;
+  if (!job->queued) {
+    append(s, job);
+  }
+  count_queued(s, job, 1);
+  pthread_cond_broadcast(&s->cv);
+  pthread_mutex_unlock(&s->mu);
+  return 0;
+}
+
 /* take the next chunk of the picked job; rotate the job and its client */
 int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   pthread_mutex_lock(&s->mu);
   tdJob* job;
   while (!(job = pick(s, light_only)) && !s->stop) {
     s->nwaiting++;
+    s->nwaiting_full += !light_only;
     pthread_cond_wait(&s->cv, &s->mu);
     s->nwaiting--;
+    s->nwaiting_full -= !light_only;
   }
   if (s->stop) {
     pthread_mutex_unlock(&s->mu);
@@ -161,23 +264,31 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   }
   tdSchedQueue* q = job->sq;
   *out = job;
-  *chunk = job->next_chunk++;
+
+  // a started chunk's next slice before a new chunk (frames keep their order)
+  if (job->nresume > 0) {
+    *chunk = job->resume[job->resume_head];
+    job->resume_head = (job->resume_head + 1) % job->nchunks;
+    job->nresume--;
+  } else {
+    *chunk = job->next_chunk++;
+  }
 
   // the job goes to the tail of its client's queue, the client to the tail of the ring
   unlink_job(s, job);
-  if (job->next_chunk < job->nchunks) {
+  if (untaken(job) > 0) {
     append(s, job);
   }
   if (q->inring) {
     ring_unlink(s, q);
     ring_append(s, q);
   }
-  s->queued_chunks--;
+  s->latency_streak = job->latency ? s->latency_streak + 1 : 0;
+  count_queued(s, job, -1);
   s->running++;
   q->running++;
   job->running++;
   if (job->model) {
-    job->model->queued_chunks--;
     job->model->running_chunks++;
   }
   pthread_mutex_unlock(&s->mu);
@@ -196,18 +307,17 @@ void td_sched_done(tdScheduler* s, tdJob* job) {
   pthread_mutex_unlock(&s->mu);
 }
 
-/* withdraw a job's untaken chunks (a job is queued exactly while it has untaken chunks) */
+/* withdraw a job's untaken chunks, new or waiting to resume (a job is queued exactly while it
+ * has untaken chunks) */
 int td_sched_remove(tdScheduler* s, tdJob* job) {
   pthread_mutex_lock(&s->mu);
   int n = 0;
   if (job->queued) {
-    n = job->nchunks - job->next_chunk;
+    n = untaken(job);
     unlink_job(s, job);
-    s->queued_chunks -= (uint64_t)n;
-    if (job->model) {
-      job->model->queued_chunks -= (uint64_t)n;
-    }
+    count_queued(s, job, -n);
     job->next_chunk = job->nchunks;
+    job->nresume = 0;
   }
   pthread_mutex_unlock(&s->mu);
   return n;

@@ -6,7 +6,12 @@
  * queue and the queue to the tail of the ring. So a client with forty huge requests gets the
  * same share of the workers as a client with one small request. One extra "express" worker
  * takes only light chunks (a few milliseconds of work): a chunk cannot be interrupted, so
- * without it a small request could wait for a long chunk of another client to end. A queue is
+ * without it a small request could wait for a long chunk of another client to end. Latency-class
+ * jobs (small session, Forward, Inverse and FD calls) are taken before any other by every
+ * worker, but after `latency_burst` of them in a row a waiting bulk chunk goes first, so bulk
+ * work is never starved. Rollout chunks run in slices of about `slice_us` of work; at a slice
+ * boundary a chunk goes back to the queue when latency work or an idle client waits (its
+ * environment's state is kept in the job) and resumes before the job's new chunks. A queue is
  * `blocked` while its connection's unsent output is over its limit: its chunks are not
  * started (no output is built that the client is not reading). The loop pushes jobs and
  * removes the untaken chunks of cancelled ones; workers block on a condition variable
@@ -37,9 +42,13 @@ typedef struct tdScheduler_ {
   tdSchedQueue* rtail;
   tdSchedQueue orphans; /* jobs without a connection */
   int stop;
-  int nwaiting; /* workers blocked in td_sched_take */
+  int nwaiting;      /* workers blocked in td_sched_take */
+  int nwaiting_full; /* of which not express (they take any chunk) */
   uint64_t queued_chunks;
-  int running; /* chunks being run */
+  int running;        /* chunks being run */
+  int latency_queued; /* queued chunks of latency-class jobs */
+  int latency_streak; /* latency chunks taken since the last bulk one */
+  int latency_burst;  /* after this many in a row a waiting bulk chunk goes first */
 } tdScheduler;
 
 int td_sched_init(tdScheduler* s);
@@ -49,8 +58,18 @@ void td_sched_destroy(tdScheduler* s);
 void td_sched_push(tdScheduler* s, tdJob* job);
 
 /* block for the next chunk (only chunks of light jobs when `light_only`: the express
- * worker); returns 0 and fills job/chunk, or -1 when stopping */
+ * worker; it still takes latency ones first); returns 0 and fills job/chunk, or -1 when
+ * stopping */
 int td_sched_take(tdScheduler* s, tdJob** job, int* chunk, int light_only);
+
+/* at a slice boundary of a running chunk: 1 when it should go back to the queue (always, or
+ * when a latency chunk or another client's work waits and no worker is idle) */
+int td_sched_should_yield(tdScheduler* s, tdJob* job, int always);
+
+/* a worker stopped a started chunk at a slice boundary: it is queued again, to resume first
+ * among the job's chunks (counts as td_sched_done too); -1 when the job is failing and the
+ * chunk must be completed instead */
+int td_sched_requeue(tdScheduler* s, tdJob* job, int chunk);
 
 /* a worker finished running a chunk taken from the queue */
 void td_sched_done(tdScheduler* s, tdJob* job);

@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <torsion/torsion.h>
 
@@ -130,12 +133,36 @@ tdCompletion* td_completions_take(tdCompletionQueue* q) {
  * worker threads
  * ------------------------------------------------------------------------------------- */
 
+/* this thread's CPU priority lowered by `nice` steps (Linux keeps a nice value per thread;
+ * raising it needs no privilege, and it is never lowered again) */
+static void lower_priority(int nice, int index) {
+#ifdef __linux__
+  if (nice > 0) {
+    id_t tid = (id_t)syscall(SYS_gettid);
+    int cur = getpriority(PRIO_PROCESS, tid);
+    int next = cur + nice > 19 ? 19 : cur + nice;
+    if (setpriority(PRIO_PROCESS, tid, next)) {
+      td_log(TD_LOG_WARN, "bulk_nice_failed", "worker=%d nice=%d", index, next);
+    }
+  }
+#else
+  (void)nice;
+  (void)index;
+#endif
+}
+
 /* take chunks until the scheduler stops */
 static void* worker_main(void* arg) {
   tdWorker* w = arg;
   tdServer* srv = w->srv;
   tdJob* job;
   int chunk;
+
+  // optionally, the workers that run bulk chunks yield the CPU to the I/O loop and the
+  // express worker
+  if (!w->express) {
+    lower_priority(srv->cfg.bulk_nice, w->index);
+  }
   while (td_sched_take(&srv->sched, &job, &chunk, w->express) == 0) {
     // run the chunk with engine errors routed to its completion
     tdCompletion* c = &job->comps[chunk];
@@ -149,6 +176,19 @@ static void* worker_main(void* arg) {
       td_completion_error(c, TD_E_ENGINE, "%s", w->err);
     }
     td_engine_errors_to(NULL, 0);
+
+    // a chunk stopped at a slice boundary goes back to the queue (unless its job is failing:
+    // then it completes as cancelled)
+    int yielded = c->yielded && !c->code;
+    c->yielded = 0;
+    if (yielded) {
+      if (td_sched_requeue(&srv->sched, job, chunk) == 0) {
+        continue;
+      }
+      td_completion_error(c, atomic_load(&job->cancel), "cancelled");
+      td_complete(srv, c);
+      continue;
+    }
 
     // release the scheduler's hold, then hand over (the job may be freed after this)
     td_sched_done(&srv->sched, job);

@@ -31,6 +31,7 @@ typedef struct tdCompletion_ {
   char* frame; /* encoded response (NULL: nothing to send) */
   size_t len;
   uint64_t steps; /* env-steps computed */
+  int yielded;    /* the chunk stopped at a slice boundary and resumes later (no frame yet) */
   char* msg;      /* error message when code != 0 (malloc'ed, may be NULL) */
 } tdCompletion;
 

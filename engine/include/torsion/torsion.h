@@ -1018,6 +1018,16 @@ int tn_rolloutRows(int nstep, int record_every);
  * warning, 1 when after_step stopped it, -1 after mju_error on invalid arguments. */
 int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item);
 
+/* Steps [t0, t1) of tn_rolloutItem's sequence (Torsion): the item's reset, state and warmstart
+ * when t0 is 0, else nothing is set up and the steps continue from d's state, which the caller
+ * has kept or restored (mj_setState with mjSTATE_INTEGRATION and cleared warning counters
+ * after the previous range). Rows are written at their place in the item's outputs. Calling
+ * it for consecutive ranges covering [0, nstep) gives tn_rolloutItem's results bit for bit.
+ * Returns 0 when the range ran, 2 when a warning ended the item (every remaining row is
+ * written, later ranges must not run), 1 when after_step stopped it, -1 after mju_error on
+ * invalid arguments. */
+int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1);
+
 /* The one per-item forward path behind tn_forwardBatch, torsion-sim forward and torsiond's
  * Forward: mj_resetData, mj_setState, the control row (ctrl NULL: none), mj_forward; copies
  * qacc [nv] and sensordata [nsensordata] when the pointers are not NULL (d keeps them too).

@@ -4,8 +4,9 @@
  * (batch_rollout.c), torsion-sim's rollout and forward commands (through the batch helpers)
  * and torsiond's Rollout and Forward requests (one item at a time on a worker's mjData). The
  * sequence inside an item (reset, state, control, step, record, the warning stop) is written
- * once here, so the three hosts produce the same bits. Neither function sets up an
- * unwinding point: callers run them under tn_run, which is where engine errors land. */
+ * once here, so the three hosts produce the same bits; torsiond runs a long item as several
+ * step ranges (tn_rolloutItemSteps), which take the same steps in the same order. Neither function
+ * sets up an unwinding point: callers run them under tn_run, which is where engine errors land. */
 #include <string.h>
 
 #include <torsion/torsion.h>
@@ -39,9 +40,18 @@ static void record_row(const mjModel* m, const mjData* d, tnRolloutItem* item, i
   }
 }
 
-/* one rollout item: reset, set, then step and record until the end or a warning */
-int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
-  if (!item || item->nstep < 0 || !item->state0 ||
+/* write the current state and sensors into every row from `row` on (a warning stopped the item) */
+static void fill_rows(const mjModel* m, const mjData* d, tnRolloutItem* item, int nstate, int row,
+                      int nrow) {
+  for (; row < nrow; row++) {
+    record_row(m, d, item, nstate, row);
+  }
+}
+
+/* steps [t0, t1) of one rollout item: reset and set first when t0 is 0, else continue from
+ * what d holds; step and record until t1, the end or a warning */
+int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1) {
+  if (!item || item->nstep < 0 || !item->state0 || t0 < 0 || t1 < t0 || t1 > item->nstep ||
       (item->ctrl && item->ctrl_nt != 1 && item->ctrl_nt != item->nstep) ||
       (item->ctrl_spec & ~mjSTATE_USER)) {
     mju_error("tn_rolloutItem: invalid arguments");
@@ -51,24 +61,25 @@ int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
   int set_controls = item->ctrl_spec && item->ctrl_spec != mjSTATE_CTRL;
   int ncontrol = set_controls ? mj_stateSize(m, item->ctrl_spec) : (int)m->nu;
   int k = item->record_every < 1 ? 1 : item->record_every;
-  int nrow = tn_rolloutRows(item->nstep, k), row = 0;
+  int nrow = tn_rolloutRows(item->nstep, k), row = t0 / k;
   int nstate = mj_stateSize(m, item->spec);
-  item->nstep_run = 0;
 
-  // start from a clean reset, then the item's own state
-  mj_resetData(m, d);
-  mj_setState(m, d, item->state0, item->spec);
-  if (item->warmstart0) {
-    memcpy(d->qacc_warmstart, item->warmstart0, sizeof(mjtNum) * m->nv);
+  // the first range starts from a clean reset, then the item's own state
+  if (t0 == 0) {
+    item->nstep_run = 0;
+    mj_resetData(m, d);
+    mj_setState(m, d, item->state0, item->spec);
+    if (item->warmstart0) {
+      memcpy(d->qacc_warmstart, item->warmstart0, sizeof(mjtNum) * m->nv);
+    }
   }
 
-  for (int t = 0; t < item->nstep; t++) {
+  for (int t = t0; t < t1; t++) {
     // a warning stops the item: the remaining rows get the current state and sensors
     if (tn_warningMask(d)) {
-      for (; row < nrow; row++) {
-        record_row(m, d, item, nstate, row);
-      }
-      break;
+      fill_rows(m, d, item, nstate, row, nrow);
+      item->warnings = tn_warningMask(d);
+      return 2;
     }
 
     // this step's control, then the step
@@ -94,8 +105,20 @@ int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
       return 1;
     }
   }
+
+  // a warning of the range's last step stops the item here, as the next step's check would
   item->warnings = tn_warningMask(d);
+  if (item->warnings && t1 < item->nstep) {
+    fill_rows(m, d, item, nstate, row, nrow);
+    return 2;
+  }
   return 0;
+}
+
+/* one rollout item: reset, set, then step and record until the end or a warning */
+int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item) {
+  int rc = tn_rolloutItemSteps(m, d, item, 0, item ? item->nstep : 0);
+  return rc == 2 ? 0 : rc;
 }
 
 /* one forward item: reset, set, control, forward, copy out */
