@@ -18,6 +18,17 @@
 #define TN_MATH_INLINE extern inline __attribute__((gnu_inline))
 #endif
 
+/* a hot dense kernel compiled twice, for AVX2 and for the baseline x86-64, the better one
+ * chosen when the library loads (GCC's function multiversioning on x86-64 ELF; elsewhere one
+ * baseline version). Only for loops whose every output element has its own chain of
+ * operations (no sums reordered, no FMA: AVX2 does not imply it), so both versions give the
+ * same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define TN_CLONE_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define TN_CLONE_AVX2
+#endif
+
 /* ---------------------------------------------------------------------------------------
  * 3D vectors
  * ------------------------------------------------------------------------------------- */
