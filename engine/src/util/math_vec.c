@@ -21,42 +21,6 @@ void mju_zero4(mjtNum res[4]) {
   res[3] = 0;
 }
 
-/* res = identity quaternion (1,0,0,0) */
-void mju_unit4(mjtNum res[4]) {
-  res[0] = 1;
-  res[1] = 0;
-  res[2] = 0;
-  res[3] = 0;
-}
-
-/* res = data */
-void mju_copy4(mjtNum res[4], const mjtNum data[4]) {
-  res[0] = data[0];
-  res[1] = data[1];
-  res[2] = data[2];
-  res[3] = data[3];
-}
-
-/* normalize; (near-)zero becomes (1,0,0,0); returns the original norm */
-mjtNum mju_normalize4(mjtNum vec[4]) {
-  mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2] + vec[3] * vec[3]);
-
-  // degenerate: identity quaternion
-  if (norm < mjMINVAL) {
-    mju_unit4(vec);
-  }
-
-  // scale only when not already unit length
-  else if (fabs(norm - 1) > mjMINVAL) {
-    mjtNum inv = 1 / norm;
-    vec[0] *= inv;
-    vec[1] *= inv;
-    vec[2] *= inv;
-    vec[3] *= inv;
-  }
-  return norm;
-}
-
 /* ---------------------------------------------------------------------------------------
  * n-D
  * ------------------------------------------------------------------------------------- */
