@@ -8,6 +8,7 @@
 #define TORSION_UTIL_INLINE_H_
 
 #include <math.h>
+#include <string.h>
 
 #include <torsion/torsion.h>
 
@@ -28,6 +29,20 @@
 #else
 #define TN_CLONE_AVX2
 #endif
+
+/* ---------------------------------------------------------------------------------------
+ * scalars
+ * ------------------------------------------------------------------------------------- */
+
+/* smaller of two numbers (a when equal) */
+TN_MATH_INLINE mjtNum mju_min(mjtNum a, mjtNum b) {
+  return a <= b ? a : b;
+}
+
+/* larger of two numbers (a when equal) */
+TN_MATH_INLINE mjtNum mju_max(mjtNum a, mjtNum b) {
+  return a >= b ? a : b;
+}
 
 /* ---------------------------------------------------------------------------------------
  * 3D vectors
@@ -208,6 +223,73 @@ TN_MATH_INLINE mjtNum mju_normalize4(mjtNum vec[4]) {
 /* ---------------------------------------------------------------------------------------
  * n-D vectors
  * ------------------------------------------------------------------------------------- */
+
+/* res = 0 */
+TN_MATH_INLINE void mju_zero(mjtNum* res, int n) {
+  if (n > 0) {
+    memset(res, 0, (size_t)n * sizeof(mjtNum));
+  }
+}
+
+/* res = data (may overlap) */
+TN_MATH_INLINE void mju_copy(mjtNum* res, const mjtNum* data, int n) {
+  if (n > 0 && res != data) {
+    memmove(res, data, (size_t)n * sizeof(mjtNum));
+  }
+}
+
+/* res = vec * scl */
+TN_MATH_INLINE void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec[i] * scl;
+  }
+}
+
+/* res = vec1 + vec2 */
+TN_MATH_INLINE void mju_add(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] + vec2[i];
+  }
+}
+
+/* res = vec1 - vec2 */
+TN_MATH_INLINE void mju_sub(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] - vec2[i];
+  }
+}
+
+/* res += vec */
+TN_MATH_INLINE void mju_addTo(mjtNum* res, const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] += vec[i];
+  }
+}
+
+/* res -= vec */
+TN_MATH_INLINE void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] -= vec[i];
+  }
+}
+
+/* res = vec1 + vec2 * scl */
+TN_MATH_INLINE void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl,
+                               int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] + vec2[i] * scl;
+  }
+}
+
+/* 1 if every entry is exactly zero */
+TN_MATH_INLINE int mju_isZero(const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    if (vec[i] != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 /* two doubles in one SIMD register where the target has one (GCC's vector extension; each
  * lane rounds exactly as the scalar operation would), loaded from any 8-byte aligned address */
