@@ -3,7 +3,8 @@
  * Products are organized so the inner loop is a contiguous dot product or axpy: row-times-
  * vector uses mju_dot, transposed products accumulate scaled rows (skipping zero scales,
  * which keeps sparse-ish Jacobians cheap). The Cholesky factor is the lower triangle of the
- * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is. */
+ * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is.
+ * The kernels the Newton solver spends its time in have AVX2 clones (TN_CLONE_AVX2). */
 #include <math.h>
 
 #include <torsion/torsion.h>
@@ -17,6 +18,7 @@ void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, in
 }
 
 /* res[nc] = mat' * vec */
+TN_CLONE_AVX2
 void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
   mju_zero(res, nc);
 
@@ -74,6 +76,7 @@ void mju_mulMatMatT(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
 }
 
 /* res (c1 x c2) = mat1' * mat2 (mat1 is r1 x c1, mat2 is r1 x c2) */
+TN_CLONE_AVX2
 void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1,
                     int c2) {
   mju_zero(res, c1 * c2);
@@ -92,6 +95,7 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
 /* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
  * mindiag and its column below the diagonal is zeroed (the dof is decoupled, as MuJoCo
  * does); returns n minus the number of clamped pivots */
+TN_CLONE_AVX2
 int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
   int rank = n;
 
@@ -126,6 +130,7 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
 }
 
 /* solve (L L') res = vec with the factor from mju_cholFactor (res may alias vec) */
+TN_CLONE_AVX2
 void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
   // forward substitution: L y = vec
   for (int i = 0; i < n; i++) {
