@@ -92,6 +92,40 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
   }
 }
 
+/* res = (a' * v, b' * v): two dot products sharing v, each with mju_dot's partial sums and
+ * order (blocks of four as two lane pairs, the 0-3 tail products summed apart) */
+static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, const mjtNum* v,
+                            int n) {
+  mjtNum ra = 0, rb = 0, ta = 0, tb = 0;
+  int i = 0;
+
+  // blocks of four: lanes (0,1) and (2,3) of each row
+  if (n >= 4) {
+    tn_vec2 v01 = *(const tn_vec2*)v, v23 = *(const tn_vec2*)(v + 2);
+    tn_vec2 a01 = *(const tn_vec2*)a * v01, a23 = *(const tn_vec2*)(a + 2) * v23;
+    tn_vec2 b01 = *(const tn_vec2*)b * v01, b23 = *(const tn_vec2*)(b + 2) * v23;
+    for (i = 4; i <= n - 4; i += 4) {
+      v01 = *(const tn_vec2*)(v + i);
+      v23 = *(const tn_vec2*)(v + i + 2);
+      a01 += *(const tn_vec2*)(a + i) * v01;
+      a23 += *(const tn_vec2*)(a + i + 2) * v23;
+      b01 += *(const tn_vec2*)(b + i) * v01;
+      b23 += *(const tn_vec2*)(b + i + 2) * v23;
+    }
+    tn_vec2 sa = a01 + a23, sb = b01 + b23;
+    ra = sa[0] + sa[1];
+    rb = sb[0] + sb[1];
+  }
+
+  // remaining entries, summed on their own
+  for (; i < n; i++) {
+    ta += a[i] * v[i];
+    tb += b[i] * v[i];
+  }
+  res[0] = ra + ta;
+  res[1] = rb + tb;
+}
+
 /* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
  * mindiag and its column below the diagonal is zeroed (the dof is decoupled, as MuJoCo
  * does); returns n minus the number of clamped pivots */
@@ -119,9 +153,18 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     }
     rowj[j] = sqrt(piv);
 
-    // column j below the diagonal
+    // column j below the diagonal, two rows at a time (each dot summed as mju_dot sums)
     mjtNum inv = 1 / rowj[j];
-    for (int i = j + 1; i < n; i++) {
+    int i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      mjtNum* row0 = mat + (size_t)i * n;
+      mjtNum* row1 = row0 + n;
+      mjtNum dot[2];
+      dot_pair(dot, row0, row1, rowj, j);
+      row0[j] = (row0[j] - dot[0]) * inv;
+      row1[j] = (row1[j] - dot[1]) * inv;
+    }
+    if (i < n) {
       mjtNum* rowi = mat + (size_t)i * n;
       rowi[j] = (rowi[j] - mju_dot(rowi, rowj, j)) * inv;
     }
