@@ -44,6 +44,22 @@ TN_MATH_INLINE mjtNum mju_max(mjtNum a, mjtNum b) {
   return a >= b ? a : b;
 }
 
+/* clamp x to [min, max] */
+TN_MATH_INLINE mjtNum mju_clip(mjtNum x, mjtNum min, mjtNum max) {
+  if (x < min) {
+    return min;
+  }
+  if (x > max) {
+    return max;
+  }
+  return x;
+}
+
+/* 1 if x is NaN or its magnitude exceeds mjMAXVAL */
+TN_MATH_INLINE int mju_isBad(mjtNum x) {
+  return x != x || x > mjMAXVAL || x < -mjMAXVAL;
+}
+
 /* ---------------------------------------------------------------------------------------
  * 3D vectors
  * ------------------------------------------------------------------------------------- */
