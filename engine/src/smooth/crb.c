@@ -19,9 +19,10 @@ static void crb_composite(const mjModel* m, mjData* d) {
   for (int b = m->nbody - 1; b > 0; b--) {
     int parent = m->body_parentid[b];
     if (parent > 0) {
-      mjtNum* dst = d->crb + 10 * parent;
-      const mjtNum* src = d->crb + 10 * b;
-      for (int k = 0; k < 10; k++) {
+      // the 10 numbers as five lane pairs (a parent precedes its children: no overlap)
+      tn_vec2* dst = (tn_vec2*)(d->crb + 10 * parent);
+      const tn_vec2* src = (const tn_vec2*)(d->crb + 10 * b);
+      for (int k = 0; k < 5; k++) {
         dst[k] += src[k];
       }
     }

@@ -12,9 +12,10 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* global pose of a frame given in body coordinates, with the sameframe shortcuts */
-void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
-                      const mjtNum quat[4], int body, int sameframe) {
+/* global pose of a frame given in body coordinates, with the sameframe shortcuts (inlined
+ * into the kinematics' loops, where the compiler specializes each call) */
+static inline void local_to_global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                                   const mjtNum quat[4], int body, int sameframe) {
   // position: copy a coinciding frame's origin, or xmat*pos + xpos
   if (xpos && pos) {
     if (sameframe == tnSAMEFRAME_BODY) {
@@ -39,6 +40,12 @@ void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum po
       mju_quat2Mat(xmat, q);
     }
   }
+}
+
+/* global pose of a frame given in body coordinates, with the sameframe shortcuts */
+void tn__local2Global(mjData* d, mjtNum xpos[3], mjtNum xmat[9], const mjtNum pos[3],
+                      const mjtNum quat[4], int body, int sameframe) {
+  local_to_global(d, xpos, xmat, pos, quat, body, sameframe);
 }
 
 /* body with a single free joint: the pose comes straight from qpos */
@@ -159,19 +166,19 @@ void mj_kinematics(const mjModel* m, mjData* d) {
 
   // inertial frames
   for (int b = 1; b < m->nbody; b++) {
-    tn__local2Global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
+    local_to_global(d, d->xipos + 3 * b, d->ximat + 9 * b, m->body_ipos + 3 * b,
                      m->body_iquat + 4 * b, b, m->body_sameframe[b]);
   }
 
   // geoms
   for (int g = 0; g < m->ngeom; g++) {
-    tn__local2Global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
+    local_to_global(d, d->geom_xpos + 3 * g, d->geom_xmat + 9 * g, m->geom_pos + 3 * g,
                      m->geom_quat + 4 * g, m->geom_bodyid[g], m->geom_sameframe[g]);
   }
 
   // sites
   for (int s = 0; s < m->nsite; s++) {
-    tn__local2Global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
+    local_to_global(d, d->site_xpos + 3 * s, d->site_xmat + 9 * s, m->site_pos + 3 * s,
                      m->site_quat + 4 * s, m->site_bodyid[s], m->site_sameframe[s]);
   }
 }

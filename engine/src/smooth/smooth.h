@@ -74,18 +74,20 @@ static inline void dof_point_vel(mjtNum res[3], const mjtNum cdof[6], const mjtN
   res[2] = cdof[5] + w_x_offset[2];
 }
 
-/* res = v (6 numbers) */
+/* res = v (6 numbers, as three lane pairs; all loads before the stores) */
 static inline void copy6(mjtNum res[6], const mjtNum v[6]) {
-  for (int k = 0; k < 6; k++) {
-    res[k] = v[k];
-  }
+  tn_vec2 v0 = *(const tn_vec2*)v, v1 = *(const tn_vec2*)(v + 2), v2 = *(const tn_vec2*)(v + 4);
+  *(tn_vec2*)res = v0;
+  *(tn_vec2*)(res + 2) = v1;
+  *(tn_vec2*)(res + 4) = v2;
 }
 
-/* res += v (6 numbers) */
+/* res += v (6 numbers, as three lane pairs; all loads before the stores) */
 static inline void add_to6(mjtNum res[6], const mjtNum v[6]) {
-  for (int k = 0; k < 6; k++) {
-    res[k] += v[k];
-  }
+  tn_vec2 v0 = *(const tn_vec2*)v, v1 = *(const tn_vec2*)(v + 2), v2 = *(const tn_vec2*)(v + 4);
+  *(tn_vec2*)res += v0;
+  *(tn_vec2*)(res + 2) += v1;
+  *(tn_vec2*)(res + 4) += v2;
 }
 
 /* res = v (9 numbers) */
@@ -104,14 +106,20 @@ static inline void mul_dof_vec(mjtNum res[6], const mjtNum* dof, const mjtNum* v
     }
     return;
   }
-  for (int k = 0; k < 6; k++) {
-    res[k] = dof[k] * vec[0];
-  }
+
+  // three lane pairs, each accumulated in dof order
+  tn_vec2 r0 = *(const tn_vec2*)dof * vec[0];
+  tn_vec2 r1 = *(const tn_vec2*)(dof + 2) * vec[0];
+  tn_vec2 r2 = *(const tn_vec2*)(dof + 4) * vec[0];
   for (int i = 1; i < n; i++) {
-    for (int k = 0; k < 6; k++) {
-      res[k] += dof[6 * i + k] * vec[i];
-    }
+    const mjtNum* d = dof + 6 * i;
+    r0 += *(const tn_vec2*)d * vec[i];
+    r1 += *(const tn_vec2*)(d + 2) * vec[i];
+    r2 += *(const tn_vec2*)(d + 4) * vec[i];
   }
+  *(tn_vec2*)res = r0;
+  *(tn_vec2*)(res + 2) = r1;
+  *(tn_vec2*)(res + 4) = r2;
 }
 
 #endif /* TORSION_SMOOTH_H */

@@ -3,7 +3,8 @@
  * Products are organized so the inner loop is a contiguous dot product or axpy: row-times-
  * vector uses mju_dot, transposed products accumulate scaled rows (skipping zero scales,
  * which keeps sparse-ish Jacobians cheap). The Cholesky factor is the lower triangle of the
- * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is. */
+ * input matrix, computed column by column (Cholesky-Crout); the upper triangle is left as is.
+ * The kernels the Newton solver spends its time in have AVX2 clones (TN_CLONE_AVX2). */
 #include <math.h>
 
 #include <torsion/torsion.h>
@@ -17,6 +18,7 @@ void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, in
 }
 
 /* res[nc] = mat' * vec */
+TN_CLONE_AVX2
 void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
   mju_zero(res, nc);
 
@@ -74,6 +76,7 @@ void mju_mulMatMatT(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
 }
 
 /* res (c1 x c2) = mat1' * mat2 (mat1 is r1 x c1, mat2 is r1 x c2) */
+TN_CLONE_AVX2
 void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1, int c1,
                     int c2) {
   mju_zero(res, c1 * c2);
@@ -89,9 +92,44 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
   }
 }
 
+/* res = (a' * v, b' * v): two dot products sharing v, each with mju_dot's partial sums and
+ * order (blocks of four as two lane pairs, the 0-3 tail products summed apart) */
+static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, const mjtNum* v,
+                            int n) {
+  mjtNum ra = 0, rb = 0, ta = 0, tb = 0;
+  int i = 0;
+
+  // blocks of four: lanes (0,1) and (2,3) of each row
+  if (n >= 4) {
+    tn_vec2 v01 = *(const tn_vec2*)v, v23 = *(const tn_vec2*)(v + 2);
+    tn_vec2 a01 = *(const tn_vec2*)a * v01, a23 = *(const tn_vec2*)(a + 2) * v23;
+    tn_vec2 b01 = *(const tn_vec2*)b * v01, b23 = *(const tn_vec2*)(b + 2) * v23;
+    for (i = 4; i <= n - 4; i += 4) {
+      v01 = *(const tn_vec2*)(v + i);
+      v23 = *(const tn_vec2*)(v + i + 2);
+      a01 += *(const tn_vec2*)(a + i) * v01;
+      a23 += *(const tn_vec2*)(a + i + 2) * v23;
+      b01 += *(const tn_vec2*)(b + i) * v01;
+      b23 += *(const tn_vec2*)(b + i + 2) * v23;
+    }
+    tn_vec2 sa = a01 + a23, sb = b01 + b23;
+    ra = sa[0] + sa[1];
+    rb = sb[0] + sb[1];
+  }
+
+  // remaining entries, summed on their own
+  for (; i < n; i++) {
+    ta += a[i] * v[i];
+    tb += b[i] * v[i];
+  }
+  res[0] = ra + ta;
+  res[1] = rb + tb;
+}
+
 /* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
  * mindiag and its column below the diagonal is zeroed (the dof is decoupled, as MuJoCo
  * does); returns n minus the number of clamped pivots */
+TN_CLONE_AVX2
 int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
   int rank = n;
 
@@ -115,9 +153,18 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     }
     rowj[j] = sqrt(piv);
 
-    // column j below the diagonal
+    // column j below the diagonal, two rows at a time (each dot summed as mju_dot sums)
     mjtNum inv = 1 / rowj[j];
-    for (int i = j + 1; i < n; i++) {
+    int i = j + 1;
+    for (; i + 1 < n; i += 2) {
+      mjtNum* row0 = mat + (size_t)i * n;
+      mjtNum* row1 = row0 + n;
+      mjtNum dot[2];
+      dot_pair(dot, row0, row1, rowj, j);
+      row0[j] = (row0[j] - dot[0]) * inv;
+      row1[j] = (row1[j] - dot[1]) * inv;
+    }
+    if (i < n) {
       mjtNum* rowi = mat + (size_t)i * n;
       rowi[j] = (rowi[j] - mju_dot(rowi, rowj, j)) * inv;
     }
@@ -126,6 +173,7 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
 }
 
 /* solve (L L') res = vec with the factor from mju_cholFactor (res may alias vec) */
+TN_CLONE_AVX2
 void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
   // forward substitution: L y = vec
   for (int i = 0; i < n; i++) {

@@ -28,22 +28,6 @@ void mju_mulQuatAxis(mjtNum res[4], const mjtNum quat[4], const mjtNum axis[3]) 
   res[3] = z;
 }
 
-/* res = rotation by angle about unit axis; exactly the identity when angle == 0 */
-void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle) {
-  // zero angle: exact identity
-  if (angle == 0) {
-    mju_unit4(res);
-    return;
-  }
-
-  // half-angle form
-  mjtNum s = sin(angle * 0.5);
-  res[0] = cos(angle * 0.5);
-  res[1] = axis[0] * s;
-  res[2] = axis[1] * s;
-  res[3] = axis[2] * s;
-}
-
 /* angular velocity that rotates by quat in time dt (angle wrapped to (-pi, pi]) */
 void mju_quat2Vel(mjtNum res[3], const mjtNum quat[4], mjtNum dt) {
   mjtNum axis[3] = {quat[1], quat[2], quat[3]};
@@ -65,37 +49,6 @@ void mju_subQuat(mjtNum res[3], const mjtNum qa[4], const mjtNum qb[4]) {
   mju_negQuat(qneg, qb);
   mju_mulQuat(qdif, qneg, qa);
   mju_quat2Vel(res, qdif, 1);
-}
-
-/* rotation matrix of a unit quaternion; the exact identity gives the exact identity */
-void mju_quat2Mat(mjtNum res[9], const mjtNum quat[4]) {
-  // identity shortcut
-  if (quat[0] == 1 && quat[1] == 0 && quat[2] == 0 && quat[3] == 0) {
-    res[0] = 1, res[1] = 0, res[2] = 0;
-    res[3] = 0, res[4] = 1, res[5] = 0;
-    res[6] = 0, res[7] = 0, res[8] = 1;
-    return;
-  }
-
-  // products of components
-  const mjtNum q00 = quat[0] * quat[0], q01 = quat[0] * quat[1];
-  const mjtNum q02 = quat[0] * quat[2], q03 = quat[0] * quat[3];
-  const mjtNum q11 = quat[1] * quat[1], q12 = quat[1] * quat[2];
-  const mjtNum q13 = quat[1] * quat[3], q22 = quat[2] * quat[2];
-  const mjtNum q23 = quat[2] * quat[3], q33 = quat[3] * quat[3];
-
-  // diagonal
-  res[0] = q00 + q11 - q22 - q33;
-  res[4] = q00 - q11 + q22 - q33;
-  res[8] = q00 - q11 - q22 + q33;
-
-  // off-diagonal
-  res[1] = 2 * (q12 - q03);
-  res[2] = 2 * (q13 + q02);
-  res[3] = 2 * (q12 + q03);
-  res[5] = 2 * (q23 - q01);
-  res[6] = 2 * (q13 - q02);
-  res[7] = 2 * (q23 + q01);
 }
 
 /* unit quaternion of a rotation matrix (branch on the largest component), normalized */

@@ -21,64 +21,14 @@ void mju_zero4(mjtNum res[4]) {
   res[3] = 0;
 }
 
-/* res = identity quaternion (1,0,0,0) */
-void mju_unit4(mjtNum res[4]) {
-  res[0] = 1;
-  res[1] = 0;
-  res[2] = 0;
-  res[3] = 0;
-}
-
-/* res = data */
-void mju_copy4(mjtNum res[4], const mjtNum data[4]) {
-  res[0] = data[0];
-  res[1] = data[1];
-  res[2] = data[2];
-  res[3] = data[3];
-}
-
-/* normalize; (near-)zero becomes (1,0,0,0); returns the original norm */
-mjtNum mju_normalize4(mjtNum vec[4]) {
-  mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2] + vec[3] * vec[3]);
-
-  // degenerate: identity quaternion
-  if (norm < mjMINVAL) {
-    mju_unit4(vec);
-  }
-
-  // scale only when not already unit length
-  else if (fabs(norm - 1) > mjMINVAL) {
-    mjtNum inv = 1 / norm;
-    vec[0] *= inv;
-    vec[1] *= inv;
-    vec[2] *= inv;
-    vec[3] *= inv;
-  }
-  return norm;
-}
-
 /* ---------------------------------------------------------------------------------------
  * n-D
  * ------------------------------------------------------------------------------------- */
-
-/* res = 0 */
-void mju_zero(mjtNum* res, int n) {
-  if (n > 0) {
-    memset(res, 0, (size_t)n * sizeof(mjtNum));
-  }
-}
 
 /* res = val */
 void mju_fill(mjtNum* res, mjtNum val, int n) {
   for (int i = 0; i < n; i++) {
     res[i] = val;
-  }
-}
-
-/* res = data (may overlap) */
-void mju_copy(mjtNum* res, const mjtNum* data, int n) {
-  if (n > 0 && res != data) {
-    memmove(res, data, (size_t)n * sizeof(mjtNum));
   }
 }
 
@@ -98,48 +48,6 @@ mjtNum mju_L1(const mjtNum* vec, int n) {
     res += fabs(vec[i]);
   }
   return res;
-}
-
-/* res = vec * scl */
-void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] = vec[i] * scl;
-  }
-}
-
-/* res = vec1 + vec2 */
-void mju_add(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] = vec1[i] + vec2[i];
-  }
-}
-
-/* res = vec1 - vec2 */
-void mju_sub(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] = vec1[i] - vec2[i];
-  }
-}
-
-/* res += vec */
-void mju_addTo(mjtNum* res, const mjtNum* vec, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] += vec[i];
-  }
-}
-
-/* res -= vec */
-void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] -= vec[i];
-  }
-}
-
-/* res = vec1 + vec2 * scl */
-void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl, int n) {
-  for (int i = 0; i < n; i++) {
-    res[i] = vec1[i] + vec2[i] * scl;
-  }
 }
 
 /* normalize; (near-)zero becomes (1,0,...,0); returns the original norm */

@@ -8,6 +8,7 @@
 #define TORSION_UTIL_INLINE_H_
 
 #include <math.h>
+#include <string.h>
 
 #include <torsion/torsion.h>
 
@@ -17,6 +18,47 @@
 #else
 #define TN_MATH_INLINE extern inline __attribute__((gnu_inline))
 #endif
+
+/* a hot dense kernel compiled twice, for AVX2 and for the baseline x86-64, the better one
+ * chosen when the library loads (GCC's function multiversioning on x86-64 ELF; elsewhere one
+ * baseline version). Only for loops whose every output element has its own chain of
+ * operations (no sums reordered, no FMA: AVX2 does not imply it), so both versions give the
+ * same bits. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__ELF__)
+#define TN_CLONE_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define TN_CLONE_AVX2
+#endif
+
+/* ---------------------------------------------------------------------------------------
+ * scalars
+ * ------------------------------------------------------------------------------------- */
+
+/* smaller of two numbers (a when equal) */
+TN_MATH_INLINE mjtNum mju_min(mjtNum a, mjtNum b) {
+  return a <= b ? a : b;
+}
+
+/* larger of two numbers (a when equal) */
+TN_MATH_INLINE mjtNum mju_max(mjtNum a, mjtNum b) {
+  return a >= b ? a : b;
+}
+
+/* clamp x to [min, max] */
+TN_MATH_INLINE mjtNum mju_clip(mjtNum x, mjtNum min, mjtNum max) {
+  if (x < min) {
+    return min;
+  }
+  if (x > max) {
+    return max;
+  }
+  return x;
+}
+
+/* 1 if x is NaN or its magnitude exceeds mjMAXVAL */
+TN_MATH_INLINE int mju_isBad(mjtNum x) {
+  return x != x || x > mjMAXVAL || x < -mjMAXVAL;
+}
 
 /* ---------------------------------------------------------------------------------------
  * 3D vectors
@@ -155,26 +197,137 @@ TN_MATH_INLINE void mju_mulMatTVec3(mjtNum res[3], const mjtNum mat[9], const mj
 }
 
 /* ---------------------------------------------------------------------------------------
+ * 4D vectors
+ * ------------------------------------------------------------------------------------- */
+
+/* res = identity quaternion (1,0,0,0) */
+TN_MATH_INLINE void mju_unit4(mjtNum res[4]) {
+  res[0] = 1;
+  res[1] = 0;
+  res[2] = 0;
+  res[3] = 0;
+}
+
+/* res = data */
+TN_MATH_INLINE void mju_copy4(mjtNum res[4], const mjtNum data[4]) {
+  res[0] = data[0];
+  res[1] = data[1];
+  res[2] = data[2];
+  res[3] = data[3];
+}
+
+/* normalize; (near-)zero becomes (1,0,0,0); returns the original norm */
+TN_MATH_INLINE mjtNum mju_normalize4(mjtNum vec[4]) {
+  mjtNum norm = sqrt(vec[0] * vec[0] + vec[1] * vec[1] + vec[2] * vec[2] + vec[3] * vec[3]);
+
+  // degenerate: identity quaternion
+  if (norm < mjMINVAL) {
+    mju_unit4(vec);
+  }
+
+  // scale only when not already unit length
+  else if (fabs(norm - 1) > mjMINVAL) {
+    mjtNum inv = 1 / norm;
+    vec[0] *= inv;
+    vec[1] *= inv;
+    vec[2] *= inv;
+    vec[3] *= inv;
+  }
+  return norm;
+}
+
+/* ---------------------------------------------------------------------------------------
  * n-D vectors
  * ------------------------------------------------------------------------------------- */
 
+/* res = 0 */
+TN_MATH_INLINE void mju_zero(mjtNum* res, int n) {
+  if (n > 0) {
+    memset(res, 0, (size_t)n * sizeof(mjtNum));
+  }
+}
+
+/* res = data (may overlap) */
+TN_MATH_INLINE void mju_copy(mjtNum* res, const mjtNum* data, int n) {
+  if (n > 0 && res != data) {
+    memmove(res, data, (size_t)n * sizeof(mjtNum));
+  }
+}
+
+/* res = vec * scl */
+TN_MATH_INLINE void mju_scl(mjtNum* res, const mjtNum* vec, mjtNum scl, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec[i] * scl;
+  }
+}
+
+/* res = vec1 + vec2 */
+TN_MATH_INLINE void mju_add(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] + vec2[i];
+  }
+}
+
+/* res = vec1 - vec2 */
+TN_MATH_INLINE void mju_sub(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] - vec2[i];
+  }
+}
+
+/* res += vec */
+TN_MATH_INLINE void mju_addTo(mjtNum* res, const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] += vec[i];
+  }
+}
+
+/* res -= vec */
+TN_MATH_INLINE void mju_subFrom(mjtNum* res, const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] -= vec[i];
+  }
+}
+
+/* res = vec1 + vec2 * scl */
+TN_MATH_INLINE void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* vec2, mjtNum scl,
+                               int n) {
+  for (int i = 0; i < n; i++) {
+    res[i] = vec1[i] + vec2[i] * scl;
+  }
+}
+
+/* 1 if every entry is exactly zero */
+TN_MATH_INLINE int mju_isZero(const mjtNum* vec, int n) {
+  for (int i = 0; i < n; i++) {
+    if (vec[i] != 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* two doubles in one SIMD register where the target has one (GCC's vector extension; each
+ * lane rounds exactly as the scalar operation would), loaded from any 8-byte aligned address */
+typedef double tn_vec2 __attribute__((vector_size(16), aligned(8), may_alias));
+
 /* vec1' * vec2: blocks of four go to four partial sums combined as (s0+s2)+(s1+s3); the
- * remaining 0-3 products are summed separately, then added (MuJoCo's rounding, verified) */
+ * remaining 0-3 products are summed separately, then added (MuJoCo's rounding, verified).
+ * The partial sums are kept as two pairs, (s0,s1) and (s2,s3), one instruction each. */
 TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
   mjtNum res = 0, tail = 0;
   int i = 0;
 
   // blocks of four with independent accumulators
   if (n >= 4) {
-    mjtNum s0 = vec1[0] * vec2[0], s1 = vec1[1] * vec2[1];
-    mjtNum s2 = vec1[2] * vec2[2], s3 = vec1[3] * vec2[3];
+    tn_vec2 s01 = *(const tn_vec2*)vec1 * *(const tn_vec2*)vec2;
+    tn_vec2 s23 = *(const tn_vec2*)(vec1 + 2) * *(const tn_vec2*)(vec2 + 2);
     for (i = 4; i <= n - 4; i += 4) {
-      s0 += vec1[i] * vec2[i];
-      s1 += vec1[i + 1] * vec2[i + 1];
-      s2 += vec1[i + 2] * vec2[i + 2];
-      s3 += vec1[i + 3] * vec2[i + 3];
+      s01 += *(const tn_vec2*)(vec1 + i) * *(const tn_vec2*)(vec2 + i);
+      s23 += *(const tn_vec2*)(vec1 + i + 2) * *(const tn_vec2*)(vec2 + i + 2);
     }
-    res = (s0 + s2) + (s1 + s3);
+    tn_vec2 sum = s01 + s23;
+    res = sum[0] + sum[1];
   }
 
   // remaining entries, summed on their own
@@ -230,6 +383,53 @@ TN_MATH_INLINE void mju_mulQuat(mjtNum res[4], const mjtNum q1[4], const mjtNum 
   res[1] = x;
   res[2] = y;
   res[3] = z;
+}
+
+/* res = rotation by angle about unit axis; exactly the identity when angle == 0 */
+TN_MATH_INLINE void mju_axisAngle2Quat(mjtNum res[4], const mjtNum axis[3], mjtNum angle) {
+  // zero angle: exact identity
+  if (angle == 0) {
+    mju_unit4(res);
+    return;
+  }
+
+  // half-angle form
+  mjtNum s = sin(angle * 0.5);
+  res[0] = cos(angle * 0.5);
+  res[1] = axis[0] * s;
+  res[2] = axis[1] * s;
+  res[3] = axis[2] * s;
+}
+
+/* rotation matrix of a unit quaternion; the exact identity gives the exact identity */
+TN_MATH_INLINE void mju_quat2Mat(mjtNum res[9], const mjtNum quat[4]) {
+  // identity shortcut
+  if (quat[0] == 1 && quat[1] == 0 && quat[2] == 0 && quat[3] == 0) {
+    res[0] = 1, res[1] = 0, res[2] = 0;
+    res[3] = 0, res[4] = 1, res[5] = 0;
+    res[6] = 0, res[7] = 0, res[8] = 1;
+    return;
+  }
+
+  // products of components
+  const mjtNum q00 = quat[0] * quat[0], q01 = quat[0] * quat[1];
+  const mjtNum q02 = quat[0] * quat[2], q03 = quat[0] * quat[3];
+  const mjtNum q11 = quat[1] * quat[1], q12 = quat[1] * quat[2];
+  const mjtNum q13 = quat[1] * quat[3], q22 = quat[2] * quat[2];
+  const mjtNum q23 = quat[2] * quat[3], q33 = quat[3] * quat[3];
+
+  // diagonal
+  res[0] = q00 + q11 - q22 - q33;
+  res[4] = q00 - q11 + q22 - q33;
+  res[8] = q00 - q11 - q22 + q33;
+
+  // off-diagonal
+  res[1] = 2 * (q12 - q03);
+  res[2] = 2 * (q13 + q02);
+  res[3] = 2 * (q12 + q03);
+  res[5] = 2 * (q23 - q01);
+  res[6] = 2 * (q13 - q02);
+  res[7] = 2 * (q23 + q01);
 }
 
 /* rotate vec by unit quaternion quat: with u = quat.xyz and t = w*vec + u x vec,
@@ -304,6 +504,48 @@ TN_MATH_INLINE void tn_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtN
   res[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
   res[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
   res[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
+}
+
+/* cinert from principal inertia, body orientation mat, offset dif = com - point, mass */
+TN_MATH_INLINE void tn_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
+                               const mjtNum dif[3], mjtNum mass) {
+  // rotated inertia: mat * (diag(inert) * mat'), entry (r,c) = sum_k mat_rk (mat_ck inert_k)
+  const mjtNum* r0 = mat;
+  const mjtNum* r1 = mat + 3;
+  const mjtNum* r2 = mat + 6;
+  res[0] = r0[0] * (r0[0] * inert[0]) + r0[1] * (r0[1] * inert[1]) + r0[2] * (r0[2] * inert[2]);
+  res[1] = r1[0] * (r1[0] * inert[0]) + r1[1] * (r1[1] * inert[1]) + r1[2] * (r1[2] * inert[2]);
+  res[2] = r2[0] * (r2[0] * inert[0]) + r2[1] * (r2[1] * inert[1]) + r2[2] * (r2[2] * inert[2]);
+  res[3] = r0[0] * (r1[0] * inert[0]) + r0[1] * (r1[1] * inert[1]) + r0[2] * (r1[2] * inert[2]);
+  res[4] = r0[0] * (r2[0] * inert[0]) + r0[1] * (r2[1] * inert[1]) + r0[2] * (r2[2] * inert[2]);
+  res[5] = r1[0] * (r2[0] * inert[0]) + r1[1] * (r2[1] * inert[1]) + r1[2] * (r2[2] * inert[2]);
+
+  // parallel-axis term: mass * (|dif|^2 Id - dif dif')
+  res[0] += mass * (dif[1] * dif[1] + dif[2] * dif[2]);
+  res[1] += mass * (dif[0] * dif[0] + dif[2] * dif[2]);
+  res[2] += mass * (dif[0] * dif[0] + dif[1] * dif[1]);
+  res[3] -= mass * dif[0] * dif[1];
+  res[4] -= mass * dif[0] * dif[2];
+  res[5] -= mass * dif[1] * dif[2];
+
+  // first moment and mass
+  mju_scl3(res + 6, dif, mass);
+  res[9] = mass;
+}
+
+/* com-based motion of a dof: rotational (offset given) or translational (offset NULL) */
+TN_MATH_INLINE void tn_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
+  // rotation about axis through a point offset from the com
+  if (offset) {
+    mju_copy3(res, axis);
+    mju_cross(res + 3, axis, offset);
+  }
+
+  // translation along axis
+  else {
+    mju_zero3(res);
+    mju_copy3(res + 3, axis);
+  }
 }
 
 #endif  // TORSION_UTIL_INLINE_H_
