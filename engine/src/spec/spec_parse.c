@@ -399,6 +399,10 @@ static void assets(tnsIn* in) {
   for (int i = 0; i < t->textures.n; i++) {
     const tnSpecTexture* x = TN_AT(t->textures, tnSpecTexture, i);
     mjsTexture* d = mjs_addTexture(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     d->type = (mjtTexture)x->type;
     d->width = x->width;
     d->height = x->height;
@@ -408,12 +412,20 @@ static void assets(tnsIn* in) {
   for (int i = 0; i < t->materials.n; i++) {
     const tnSpecMaterial* m = TN_AT(t->materials, tnSpecMaterial, i);
     mjsMaterial* d = mjs_addMaterial(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     material_values(d, m);
     mjs_setName(d->element, m->name ? m->name : "");
   }
   for (int i = 0; i < t->meshes.n; i++) {
     const tnSpecMesh* m = TN_AT(t->meshes, tnSpecMesh, i);
     mjsMesh* d = mjs_addMesh(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     mesh_values(d, m);
     set_text(d->file, m->file);
     set_text(d->content_type, m->content_type);
@@ -433,6 +445,10 @@ static void assets(tnsIn* in) {
   for (int i = 0; i < t->hfields.n; i++) {
     const tnSpecHField* h = TN_AT(t->hfields, tnSpecHField, i);
     mjsHField* d = mjs_addHField(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     d->nrow = h->nrow;
     d->ncol = h->ncol;
     memcpy(d->size, h->size, sizeof(d->size));
@@ -460,12 +476,20 @@ static void globals(tnsIn* in) {
   for (int i = 0; i < t->pairs.n; i++) {
     const tnSpecPair* p = TN_AT(t->pairs, tnSpecPair, i);
     mjsPair* d = mjs_addPair(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     pair_values(d, p);
     mjs_setName(d->element, p->name ? p->name : "");
   }
   for (int i = 0; i < t->excludes.n; i++) {
     const tnSpecExclude* e = TN_AT(t->excludes, tnSpecExclude, i);
     mjsExclude* d = mjs_addExclude(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     set_text(d->bodyname1, e->body1);
     set_text(d->bodyname2, e->body2);
     mjs_setName(d->element, e->name ? e->name : "");
@@ -473,12 +497,20 @@ static void globals(tnsIn* in) {
   for (int i = 0; i < t->equalities.n; i++) {
     const tnSpecEquality* e = TN_AT(t->equalities, tnSpecEquality, i);
     mjsEquality* d = mjs_addEquality(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     equality_values(d, e);
     mjs_setName(d->element, e->name ? e->name : "");
   }
   for (int i = 0; i < t->tendons.n; i++) {
     const tnSpecTendon* x = TN_AT(t->tendons, tnSpecTendon, i);
     mjsTendon* d = mjs_addTendon(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     tendon_values(d, x);
     mjs_setName(d->element, x->name ? x->name : "");
     for (int k = 0; k < x->wrapnum; k++) {
@@ -498,12 +530,20 @@ static void globals(tnsIn* in) {
       return;
     }
     mjsActuator* d = mjs_addActuator(s, NULL);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     actuator_values(d, a);
     mjs_setName(d->element, a->name ? a->name : "");
   }
   for (int i = 0; i < t->sensors.n; i++) {
     const tnSpecSensor* x = TN_AT(t->sensors, tnSpecSensor, i);
     mjsSensor* d = mjs_addSensor(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     d->type = (mjtSensor)x->type;
     d->objtype = (mjtObj)x->objtype;
     set_text(d->objname, x->objname);
@@ -521,6 +561,10 @@ static void globals(tnsIn* in) {
   for (int i = 0; i < t->numerics.n; i++) {
     const tnSpecNumeric* x = TN_AT(t->numerics, tnSpecNumeric, i);
     mjsNumeric* d = mjs_addNumeric(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     d->size = x->size;
     set_doubles(d->data, x->data, x->ndata);
     mjs_setName(d->element, x->name ? x->name : "");
@@ -528,12 +572,20 @@ static void globals(tnsIn* in) {
   for (int i = 0; i < t->texts.n; i++) {
     const tnSpecText* x = TN_AT(t->texts, tnSpecText, i);
     mjsText* d = mjs_addText(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     set_text(d->data, x->data);
     mjs_setName(d->element, x->name ? x->name : "");
   }
   for (int i = 0; i < t->tuples.n; i++) {
     const tnSpecTuple* x = TN_AT(t->tuples, tnSpecTuple, i);
     mjsTuple* d = mjs_addTuple(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     for (int k = 0; k < x->num; k++) {
       const tnSpecTupleElem* e = TN_AT(t->tuple_elems, tnSpecTupleElem, x->adr + k);
       tnsHandle* types = d->objtype;
@@ -556,6 +608,10 @@ static void globals(tnsIn* in) {
   for (int i = 0; i < t->keys.n; i++) {
     const tnSpecKey* k = TN_AT(t->keys, tnSpecKey, i);
     mjsKey* d = mjs_addKey(s);
+    if (!d) {
+      in->failed = 1; /* out of memory */
+      return;
+    }
     d->time = k->time;
     set_doubles(d->qpos, k->qpos, k->nqpos);
     set_doubles(d->qvel, k->qvel, k->nqvel);
