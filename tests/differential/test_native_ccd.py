@@ -82,7 +82,7 @@ def _trajectory(m, model_id, nstep, every):
 
 def _check(model_id, path, states, m, disable=()):
     theirs = [cc.forward_contacts(m, s) for s in states]
-    ours = torsion.contacts(path, states, disable=disable, spec=cc.SPEC_NAME)
+    ours = torsion.contacts(path, states, disable=disable, spec=cc.SPEC_NAME, native=True)
     n = contacts.check_sets(m, ours, theirs, "contacts of %s" % model_id)
     assert n > 0, "%s: no contacts in any state; the check would be empty" % model_id
 
