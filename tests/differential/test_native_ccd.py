@@ -3,8 +3,9 @@ sets of convex pairs (meshes, cylinders, ellipsoids, boxes and capsules against 
 height-field prisms) equal MuJoCo's under MuJoCo's default flags on both sides.
 
 Scenes: small models of tests/models/nativeccd (pairs.xml: convex bodies dropped on each
-other and on a table; deep.xml: pairs pushed from apart to deep penetration and tilted, one
-with a margin), Menagerie entry points with mesh contacts, the Gymnasium-Robotics Fetch
+other and on a table; hfield.xml: convex geoms dropped on a height field; deep.xml: pairs
+pushed from apart to deep penetration and tilted, one with a margin), Menagerie entry
+points with mesh contacts (one on a height field), the Gymnasium-Robotics Fetch
 tasks and dm_control models with ellipsoids, cylinders and boxes. States come from MuJoCo's
 trajectory (random-walk controls, as test_mesh_contacts.py) or, for deep.xml, from a grid
 of slide and hinge positions; all go to one `torsion-sim contacts` call per scene. Sets are
@@ -31,7 +32,8 @@ DMC = corpus._package_dir("dm_control", "suite")
 MENAGERIE = ["trs_so_arm100/scene.xml", "umi_gripper/scene.xml",
              "robotstudio_so101/scene_box.xml", "pal_tiago/scene_motor.xml",
              "boston_dynamics_spot/scene_arm.xml", "kinova_gen3/scene.xml",
-             "google_barkour_vb/scene.xml", "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml"]
+             "google_barkour_vb/scene.xml", "google_barkour_vb/scene_hfield_mjx.xml",
+             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml"]
 # dm_control models with ellipsoids, cylinders and boxes in contact
 DM_CONTROL = ["dog.xml", "quadruped.xml", "humanoid_CMU.xml", "manipulator.xml", "stacker.xml"]
 FETCH_TASKS = ["push.xml", "pick_and_place.xml"]
@@ -48,7 +50,8 @@ LEGACY = ["umi_gripper/scene.xml", "robotstudio_so101/scene_box.xml"]
 
 def _scenes():
     """(id, absolute path, number of steps, sampling period) of every trajectory scene."""
-    out = [("local/pairs", os.path.join(MODELS, "pairs.xml"), LOCAL_NSTEP, LOCAL_EVERY)]
+    out = [("local/" + f[:-4], os.path.join(MODELS, f), LOCAL_NSTEP, LOCAL_EVERY)
+           for f in ("pairs.xml", "hfield.xml")]
     out += [("menagerie/" + rel[:-4], rel, NSTEP, EVERY) for rel in MENAGERIE]
     out += [("fetch/" + f[:-4], os.path.join(FETCH, f), NSTEP, EVERY) for f in FETCH_TASKS]
     out += [("dm_control/" + f[:-4], os.path.join(DMC, f), NSTEP, EVERY) for f in DM_CONTROL]

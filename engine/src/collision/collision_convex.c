@@ -1,10 +1,16 @@
-/* collision/collision_convex.c — general convex pairs through libccd's MPR.
+/* collision/collision_convex.c — general convex pairs: MuJoCo's native solver or libccd.
  *
  * Pairs without an analytic collider (ellipsoid, cylinder, mesh, and their mixes with the
- * other primitives) go through Minkowski Portal Refinement (ccdMPRPenetration, libccd in
- * double precision), with MuJoCo's settings: the geom centers as portal seeds,
- * ccd_tolerance and ccd_iterations from the model options, each shape inflated by half the
- * margin so that separated pairs within the margin are found. The support functions
+ * other primitives) go, by default, through MuJoCo 3.14's native convex collision
+ * (collision_gjk.c: GJK, EPA and the multi-contact clipping): each shape grown by half the
+ * margin, the normal from the point on geom 2 to the point on geom 1, no surface-normal
+ * fix. Box, mesh and cylinder pairs without margin take up to four contacts from one pass
+ * (clipped touching faces); other pairs, with the multiccd option, search for more by
+ * tilting (below). With mjDSBL_NATIVECCD set they go through libccd's Minkowski Portal
+ * Refinement instead (ccdMPRPenetration, libccd in double precision), with MuJoCo's
+ * settings: the geom centers as portal seeds, ccd_tolerance and ccd_iterations from the
+ * model options, each shape inflated by half the margin so that separated pairs within the
+ * margin are found. The support functions
  * (collision_support.c) reproduce MuJoCo's points bit for bit: on flat-sided pairs MPR's
  * portal path, and so its answer, depends on the last bit and on how ties are broken.
  * MPR's direction is then replaced as MuJoCo does: by geom 1's outward surface normal
@@ -13,7 +19,8 @@
  * inside), and a cylinder's side where the side is the nearer feature (measured rules,
  * see surface_normal). With the multiccd option (on unless disabled; skipped when a sphere
  * or ellipsoid is involved) the pair is tilted by +-1e-3 rad about both contact tangents
- * and each new, distinct contact found is added with the first contact's distance. */
+ * and each new, distinct contact found is added with the first contact's distance (both
+ * solvers; the native one only for pairs that did not take the one-pass contacts). */
 #include <math.h>
 
 #include <ccd/ccd.h>
@@ -184,10 +191,11 @@ static void fix_normal(const mjModel* m, mjContact* con, const tnConvex* obj1,
 static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
                               const tnConvex* obj2, mjtNum margin, int fix);
 
-/* MPR penetration between two convex objects: one contact or none */
+/* penetration between two convex objects (native solver or MPR): one contact or none */
 int tn__convexPenetration(const mjModel* m, mjData* d, mjContact* con, const tnConvex* obj1,
                           const tnConvex* obj2, mjtNum margin) {
-  // the native solver: margins from the inflations, its witness points, MuJoCo's normal
+  // the native solver: margins from the inflations, its witness points and normal (no
+  // surface-normal fix, as MuJoCo's native path)
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) {
     tnConvex p1 = *obj1, p2 = *obj2;
     p1.margin = 2 * p1.inflate;
@@ -214,7 +222,6 @@ int tn__convexPenetration(const mjModel* m, mjData* d, mjContact* con, const tnC
       return 0;
     }
     set_contact(con, margin + dist, pos, normal, NULL);
-    fix_normal(m, con, obj1, obj2);
     return 1;
   }
   return convex_penetration(m, con, obj1, obj2, margin, 1);

@@ -286,11 +286,11 @@ typedef tnCCDVertex ncVertex;
 
 /* one triangle of the EPA polytope */
 typedef struct ncFace_ {
-  int v[3];       /* vertex indices */
-  int adj[3];     /* neighbour across edges (v0,v1), (v1,v2), (v2,v0) */
-  mjtNum p[3];    /* projection of the origin on the face's plane */
-  mjtNum dist2;   /* |p|^2 */
-  int slot;       /* place in the candidate list; -1: not listed, -2: removed */
+  int v[3];     /* vertex indices */
+  int adj[3];   /* neighbour across edges (v0,v1), (v1,v2), (v2,v0) */
+  mjtNum p[3];  /* projection of the origin on the face's plane */
+  mjtNum dist2; /* |p|^2 */
+  int slot;     /* place in the candidate list; -1: not listed, -2: removed */
 } ncFace;
 
 /* the EPA polytope with its candidate list and the horizon being built */
@@ -965,7 +965,8 @@ static int polytope_triangle(ncPolytope* pt, ncStatus* st, tnConvex* o1, tnConve
   if (on_triangle(v1, v2, v3, v4) || on_triangle(v1, v2, v3, v5)) {
     return 5;
   }
-  if (st->out.dist[0] > 10 * mjMINVAL && !holds_origin(v1, v2, v3, v4) && !holds_origin(v1, v2, v3, v5)) {
+  if (st->out.dist[0] > 10 * mjMINVAL && !holds_origin(v1, v2, v3, v4) &&
+      !holds_origin(v1, v2, v3, v5)) {
     return 7;
   }
   static const int tri[6][6] = {{3, 0, 1, 1, 3, 2}, {3, 2, 0, 2, 4, 0}, {3, 1, 2, 0, 5, 1},
@@ -991,8 +992,8 @@ static int polytope_tetra(ncPolytope* pt, ncStatus* st, tnConvex* o1, tnConvex* 
   v_add(pt->center, pt->center, pt->verts[v3].w);
   v_add(pt->center, pt->center, pt->verts[v4].w);
   v_scl(pt->center, pt->center, 0.25);
-  int tri[4][6] = {{v1, v2, v3, 1, 3, 2}, {v1, v4, v2, 2, 3, 0}, {v1, v3, v4, 0, 3, 1},
-                   {v4, v3, v2, 2, 0, 1}};
+  int tri[4][6] = {
+      {v1, v2, v3, 1, 3, 2}, {v1, v4, v2, 2, 3, 0}, {v1, v3, v4, 0, 3, 1}, {v4, v3, v2, 2, 0, 1}};
   for (int f = 0; f < 4; f++) {
     if (add_face(pt, tri[f][0], tri[f][1], tri[f][2], tri[f][3], tri[f][4], tri[f][5]) <
         NC_MINVAL2) {
@@ -1277,8 +1278,8 @@ mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts
 
   // spheres and capsules: their cores first; a shallow contact takes the radii back on
   int done = 0;
-  if (obj1->type == mjGEOM_SPHERE || obj2->type == mjGEOM_SPHERE ||
-      obj1->type == mjGEOM_CAPSULE || obj2->type == mjGEOM_CAPSULE) {
+  if (obj1->type == mjGEOM_SPHERE || obj2->type == mjGEOM_SPHERE || obj1->type == mjGEOM_CAPSULE ||
+      obj2->type == mjGEOM_CAPSULE) {
     mjtNum margin1 = obj1->margin, margin2 = obj2->margin;
     mjtNum r1 = reduce(obj1), r2 = reduce(obj2);
     st.cutoff = r1 + r2;

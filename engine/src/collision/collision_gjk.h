@@ -32,8 +32,7 @@ typedef struct tnCCDResult_ {
  * pushed out by half of it), with up to max_contacts witness pairs in *res. Returns the
  * smallest signed distance (< 0: penetration; no contact otherwise). The EPA polytope
  * lives in d's arena. */
-mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts,
-                     tnCCDResult* res);
+mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts, tnCCDResult* res);
 
 /* Several contacts where EPA's nearest face (vertices face[0..2]) has flat features of
  * both shapes facing each other: replaces res's single witness pair (x1[0], x2[0]) by the

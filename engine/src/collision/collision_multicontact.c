@@ -459,13 +459,12 @@ static int box_edges(mjtNum* res, mjtNum* ends, int dim, const tnConvex* obj, co
 
 /* the four corners (global) of box face idx, in MuJoCo's winding */
 static int box_face(mjtNum* res, const tnConvex* obj, int idx) {
-  static const signed char corner[6][4][3] = {
-      {{1, 1, 1}, {1, 1, -1}, {1, -1, -1}, {1, -1, 1}},
-      {{-1, 1, -1}, {-1, 1, 1}, {-1, -1, 1}, {-1, -1, -1}},
-      {{-1, 1, -1}, {1, 1, -1}, {1, 1, 1}, {-1, 1, 1}},
-      {{-1, -1, 1}, {1, -1, 1}, {1, -1, -1}, {-1, -1, -1}},
-      {{-1, 1, 1}, {1, 1, 1}, {1, -1, 1}, {-1, -1, 1}},
-      {{1, 1, -1}, {-1, 1, -1}, {-1, -1, -1}, {1, -1, -1}}};
+  static const signed char corner[6][4][3] = {{{1, 1, 1}, {1, 1, -1}, {1, -1, -1}, {1, -1, 1}},
+                                              {{-1, 1, -1}, {-1, 1, 1}, {-1, -1, 1}, {-1, -1, -1}},
+                                              {{-1, 1, -1}, {1, 1, -1}, {1, 1, 1}, {-1, 1, 1}},
+                                              {{-1, -1, 1}, {1, -1, 1}, {1, -1, -1}, {-1, -1, -1}},
+                                              {{-1, 1, 1}, {1, 1, 1}, {1, -1, 1}, {-1, -1, 1}},
+                                              {{1, 1, -1}, {-1, 1, -1}, {-1, -1, -1}, {1, -1, -1}}};
   if (idx < 0 || idx > 5) {
     return 0;
   }
@@ -496,8 +495,7 @@ static int mesh_face(mjtNum* res, const tnConvex* obj, int idx) {
 }
 
 /* a cylinder's cap normal at a single-cap feature (vertex id 0 top, 1 bottom) */
-static int cylinder_normals(mjtNum* res, int* ids, int dim, const tnConvex* obj,
-                            const int vi[3]) {
+static int cylinder_normals(mjtNum* res, int* ids, int dim, const tnConvex* obj, const int vi[3]) {
   if (dim == 1) {
     local_to_global(res, obj->mat, NULL, 0, 0, vi[0] ? -1.0 : 1.0);
     ids[0] = vi[0];
@@ -507,8 +505,8 @@ static int cylinder_normals(mjtNum* res, int* ids, int dim, const tnConvex* obj,
 }
 
 /* the side line of a cylinder through a rim point, towards the other cap */
-static int cylinder_edges(mjtNum* res, mjtNum* ends, int dim, const tnConvex* obj,
-                          const mjtNum* v, int v1i) {
+static int cylinder_edges(mjtNum* res, mjtNum* ends, int dim, const tnConvex* obj, const mjtNum* v,
+                          int v1i) {
   if (dim == 1 || dim == 2) {
     const mjtNum* size = obj->m->geom_size + 3 * obj->geom;
     mjtNum sgn = v1i ? 1.0 : -1.0;
