@@ -4,7 +4,8 @@ height-field prisms) equal MuJoCo's under MuJoCo's default flags on both sides.
 
 Scenes: small models of tests/models/nativeccd (pairs.xml: convex bodies dropped on each
 other and on a table; hfield.xml: convex geoms dropped on a height field; deep.xml: pairs
-pushed from apart to deep penetration and tilted, one with a margin), Menagerie entry
+pushed from apart to deep penetration and tilted, one with a margin), the capsule heap and
+the tray of mixed primitives of tests/models/scenes, Menagerie entry
 points with mesh contacts (one on a height field), the Gymnasium-Robotics Fetch
 tasks and dm_control models with ellipsoids, cylinders and boxes. States come from MuJoCo's
 trajectory (random-walk controls, as test_mesh_contacts.py) or, for deep.xml, from a grid
@@ -25,6 +26,7 @@ from harness import contacts, corpus, menagerie, oracle, torsion
 from harness import constraint_cases as cc
 
 MODELS = os.path.join(corpus.REPO_ROOT, "tests", "models", "nativeccd")
+SCENES = os.path.join(corpus.REPO_ROOT, "tests", "models", "scenes")
 FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
 DMC = corpus._package_dir("dm_control", "suite")
 
@@ -52,6 +54,8 @@ def _scenes():
     """(id, absolute path, number of steps, sampling period) of every trajectory scene."""
     out = [("local/" + f[:-4], os.path.join(MODELS, f), LOCAL_NSTEP, LOCAL_EVERY)
            for f in ("pairs.xml", "hfield.xml")]
+    out += [("local/scenes/" + f[:-4], os.path.join(SCENES, f), 1500, 15)
+            for f in ("capsule_heap.xml", "drop_tray.xml")]
     out += [("menagerie/" + rel[:-4], rel, NSTEP, EVERY) for rel in MENAGERIE]
     out += [("fetch/" + f[:-4], os.path.join(FETCH, f), NSTEP, EVERY) for f in FETCH_TASKS]
     out += [("dm_control/" + f[:-4], os.path.join(DMC, f), NSTEP, EVERY) for f in DM_CONTROL]

@@ -537,7 +537,7 @@ static void nearest_tetra(mjtNum lam[4], const mjtNum a[3], const mjtNum b[3], c
     combine(q, l, 3, a, b, c, NULL);
     mjtNum dd = v_dot(q, q);
     if (dd < best) {
-      lam[0] = l[0], lam[1] = l[1], lam[2] = l[2];
+      lam[0] = l[0], lam[1] = l[1], lam[2] = l[2], lam[3] = 0;
     }
   }
 }
