@@ -1,10 +1,16 @@
-/* collision/collision_convex.c — general convex pairs through libccd's MPR.
+/* collision/collision_convex.c — general convex pairs: MuJoCo's native solver or libccd.
  *
  * Pairs without an analytic collider (ellipsoid, cylinder, mesh, and their mixes with the
- * other primitives) go through Minkowski Portal Refinement (ccdMPRPenetration, libccd in
- * double precision), with MuJoCo's settings: the geom centers as portal seeds,
- * ccd_tolerance and ccd_iterations from the model options, each shape inflated by half the
- * margin so that separated pairs within the margin are found. The support functions
+ * other primitives) go, by default, through MuJoCo 3.14's native convex collision
+ * (collision_gjk.c: GJK, EPA and the multi-contact clipping): each shape grown by half the
+ * margin, the normal from the point on geom 2 to the point on geom 1, no surface-normal
+ * fix. Box, mesh and cylinder pairs without margin take up to four contacts from one pass
+ * (clipped touching faces); other pairs, with the multiccd option, search for more by
+ * tilting (below). With mjDSBL_NATIVECCD set they go through libccd's Minkowski Portal
+ * Refinement instead (ccdMPRPenetration, libccd in double precision), with MuJoCo's
+ * settings: the geom centers as portal seeds, ccd_tolerance and ccd_iterations from the
+ * model options, each shape inflated by half the margin so that separated pairs within the
+ * margin are found. The support functions
  * (collision_support.c) reproduce MuJoCo's points bit for bit: on flat-sided pairs MPR's
  * portal path, and so its answer, depends on the last bit and on how ties are broken.
  * MPR's direction is then replaced as MuJoCo does: by geom 1's outward surface normal
@@ -13,7 +19,8 @@
  * inside), and a cylinder's side where the side is the nearer feature (measured rules,
  * see surface_normal). With the multiccd option (on unless disabled; skipped when a sphere
  * or ellipsoid is involved) the pair is tilted by +-1e-3 rad about both contact tangents
- * and each new, distinct contact found is added with the first contact's distance. */
+ * and each new, distinct contact found is added with the first contact's distance (both
+ * solvers; the native one only for pairs that did not take the one-pass contacts). */
 #include <math.h>
 
 #include <ccd/ccd.h>
@@ -21,6 +28,7 @@
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
 #include "collision/collision_support.h"
+#include "collision/collision_gjk.h"
 
 /* libccd callbacks on tnConvex objects (libccd is built in double precision: its vectors
  * are mjtNum triples, read and written in place) */
@@ -183,9 +191,39 @@ static void fix_normal(const mjModel* m, mjContact* con, const tnConvex* obj1,
 static int convex_penetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
                               const tnConvex* obj2, mjtNum margin, int fix);
 
-/* MPR penetration between two convex objects: one contact or none */
-int tn__convexPenetration(const mjModel* m, mjContact* con, const tnConvex* obj1,
+/* penetration between two convex objects (native solver or MPR): one contact or none */
+int tn__convexPenetration(const mjModel* m, mjData* d, mjContact* con, const tnConvex* obj1,
                           const tnConvex* obj2, mjtNum margin) {
+  // the native solver: margins from the inflations, its witness points and normal (no
+  // surface-normal fix, as MuJoCo's native path)
+  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) {
+    tnConvex p1 = *obj1, p2 = *obj2;
+    p1.margin = 2 * p1.inflate;
+    p2.margin = 2 * p2.inflate;
+    mjtNum normal[3], pos[3];
+    tnCCDResult r;
+    mjtNum dist = tn__nativeCCD(d, &p1, &p2, 1, &r);
+    const mjtNum *x1 = r.x1, *x2 = r.x2;
+
+    // warm starts carried to the next call (the objects are shared read-only)
+    ((tnConvex*)obj1)->meshindex = p1.meshindex;
+    ((tnConvex*)obj1)->vertindex = p1.vertindex;
+    ((tnConvex*)obj2)->meshindex = p2.meshindex;
+    ((tnConvex*)obj2)->vertindex = p2.vertindex;
+    if (!(dist < 0) || !r.nx) {
+      return 0;
+    }
+    mju_sub3(normal, x1, x2);
+    mju_normalize3(normal);
+    for (int k = 0; k < 3; k++) {
+      pos[k] = 0.5 * (x1[k] + x2[k]);
+    }
+    if (mju_norm3(normal) < mjMINVAL) {
+      return 0;
+    }
+    set_contact(con, margin + dist, pos, normal, NULL);
+    return 1;
+  }
   return convex_penetration(m, con, obj1, obj2, margin, 1);
 }
 
@@ -304,12 +342,107 @@ static int multi_contacts(const mjModel* m, mjContact* con, const tnConvex* obj1
   return n;
 }
 
+/* contacts from the native solver's witness pairs: the midpoint, the normal from the
+ * point on geom 2 to the point on geom 1 (normalized), the distance with the margin back */
+static int native_contacts(mjData* d, mjContact* con, tnConvex* obj1, tnConvex* obj2,
+                           int max_contacts, mjtNum margin) {
+  tnCCDResult r;
+  mjtNum dist = tn__nativeCCD(d, obj1, obj2, max_contacts, &r);
+  if (!(dist < 0)) {
+    return 0;
+  }
+  const mjtNum *x1 = r.x1, *x2 = r.x2;
+  for (int i = 0; i < r.nx; i++) {
+    mjContact* c = con + i;
+    c->dist = margin + r.dist[i];
+    mju_sub3(c->frame, x1 + 3 * i, x2 + 3 * i);
+    mju_normalize3(c->frame);
+    for (int k = 0; k < 3; k++) {
+      c->pos[k] = 0.5 * (x1[3 * i + k] + x2[3 * i + k]);
+    }
+    mju_zero3(c->frame + 3);
+  }
+  return r.nx;
+}
+
+/* how many contacts one native pass may return: up to 4 for pairs of flat-featured shapes
+ * (box, mesh, cylinder) without margin (face clipping) unless multiccd is disabled, else 1 */
+static int native_max_contacts(const mjModel* m, int g1, int g2, mjtNum margin) {
+  if (margin > 0) {
+    return 1;
+  }
+  int t1 = m->geom_type[g1], t2 = m->geom_type[g2];
+  if (t1 == mjGEOM_BOX && t2 == mjGEOM_BOX) {
+    return 8;
+  }
+  int flat1 = t1 == mjGEOM_BOX || t1 == mjGEOM_MESH || t1 == mjGEOM_CYLINDER;
+  int flat2 = t2 == mjGEOM_BOX || t2 == mjGEOM_MESH || t2 == mjGEOM_CYLINDER;
+  if (flat1 && flat2) {
+    return (m->opt.disableflags & mjDSBL_MULTICCD) ? 1 : 4;
+  }
+  return 1;
+}
+
+/* convex - convex with MuJoCo's native solver: one pass (several contacts for touching
+ * box/mesh faces), else the tilted searches of the multi-contact option around the first
+ * contact, each new distinct contact kept with the first contact's distance */
+static int collide_native(const mjModel* m, mjData* d, mjContact* con, int g1, int g2,
+                          mjtNum margin) {
+  tnConvex obj1, obj2;
+  tn__convexInit(&obj1, m, d, g1, 0);
+  tn__convexInit(&obj2, m, d, g2, 0);
+  obj1.margin = obj2.margin = margin;
+  int maxc = native_max_contacts(m, g1, g2, margin);
+  int n = native_contacts(d, con, &obj1, &obj2, maxc, margin);
+  if (maxc > 1 || n != 1 || !multi_applies(m, g1, g2)) {
+    return n;
+  }
+
+  // tilt geom 1 by -+1e-3 rad about each tangent of the first contact, geom 2 back
+  mjtNum frame[9], rot[9], rotT[9];
+  mjtNum r1 = m->geom_rbound[g1], r2 = m->geom_rbound[g2];
+  mjtNum tol = 1e-3 * (r1 < r2 ? r1 : r2);
+  mju_copy(frame, con[0].frame, 9);
+  tn__makeFrame(frame);
+  for (int a = 0; a < 2; a++) {
+    for (int s = -1; s <= 1; s += 2) {
+      // the pair at the tilted poses, the solver's warm starts carried on
+      tnConvex p1 = obj1, p2 = obj2;
+      axis_rotation(rot, frame + 3 + 3 * a, s * 1e-3);
+      mju_transpose(rotT, rot, 3, 3);
+      rotate_about(&p1, rot, con[0].pos);
+      rotate_about(&p2, rotT, con[0].pos);
+      int found = native_contacts(d, con + n, &p1, &p2, 1, margin);
+      obj1.meshindex = p1.meshindex;
+      obj1.vertindex = p1.vertindex;
+      obj2.meshindex = p2.meshindex;
+      obj2.vertindex = p2.vertindex;
+
+      // keep it unless it repeats a contact already found (within tol)
+      int repeat = 0;
+      for (int k = 0; found && k < n; k++) {
+        if (mju_dist3(con[k].pos, con[n].pos) <= tol) {
+          repeat = 1;
+        }
+      }
+      if (found && !repeat) {
+        con[n].dist = con[0].dist;
+        n++;
+      }
+    }
+  }
+  return n;
+}
+
 /* convex - convex */
 int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin) {
+  if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) {
+    return collide_native(m, d, con, g1, g2, margin);
+  }
   tnConvex obj1, obj2;
   tn__convexInit(&obj1, m, d, g1, margin / 2);
   tn__convexInit(&obj2, m, d, g2, margin / 2);
-  int n = tn__convexPenetration(m, con, &obj1, &obj2, margin);
+  int n = tn__convexPenetration(m, d, con, &obj1, &obj2, margin);
   if (n && multi_applies(m, g1, g2)) {
     n = multi_contacts(m, con, &obj1, &obj2, margin);
   }

@@ -62,13 +62,13 @@ static void covered_cells(const mjtNum size[4], int nrow, int ncol, const mjtNum
 
 /* MPR of the geom against the prisms of the covered cells, each row of cells swept as a
  * strip of triangles; contacts in the field frame, at most mjMAXCONPAIR */
-static int collide_prisms(const mjModel* m, mjContact* con, int hid, const tnConvex* geom,
+static int collide_prisms(const mjModel* m, mjData* d, mjContact* con, int hid, const tnConvex* geom,
                           const int cells[4], mjtNum zlow, mjtNum margin) {
   const mjtNum* size = m->hfield_size + 4 * hid;
   int nrow = m->hfield_nrow[hid], ncol = m->hfield_ncol[hid];
   const float* data = m->hfield_data + m->hfield_adr[hid];
   mjtNum dx = 2 * size[0] / (ncol - 1), dy = 2 * size[1] / (nrow - 1);
-  tnConvex prism = {.m = m, .geom = -1, .type = mjGEOM_HFIELD, .meshindex = -1};
+  tnConvex prism = {.m = m, .geom = -1, .type = mjGEOM_HFIELD, .meshindex = -1, .vertindex = -1};
   int n = 0;
   for (int r = cells[2]; r < cells[3]; r++) {
     int nvert = 0;
@@ -98,7 +98,7 @@ static int collide_prisms(const mjModel* m, mjContact* con, int hid, const tnCon
         if (n >= mjMAXCONPAIR) {
           return n;
         }
-        n += tn__convexPenetration(m, con + n, &prism, geom, 0);
+        n += tn__convexPenetration(m, d, con + n, &prism, geom, 0);
       }
     }
   }
@@ -135,7 +135,7 @@ int tn__collideHField(const mjModel* m, mjData* d, mjContact* con, int g1, int g
   // the prisms of the covered cells, contacts mapped back to the global frame
   int cells[4];
   covered_cells(size, m->hfield_nrow[hid], m->hfield_ncol[hid], lo, hi, cells);
-  int n = collide_prisms(m, con, hid, &geom, cells, lo[2], margin);
+  int n = collide_prisms(m, d, con, hid, &geom, cells, lo[2], margin);
   contacts_to_global(con, n, hpos, hmat);
   return n;
 }

@@ -71,9 +71,10 @@ int tn__collideBoxBox(const mjModel* m, mjData* d, mjContact* con, int g1, int g
 /* general convex pairs through libccd's MPR (with the multi-contact option) */
 int tn__collideConvex(const mjModel* m, mjData* d, mjContact* con, int g1, int g2, mjtNum margin);
 
-/* MPR between two prepared convex objects (collision_support.h): one contact or none */
+/* penetration of two prepared convex objects (collision_support.h): libccd's MPR, or the
+ * native solver unless mjDSBL_NATIVECCD; one contact or none */
 struct tnConvex_;
-int tn__convexPenetration(const mjModel* m, mjContact* con, const struct tnConvex_* obj1,
+int tn__convexPenetration(const mjModel* m, mjData* d, mjContact* con, const struct tnConvex_* obj1,
                           const struct tnConvex_* obj2, mjtNum margin);
 
 /* height field (g1) with a convex geom (g2), the field treated as triangular prisms */

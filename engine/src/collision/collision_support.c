@@ -152,6 +152,9 @@ void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjt
   mju_copy(obj->mat, d->geom_xmat + 9 * g, 9);
   obj->inflate = inflate;
   obj->meshindex = -1;
+  obj->vertindex = -1;
+  obj->margin = 0;
+  obj->core = 0;
 }
 
 /* support point in global direction dir */

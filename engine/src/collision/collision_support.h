@@ -21,6 +21,11 @@ typedef struct tnConvex_ {
   int meshindex;      /* mesh: hill-climbing warm start (graph vertex), -1: none yet;
                        * updated by the support function (through a cast: libccd hands
                        * the objects over as const) */
+  int vertindex; /* native solver: box corner (bits x, y, z) or mesh vertex of the last
+                  * support point, -1: none (also the warm start of small meshes) */
+  mjtNum margin; /* native solver: margin; support points move out by half of it */
+  int core;      /* native solver: 0 whole shape, 1 center point (sphere), 2 axis segment
+                  * (capsule) */
 } tnConvex;
 
 /* set up `obj` for geom g at its current pose with the given inflation */

@@ -24,12 +24,15 @@ mujoco.mj_setCacheCapacity(mujoco.mj_getCache(), 0)
 SMOOTH_ONLY = ("constraint",)
 
 # disable flags set on MuJoCo's side for the contact and constraint checks: its native
-# convex collision (Torsion uses libccd, MuJoCo's legacy path, and ignores the flag);
-# constraint islands stay on in both engines, as MuJoCo's default; see docs/fidelity.md
+# convex collision, so both engines run the legacy libccd path (harness/torsion.py adds
+# nativeccd to Torsion's flags while this holds it; Torsion's native path, its default, is
+# checked by test_native_ccd.py; it picks other mesh polygons than MuJoCo's where several
+# face each other within tolerance, see docs/fidelity.md); constraint islands stay on in
+# both engines, as MuJoCo's default
 CONTACT_ORACLE = ("nativeccd",)
 
 # the benchmarks' MuJoCo: its default pipeline (constraint islands on, as Torsion's) but
-# for its native convex collision (Torsion uses libccd, MuJoCo's legacy path)
+# for its native convex collision (legacy libccd path in both engines, as above)
 BENCH_ORACLE = ("nativeccd",)
 
 # option values as torsion-sim --option takes them

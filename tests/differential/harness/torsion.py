@@ -15,7 +15,7 @@ import tempfile
 
 import numpy as np
 
-from . import corpus
+from . import corpus, oracle
 
 DEFAULT_SIM = os.path.join(corpus.REPO_ROOT, "build", "engine", "tools", "torsion-sim")
 TIMEOUT = 300  # seconds for one torsion-sim call
@@ -30,10 +30,39 @@ def sim_path():
     return os.environ.get("TORSION_SIM", DEFAULT_SIM)
 
 
-def run(args, check=True, timeout=TIMEOUT):
+# while the oracle keeps MuJoCo's legacy convex collision (nativeccd in CONTACT_ORACLE),
+# Torsion runs it too: run() adds nativeccd to the --disable list of every command (as
+# Torsion behaved before it had MuJoCo's native collision); native=True (test_native_ccd.py)
+# runs Torsion's default instead
+LEGACY_CCD = "nativeccd" in oracle.CONTACT_ORACLE
+
+
+# the commands that run the pipeline on a model (COMMAND MODEL.xml [options])
+_PIPELINE_COMMANDS = ("forward", "rollout", "speed", "dump", "contacts", "efc", "islands",
+                      "inverse", "transitionfd", "inversefd")
+
+
+def _legacy_ccd(args):
+    """args with nativeccd added to the --disable list, or a --disable nativeccd right after
+    the model path; other commands unchanged."""
+    args = [str(a) for a in args]
+    if len(args) < 2 or args[0] not in _PIPELINE_COMMANDS or args[1].startswith("-"):
+        return args
+    for i, a in enumerate(args[:-1]):
+        if a == "--disable":
+            flags = [f for f in args[i + 1].split(",") if f]
+            if "nativeccd" not in flags:
+                args[i + 1] = ",".join(flags + ["nativeccd"])
+            return args
+    return args[:2] + ["--disable", "nativeccd"] + args[2:]
+
+
+def run(args, check=True, timeout=TIMEOUT, native=False):
     """Run torsion-sim with args; returns the CompletedProcess (raises TorsionError when
     check is set and it failed, or when the binary is missing)."""
     __tracebackhide__ = True
+    if LEGACY_CCD and not native:
+        args = _legacy_ccd(args)
     sim = sim_path()
     if not os.access(sim, os.X_OK):
         raise TorsionError("torsion-sim not found at %s (build it: ninja -C build, or set "
@@ -154,15 +183,16 @@ def dump(model_path, fields, states=None, ctrl=None, disable=(), spec=None, opti
 CONTACT_COLUMNS = {"geom": 2, "dist": 1, "pos": 3, "frame": 9, "dim": 1}
 
 
-def contacts(model_path, states, disable=(), spec=None, options=()):
+def contacts(model_path, states, disable=(), spec=None, options=(), native=False):
     """`torsion-sim contacts`: the active contacts after mj_forward at each state, as a list
     (one entry per state) of {"geom": [n, 2] int, "dist": [n], "pos": [n, 3],
-    "frame": [n, 9], "dim": [n] int}."""
+    "frame": [n, 9], "dim": [n] int}. native: Torsion's default convex collision even while
+    the oracle keeps the legacy one (see LEGACY_CCD)."""
     with tempfile.TemporaryDirectory(prefix="tn-con-") as tmp:
         prefix = os.path.join(tmp, "con")
         args = ["contacts", model_path, "--state", _save(tmp, "state", states),
                 "--out", prefix]
-        run(args + _flag_args(disable, spec=spec, options=options))
+        run(args + _flag_args(disable, spec=spec, options=options), native=native)
         try:
             with open(prefix + "_index.json") as f:
                 index = json.load(f)

@@ -1,0 +1,131 @@
+"""MuJoCo 3.14's native convex collision (its default: nativeccd not disabled): the contact
+sets of convex pairs (meshes, cylinders, ellipsoids, boxes and capsules against each other,
+height-field prisms) equal MuJoCo's under MuJoCo's default flags on both sides.
+
+Scenes: small models of tests/models/nativeccd (pairs.xml: convex bodies dropped on each
+other and on a table; hfield.xml: convex geoms dropped on a height field; deep.xml: pairs
+pushed from apart to deep penetration and tilted, one with a margin), the capsule heap and
+the tray of mixed primitives of tests/models/scenes, Menagerie entry
+points with mesh contacts (one on a height field), the Gymnasium-Robotics Fetch
+tasks and dm_control models with ellipsoids, cylinders and boxes. States come from MuJoCo's
+trajectory (random-walk controls, as test_mesh_contacts.py) or, for deep.xml, from a grid
+of slide and hinge positions; all go to one `torsion-sim contacts` call per scene. Sets are
+compared by harness/contacts.py (same count per geom pair, dist within 1e-9, pos and frame
+within 1e-6).
+
+test_legacy_libccd keeps MuJoCo's legacy path (libccd's MPR, nativeccd disabled in both
+engines) checked on a few mesh scenes.
+"""
+import os
+
+import mujoco
+import numpy as np
+import pytest
+
+from harness import contacts, corpus, menagerie, oracle, torsion
+from harness import constraint_cases as cc
+
+MODELS = os.path.join(corpus.REPO_ROOT, "tests", "models", "nativeccd")
+SCENES = os.path.join(corpus.REPO_ROOT, "tests", "models", "scenes")
+FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
+DMC = corpus._package_dir("dm_control", "suite")
+
+# Menagerie entry points with mesh-mesh, mesh-box and mesh-primitive contacts
+MENAGERIE = ["trs_so_arm100/scene.xml", "umi_gripper/scene.xml",
+             "robotstudio_so101/scene_box.xml", "pal_tiago/scene_motor.xml",
+             "boston_dynamics_spot/scene_arm.xml", "kinova_gen3/scene.xml",
+             "google_barkour_vb/scene.xml", "google_barkour_vb/scene_hfield_mjx.xml",
+             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml"]
+# dm_control models with ellipsoids, cylinders and boxes in contact
+DM_CONTROL = ["dog.xml", "quadruped.xml", "humanoid_CMU.xml", "manipulator.xml", "stacker.xml"]
+FETCH_TASKS = ["push.xml", "pick_and_place.xml"]
+
+NSTEP = 600
+EVERY = 60
+LOCAL_NSTEP = 500
+LOCAL_EVERY = 10
+CTRL_STEP = 0.03
+
+# scenes run with nativeccd disabled in both engines (libccd's MPR)
+LEGACY = ["umi_gripper/scene.xml", "robotstudio_so101/scene_box.xml"]
+
+
+def _scenes():
+    """(id, absolute path, number of steps, sampling period) of every trajectory scene."""
+    out = [("local/" + f[:-4], os.path.join(MODELS, f), LOCAL_NSTEP, LOCAL_EVERY)
+           for f in ("pairs.xml", "hfield.xml")]
+    out += [("local/scenes/" + f[:-4], os.path.join(SCENES, f), 1500, 15)
+            for f in ("capsule_heap.xml", "drop_tray.xml")]
+    out += [("menagerie/" + rel[:-4], rel, NSTEP, EVERY) for rel in MENAGERIE]
+    out += [("fetch/" + f[:-4], os.path.join(FETCH, f), NSTEP, EVERY) for f in FETCH_TASKS]
+    out += [("dm_control/" + f[:-4], os.path.join(DMC, f), NSTEP, EVERY) for f in DM_CONTROL]
+    return out
+
+
+def _path(spec):
+    if os.path.isabs(spec):
+        return spec
+    robot, scene = spec.split("/", 1)
+    return menagerie.path(robot, scene)
+
+
+def _trajectory(m, model_id, nstep, every):
+    """SPEC states along MuJoCo's trajectory under random-walk controls."""
+    r = oracle.rng(model_id, "native-ccd")
+    d = mujoco.MjData(m)
+    if m.nkey:
+        mujoco.mj_resetDataKeyframe(m, d, 0)
+    lo, hi = oracle.ctrl_bounds(m)
+    states = []
+    for t in range(nstep):
+        if m.nu:
+            step = CTRL_STEP * (hi - lo) * r.standard_normal(m.nu)
+            d.ctrl[:] = np.clip(d.ctrl + step, lo, hi)
+        mujoco.mj_step(m, d)
+        if (t + 1) % every == 0:
+            states.append(cc.get_state(m, d))
+    return np.array(states)
+
+
+def _check(model_id, path, states, m, disable=()):
+    theirs = [cc.forward_contacts(m, s) for s in states]
+    ours = torsion.contacts(path, states, disable=disable, spec=cc.SPEC_NAME, native=True)
+    n = contacts.check_sets(m, ours, theirs, "contacts of %s" % model_id)
+    assert n > 0, "%s: no contacts in any state; the check would be empty" % model_id
+
+
+@pytest.mark.parametrize("model_id,spec,nstep,every", _scenes(), ids=[s[0] for s in _scenes()])
+def test_native_contact_set(model_id, spec, nstep, every):
+    path = _path(spec)
+    m = oracle.load(path, disable=())
+    assert not m.opt.disableflags & mujoco.mjtDisableBit.mjDSBL_NATIVECCD
+    _check(model_id, path, _trajectory(m, model_id, nstep, every), m)
+
+
+def test_native_deep_penetration():
+    """deep.xml: each pair on a slide joint (from 2 cm apart to deep overlap) and a hinge
+    (tilts up to 0.6 rad), on a grid of positions."""
+    path = os.path.join(MODELS, "deep.xml")
+    m = oracle.load(path, disable=())
+    d = mujoco.MjData(m)
+    slides = [j for j in range(m.njnt) if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_SLIDE]
+    hinges = [j for j in range(m.njnt) if m.jnt_type[j] == mujoco.mjtJoint.mjJNT_HINGE]
+    states = []
+    for z in np.linspace(0.02, -0.05, 8):
+        for a in (0.0, 0.013, 0.2, 0.6):
+            mujoco.mj_resetData(m, d)
+            for j in slides:
+                d.qpos[m.jnt_qposadr[j]] = z
+            for j in hinges:
+                d.qpos[m.jnt_qposadr[j]] = a
+            states.append(cc.get_state(m, d))
+    _check("local/deep", path, np.array(states), m)
+
+
+@pytest.mark.parametrize("spec", LEGACY)
+def test_legacy_libccd(spec):
+    """nativeccd disabled in both engines: libccd's MPR with MuJoCo's multi-contact tilts."""
+    path = _path(spec)
+    m = oracle.load(path, disable=("nativeccd",))
+    model_id = "legacy/" + spec[:-4]
+    _check(model_id, path, _trajectory(m, model_id, NSTEP, EVERY), m, disable=("nativeccd",))
