@@ -11,7 +11,7 @@ zero: the bodies fall and lie on the floor, so contacts are active) for the same
 steps (about --seconds of MuJoCo time):
   Torsion: `torsion-sim speed MODEL --nstep N --threads 1`
   MuJoCo:  mujoco.rollout.rollout on one mjData (its native C loop), timed around the call,
-           with nativeccd disabled (Torsion uses libccd; islands on in both engines);
+           with its default options, as Torsion (islands, native convex collision);
            sensors on for both (see docs/fidelity.md).
 Measurements alternate between the engines, --repeats times; the table gives each engine's
 median and the ratio Torsion / MuJoCo (the median of back-to-back ratios). Targets: >= 1.0
@@ -36,7 +36,7 @@ from harness import corpus, oracle, torsion  # noqa: E402  (on the path through 
 MODELS = ["gym/humanoid", "gym/ant", "gym/half_cheetah", "gym/hopper", "gym/walker2d",
           "dmc/humanoid", "dmc/quadruped", "local/scenes/humanoid_crowd"]
 TORSION_DISABLE = ()                                           # sensors on for both
-MUJOCO_DISABLE = TORSION_DISABLE + oracle.BENCH_ORACLE         # + nativeccd
+MUJOCO_DISABLE = TORSION_DISABLE + oracle.BENCH_ORACLE         # () today: defaults
 TARGETS = ("gym/ant", "gym/humanoid")  # ratio must reach 1.0
 DEFECT = 0.5
 STAGES = ["collision", "make_constraint", "solver", "rest"]
@@ -145,7 +145,7 @@ def update_docs(report):
         BEGIN, END,
         "Measured %s at commit %s on %s (%d cores), MuJoCo %s; medians of %d repeats, about "
         "%.1f s of stepping each; single thread; contacts and constraints on; MuJoCo with "
-        "nativeccd disabled (islands on in both); sensors on for both. T = Torsion, "
+        "default options (islands and native convex collision in both); sensors on for both. T = Torsion, "
         "M = MuJoCo (contacts and constraint rows averaged over the run)." % (
             report["date"], report.get("commit") or "?", mc["cpu"], mc["cores"],
             mc["mujoco"], report["repeats"], report["seconds"]),

@@ -16,8 +16,8 @@ Method: MuJoCo 3.14 (this venv) steps the model from its initial state (keyframe
 the default; zero controls) and records its state at each of --at steps. For each state,
 --rounds rounds each set both engines to it and time --chunk steps of each, the engine going
 first alternating by round; the ratio is the median over rounds (and states) of MuJoCo's
-time over Torsion's (= Torsion's steps/s over MuJoCo's); steps/s are medians. MuJoCo runs
-its default pipeline but nativeccd (Torsion uses libccd, MuJoCo's legacy path), as in
+time over Torsion's (= Torsion's steps/s over MuJoCo's); steps/s are medians. Both engines
+run their default pipeline (constraint islands, native convex collision), as in
 bench_interleaved.py. Torsion is build/engine/libtorsion.so through ctypes.
 
 The MuJoCo 4.0 columns come from this script run again as a child under a second venv, with
@@ -129,9 +129,8 @@ def torsion_model(lib, path, sensors):
 
 
 def mujoco_model(path, sensors):
-    """MuJoCo's model with the benchmarks' flags: nativeccd off, sensors off unless asked."""
+    """MuJoCo's model with its default options, sensors off unless asked."""
     m = mujoco.MjModel.from_xml_path(path)
-    m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_NATIVECCD)
     if not sensors:
         m.opt.disableflags |= int(mujoco.mjtDisableBit.mjDSBL_SENSOR)
     return m
@@ -444,7 +443,7 @@ def update_docs(report):
     where = "Measured %s at commit %s on %s (%s cores; shared with other jobs: medians), " % (
         report["date"], report["commit"], m["cpu"], m["cores"])
     versions = sorted({r["mujoco"] for r in report["speed"]})
-    speed_note = (where + "MuJoCo %s, default options but nativeccd; states at steps %s of "
+    speed_note = (where + "MuJoCo %s and Torsion with default options; states at steps %s of "
                   "MuJoCo 3.14's trajectory; ratio = median over rounds of MuJoCo's time / "
                   "Torsion's (quartiles in brackets)." % (" and ".join(versions),
                                                           ", ".join(map(str, report["at"]))))

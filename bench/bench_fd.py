@@ -9,7 +9,7 @@ models (gym humanoid and ant, dm_control cartpole) are differenced with Euler on
 States: a short MuJoCo rollout from the initial state (keyframe 0, else the default) with
 small random controls; every --stride-th state and its controls, --states of them
 (mjSTATE_FULLPHYSICS). Forward differences, eps 1e-6, A and B only (no sensor matrices).
-MuJoCo runs with nativeccd disabled (Torsion uses libccd; islands on in both engines).
+Both engines run with their default options (constraint islands, native convex collision).
 
 1. Per state, one thread: Torsion's bench/bench_fd --single (a C loop: mj_setState, the
    controls, mjd_transitionFD, for each state, for at least --min-time seconds) and
@@ -41,7 +41,7 @@ from harness import corpus, oracle  # noqa: E402  (on the path through benchlib)
 
 MODELS = ["gym/humanoid", "gym/ant", "gym/half_cheetah", "dmc/humanoid", "dmc/cartpole"]
 DAEMON_MODEL = "gym/humanoid"
-MUJOCO_DISABLE = oracle.BENCH_ORACLE  # nativeccd
+MUJOCO_DISABLE = oracle.BENCH_ORACLE  # () today: default options, as Torsion
 EPS = 1e-6
 THREADS = (1, 2, 4)
 TARGET, DAEMON_TARGET = 1.0, 0.95
@@ -205,8 +205,8 @@ def update_docs(report):
     benchlib.replace_docs_section(
         BEGIN, END,
         "Measured %s at commit %s on %s (%d cores, load average %s at the start), MuJoCo %s; "
-        "medians of %d repeats of at least %.2f s each; forward differences, eps %g; MuJoCo "
-        "with nativeccd disabled (islands on in both)." % (
+        "medians of %d repeats of at least %.2f s each; forward differences, eps %g; both "
+        "engines with their default options (islands, native convex collision)." % (
             report["date"], report.get("commit") or "?", mc["cpu"], mc["cores"],
             report.get("load", "?"), mc["mujoco"], report["repeats"], report["min_time"],
             EPS),

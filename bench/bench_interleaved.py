@@ -12,9 +12,9 @@ is the median over --rounds rounds of MuJoCo's time / Torsion's time.
 
 States: MuJoCo's own trajectory from the model's initial state (keyframe 0, else the
 default; the keyframe's controls, else zero), taken at --at steps (default 300, 1500 and
-3000: falling, landing, lying for the humanoids), mjSTATE_INTEGRATION with warmstart. MuJoCo
-runs with its default options but nativeccd (islands on in both engines), as in
-bench_contacts.py. Both call paths cost
+3000: falling, landing, lying for the humanoids), mjSTATE_INTEGRATION with warmstart. Both
+engines run with their default options (constraint islands and native convex collision on),
+as in bench_contacts.py. Both call paths cost
 about a microsecond per step (bindings, ctypes), small against the steps measured here.
 
   .venv/bin/python bench/bench_interleaved.py [--models gym/humanoid] [--rounds 300]

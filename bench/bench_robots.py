@@ -5,8 +5,8 @@ Meta-World, myo-sim, dm_control's dog), measured as bench_interleaved.py measure
 engines in one process (MuJoCo through its bindings, Torsion's
 build/engine/libtorsion.so through ctypes), from the same states of MuJoCo's own
 trajectory from the initial state (keyframe 0 and its controls, else the default state;
-mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, MuJoCo with its
-default options but nativeccd (islands on in both engines).
+mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, both engines with
+their default options (constraint islands and native convex collision on).
 
 Fewer rounds than bench_interleaved.py (--rounds, default 200, at the states of steps
 --at, default 200, 1000 and 3000) so that the whole corpus takes minutes, not an hour. Per

@@ -31,9 +31,9 @@ SMOOTH_ONLY = ("constraint",)
 # both engines, as MuJoCo's default
 CONTACT_ORACLE = ("nativeccd",)
 
-# the benchmarks' MuJoCo: its default pipeline (constraint islands on, as Torsion's) but
-# for its native convex collision (legacy libccd path in both engines, as above)
-BENCH_ORACLE = ("nativeccd",)
+# the benchmarks' MuJoCo: its default pipeline, as Torsion's (constraint islands and the
+# native convex collision on in both engines)
+BENCH_ORACLE = ()
 
 # option values as torsion-sim --option takes them
 SOLVERS = {"pgs": int(mujoco.mjtSolver.mjSOL_PGS), "cg": int(mujoco.mjtSolver.mjSOL_CG),
