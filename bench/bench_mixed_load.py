@@ -4,7 +4,7 @@
 Starts torsiond (a temporary socket, `--workers 2` by default), then two `torsion bench`
 processes against it: a bulk client sending 64x1000 rollouts back to back
 (`--mix rollout=1 --batch 64 --nstep 1000`) and, a second later, a single-environment session
-client (`--mix step=1 --envs 1`) that stops a second before the bulk client's window ends, so
+client (`--mix step=1 --envs 1`, back to back or at --session-rate Hz, a controller's clock) that stops a second before the bulk client's window ends, so
 every session step it times runs while rollouts do. Repeats the pair (`--repeat`, 3 by
 default) and prints, per run and as medians: SessionStep p50/p99/max, session steps/s, and
 the bulk client's env-steps/s (all its steps over all its time: the bench waits for its last
@@ -65,7 +65,7 @@ def bench_cmd(build, sock, model, *args):
             model, "--no-progress", "--json"] + list(args)
 
 
-def one_run(build, model, workers, duration, extra):
+def one_run(build, model, workers, duration, extra, session_rate=0.0):
     """One daemon, the bulk and the session client; returns a result dict."""
     tmp = tempfile.mkdtemp(prefix="tdmix-")
     sock = os.path.join(tmp, "s")
@@ -77,7 +77,8 @@ def one_run(build, model, workers, duration, extra):
                                 stdout=subprocess.PIPE, text=True)
         time.sleep(1.0)
         step = subprocess.run(bench_cmd(build, sock, model, "--mix", "step=1", "--envs", "1",
-                                        "--duration", str(max(1.0, duration - 2.0))),
+                                        "--duration", str(max(1.0, duration - 2.0)),
+                                        "--rate", str(session_rate)),
                               capture_output=True, text=True)
         out, _ = bulk.communicate()
         if step.returncode or bulk.returncode:
@@ -126,6 +127,8 @@ def main():
     ap.add_argument("--variants", default=None,
                     help="JSON list of [label, build, [daemon args]]: measured interleaved")
     ap.add_argument("--markdown", action="store_true", help="print markdown table rows too")
+    ap.add_argument("--session-rate", type=float, default=0.0,
+                    help="session steps per second (a controller's clock; 0: back to back)")
     a = ap.parse_args()
     model = a.model or gym_humanoid()
     variants = ([tuple(v) for v in json.loads(a.variants)] if a.variants
@@ -136,10 +139,12 @@ def main():
                                                  "bulk st/s", "daemon p99"))
     for i in range(a.repeat):
         for label, build, extra in variants:
-            r = one_run(build, model, a.workers, a.duration, extra)
+            r = one_run(build, model, a.workers, a.duration, extra, a.session_rate)
             runs[label].append(r)
             print(fmt("%s #%d" % (label, i + 1), r), flush=True)
-    print("medians of %d runs (%d workers, %s):" % (a.repeat, a.workers, os.path.basename(model)))
+    print("medians of %d runs (%d workers, %s, session %s):" % (
+        a.repeat, a.workers, os.path.basename(model),
+        "%g Hz" % a.session_rate if a.session_rate else "back to back"))
     for label, _, _ in variants:
         print(fmt(label, median_row(runs[label])))
     if a.markdown:

@@ -68,7 +68,7 @@ static const tdOption options[] = {
     INT("engine", latency_work_us, "2000",
         "session calls and Forward/Inverse/FD requests up to this work are taken first"),
     INT("engine", latency_burst, "8", "latency chunks taken in a row while bulk work waits"),
-    INT("engine", bulk_nice, "0",
+    INT("engine", bulk_nice, "10",
         "nice steps added to the worker threads (the I/O loop and express worker keep theirs)"),
     BYTES("limits", max_frame_bytes, "64M", "largest request frame"),
     BYTES("limits", max_model_bytes, "32M", "MJCF text plus assets of one LoadModel"),

@@ -38,6 +38,7 @@ typedef struct benchCfg_ {
   int fd_batch;
   int max_errors; /* failures in a row that stop the run (0: never) */
   double duration;
+  double rate; /* requests per second per connection (0: back to back) */
   long long requests;
   int mix[K_N];
   char handle[65];
@@ -75,6 +76,15 @@ static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec + 1e-9 * ts.tv_nsec;
+}
+
+/* sleep until wall-clock time t (now_s's clock); returns at once when t has passed */
+static void pace_until(double t) {
+  double wait = t - now_s();
+  if (wait > 0) {
+    struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+    nanosleep(&ts, NULL);
+  }
 }
 
 /* the name of a server error code (ERROR_*) or of a client-side failure */
@@ -324,8 +334,13 @@ static void* bench_main(void* arg) {
     }
   }
 
-  // timed requests
+  // timed requests (paced at --rate: request i is due at start + i / rate, sent at once
+  // when late, as a controller on a fixed clock would)
+  double start = now_s();
   for (long long i = 0; !atomic_load(&stop_flag); i++) {
+    if (cfg->rate > 0) {
+      pace_until(start + (double)i / cfg->rate);
+    }
     if (cfg->requests > 0 && atomic_fetch_add(&done_requests, 0) >= cfg->requests)
       break;
     int kind = pattern[i % np];
@@ -390,6 +405,8 @@ static const char* bench_usage =
     "  --final-only       rollouts return only the final state\n"
     "  --json             one JSON object on stdout instead of the table\n"
     "  --no-progress      no progress bar\n"
+    "  --rate HZ          requests per second per connection, on a fixed clock (default: back\n"
+    "                     to back), e.g. a controller stepping its session at 500 Hz\n"
     "\"steps\" counts env-steps of Rollout and SessionStep, items of the other kinds.\n";
 
 /* the mix kind of a name (both the CLI's and the protocol's spellings), or -1 */
@@ -443,7 +460,8 @@ enum {
   B_FLOAT32,
   B_FINAL_ONLY,
   B_JSON,
-  B_NO_PROGRESS
+  B_NO_PROGRESS,
+  B_RATE
 };
 static const struct option bench_options[] = {
     {"help", no_argument, NULL, 'h'},
@@ -463,6 +481,7 @@ static const struct option bench_options[] = {
     {"final-only", no_argument, NULL, B_FINAL_ONLY},
     {"json", no_argument, NULL, B_JSON},
     {"no-progress", no_argument, NULL, B_NO_PROGRESS},
+    {"rate", required_argument, NULL, B_RATE},
     {NULL, 0, NULL, 0}};
 
 /* one option of bench; 0, or 1 after printing why */
@@ -482,6 +501,11 @@ static int take_bench(void* ctx, int opt, const char* v) {
       b->duration = strtod(v, &end);
       return !*v || *end || !(b->duration >= 0)
                  ? cli_fail("bench: --duration must be a number of seconds, got '%s'", v)
+                 : 0;
+    case B_RATE:
+      b->rate = strtod(v, &end);
+      return !*v || *end || !(b->rate >= 0 && b->rate <= 1e6)
+                 ? cli_fail("bench: --rate must be requests per second (0-1e6), got '%s'", v)
                  : 0;
     case B_NSTEP: isnum = isnum ? (b->nstep = (int)n, 1) : 0; break;
     case B_REQUESTS: isnum = isnum ? (b->requests = n, 1) : 0; break;

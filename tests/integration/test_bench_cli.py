@@ -110,3 +110,17 @@ def test_bad_max_errors_option():
     proc = subprocess.run([TORSION_CLI, "--socket", "/nonexistent", "bench", "--model", "m.xml",
                            "--max-errors", "x"], capture_output=True, text=True, timeout=30)
     assert proc.returncode == 1 and "--max-errors" in proc.stderr
+
+
+def test_rate_paces_requests_on_a_fixed_clock(daemon):
+    # 40 session steps at 100 Hz take about 0.4 s (request i is due at i / 100 s): never
+    # faster than the clock, and the count is exact
+    proc, _ = bench(daemon, "--model", PENDULUM, "--mix", "step=1", "--requests", 40,
+                    "--rate", 100, "--warmup", 0, "--json")
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["requests"] == 40 and res["errors"] == 0
+    assert res["seconds"] >= 39 / 100
+    # a bad rate is refused before any request
+    bad, _ = bench(daemon, "--model", PENDULUM, "--rate", "fast")
+    assert bad.returncode != 0 and "--rate must be requests per second" in bad.stderr
