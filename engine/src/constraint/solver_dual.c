@@ -98,35 +98,43 @@ mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce
   return change;
 }
 
+/* the state of row i implied by its dual force (elliptic rows: cur, left as it was) */
+static int dual_state_of(const mjData* d, int i, int cur) {
+  int ne = d->ne, nf = d->nf;
+  mjtNum f = d->efc_force[i];
+
+  // equality: always quadratic
+  if (i < ne) {
+    return mjCNSTRSTATE_QUADRATIC;
+  }
+
+  // friction loss: at a bound linear, else quadratic
+  if (i < ne + nf) {
+    mjtNum fl = d->efc_frictionloss[i];
+    return f >= fl ? mjCNSTRSTATE_LINEARNEG : f <= -fl ? mjCNSTRSTATE_LINEARPOS : mjCNSTRSTATE_QUADRATIC;
+  }
+
+  // elliptic contacts: not classified by the dual solvers
+  if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+    return cur;
+  }
+
+  // limits and other contacts: active when pushing
+  return f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+}
+
 /* row states implied by the dual force */
 void tn__dualState(const mjModel* m, mjData* d, int* state) {
-  int ne = d->ne, nf = d->nf, nefc = d->nefc;
   (void)m;
-  for (int i = 0; i < nefc; i++) {
-    mjtNum f = d->efc_force[i];
+  for (int i = 0; i < d->nefc; i++) {
+    state[i] = dual_state_of(d, i, state[i]);
+  }
+}
 
-    // equality: always quadratic
-    if (i < ne) {
-      state[i] = mjCNSTRSTATE_QUADRATIC;
-      continue;
-    }
-
-    // friction loss: at a bound linear, else quadratic
-    if (i < ne + nf) {
-      mjtNum fl = d->efc_frictionloss[i];
-      state[i] = f >= fl    ? mjCNSTRSTATE_LINEARNEG
-                 : f <= -fl ? mjCNSTRSTATE_LINEARPOS
-                            : mjCNSTRSTATE_QUADRATIC;
-      continue;
-    }
-
-    // elliptic contacts: not classified by the dual solvers (left as they were)
-    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
-      continue;
-    }
-
-    // limits and other contacts: active when pushing
-    state[i] = f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+/* the same for the listed rows only */
+void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow) {
+  for (int k = 0; k < nrow; k++) {
+    state[rows[k]] = dual_state_of(d, rows[k], state[rows[k]]);
   }
 }
 

@@ -154,12 +154,13 @@ static int make_blocks(const mjData* d, int* blockadr, int island) {
   return n;
 }
 
-/* project the extrapolated forces of the island's rows onto each row's set (interval,
- * half-line, cone) */
-static void project_forces(const mjData* d, mjtNum* f, int island) {
-  int ne = d->ne, nf = d->nf, nefc = d->nefc;
-  for (int i = ne; i < nefc; i++) {
-    if (!in_island(d, i, island)) {
+/* project the extrapolated forces of the listed rows (ascending) onto each row's set
+ * (interval, half-line, cone) */
+static void project_forces(const mjData* d, mjtNum* f, const int* rows, int nrow) {
+  int ne = d->ne, nf = d->nf;
+  for (int k = 0; k < nrow; k++) {
+    int i = rows[k];
+    if (i < ne) {
       continue;
     }
 
@@ -170,11 +171,11 @@ static void project_forces(const mjData* d, mjtNum* f, int island) {
       continue;
     }
 
-    // elliptic contact: the cone
+    // elliptic contact: the cone (its rows follow in the list)
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
       tn__projectCone(f + i, con->friction, con->dim);
-      i += con->dim - 1;
+      k += con->dim - 1;
       continue;
     }
 
@@ -185,19 +186,33 @@ static void project_forces(const mjData* d, mjtNum* f, int island) {
   }
 }
 
-/* count state changes and active rows of the island */
+/* count state changes and active rows among the listed rows */
 static void count_states(const mjData* d, const int* oldstate, int* nactive, int* nchange,
-                         int island) {
+                         const int* rows, int nrow) {
   *nactive = *nchange = 0;
-  for (int i = 0; i < d->nefc; i++) {
-    if (!in_island(d, i, island)) {
-      continue;
-    }
+  for (int k = 0; k < nrow; k++) {
+    int i = rows[k];
     // elliptic contacts are not classified by the dual solvers: never counted active
     *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED &&
                 d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
     *nchange += d->efc_state[i] != oldstate[i];
   }
+}
+
+/* the rows of one island in ascending order (< 0: all rows); returns their count */
+static int island_rows(const mjData* d, int island, int* rows) {
+  if (island < 0) {
+    for (int i = 0; i < d->nefc; i++) {
+      rows[i] = i;
+    }
+    return d->nefc;
+  }
+  int n = d->island_nefc[island];
+  const int* map = d->map_iefc2efc + d->island_iefcadr[island];
+  for (int k = 0; k < n; k++) {
+    rows[k] = map[k];
+  }
+  return n;
 }
 
 /* PGS from d->efc_force, on the rows of one island (< 0: all) */
@@ -214,6 +229,8 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   int* blockadr = mj_stackAllocInt(d, (size_t)nefc);
   mjtNum* prev = mj_stackAllocNum(d, (size_t)nefc);
   mjtNum* start = mj_stackAllocNum(d, (size_t)nefc);
+  int* rows = mj_stackAllocInt(d, (size_t)nefc);
+  int nrow = island_rows(d, island, rows);
   uint64_t rng = 1;
   int j = 0;
   mju_copy(prev, d->efc_force, nefc);
@@ -222,29 +239,33 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     order[k] = k;
   }
 
-  // diagonal, its inverse, and initial states
-  tn__dualDiagInv(m, d, ARinv, 0);
-  for (int i = 0; i < nefc; i++) {
+  // diagonal and its inverse on the island's rows (the only ones read), initial states
+  for (int k = 0; k < nrow; k++) {
+    int i = rows[k];
     tn__dualBlock(m, d, ARdiag + i, i, 1, 0);
+    ARinv[i] = 1 / mju_max(mjMINVAL, ARdiag[i]);
   }
   tn__dualState(m, d, d->efc_state);
 
   while (iter < maxiter) {
     mjtNum improvement = 0;
-    for (int i = 0; i < nefc; i++) {
-      oldstate[i] = d->efc_state[i];
+    for (int k = 0; k < nrow; k++) {
+      oldstate[rows[k]] = d->efc_state[rows[k]];
     }
 
     // momentum: start from y = f + beta (f - f_prev), projected; remember f
     mjtNum beta = j > 1 ? (mjtNum)(j - 1) / (j + 2) : 0;
-    for (int i = 0; i < nefc; i++) {
+    for (int k = 0; k < nrow; k++) {
+      int i = rows[k];
       mjtNum f = d->efc_force[i];
-      start[i] = beta > 0 && in_island(d, i, island) ? f + beta * (f - prev[i]) : f;
+      start[i] = beta > 0 ? f + beta * (f - prev[i]) : f;
       prev[i] = f;
     }
     if (beta > 0) {
-      project_forces(d, start, island);
-      mju_copy(d->efc_force, start, nefc);
+      project_forces(d, start, rows, nrow);
+      for (int k = 0; k < nrow; k++) {
+        d->efc_force[rows[k]] = start[rows[k]];
+      }
     }
 
     // one sweep over the constraints (rows, or whole elliptic contacts) in a fresh order
@@ -275,18 +296,17 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     // restart the momentum when the sweep undid it: (f_new - y).(y - f) < 0
     mjtNum dir = 0;
     if (beta > 0) {
-      for (int i = 0; i < nefc; i++) {
-        if (in_island(d, i, island)) {
-          dir += (d->efc_force[i] - start[i]) * (start[i] - prev[i]);
-        }
+      for (int k = 0; k < nrow; k++) {
+        int i = rows[k];
+        dir += (d->efc_force[i] - start[i]) * (start[i] - prev[i]);
       }
     }
     j = dir < 0 ? 0 : j + 1;
 
     // states, statistics, termination
     int nactive, nchange;
-    tn__dualState(m, d, d->efc_state);
-    count_states(d, oldstate, &nactive, &nchange, island);
+    tn__dualStateRows(d, d->efc_state, rows, nrow);
+    count_states(d, oldstate, &nactive, &nchange, rows, nrow);
     improvement *= scale;
     tn__saveStats(m, d, island, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;
