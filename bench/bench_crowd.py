@@ -440,7 +440,7 @@ def update_docs(report):
     sys.path.insert(0, HERE)
     import benchlib
     m = report["machine"]
-    where = "Measured %s at commit %s on %s (%s cores; shared with other jobs: medians), " % (
+    where = "Measured %s at commit %s on %s (%s cores; medians of one run), " % (
         report["date"], report["commit"], m["cpu"], m["cores"])
     versions = sorted({r["mujoco"] for r in report["speed"]})
     speed_note = (where + "MuJoCo %s and Torsion with default options; states at steps %s of "
