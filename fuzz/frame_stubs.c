@@ -87,6 +87,11 @@ int td_job_chunk_done(tdJob* job) {
   (void)job;
   __builtin_trap();
 }
+int td_job_should_yield(tdJob* job, int always) {
+  (void)job;
+  (void)always;
+  __builtin_trap();
+}
 int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void* out,
                      uint32_t* warnings, int64_t steps_per_item, tdCompletion* c) {
   (void)warnings;

@@ -55,7 +55,7 @@ def engine_loads(path):
 class Daemon:
     """A torsiond process on a temporary socket."""
 
-    def __init__(self, *args, workers=2, tcp_port=0, config=None):
+    def __init__(self, *args, workers=2, tcp_port=0, config=None, env=None):
         if not os.access(TORSIOND, os.X_OK):
             pytest.fail("torsiond not found at %s (build it, or set TORSION_BUILD)" % TORSIOND)
         self.dir = tempfile.mkdtemp(prefix="td-")
@@ -70,8 +70,10 @@ class Daemon:
             cmd += ["--tcp-port", str(tcp_port)]
         cmd += list(args)
         self.log = open(self.log_path, "w")
+        # env: variables added to this process's environment for the daemon
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL)
+                                     stdin=subprocess.DEVNULL,
+                                     env=dict(os.environ, **env) if env else None)
         self._wait_ready()
 
     def _wait_ready(self):
