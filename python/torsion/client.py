@@ -199,6 +199,29 @@ def _local_assets(path: str) -> Dict[str, bytes]:
 # ---------------------------------------------------------------------------------------
 
 
+def check_states(m: "Model", state, spec: int, name: str = "state") -> np.ndarray:
+    """A batch of states, [B, nstate(spec)] float64, checked against the model."""
+    s = optional_f64(name, state, 2)
+    if s is None:
+        raise ValueError("%s is required" % name)
+    n = m.state_size(spec)
+    if s.shape[1] != n or s.shape[0] < 1:
+        raise ValueError("%s must be [B >= 1, %d] for state spec %#x, got %s"
+                         % (name, n, spec, s.shape))
+    return s
+
+
+def check_rows(name: str, a, B: int, ncol: int, allow_one: bool) -> Optional[np.ndarray]:
+    """An optional per-state input, [B, ncol] float64 ([1, ncol] too when allow_one)."""
+    a = optional_f64(name, a, 2)
+    if a is None:
+        return None
+    if a.shape[1] != ncol or not (a.shape[0] == B or (allow_one and a.shape[0] == 1)):
+        raise ValueError("%s must be [%s, %d], got %s"
+                         % (name, "%d or 1" % B if allow_one else B, ncol, a.shape))
+    return a
+
+
 class Client:
     """One connection to torsiond.
 
@@ -591,33 +614,13 @@ class Client:
             control = np.ascontiguousarray(control)  # [nroll or 1, nstep or 1]: the daemon expands
         return initial_state, control, initial_warmstart, state, sensordata, nroll, nstep
 
-    def _states(self, m: Model, state, spec: int, name="state"):
-        """[B, nstate(spec)] float64, checked."""
-        s = optional_f64(name, state, 2)
-        if s is None:
-            raise ValueError("%s is required" % name)
-        n = m.state_size(spec)
-        if s.shape[1] != n or s.shape[0] < 1:
-            raise ValueError("%s must be [B >= 1, %d] for state spec %#x, got %s"
-                             % (name, n, spec, s.shape))
-        return s
-
-    def _rows(self, name: str, a, B: int, ncol: int, allow_one: bool):
-        a = optional_f64(name, a, 2)
-        if a is None:
-            return None
-        if a.shape[1] != ncol or not (a.shape[0] == B or (allow_one and a.shape[0] == 1)):
-            raise ValueError("%s must be [%s, %d], got %s"
-                             % (name, "%d or 1" % B if allow_one else B, ncol, a.shape))
-        return a
-
     def forward(self, model: ModelLike, state, ctrl=None, *, state_spec: int = STATE_FULLPHYSICS,
                 sensordata: bool = False):
         """mj_forward per state: qacc [B, nv] (and sensordata [B, nsensordata] when asked:
         then a tuple)."""
         m = self.model(model)
-        s = self._states(m, state, state_spec)
-        c = self._rows("ctrl", ctrl, s.shape[0], m.nu, True)
+        s = check_states(m, state, state_spec)
+        c = check_rows("ctrl", ctrl, s.shape[0], m.nu, True)
         fr = PB["ForwardRequest"](model=m.handle, state_spec=state_spec, sensordata=sensordata)
         to_array(s, fr.state)
         if c is not None:
@@ -632,8 +635,8 @@ class Client:
         """mj_inverse per state: qfrc_inverse [B, nv] for state [B, nstate] and qacc [B, nv]
         (each item: mj_resetData, mj_setState, qacc set, mj_inverse)."""
         m = self.model(model)
-        s = self._states(m, state, state_spec)
-        a = self._rows("qacc", qacc, s.shape[0], m.nv, False)
+        s = check_states(m, state, state_spec)
+        a = check_rows("qacc", qacc, s.shape[0], m.nv, False)
         if a is None:
             raise ValueError("qacc is required")
         msgs, ranges = [], self._split(s.shape[0], (s.shape[1] + 2 * m.nv) * 8, 1)
@@ -652,8 +655,8 @@ class Client:
         nsensordata, nx] and D [B, nsensordata, nu] only with sensors=True (else None);
         nx = 2 nv + na; ctrl [B or 1, nu] or None."""
         m = self.model(model)
-        s = self._states(m, state, state_spec)
-        c = self._rows("ctrl", ctrl, s.shape[0], m.nu, True)
+        s = check_states(m, state, state_spec)
+        c = check_rows("ctrl", ctrl, s.shape[0], m.nu, True)
         nx = 2 * m.nv + m.na
         per = (nx * (nx + m.nu) + (m.nsensordata * (nx + m.nu) if sensors else 0)) * 8
         msgs, ranges = [], self._split(s.shape[0], per, (2 if centered else 1) * (nx + m.nu) + 1)
@@ -678,8 +681,8 @@ class Client:
         """mjd_inverseFD per state: a dict of the asked Jacobians (names in
         INVERSE_FD_OUTPUTS; default DfDq, DfDv, DfDa, DmDq), each [B, nv, cols]."""
         m = self.model(model)
-        s = self._states(m, state, state_spec)
-        a = self._rows("qacc", qacc, s.shape[0], m.nv, False)
+        s = check_states(m, state, state_spec)
+        a = check_rows("qacc", qacc, s.shape[0], m.nv, False)
         if a is None:
             raise ValueError("qacc is required")
         mask = 0

@@ -24,6 +24,7 @@
 
 #include "collision/collision_gjk.h"
 #include "collision/collision_internal.h"
+#include "collision/collision_vec3.h"
 #include "util/util_inline.h"
 
 /* numerical limits of the solver */
@@ -38,26 +39,6 @@
  * Small vector helpers (inlined, fixed order of operations)
  * ------------------------------------------------------------------------------------- */
 
-static inline void v_sub(mjtNum r[3], const mjtNum a[3], const mjtNum b[3]) {
-  r[0] = a[0] - b[0], r[1] = a[1] - b[1], r[2] = a[2] - b[2];
-}
-static inline void v_add(mjtNum r[3], const mjtNum a[3], const mjtNum b[3]) {
-  r[0] = a[0] + b[0], r[1] = a[1] + b[1], r[2] = a[2] + b[2];
-}
-static inline mjtNum v_dot(const mjtNum a[3], const mjtNum b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void v_scl(mjtNum r[3], const mjtNum a[3], mjtNum s) {
-  r[0] = s * a[0], r[1] = s * a[1], r[2] = s * a[2];
-}
-static inline void v_copy(mjtNum r[3], const mjtNum a[3]) {
-  r[0] = a[0], r[1] = a[1], r[2] = a[2];
-}
-static inline void v_cross(mjtNum r[3], const mjtNum a[3], const mjtNum b[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
 /* a . (b x c) */
 static inline mjtNum v_det(const mjtNum a[3], const mjtNum b[3], const mjtNum c[3]) {
   return a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2]) +
@@ -95,19 +76,6 @@ static inline void combine(mjtNum r[3], const mjtNum* coef, int n, const mjtNum*
     r[i] = s;
   }
 }
-/* mat * (x, y, z) (+ pos when given) */
-static inline void local_to_global(mjtNum r[3], const mjtNum mat[9], const mjtNum* pos, mjtNum x,
-                                   mjtNum y, mjtNum z) {
-  r[0] = mat[0] * x + mat[1] * y + mat[2] * z;
-  r[1] = mat[3] * x + mat[4] * y + mat[5] * z;
-  r[2] = mat[6] * x + mat[7] * y + mat[8] * z;
-  if (pos) {
-    r[0] += pos[0];
-    r[1] += pos[1];
-    r[2] += pos[2];
-  }
-}
-
 /* ---------------------------------------------------------------------------------------
  * Native support functions
  * ------------------------------------------------------------------------------------- */
@@ -171,18 +139,9 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
 
 /* support point of obj (no margin) in global unit direction dir */
 static void native_support(mjtNum res[3], tnConvex* obj, const mjtNum dir[3]) {
-  // height-field prism: best base vertex for a downward direction, else best top vertex
+  // height-field prism: the shared vertex choice of collision_support.c
   if (obj->geom < 0) {
-    int start = dir[2] < 0 ? 0 : 3, best = start;
-    mjtNum bestdot = mju_dot3(obj->prism[start], dir);
-    for (int i = start + 1; i < start + 3; i++) {
-      mjtNum dot = mju_dot3(obj->prism[i], dir);
-      if (dot > bestdot) {
-        bestdot = dot;
-        best = i;
-      }
-    }
-    v_copy(res, obj->prism[best]);
+    tn__prismSupport(res, obj, dir);
     return;
   }
   const mjModel* m = obj->m;

@@ -16,6 +16,7 @@
 
 #include "collision/collision_gjk.h"
 #include "collision/collision_internal.h"
+#include "collision/collision_vec3.h"
 #include "util/util_inline.h"
 
 /* face alignment tolerances: two faces facing, an edge on a face */
@@ -27,38 +28,6 @@
 
 /* corners of a cylinder's cap polygon */
 #define MC_CYLVERT 16
-
-/* ---- small vector helpers ---- */
-
-static inline void v_sub(mjtNum r[3], const mjtNum a[3], const mjtNum b[3]) {
-  r[0] = a[0] - b[0], r[1] = a[1] - b[1], r[2] = a[2] - b[2];
-}
-static inline mjtNum v_dot(const mjtNum a[3], const mjtNum b[3]) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static inline void v_copy(mjtNum r[3], const mjtNum a[3]) {
-  r[0] = a[0], r[1] = a[1], r[2] = a[2];
-}
-static inline void v_scl(mjtNum r[3], const mjtNum a[3], mjtNum s) {
-  r[0] = s * a[0], r[1] = s * a[1], r[2] = s * a[2];
-}
-static inline void v_cross(mjtNum r[3], const mjtNum a[3], const mjtNum b[3]) {
-  r[0] = a[1] * b[2] - a[2] * b[1];
-  r[1] = a[2] * b[0] - a[0] * b[2];
-  r[2] = a[0] * b[1] - a[1] * b[0];
-}
-/* mat * (x, y, z) (+ pos when given) */
-static inline void local_to_global(mjtNum r[3], const mjtNum mat[9], const mjtNum* pos, mjtNum x,
-                                   mjtNum y, mjtNum z) {
-  r[0] = mat[0] * x + mat[1] * y + mat[2] * z;
-  r[1] = mat[3] * x + mat[4] * y + mat[5] * z;
-  r[2] = mat[6] * x + mat[7] * y + mat[8] * z;
-  if (pos) {
-    r[0] += pos[0];
-    r[1] += pos[1];
-    r[2] += pos[2];
-  }
-}
 
 /* ---------------------------------------------------------------------------------------
  * Clipping

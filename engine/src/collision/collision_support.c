@@ -157,23 +157,29 @@ void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjt
   obj->core = 0;
 }
 
+/* support vertex of a height-field prism in global direction dir: the base (0..2) for a
+ * downward direction, else the top (3..5), then the vertex with the largest projection (the
+ * first on ties) */
+void tn__prismSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
+  int start = dir[2] < 0 ? 0 : 3, best = start;
+  mjtNum bestdot = mju_dot3(obj->prism[start], dir);
+  for (int i = start + 1; i < start + 3; i++) {
+    mjtNum dot = mju_dot3(obj->prism[i], dir);
+    if (dot > bestdot) {
+      bestdot = dot;
+      best = i;
+    }
+  }
+  mju_copy3(res, obj->prism[best]);
+}
+
 /* support point in global direction dir */
 void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]) {
   mjtNum local[3], sup[3];
 
-  // height-field prism: the base (0..2) for a downward direction, else the top (3..5),
-  // then the vertex with the largest projection (the first on ties)
+  // height-field prism
   if (obj->geom < 0) {
-    int start = dir[2] < 0 ? 0 : 3, best = start;
-    mjtNum bestdot = mju_dot3(obj->prism[start], dir);
-    for (int i = start + 1; i < start + 3; i++) {
-      mjtNum dot = mju_dot3(obj->prism[i], dir);
-      if (dot > bestdot) {
-        bestdot = dot;
-        best = i;
-      }
-    }
-    mju_copy3(res, obj->prism[best]);
+    tn__prismSupport(res, obj, dir);
   }
 
   // geom: support in the local frame, inflated along the local direction, mapped back

@@ -31,6 +31,9 @@ typedef struct tnConvex_ {
 /* set up `obj` for geom g at its current pose with the given inflation */
 void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjtNum inflate);
 
+/* support vertex of a height-field prism (obj->geom < 0) in global direction dir */
+void tn__prismSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);
+
 /* support point of `obj` in unit direction dir, both in the frame of obj's pose (global,
  * or the height field's) */
 void tn__convexSupport(mjtNum res[3], const tnConvex* obj, const mjtNum dir[3]);

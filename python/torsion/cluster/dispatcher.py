@@ -33,9 +33,8 @@ from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..client import Client, Model, ServerError, _local_assets
-from .._proto import INVERSE_FD_OUTPUTS, STATE_CTRL, STATE_FULLPHYSICS, STATE_USER, \
-    optional_f64
+from ..client import Client, Model, ServerError, _local_assets, check_rows, check_states
+from .._proto import INVERSE_FD_OUTPUTS, STATE_CTRL, STATE_FULLPHYSICS, STATE_USER
 from . import split
 
 # daemon answers that say "try elsewhere" rather than "your input is wrong"
@@ -400,32 +399,11 @@ class Dispatcher:
 
         return _Op(cm, nroll if nstep else 0, run, assemble)
 
-    @staticmethod
-    def _states(m: Model, state, spec: int) -> np.ndarray:
-        s = optional_f64("state", state, 2)
-        if s is None:
-            raise ValueError("state is required")
-        n = m.state_size(spec)
-        if s.shape[1] != n or s.shape[0] < 1:
-            raise ValueError("state must be [B >= 1, %d] for state spec %#x, got %s"
-                             % (n, spec, s.shape))
-        return s
-
-    @staticmethod
-    def _rows(name: str, a, B: int, ncol: int, allow_one: bool) -> Optional[np.ndarray]:
-        a = optional_f64(name, a, 2)
-        if a is None:
-            return None
-        if a.shape[1] != ncol or not (a.shape[0] == B or (allow_one and a.shape[0] == 1)):
-            raise ValueError("%s must be [%s, %d], got %s"
-                             % (name, "%d or 1" % B if allow_one else B, ncol, a.shape))
-        return a
-
     def _transition_fd_op(self, model, state, ctrl, eps, centered, sensors, state_spec):
         cm = self._model_for_batch(model)
         m = cm.info
-        s = self._states(m, state, state_spec)
-        c = self._rows("ctrl", ctrl, s.shape[0], m.nu, True)
+        s = check_states(m, state, state_spec)
+        c = check_rows("ctrl", ctrl, s.shape[0], m.nu, True)
 
         def run(client, hm, lo, hi):
             cs = None if c is None else (c if c.shape[0] == 1 else c[lo:hi])
@@ -441,8 +419,8 @@ class Dispatcher:
     def _inverse_op(self, model, state, qacc, state_spec):
         cm = self._model_for_batch(model)
         m = cm.info
-        s = self._states(m, state, state_spec)
-        a = self._rows("qacc", qacc, s.shape[0], m.nv, False)
+        s = check_states(m, state, state_spec)
+        a = check_rows("qacc", qacc, s.shape[0], m.nv, False)
         if a is None:
             raise ValueError("qacc is required")
 
@@ -454,8 +432,8 @@ class Dispatcher:
     def _inverse_fd_op(self, model, state, qacc, eps, actuation, outputs, state_spec):
         cm = self._model_for_batch(model)
         m = cm.info
-        s = self._states(m, state, state_spec)
-        a = self._rows("qacc", qacc, s.shape[0], m.nv, False)
+        s = check_states(m, state, state_spec)
+        a = check_rows("qacc", qacc, s.shape[0], m.nv, False)
         if a is None:
             raise ValueError("qacc is required")
         for name in outputs or ():
