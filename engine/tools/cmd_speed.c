@@ -57,6 +57,27 @@ static json_t* profile_json(mjData** datas, int T, double steps) {
                    sim_json_real(1e6 * fwd / steps, 3));
 }
 
+/* every stage timer MuJoCo names, microseconds per call (for stage-by-stage comparison) */
+static json_t* timers_json(mjData** datas, int T) {
+  static const char* names[mjNTIMER] = {
+      "step",          "forward",       "inverse",   "position",  "velocity",
+      "actuation",     "constraint",    "advance",   "pos_kinematics", "pos_inertia",
+      "pos_collision", "pos_make",      "pos_project", "col_broad", "col_narrow"};
+  json_t* out = json_object();
+  for (int i = 0; i < mjNTIMER; i++) {
+    mjtNum dur = 0;
+    long long num = 0;
+    for (int t = 0; t < T; t++) {
+      dur += datas[t]->timer[i].duration;
+      num += datas[t]->timer[i].number;
+    }
+    if (num > 0 && names[i]) {
+      json_object_set_new(out, names[i], sim_json_real(1e6 * dur / (double)num, 3));
+    }
+  }
+  return out;
+}
+
 /* one thread's stepping: inputs, progress and contact/constraint totals */
 typedef struct speedRun_ {
   const mjModel* m;
@@ -150,6 +171,7 @@ int cmd_speed(const simArgs* args) {
                           "constraints_per_step", sim_json_real(steps > 0 ? nefc / steps : 0.0, 3));
   if (doc && args->profile && steps > 0) {
     json_object_set_new(doc, "profile_us_per_step", profile_json(datas, T, steps));
+    json_object_set_new(doc, "timers_us_per_call", timers_json(datas, T));
   }
   int rc = sim_json_print(doc, 15);
   free(noise);

@@ -5,6 +5,7 @@ rollouts and mj_forward results.
 Everything random is seeded from the model id and the purpose, so a failure reproduces.
 """
 import functools
+import os
 import zlib
 
 import mujoco
@@ -28,8 +29,9 @@ SMOOTH_ONLY = ("constraint",)
 # nativeccd to Torsion's flags while this holds it; Torsion's native path, its default, is
 # checked by test_native_ccd.py; it picks other mesh polygons than MuJoCo's where several
 # face each other within tolerance, see docs/fidelity.md); constraint islands stay on in
-# both engines, as MuJoCo's default
-CONTACT_ORACLE = ("nativeccd",)
+# both engines, as MuJoCo's default. TORSION_DIFF_DEFAULTS=1 runs the suite with MuJoCo's
+# full defaults instead (both engines on the native convex collision)
+CONTACT_ORACLE = () if os.environ.get("TORSION_DIFF_DEFAULTS") == "1" else ("nativeccd",)
 
 # the benchmarks' MuJoCo: its default pipeline, as Torsion's (constraint islands and the
 # native convex collision on in both engines)
