@@ -14,7 +14,8 @@ the cases visited in turn over several rounds (medians). Per N the table gives
     the same cores at the same time),
   - the daemons' CPU time per result (one rollout), summed over the torsiond processes
     from /proc/PID/stat, dispatched and with N direct clients at once: the work the
-    dispatching adds on the daemons, whatever the machine's load,
+    dispatching adds on the daemons, whatever the machine's load (/proc counts clock ticks
+    of 10 ms: keep a batch at a second or more),
   - the daemons' occupancy and the driver's CPU per step.
 Overhead: the dispatcher over one daemon against the direct client on it. Each dispatcher
 sends the model's content once per daemon (its other connections attach by handle); the
