@@ -6,11 +6,20 @@ of rollouts (Gymnasium's humanoid, random controls) is timed
   - through the Dispatcher over daemons {0}, {0, 1} and {0, 1, 2},
   - through N direct clients at once, each sending its share to its own daemon (what the
     machine's cores allow N daemons to do together, without any dispatching),
-the cases visited in turn over several rounds (medians). Efficiency(N) is the dispatcher's
-throughput over N daemons divided by the sum of those daemons' single-daemon throughputs;
-on a machine with fewer free cores than daemons that sum is out of reach, so the table
-also gives the dispatcher's throughput against the N concurrent direct clients. Overhead:
-the dispatcher over one daemon against the direct client on it.
+the cases visited in turn over several rounds (medians). Per N the table gives
+  - efficiency against the sum of the N daemons' single-daemon throughputs measured alone
+    (the issue's definition; out of reach when the machine has fewer free cores than
+    daemons: N daemons measured alone each had the cores to themselves),
+  - efficiency against the N direct clients at once (the best any dispatcher could do on
+    the same cores at the same time),
+  - the daemons' CPU time per result (one rollout), summed over the torsiond processes
+    from /proc/PID/stat, dispatched and with N direct clients at once: the work the
+    dispatching adds on the daemons, whatever the machine's load (/proc counts clock ticks
+    of 10 ms: keep a batch at a second or more),
+  - the daemons' occupancy and the driver's CPU per step.
+Overhead: the dispatcher over one daemon against the direct client on it. Each dispatcher
+sends the model's content once per daemon (its other connections attach by handle); the
+JSON output records how many LoadModel requests with content each dispatcher sent.
 
     .venv/bin/python bench/bench_cluster.py [--rounds 5] [--batch 96] [--nstep 100]
                                             [--update-docs]
@@ -148,6 +157,8 @@ def run(opts) -> dict:
             print("round %d: %s" % (r, {k: "%.3f" % v[-1] for k, v in times.items()}),
                   flush=True)
     finally:
+        # LoadModel requests with content per daemon (the rest of the connections attached)
+        content_sent = {n: [x.content_sent for x in d._daemons] for n, d in disps.items()}
         for d in disps.values():
             d.close()
         for c in clients:
@@ -166,18 +177,27 @@ def run(opts) -> dict:
            "daemon_us": {k: 1e6 * statistics.median(x[0] for x in v) / steps
                          for k, v in cpu.items()},
            "driver_us": {k: 1e6 * statistics.median(x[1] for x in v) / steps
-                         for k, v in cpu.items()}}
+                         for k, v in cpu.items()},
+           "content_sent": content_sent}
     for n in (1, 2, 3):
         single_sum = sum(thr["direct%d" % i] for i in range(n))
         disp = thr["dispatcher%d" % n]
-        conc = thr["direct0"] if n == 1 else thr["concurrent%d" % n]
+        conc_key = "direct0" if n == 1 else "concurrent%d" % n
+        conc = thr[conc_key]
         best_sum = sum(steps / best["direct%d" % i] for i in range(n))
         out["rows"].append({"daemons": n, "dispatcher": disp, "single_sum": single_sum,
                             "best_efficiency": steps / best["dispatcher%d" % n] / best_sum,
                             "efficiency": disp / single_sum, "concurrent_direct": conc,
                             "vs_concurrent": disp / conc,
+                            "best_vs_concurrent": best[conc_key] / best["dispatcher%d" % n],
                             "occupancy": med["occupancy%d" % n],
                             "daemon_us": out["daemon_us"]["dispatcher%d" % n],
+                            "daemon_us_concurrent": out["daemon_us"][conc_key],
+                            # daemons' CPU milliseconds per result (one rollout)
+                            "daemon_ms_per_result": 1e-3 * opts.nstep
+                            * out["daemon_us"]["dispatcher%d" % n],
+                            "daemon_ms_per_result_concurrent": 1e-3 * opts.nstep
+                            * out["daemon_us"][conc_key],
                             "driver_us": out["driver_us"]["dispatcher%d" % n]})
         # on N free cores: the daemons kept busy this fraction of the time, each doing
         # its steps at this CPU cost against a direct client's
@@ -189,17 +209,22 @@ def run(opts) -> dict:
 
 
 def docs_table(res: dict) -> str:
-    lines = ["| daemons | dispatcher steps/s | sum of single-daemon steps/s | efficiency | "
-             "efficiency, best rounds | "
-             "N direct clients at once, steps/s | dispatcher / direct at once | "
-             "daemon occupancy | daemon CPU us/step | driver CPU us/step | "
+    lines = ["| daemons | dispatcher steps/s | sum of single-daemon steps/s (each alone) | "
+             "efficiency vs alone | efficiency vs alone, best rounds | "
+             "N direct clients at once, steps/s | efficiency vs direct at once | "
+             "efficiency vs direct at once, best rounds | "
+             "daemon CPU ms/result, dispatched | daemon CPU ms/result, direct at once | "
+             "daemon occupancy | driver CPU us/step | "
              "efficiency on N free cores (projected) |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in res["rows"]:
-        lines.append("| %d | %.0f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.1f | %.1f | %.2f |"
+        lines.append("| %d | %.0f | %.0f | %.2f | %.2f | %.0f | %.2f | %.2f | %.2f | %.2f | %.2f "
+                     "| %.1f | %.2f |"
                      % (r["daemons"], r["dispatcher"], r["single_sum"], r["efficiency"],
                         r["best_efficiency"], r["concurrent_direct"], r["vs_concurrent"],
-                        r["occupancy"], r["daemon_us"], r["driver_us"], r["projected"]))
+                        r["best_vs_concurrent"], r["daemon_ms_per_result"],
+                        r["daemon_ms_per_result_concurrent"], r["occupancy"], r["driver_us"],
+                        r["projected"]))
     lines.append("")
     lines.append("Dispatcher over one daemon against a direct client on it: %.3fx the "
                  "throughput, %+.1f ms per batch of %d rollouts x %d steps (%.2f s); CPU per "
@@ -209,6 +234,13 @@ def docs_table(res: dict) -> str:
                     res["seconds"]["direct0"], res["daemon_us"]["direct0"],
                     res["daemon_us"]["dispatcher1"], res["driver_us"]["direct0"],
                     res["driver_us"]["dispatcher1"]))
+    lines.append("")
+    lines.append("A result is one rollout of %d steps; daemon CPU is user + system time of "
+                 "the torsiond processes (/proc/PID/stat) over the timed call. Model content "
+                 "sent per daemon by the dispatchers over 1/2/3 daemons: %s."
+                 % (res["nstep"], "; ".join(
+                     "/".join(str(x) for x in res["content_sent"][n])
+                     for n in sorted(res["content_sent"]))))
     lines.append("")
     lines.append("Humanoid rollouts (Gymnasium's humanoid.xml, RK4), %d x %d steps per batch; "
                  "daemons with 1 worker each on loopback in a local Ray cluster; each subset "

@@ -4,7 +4,7 @@
  *   - response frames are packed by the real code and dropped (td_conn_write frees them);
  *   - td_job_new refuses (NULL), so a handler that validated its request rejects it at the
  *     point where work would be queued, through its ordinary error path;
- *   - uv_queue_work fails, libuv itself is not linked. */
+ *   - uv_queue_work and uv_fileno fail, libuv itself is not linked. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,4 +159,11 @@ int uv_queue_work(uv_loop_t* loop, uv_work_t* req, uv_work_cb work_cb,
   (void)work_cb;
   (void)after_work_cb;
   return -1;
+}
+
+/* no descriptor behind the fuzzed connection (the Unix-socket peer check finds no user) */
+int uv_fileno(const uv_handle_t* handle, uv_os_fd_t* fd) {
+  (void)handle;
+  *fd = -1;
+  return UV_EBADF;
 }

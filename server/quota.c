@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/socket.h>
 
 #include "log.h"
 #include "session.h"
@@ -59,6 +60,46 @@ static tdConnModel* find_held(const tdConn* c, const tdModel* mod) {
 /* does c hold mod */
 int td_quota_holds(const tdConn* c, const tdModel* mod) {
   return find_held(c, mod) != NULL;
+}
+
+/* the user at the other end of a Unix-socket connection, or -1 (not a Unix socket, or the
+ * kernel does not say) */
+static long long peer_uid(const tdConn* c) {
+  uv_os_fd_t fd;
+  if (c->h.handle.type != UV_NAMED_PIPE || uv_fileno(&c->h.handle, &fd)) {
+    return -1;
+  }
+  struct ucred cred;
+  socklen_t len = sizeof(cred);
+  if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || len != sizeof(cred)) {
+    return -1;
+  }
+  return (long long)cred.uid;
+}
+
+/* one client: the same token, or the same user on the Unix socket */
+int td_quota_same_client(const tdConn* a, const tdConn* b) {
+  if (a == b) {
+    return 1;
+  }
+  if (a->principal >= 0 || b->principal >= 0) {
+    return a->principal == b->principal;
+  }
+  long long ua = peer_uid(a);
+  return ua >= 0 && ua == peer_uid(b);
+}
+
+/* c, or an open connection of its client, holds mod */
+int td_quota_client_holds(const tdConn* c, const tdModel* mod) {
+  if (td_quota_holds(c, mod)) {
+    return 1;
+  }
+  for (const tdConn* o = c->srv->conns; o; o = o->next) {
+    if (o != c && !o->closing && td_quota_holds(o, mod) && td_quota_same_client(c, o)) {
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* the connection's token principal, or NULL */

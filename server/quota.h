@@ -33,6 +33,14 @@ int td_model_check_memory(const mjModel* m, int ndata, int64_t limit, char* why,
 /* does connection c hold model mod */
 int td_quota_holds(const tdConn* c, const tdModel* mod);
 
+/* are a and b connections of one client: the same token, or both without a token on the
+ * Unix socket with the same peer user; a TCP connection without a token (insecure_loopback)
+ * is a client of its own */
+int td_quota_same_client(const tdConn* a, const tdConn* b);
+
+/* does c or another open connection of c's client hold mod (LoadModel by handle) */
+int td_quota_client_holds(const tdConn* c, const tdModel* mod);
+
 /* may c take a reference to a model not yet loaded (count quota)? 0, or -1 with why */
 int td_quota_model_admit(const tdConn* c, char* why, size_t whysz);
 

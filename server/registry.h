@@ -39,6 +39,8 @@ struct tdModel_ {
   int owners; /* connections holding it (quota.c) */
   uint64_t steps_served;
   uint64_t requests_served;
+  uint64_t content_loads; /* LoadModel requests that sent this content (req_model.c) */
+  uint64_t attaches;      /* LoadModel requests that took a reference by handle */
   int nsessions;
   uint64_t queued_chunks;   /* (sched) */
   uint64_t running_chunks;  /* (sched) */

@@ -6,7 +6,9 @@
  * allocates one mjData per worker. Client text compiles from memory: the text and its
  * assets go into an mjVFS and the engine reads nothing else (vfs_only); a model path
  * compiles with model_root as the root no file may leave. A client-text load reads at most
- * max_model_bytes in all (its request), a model_root load at most TD_MAX_PATH_LOAD_BYTES. */
+ * max_model_bytes in all (its request), a model_root load at most TD_MAX_PATH_LOAD_BYTES.
+ * A load by handle sends no content: it is a registry lookup on the loop that gives the
+ * connection a reference when a connection of the same client holds the model. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -349,6 +351,8 @@ static void load_done(uv_work_t* w, int status) {
     if (td_quota_model_acquire(job->conn, known, ld->why, sizeof(ld->why))) {
       ld->code = TD_E_LIMIT_EXCEEDED;
       known = NULL;
+    } else {
+      known->content_loads++;
     }
     complete_load(ld, known, 1);
     return;
@@ -381,6 +385,7 @@ static void load_done(uv_work_t* w, int status) {
       return;
     }
     td_registry_add(&srv->reg, ld->mod);
+    ld->mod->content_loads++;
     td_log(TD_LOG_INFO, "model_loaded", "model=%s name=%s nq=%d nv=%d nu=%d", ld->mod->handle,
            td_log_quote(q, sizeof(q), ld->mod->name), (int)ld->mod->m->nq,
            (int)ld->mod->m->nv, (int)ld->mod->m->nu);
@@ -395,6 +400,46 @@ static void load_done(uv_work_t* w, int status) {
   }
 }
 
+/* LoadModel by handle: a reference to a model a connection of the same client holds (a
+ * lookup, no compile); any other handle is unknown, with the same answer as a handle never
+ * loaded, so a client learns nothing of others' models */
+static void attach_model(tdConn* c, tdReq* req, double t0) {
+  int kind = TD_KIND_LOAD_MODEL;
+  Torsion__V1__LoadModelRequest* lm = req->load_model;
+  char why[600];
+  if (lm->n_assets) {
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "LoadModel by handle takes no assets");
+    return;
+  }
+  tdModel* mod = td_registry_find(&c->srv->reg, lm->handle);
+  if (!mod || !td_quota_client_holds(c, mod)) {
+    td_reject(c, req, kind, t0, TD_E_MODEL_NOT_FOUND, "no loaded model has handle '%.80s'",
+              lm->handle);
+    return;
+  }
+  if (td_quota_model_acquire(c, mod, why, sizeof(why))) {
+    td_reject(c, req, kind, t0, TD_E_LIMIT_EXCEEDED, "%s", why);
+    return;
+  }
+  mod->attaches++;
+
+  // the answer of a load whose content was already loaded
+  Torsion__V1__ModelInfo info = TORSION__V1__MODEL_INFO__INIT;
+  td_fill_model_info(&info, mod);
+  Torsion__V1__LoadModelResult res = TORSION__V1__LOAD_MODEL_RESULT__INIT;
+  res.model = mod->handle;
+  res.cached = 1;
+  res.info = &info;
+  tdResp r = TORSION__V1__RESPONSE__INIT;
+  r.id = req->id;
+  r.final = 1;
+  r.body_case = TORSION__V1__RESPONSE__BODY_LOAD_MODEL;
+  r.load_model = &res;
+  td_reply(c, &r, kind, t0);
+  td_free_model_info(&info);
+  protobuf_c_message_free_unpacked(&req->base, NULL);
+}
+
 /* a load job runs on the thread pool, not on the workers: no per-chunk behaviour */
 static const tdJobOps load_ops = {NULL, NULL, NULL};
 
@@ -407,7 +452,11 @@ void td_req_load_model(tdConn* c, tdReq* req, double t0) {
 
   // a source, within the size limit, with well-named assets
   if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE__NOT_SET) {
-    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "LoadModel needs xml or path");
+    td_reject(c, req, kind, t0, TD_E_INVALID_ARGUMENT, "LoadModel needs xml, path or handle");
+    return;
+  }
+  if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE_HANDLE) {
+    attach_model(c, req, t0);
     return;
   }
   if (lm->source_case == TORSION__V1__LOAD_MODEL_REQUEST__SOURCE_PATH && !srv->cfg.model_root[0]) {

@@ -81,6 +81,8 @@ void td_req_stats(tdConn* c, tdReq* req, double t0) {
     ms[k].steps_served = mod->steps_served;
     ms[k].requests_served = mod->requests_served;
     ms[k].sessions = (uint32_t)mod->nsessions;
+    ms[k].content_loads = mod->content_loads;
+    ms[k].attaches = mod->attaches;
     msp[k] = &ms[k];
     k++;
   }

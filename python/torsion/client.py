@@ -433,6 +433,22 @@ class Client:
             self._models[key] = model
             return model
 
+    def attach(self, handle: str) -> Model:
+        """Take a reference to a model already loaded by handle, without sending its content:
+        the daemon grants it when another connection of the same client (the same token over
+        TCP, the same user on the Unix socket) holds the model; otherwise ServerError
+        ERROR_MODEL_NOT_FOUND, as for a handle never loaded. Quotas count it as a load."""
+        if not isinstance(handle, str) or not re.fullmatch(r"[0-9a-f]{64}", handle):
+            raise ValueError("a model handle is 64 lowercase hex digits")
+        with self._lock:
+            for m in self._models.values():
+                if m.handle == handle:
+                    return m
+            res = self._call("load_model", PB["LoadModelRequest"](handle=handle))[-1].load_model
+            model = Model(self, res.info)
+            self._models["handle:" + handle] = model
+            return model
+
     def model(self, model: ModelLike) -> Model:
         """A Model from a Model, a handle already loaded, MJCF text, or a local path."""
         if isinstance(model, Model):

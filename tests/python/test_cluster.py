@@ -269,19 +269,75 @@ def test_bad_input_and_closed_dispatcher(cluster, dispatcher):
 
 def test_idle_closed_connection_is_reopened():
     """A daemon that closed the dispatcher's idle connections (idle_timeout_ms) is not a dead
-    daemon: the next batch reconnects without a retry; no Ray (endpoints=)."""
+    daemon: the next batch reconnects without a retry; no Ray (endpoints=). Every holder of
+    the model closed, so the daemon unloaded it: the new connections' attach by handle fails
+    and the content is sent again (once)."""
     mm = mujoco.MjModel.from_xml_path(PENDULUM)
     s0 = random_states(mm, 8, np.random.default_rng(8), 0.4)
     with tcl.LocalDaemon(workers=1, extra_args=["--idle-timeout-ms=200"]) as ld:
         with tcl.Dispatcher(endpoints=[ld.endpoint()]) as d:
             first, _ = d.rollout(PENDULUM, s0, nstep=20)
+            assert d._daemons[0].content_sent == 1
             t_end = time.monotonic() + 30
-            while "which=idle_timeout_ms" not in ld.read_log():
+            while ld.read_log().count("which=idle_timeout_ms") < d.depth:
                 assert time.monotonic() < t_end, ld.read_log()[-2000:]
                 time.sleep(0.1)
             again, _ = d.rollout(PENDULUM, s0, nstep=20)
             assert bitwise(first, again) and d.last_batch["retries"] == 0
             assert d.daemons[0]["up"]
+            assert d._daemons[0].content_sent == 2
+            assert ld.read_log().count("event=model_loaded") == 2
+
+
+def _model_stats(client, handle):
+    """The daemon's ModelStats of `handle` as `client` sees it."""
+    return next(m for m in client.stats().models if m.model == handle)
+
+
+def test_content_sent_once_per_daemon_then_attached():
+    """Two daemons, three connections each: each daemon receives the model's content once
+    (ModelStats.content_loads), its other connections attach the handle; the answers stay
+    bitwise one direct client's."""
+    mm = mujoco.MjModel.from_xml_path(HUMANOID)
+    rng = np.random.default_rng(9)
+    s0 = random_states(mm, 24, rng, 0.05)
+    ctrl = 0.2 * rng.standard_normal((24, 10, mm.nu))
+    with tcl.LocalDaemon(workers=1) as l0, tcl.LocalDaemon(workers=1) as l1:
+        with tcl.Dispatcher(endpoints=[l0.endpoint(), l1.endpoint()], depth=3,
+                            split_factor=8) as d:
+            # every connection takes a subset before any is sent (all of them set the
+            # model up at once)
+            barrier, seen = threading.Barrier(6, timeout=60), set()
+
+            def all_connections_start(event, i, subset):
+                me = threading.current_thread().name
+                if event == "send" and me not in seen:
+                    seen.add(me)
+                    barrier.wait()
+
+            d._hook = all_connections_start
+            state, sens = d.rollout(HUMANOID, s0, ctrl)
+            d._hook = None
+            qfrc = d.inverse(HUMANOID, s0, np.ones((24, mm.nv)))
+            assert all(sorted(k[0] for k in dm.models) == [0, 1, 2] for dm in d._daemons)
+            for dm, ld in zip(d._daemons, (l0, l1)):
+                assert dm.content_sent == 1
+                handle = dm.handles[d.model(HUMANOID).key]
+                with Client(address=ld.address, token=ld.token) as c:
+                    m = c.attach(handle)
+                    st = _model_stats(c, handle)
+                    assert st.content_loads == 1
+                    # the dispatcher's connections but the one that sent it, and c
+                    assert st.attaches == len(dm.models) - 1 + 1
+                    ref_state, ref_sens = c.rollout(m, s0, ctrl)
+                    assert bitwise(state, ref_state) and bitwise(sens, ref_sens)
+                    assert bitwise(qfrc, c.inverse(m, s0, np.ones((24, mm.nv))))
+                    assert _model_stats(c, handle).content_loads == 1
+                    assert c.attach(handle) is m
+                    with pytest.raises(ServerError, match="ERROR_MODEL_NOT_FOUND"):
+                        c.attach("0" * 64)
+                    with pytest.raises(ValueError):
+                        c.attach("not-a-handle")
 
 
 def test_plan_proportional_and_stealing():

@@ -21,7 +21,9 @@ the answer is bitwise equal to one daemon's. An error the daemon reports about t
 (ServerError: a bad shape, an unknown model) fails the call at once, without retries.
 
 Models are loaded by content: the MJCF and its assets are hashed in the driver and sent
-once to each daemon (its other connections use the daemon's handle)."""
+once to each daemon; its other connections attach the daemon's handle (LoadModel by handle,
+allowed because they show the same token), and send the content again only when the attach
+fails (every connection holding the model closed meanwhile, or an older daemon)."""
 from __future__ import annotations
 
 import hashlib
@@ -39,6 +41,10 @@ from . import split
 
 # daemon answers that say "try elsewhere" rather than "your input is wrong"
 _RETRY_ERRORS = ("ERROR_SHUTTING_DOWN", "ERROR_DEADLINE_EXCEEDED", "ERROR_INTERNAL")
+
+# answers to an attach by handle after which the content is sent instead: nobody holds the
+# model any more, or a daemon older than attaching does not know the request
+_ATTACH_FALLBACK = ("ERROR_MODEL_NOT_FOUND", "ERROR_INVALID_ARGUMENT")
 
 
 def _keepalive(client: Client, idle: int = 5, interval: int = 2, count: int = 3) -> None:
@@ -98,6 +104,7 @@ class _Daemon:
         self.depth = depth
         self.timeout = timeout
         self.lock = threading.Lock()
+        self.model_lock = threading.Lock()  # one connection at a time sets a model up
         self.reviver: Optional[threading.Thread] = None
         self.last_error = ""
         self._reset(endpoint)
@@ -106,8 +113,9 @@ class _Daemon:
         self.endpoint = dict(endpoint)
         self.workers = max(1, int(endpoint.get("workers") or 1))
         self.clients: List[Optional[Client]] = [None] * self.depth
-        self.handles: Dict[str, str] = {}
+        self.handles: Dict[str, str] = {}  # content key -> the daemon's handle
         self.models: Dict[Tuple[int, str], Model] = {}  # (connection, content key) -> Model
+        self.content_sent = 0  # LoadModel requests that carried content (for the tests)
         self.up = True
         self.generation = getattr(self, "generation", 0) + 1  # one per endpoint
 
@@ -127,14 +135,27 @@ class _Daemon:
         return c
 
     def model(self, k: int, cm: ClusterModel) -> Tuple[Client, Model]:
-        """Connection k and the model on it. The daemon compiles a content once (its
-        registry is keyed by the content's hash: the other connections' loads of the same
-        content answer at once); each connection sends the content once (a daemon only
-        lets a connection use the models it loaded), then its Client reuses the handle."""
+        """Connection k and the model on it. The first connection that needs the model sends
+        its content (the daemon compiles it once); the others attach the daemon's handle
+        (a reference without the content: they show the same token). When the attach
+        fails (the connections that held the model have closed, so it was unloaded) the
+        content is sent again. Set-up is serialized per daemon, so concurrent connections
+        at a batch's start send the content once between them."""
         c = self.client(k)
         m = self.models.get((k, cm.key))
-        if m is None:
-            m = c.load(xml=cm.xml, assets=cm.assets or None)
+        if m is not None:
+            return c, m
+        with self.model_lock:
+            handle = self.handles.get(cm.key)
+            if handle is not None:
+                try:
+                    m = c.attach(handle)
+                except ServerError as e:
+                    if e.name not in _ATTACH_FALLBACK:
+                        raise
+            if m is None:
+                m = c.load(xml=cm.xml, assets=cm.assets or None)
+                self.content_sent += 1
             with self.lock:
                 self.handles[cm.key] = m.handle
                 self.models[(k, cm.key)] = m
