@@ -57,29 +57,23 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   timer_end(d, mjTIMER_POSITION, tpos);
 }
 
-/* moment row i times qvel: one product for scalar-joint transmissions, else the full row */
-static mjtNum actuator_velocity(const mjModel* m, const mjData* d, int i) {
-  int trn = m->actuator_trntype[i];
-  if (trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT) {
-    int jnt = m->actuator_trnid[2 * i];
-    if (m->jnt_type[jnt] == mjJNT_HINGE || m->jnt_type[jnt] == mjJNT_SLIDE) {
-      int dof = m->jnt_dofadr[jnt];
-      return d->actuator_moment[(size_t)i * m->nv + dof] * d->qvel[dof];
-    }
-  }
-  return mju_dot(d->actuator_moment + (size_t)i * m->nv, d->qvel, m->nv);
+/* moment row i times qvel: MuJoCo's sparse dot over the row's entries */
+static mjtNum actuator_velocity(const mjData* d, int i) {
+  int adr = d->moment_rowadr[i];
+  return mju_dotSparse(d->actuator_moment + adr, d->qvel, d->moment_rownnz[i],
+                       d->moment_colind + adr);
 }
 
 /* velocity-dependent computations */
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mjtNum t = timer_start();
 
-  // tendon and actuator velocities: dense Jacobians times qvel
+  // tendon velocities (dense Jacobians) and actuator velocities (sparse moment rows)
   if (m->ntendon) {
     mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
   }
   for (int i = 0; i < m->nu; i++) {
-    d->actuator_velocity[i] = actuator_velocity(m, d, i);
+    d->actuator_velocity[i] = actuator_velocity(d, i);
   }
 
   // body velocities and cdof_dot, passive forces
