@@ -103,6 +103,18 @@ class ObjectView:
             out["data"] = ("sensordata", adr, adr + dim)
         if self._is_data and self._group == "actuator":
             out.setdefault("ctrl", ("ctrl", i, i + 1))
+            # the sparse row's bookkeeping is not an attribute (moment: see __getattr__)
+            for attr in ("moment_rownnz", "moment_rowadr"):
+                out.pop(attr, None)
+        return out
+
+    def _moment(self) -> np.ndarray:
+        """The actuator's moment arms as a dense (nv,) row (a copy: actuator_moment holds
+        MuJoCo's sparse rows, addressed by moment_rowadr/rownnz/colind)."""
+        d, i = self._owner, self.id
+        adr, nnz = int(d.moment_rowadr[i]), int(d.moment_rownnz[i])
+        out = np.zeros(self._model.nv)
+        out[d.moment_colind[adr:adr + nnz]] = d.actuator_moment[adr:adr + nnz]
         return out
 
     def _joint_slices(self, out: Dict[str, Tuple[str, int, int]], m: Any, i: int) -> None:
@@ -118,6 +130,9 @@ class ObjectView:
 
     def __getattr__(self, name: str) -> Any:
         fields = self.__dict__.get("_fields")
+        if name == "moment" and fields is not None and self._is_data and \
+                self._group == "actuator":
+            return self._moment()
         if fields is None or name not in fields:
             raise AttributeError("%s view has no attribute %r" % (self._group, name))
         field, start, stop = fields[name]
@@ -132,7 +147,8 @@ class ObjectView:
             object.__setattr__(self, name, value)
 
     def __dir__(self):
-        return ["id", "name"] + sorted(self._fields)
+        extra = ["moment"] if self._is_data and self._group == "actuator" else []
+        return ["id", "name"] + sorted(list(self._fields) + extra)
 
     def __repr__(self) -> str:
         kind = "Data" if self._is_data else "Model"

@@ -15,7 +15,6 @@ from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
 # Fields whose representation differs on purpose (values are not comparable element by
 # element): MuJoCo 3.14 stores these sparse or with other sizes.
 REPRESENTATION = {
-    "actuator_moment": "MuJoCo 3.14: sparse (nJmom); Torsion: dense (nu, nv)",
     "ten_J": "MuJoCo 3.14: sparse (nJten); Torsion: dense (ntendon, nv)",
     "mat_texid": "MuJoCo 3.14: one texture per role (nmat, 10); Torsion: (nmat,)",
     "M": "sparse inertia: MuJoCo 3.14 stores nM entries (simple bodies folded); Torsion nC",
@@ -75,7 +74,8 @@ def test_model_fields_match(pair):
         _compare(name, getattr(mm, name), getattr(tm, name), 1e-10, 1e-10)
         compared += 1
     assert compared > 200
-    for size in ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nsensordata"):
+    for size in ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nsensordata",
+                 "nJmom"):
         assert getattr(mm, size) == getattr(tm, size), size
     for name in ("timestep", "impratio", "tolerance", "iterations", "integrator", "cone",
                  "solver", "disableflags", "enableflags"):
@@ -167,12 +167,47 @@ def test_named_accessors(pair):
             assert torsion.mj_name2id(tm, torsion.mjtObj.mjOBJ_ACTUATOR, name) == i
             td.actuator(name).ctrl = 0.25
             assert td.ctrl[i] == 0.25
+        # moment: the actuator's row of the sparse moments, dense (nv,)
+        adr, nnz = md.moment_rowadr[i], md.moment_rownnz[i]
+        row = np.zeros(mm.nv)
+        row[md.moment_colind[adr:adr + nnz]] = md.actuator_moment[adr:adr + nnz]
+        _compare("actuator moment", row, td.actuator(i).moment, 1e-10, 1e-12)
     for i in range(mm.ngeom):
         _compare("geom xpos", md.geom(i).xpos, td.geom(i).xpos, 1e-9, 1e-12)
     with pytest.raises(KeyError):
         tm.body("no such body")
     with pytest.raises(IndexError):
         tm.body(mm.nbody)
+
+
+def _check_moment_layout(mm, tm):
+    """actuator_moment and its sparse rows: MuJoCo's shapes, then after mj_forward its
+    counts, addresses, columns and values."""
+    md, td = mujoco.MjData(mm), torsion.MjData(tm)
+    assert tm.nJmom == mm.nJmom
+    for name in ("actuator_moment", "moment_rownnz", "moment_rowadr", "moment_colind"):
+        assert getattr(td, name).shape == getattr(md, name).shape, name
+        assert getattr(td, name).dtype == getattr(md, name).dtype, name
+    mujoco.mj_forward(mm, md)
+    torsion.mj_forward(tm, td)
+    used = int(md.moment_rowadr[-1] + md.moment_rownnz[-1]) if mm.nu else 0
+    np.testing.assert_array_equal(td.moment_rownnz, md.moment_rownnz)
+    np.testing.assert_array_equal(td.moment_rowadr, md.moment_rowadr)
+    np.testing.assert_array_equal(td.moment_colind[:used], md.moment_colind[:used])
+    np.testing.assert_allclose(td.actuator_moment[:used], md.actuator_moment[:used],
+                               rtol=1e-10, atol=1e-12)
+
+
+def test_actuator_moment_layout(pair):
+    """actuator_moment and its sparse rows have MuJoCo 3.14's shapes (nJmom entries, nu
+    rows) and values."""
+    _check_moment_layout(*pair)
+
+
+def test_actuator_moment_row_kinds():
+    """The same with tendon, site, free and ball joint rows and explicit zeros."""
+    path = os.path.join(REPO_ROOT, "tests", "models", "moment", "row_kinds.xml")
+    _check_moment_layout(mujoco.MjModel.from_xml_path(path), torsion.MjModel.from_xml_path(path))
 
 
 def test_state_functions(pair):

@@ -20,8 +20,9 @@
   X(ntendon) X(nwrap) X(nsensor) X(nnumeric) X(nnumericdata) X(ntext) X(ntextdata) X(ntuple) \
   X(ntupledata) X(nkey) X(nmocap) X(nplugin) X(npluginattr) X(nuser_body) X(nuser_jnt)       \
   X(nuser_geom) X(nuser_site) X(nuser_cam) X(nuser_tendon) X(nuser_actuator) X(nuser_sensor) \
-  X(nnames) X(npaths) X(nM) X(nB) X(nC) X(nD) X(ntree) X(ngravcomp) X(nemax) X(njmax)        \
-  X(nconmax) X(nuserdata) X(nsensordata) X(npluginstate) X(nhistory) X(narena) X(nbuffer)
+  X(nnames) X(npaths) X(nM) X(nB) X(nC) X(nD) X(ntree) X(nJmom) X(ngravcomp) X(nemax)        \
+  X(njmax) X(nconmax) X(nuserdata) X(nsensordata) X(npluginstate) X(nhistory) X(narena)      \
+  X(nbuffer)
 
 /* model arrays: compiled constants, addresses, trees and assets */
 #define MJMODEL_POINTERS(X)                                     \
@@ -421,7 +422,7 @@
   X(mjtNum, subtree_com, nbody, 3)                             \
   X(mjtNum, cdof, nv, 6)                                       \
   X(mjtNum, cinert, nbody, 10)                                 \
-  /* position-dependent: tendons and transmission (dense Jacobians) */ \
+  /* position-dependent: tendons (dense ten_J) and transmission */ \
   X(int, ten_wrapadr, ntendon, 1)                              \
   X(int, ten_wrapnum, ntendon, 1)                              \
   X(mjtNum, ten_length, ntendon, 1)                            \
@@ -429,7 +430,11 @@
   X(int, wrap_obj, nwrap, 2)                                   \
   X(mjtNum, wrap_xpos, nwrap, 6)                               \
   X(mjtNum, actuator_length, nu, 1)                            \
-  X(mjtNum, actuator_moment, nu, MJ_M(nv))                     \
+  /* actuator moment arms: MuJoCo's sparse rows (CSR) */      \
+  X(int, moment_rownnz, nu, 1)                                 \
+  X(int, moment_rowadr, nu, 1)                                 \
+  X(int, moment_colind, nJmom, 1)                              \
+  X(mjtNum, actuator_moment, nJmom, 1)                         \
   /* position-dependent: inertia and its factorization (CSR, see M_rowadr) */ \
   X(mjtNum, crb, nbody, 10)                                    \
   X(mjtNum, M, nC, 1)                                          \

@@ -206,9 +206,20 @@ static void tendon_force_limits(const mjModel* m, mjData* d) {
   }
 }
 
-/* joint space: moment' * force, gravity compensation routed to actuators, joint clamps */
+/* joint space: moment' * force (the sparse rows in actuator order, each entry added where
+ * its column is, as MuJoCo sums), gravity compensation routed to actuators, joint clamps */
 static void joint_forces(const mjModel* m, mjData* d) {
-  mju_mulMatTVec(d->qfrc_actuator, d->actuator_moment, d->actuator_force, m->nu, m->nv);
+  mju_zero(d->qfrc_actuator, m->nv);
+  for (int i = 0; i < m->nu; i++) {
+    mjtNum force = d->actuator_force[i];
+    if (force == 0) {
+      continue;
+    }
+    int adr = d->moment_rowadr[i], end = adr + d->moment_rownnz[i];
+    for (int k = adr; k < end; k++) {
+      d->qfrc_actuator[d->moment_colind[k]] += d->actuator_moment[k] * force;
+    }
+  }
 
   // gravity compensation of joints with actuatorgravcomp
   if (m->ngravcomp && !(m->opt.disableflags & mjDSBL_GRAVITY) &&

@@ -1,11 +1,14 @@
 /* compiler/compile_actuator.c — actuators: transmission targets, muscle checks, activation
- * addresses, limit flags, inherited ranges, engine plugin instances (compile_plugin.c), and
- * (after the constants pass) the damping ratio of position servos converted to a damping gain
- * with the reflected inertia at qpos0. */
+ * addresses, limit flags, inherited ranges, the size of the sparse moment rows (nJmom),
+ * engine plugin instances (compile_plugin.c), and (after the constants pass) the damping ratio of
+ * position servos converted to a damping gain with the reflected inertia at qpos0. */
+#include <limits.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/compile_internal.h"
+#include "smooth/smooth.h"
 
 /* transmission target: a joint, tendon, site (with optional refsite), crank site with its
  * slider site, or body */
@@ -171,6 +174,31 @@ static int compile_actuator(tnCompiler* c, int i, int* na) {
                          a->src);
 }
 
+/* nJmom: the sum of the rows' bounds of non-zeros in the sparse actuator_moment, as MuJoCo
+ * sizes it (mjData's moment_colind and actuator_moment have that many entries) */
+static int count_moments(tnCompiler* c) {
+  mjModel* m = c->m;
+  size_t n = (size_t)m->nv + 1;
+  int* cols = malloc(sizeof(int) * n);
+  int* mark = calloc(n, sizeof(int));
+  if (!cols || !mark) {
+    free(cols);
+    free(mark);
+    return tn__compileFail(c, NULL, NULL, "out of memory");
+  }
+  long long total = 0;
+  for (int i = 0; i < m->nu; i++) {
+    total += tn__momentBound(m, i, cols, mark);
+  }
+  free(cols);
+  free(mark);
+  if (total > INT_MAX) {
+    return tn__compileFail(c, NULL, NULL, "too many actuator moment entries (%lld)", total);
+  }
+  m->nJmom = (int)total;
+  return 1;
+}
+
 int tn__compileActuators(tnCompiler* c) {
   int na = 0;
   for (int i = 0; i < c->m->nu; i++) {
@@ -179,8 +207,9 @@ int tn__compileActuators(tnCompiler* c) {
     }
   }
 
-  // engine plugin instances, checked against the actuators they drive
-  return tn__compilePlugins(c);
+  // the size of the sparse moment rows, then engine plugin instances, checked against the
+  // actuators they drive
+  return count_moments(c) && tn__compilePlugins(c);
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -257,10 +286,12 @@ static mjtNum pipeline_mass(const mjModel* m, mjData** d, int i) {
     }
   }
   mjtNum mass = 0;
-  const mjtNum* moment = (*d)->actuator_moment + (size_t)m->nv * i;
-  for (int j = 0; j < m->nv; j++) {
-    if (moment[j] != 0) {
-      mass += m->dof_M0[j] / (moment[j] * moment[j]);
+  int adr = (*d)->moment_rowadr[i], nnz = (*d)->moment_rownnz[i];
+  const mjtNum* moment = (*d)->actuator_moment + adr;
+  const int* colind = (*d)->moment_colind + adr;
+  for (int k = 0; k < nnz; k++) {
+    if (moment[k] != 0) {
+      mass += m->dof_M0[colind[k]] / (moment[k] * moment[k]);
     }
   }
   return mass;

@@ -127,7 +127,9 @@ static void qpos0_tendons_actuators(const mjModel* m, mjData* d, mjtNum* x) {
   }
   for (int u = 0; u < m->nu; u++) {
     m->actuator_length0[u] = d->actuator_length[u];
-    qpos0_solve(m, d, x, d->actuator_moment + (size_t)u * m->nv);
+    mju_sparse2dense(x, d->actuator_moment, 1, m->nv, d->moment_rownnz + u, d->moment_rowadr + u,
+                     d->moment_colind);
+    mj_solveM(m, d, x, x, 1);
     m->actuator_acc0[u] = mju_norm(x, m->nv);
   }
 }

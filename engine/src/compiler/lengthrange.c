@@ -62,14 +62,22 @@ static mjtNum pull_step(const mjModel* m, mjData* d, int index, int side, const 
   // damp the velocity
   mju_scl(d->qvel, d->qvel, exp(-m->opt.timestep / mju_max(0.01, opt->timeconst)), nv);
 
-  // positions, velocities, inertia and moment arms
+  // positions, velocities, inertia and moment arms (the actuator's row, dense)
   mj_step1(m, d);
-  const mjtNum* moment = d->actuator_moment + (size_t)index * nv;
+  mj_markStack(d);
+  mjtNum* moment = mj_stackAllocNum(d, (size_t)nv + 1);
+  if (!moment) {
+    mj_freeStack(d);
+    return d->actuator_length[index];
+  }
+  mju_sparse2dense(moment, d->actuator_moment, 1, nv, d->moment_rownnz + index,
+                   d->moment_rowadr + index, d->moment_colind);
 
   // force along the moment arm producing acceleration `accel`
   mj_solveM(m, d, d->qfrc_applied, moment, 1);
   mjtNum nrm = mju_norm(d->qfrc_applied, nv);
   mju_scl(d->qfrc_applied, moment, (2 * side - 1) * opt->accel / mju_max(mjMINVAL, nrm), nv);
+  mj_freeStack(d);
 
   // at most maxforce
   nrm = mju_norm(d->qfrc_applied, nv);

@@ -125,6 +125,15 @@ void mjd_actuator_vel(const mjModel* m, mjData* d) {
   }
   int bad_ctrl = controls_bad(m, d);
 
+  // a moment row scattered dense (zero outside the row's entries between uses)
+  mj_markStack(d);
+  mjtNum* row = mj_stackAllocNum(d, (size_t)m->nv + 1);
+  if (!row) {
+    mj_freeStack(d);
+    return;
+  }
+  mju_zero(row, m->nv);
+
   for (int i = 0; i < m->nu; i++) {
     // skip disabled actuators and forces clamped at a forcerange bound
     if (actuator_disabled(m, i)) {
@@ -141,9 +150,18 @@ void mjd_actuator_vel(const mjModel* m, mjData* d) {
     // moment' * dforce/dvel * moment
     mjtNum dvel = actuator_dforce_dvel(m, d, i, bad_ctrl);
     if (dvel != 0) {
-      tn__addOuterD(m, d->qDeriv, d->actuator_moment + (size_t)i * m->nv, dvel);
+      int adr = d->moment_rowadr[i], nnz = d->moment_rownnz[i];
+      const int* colind = d->moment_colind + adr;
+      for (int k = 0; k < nnz; k++) {
+        row[colind[k]] = d->actuator_moment[adr + k];
+      }
+      tn__addOuterD(m, d->qDeriv, row, dvel);
+      for (int k = 0; k < nnz; k++) {
+        row[colind[k]] = 0;
+      }
     }
   }
+  mj_freeStack(d);
 }
 
 /* ---- passive forces ---- */

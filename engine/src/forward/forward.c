@@ -7,6 +7,8 @@
  * (unconstrained) acceleration and the constraint solve. Sensors are evaluated after the
  * stage they depend on (unless skipped or disabled). Stages are timed into mjData.timer
  * when the user installs the clock mjcb_time. */
+#include <string.h>
+
 #include <torsion/torsion.h>
 
 #include "forward/forward.h"
@@ -57,29 +59,48 @@ void mj_fwdPosition(const mjModel* m, mjData* d) {
   timer_end(d, mjTIMER_POSITION, tpos);
 }
 
-/* moment row i times qvel: one product for scalar-joint transmissions, else the full row */
-static mjtNum actuator_velocity(const mjModel* m, const mjData* d, int i) {
-  int trn = m->actuator_trntype[i];
-  if (trn == mjTRN_JOINT || trn == mjTRN_JOINTINPARENT) {
-    int jnt = m->actuator_trnid[2 * i];
-    if (m->jnt_type[jnt] == mjJNT_HINGE || m->jnt_type[jnt] == mjJNT_SLIDE) {
-      int dof = m->jnt_dofadr[jnt];
-      return d->actuator_moment[(size_t)i * m->nv + dof] * d->qvel[dof];
-    }
+/* moment row i times qvel: MuJoCo's sparse dot over the row's entries */
+static mjtNum actuator_velocity(const mjData* d, int i) {
+  int adr = d->moment_rowadr[i];
+  return mju_dotSparse(d->actuator_moment + adr, d->qvel, d->moment_rownnz[i],
+                       d->moment_colind + adr);
+}
+
+/* tendon velocities: each tendon's Jacobian on its static pattern (MuJoCo's ten_J_colind)
+ * times qvel, summed as MuJoCo's sparse dot; the dense product when the arena is short */
+static void tendon_velocities(const mjModel* m, mjData* d) {
+  int nv = m->nv;
+  mj_markStack(d);
+  int* cols = mj_stackAllocInt(d, (size_t)nv + 1);
+  int* mark = mj_stackAllocInt(d, (size_t)nv + 1);
+  mjtNum* vals = mj_stackAllocNum(d, (size_t)nv + 1);
+  if (!cols || !mark || !vals) {
+    mj_freeStack(d);
+    mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, nv);
+    return;
   }
-  return mju_dot(d->actuator_moment + (size_t)i * m->nv, d->qvel, m->nv);
+  memset(mark, 0, sizeof(int) * (size_t)nv);
+  for (int t = 0; t < m->ntendon; t++) {
+    int n = tn__tendonPattern(m, t, cols, mark);
+    const mjtNum* J = d->ten_J + (size_t)t * nv;
+    for (int k = 0; k < n; k++) {
+      vals[k] = J[cols[k]];
+    }
+    d->ten_velocity[t] = mju_dotSparse(vals, d->qvel, n, cols);
+  }
+  mj_freeStack(d);
 }
 
 /* velocity-dependent computations */
 void mj_fwdVelocity(const mjModel* m, mjData* d) {
   mjtNum t = timer_start();
 
-  // tendon and actuator velocities: dense Jacobians times qvel
+  // tendon velocities (on the Jacobians' patterns) and actuator velocities (moment rows)
   if (m->ntendon) {
-    mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, m->nv);
+    tendon_velocities(m, d);
   }
   for (int i = 0; i < m->nu; i++) {
-    d->actuator_velocity[i] = actuator_velocity(m, d, i);
+    d->actuator_velocity[i] = actuator_velocity(d, i);
   }
 
   // body velocities and cdof_dot, passive forces

@@ -728,13 +728,14 @@ static void print_dense_as_sparse(FILE* fp, const char* title, const mjtNum* mat
   fprintf(fp, "\n");
 }
 
-/* the dense actuator moments (nu x nv) as MuJoCo's sparse rows: pattern, then values */
+/* the actuator moments as MuJoCo prints them: the pattern of each row's entries (explicit
+ * zeros included), then the sparse rows */
 static void print_moments(FILE* fp, const mjModel* m, const mjData* d, const char* ff) {
   int nu = (int)m->nu, nv = (int)m->nv;
   if (nu <= 0 || nv <= 0) {
     return;
   }
-  // pattern: the non-zero entries
+  // pattern: the row's columns
   if (nv <= 300) {
     fprintf(fp, "actuator_moment\n");
     for (int c = 0; c < nv + 2; c++) {
@@ -742,8 +743,11 @@ static void print_moments(FILE* fp, const mjModel* m, const mjData* d, const cha
     }
     fprintf(fp, "\n ");
     for (int r = 0; r < nu; r++) {
+      int adr = d->moment_rowadr[r], end = adr + d->moment_rownnz[r];
       for (int c = 0; c < nv; c++) {
-        fputc(d->actuator_moment[(size_t)r * nv + c] != 0 ? 'x' : ' ', fp);
+        int found = adr < end && d->moment_colind[adr] == c;
+        adr += found;
+        fputc(found ? 'x' : ' ', fp);
       }
       fprintf(fp, " |\n");
       if (r < nu - 1) {
@@ -755,7 +759,8 @@ static void print_moments(FILE* fp, const mjModel* m, const mjData* d, const cha
     }
     fprintf(fp, "\n\n");
   }
-  print_dense_as_sparse(fp, "ACTUATOR_MOMENT", d->actuator_moment, nu, nv, ff);
+  print_sparse(fp, "ACTUATOR_MOMENT", d->actuator_moment, nu, d->moment_rownnz, d->moment_rowadr,
+               d->moment_colind, ff);
 }
 
 /* contacts with their forces in the contact frame */

@@ -58,6 +58,18 @@ void tn__tendonArmature(const mjModel* m, mjData* d);
  * force that goes with the tendon armature added to M; after mj_rne in mj_fwdVelocity). */
 void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
 
+/* The static column pattern of tendon t's Jacobian (MuJoCo's ten_J_colind): the dofs of a
+ * fixed tendon's joints, or every dof moving a body on a spatial tendon's path, ascending.
+ * Writes them to cols (room for nv) and returns their count; mark: nv ints, zero on entry
+ * and again on return. */
+int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark);
+
+/* The most non-zeros actuator i's row of d->actuator_moment can have (MuJoCo's nJmom is
+ * their sum over actuators): 1, 3 or 6 for joints, the tendon pattern, the dofs moving a
+ * slider-crank's two sites or a site (less those moving the site and its refsite
+ * together), nv for bodies. cols and mark as for tn__tendonPattern. */
+int tn__momentBound(const mjModel* m, int i, int* cols, int* mark);
+
 /* ---- small fixed-size helpers for the hot loops (no calls; the same order of floating-point
  * operations as the corresponding mju_ functions, so results are identical) ---- */
 

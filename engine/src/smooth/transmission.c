@@ -1,19 +1,26 @@
 /* smooth/transmission.c — actuator lengths and moment arms (mj_transmission).
  *
  * Every actuator acts through a transmission with a scalar length l(q) and a moment-arm
- * vector dl/dq (one row of the dense nu x nv d->actuator_moment). Joint transmissions scale
- * the joint coordinate by the gear (3D or 6D gears for ball and free joints, expressed in
- * the child frame, or in the parent frame for jointinparent; a free joint's length is
- * zero, as in MuJoCo); tendon transmissions scale the tendon length and Jacobian. Site
- * transmissions apply the gear as a wrench in the site frame (length zero), or with a
- * refsite measure the site's position and rotation relative to it. Slider-crank
- * transmissions take the slider's travel from the crank rod geometry. Body transmissions
- * (adhesion) average the normal Jacobians of the body's contacts, so they run after
- * collision and constraint construction. */
+ * vector dl/dq, stored as MuJoCo 3.14 stores it: sparse rows (d->moment_rownnz, rowadr,
+ * colind, actuator_moment; nJmom entries in all, the bound the compiler sizes with
+ * tn__momentBound). Joint rows hold the joint's dofs and tendon rows the tendon's static
+ * Jacobian pattern (explicit zeros included); site, slider-crank and body rows are computed
+ * dense and keep their non-zero entries, in column order. Joint transmissions scale the
+ * joint coordinate by the gear (3D or 6D gears for ball and free joints, expressed in the
+ * child frame, or in the parent frame for jointinparent; a free joint's length is zero, as
+ * in MuJoCo); tendon transmissions scale the tendon length and Jacobian. Site transmissions
+ * apply the gear as a wrench in the site frame (length zero), or with a refsite measure the
+ * site's position and rotation relative to it. Slider-crank transmissions take the slider's
+ * travel from the crank rod geometry. Body transmissions (adhesion) average the normal
+ * Jacobians of the body's contacts, so they run after collision and constraint
+ * construction. */
 
 #include <math.h>
+#include <string.h>
 
 #include <torsion/torsion.h>
+
+#include "smooth/smooth.h"
 
 /* rotational part of a ball/free joint: length from the quaternion's rotation vector,
  * moment arm = gear axis (rotated into the child frame for jointinparent) */
@@ -39,51 +46,121 @@ static mjtNum rotational_gear(mjtNum moment[3], const mjtNum qpos[4], const mjtN
   return mju_dot3(axis, gearaxis);
 }
 
-/* joint and jointinparent transmissions */
-static void joint_transmission(const mjModel* m, mjData* d, int i) {
+/* joint and jointinparent transmissions: the joint's dofs, in order, at address adr */
+static int joint_transmission(const mjModel* m, mjData* d, int i, int adr) {
   int jnt = m->actuator_trnid[2*i];
   int qadr = m->jnt_qposadr[jnt], dadr = m->jnt_dofadr[jnt];
   int inparent = (m->actuator_trntype[i] == mjTRN_JOINTINPARENT);
   const mjtNum* gear = m->actuator_gear + 6*i;
-  mjtNum* moment = d->actuator_moment + (size_t)i*m->nv;
+  mjtNum* moment = d->actuator_moment + adr;
+  int* colind = d->moment_colind + adr;
+  int nnz;
 
   switch (m->jnt_type[jnt]) {
     case mjJNT_SLIDE:
     case mjJNT_HINGE:
       // scalar joint: gear times the coordinate
       d->actuator_length[i] = d->qpos[qadr] * gear[0];
-      moment[dadr] = gear[0];
+      moment[0] = gear[0];
+      nnz = 1;
       break;
 
     case mjJNT_BALL:
       // ball joint: 3D gear on the rotation vector
-      d->actuator_length[i] = rotational_gear(moment + dadr, d->qpos + qadr, gear, inparent);
+      d->actuator_length[i] = rotational_gear(moment, d->qpos + qadr, gear, inparent);
+      nnz = 3;
       break;
 
-    case mjJNT_FREE:
+    default:
       // free joint: 6D gear on the translation and rotation dofs, length fixed at zero
       d->actuator_length[i] = 0;
-      mju_copy3(moment + dadr, gear);
-      rotational_gear(moment + dadr + 3, d->qpos + qadr + 3, gear + 3, inparent);
+      mju_copy3(moment, gear);
+      rotational_gear(moment + 3, d->qpos + qadr + 3, gear + 3, inparent);
+      nnz = 6;
       break;
+  }
+  for (int k = 0; k < nnz; k++) {
+    colind[k] = dadr + k;
+  }
+  return nnz;
+}
+
+/* add the dofs moving body b (its own and its ancestors') to cols, once each */
+static int mark_chain(const mjModel* m, int b, int* cols, int n, int* mark) {
+  for (; b > 0; b = m->body_parentid[b]) {
+    int adr = m->body_dofadr[b], num = m->body_dofnum[b];
+    for (int k = adr; k < adr + num; k++) {
+      if (!mark[k]) {
+        mark[k] = 1;
+        cols[n++] = k;
+      }
+    }
+  }
+  return n;
+}
+
+/* clear the marks of cols and sort them ascending (insertion sort: short lists) */
+static void finish_cols(int* cols, int n, int* mark) {
+  for (int k = 0; k < n; k++) {
+    mark[cols[k]] = 0;
+  }
+  for (int k = 1; k < n; k++) {
+    int c = cols[k], j = k - 1;
+    for (; j >= 0 && cols[j] > c; j--) {
+      cols[j + 1] = cols[j];
+    }
+    cols[j + 1] = c;
   }
 }
 
-/* tendon transmission: gear times tendon length and Jacobian */
-static void tendon_transmission(const mjModel* m, mjData* d, int i) {
-  int nv = m->nv, ten = m->actuator_trnid[2*i];
-  mjtNum gear = m->actuator_gear[6*i];
-
-  d->actuator_length[i] = d->ten_length[ten] * gear;
-  mju_scl(d->actuator_moment + (size_t)i*nv, d->ten_J + (size_t)ten*nv, gear, nv);
+int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark) {
+  int adr = m->tendon_adr[t], num = m->tendon_num[t], n = 0;
+  for (int w = adr; w < adr + num; w++) {
+    int obj = m->wrap_objid[w];
+    switch (m->wrap_type[w]) {
+      case mjWRAP_JOINT: {
+        int dof = m->jnt_dofadr[obj];
+        if (!mark[dof]) {
+          mark[dof] = 1;
+          cols[n++] = dof;
+        }
+        break;
+      }
+      case mjWRAP_SITE: n = mark_chain(m, m->site_bodyid[obj], cols, n, mark); break;
+      case mjWRAP_SPHERE:
+      case mjWRAP_CYLINDER: n = mark_chain(m, m->geom_bodyid[obj], cols, n, mark); break;
+      default: break;
+    }
+  }
+  finish_cols(cols, n, mark);
+  return n;
 }
 
-/* site transmission without refsite: gear as a wrench in the site frame */
-static void site_wrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr) {
+/* tendon transmission: gear times tendon length, and the tendon Jacobian on its pattern */
+static int tendon_transmission(const mjModel* m, mjData* d, int i, int adr, int room, int* cols,
+                               int* mark) {
+  int nv = m->nv, ten = m->actuator_trnid[2*i];
+  mjtNum gear = m->actuator_gear[6*i];
+  const mjtNum* J = d->ten_J + (size_t)ten*nv;
+
+  d->actuator_length[i] = d->ten_length[ten] * gear;
+  int nnz = tn__tendonPattern(m, ten, cols, mark);
+  if (nnz > room) {
+    return 0;
+  }
+  for (int k = 0; k < nnz; k++) {
+    d->moment_colind[adr + k] = cols[k];
+    d->actuator_moment[adr + k] = J[cols[k]] * gear;
+  }
+  return nnz;
+}
+
+/* site transmission without refsite: gear as a wrench in the site frame (dense row) */
+static void site_wrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
+                        mjtNum* moment) {
   int nv = m->nv, id = m->actuator_trnid[2*i];
   const mjtNum* gear = m->actuator_gear + 6*i;
   const mjtNum* xmat = d->site_xmat + 9*id;
-  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
   mjtNum wrench[6];
 
   // wrench in the world frame
@@ -129,13 +206,13 @@ static void clear_common(const mjModel* m, mjtNum* jac, int dof) {
   }
 }
 
-/* site transmission with refsite: the site's pose relative to the reference site */
+/* site transmission with refsite: the site's pose relative to the reference site (dense
+ * row) */
 static void site_relative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
-                          mjtNum* jacref, mjtNum* tmp) {
+                          mjtNum* jacref, mjtNum* tmp, mjtNum* moment) {
   int nv = m->nv, id = m->actuator_trnid[2*i], ref = m->actuator_trnid[2*i + 1];
   const mjtNum* gear = m->actuator_gear + 6*i;
   const mjtNum* refmat = d->site_xmat + 9*ref;
-  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
   mjtNum dif[3], vec[3], wrench[3];
 
   int common = common_dof(m, id, ref);
@@ -176,13 +253,12 @@ static void site_relative(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNu
   }
 }
 
-/* slider-crank: slider travel from the crank pin position and the rod length */
+/* slider-crank: slider travel from the crank pin position and the rod length (dense row) */
 static void slider_crank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacp,
-                         mjtNum* jacaxis) {
+                         mjtNum* jacaxis, mjtNum* moment) {
   int nv = m->nv, crank = m->actuator_trnid[2*i], slider = m->actuator_trnid[2*i + 1];
   mjtNum gear = m->actuator_gear[6*i], rod = m->actuator_cranklength[i];
   const mjtNum* smat = d->site_xmat + 9*slider;
-  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
   mjtNum axis[3] = {smat[2], smat[5], smat[8]}, vec[3], dlda[3], dldv[3];
 
   // length = a'v - sqrt((a'v)^2 + r^2 - v'v), v from slider to crank pin, a the slider axis
@@ -234,11 +310,10 @@ static void slider_crank(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum
 }
 
 /* body transmission (adhesion): minus the average normal Jacobian of the body's contacts;
- * active contacts through their efc rows, contacts excluded by the gap directly */
+ * active contacts through their efc rows, contacts excluded by the gap directly (dense row) */
 static void body_contacts(const mjModel* m, mjData* d, int i, mjtNum* weight, mjtNum* excluded,
-                          mjtNum* jac1, mjtNum* jac2) {
+                          mjtNum* jac1, mjtNum* jac2, mjtNum* moment) {
   int nv = m->nv, body = m->actuator_trnid[2*i];
-  mjtNum* moment = d->actuator_moment + (size_t)i*nv;
 
   mju_zero(moment, nv);
   mju_zero(weight, d->nefc);
@@ -290,58 +365,128 @@ static void body_contacts(const mjModel* m, mjData* d, int i, mjtNum* weight, mj
   }
 }
 
+/* the non-zero entries of a dense row, in column order, as row i at address adr (at most
+ * room of them: the row's share of nJmom, which only non-finite values could exceed) */
+static int compress_row(mjData* d, int adr, const mjtNum* dense, int nv, int room) {
+  int nnz = 0;
+  for (int j = 0; j < nv && nnz < room; j++) {
+    if (dense[j] != 0) {
+      d->actuator_moment[adr + nnz] = dense[j];
+      d->moment_colind[adr + nnz] = j;
+      nnz++;
+    }
+  }
+  return nnz;
+}
+
+int tn__momentBound(const mjModel* m, int i, int* cols, int* mark) {
+  int id = m->actuator_trnid[2*i], id1 = m->actuator_trnid[2*i + 1], n;
+  switch (m->actuator_trntype[i]) {
+    case mjTRN_JOINT:
+    case mjTRN_JOINTINPARENT:
+      return m->jnt_type[id] == mjJNT_FREE ? 6 : m->jnt_type[id] == mjJNT_BALL ? 3 : 1;
+
+    case mjTRN_TENDON: return tn__tendonPattern(m, id, cols, mark);
+
+    case mjTRN_SLIDERCRANK:
+      // dofs moving the crank site or the slider site
+      n = mark_chain(m, m->site_bodyid[id], cols, 0, mark);
+      n = mark_chain(m, m->site_bodyid[id1], cols, n, mark);
+      finish_cols(cols, n, mark);
+      return n;
+
+    case mjTRN_SITE:
+      // dofs moving the site or its refsite, less those moving both frames together
+      n = mark_chain(m, m->site_bodyid[id], cols, 0, mark);
+      if (id1 >= 0) {
+        n = mark_chain(m, m->site_bodyid[id1], cols, n, mark);
+      }
+      finish_cols(cols, n, mark);
+      if (id1 >= 0) {
+        for (int dof = common_dof(m, id, id1); dof >= 0; dof = m->dof_parentid[dof]) {
+          n--;
+        }
+      }
+      return n;
+
+    default:
+      // body transmissions (contacts with anything) and unknown types: a full row
+      return m->nv;
+  }
+}
+
 /* actuator lengths and moment arms */
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv, nu = m->nu;
   int reported = 0;
 
-  // clear lengths; moment rows are rewritten where they can be non-zero (a joint's dofs
-  // are a fixed pattern, other rows are rewritten whole), the rest stay zero from reset
+  // clear lengths; every row is rewritten
   mju_zero(d->actuator_length, nu);
   if (!nu) {
     return;
   }
 
-  // scratch: three 3 x nv Jacobians, a row, the efc weights of body transmissions
+  // scratch: three 3 x nv Jacobians, two rows, the efc weights of body transmissions, a
+  // tendon pattern and its dof marks (zero between uses)
   mj_markStack(d);
   mjtNum* jac = mj_stackAllocNum(d, 3*(size_t)nv + 1);
   mjtNum* jacr = mj_stackAllocNum(d, 3*(size_t)nv + 1);
   mjtNum* jac3 = mj_stackAllocNum(d, 3*(size_t)nv + 1);
   mjtNum* row = mj_stackAllocNum(d, (size_t)nv + 1);
+  mjtNum* dense = mj_stackAllocNum(d, (size_t)nv + 1);
   mjtNum* weight = mj_stackAllocNum(d, (size_t)d->nefc + 1);
-  if (!jac || !jacr || !jac3 || !row || !weight) {
+  int* mark = mj_stackAllocInt(d, (size_t)nv + 1);
+  int* cols = mj_stackAllocInt(d, (size_t)nv + 1);
+  if (!jac || !jacr || !jac3 || !row || !dense || !weight || !mark || !cols) {
     mj_freeStack(d);
     return;
   }
+  memset(mark, 0, sizeof(int) * (size_t)nv);
 
+  int adr = 0;
   for (int i = 0; i < nu; i++) {
+    int nnz = 0, room = (int)m->nJmom - adr;
+    d->moment_rowadr[i] = adr;
     switch (m->actuator_trntype[i]) {
       case mjTRN_JOINT:
-      case mjTRN_JOINTINPARENT: joint_transmission(m, d, i); break;
+      case mjTRN_JOINTINPARENT:
+        if (room >= 6 || tn__momentBound(m, i, cols, mark) <= room) {
+          nnz = joint_transmission(m, d, i, adr);
+        }
+        break;
 
-      case mjTRN_TENDON: tendon_transmission(m, d, i); break;
+      case mjTRN_TENDON: nnz = tendon_transmission(m, d, i, adr, room, cols, mark); break;
 
       case mjTRN_SITE:
         mj_jacSite(m, d, jac, jacr, m->actuator_trnid[2*i]);
         if (m->actuator_trnid[2*i + 1] < 0) {
-          site_wrench(m, d, i, jac, jacr);
+          site_wrench(m, d, i, jac, jacr, dense);
         } else {
-          site_relative(m, d, i, jac, jacr, jac3, row);
+          site_relative(m, d, i, jac, jacr, jac3, row, dense);
         }
+        nnz = compress_row(d, adr, dense, nv, room);
         break;
 
-      case mjTRN_SLIDERCRANK: slider_crank(m, d, i, jac, jacr, jac3); break;
+      case mjTRN_SLIDERCRANK:
+        slider_crank(m, d, i, jac, jacr, jac3, dense);
+        nnz = compress_row(d, adr, dense, nv, room);
+        break;
 
-      case mjTRN_BODY: body_contacts(m, d, i, weight, row, jac, jacr); break;
+      case mjTRN_BODY:
+        body_contacts(m, d, i, weight, row, jac, jacr, dense);
+        nnz = compress_row(d, adr, dense, nv, room);
+        break;
 
       default:
-        // unsupported transmission: report once, leave length and moment at zero
+        // unsupported transmission: report once, leave length zero and the row empty
         if (!reported) {
           mju_error("mj_transmission: transmission type %d (actuator %d) not implemented "
                     "yet", m->actuator_trntype[i], i);
           reported = 1;
         }
     }
+    d->moment_rownnz[i] = nnz;
+    adr += nnz;
   }
   mj_freeStack(d);
 }

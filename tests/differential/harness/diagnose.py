@@ -31,7 +31,7 @@ MODEL_FIELDS = [
     "qpos0", "qpos_spring", "M_rownnz", "M_rowadr", "M_colind",
 ]
 
-# mjData fields after mj_forward, in pipeline order (ten_J, actuator_moment: dense)
+# mjData fields after mj_forward, in pipeline order (ten_J, actuator_moment: compared dense)
 DATA_FIELDS = [
     "xpos", "xquat", "xipos", "ximat", "xanchor", "xaxis", "geom_xpos", "geom_xmat",
     "site_xpos", "site_xmat", "subtree_com", "cinert", "cdof",

@@ -164,19 +164,42 @@ def speed(model_path, nstep, threads=1, ctrlnoise=None, disable=(), profile=Fals
         raise TorsionError("speed printed invalid JSON (%s): %r" % (e, out[:500]))
 
 
+# the sparse rows of actuator_moment (MuJoCo's layout) and a model field with nv rows
+MOMENT_PARTS = ("moment_rownnz", "moment_rowadr", "moment_colind", "dof_parentid")
+
+
+def dense_moment(rownnz, rowadr, colind, values, nv):
+    """Sparse actuator_moment rows ([B, nu], [B, nu], [B, nJmom], [B, nJmom]) as dense
+    [B, nu, nv] matrices."""
+    out = np.zeros((len(values), len(rownnz[0]), nv))
+    for b in range(len(values)):
+        for i in range(len(rownnz[b])):
+            adr, nnz = int(rowadr[b][i]), int(rownnz[b][i])
+            out[b, i, colind[b][adr:adr + nnz].astype(int)] = values[b][adr:adr + nnz]
+    return out
+
+
 def dump(model_path, fields, states=None, ctrl=None, disable=(), spec=None, options=(),
-         integrator=None):
+         integrator=None, sparse_moment=False):
     """`torsion-sim dump`: {field: array}; model fields [rows, cols], data fields (with
-    states) [B, rows, cols]."""
+    states) [B, rows, cols]. actuator_moment (MuJoCo's sparse nJmom entries) comes dense,
+    [B, nu, nv], unless sparse_moment."""
+    densify = "actuator_moment" in fields and states is not None and not sparse_moment
+    wanted = list(fields) + [f for f in MOMENT_PARTS if densify and f not in fields]
     with tempfile.TemporaryDirectory(prefix="tn-dump-") as tmp:
         prefix = os.path.join(tmp, "dump")
-        args = ["dump", model_path, "--fields", ",".join(fields), "--out", prefix]
+        args = ["dump", model_path, "--fields", ",".join(wanted), "--out", prefix]
         if states is not None:
             args += ["--state", _save(tmp, "state", states)]
         if ctrl is not None:
             args += ["--ctrl", _save(tmp, "ctrl", ctrl)]
         run(args + _flag_args(disable, integrator, spec, options))
-        return {f: _load("%s_%s.npy" % (prefix, f)) for f in fields}
+        out = {f: _load("%s_%s.npy" % (prefix, f)) for f in wanted}
+    if densify:
+        parts = [out[f].reshape(len(out[f]), -1) for f in MOMENT_PARTS[:3]]
+        values = out["actuator_moment"].reshape(len(out["actuator_moment"]), -1)
+        out["actuator_moment"] = dense_moment(*parts, values, len(out["dof_parentid"]))
+    return {f: out[f] for f in fields}
 
 
 # columns of each array `torsion-sim contacts` writes
