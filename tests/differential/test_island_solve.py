@@ -1,5 +1,5 @@
-"""The per-island constraint solve: MuJoCo with its default flags (islands on; only
-nativeccd disabled, which Torsion ignores) against Torsion with islands on, after mj_forward
+"""The per-island constraint solve: MuJoCo with its default flags (islands on; the contact
+flags of oracle.CONTACT_ORACLE, as Torsion) against Torsion with islands on, after mj_forward
 at the trajectory states of test_islands.py (the island scenes under tests/models/islands
 and the whole contact corpus).
 

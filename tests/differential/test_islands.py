@@ -1,14 +1,14 @@
 """Constraint islands (mj_island): every island field of both engines after mj_forward, with
-islands ON on both sides (MuJoCo's default; only nativeccd is disabled, which Torsion
-ignores), at NSTATE states of a short MuJoCo trajectory (smooth random controls, from a
-slightly perturbed initial state) of every model of the contact corpus (gymnasium, dm_control
-suite, our own models and contact scenes: box tower, drops, humanoid crowd ...) and of the
-island scenes under tests/models/islands (a crowd of walkers, boxes, balls and pendulums:
-touching and separate trees, weld/connect/site-connect/joint equalities joining trees, a
-fixed tendon with frictionloss and a limit coupling two trees, joint limits and
-frictionloss rows; a tethered scene whose trees are coupled only through a spatial tendon
-limit and a tendon equality, with elliptic cones), with the sparse and the dense Jacobian;
-the crowd also under every solver and cone.
+islands ON on both sides (MuJoCo's default; the contact flags of oracle.CONTACT_ORACLE on
+both sides, so both engines run the same convex collision path), at NSTATE states of a short
+MuJoCo trajectory (smooth random controls, from a slightly perturbed initial state) of every
+model of the contact corpus (gymnasium, dm_control suite, our own models and contact scenes:
+box tower, drops, humanoid crowd ...) and of the island scenes under tests/models/islands (a
+crowd of walkers, boxes, balls and pendulums: touching and separate trees,
+weld/connect/site-connect/joint equalities joining trees, a fixed tendon with frictionloss
+and a limit coupling two trees, joint limits and frictionloss rows; a tethered scene whose
+trees are coupled only through a spatial tendon limit and a tendon equality, with elliptic
+cones), with the sparse and the dense Jacobian; the crowd also under every solver and cone.
 
 Torsion's fields come from `torsion-sim islands MODEL --state S.npy --out OUT.json`
 (engine/tools/cmd_islands.c). Integer fields (island numbering, sizes, addresses, maps,
@@ -52,8 +52,9 @@ CROWD = corpus.Model("local/islands/crowd",
 
 
 def _mujoco_model(model, options):
-    """MuJoCo's model with islands on (nativeccd off) and the given option overrides."""
-    return oracle.load(model.path, disable=("nativeccd",), options=tuple(options))
+    """MuJoCo's model with islands on, the contact oracle's flags (oracle.CONTACT_ORACLE)
+    and the given option overrides."""
+    return oracle.load(model.path, disable=oracle.CONTACT_ORACLE, options=tuple(options))
 
 
 def _trajectory_states(m):
@@ -187,7 +188,7 @@ def test_islands_scene_has_every_coupling():
 def test_islands_disabled():
     """With the island flag disabled Torsion finds no islands, as MuJoCo."""
     model = CROWD
-    m = oracle.load(model.path, disable=("nativeccd", "island"))
+    m = oracle.load(model.path, disable=oracle.CONTACT_ORACLE + ("island",))
     states = _trajectory_states(m)
     with tempfile.TemporaryDirectory(prefix="tn-islands-") as tmp:
         path = os.path.join(tmp, "state.npy")

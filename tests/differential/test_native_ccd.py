@@ -25,6 +25,8 @@ import pytest
 from harness import contacts, corpus, menagerie, oracle, torsion
 from harness import constraint_cases as cc
 
+import test_mesh_contacts as tmc
+
 MODELS = os.path.join(corpus.REPO_ROOT, "tests", "models", "nativeccd")
 SCENES = os.path.join(corpus.REPO_ROOT, "tests", "models", "scenes")
 FETCH = corpus._package_dir("gymnasium_robotics", "envs", "assets", "fetch")
@@ -45,6 +47,11 @@ EVERY = 60
 LOCAL_NSTEP = 500
 LOCAL_EVERY = 10
 CTRL_STEP = 0.03
+
+# Menagerie entry points with spheres touching large meshes (hill climbing) at the states of
+# test_mesh_contacts.py, and how many perturbed copies of each such state are added
+SMOOTH_MESH = ["unitree_g1/scene_with_hands.xml"]
+SMOOTH_MESH_NPERTURB = 8
 
 # scenes run with nativeccd disabled in both engines (libccd's MPR)
 LEGACY = ["umi_gripper/scene.xml", "robotstudio_so101/scene_box.xml"]
@@ -69,9 +76,9 @@ def _path(spec):
     return menagerie.path(robot, scene)
 
 
-def _trajectory(m, model_id, nstep, every):
+def _trajectory(m, model_id, nstep, every, purpose="native-ccd"):
     """SPEC states along MuJoCo's trajectory under random-walk controls."""
-    r = oracle.rng(model_id, "native-ccd")
+    r = oracle.rng(model_id, purpose)
     d = mujoco.MjData(m)
     if m.nkey:
         mujoco.mj_resetDataKeyframe(m, d, 0)
@@ -120,6 +127,47 @@ def test_native_deep_penetration():
                 d.qpos[m.jnt_qposadr[j]] = a
             states.append(cc.get_state(m, d))
     _check("local/deep", path, np.array(states), m)
+
+
+def _smooth_mesh_part(m, cset):
+    """The contacts of a set between a mesh and a sphere, capsule or ellipsoid."""
+    smooth = (int(mujoco.mjtGeom.mjGEOM_SPHERE), int(mujoco.mjtGeom.mjGEOM_CAPSULE),
+              int(mujoco.mjtGeom.mjGEOM_ELLIPSOID))
+    mesh = int(mujoco.mjtGeom.mjGEOM_MESH)
+    types = [(int(m.geom_type[g1]), int(m.geom_type[g2])) for g1, g2 in cset["geom"]]
+    keep = np.array([(t1 in smooth and t2 == mesh) or (t2 in smooth and t1 == mesh)
+                     for t1, t2 in types], dtype=bool).reshape(-1)
+    return {k: v[keep] for k, v in cset.items()}
+
+
+@pytest.mark.parametrize("spec", SMOOTH_MESH)
+def test_native_smooth_mesh(spec):
+    """Spheres, capsules and ellipsoids against large meshes (the hull graph's hill climb,
+    warm-started from the previous support vertex: on nearly flat hull patches round-off
+    leaves local maxima, and the climb must stop where MuJoCo's does, or GJK takes another
+    number of steps). States: test_mesh_contacts.py's trajectory states of the scene, and
+    around each that has such contacts SMOOTH_MESH_NPERTURB copies with qpos perturbed.
+    Only these pairs are compared: their contacts do not depend on the order of the mesh
+    polygons."""
+    path = _path(spec)
+    m = oracle.load(path, disable=())
+    base = tmc._states(m, "menagerie/" + spec[:-4], tmc.NSTEP, tmc.EVERY)
+    r = oracle.rng("smooth-mesh/" + spec, "perturb")
+    d = mujoco.MjData(m)
+    states = list(base)
+    for s in base:
+        if not len(_smooth_mesh_part(m, cc.forward_contacts(m, s))["dist"]):
+            continue
+        for _ in range(SMOOTH_MESH_NPERTURB):
+            cc.set_state(m, d, s)
+            d.qpos[:] = cc.perturb_qpos(m, d.qpos, r, 1e-3)
+            states.append(cc.get_state(m, d))
+    states = np.array(states)
+    theirs = [_smooth_mesh_part(m, cc.forward_contacts(m, s)) for s in states]
+    ours = [_smooth_mesh_part(m, c) for c in
+            torsion.contacts(path, states, spec=cc.SPEC_NAME, native=True)]
+    n = contacts.check_sets(m, ours, theirs, "sphere/capsule-mesh contacts of %s" % spec)
+    assert n > 0, "%s: no sphere/capsule-mesh contacts; the check would be empty" % spec
 
 
 @pytest.mark.parametrize("spec", LEGACY)

@@ -87,8 +87,10 @@ static inline mjtNum fdot(const mjtNum a[3], const float* v) {
 
 /* support vertex (mesh vertex id) of mesh geom g in local direction dir: the first maximum
  * over all vertices starting from the previous answer (small meshes, no graph), or a climb
- * on the hull graph that moves to the best neighbour of the current vertex (measured
- * against the best value seen so far) until it stays */
+ * on the hull graph from the previous answer (the warm start) that moves to the best
+ * neighbour of the current vertex while it beats the best value so far, the warm start's
+ * own value included (as MuJoCo 3.14: on nearly flat hull patches, where float round-off
+ * leaves local maxima, the climb stays where a climb from below the start would not) */
 static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   const mjModel* m = obj->m;
   int mesh = m->geom_dataid[obj->geom];
@@ -120,8 +122,8 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   const int* edgeadr = graph + 2;
   const int* globalid = graph + 2 + nvert;
   const int* edge = graph + 2 + 2 * nvert;
-  mjtNum bestdot = -FLT_MAX;
   int cur = obj->meshindex < 0 ? 0 : obj->meshindex, prev;
+  mjtNum bestdot = fdot(dir, vert + 3 * globalid[cur]);
   do {
     prev = cur;
     for (int e = edgeadr[prev]; edge[e] >= 0; e++) {
