@@ -23,14 +23,20 @@ def test_constraint_one_step(model, integrator):
     inputs, outputs = cc.step_case(model, integrator)
     ours = torsion.rollout(model.path, inputs, None, 1, threads=2, integrator=integrator,
                            spec=cc.SPEC_NAME)
+    # a state beyond the tolerance passes when MuJoCo's own step moves as much under a few
+    # ulps of its input (SPREAD_FACTOR times its spread there: cc.mujoco_step_spread)
+    errs = np.max([compare.row_errors(ours[:, 0, sl], outputs[:, sl])
+                   for _, sl in oracle.spec_blocks(m, cc.SPEC)], axis=0)
+    keep = np.ones(len(errs), dtype=bool)
+    for k in np.flatnonzero(errs > STEP_TOL):
+        keep[k] = errs[k] > cc.SPREAD_FACTOR * cc.mujoco_step_spread(m, inputs[k])
+    idx = np.flatnonzero(keep)
     try:
-        compare.check_states(m, ours[:, 0, :], outputs, STEP_TOL,
+        compare.check_states(m, ours[idx, 0, :], outputs[idx], STEP_TOL,
                              "state after one %s step" % integrator, spec=cc.SPEC)
     except AssertionError as e:
         # diagnose mj_forward at the input state of the worst step
-        errs = [compare.row_errors(ours[:, 0, sl], outputs[:, sl])
-                for _, sl in oracle.spec_blocks(m, cc.SPEC)]
-        k = int(np.argmax(np.max(errs, axis=0)))
+        k = int(idx[np.argmax(errs[idx])])
         raise AssertionError("%s\nat step %d (input state %d):\n%s" % (
             e, k, k, constraint_diagnose.explain(model, inputs[k],
                                                  integrator=integrator))) from None

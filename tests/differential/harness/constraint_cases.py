@@ -297,6 +297,30 @@ def mujoco_spread(m, state, fields):
     return out
 
 
+def mujoco_step_spread(m, state):
+    """How far MuJoCo's own one-step result moves under round-off: the largest err (compare's
+    measure, over the whole SPEC state) between one mj_step from `state` and from
+    SPREAD_PERTURBATIONS copies whose qpos and qvel entries are scaled by 1 +- SPREAD_REL
+    (a contact's onset in a later RK4 stage depends on positions). Where a
+    state sits on a knife edge (a contact appearing in a later RK4 stage, an EPA normal that
+    a few ulps turn, a body spinning at 1e12 rad/s) MuJoCo's step is only defined to within
+    this spread."""
+    from . import compare
+    d = mujoco.MjData(m)
+    set_state(m, d, state)
+    mujoco.mj_step(m, d)
+    base = get_state(m, d)
+    r = np.random.default_rng(12345)
+    worst = 0.0
+    for _ in range(SPREAD_PERTURBATIONS):
+        set_state(m, d, state)
+        d.qpos[:] = d.qpos * (1 + SPREAD_REL * r.choice([-1.0, 1.0], size=m.nq))
+        d.qvel[:] = d.qvel * (1 + SPREAD_REL * r.choice([-1.0, 1.0], size=m.nv))
+        mujoco.mj_step(m, d)
+        worst = max(worst, float(compare.row_errors(get_state(m, d)[None], base[None])[0]))
+    return worst
+
+
 def allowed_error(m, states, k, field, tol, cache):
     """The tolerance at state k: tol, or SPREAD_FACTOR times MuJoCo's own spread there when
     that is larger (mujoco_spread; `cache` maps state index -> spreads)."""
