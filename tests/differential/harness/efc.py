@@ -116,6 +116,8 @@ def first_difference(ours, theirs):
             r = int(bad[0])
             return "efc_%s differs at %s: torsion %d" % (f, row_label(theirs, r), ours[f][r])
     for f, tol in FIELDS:
+        if no == 0:
+            break
         a = np.asarray(ours[f], dtype=float).reshape(no, -1)
         b = np.asarray(theirs[f], dtype=float).reshape(nt, -1)
         if not a.size:
