@@ -439,7 +439,9 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
  * index. Left-looking: row i
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
- * eliminating row by row); rows are scaled into L once all are factored. */
+ * eliminating row by row); consecutive rows of a chain (Hchain) next to each other in that
+ * list update each entry in one pass, one row after the other; rows are scaled into L once
+ * all are factored. */
 static void factor(tnPrimal* ctx, int nv) {
   mjtNum *H = ctx->Hval, *work = ctx->Hwork;
   const int* colind = ctx->Hcolind;
@@ -455,14 +457,42 @@ static void factor(tnPrimal* ctx, int nv) {
     }
 
     // updates from the factored rows holding column i
-    for (int t = ctx->Hcolptr[i]; t < ctx->Hcolptr[i + 1]; t++) {
-      int k = ctx->Hcolrow[t], adr = ctx->Hcoladr[t];
-      mjtNum s = -H[adr] * ctx->Hdiaginv[k];
-      const mjtNum* Hk = H + ctx->Hrowadr[k];
+    for (int t = ctx->Hcolptr[i], end = ctx->Hcolptr[i + 1]; t < end;) {
+      int k = ctx->Hcolrow[t], n = ctx->Hcoladr[t] - ctx->Hrowadr[k];
       const int* ck = colind + ctx->Hrowadr[k];
-      int n = adr - ctx->Hrowadr[k];
-      for (int q = 0; q <= n; q++) {
-        work[ck[q]] += s * Hk[q];
+
+      // the run of rows k, k-1, .. (up to 4) next in the list, each holding the next one's
+      // columns and that row: the same columns up to i, so their updates of an entry can
+      // be applied in one pass, still one after another in list order
+      int run = 1;
+      while (run < 4 && t + run < end && ctx->Hcolrow[t + run] == k - run &&
+             ctx->Hchain[k - run]) {
+        run++;
+      }
+      mjtNum s[4];
+      const mjtNum* Hr[4];
+      for (int j = 0; j < run; j++) {
+        s[j] = -H[ctx->Hcoladr[t + j]] * ctx->Hdiaginv[k - j];
+        Hr[j] = H + ctx->Hrowadr[k - j];
+      }
+      t += run;
+      if (run == 1) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] += s[0] * Hr[0][q];
+        }
+      } else if (run == 2) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q];
+        }
+      } else if (run == 3) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q] + s[2] * Hr[2][q];
+        }
+      } else {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q] + s[2] * Hr[2][q] +
+                        s[3] * Hr[3][q];
+        }
       }
     }
 
@@ -678,6 +708,16 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
   // column lists
   column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
+
+  // rows x whose next row holds exactly x's columns (its diagonal x included) and its own
+  // diagonal: the two agree on every column below x
+  ctx->Hchain = mj_stackAllocInt(d, (size_t)nv);
+  for (int x = 0; x < nv; x++) {
+    int n = ctx->Hrownnz[x];
+    ctx->Hchain[x] = x + 1 < nv && ctx->Hrownnz[x + 1] == n + 1 &&
+                     !memcmp(ctx->Hcolind + ctx->Hrowadr[x + 1], ctx->Hcolind + ctx->Hrowadr[x],
+                             sizeof(int) * (size_t)n);
+  }
   if (ctx->island < 0) {
     d->solver_nnz[0] = ctx->Hnnz;
   }

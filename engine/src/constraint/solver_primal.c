@@ -284,6 +284,7 @@ static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
   ctx->Hcolptr = pattern->Hcolptr;
   ctx->Hcolrow = pattern->Hcolrow;
   ctx->Hcoladr = pattern->Hcoladr;
+  ctx->Hchain = pattern->Hchain;
   ctx->Hwork = pattern->Hwork;
   ctx->HB = pattern->HB;
   ctx->Hnewidx = pattern->Hnewidx;
