@@ -332,7 +332,9 @@ static void scatter_block(const tnPrimal* ctx, const mjtNum* B, const int* map, 
   }
 }
 
-/* D J'J of one quadratic row into the block */
+/* D J'J of one quadratic row into the block (each entry its own product and sum: the AVX2
+ * clone rounds as the baseline one) */
+TN_CLONE_AVX2
 static void add_row(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
   for (int p = 0; p < n; p++) {
     mjtNum s = D * J[p];
@@ -342,7 +344,22 @@ static void add_row(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
   }
 }
 
-/* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern) */
+/* D1 J1'J1 then D2 J2'J2 of two quadratic rows into the block in one pass (each entry
+ * receives the first row's term, then the second's, as two add_row calls) */
+TN_CLONE_AVX2
+static void add_row_pair(mjtNum* B, const mjtNum* J1, mjtNum D1, const mjtNum* J2, mjtNum D2,
+                         int n) {
+  for (int p = 0; p < n; p++) {
+    mjtNum s1 = D1 * J1[p], s2 = D2 * J2[p];
+    for (int q = 0; q <= p; q++) {
+      B[p * n + q] = B[p * n + q] + s1 * J1[q] + s2 * J2[q];
+    }
+  }
+}
+
+/* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern; one sum per
+ * entry in a fixed order, as add_row) */
+TN_CLONE_AVX2
 static void add_cone(const mjData* d, mjtNum* B, int r, int n) {
   const mjContact* con = d->contact + d->efc_id[r];
   int dim = con->dim;
@@ -411,22 +428,40 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
       continue;
     }
     int n = d->efc_J_rownnz[i], last = i + d->efc_J_rowsuper[i];
-    int any = 0;
-    mju_zero(B, n * n);
+    int any = 0, pend = -1;
     for (int r = i; r <= last; r++) {
       int st = d->efc_state[r];
+      int cone = st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r;
+      if (st != mjCNSTRSTATE_QUADRATIC && !cone) {
+        continue;
+      }
 
-      // quadratic row: D J'J
-      if (st == mjCNSTRSTATE_QUADRATIC) {
-        add_row(B, d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
+      // the block's lower triangle (all that is read) cleared before its first term
+      if (!any) {
+        for (int p = 0; p < n; p++) {
+          memset(B + p * n, 0, sizeof(mjtNum) * (size_t)(p + 1));
+        }
         any = 1;
       }
 
-      // cone: J_c' H_c J_c over the contact's rows
-      else if (st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r) {
+      // quadratic rows: D J'J, two at a time (one waits for the next); cone: the waiting
+      // row, then J_c' H_c J_c over the contact's rows
+      if (st == mjCNSTRSTATE_QUADRATIC && pend < 0) {
+        pend = r;
+      } else if (st == mjCNSTRSTATE_QUADRATIC) {
+        add_row_pair(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend],
+                     d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
+        pend = -1;
+      } else {
+        if (pend >= 0) {
+          add_row(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend], n);
+          pend = -1;
+        }
         add_cone(d, B, r, n);
-        any = 1;
       }
+    }
+    if (pend >= 0) {
+      add_row(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend], n);
     }
     if (any) {
       scatter_block(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
