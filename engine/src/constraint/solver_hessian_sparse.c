@@ -56,17 +56,40 @@ static int count_bits(const uint64_t* row, int words) {
  * ancestors, in the same tree hence the same group) and the clique of every distinct row
  * pattern among the group's rows (rows[0..nrow), NULL: all rows; runs[i] 1 at the first
  * row of each run of rows sharing a pattern). adj holds n + 1 bitset rows (the last is
- * scratch). */
+ * scratch); desc n more (scratch). */
 static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int n, const int* loc,
-                        const int* rows, int nrow, const char* runs, uint64_t* adj, int words) {
+                        const int* rows, int nrow, const char* runs, uint64_t* adj, int words,
+                        uint64_t* desc) {
   memset(adj, 0, sizeof(uint64_t) * (size_t)n * words);
 
-  // M
+  // M: row i of M holds i's ancestors (the last its parent, an earlier dof of the group),
+  // so a dof's ancestors are its parent's plus the parent, and its descendants (in desc,
+  // n bitset rows) its children's plus the children
+  memset(desc, 0, sizeof(uint64_t) * (size_t)n * words);
   for (int a = 0; a < n; a++) {
-    int i = dofs[a], adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
-    for (int k = adr; k < diag; k++) {
-      set_bit(adj, words, a, loc[m->M_colind[k]]);
-      set_bit(adj, words, loc[m->M_colind[k]], a);
+    int i = dofs[a], nanc = m->M_rownnz[i] - 1;
+    if (nanc > 0) {
+      int p = loc[m->M_colind[m->M_rowadr[i] + nanc - 1]];
+      uint64_t *row = adj + (size_t)a * words, *prow = adj + (size_t)p * words;
+      for (int w = 0; w < words; w++) {
+        row[w] |= prow[w];
+      }
+      set_bit(adj, words, a, p);
+    }
+  }
+  for (int a = n - 1; a >= 0; a--) {
+    int i = dofs[a], nanc = m->M_rownnz[i] - 1;
+    uint64_t *row = adj + (size_t)a * words, *drow = desc + (size_t)a * words;
+    for (int w = 0; w < words; w++) {
+      row[w] |= drow[w];
+    }
+    if (nanc > 0) {
+      int p = loc[m->M_colind[m->M_rowadr[i] + nanc - 1]];
+      uint64_t* dp = desc + (size_t)p * words;
+      for (int w = 0; w < words; w++) {
+        dp[w] |= drow[w];
+      }
+      set_bit(desc, words, p, a);
     }
   }
 
@@ -270,7 +293,8 @@ static int pair_address(const tnPrimal* ctx, int u, int v) {
  * the block of every run of rows sharing a pattern (rowmapadr at the run's first row);
  * returns the size of rowmap (NULL maps: count only). A pair of a block lives in the H row
  * of its larger new index: for each column p of the block, that row's addresses are
- * scattered into where (nv ints, by column) and read for the pairs it holds. */
+ * scattered into where (2 nv ints: nv by column, then the block's new indices) and read
+ * for the pairs it holds. */
 static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
                        int* rowmap, int* rowmapadr, int* where) {
   // M: row i's entries in H row newidx[i] when the other new index is not larger (an
@@ -298,21 +322,29 @@ static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, i
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     if (rowmap) {
       int* map = rowmap + size;
+      int* newcol = where + m->nv;
       rowmapadr[i] = size;
+      for (int q = 0; q < n; q++) {
+        newcol[q] = ctx->Hnewidx[col[q]];
+      }
       for (int p = 0; p < n; p++) {
         // H row of p's new index, by column
-        int r = ctx->Hnewidx[col[p]], adr = ctx->Hrowadr[r];
-        for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
-          where[ctx->Hcolind[k]] = k;
+        int r = newcol[p], adr = ctx->Hrowadr[r];
+        const int* hcol = ctx->Hcolind + adr;
+        for (int k = 0; k < ctx->Hrownnz[r]; k++) {
+          where[hcol[k]] = adr + k;
         }
 
         // the pairs (p, q) and (q, p) whose other new index is not larger
-        for (int q = 0; q < n; q++) {
-          int c = ctx->Hnewidx[col[q]];
-          if (q <= p && c <= r) {
-            map[p * (p + 1) / 2 + q] = where[c];
-          } else if (q > p && c < r) {
-            map[q * (q + 1) / 2 + p] = where[c];
+        int* mp = map + p * (p + 1) / 2;
+        for (int q = 0; q <= p; q++) {
+          if (newcol[q] <= r) {
+            mp[q] = where[newcol[q]];
+          }
+        }
+        for (int q = p + 1; q < n; q++) {
+          if (newcol[q] < r) {
+            map[q * (q + 1) / 2 + p] = where[newcol[q]];
           }
         }
       }
@@ -682,7 +714,7 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
       rows = g < d->nisland ? d->map_iefc2efc + d->island_iefcadr[g] : NULL;
       nrow = g < d->nisland ? d->island_nefc[g] : 0;
     }
-    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words);
+    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words, bucket);
     minimum_degree(n, words, adj, ord->nb + ord->nbadr[g], deg, ord->localnew + adr, ord->scratch,
                    bucket);
     for (int a = 0; a < n; a++) {
@@ -762,7 +794,7 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
-  int* where = mj_stackAllocInt(d, (size_t)nv);
+  int* where = mj_stackAllocInt(d, (size_t)(2 * nv));
   map_pattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
