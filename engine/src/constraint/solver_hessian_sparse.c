@@ -501,6 +501,14 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
   }
 }
 
+/* work[col[q]] += s * val[q] for q < n */
+static inline void add_scaled_indexed(mjtNum* work, const int* col, const mjtNum* val, mjtNum s,
+                                      int n) {
+  for (int q = 0; q < n; q++) {
+    work[col[q]] += s * val[q];
+  }
+}
+
 /* in-place L'DL factorization of the island's rows (the pattern is block-diagonal by
  * island: the other rows are neither factored nor solved), eliminating from the last (new)
  * index. Left-looking: row i
@@ -902,10 +910,8 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
     if (xi == 0) {
       continue;
     }
-    int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
-    for (int k = adr; k < diag; k++) {
-      x[ctx->Hcolind[k]] -= ctx->Hval[k] * xi;
-    }
+    int adr = ctx->Hrowadr[i];
+    add_scaled_indexed(x, ctx->Hcolind + adr, ctx->Hval + adr, -xi, ctx->Hrownnz[i] - 1);
   }
 
   // x <- inv(D) x
@@ -915,10 +921,20 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
 
   // x <- inv(L) x
   for (int g = 0; g < ngrp; g++) {
-    int i = grp[g], adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
+    int i = grp[g], adr = ctx->Hrowadr[i], k = adr + ctx->Hrownnz[i] - 2;
+    const mjtNum* val = ctx->Hval;
+    const int* col = ctx->Hcolind;
     mjtNum xi = x[i];
-    for (int k = diag - 1; k >= adr; k--) {
-      xi -= ctx->Hval[k] * x[ctx->Hcolind[k]];
+
+    // four terms per pass, subtracted one by one from the last column down
+    for (; k - 3 >= adr; k -= 4) {
+      xi -= val[k] * x[col[k]];
+      xi -= val[k - 1] * x[col[k - 1]];
+      xi -= val[k - 2] * x[col[k - 2]];
+      xi -= val[k - 3] * x[col[k - 3]];
+    }
+    for (; k >= adr; k--) {
+      xi -= val[k] * x[col[k]];
     }
     x[i] = xi;
   }
