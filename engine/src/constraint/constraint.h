@@ -152,6 +152,8 @@ void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int 
 void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR);
 void tn__dualState(const mjModel* m, mjData* d, int* state);
 void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow);
+void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, int* nactive,
+                            int* nchange);
 void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim);
 mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
                           int dim);

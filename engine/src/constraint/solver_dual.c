@@ -30,10 +30,20 @@ void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int
   for (int j = 0; j < dim; j++) {
     int r = i + j;
     if (is_sparse(m)) {
-      int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
+      int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r], k = 0;
+      const mjtNum *val = d->efc_AR + adr, *force = d->efc_force;
+      const int* col = d->efc_AR_colind + adr;
       mjtNum s = 0;
-      for (int k = 0; k < nnz; k++) {
-        s += d->efc_AR[adr + k] * d->efc_force[d->efc_AR_colind[adr + k]];
+
+      // four terms per pass, added one by one in column order
+      for (; k + 4 <= nnz; k += 4) {
+        s += val[k] * force[col[k]];
+        s += val[k + 1] * force[col[k + 1]];
+        s += val[k + 2] * force[col[k + 2]];
+        s += val[k + 3] * force[col[k + 3]];
+      }
+      for (; k < nnz; k++) {
+        s += val[k] * force[col[k]];
       }
       res[j] = s + d->efc_b[r];
     } else {
@@ -136,6 +146,21 @@ void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow) {
   for (int k = 0; k < nrow; k++) {
     state[rows[k]] = dual_state_of(d, rows[k], state[rows[k]]);
   }
+}
+
+/* the same, counting the rows active afterwards (elliptic ones never: the dual solvers do
+ * not classify them) and those whose state changed */
+void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, int* nactive,
+                            int* nchange) {
+  int na = 0, nc = 0;
+  for (int k = 0; k < nrow; k++) {
+    int i = rows[k], old = state[i], now = dual_state_of(d, i, old);
+    state[i] = now;
+    na += now != mjCNSTRSTATE_SATISFIED && d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
+    nc += now != old;
+  }
+  *nactive = na;
+  *nchange = nc;
 }
 
 /* project a contact force onto the friction cone |f_k / mu_k| <= f_0: a non-positive normal

@@ -56,17 +56,40 @@ static int count_bits(const uint64_t* row, int words) {
  * ancestors, in the same tree hence the same group) and the clique of every distinct row
  * pattern among the group's rows (rows[0..nrow), NULL: all rows; runs[i] 1 at the first
  * row of each run of rows sharing a pattern). adj holds n + 1 bitset rows (the last is
- * scratch). */
+ * scratch); desc n more (scratch). */
 static void build_graph(const mjModel* m, const mjData* d, const int* dofs, int n, const int* loc,
-                        const int* rows, int nrow, const char* runs, uint64_t* adj, int words) {
+                        const int* rows, int nrow, const char* runs, uint64_t* adj, int words,
+                        uint64_t* desc) {
   memset(adj, 0, sizeof(uint64_t) * (size_t)n * words);
 
-  // M
+  // M: row i of M holds i's ancestors (the last its parent, an earlier dof of the group),
+  // so a dof's ancestors are its parent's plus the parent, and its descendants (in desc,
+  // n bitset rows) its children's plus the children
+  memset(desc, 0, sizeof(uint64_t) * (size_t)n * words);
   for (int a = 0; a < n; a++) {
-    int i = dofs[a], adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
-    for (int k = adr; k < diag; k++) {
-      set_bit(adj, words, a, loc[m->M_colind[k]]);
-      set_bit(adj, words, loc[m->M_colind[k]], a);
+    int i = dofs[a], nanc = m->M_rownnz[i] - 1;
+    if (nanc > 0) {
+      int p = loc[m->M_colind[m->M_rowadr[i] + nanc - 1]];
+      uint64_t *row = adj + (size_t)a * words, *prow = adj + (size_t)p * words;
+      for (int w = 0; w < words; w++) {
+        row[w] |= prow[w];
+      }
+      set_bit(adj, words, a, p);
+    }
+  }
+  for (int a = n - 1; a >= 0; a--) {
+    int i = dofs[a], nanc = m->M_rownnz[i] - 1;
+    uint64_t *row = adj + (size_t)a * words, *drow = desc + (size_t)a * words;
+    for (int w = 0; w < words; w++) {
+      row[w] |= drow[w];
+    }
+    if (nanc > 0) {
+      int p = loc[m->M_colind[m->M_rowadr[i] + nanc - 1]];
+      uint64_t* dp = desc + (size_t)p * words;
+      for (int w = 0; w < words; w++) {
+        dp[w] |= drow[w];
+      }
+      set_bit(desc, words, p, a);
     }
   }
 
@@ -270,7 +293,8 @@ static int pair_address(const tnPrimal* ctx, int u, int v) {
  * the block of every run of rows sharing a pattern (rowmapadr at the run's first row);
  * returns the size of rowmap (NULL maps: count only). A pair of a block lives in the H row
  * of its larger new index: for each column p of the block, that row's addresses are
- * scattered into where (nv ints, by column) and read for the pairs it holds. */
+ * scattered into where (2 nv ints: nv by column, then the block's new indices) and read
+ * for the pairs it holds. */
 static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
                        int* rowmap, int* rowmapadr, int* where) {
   // M: row i's entries in H row newidx[i] when the other new index is not larger (an
@@ -298,21 +322,29 @@ static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, i
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     if (rowmap) {
       int* map = rowmap + size;
+      int* newcol = where + m->nv;
       rowmapadr[i] = size;
+      for (int q = 0; q < n; q++) {
+        newcol[q] = ctx->Hnewidx[col[q]];
+      }
       for (int p = 0; p < n; p++) {
         // H row of p's new index, by column
-        int r = ctx->Hnewidx[col[p]], adr = ctx->Hrowadr[r];
-        for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
-          where[ctx->Hcolind[k]] = k;
+        int r = newcol[p], adr = ctx->Hrowadr[r];
+        const int* hcol = ctx->Hcolind + adr;
+        for (int k = 0; k < ctx->Hrownnz[r]; k++) {
+          where[hcol[k]] = adr + k;
         }
 
         // the pairs (p, q) and (q, p) whose other new index is not larger
-        for (int q = 0; q < n; q++) {
-          int c = ctx->Hnewidx[col[q]];
-          if (q <= p && c <= r) {
-            map[p * (p + 1) / 2 + q] = where[c];
-          } else if (q > p && c < r) {
-            map[q * (q + 1) / 2 + p] = where[c];
+        int* mp = map + p * (p + 1) / 2;
+        for (int q = 0; q <= p; q++) {
+          if (newcol[q] <= r) {
+            mp[q] = where[newcol[q]];
+          }
+        }
+        for (int q = p + 1; q < n; q++) {
+          if (newcol[q] < r) {
+            map[q * (q + 1) / 2 + p] = where[newcol[q]];
           }
         }
       }
@@ -332,7 +364,9 @@ static void scatter_block(const tnPrimal* ctx, const mjtNum* B, const int* map, 
   }
 }
 
-/* D J'J of one quadratic row into the block */
+/* D J'J of one quadratic row into the block (each entry its own product and sum: the AVX2
+ * clone rounds as the baseline one) */
+TN_CLONE_AVX2
 static void add_row(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
   for (int p = 0; p < n; p++) {
     mjtNum s = D * J[p];
@@ -342,7 +376,22 @@ static void add_row(mjtNum* B, const mjtNum* J, mjtNum D, int n) {
   }
 }
 
-/* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern) */
+/* D1 J1'J1 then D2 J2'J2 of two quadratic rows into the block in one pass (each entry
+ * receives the first row's term, then the second's, as two add_row calls) */
+TN_CLONE_AVX2
+static void add_row_pair(mjtNum* B, const mjtNum* J1, mjtNum D1, const mjtNum* J2, mjtNum D2,
+                         int n) {
+  for (int p = 0; p < n; p++) {
+    mjtNum s1 = D1 * J1[p], s2 = D2 * J2[p];
+    for (int q = 0; q <= p; q++) {
+      B[p * n + q] = B[p * n + q] + s1 * J1[q] + s2 * J2[q];
+    }
+  }
+}
+
+/* J_c' H_c J_c of a contact in the cone's middle zone (rows r.., same pattern; one sum per
+ * entry in a fixed order, as add_row) */
+TN_CLONE_AVX2
 static void add_cone(const mjData* d, mjtNum* B, int r, int n) {
   const mjContact* con = d->contact + d->efc_id[r];
   int dim = con->dim;
@@ -411,26 +460,52 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
       continue;
     }
     int n = d->efc_J_rownnz[i], last = i + d->efc_J_rowsuper[i];
-    int any = 0;
-    mju_zero(B, n * n);
+    int any = 0, pend = -1;
     for (int r = i; r <= last; r++) {
       int st = d->efc_state[r];
+      int cone = st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r;
+      if (st != mjCNSTRSTATE_QUADRATIC && !cone) {
+        continue;
+      }
 
-      // quadratic row: D J'J
-      if (st == mjCNSTRSTATE_QUADRATIC) {
-        add_row(B, d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
+      // the block's lower triangle (all that is read) cleared before its first term
+      if (!any) {
+        for (int p = 0; p < n; p++) {
+          memset(B + p * n, 0, sizeof(mjtNum) * (size_t)(p + 1));
+        }
         any = 1;
       }
 
-      // cone: J_c' H_c J_c over the contact's rows
-      else if (st == mjCNSTRSTATE_CONE && d->contact[d->efc_id[r]].efc_address == r) {
+      // quadratic rows: D J'J, two at a time (one waits for the next); cone: the waiting
+      // row, then J_c' H_c J_c over the contact's rows
+      if (st == mjCNSTRSTATE_QUADRATIC && pend < 0) {
+        pend = r;
+      } else if (st == mjCNSTRSTATE_QUADRATIC) {
+        add_row_pair(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend],
+                     d->efc_J + d->efc_J_rowadr[r], d->efc_D[r], n);
+        pend = -1;
+      } else {
+        if (pend >= 0) {
+          add_row(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend], n);
+          pend = -1;
+        }
         add_cone(d, B, r, n);
-        any = 1;
       }
+    }
+    if (pend >= 0) {
+      add_row(B, d->efc_J + d->efc_J_rowadr[pend], d->efc_D[pend], n);
     }
     if (any) {
       scatter_block(ctx, B, ctx->Hrowmap + ctx->Hrowmapadr[i], n);
     }
+  }
+}
+
+/* work[col[q]] += s * val[q] for q < n */
+static inline void add_scaled_indexed(mjtNum* work, const int* col, const mjtNum* val, mjtNum s,
+                                      int n) {
+  for (int q = 0; q < n; q++) {
+    work[col[q]] += s * val[q];
   }
 }
 
@@ -439,7 +514,9 @@ static void numeric(const mjModel* m, const mjData* d, tnPrimal* ctx) {
  * index. Left-looking: row i
  * gathers, in a dense work row, the updates -H(k,i)/D_k H(k, cols <= i) of the rows k > i
  * that hold column i, from the last such k (the same operations in the same order as
- * eliminating row by row); rows are scaled into L once all are factored. */
+ * eliminating row by row); consecutive rows of a chain (Hchain) next to each other in that
+ * list update each entry in one pass, one row after the other; rows are scaled into L once
+ * all are factored. */
 static void factor(tnPrimal* ctx, int nv) {
   mjtNum *H = ctx->Hval, *work = ctx->Hwork;
   const int* colind = ctx->Hcolind;
@@ -455,14 +532,42 @@ static void factor(tnPrimal* ctx, int nv) {
     }
 
     // updates from the factored rows holding column i
-    for (int t = ctx->Hcolptr[i]; t < ctx->Hcolptr[i + 1]; t++) {
-      int k = ctx->Hcolrow[t], adr = ctx->Hcoladr[t];
-      mjtNum s = -H[adr] * ctx->Hdiaginv[k];
-      const mjtNum* Hk = H + ctx->Hrowadr[k];
+    for (int t = ctx->Hcolptr[i], end = ctx->Hcolptr[i + 1]; t < end;) {
+      int k = ctx->Hcolrow[t], n = ctx->Hcoladr[t] - ctx->Hrowadr[k];
       const int* ck = colind + ctx->Hrowadr[k];
-      int n = adr - ctx->Hrowadr[k];
-      for (int q = 0; q <= n; q++) {
-        work[ck[q]] += s * Hk[q];
+
+      // the run of rows k, k-1, .. (up to 4) next in the list, each holding the next one's
+      // columns and that row: the same columns up to i, so their updates of an entry can
+      // be applied in one pass, still one after another in list order
+      int run = 1;
+      while (run < 4 && t + run < end && ctx->Hcolrow[t + run] == k - run &&
+             ctx->Hchain[k - run]) {
+        run++;
+      }
+      mjtNum s[4];
+      const mjtNum* Hr[4];
+      for (int j = 0; j < run; j++) {
+        s[j] = -H[ctx->Hcoladr[t + j]] * ctx->Hdiaginv[k - j];
+        Hr[j] = H + ctx->Hrowadr[k - j];
+      }
+      t += run;
+      if (run == 1) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] += s[0] * Hr[0][q];
+        }
+      } else if (run == 2) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q];
+        }
+      } else if (run == 3) {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q] + s[2] * Hr[2][q];
+        }
+      } else {
+        for (int q = 0; q <= n; q++) {
+          work[ck[q]] = work[ck[q]] + s[0] * Hr[0][q] + s[1] * Hr[1][q] + s[2] * Hr[2][q] +
+                        s[3] * Hr[3][q];
+        }
       }
     }
 
@@ -617,7 +722,7 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
       rows = g < d->nisland ? d->map_iefc2efc + d->island_iefcadr[g] : NULL;
       nrow = g < d->nisland ? d->island_nefc[g] : 0;
     }
-    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words);
+    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words, bucket);
     minimum_degree(n, words, adj, ord->nb + ord->nbadr[g], deg, ord->localnew + adr, ord->scratch,
                    bucket);
     for (int a = 0; a < n; a++) {
@@ -678,6 +783,16 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
   // column lists
   column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
+
+  // rows x whose next row holds exactly x's columns (its diagonal x included) and its own
+  // diagonal: the two agree on every column below x
+  ctx->Hchain = mj_stackAllocInt(d, (size_t)nv);
+  for (int x = 0; x < nv; x++) {
+    int n = ctx->Hrownnz[x];
+    ctx->Hchain[x] = x + 1 < nv && ctx->Hrownnz[x + 1] == n + 1 &&
+                     !memcmp(ctx->Hcolind + ctx->Hrowadr[x + 1], ctx->Hcolind + ctx->Hrowadr[x],
+                             sizeof(int) * (size_t)n);
+  }
   if (ctx->island < 0) {
     d->solver_nnz[0] = ctx->Hnnz;
   }
@@ -687,7 +802,7 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
-  int* where = mj_stackAllocInt(d, (size_t)nv);
+  int* where = mj_stackAllocInt(d, (size_t)(2 * nv));
   map_pattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
 }
 
@@ -795,10 +910,8 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
     if (xi == 0) {
       continue;
     }
-    int adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
-    for (int k = adr; k < diag; k++) {
-      x[ctx->Hcolind[k]] -= ctx->Hval[k] * xi;
-    }
+    int adr = ctx->Hrowadr[i];
+    add_scaled_indexed(x, ctx->Hcolind + adr, ctx->Hval + adr, -xi, ctx->Hrownnz[i] - 1);
   }
 
   // x <- inv(D) x
@@ -808,10 +921,20 @@ void tn__newtonSolveSparse(const tnPrimal* ctx) {
 
   // x <- inv(L) x
   for (int g = 0; g < ngrp; g++) {
-    int i = grp[g], adr = ctx->Hrowadr[i], diag = adr + ctx->Hrownnz[i] - 1;
+    int i = grp[g], adr = ctx->Hrowadr[i], k = adr + ctx->Hrownnz[i] - 2;
+    const mjtNum* val = ctx->Hval;
+    const int* col = ctx->Hcolind;
     mjtNum xi = x[i];
-    for (int k = diag - 1; k >= adr; k--) {
-      xi -= ctx->Hval[k] * x[ctx->Hcolind[k]];
+
+    // four terms per pass, subtracted one by one from the last column down
+    for (; k - 3 >= adr; k -= 4) {
+      xi -= val[k] * x[col[k]];
+      xi -= val[k - 1] * x[col[k - 1]];
+      xi -= val[k - 2] * x[col[k - 2]];
+      xi -= val[k - 3] * x[col[k - 3]];
+    }
+    for (; k >= adr; k--) {
+      xi -= val[k] * x[col[k]];
     }
     x[i] = xi;
   }

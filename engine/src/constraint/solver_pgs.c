@@ -32,9 +32,19 @@ static inline mjtNum row_residual(const mjData* d, int i, int sparse) {
   int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
   const int* col = d->efc_AR_colind + adr;
   const mjtNum* val = d->efc_AR + adr;
+  const mjtNum* force = d->efc_force;
   mjtNum s = 0;
-  for (int k = 0; k < nnz; k++) {
-    s += val[k] * d->efc_force[col[k]];
+  int k = 0;
+
+  // four terms per pass, added one by one in column order (the rounding of a plain loop)
+  for (; k + 4 <= nnz; k += 4) {
+    s += val[k] * force[col[k]];
+    s += val[k + 1] * force[col[k + 1]];
+    s += val[k + 2] * force[col[k + 2]];
+    s += val[k + 3] * force[col[k + 3]];
+  }
+  for (; k < nnz; k++) {
+    s += val[k] * force[col[k]];
   }
   return s + d->efc_b[i];
 }
@@ -134,21 +144,15 @@ static void shuffle(int* order, int n, uint64_t* rng) {
   }
 }
 
-/* 1 if row i belongs to the island solved (island < 0: every row does) */
-static inline int in_island(const mjData* d, int i, int island) {
-  return island < 0 || d->efc_island[i] == island;
-}
-
-/* first row of every constraint of the island (scalar rows, elliptic contacts as one);
- * returns count */
-static int make_blocks(const mjData* d, int* blockadr, int island) {
+/* first row of every constraint among the island's rows (ascending; a contact's rows are
+ * consecutive and in one island): scalar rows, elliptic contacts as one; returns count */
+static int make_blocks(const mjData* d, int* blockadr, const int* rows, int nrow) {
   int n = 0;
-  for (int i = 0; i < d->nefc; i++) {
-    if (in_island(d, i, island)) {
-      blockadr[n++] = i;
-    }
+  for (int k = 0; k < nrow; k++) {
+    int i = rows[k];
+    blockadr[n++] = i;
     if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
-      i += d->contact[d->efc_id[i]].dim - 1;
+      k += d->contact[d->efc_id[i]].dim - 1;
     }
   }
   return n;
@@ -186,19 +190,6 @@ static void project_forces(const mjData* d, mjtNum* f, const int* rows, int nrow
   }
 }
 
-/* count state changes and active rows among the listed rows */
-static void count_states(const mjData* d, const int* oldstate, int* nactive, int* nchange,
-                         const int* rows, int nrow) {
-  *nactive = *nchange = 0;
-  for (int k = 0; k < nrow; k++) {
-    int i = rows[k];
-    // elliptic contacts are not classified by the dual solvers: never counted active
-    *nactive += d->efc_state[i] != mjCNSTRSTATE_SATISFIED &&
-                d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
-    *nchange += d->efc_state[i] != oldstate[i];
-  }
-}
-
 /* the rows of one island in ascending order (< 0: all rows); returns their count */
 static int island_rows(const mjData* d, int island, int* rows) {
   if (island < 0) {
@@ -224,7 +215,6 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   mjtNum* ARinv = mj_stackAllocNum(d, (size_t)nefc);
   mjtNum* ARdiag = mj_stackAllocNum(d, (size_t)nefc);
   int sparse = is_sparse(m);
-  int* oldstate = mj_stackAllocInt(d, (size_t)nefc);
   int* order = mj_stackAllocInt(d, (size_t)nefc);
   int* blockadr = mj_stackAllocInt(d, (size_t)nefc);
   mjtNum* prev = mj_stackAllocNum(d, (size_t)nefc);
@@ -233,8 +223,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   int nrow = island_rows(d, island, rows);
   uint64_t rng = 1;
   int j = 0;
-  mju_copy(prev, d->efc_force, nefc);
-  int nblock = make_blocks(d, blockadr, island);
+  int nblock = make_blocks(d, blockadr, rows, nrow);
   for (int k = 0; k < nblock; k++) {
     order[k] = k;
   }
@@ -245,13 +234,17 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     tn__dualBlock(m, d, ARdiag + i, i, 1, 0);
     ARinv[i] = 1 / mju_max(mjMINVAL, ARdiag[i]);
   }
-  tn__dualState(m, d, d->efc_state);
+
+  // initial states: every row on the first island's solve (the later islands' rows keep
+  // their forces until their own solves, which restate only their rows), else the island's
+  if (island <= 0) {
+    tn__dualState(m, d, d->efc_state);
+  } else {
+    tn__dualStateRows(d, d->efc_state, rows, nrow);
+  }
 
   while (iter < maxiter) {
     mjtNum improvement = 0;
-    for (int k = 0; k < nrow; k++) {
-      oldstate[rows[k]] = d->efc_state[rows[k]];
-    }
 
     // momentum: start from y = f + beta (f - f_prev), projected; remember f
     mjtNum beta = j > 1 ? (mjtNum)(j - 1) / (j + 2) : 0;
@@ -303,10 +296,9 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     }
     j = dir < 0 ? 0 : j + 1;
 
-    // states, statistics, termination
+    // states (counting the active and the changed ones), statistics, termination
     int nactive, nchange;
-    tn__dualStateRows(d, d->efc_state, rows, nrow);
-    count_states(d, oldstate, &nactive, &nchange, rows, nrow);
+    tn__dualStateRowsCount(d, d->efc_state, rows, nrow, &nactive, &nchange);
     improvement *= scale;
     tn__saveStats(m, d, island, iter, improvement, 0, 0, nactive, nchange, 0, 0);
     iter++;

@@ -76,13 +76,17 @@ void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtN
     int i = dofs[k];
     res[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1] * vec[i];
   }
+  // row i's own sum in a register (its ancestors j differ from i: the same additions in
+  // the same order)
   for (int k = 0; k < n; k++) {
     int i = dofs[k], start = m->M_rowadr[i];
+    mjtNum ri = res[i], vi = vec[i];
     for (int q = start + m->M_rownnz[i] - 2; q >= start; q--) {
       int j = m->M_colind[q];
-      res[i] += d->M[q] * vec[j];
-      res[j] += d->M[q] * vec[i];
+      ri += d->M[q] * vec[j];
+      res[j] += d->M[q] * vi;
     }
+    res[i] = ri;
   }
 }
 
@@ -284,6 +288,7 @@ static void use_pattern(tnPrimal* ctx, const tnPrimal* pattern) {
   ctx->Hcolptr = pattern->Hcolptr;
   ctx->Hcolrow = pattern->Hcolrow;
   ctx->Hcoladr = pattern->Hcoladr;
+  ctx->Hchain = pattern->Hchain;
   ctx->Hwork = pattern->Hwork;
   ctx->HB = pattern->HB;
   ctx->Hnewidx = pattern->Hnewidx;

@@ -52,6 +52,8 @@ typedef struct tnPrimal_ {
   int* Hcolptr;
   int* Hcolrow;
   int* Hcoladr;
+  int* Hchain;              /* 1 at row x when row x+1 holds x's columns and x (then its
+                             * diagonal): the two rows agree below column x */
   mjtNum* Hwork;
   mjtNum* HB;
   int* Hnewidx;             /* dof v is row Hnewidx[v] of the (reordered) factor */
