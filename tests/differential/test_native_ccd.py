@@ -6,12 +6,18 @@ Scenes: small models of tests/models/nativeccd (pairs.xml: convex bodies dropped
 other and on a table; hfield.xml: convex geoms dropped on a height field; deep.xml: pairs
 pushed from apart to deep penetration and tilted, one with a margin), the capsule heap and
 the tray of mixed primitives of tests/models/scenes, Menagerie entry
-points with mesh contacts (one on a height field), the Gymnasium-Robotics Fetch
+points with mesh contacts (one on a height field; grippers and hands whose hulls have many
+polygons facing within the clipping tolerance, where the first polygon by index is taken
+and mirror-symmetric meshes tie in the support search), the Gymnasium-Robotics Fetch
 tasks and dm_control models with ellipsoids, cylinders and boxes. States come from MuJoCo's
 trajectory (random-walk controls, as test_mesh_contacts.py) or, for deep.xml, from a grid
 of slide and hinge positions; all go to one `torsion-sim contacts` call per scene. Sets are
 compared by harness/contacts.py (same count per geom pair, dist within 1e-9, pos and frame
 within 1e-6).
+
+test_native_robot_states checks the robot suite's contact states (test_robots.py: settling
+trajectory, perturbed and random states) of grippers whose mirror-symmetric meshes tie in
+the support search (the hill climb's start decides).
 
 test_legacy_libccd keeps MuJoCo's legacy path (libccd's MPR, nativeccd disabled in both
 engines) checked on a few mesh scenes.
@@ -22,7 +28,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import contacts, corpus, menagerie, oracle, torsion
+from harness import contacts, corpus, menagerie, oracle, robots, torsion
 from harness import constraint_cases as cc
 
 MODELS = os.path.join(corpus.REPO_ROOT, "tests", "models", "nativeccd")
@@ -35,7 +41,10 @@ MENAGERIE = ["trs_so_arm100/scene.xml", "umi_gripper/scene.xml",
              "robotstudio_so101/scene_box.xml", "pal_tiago/scene_motor.xml",
              "boston_dynamics_spot/scene_arm.xml", "kinova_gen3/scene.xml",
              "google_barkour_vb/scene.xml", "google_barkour_vb/scene_hfield_mjx.xml",
-             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml"]
+             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml",
+             "ufactory_xarm7/scene.xml", "stanford_tidybot/scene.xml",
+             "unitree_g1/scene_with_hands.xml", "shadow_hand/scene_right.xml",
+             "aloha/scene.xml"]
 # dm_control models with ellipsoids, cylinders and boxes in contact
 DM_CONTROL = ["dog.xml", "quadruped.xml", "humanoid_CMU.xml", "manipulator.xml", "stacker.xml"]
 FETCH_TASKS = ["push.xml", "pick_and_place.xml"]
@@ -45,6 +54,10 @@ EVERY = 60
 LOCAL_NSTEP = 500
 LOCAL_EVERY = 10
 CTRL_STEP = 0.03
+
+# robots whose test_robots.py contact states hit exact support ties (ids of robots.py)
+ROBOT_STATES = ["men/robotiq_2f85/scene", "men/ufactory_xarm7/scene",
+                "men/stanford_tidybot/scene", "gr/fetch/pick_and_place"]
 
 # scenes run with nativeccd disabled in both engines (libccd's MPR)
 LEGACY = ["umi_gripper/scene.xml", "robotstudio_so101/scene_box.xml"]
@@ -120,6 +133,14 @@ def test_native_deep_penetration():
                 d.qpos[m.jnt_qposadr[j]] = a
             states.append(cc.get_state(m, d))
     _check("local/deep", path, np.array(states), m)
+
+
+@pytest.mark.parametrize("model_id", ROBOT_STATES)
+def test_native_robot_states(model_id):
+    from test_robots import _contact_states
+    model = [r for r in robots.all_models() if r.id == model_id][0]
+    m = oracle.load(model.path, disable=())
+    _check(model_id, model.path, _contact_states(model, m), m)
 
 
 @pytest.mark.parametrize("spec", LEGACY)
