@@ -16,7 +16,8 @@ per geom pair, dist within 1e-9, pos and frame within 1e-6). Pairs without a mes
 business of test_contacts.py.
 
 test_hull_fields compares the compiled hull data the plane-mesh collider reads
-(mesh_extrema, the mesh_poly* polygons and their normals) with MuJoCo's on a few scenes.
+(mesh_extrema, the mesh_poly* polygons in order and their normals) with MuJoCo's on a few
+scenes.
 
 test_scene_lists_cover_the_manifest checks that every Menagerie entry point with collidable
 mesh geoms is in MESH_SCENES.
@@ -144,23 +145,21 @@ HULL_FIELDS = ["mesh_graphadr", "mesh_extrema", "mesh_polynum", "mesh_polyadr",
 
 
 def _polygons(f, k):
-    """{vertex loop started at its smallest vertex: normal} of mesh k."""
-    out = {}
+    """[(vertex loop, normal)] of mesh k, in polygon order."""
+    out = []
     adr = int(f["mesh_polyadr"][k])
     for i in range(adr, adr + int(f["mesh_polynum"][k])):
         start = int(f["mesh_polyvertadr"][i])
         loop = [int(x) for x in f["mesh_polyvert"][start:start + int(f["mesh_polyvertnum"][i])]]
-        j = loop.index(min(loop))
-        out[tuple(loop[j:] + loop[:j])] = np.asarray(f["mesh_polynormal"][i], dtype=float)
+        out.append((loop, np.asarray(f["mesh_polynormal"][i], dtype=float)))
     return out
 
 
 @pytest.mark.parametrize("spec", HULL_SCENES + [LOCAL])
 def test_hull_fields(spec):
-    """mesh_extrema and the polygons (as vertex loops, with their normals) and the number
-    of polygons through each vertex equal MuJoCo's. MuJoCo lists a mesh's polygons in the
-    order of a hash table; Torsion in the order their first triangle comes in the hull, so
-    the polygons are compared as sets."""
+    """mesh_extrema, the polygons (vertex loops in MuJoCo's order, each from the same start
+    vertex, with their normals) and the number of polygons through each vertex equal
+    MuJoCo's (test_mesh_polygons.py checks every mesh_poly* field on the whole corpus)."""
     path = _path(spec)
     m = mujoco.MjModel.from_xml_path(path)
     ours = torsion.dump(path, HULL_FIELDS)
@@ -176,8 +175,9 @@ def test_hull_fields(spec):
         if m.mesh_graphadr[k] < 0:
             continue
         a, b = _polygons(ours, k), _polygons(theirs, k)
-        if set(a) != set(b):
-            bad.append("mesh %d: %d polygons differ" % (k, len(set(a) ^ set(b))))
-        elif any(np.max(np.abs(a[p] - b[p])) > 1e-10 for p in a):
+        loops = [p for p, (x, y) in enumerate(zip(a, b)) if x[0] != y[0]]
+        if len(a) != len(b) or loops:
+            bad.append("mesh %d: %d polygons differ" % (k, len(loops) + abs(len(a) - len(b))))
+        elif any(np.max(np.abs(x[1] - y[1])) > 1e-12 for x, y in zip(a, b)):
             bad.append("mesh %d: polygon normals differ" % k)
     assert not bad, "hull data of %s differs from MuJoCo's: %s" % (spec, "; ".join(bad[:8]))

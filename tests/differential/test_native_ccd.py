@@ -6,12 +6,18 @@ Scenes: small models of tests/models/nativeccd (pairs.xml: convex bodies dropped
 other and on a table; hfield.xml: convex geoms dropped on a height field; deep.xml: pairs
 pushed from apart to deep penetration and tilted, one with a margin), the capsule heap and
 the tray of mixed primitives of tests/models/scenes, Menagerie entry
-points with mesh contacts (one on a height field), the Gymnasium-Robotics Fetch
+points with mesh contacts (one on a height field; grippers and hands whose hulls have many
+polygons facing within the clipping tolerance, where the first polygon by index is taken
+and mirror-symmetric meshes tie in the support search), the Gymnasium-Robotics Fetch
 tasks and dm_control models with ellipsoids, cylinders and boxes. States come from MuJoCo's
 trajectory (random-walk controls, as test_mesh_contacts.py) or, for deep.xml, from a grid
 of slide and hinge positions; all go to one `torsion-sim contacts` call per scene. Sets are
 compared by harness/contacts.py (same count per geom pair, dist within 1e-9, pos and frame
 within 1e-6).
+
+test_native_robot_states checks the robot suite's contact states (test_robots.py: settling
+trajectory, perturbed and random states) of grippers whose mirror-symmetric meshes tie in
+the support search (the hill climb's start decides).
 
 test_legacy_libccd keeps MuJoCo's legacy path (libccd's MPR, nativeccd disabled in both
 engines) checked on a few mesh scenes.
@@ -22,7 +28,7 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import contacts, corpus, menagerie, oracle, torsion
+from harness import contacts, corpus, menagerie, oracle, robots, torsion
 from harness import constraint_cases as cc
 
 import test_mesh_contacts as tmc
@@ -37,7 +43,10 @@ MENAGERIE = ["trs_so_arm100/scene.xml", "umi_gripper/scene.xml",
              "robotstudio_so101/scene_box.xml", "pal_tiago/scene_motor.xml",
              "boston_dynamics_spot/scene_arm.xml", "kinova_gen3/scene.xml",
              "google_barkour_vb/scene.xml", "google_barkour_vb/scene_hfield_mjx.xml",
-             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml"]
+             "leap_hand/scene_left.xml", "robotiq_2f85/scene.xml",
+             "ufactory_xarm7/scene.xml", "stanford_tidybot/scene.xml",
+             "unitree_g1/scene_with_hands.xml", "shadow_hand/scene_right.xml",
+             "aloha/scene.xml"]
 # dm_control models with ellipsoids, cylinders and boxes in contact
 DM_CONTROL = ["dog.xml", "quadruped.xml", "humanoid_CMU.xml", "manipulator.xml", "stacker.xml"]
 FETCH_TASKS = ["push.xml", "pick_and_place.xml"]
@@ -52,6 +61,10 @@ CTRL_STEP = 0.03
 # test_mesh_contacts.py, and how many perturbed copies of each such state are added
 SMOOTH_MESH = ["unitree_g1/scene_with_hands.xml"]
 SMOOTH_MESH_NPERTURB = 8
+
+# robots whose test_robots.py contact states hit exact support ties (ids of robots.py)
+ROBOT_STATES = ["men/robotiq_2f85/scene", "men/ufactory_xarm7/scene",
+                "men/stanford_tidybot/scene", "gr/fetch/pick_and_place"]
 
 # scenes run with nativeccd disabled in both engines (libccd's MPR)
 LEGACY = ["umi_gripper/scene.xml", "robotstudio_so101/scene_box.xml"]
@@ -168,6 +181,16 @@ def test_native_smooth_mesh(spec):
             torsion.contacts(path, states, spec=cc.SPEC_NAME, native=True)]
     n = contacts.check_sets(m, ours, theirs, "sphere/capsule-mesh contacts of %s" % spec)
     assert n > 0, "%s: no sphere/capsule-mesh contacts; the check would be empty" % spec
+
+
+@pytest.mark.parametrize("model_id", ROBOT_STATES)
+def test_native_robot_states(model_id):
+    """The robot suite's contact states of robots whose meshes are mirror-symmetric: exact
+    ties in the support search, decided by where the hill climb starts."""
+    from test_robots import _contact_states
+    model = [r for r in robots.all_models() if r.id == model_id][0]
+    m = oracle.load(model.path, disable=())
+    _check(model_id, model.path, _contact_states(model, m), m)
 
 
 @pytest.mark.parametrize("spec", LEGACY)

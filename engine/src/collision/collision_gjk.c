@@ -87,10 +87,11 @@ static inline mjtNum fdot(const mjtNum a[3], const float* v) {
 
 /* support vertex (mesh vertex id) of mesh geom g in local direction dir: the first maximum
  * over all vertices starting from the previous answer (small meshes, no graph), or a climb
- * on the hull graph from the previous answer (the warm start) that moves to the best
- * neighbour of the current vertex while it beats the best value so far, the warm start's
- * own value included (as MuJoCo 3.14: on nearly flat hull patches, where float round-off
- * leaves local maxima, the climb stays where a climb from below the start would not) */
+ * on the hull graph from the extremal vertex of dir's cell (mesh_extrema), or from the
+ * previous answer when the extremal vertex is not farther along dir, that moves to the
+ * best neighbour better than the best value seen so far until none is. The start decides
+ * exact ties (mirror-symmetric meshes facing a direction with a zero component) as
+ * MuJoCo's does. */
 static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   const mjModel* m = obj->m;
   int mesh = m->geom_dataid[obj->geom];
@@ -122,8 +123,23 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   const int* edgeadr = graph + 2;
   const int* globalid = graph + 2 + nvert;
   const int* edge = graph + 2 + 2 * nvert;
-  int cur = obj->meshindex < 0 ? 0 : obj->meshindex, prev;
+
+  // the climb starts at the extremal vertex of the direction's 3x3x3 cell, or at the
+  // previous answer when that is at least as far along dir
+  int cell = 13;
+  static const int stride[3] = {9, 3, 1};
+  for (int i = 0; i < 3; i++) {
+    cell += stride[i] * ((dir[i] > 0.4) - (dir[i] < -0.4));
+  }
+  int cur = m->mesh_extrema[27 * mesh + cell];
+  if (obj->meshindex >= 0 &&
+      !(fdot(dir, vert + 3 * globalid[cur]) > fdot(dir, vert + 3 * globalid[obj->meshindex]))) {
+    cur = obj->meshindex;
+  }
+
+  // steepest ascent: move to the best neighbour better than the best seen, until none is
   mjtNum bestdot = fdot(dir, vert + 3 * globalid[cur]);
+  int prev;
   do {
     prev = cur;
     for (int e = edgeadr[prev]; edge[e] >= 0; e++) {

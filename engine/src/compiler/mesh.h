@@ -73,11 +73,12 @@ typedef struct tnMesh_ {
   int ngraph;
   int* graph;
 
-  /* the hull's faces merged into polygons (MuJoCo's mesh_poly* fields): triangles whose
-   * normals, in the frame the hull was built in, round to the same spherical angles at
-   * 0.01 rad, each connected piece traced as one vertex loop (mesh vertex ids); polygon
-   * normals from the first three vertices of each loop in the final frame; npoly = 0
-   * without a hull */
+  /* the hull's faces merged into polygons (MuJoCo's mesh_poly* fields, in MuJoCo's
+   * order): triangles whose normals, in the frame the hull was built in, round to the same
+   * spherical angles at 0.01 rad, each connected piece traced as one vertex loop (mesh
+   * vertex ids), the groups listed in the order of MuJoCo's hash table; polygon normals
+   * from the first three vertices of each loop in the final frame; npoly = 0 without a
+   * hull */
   int npoly, npolyvert;
   int* polyvertadr;   /* npoly: start of each polygon in polyvert */
   int* polyvertnum;   /* npoly: its vertex count */

@@ -16,7 +16,9 @@
  *
  * The same file derives the rest of MuJoCo's hull data the colliders read: the hull's
  * triangles merged into polygons (mesh_poly*, plane-mesh contacts take a face's corners
- * from them) and the 27 extremal vertices (mesh_extrema, where hill climbing starts). */
+ * from them, the multi-contact clipping the first polygon facing the other shape), listed
+ * in MuJoCo's order, and the 27 extremal vertices (mesh_extrema, where hill climbing
+ * starts). */
 #define _POSIX_C_SOURCE 200809L
 
 #include <float.h>
@@ -254,17 +256,19 @@ int tn__meshHull(const tnMesh* mesh, int maxhullvert, int** graph, int* ngraph, 
 /* one group of hull triangles with the same rounded normal: its directed boundary edges,
  * each tagged with the connected piece ("island") it belongs to */
 typedef struct polyGroup_ {
-  long theta, phi;  /* the rounded angles (the group's key) */
+  double theta, phi; /* the rounded angles (the group's key), whole numbers */
+  size_t hash;       /* the key's hash in MuJoCo's table */
   int nedge, cap;
-  int* edge;        /* 2*nedge: from, to */
-  int* island;      /* nedge */
+  int* edge;   /* 2*nedge: from, to */
+  int* island; /* nedge */
   int nisland;
 } polyGroup;
 
 /* the key of a triangle: its unit normal's rounded azimuth and polar angle (the poles get
- * azimuth 0); returns 0 for a degenerate triangle */
-static int poly_key(const mjtNum* v1, const mjtNum* v2, const mjtNum* v3, long* theta,
-                    long* phi) {
+ * azimuth 0), whole numbers kept as doubles as MuJoCo keeps them; returns 0 for a
+ * degenerate triangle */
+static int poly_key(const mjtNum* v1, const mjtNum* v2, const mjtNum* v3, double* theta,
+                    double* phi) {
   mjtNum b[3], c[3], n[3];
   for (int k = 0; k < 3; k++) {
     b[k] = v2[k] - v1[k];
@@ -284,12 +288,149 @@ static int poly_key(const mjtNum* v1, const mjtNum* v2, const mjtNum* v3, long* 
   }
   if (fabs(n[2]) > 1 - 1e-7) {
     *theta = 0;
-    *phi = n[2] < 0 ? lround(mjPI / POLY_ANGLE) : 0;
+    *phi = n[2] < 0 ? round(mjPI / POLY_ANGLE) : 0;
   } else {
-    *theta = lround(atan2(n[1], n[0]) / POLY_ANGLE);
-    *phi = lround(acos(n[2]) / POLY_ANGLE);
+    *theta = round(atan2(n[1], n[0]) / POLY_ANGLE);
+    *phi = round(acos(n[2]) / POLY_ANGLE);
   }
   return 1;
+}
+
+/* ---------------------------------------------------------------------------------------
+ * MuJoCo keeps the groups in a hash table (LLVM's libc++ unordered_map, statically linked
+ * in MuJoCo's builds) and lists the polygons in the table's iteration order, so the same
+ * table is kept here: the hash of a key is the XOR of its two doubles' bit patterns (zero
+ * for a zero angle); the groups form one list in which each bucket's groups are adjacent;
+ * a new group goes first in its bucket's run, or first in the whole list when its bucket
+ * is empty; the bucket count starts at 2 and grows, when a new group would put more groups
+ * than buckets, to the first prime at or above twice the count plus one, re-threading the
+ * list bucket by bucket in list order.
+ * ------------------------------------------------------------------------------------- */
+
+/* the table: bucket b holds the list node just before its run (-1: empty); list nodes are
+ * group indices linked by an array next[] (-1 ends the list), and `head` (an index past
+ * the groups) is the node before the first group */
+typedef struct polyTable_ {
+  size_t nbucket;
+  int* bucket;
+  int head;
+} polyTable;
+
+/* the hash of one angle: its bit pattern, zero for +0 and -0 */
+static size_t poly_hash_angle(double a) {
+  if (a == 0) {
+    return 0;
+  }
+  size_t bits;
+  memcpy(&bits, &a, sizeof(bits));
+  return bits;
+}
+
+/* the bucket of a hash: a mask for a power-of-two count, else the remainder */
+static size_t poly_bucket(size_t hash, size_t nbucket) {
+  if (!(nbucket & (nbucket - 1))) {
+    return hash & (nbucket - 1);
+  }
+  return hash < nbucket ? hash : hash % nbucket;
+}
+
+/* the smallest prime at or above n (n >= 2) */
+static size_t poly_prime(size_t n) {
+  for (;; n++) {
+    int prime = n >= 2;
+    for (size_t d = 2; d * d <= n && prime; d++) {
+      prime = n % d != 0;
+    }
+    if (prime) {
+      return n;
+    }
+  }
+}
+
+/* the group with key (theta, phi), or -1 */
+static int poly_find(const polyTable* t, const polyGroup* g, const int* next, double theta,
+                     double phi, size_t hash) {
+  if (!t->nbucket) {
+    return -1;
+  }
+  size_t b = poly_bucket(hash, t->nbucket);
+  if (t->bucket[b] < 0) {
+    return -1;
+  }
+  for (int x = next[t->bucket[b]]; x >= 0; x = next[x]) {
+    if (g[x].hash != hash && poly_bucket(g[x].hash, t->nbucket) != b) {
+      break;
+    }
+    if (g[x].hash == hash && g[x].theta == theta && g[x].phi == phi) {
+      return x;
+    }
+  }
+  return -1;
+}
+
+/* re-thread the list into nbucket buckets (the list keeps its order bucket run by run:
+ * a group whose bucket already has a run moves to the front of that run) */
+static int poly_rehash(polyTable* t, const polyGroup* g, int* next, size_t nbucket) {
+  int* bucket = malloc(sizeof(int) * nbucket);
+  if (!bucket) {
+    return -1;
+  }
+  for (size_t b = 0; b < nbucket; b++) {
+    bucket[b] = -1;
+  }
+  free(t->bucket);
+  t->bucket = bucket;
+  t->nbucket = nbucket;
+  int prev = t->head, cur = next[prev];
+  if (cur < 0) {
+    return 0;
+  }
+  size_t pb = poly_bucket(g[cur].hash, nbucket);
+  bucket[pb] = prev;
+  for (prev = cur, cur = next[cur]; cur >= 0; cur = next[prev]) {
+    size_t cb = poly_bucket(g[cur].hash, nbucket);
+    if (cb == pb) {
+      prev = cur;
+    } else if (bucket[cb] < 0) {
+      bucket[cb] = prev;
+      prev = cur;
+      pb = cb;
+    } else {
+      next[prev] = next[cur];
+      next[cur] = next[bucket[cb]];
+      next[bucket[cb]] = cur;
+    }
+  }
+  return 0;
+}
+
+/* add group z (key and hash set; ngroup groups already in the table) */
+static int poly_table_insert(polyTable* t, polyGroup* g, int* next, int z, int ngroup) {
+  if (!t->nbucket || (float)(ngroup + 1) > (float)t->nbucket) {
+    int pow2 = t->nbucket > 2 && !(t->nbucket & (t->nbucket - 1));
+    size_t n = 2 * t->nbucket + !pow2;
+    if (n < (size_t)ngroup + 1) {
+      n = (size_t)ngroup + 1;
+    }
+    n = n == 1 ? 2 : (n & (n - 1)) ? poly_prime(n) : n;
+    if (n > t->nbucket && poly_rehash(t, g, next, n)) {
+      return -1;
+    }
+  }
+  size_t b = poly_bucket(g[z].hash, t->nbucket);
+  int before = t->bucket[b];
+  if (before < 0) {
+    next[z] = next[t->head];
+    next[t->head] = z;
+    t->bucket[b] = t->head;
+    if (next[z] >= 0) {
+      t->bucket[poly_bucket(g[next[z]].hash, t->nbucket)] = z;
+    }
+  } else {
+    next[z] = next[before];
+    next[before] = z;
+  }
+  return 0;
 }
 
 /* append a directed edge with its island */
@@ -417,9 +558,9 @@ void tn__meshFreePolygons(tnMesh* mesh) {
   memset(mesh->extrema, 0, sizeof(mesh->extrema));
 }
 
-/* the groups' loops into the mesh's polygon arrays (loops of fewer than 3 vertices are
- * dropped) */
-static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup) {
+/* the groups' loops into the mesh's polygon arrays, groups in the table's list order from
+ * `first`, loops of fewer than 3 vertices dropped */
+static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup, const int* next, int first) {
   int total = 0, maxedge = 0;
   for (int g = 0; g < ngroup; g++) {
     total += group[g].nedge;
@@ -433,7 +574,7 @@ static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup) {
     free(path);
     return -1;
   }
-  for (int g = 0; g < ngroup; g++) {
+  for (int g = first; g >= 0; g = next[g]) {
     const polyGroup* p = group + g;
     for (int i = 0; i < p->nisland; i++) {
       int n;
@@ -460,7 +601,8 @@ static int poly_collect(tnMesh* mesh, polyGroup* group, int ngroup) {
   return mesh->polynormal ? 0 : -1;
 }
 
-/* merge the hull triangles, in hull order, into groups by rounded normal */
+/* merge the hull triangles, in hull order, into groups by rounded normal, kept in
+ * MuJoCo's hash table */
 int tn__meshPolygons(tnMesh* mesh, char* err, int errsz) {
   tn__meshFreePolygons(mesh);
   if (!mesh->graph) {
@@ -469,62 +611,53 @@ int tn__meshPolygons(tnMesh* mesh, char* err, int errsz) {
   int nv = mesh->graph[0], nf = mesh->graph[1];
   const int* face = mesh->graph + 2 + 3 * nv + 3 * nf;
   polyGroup* group = calloc((size_t)(nf + 1), sizeof(polyGroup));
-  if (!group) {
-    return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
-  }
-
-  // keys to groups: open addressing in a table of at least twice the faces (-1: empty)
-  size_t cap = 16;
-  while (cap < 2 * (size_t)nf) {
-    cap *= 2;
-  }
-  int* table = malloc(sizeof(int) * cap);
-  if (!table) {
+  int* next = malloc(sizeof(int) * (size_t)(nf + 2));
+  polyTable table = {0, NULL, nf + 1};
+  if (!group || !next) {
     free(group);
+    free(next);
     return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
   }
-  memset(table, 0xff, sizeof(int) * cap);
+  next[table.head] = -1;
 
   // each triangle joins the group of its key, or starts a new one
   int ngroup = 0, res = 0;
   for (int f = 0; f < nf && !res; f++) {
     const int* v = face + 3 * f;
-    long theta, phi;
+    double theta, phi;
     if (!poly_key(mesh->vert + 3 * v[0], mesh->vert + 3 * v[1], mesh->vert + 3 * v[2], &theta,
                   &phi)) {
       continue;
     }
-    size_t slot = ((size_t)(theta * 1000003L + phi) * 2654435761u) & (cap - 1);
-    while (table[slot] >= 0 && (group[table[slot]].theta != theta ||
-                                group[table[slot]].phi != phi)) {
-      slot = (slot + 1) & (cap - 1);
-    }
-    int g = table[slot] >= 0 ? table[slot] : ngroup;
-    if (g == ngroup) {
-      table[slot] = g;
-      group[ngroup].theta = theta;
-      group[ngroup].phi = phi;
-      group[ngroup].nisland = 1;
-      ngroup++;
-      for (int e = 0; e < 3 && !res; e++) {
-        res = poly_push(group + g, v[e], v[(e + 1) % 3], 0);
-      }
-    } else {
+    size_t hash = poly_hash_angle(theta) ^ poly_hash_angle(phi);
+    int g = poly_find(&table, group, next, theta, phi, hash);
+    if (g >= 0) {
       res = poly_insert(group + g, v);
+      continue;
+    }
+    g = ngroup;
+    group[g].theta = theta;
+    group[g].phi = phi;
+    group[g].hash = hash;
+    group[g].nisland = 1;
+    res = poly_table_insert(&table, group, next, g, ngroup);
+    ngroup++;
+    for (int e = 0; e < 3 && !res; e++) {
+      res = poly_push(group + g, v[e], v[(e + 1) % 3], 0);
     }
   }
 
-  free(table);
-
-  // each group's connected pieces become polygons
+  // each group's connected pieces become polygons, in the table's order
   if (!res) {
-    res = poly_collect(mesh, group, ngroup);
+    res = poly_collect(mesh, group, ngroup, next, next[table.head]);
   }
   for (int g = 0; g < ngroup; g++) {
     free(group[g].edge);
     free(group[g].island);
   }
   free(group);
+  free(next);
+  free(table.bucket);
   if (res) {
     tn__meshFreePolygons(mesh);
     return tn__meshError(err, errsz, mesh->name, mesh->file, "out of memory");
