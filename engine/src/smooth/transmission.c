@@ -139,18 +139,26 @@ int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark) {
 /* tendon transmission: gear times tendon length, and the tendon Jacobian on its pattern */
 static int tendon_transmission(const mjModel* m, mjData* d, int i, int adr, int room, int* cols,
                                int* mark) {
-  int nv = m->nv, ten = m->actuator_trnid[2*i];
+  int ten = m->actuator_trnid[2*i];
   mjtNum gear = m->actuator_gear[6*i];
-  const mjtNum* J = d->ten_J + (size_t)ten*nv;
+  int jadr = m->ten_J_rowadr[ten], jnnz = m->ten_J_rownnz[ten];
+  const mjtNum* J = d->ten_J + jadr;
+  const int* jcol = m->ten_J_colind + jadr;
 
   d->actuator_length[i] = d->ten_length[ten] * gear;
   int nnz = tn__tendonPattern(m, ten, cols, mark);
   if (nnz > room) {
     return 0;
   }
+
+  // each distinct column takes the first of its Jacobian entries (both lists ascending)
+  int p = 0;
   for (int k = 0; k < nnz; k++) {
+    while (p < jnnz && jcol[p] < cols[k]) {
+      p++;
+    }
     d->moment_colind[adr + k] = cols[k];
-    d->actuator_moment[adr + k] = J[cols[k]] * gear;
+    d->actuator_moment[adr + k] = (p < jnnz && jcol[p] == cols[k] ? J[p] : 0) * gear;
   }
   return nnz;
 }
