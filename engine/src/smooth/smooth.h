@@ -70,7 +70,7 @@ int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark);
 void tn__tendonRowDense(const mjModel* m, const mjData* d, int t, mjtNum* row);
 
 /* The most non-zeros actuator i's row of d->actuator_moment can have (MuJoCo's nJmom is
- * their sum over actuators): 1, 3 or 6 for joints, the tendon pattern, the dofs moving a
+ * their sum over actuators): 1, 3 or 6 for joints, the tendon's ten_J_rownnz, the dofs moving a
  * slider-crank's two sites or a site (less those moving the site and its refsite
  * together), nv for bodies. cols and mark as for tn__tendonPattern. */
 int tn__momentBound(const mjModel* m, int i, int* cols, int* mark);
