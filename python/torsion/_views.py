@@ -26,7 +26,7 @@ GROUPS: Dict[str, Tuple[int, str, Tuple[str, ...], Tuple[str, ...]]] = {
     "pair": (mjtObj.mjOBJ_PAIR, "npair", ("pair_",), ()),
     "exclude": (mjtObj.mjOBJ_EXCLUDE, "nexclude", ("exclude_",), ()),
     "equality": (mjtObj.mjOBJ_EQUALITY, "neq", ("eq_",), ("eq_",)),
-    "tendon": (mjtObj.mjOBJ_TENDON, "ntendon", ("tendon_",), ("ten_",)),
+    "tendon": (mjtObj.mjOBJ_TENDON, "ntendon", ("tendon_", "ten_"), ("ten_",)),
     "actuator": (mjtObj.mjOBJ_ACTUATOR, "nu", ("actuator_",), ("actuator_",)),
     "sensor": (mjtObj.mjOBJ_SENSOR, "nsensor", ("sensor_",), ("sensor_",)),
     "numeric": (mjtObj.mjOBJ_NUMERIC, "nnumeric", ("numeric_",), ()),

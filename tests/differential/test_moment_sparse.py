@@ -41,7 +41,8 @@ def _robots():
     return out
 
 
-LOCAL_DIRS = ["tests/models/actuators", "tests/models/tendons", "tests/models/moment"]
+LOCAL_DIRS = ["tests/models/actuators", "tests/models/tendons", "tests/models/moment",
+              "tests/models/tendon_sparse"]
 LOCAL = [m for m in corpus.local_models(LOCAL_DIRS) if oracle.load(m.path).nu > 0]
 MODELS = LOCAL + _robots()
 MODEL_IDS = [str(m) for m in MODELS]

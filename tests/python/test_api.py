@@ -15,7 +15,6 @@ from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
 # Fields whose representation differs on purpose (values are not comparable element by
 # element): MuJoCo 3.14 stores these sparse or with other sizes.
 REPRESENTATION = {
-    "ten_J": "MuJoCo 3.14: sparse (nJten); Torsion: dense (ntendon, nv)",
     "mat_texid": "MuJoCo 3.14: one texture per role (nmat, 10); Torsion: (nmat,)",
     "M": "sparse inertia: MuJoCo 3.14 stores nM entries (simple bodies folded); Torsion nC",
     "M_rownnz": "sparse structure of M (see M)",
@@ -75,7 +74,7 @@ def test_model_fields_match(pair):
         compared += 1
     assert compared > 200
     for size in ("nq", "nv", "nu", "na", "nbody", "njnt", "ngeom", "nsite", "nsensordata",
-                 "nJmom"):
+                 "nJmom", "nJten"):
         assert getattr(mm, size) == getattr(tm, size), size
     for name in ("timestep", "impratio", "tolerance", "iterations", "integrator", "cone",
                  "solver", "disableflags", "enableflags"):
@@ -208,6 +207,32 @@ def test_actuator_moment_row_kinds():
     """The same with tendon, site, free and ball joint rows and explicit zeros."""
     path = os.path.join(REPO_ROOT, "tests", "models", "moment", "row_kinds.xml")
     _check_moment_layout(mujoco.MjModel.from_xml_path(path), torsion.MjModel.from_xml_path(path))
+
+
+def _check_ten_j_layout(mm, tm):
+    """ten_J and the model's static pattern of its rows: MuJoCo's shapes and entries, then
+    after mj_forward the values on the pattern."""
+    md, td = mujoco.MjData(mm), torsion.MjData(tm)
+    assert tm.nJten == mm.nJten
+    for name in ("ten_J_rownnz", "ten_J_rowadr", "ten_J_colind"):
+        assert getattr(tm, name).shape == getattr(mm, name).shape, name
+        np.testing.assert_array_equal(getattr(tm, name), getattr(mm, name), name)
+    assert td.ten_J.shape == md.ten_J.shape
+    assert td.ten_J.dtype == md.ten_J.dtype
+    mujoco.mj_forward(mm, md)
+    torsion.mj_forward(tm, td)
+    np.testing.assert_allclose(td.ten_J, md.ten_J, rtol=1e-10, atol=1e-12)
+
+
+def test_ten_j_layout(pair):
+    """ten_J is sparse as MuJoCo 3.14's (nJten entries on the model's pattern)."""
+    _check_ten_j_layout(*pair)
+
+
+def test_ten_j_repeated_joint():
+    """The same with a fixed tendon naming a joint twice and spatial tendons."""
+    path = os.path.join(REPO_ROOT, "tests", "models", "tendon_sparse", "repeated_joint.xml")
+    _check_ten_j_layout(mujoco.MjModel.from_xml_path(path), torsion.MjModel.from_xml_path(path))
 
 
 def test_state_functions(pair):

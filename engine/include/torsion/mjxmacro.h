@@ -20,9 +20,9 @@
   X(ntendon) X(nwrap) X(nsensor) X(nnumeric) X(nnumericdata) X(ntext) X(ntextdata) X(ntuple) \
   X(ntupledata) X(nkey) X(nmocap) X(nplugin) X(npluginattr) X(nuser_body) X(nuser_jnt)       \
   X(nuser_geom) X(nuser_site) X(nuser_cam) X(nuser_tendon) X(nuser_actuator) X(nuser_sensor) \
-  X(nnames) X(npaths) X(nM) X(nB) X(nC) X(nD) X(ntree) X(nJmom) X(ngravcomp) X(nemax)        \
-  X(njmax) X(nconmax) X(nuserdata) X(nsensordata) X(npluginstate) X(nhistory) X(narena)      \
-  X(nbuffer)
+  X(nnames) X(npaths) X(nM) X(nB) X(nC) X(nD) X(ntree) X(nJmom) X(nJten) X(ngravcomp)        \
+  X(nemax) X(njmax) X(nconmax) X(nuserdata) X(nsensordata) X(npluginstate) X(nhistory)      \
+  X(narena) X(nbuffer)
 
 /* model arrays: compiled constants, addresses, trees and assets */
 #define MJMODEL_POINTERS(X)                                     \
@@ -269,6 +269,10 @@
   X(mjtNum, tendon_lengthspring, ntendon, 2)                   \
   X(mjtNum, tendon_length0, ntendon, 1)                        \
   X(mjtNum, tendon_invweight0, ntendon, 1)                     \
+  /* static sparse pattern of the tendon Jacobian rows (CSR) */ \
+  X(int, ten_J_rownnz, ntendon, 1)                             \
+  X(int, ten_J_rowadr, ntendon, 1)                             \
+  X(int, ten_J_colind, nJten, 1)                               \
   X(mjtNum, tendon_user, ntendon, MJ_M(nuser_tendon))          \
   X(float, tendon_rgba, ntendon, 4)                            \
   /* tendon path elements */                                   \
@@ -422,11 +426,11 @@
   X(mjtNum, subtree_com, nbody, 3)                             \
   X(mjtNum, cdof, nv, 6)                                       \
   X(mjtNum, cinert, nbody, 10)                                 \
-  /* position-dependent: tendons (dense ten_J) and transmission */ \
+  /* position-dependent: tendons (ten_J on the model's sparse pattern) and transmission */ \
   X(int, ten_wrapadr, ntendon, 1)                              \
   X(int, ten_wrapnum, ntendon, 1)                              \
   X(mjtNum, ten_length, ntendon, 1)                            \
-  X(mjtNum, ten_J, ntendon, MJ_M(nv))                          \
+  X(mjtNum, ten_J, nJten, 1)                                   \
   X(int, wrap_obj, nwrap, 2)                                   \
   X(mjtNum, wrap_xpos, nwrap, 6)                               \
   X(mjtNum, actuator_length, nu, 1)                            \

@@ -87,6 +87,8 @@ int tn__meshFitGeom(const tnMesh* mesh, int type, int fitaabb, mjtNum fitscale, 
 const tnMesh* tn__compileGeomMesh(tnCompiler* c, const tnSpecGeom* g, int* id);
 int tn__compileContacts(tnCompiler* c);                    /* compile_asset.c: pairs, excludes */
 int tn__compileTendons(tnCompiler* c);                     /* compile_tendon.c */
+/* a bound of nJten from the spec (exact for fixed tendons, nv per spatial one) */
+int tn__tendonJacBound(const tnSpec* s, int nv);           /* compile_tendon.c */
 int tn__compileEqualities(tnCompiler* c);                  /* compile_tendon.c */
 int tn__compileActuators(tnCompiler* c);                   /* compile_actuator.c */
 int tn__compileDampratio(tnCompiler* c);                   /* compile_actuator.c, after constants */

@@ -298,6 +298,9 @@ int tn__compileOrderSizes(tnCompiler* c, mjModel* sz) {
   sz->nD = nD;
   sz->nB = nB;
   free(body_parent);
+
+  // a bound of the tendon Jacobian's entries (made exact once the paths are compiled)
+  sz->nJten = tn__tendonJacBound(s, sz->nv);
   return check_total(c, sz);
 }
 

@@ -1,12 +1,21 @@
-/* compiler/compile_tendon.c — tendons with their wrap paths, and equality constraints.
+/* compiler/compile_tendon.c — tendons with their wrap paths, the static sparse pattern of
+ * the tendon Jacobian, and equality constraints.
  *
  * Path elements become (wrap_type, wrap_objid, wrap_prm): joint (coef), site, sphere or
- * cylinder geom (side site id or -1) and pulley (divisor). Equality data holds what the
+ * cylinder geom (side site id or -1) and pulley (divisor). The Jacobian pattern is MuJoCo's
+ * (nJten, ten_J_rownnz/rowadr/colind): a fixed tendon's row holds one entry per joint
+ * element, ascending by dof (a joint listed twice keeps two entries), a spatial tendon's row
+ * every dof moving a body on its path, ascending; the model is allocated with a bound of
+ * nJten (tn__tendonJacBound) and shrunk to the exact size once the path objects are known. Equality data holds what the
  * file gives (anchors, relative pose, polynomial, torque scale); values MuJoCo derives at
  * qpos0 are filled by tn__compileFinish. */
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/compile_internal.h"
+#include "model/model_alloc.h"
+#include "smooth/smooth.h"
 
 /* one path element */
 static int compile_wrap(tnCompiler* c, int w, int spatial) {
@@ -137,13 +146,102 @@ static int compile_tendon(tnCompiler* c, int i) {
                          t->src);
 }
 
+int tn__tendonJacBound(const tnSpec* s, int nv) {
+  long long total = 0;
+  for (int i = 0; i < s->tendons.n; i++) {
+    const tnSpecTendon* t = TN_AT(s->tendons, tnSpecTendon, i);
+    total += t->spatial ? nv : t->wrapnum;
+  }
+  return total > INT_MAX ? INT_MAX : (int)total;
+}
+
+/* the columns of tendon t's Jacobian row (MuJoCo's order) into cols; returns their count */
+static int tendon_cols(const mjModel* m, int t, int* cols, int* mark) {
+  int adr = m->tendon_adr[t], num = m->tendon_num[t];
+  if (num == 0) {
+    return 0;
+  }
+  if (m->wrap_type[adr] != mjWRAP_JOINT) {
+    return tn__tendonPattern(m, t, cols, mark);
+  }
+
+  // fixed: each joint's dof, ascending (insertion sort: short lists), repeats kept
+  for (int k = 0; k < num; k++) {
+    int dof = m->jnt_dofadr[m->wrap_objid[adr + k]], j = k - 1;
+    for (; j >= 0 && cols[j] > dof; j--) {
+      cols[j + 1] = cols[j];
+    }
+    cols[j + 1] = dof;
+  }
+  return num;
+}
+
+/* the model again with nJten entries of ten_J_colind (every other array copied) */
+static int shrink_model(tnCompiler* c, int nJten) {
+  mjModel* old = c->m;
+  mjModel sizes = *old;
+  sizes.nJten = nJten;
+  mjModel* m = tn__allocModel(&sizes);
+  if (!m) {
+    return tn__compileFail(c, NULL, NULL, "out of memory");
+  }
+
+  // scalars and options from the old model, arrays in the new buffer
+  mjModel fresh = *m;
+  *m = *old;
+  m->nJten = nJten;
+  m->buffer = fresh.buffer;
+  m->nbuffer = fresh.nbuffer;
+#define MJ_M(n) ((size_t)m->n)
+#define X(type, name, rows, cols)                                          \
+  m->name = fresh.name;                                                    \
+  memcpy(m->name, old->name, sizeof(type) * (size_t)m->rows * (cols));
+  MJMODEL_POINTERS(X)
+#undef X
+#undef MJ_M
+  mj_deleteModel(old);
+  c->m = m;
+  return 1;
+}
+
+/* nJten and the pattern of every tendon's Jacobian row */
+static int tendon_patterns(tnCompiler* c) {
+  mjModel* m = c->m;
+  size_t n = (size_t)m->nv + 1;
+  int* cols = malloc(sizeof(int) * n);
+  int* mark = calloc(n, sizeof(int));
+  if (!cols || !mark) {
+    free(cols);
+    free(mark);
+    return tn__compileFail(c, NULL, NULL, "out of memory");
+  }
+
+  // the exact size first, then the model shrunk to it and the rows filled
+  int total = 0;
+  for (int t = 0; t < m->ntendon; t++) {
+    total += tendon_cols(m, t, cols, mark);
+  }
+  int ok = total == m->nJten || shrink_model(c, total);
+  m = c->m;
+  int adr = 0;
+  for (int t = 0; ok && t < m->ntendon; t++) {
+    int nnz = tendon_cols(m, t, m->ten_J_colind + adr, mark);
+    m->ten_J_rowadr[t] = adr;
+    m->ten_J_rownnz[t] = nnz;
+    adr += nnz;
+  }
+  free(cols);
+  free(mark);
+  return ok;
+}
+
 int tn__compileTendons(tnCompiler* c) {
   for (int i = 0; i < c->m->ntendon; i++) {
     if (!compile_tendon(c, i)) {
       return 0;
     }
   }
-  return 1;
+  return tendon_patterns(c);
 }
 
 /* ---------------------------------------------------------------------------------------

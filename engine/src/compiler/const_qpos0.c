@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "compiler/const_internal.h"
+#include "smooth/smooth.h"
 
 /* body_simple code of a body whose dofs are all orthogonal sliders */
 #define SIMPLE_SLIDERS 2
@@ -119,11 +120,13 @@ static void qpos0_bodies(const mjModel* m, mjData* d, mjtNum* jacp, mjtNum* jacr
   }
 }
 
-/* tendon_length0, tendon_invweight0, actuator_length0 and actuator_acc0 */
-static void qpos0_tendons_actuators(const mjModel* m, mjData* d, mjtNum* x) {
+/* tendon_length0, tendon_invweight0, actuator_length0 and actuator_acc0; row: nv scratch for
+ * a tendon's dense Jacobian row */
+static void qpos0_tendons_actuators(const mjModel* m, mjData* d, mjtNum* row, mjtNum* x) {
   for (int t = 0; t < m->ntendon; t++) {
     m->tendon_length0[t] = d->ten_length[t];
-    m->tendon_invweight0[t] = qpos0_quad(m, d, d->ten_J + (size_t)t * m->nv, x);
+    tn__tendonRowDense(m, d, t, row);
+    m->tendon_invweight0[t] = qpos0_quad(m, d, row, x);
   }
   for (int u = 0; u < m->nu; u++) {
     m->actuator_length0[u] = d->actuator_length[u];
@@ -261,7 +264,7 @@ static void qpos0_eval(void* arg) {
   qpos0_inertia(m, d, saved);
   qpos0_dofs(m, d, e, x);
   qpos0_bodies(m, d, jacp, jacr, x);
-  qpos0_tendons_actuators(m, d, x);
+  qpos0_tendons_actuators(m, d, e, x);
   qpos0_equality(m, d);
   qpos0_camlight(m, d);
   mj_freeStack(d);

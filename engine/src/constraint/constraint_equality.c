@@ -11,6 +11,7 @@
  * term Jdot qvel (as MuJoCo 3.14 does), so the spring-damper acts on the true residual
  * acceleration; tn__equalityBias computes it from cvel and cdof_dot. */
 #include "constraint/constraint.h"
+#include "smooth/smooth.h"
 #include "util/util_inline.h"
 
 /* body and global position of an equality's object k (0 or 1): a body with its anchor
@@ -171,9 +172,13 @@ static void rows_tendon(const mjModel* m, mjData* d, int eq, int* chain, mjtNum*
     cpos = y - data[0] - poly_value(data, x, &deriv);
   }
 
-  // dense Jacobian, then its non-zero dofs
-  const mjtNum* J1 = d->ten_J + (size_t)t1 * nv;
-  const mjtNum* J2 = t2 >= 0 ? d->ten_J + (size_t)t2 * nv : NULL;
+  // dense Jacobians (scratch after the nv of jac), then their non-zero dofs
+  mjtNum* J1 = jac + nv;
+  mjtNum* J2 = t2 >= 0 ? jac + 2 * nv : NULL;
+  tn__tendonRowDense(m, d, t1, J1);
+  if (J2) {
+    tn__tendonRowDense(m, d, t2, J2);
+  }
   int n = 0;
   for (int i = 0; i < nv; i++) {
     if (J1[i] != 0 || (J2 && J2[i] != 0)) {

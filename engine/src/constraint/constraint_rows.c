@@ -6,6 +6,8 @@
  * and a filling pass. A row's Jacobian is built on the chain of dofs that can move it, then
  * stored densely or sparsely by tn__addRows. Impedance and regularization follow in
  * constraint_impedance.c. */
+#include <string.h>
+
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
@@ -71,8 +73,11 @@ static int tendon_chain(const mjModel* m, const mjData* d, int t, int* chain, in
   int nv = m->nv, n = 0;
 
   // mark every dof with a non-zero moment, and every dof a path body moves
-  for (int i = 0; i < nv; i++) {
-    mark[i] = d->ten_J[(size_t)t * nv + i] != 0;
+  memset(mark, 0, sizeof(int) * (size_t)nv);
+  for (int k = m->ten_J_rowadr[t]; k < m->ten_J_rowadr[t] + m->ten_J_rownnz[t]; k++) {
+    if (d->ten_J[k] != 0) {
+      mark[m->ten_J_colind[k]] = 1;
+    }
   }
   int adr = m->tendon_adr[t], num = m->tendon_num[t];
   for (int w = adr; w < adr + num; w++) {
@@ -106,12 +111,16 @@ static int tendon_chain(const mjModel* m, const mjData* d, int t, int* chain, in
   return n;
 }
 
-/* gather tendon t's Jacobian at the chain's dofs, scaled */
+/* gather tendon t's Jacobian at the chain's dofs (ascending), scaled: each dof takes the
+ * first of its sparse entries, zero off the pattern */
 static void tendon_jac(const mjModel* m, const mjData* d, int t, const int* chain, int n,
                        mjtNum scl, mjtNum* jac) {
-  const mjtNum* row = d->ten_J + (size_t)t * m->nv;
+  int adr = m->ten_J_rowadr[t], end = adr + m->ten_J_rownnz[t], p = adr;
   for (int k = 0; k < n; k++) {
-    jac[k] = scl * row[chain[k]];
+    while (p < end && m->ten_J_colind[p] < chain[k]) {
+      p++;
+    }
+    jac[k] = scl * (p < end && m->ten_J_colind[p] == chain[k] ? d->ten_J[p] : 0);
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "actuation/actuation.h"
 #include "derivative/derivative.h"
+#include "smooth/smooth.h"
 
 /* ---- rank-one updates in the D pattern ---- */
 
@@ -182,13 +183,20 @@ void mjd_passive_vel(const mjModel* m, mjData* d) {
     }
   }
 
-  // tendon dampers: -damping * J'J on the pattern
+  // tendon dampers: -damping * J'J on the pattern (each row made dense in scratch)
   if (!nodamper) {
+    mj_markStack(d);
+    mjtNum* row = NULL;
     for (int t = 0; t < m->ntendon; t++) {
       if (m->tendon_damping[t] > 0) {
-        tn__addOuterD(m, d->qDeriv, d->ten_J + (size_t)t * m->nv, -m->tendon_damping[t]);
+        if (!row && !(row = mj_stackAllocNum(d, (size_t)m->nv + 1))) {
+          break;
+        }
+        tn__tendonRowDense(m, d, t, row);
+        tn__addOuterD(m, d->qDeriv, row, -m->tendon_damping[t]);
       }
     }
+    mj_freeStack(d);
   }
 
   // fluid forces

@@ -66,29 +66,14 @@ static mjtNum actuator_velocity(const mjData* d, int i) {
                        d->moment_colind + adr);
 }
 
-/* tendon velocities: each tendon's Jacobian on its static pattern (MuJoCo's ten_J_colind)
- * times qvel, summed as MuJoCo's sparse dot; the dense product when the arena is short */
+/* tendon velocities: each tendon's sparse Jacobian row (MuJoCo's ten_J_colind) times qvel,
+ * summed as MuJoCo's sparse dot */
 static void tendon_velocities(const mjModel* m, mjData* d) {
-  int nv = m->nv;
-  mj_markStack(d);
-  int* cols = mj_stackAllocInt(d, (size_t)nv + 1);
-  int* mark = mj_stackAllocInt(d, (size_t)nv + 1);
-  mjtNum* vals = mj_stackAllocNum(d, (size_t)nv + 1);
-  if (!cols || !mark || !vals) {
-    mj_freeStack(d);
-    mju_mulMatVec(d->ten_velocity, d->ten_J, d->qvel, m->ntendon, nv);
-    return;
-  }
-  memset(mark, 0, sizeof(int) * (size_t)nv);
   for (int t = 0; t < m->ntendon; t++) {
-    int n = tn__tendonPattern(m, t, cols, mark);
-    const mjtNum* J = d->ten_J + (size_t)t * nv;
-    for (int k = 0; k < n; k++) {
-      vals[k] = J[cols[k]];
-    }
-    d->ten_velocity[t] = mju_dotSparse(vals, d->qvel, n, cols);
+    int adr = m->ten_J_rowadr[t];
+    d->ten_velocity[t] = mju_dotSparse(d->ten_J + adr, d->qvel, m->ten_J_rownnz[t],
+                                       m->ten_J_colind + adr);
   }
-  mj_freeStack(d);
 }
 
 /* velocity-dependent computations */

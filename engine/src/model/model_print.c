@@ -571,6 +571,7 @@ void mj_printFormattedModel(const mjModel* m, const char* filename, const char* 
     fprintf(fp, "\nTENDON %d:\n", i);
     fprintf(fp, "  " TN_NAME " %s\n", "name", m->names + m->name_tendonadr[i]);
     print_object(fp, m, &m->ntendon, "tendon_", i, ff);
+    print_object(fp, m, &m->ntendon, "ten_J_", i, ff);
     fprintf(fp, "  path\n    type  objid  prm\n");
     for (int j = 0; j < m->tendon_num[i]; j++) {
       int k = m->tendon_adr[i] + j;
@@ -704,28 +705,6 @@ static void print_data_head(FILE* fp, const mjData* d, const char* ff) {
   fprintf(fp, "\nTIME = ");
   fprintf(fp, ff, d->time);
   fprintf(fp, "\n\n");
-}
-
-/* a dense nr x nc matrix as MuJoCo prints a sparse one: per row its non-zero entries as
- * "column: value"; skipped for more than 300 rows */
-static void print_dense_as_sparse(FILE* fp, const char* title, const mjtNum* mat, int nr, int nc,
-                                  const char* ff) {
-  if (!mat || nr <= 0 || nr > 300 || nc <= 0) {
-    return;
-  }
-  fprintf(fp, "%s\n", title);
-  for (int r = 0; r < nr; r++) {
-    fprintf(fp, "  ");
-    for (int c = 0; c < nc; c++) {
-      mjtNum v = mat[(size_t)r * nc + c];
-      if (v != 0) {
-        fprintf(fp, "  %2d: ", c);
-        fprintf(fp, ff, v);
-      }
-    }
-    fprintf(fp, "\n");
-  }
-  fprintf(fp, "\n");
 }
 
 /* the actuator moments as MuJoCo prints them: the pattern of each row's entries (explicit
@@ -902,9 +881,15 @@ void mj_printFormattedData(const mjModel* m, const mjData* d, const char* filena
   print_matrix(fp, "CDOF", nv, 6, d->cdof, ff);
   print_matrix(fp, "CINERT", nbody, 10, d->cinert, ff);
 
-  // tendons (Torsion's dense Jacobian rows printed as MuJoCo's sparse ones) and wrap points
+  // tendons: lengths, the Jacobian's pattern, row sizes and addresses, sparse rows; wrap
+  // points
   print_matrix(fp, "TEN_LENGTH", ntendon, 1, d->ten_length, ff);
-  print_dense_as_sparse(fp, "TEN_J", d->ten_J, ntendon, nv, ff);
+  print_sparsity(fp, "TEN_J: tendon moments", ntendon, nv, m->ten_J_rowadr, NULL,
+                 m->ten_J_rownnz, m->ten_J_colind);
+  print_matrix_int(fp, "TEN_J_ROWNNZ", ntendon, 1, m->ten_J_rownnz);
+  print_matrix_int(fp, "TEN_J_ROWADR", ntendon, 1, m->ten_J_rowadr);
+  print_sparse(fp, "TEN_J", d->ten_J, ntendon, m->ten_J_rownnz, m->ten_J_rowadr, m->ten_J_colind,
+               ff);
   for (int i = 0; i < ntendon; i++) {
     fprintf(fp, "TENDON %d: %d wrap points\n", i, d->ten_wrapnum[i]);
     for (int j = 0; j < d->ten_wrapnum[i]; j++) {

@@ -60,7 +60,6 @@ static void dof_dampers(const mjModel* m, mjData* d) {
 
 /* tendon springs (dead band) and dampers, mapped through ten_J */
 static void tendon_spring_dampers(const mjModel* m, mjData* d, int has_spring, int has_damper) {
-  int nv = m->nv;
   for (int i = 0; i < m->ntendon; i++) {
     mjtNum k = has_spring ? m->tendon_stiffness[i] : 0;
     mjtNum b = has_damper ? m->tendon_damping[i] : 0;
@@ -82,12 +81,18 @@ static void tendon_spring_dampers(const mjModel* m, mjData* d, int has_spring, i
     mjtNum frc_damper = -b * d->ten_velocity[i];
 
     // map to joint space
-    const mjtNum* J = d->ten_J + (size_t)i*nv;
+    int adr = m->ten_J_rowadr[i], nnz = m->ten_J_rownnz[i];
+    const mjtNum* J = d->ten_J + adr;
+    const int* colind = m->ten_J_colind + adr;
     if (frc_spring != 0) {
-      mju_addToScl(d->qfrc_spring, J, frc_spring, nv);
+      for (int k = 0; k < nnz; k++) {
+        d->qfrc_spring[colind[k]] += J[k] * frc_spring;
+      }
     }
     if (frc_damper != 0) {
-      mju_addToScl(d->qfrc_damper, J, frc_damper, nv);
+      for (int k = 0; k < nnz; k++) {
+        d->qfrc_damper[colind[k]] += J[k] * frc_damper;
+      }
     }
   }
 }

@@ -63,14 +63,21 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
 void tn__tendonArmature(const mjModel* m, mjData* d) {
   int nv = m->nv;
+  mjtNum* J = NULL;
+  mj_markStack(d);
   for (int t = 0; t < m->ntendon; t++) {
     mjtNum armature = m->tendon_armature[t];
     if (armature == 0) {
       continue;
     }
 
+    // the tendon's row dense (scratch taken at the first tendon with armature)
+    if (!J && !(J = mj_stackAllocNum(d, (size_t)nv + 1))) {
+      break;
+    }
+    tn__tendonRowDense(m, d, t, J);
+
     // rows touched by the tendon: add armature*J(i)*J(j) over the row's columns
-    const mjtNum* J = d->ten_J + (size_t)t * nv;
     for (int i = 0; i < nv; i++) {
       if (J[i] == 0) {
         continue;
@@ -82,6 +89,7 @@ void tn__tendonArmature(const mjModel* m, mjData* d) {
       }
     }
   }
+  mj_freeStack(d);
 }
 
 /* composite rigid-body inertias and the joint-space inertia matrix (with tendon armature) */

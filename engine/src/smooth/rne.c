@@ -180,7 +180,11 @@ void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc) {
     }
     mjtNum coef = m->tendon_armature[t] * bias_tendon_jdot(m, d, acc, t);
     if (coef != 0) {
-      mju_addToScl(qfrc, d->ten_J + (size_t)t * m->nv, coef, m->nv);
+      // on the row's pattern (a repeated column adds its zero entry)
+      int adr = m->ten_J_rowadr[t];
+      for (int k = adr; k < adr + m->ten_J_rownnz[t]; k++) {
+        qfrc[m->ten_J_colind[k]] += d->ten_J[k] * coef;
+      }
     }
   }
 

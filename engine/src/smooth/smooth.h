@@ -58,14 +58,19 @@ void tn__tendonArmature(const mjModel* m, mjData* d);
  * force that goes with the tendon armature added to M; after mj_rne in mj_fwdVelocity). */
 void tn__tendonBias(const mjModel* m, mjData* d, mjtNum* qfrc);
 
-/* The static column pattern of tendon t's Jacobian (MuJoCo's ten_J_colind): the dofs of a
- * fixed tendon's joints, or every dof moving a body on a spatial tendon's path, ascending.
- * Writes them to cols (room for nv) and returns their count; mark: nv ints, zero on entry
- * and again on return. */
+/* The distinct dofs of tendon t's Jacobian pattern: the dofs of a fixed tendon's joints
+ * (once each), or every dof moving a body on a spatial tendon's path (MuJoCo's
+ * ten_J_colind row), ascending. Writes them to cols (room for nv) and returns their count;
+ * mark: nv ints, zero on entry and again on return. */
 int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark);
 
+/* Tendon t's Jacobian as a dense row of nv (from the sparse d->ten_J on the model's
+ * pattern; a dof listed twice in a fixed tendon takes its first entry, which holds the
+ * sum, as in MuJoCo). */
+void tn__tendonRowDense(const mjModel* m, const mjData* d, int t, mjtNum* row);
+
 /* The most non-zeros actuator i's row of d->actuator_moment can have (MuJoCo's nJmom is
- * their sum over actuators): 1, 3 or 6 for joints, the tendon pattern, the dofs moving a
+ * their sum over actuators): 1, 3 or 6 for joints, the tendon's ten_J_rownnz, the dofs moving a
  * slider-crank's two sites or a site (less those moving the site and its refsite
  * together), nv for bodies. cols and mark as for tn__tendonPattern. */
 int tn__momentBound(const mjModel* m, int i, int* cols, int* mark);

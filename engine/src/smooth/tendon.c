@@ -3,9 +3,12 @@
  * A fixed tendon is a linear combination of scalar joint positions. A spatial tendon is a
  * path through sites, possibly wrapping around spheres and cylinders between two sites
  * (geometry in tendon_wrap.c) and split into branches by pulleys, each branch's length
- * divided by the pulley's divisor. The tendon Jacobian d->ten_J (dense ntendon x nv) is the
- * sum over path segments of the segment direction projected on the difference of the
- * point Jacobians of its two ends, formed on the two ends' dof chains only. The path points
+ * divided by the pulley's divisor. The tendon Jacobian d->ten_J holds MuJoCo's sparse rows on
+ * the model's static pattern (ten_J_rownnz/rowadr/colind, nJten entries): a fixed tendon's
+ * coefficients (a joint listed twice sums into its first entry, the second stays zero, as in
+ * MuJoCo), and for a spatial tendon the sum over path segments of the segment direction
+ * projected on the difference of the point Jacobians of its two ends, formed on the two
+ * ends' dof chains in a dense scratch row and gathered on the pattern. The path points
  * are recorded in ten_wrapadr, ten_wrapnum, wrap_obj and wrap_xpos for visualisation, as
  * MuJoCo records them. */
 
@@ -15,15 +18,22 @@
 /* fixed tendon: length and Jacobian are linear in the joint coordinates */
 static void fixed_tendon(const mjModel* m, mjData* d, int i) {
   int adr = m->tendon_adr[i], num = m->tendon_num[i];
-  mjtNum* J = d->ten_J + (size_t)i*m->nv;
+  int radr = m->ten_J_rowadr[i], nnz = m->ten_J_rownnz[i];
+  mjtNum* J = d->ten_J + radr;
+  const int* colind = m->ten_J_colind + radr;
 
+  mju_zero(J, nnz);
   for (int j = adr; j < adr + num; j++) {
-    int jnt = m->wrap_objid[j];
+    int jnt = m->wrap_objid[j], dof = m->jnt_dofadr[jnt];
     mjtNum coef = m->wrap_prm[j];
 
-    // length: coef * joint position; Jacobian: coef at the joint's dof
+    // length: coef * joint position; Jacobian: coef at the dof's first entry
     d->ten_length[i] += coef * d->qpos[m->jnt_qposadr[jnt]];
-    J[m->jnt_dofadr[jnt]] += coef;
+    int k = 0;
+    while (k < nnz - 1 && colind[k] != dof) {
+      k++;
+    }
+    J[k] += coef;
   }
 }
 
@@ -49,10 +59,16 @@ static void record_point(mjData* d, int* wrapcount, int tendon, const mjtNum pos
 }
 
 /* spatial tendon: sites, wrapping geoms and pulleys */
-static void spatial_tendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
+static void spatial_tendon(const mjModel* m, mjData* d, int i, int* wrapcount, mjtNum* J) {
   int adr = m->tendon_adr[i], num = m->tendon_num[i];
-  mjtNum* J = d->ten_J + (size_t)i*m->nv;
+  int radr = m->ten_J_rowadr[i], nnz = m->ten_J_rownnz[i];
+  const int* colind = m->ten_J_colind + radr;
   mjtNum divisor = 1;
+
+  // the dense scratch row is zero on the pattern (segments only touch those dofs)
+  for (int k = 0; k < nnz; k++) {
+    J[colind[k]] = 0;
+  }
 
   for (int j = 0; j < num - 1; j++) {
     int type0 = m->wrap_type[adr + j], type1 = m->wrap_type[adr + j + 1];
@@ -124,6 +140,22 @@ static void spatial_tendon(const mjModel* m, mjData* d, int i, int* wrapcount) {
       record_point(d, wrapcount, i, d->site_xpos + 3 * id1, -1);
     }
   }
+
+  // gather the row on the pattern
+  for (int k = 0; k < nnz; k++) {
+    d->ten_J[radr + k] = J[colind[k]];
+  }
+}
+
+void tn__tendonRowDense(const mjModel* m, const mjData* d, int t, mjtNum* row) {
+  int adr = m->ten_J_rowadr[t], nnz = m->ten_J_rownnz[t];
+  mju_zero(row, m->nv);
+  for (int k = 0; k < nnz; k++) {
+    int col = m->ten_J_colind[adr + k];
+    if (k == 0 || col != m->ten_J_colind[adr + k - 1]) {
+      row[col] = d->ten_J[adr + k];
+    }
+  }
 }
 
 /* tendon lengths, Jacobians and visualisation paths */
@@ -133,9 +165,15 @@ void mj_tendon(const mjModel* m, mjData* d) {
     return;
   }
 
-  // clear outputs
+  // clear lengths (every Jacobian row is rewritten); scratch: a dense row for spatial
+  // tendons
   mju_zero(d->ten_length, ntendon);
-  mju_zero(d->ten_J, ntendon*nv);
+  mj_markStack(d);
+  mjtNum* row = mj_stackAllocNum(d, (size_t)nv + 1);
+  if (!row) {
+    mj_freeStack(d);
+    return;
+  }
 
   // each tendon: fixed or spatial
   int wrapcount = 0;
@@ -148,7 +186,8 @@ void mj_tendon(const mjModel* m, mjData* d) {
     if (m->wrap_type[m->tendon_adr[i]] == mjWRAP_JOINT) {
       fixed_tendon(m, d, i);
     } else {
-      spatial_tendon(m, d, i, &wrapcount);
+      spatial_tendon(m, d, i, &wrapcount, row);
     }
   }
+  mj_freeStack(d);
 }

@@ -3,15 +3,15 @@
  * Every actuator acts through a transmission with a scalar length l(q) and a moment-arm
  * vector dl/dq, stored as MuJoCo 3.14 stores it: sparse rows (d->moment_rownnz, rowadr,
  * colind, actuator_moment; nJmom entries in all, the bound the compiler sizes with
- * tn__momentBound). Joint rows hold the joint's dofs and tendon rows the tendon's static
- * Jacobian pattern (explicit zeros included); site, slider-crank and body rows are computed
- * dense and keep their non-zero entries, in column order. Joint transmissions scale the
- * joint coordinate by the gear (3D or 6D gears for ball and free joints, expressed in the
- * child frame, or in the parent frame for jointinparent; a free joint's length is zero, as
- * in MuJoCo); tendon transmissions scale the tendon length and Jacobian. Site transmissions
- * apply the gear as a wrench in the site frame (length zero), or with a refsite measure the
- * site's position and rotation relative to it. Slider-crank transmissions take the slider's
- * travel from the crank rod geometry. Body transmissions (adhesion) average the normal
+ * tn__momentBound). Joint rows hold the joint's dofs and tendon rows a copy of the tendon's
+ * sparse Jacobian row on its static pattern (explicit zeros included); site, slider-crank
+ * and body rows are computed dense and keep their non-zero entries, in column order. Joint
+ * transmissions scale the joint coordinate by the gear (3D or 6D gears for ball and free
+ * joints, expressed in the child frame, or in the parent frame for jointinparent; a free
+ * joint's length is zero, as in MuJoCo); tendon transmissions scale the tendon length and Jacobian.
+ * Site transmissions apply the gear as a wrench in the site frame (length zero), or with a refsite
+ * measure the site's position and rotation relative to it. Slider-crank transmissions take the
+ * slider's travel from the crank rod geometry. Body transmissions (adhesion) average the normal
  * Jacobians of the body's contacts, so they run after collision and constraint
  * construction. */
 
@@ -136,21 +136,20 @@ int tn__tendonPattern(const mjModel* m, int t, int* cols, int* mark) {
   return n;
 }
 
-/* tendon transmission: gear times tendon length, and the tendon Jacobian on its pattern */
-static int tendon_transmission(const mjModel* m, mjData* d, int i, int adr, int room, int* cols,
-                               int* mark) {
-  int nv = m->nv, ten = m->actuator_trnid[2*i];
+/* tendon transmission: gear times tendon length, and the tendon's sparse Jacobian row
+ * (its pattern, repeated dofs of a fixed tendon included, as MuJoCo copies it) */
+static int tendon_transmission(const mjModel* m, mjData* d, int i, int adr, int room) {
+  int ten = m->actuator_trnid[2*i];
   mjtNum gear = m->actuator_gear[6*i];
-  const mjtNum* J = d->ten_J + (size_t)ten*nv;
+  int jadr = m->ten_J_rowadr[ten], nnz = m->ten_J_rownnz[ten];
 
   d->actuator_length[i] = d->ten_length[ten] * gear;
-  int nnz = tn__tendonPattern(m, ten, cols, mark);
   if (nnz > room) {
     return 0;
   }
   for (int k = 0; k < nnz; k++) {
-    d->moment_colind[adr + k] = cols[k];
-    d->actuator_moment[adr + k] = J[cols[k]] * gear;
+    d->moment_colind[adr + k] = m->ten_J_colind[jadr + k];
+    d->actuator_moment[adr + k] = d->ten_J[jadr + k] * gear;
   }
   return nnz;
 }
@@ -386,7 +385,7 @@ int tn__momentBound(const mjModel* m, int i, int* cols, int* mark) {
     case mjTRN_JOINTINPARENT:
       return m->jnt_type[id] == mjJNT_FREE ? 6 : m->jnt_type[id] == mjJNT_BALL ? 3 : 1;
 
-    case mjTRN_TENDON: return tn__tendonPattern(m, id, cols, mark);
+    case mjTRN_TENDON: return m->ten_J_rownnz[id];
 
     case mjTRN_SLIDERCRANK:
       // dofs moving the crank site or the slider site
@@ -455,7 +454,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
         }
         break;
 
-      case mjTRN_TENDON: nnz = tendon_transmission(m, d, i, adr, room, cols, mark); break;
+      case mjTRN_TENDON: nnz = tendon_transmission(m, d, i, adr, room); break;
 
       case mjTRN_SITE:
         mj_jacSite(m, d, jac, jacr, m->actuator_trnid[2*i]);

@@ -293,7 +293,9 @@ def _dense(m, d, name):
         out = np.zeros((m.ntendon, m.nv))
         for t in range(m.ntendon):
             adr, nnz = m.ten_J_rowadr[t], m.ten_J_rownnz[t]
-            out[t, m.ten_J_colind[adr:adr + nnz]] = d.ten_J[adr:adr + nnz]
+            # a dof listed twice in a fixed tendon: the first entry holds the sum, the
+            # second zero, so adding gives the dense value
+            np.add.at(out[t], m.ten_J_colind[adr:adr + nnz], d.ten_J[adr:adr + nnz])
         return out
     if name == "actuator_moment":
         out = np.zeros((m.nu, m.nv))

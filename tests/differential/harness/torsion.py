@@ -179,13 +179,34 @@ def dense_moment(rownnz, rowadr, colind, values, nv):
     return out
 
 
+# the static pattern of ten_J's rows (model fields) and a model field with nv rows
+TEN_J_PARTS = ("ten_J_rownnz", "ten_J_rowadr", "ten_J_colind", "dof_parentid")
+
+
+def dense_ten_j(rownnz, rowadr, colind, values, nv):
+    """Sparse ten_J rows on the model's pattern ([ntendon], [ntendon], [nJten] and values
+    [B, nJten]) as dense [B, ntendon, nv] matrices (a dof listed twice in a fixed tendon
+    has the sum in its first entry and zero in the second: added)."""
+    rownnz, rowadr, colind = (np.asarray(a).reshape(-1).astype(int)
+                              for a in (rownnz, rowadr, colind))
+    out = np.zeros((len(values), len(rownnz), nv))
+    for b in range(len(values)):
+        for t in range(len(rownnz)):
+            adr, nnz = rowadr[t], rownnz[t]
+            np.add.at(out[b, t], colind[adr:adr + nnz], values[b][adr:adr + nnz])
+    return out
+
+
 def dump(model_path, fields, states=None, ctrl=None, disable=(), spec=None, options=(),
-         integrator=None, sparse_moment=False):
+         integrator=None, sparse_moment=False, sparse_ten_j=False):
     """`torsion-sim dump`: {field: array}; model fields [rows, cols], data fields (with
     states) [B, rows, cols]. actuator_moment (MuJoCo's sparse nJmom entries) comes dense,
-    [B, nu, nv], unless sparse_moment."""
+    [B, nu, nv], unless sparse_moment; ten_J (nJten entries on the model's pattern) dense,
+    [B, ntendon, nv], unless sparse_ten_j."""
     densify = "actuator_moment" in fields and states is not None and not sparse_moment
+    densify_j = "ten_J" in fields and states is not None and not sparse_ten_j
     wanted = list(fields) + [f for f in MOMENT_PARTS if densify and f not in fields]
+    wanted += [f for f in TEN_J_PARTS if densify_j and f not in wanted]
     with tempfile.TemporaryDirectory(prefix="tn-dump-") as tmp:
         prefix = os.path.join(tmp, "dump")
         args = ["dump", model_path, "--fields", ",".join(wanted), "--out", prefix]
@@ -199,6 +220,10 @@ def dump(model_path, fields, states=None, ctrl=None, disable=(), spec=None, opti
         parts = [out[f].reshape(len(out[f]), -1) for f in MOMENT_PARTS[:3]]
         values = out["actuator_moment"].reshape(len(out["actuator_moment"]), -1)
         out["actuator_moment"] = dense_moment(*parts, values, len(out["dof_parentid"]))
+    if densify_j:
+        values = out["ten_J"].reshape(len(out["ten_J"]), -1)
+        out["ten_J"] = dense_ten_j(*[out[f] for f in TEN_J_PARTS[:3]], values,
+                                   len(out["dof_parentid"]))
     return {f: out[f] for f in fields}
 
 
