@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "collision/collision_internal.h"
+#include "forward/timer.h"
 #include "util/util_inline.h"
 
 /* mjDISABLED / mjENABLED as in MuJoCo */
@@ -639,8 +640,9 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   mj_markStack(d);
 
-  // body spheres for skipping out-of-reach geoms (not with an overridden margin), and the
-  // per-geom flags of the body pair at hand, when the arena has room for them
+  // scratch for the mid-phase: body spheres and geom boxes for skipping out-of-reach
+  // geoms (not with an overridden margin), and the per-geom flags of the body pair at hand,
+  // when the arena has room for them
   mjtNum *bs = NULL, *gb = NULL;
   int* reach = NULL;
   size_t need = sizeof(mjtNum) * (TN_BS * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
@@ -649,15 +651,23 @@ void mj_collision(const mjModel* m, mjData* d) {
     bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
     gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
     reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
-    body_spheres(m, d, bs);
-    geom_boxes(m, d, gb);
   }
 
-  // broad phase: sorted candidate body pairs, as many as the arena allows
+  // broad phase (MuJoCo's mjTIMER_COL_BROAD): sorted candidate body pairs, as many as the
+  // arena allows
+  mjtNum tstart = timer_start();
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
   int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
   int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
   int nbp = bodypair ? tn__broadphase(m, d, bodypair, maxpair) : 0;
+  timer_end(d, mjTIMER_COL_BROAD, tstart);
+
+  // mid-phase and narrow phase (mjTIMER_COL_NARROW)
+  tstart = timer_start();
+  if (bs) {
+    body_spheres(m, d, bs);
+    geom_boxes(m, d, gb);
+  }
 
   // merge explicit pairs and body pairs in signature order
   int pairadr = 0;
@@ -689,4 +699,5 @@ void mj_collision(const mjModel* m, mjData* d) {
   }
 
   mj_freeStack(d);
+  timer_end(d, mjTIMER_COL_NARROW, tstart);
 }
