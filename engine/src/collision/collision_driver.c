@@ -19,6 +19,20 @@
 #define TN_DISABLED(m, x) ((m)->opt.disableflags & (x))
 #define TN_ENABLED(m, x) ((m)->opt.enableflags & (x))
 
+/* MuJoCo's collision stage timers (mjTIMER_COL_BROAD / COL_NARROW), kept only when the
+ * user installed the clock mjcb_time (the same rule as the pipeline's stage timers, whose
+ * header sits above this stage) */
+static mjtNum timer_start(void) {
+  return mjcb_time ? mjcb_time() : 0;
+}
+
+static void timer_end(mjData* d, int id, mjtNum start) {
+  if (mjcb_time) {
+    d->timer[id].duration += mjcb_time() - start;
+    d->timer[id].number++;
+  }
+}
+
 /* the collider table, [type1][type2] for type1 <= type2 */
 const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {
     /* PLANE */
@@ -309,6 +323,16 @@ static int filter_box(const mjModel* m, const mjData* d, int g1, int g2, mjtNum 
   return 0;
 }
 
+/* 1 for the primitive colliders that cost less than filter_box and only read the geoms'
+ * poses (no scratch, no warnings), so they may run before it */
+static int cheap_collider(tnCollideFunc func) {
+  return func == tn__collidePlaneSphere || func == tn__collidePlaneCapsule ||
+         func == tn__collidePlaneCylinder || func == tn__collidePlaneBox ||
+         func == tn__collideSphereSphere || func == tn__collideSphereCapsule ||
+         func == tn__collideSphereCylinder || func == tn__collideSphereBox ||
+         func == tn__collideCapsuleCapsule;
+}
+
 /* test geom pair (g1, g2), or explicit pair ipair when ipair >= 0; append contacts */
 static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
   tnContactParam prm;
@@ -342,8 +366,12 @@ static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair
   }
   mjtNum detect = prm.margin + prm.gap;
 
-  // bounding-sphere filter, then (pairs found by the broad phase) the bounding-box filter
-  if (filter_sphere(m, d, g1, g2, detect) || (ipair < 0 && filter_box(m, d, g1, g2, detect))) {
+  // bounding-sphere filter, then (pairs found by the broad phase) the bounding-box filter:
+  // before the collider, or after it when the collider is cheaper than the filter (its
+  // contacts are then dropped if the filter rejects the pair: the same outcome)
+  int box_after = ipair < 0 && cheap_collider(func);
+  if (filter_sphere(m, d, g1, g2, detect) ||
+      (ipair < 0 && !box_after && filter_box(m, d, g1, g2, detect))) {
     return;
   }
 
@@ -363,6 +391,9 @@ static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair
   int n = func(m, d, con, g1, g2, detect);
   if (n > mjMAXCONPAIR) {
     n = mjMAXCONPAIR;
+  }
+  if (n > 0 && box_after && filter_box(m, d, g1, g2, detect)) {
+    n = 0;
   }
   if (n > 0) {
     if (ipair < 0) {
@@ -569,7 +600,7 @@ static int tested_pair(const mjModel* m, mjData* d, int g1, int g2, int start, i
  * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
  * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                           const mjtNum* bs, const mjtNum* gb, int* reach) {
+                           const mjtNum* bs, const mjtNum* gb, const mjtNum* bb, int* reach) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
   const int* type = m->geom_type;
@@ -578,9 +609,8 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
   if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
     // the geoms that may reach the other body (all of them without body spheres)
     if (reach) {
-      mjtNum box1[TN_GB], box2[TN_GB];
-      body_box(m, gb, b1, box1);
-      body_box(m, gb, b2, box2);
+      const mjtNum* box1 = bb + TN_GB * b1;
+      const mjtNum* box2 = bb + TN_GB * b2;
       for (int g = adr1; g < adr1 + num1; g++) {
         reach[g] = may_reach(m, d, g, bs + TN_BS * b2) && !apart_from(gb, g, box2);
       }
@@ -611,10 +641,10 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
     return;
   }
 
-  // plain order
+  // plain order (geoms whose world boxes are apart skipped, as in the mid-phase)
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (tested_pair(m, d, g1, g2, start, end)) {
+      if (!(gb && apart_from(gb, g1, gb + TN_GB * g2)) && tested_pair(m, d, g1, g2, start, end)) {
         collide_geoms(m, d, g1, g2, -1);
       }
     }
@@ -639,25 +669,38 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   mj_markStack(d);
 
-  // body spheres for skipping out-of-reach geoms (not with an overridden margin), and the
-  // per-geom flags of the body pair at hand, when the arena has room for them
-  mjtNum *bs = NULL, *gb = NULL;
+  // scratch for the mid-phase: body spheres and geom boxes for skipping out-of-reach
+  // geoms (not with an overridden margin), and the per-geom flags of the body pair at hand,
+  // when the arena has room for them
+  mjtNum *bs = NULL, *gb = NULL, *bb = NULL;
   int* reach = NULL;
-  size_t need = sizeof(mjtNum) * (TN_BS * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
+  size_t need = sizeof(mjtNum) * ((TN_BS + TN_GB) * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
                 sizeof(int) * (size_t)m->ngeom + 64;
   if (!TN_ENABLED(m, mjENBL_OVERRIDE) && d->narena - d->parena - d->pstack > 4 * need) {
     bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
+    bb = mj_stackAllocNum(d, TN_GB * (size_t)m->nbody);
     gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
     reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
-    body_spheres(m, d, bs);
-    geom_boxes(m, d, gb);
   }
 
-  // broad phase: sorted candidate body pairs, as many as the arena allows
+  // broad phase (MuJoCo's mjTIMER_COL_BROAD): sorted candidate body pairs, as many as the
+  // arena allows
+  mjtNum tstart = timer_start();
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
   int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
   int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
   int nbp = bodypair ? tn__broadphase(m, d, bodypair, maxpair) : 0;
+  timer_end(d, mjTIMER_COL_BROAD, tstart);
+
+  // mid-phase and narrow phase (mjTIMER_COL_NARROW)
+  tstart = timer_start();
+  if (bs) {
+    body_spheres(m, d, bs);
+    geom_boxes(m, d, gb);
+    for (int b = 0; b < m->nbody; b++) {
+      body_box(m, gb, b, bb + TN_GB * b);
+    }
+  }
 
   // merge explicit pairs and body pairs in signature order
   int pairadr = 0;
@@ -680,7 +723,7 @@ void mj_collision(const mjModel* m, mjData* d) {
 
     // all geom pairs of the body pair
     collide_bodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
-                   merged ? pairadr : 0, bs, gb, reach);
+                   merged ? pairadr : 0, bs, gb, bb, reach);
   }
 
   // remaining explicit pairs
@@ -689,4 +732,5 @@ void mj_collision(const mjModel* m, mjData* d) {
   }
 
   mj_freeStack(d);
+  timer_end(d, mjTIMER_COL_NARROW, tstart);
 }
