@@ -8,7 +8,7 @@ and without refsite, slider-crank, every dyn/gain/bias combination, on our model
 - at 50 random states, constraints disabled: actuator_length and actuator_moment within
   1e-10, actuator_velocity, actuator_force, act_dot and qfrc_actuator within 1e-9, qacc
   within 1e-8;
-- adhesion with contacts on (MuJoCo with island and nativeccd off), pyramidal and elliptic
+- adhesion with contacts on (the contact checks' flags, MuJoCo's defaults), pyramidal and elliptic
   cones: moments from the contact rows within 1e-9; one constrained step (contacts,
   limits) along MuJoCo trajectories within 1e-6 on adhesion, muscle and quadrotor models;
 - one step along a MuJoCo trajectory with each integrator within 1e-9 (the implicit ones

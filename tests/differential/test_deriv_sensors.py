@@ -1,6 +1,6 @@
 """Sensor derivatives against MuJoCo 3.14, through `torsion-sim transitionfd` (PREFIX_C,
-PREFIX_D) and `inversefd` (PREFIX_DsDq, _DsDv, _DsDa), with island and nativeccd disabled
-on both sides, constraints on, and the same eps:
+PREFIX_D) and `inversefd` (PREFIX_DsDq, _DsDv, _DsDa), with the contact checks' flags on
+both sides (deriv.BASE_DISABLE: MuJoCo's defaults), constraints on, and the same eps:
 - mjd_transitionFD's C and D within 1e-6 (deriv.matrix_error per state), forward and
   centered differences, controls on and beyond their ctrlrange bounds included (one-sided
   differences). MuJoCo 3.14's centered D has the wrong sign in its two-sided columns

@@ -1,5 +1,5 @@
 """Mesh contacts on real robots: plane-mesh, mesh-mesh and mesh-primitive contact sets equal
-MuJoCo 3.14's (legacy convex path: nativeccd and island disabled, as every contact check).
+MuJoCo 3.14's, both engines with their default flags (the native convex collision, islands).
 
 Scenes: the Menagerie entry points (the corpus manifest, /work/shared/corpus/menagerie) whose
 model has collidable mesh geoms (contype or conaffinity nonzero), the Gymnasium-Robotics

@@ -1,6 +1,6 @@
 """Sensors: d->sensordata after mj_forward and along rollouts, against MuJoCo 3.14, through
-`torsion-sim forward/rollout --sensordata`, contacts and constraints on (MuJoCo with
-island and nativeccd disabled, which Torsion ignores), the default solver:
+`torsion-sim forward/rollout --sensordata`, contacts and constraints on (both engines with
+the contact checks' flags, oracle.CONTACT_ORACLE: MuJoCo's defaults), the default solver:
 - every corpus model with sensors and four local scenes written here (every sensor type
   Torsion evaluates, with reference frames and cutoffs; connect and weld forces in
   cfrc_ext; rangefinders against every geom type, a height field and a mesh; touch sites
@@ -306,7 +306,7 @@ by_sensor_model = pytest.mark.parametrize("model", SENSOR_MODELS, ids=str)
 
 # ---- both sides ----
 def _load(model):
-    """MuJoCo's model with the contact checks' oracle flags (island, nativeccd off)."""
+    """MuJoCo's model with the contact checks' oracle flags (oracle.CONTACT_ORACLE)."""
     return oracle.load(model.path, disable=oracle.CONTACT_ORACLE)
 
 

@@ -1,8 +1,8 @@
 """MuJoCo's legacy constraint pipeline, islands off (mjDSBL_ISLAND): the differential suite
 now compares with MuJoCo's default flags (per-island solves), so the whole-system solve
 keeps its own check here. The island scenes, every solver and cone, at states along a
-MuJoCo trajectory: Torsion with the island flag disabled against MuJoCo with it disabled
-(and nativeccd disabled, MuJoCo's legacy convex collision, which Torsion uses)."""
+MuJoCo trajectory: Torsion with the island flag disabled against MuJoCo with it disabled,
+every other flag at both engines' defaults (the native convex collision on)."""
 import os
 
 import mujoco
@@ -15,7 +15,6 @@ ISLANDS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
                        "models", "islands")
 FULL = mujoco.mjtState.mjSTATE_INTEGRATION
 OFF = int(mujoco.mjtDisableBit.mjDSBL_ISLAND)
-LEGACY = OFF | int(mujoco.mjtDisableBit.mjDSBL_NATIVECCD)
 
 
 @pytest.mark.parametrize("solver", ["Newton", "CG", "PGS"])
@@ -28,7 +27,7 @@ def test_whole_system_solve_matches_mujoco(scene, cone, solver):
     for m, lib in ((mm, mujoco), (tm, torsion)):
         m.opt.solver = getattr(lib.mjtSolver, "mjSOL_" + solver.upper())
         m.opt.cone = getattr(lib.mjtCone, "mjCONE_" + cone.upper())
-    mm.opt.disableflags |= LEGACY
+    mm.opt.disableflags |= OFF
     tm.opt.disableflags |= OFF
     md, td = mujoco.MjData(mm), torsion.MjData(tm)
     s = np.empty(mujoco.mj_stateSize(mm, FULL))

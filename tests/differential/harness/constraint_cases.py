@@ -2,8 +2,8 @@
 MuJoCo's answers; those several tests share (the contact states and MuJoCo's contact sets)
 are computed once per model and session (cached).
 
-Constraints are ON. MuJoCo runs with CONTACT_ORACLE (nativeccd disabled, which Torsion
-ignores; constraint islands on in both engines); otherwise both sides use the model's own
+Constraints are ON. MuJoCo runs with CONTACT_ORACLE (its defaults: constraint islands and
+the native convex collision on in both engines); otherwise both sides use the model's own
 options, or the same overrides.
 States are mjSTATE_INTEGRATION states (time, qpos, qvel, act, warmstart, controls, applied
 forces, mocap, eq_active, ...) passed to torsion-sim with --spec integration, so that both

@@ -24,14 +24,12 @@ mujoco.mj_setCacheCapacity(mujoco.mj_getCache(), 0)
 # disable flags set on both sides for issue 2 (smooth dynamics only); see docs/fidelity.md
 SMOOTH_ONLY = ("constraint",)
 
-# disable flags set on MuJoCo's side for the contact and constraint checks: its native
-# convex collision, so both engines run the legacy libccd path (harness/torsion.py adds
-# nativeccd to Torsion's flags while this holds it; Torsion's native path, its default, is
-# checked by test_native_ccd.py; it picks other mesh polygons than MuJoCo's where several
-# face each other within tolerance, see docs/fidelity.md); constraint islands stay on in
-# both engines, as MuJoCo's default. TORSION_DIFF_DEFAULTS=1 runs the suite with MuJoCo's
-# full defaults instead (both engines on the native convex collision)
-CONTACT_ORACLE = () if os.environ.get("TORSION_DIFF_DEFAULTS") == "1" else ("nativeccd",)
+# disable flags set on MuJoCo's side for the contact and constraint checks: none, so both
+# engines run their default pipeline (constraint islands, the native convex collision).
+# TORSION_DIFF_LEGACY_CCD=1 runs the suite on MuJoCo's legacy convex collision instead
+# (nativeccd disabled on both sides: harness/torsion.py adds it to Torsion's flags); that
+# path also keeps its own check (test_native_ccd.py: test_legacy_libccd)
+CONTACT_ORACLE = ("nativeccd",) if os.environ.get("TORSION_DIFF_LEGACY_CCD") == "1" else ()
 
 # the benchmarks' MuJoCo: its default pipeline, as Torsion's (constraint islands and the
 # native convex collision on in both engines)

@@ -30,10 +30,9 @@ def sim_path():
     return os.environ.get("TORSION_SIM", DEFAULT_SIM)
 
 
-# while the oracle keeps MuJoCo's legacy convex collision (nativeccd in CONTACT_ORACLE),
-# Torsion runs it too: run() adds nativeccd to the --disable list of every command (as
-# Torsion behaved before it had MuJoCo's native collision); native=True (test_native_ccd.py)
-# runs Torsion's default instead
+# when the oracle runs MuJoCo's legacy convex collision (nativeccd in CONTACT_ORACLE:
+# TORSION_DIFF_LEGACY_CCD=1), Torsion runs it too: run() adds nativeccd to the --disable
+# list of every command; native=True (test_native_ccd.py) runs Torsion's default anyway
 LEGACY_CCD = "nativeccd" in oracle.CONTACT_ORACLE
 
 
