@@ -298,11 +298,12 @@ def test_oversized_requests_hit_limits():
 def test_engine_error_fails_only_that_request(daemon, handle):
     """A fatal engine error (reported through mju_user_error) fails its request with
     ERROR_ENGINE; the daemon and the worker that ran it keep serving."""
-    base = open(PENDULUM).read()
-    # an arena big enough to compile (the compiler evaluates qpos0) but too small for a step:
-    # the step's stack allocation fails through mju_user_error
+    # RK4, whose step keeps its stages on the arena stack, with an arena big enough to
+    # compile (the compiler evaluates qpos0) but too small for a step: the step's stack
+    # allocation fails through mju_user_error
+    base = open(PENDULUM).read().replace('<option ', '<option integrator="RK4" ', 1)
     candidates = [base.replace("<worldbody>", '<size memory="%d"/><worldbody>' % n, 1)
-                  for n in (400, 360, 440, 480)]
+                  for n in (560, 520, 600, 640)]
     by = Bystander(daemon, handle)
     provoked = False
     with daemon.client() as c:
