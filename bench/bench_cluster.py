@@ -83,6 +83,13 @@ class Meter:
                 time.process_time() - c0)
 
 
+def pin_process(pid: int, core: int) -> None:
+    """Bind every thread of process pid (workers, express worker, I/O loop, thread pool) to
+    one core, so that a one-worker daemon uses one core whatever its thread count."""
+    for tid in os.listdir("/proc/%d/task" % pid):
+        os.sched_setaffinity(int(tid), {core})
+
+
 def concurrent_direct(clients, path, s0, ctrl) -> float:
     """Seconds for N direct clients sending equal shares of the batch at once."""
     n = len(clients)
@@ -110,6 +117,14 @@ def run(opts) -> dict:
     ray.init(num_cpus=3, include_dashboard=False, log_to_driver=False, configure_logging=False)
     nodes = tcl.start_nodes(3, workers=1, host="127.0.0.1")
     eps = ray.get([n.endpoint.remote() for n in nodes])
+    # daemon i on core i mod cores: N daemons alone each have a core of their own, and
+    # together as many cores as the machine has
+    cores = sorted(os.sched_getaffinity(0))
+    pinned = []
+    if opts.pin:
+        for i, e in enumerate(eps):
+            pin_process(e["pid"], cores[i % len(cores)])
+            pinned.append(cores[i % len(cores)])
     clients = [Client(address=(e["host"], e["port"]), token=e["token"], timeout=600)
                for e in eps]
     path = humanoid_path()
@@ -178,7 +193,7 @@ def run(opts) -> dict:
                          for k, v in cpu.items()},
            "driver_us": {k: 1e6 * statistics.median(x[1] for x in v) / steps
                          for k, v in cpu.items()},
-           "content_sent": content_sent}
+           "content_sent": content_sent, "pinned": pinned}
     for n in (1, 2, 3):
         single_sum = sum(thr["direct%d" % i] for i in range(n))
         disp = thr["dispatcher%d" % n]
@@ -243,10 +258,13 @@ def docs_table(res: dict) -> str:
                      for n in sorted(res["content_sent"]))))
     lines.append("")
     lines.append("Humanoid rollouts (Gymnasium's humanoid.xml, RK4), %d x %d steps per batch; "
-                 "daemons with 1 worker each on loopback in a local Ray cluster; each subset "
+                 "daemons with 1 worker each on loopback in a local Ray cluster%s; each subset "
                  "1/%d of its daemon's remaining share, %d connections per daemon; median "
                  "of %d rounds; %d cores (load average %.1f during the run); %s; %s."
-                 % (res["batch"], res["nstep"], res["split_factor"], res["depth"],
+                 % (res["batch"], res["nstep"],
+                    (", pinned to cores %s (all threads of daemon i on one core)"
+                     % "/".join(str(c) for c in res["pinned"])) if res.get("pinned") else "",
+                    res["split_factor"], res["depth"],
                     res["rounds"], res["cores"], res["load"], res["machine"], res["date"]))
     return "\n".join(lines)
 
@@ -259,6 +277,9 @@ def main() -> int:
     parser.add_argument("--split-factor", type=int, default=4,
                         help="each subset takes 1/split_factor of its daemon's remaining share")
     parser.add_argument("--depth", type=int, default=2, help="connections per daemon")
+    parser.add_argument("--no-pin", dest="pin", action="store_false",
+                        help="leave the daemons unpinned (by default daemon i runs on core "
+                        "i mod cores, all its threads)")
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--update-docs", action="store_true",
                         help="write the table into docs/benchmarks.md")
