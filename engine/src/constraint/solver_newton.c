@@ -3,20 +3,23 @@
  * H = M + sum over quadratic rows of D_i J_i' J_i + sum over elliptic contacts in the cone's
  * middle zone of J_c' H_c J_c (H_c from mj_constraintUpdate). With a dense Jacobian, H is
  * formed densely (lower triangle) from the rows' non-zeros and factored with Cholesky;
- * Newton's preconditioned gradient is H \ grad. (Sparse Jacobians:
- * solver_hessian_sparse.c.) */
+ * Newton's preconditioned gradient is H \ grad. With constraint islands H covers only the
+ * island's dofs (its rows in ascending dof order, ctx->Hloc), as MuJoCo's island-local
+ * solve: a scene of many islands factors small blocks, not nv x nv once per island.
+ * (Sparse Jacobians: solver_hessian_sparse.c.) */
 #include <math.h>
 
 #include "constraint/solver_primal.h"
 
-/* non-zeros of dense row i: values and columns */
-static int row_nonzeros(const mjModel* m, const mjData* d, int i, mjtNum* val, int* ind) {
+/* non-zeros of dense row i: values and their rows in H (loc: each dof's row) */
+static int row_nonzeros(const mjModel* m, const mjData* d, int i, const int* loc, mjtNum* val,
+                        int* ind) {
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
   int n = 0;
   for (int k = 0; k < m->nv; k++) {
     if (row[k] != 0) {
       val[n] = row[k];
-      ind[n++] = k;
+      ind[n++] = loc[k];
     }
   }
   return n;
@@ -35,40 +38,43 @@ static void add_outer(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, con
   }
 }
 
-/* dense rows i..i+dim-1 gathered at the columns where any of them is non-zero; returns
- * the column count */
-static int contact_rows(const mjModel* m, const mjData* d, int i, int dim, mjtNum* val, int* ind) {
+/* dense rows i..i+dim-1 gathered at the columns where any of them is non-zero (col: the
+ * columns, ind: their rows in H); returns the column count */
+static int contact_rows(const mjModel* m, const mjData* d, int i, int dim, const int* loc,
+                        mjtNum* val, int* col, int* ind) {
   int nv = m->nv, n = 0;
 
   // union of non-zero columns
   for (int c = 0; c < nv; c++) {
     for (int j = 0; j < dim; j++) {
       if (d->efc_J[(size_t)(i + j) * nv + c] != 0) {
-        ind[n++] = c;
+        col[n] = c;
+        ind[n++] = loc[c];
         break;
       }
     }
   }
   for (int j = 0; j < dim; j++) {
     for (int k = 0; k < n; k++) {
-      val[j * n + k] = d->efc_J[(size_t)(i + j) * nv + ind[k]];
+      val[j * n + k] = d->efc_J[(size_t)(i + j) * nv + col[k]];
     }
   }
   return n;
 }
 
 /* one elliptic contact in the cone's middle zone: J_c' H_c J_c */
-static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum* val, int* ind) {
+static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, int nh, const int* loc,
+                     mjtNum* val, int* col, int* ind) {
   const mjContact* con = d->contact + d->efc_id[i];
-  int dim = con->dim, nv = m->nv;
-  int n = contact_rows(m, d, i, dim, val, ind);
+  int dim = con->dim;
+  int n = contact_rows(m, d, i, dim, loc, val, col, ind);
 
   // sum over pairs of rows
   for (int a = 0; a < dim; a++) {
     for (int b = 0; b < dim; b++) {
       mjtNum h = con->H[a * dim + b];
       if (h != 0) {
-        add_outer(H, nv, val + a * n, val + b * n, ind, n, h);
+        add_outer(H, nh, val + a * n, val + b * n, ind, n, h);
       }
     }
   }
@@ -77,36 +83,46 @@ static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, mjtNum
 /* H = J' D_active J (+ cones) + M (lower triangle), then its Cholesky factor; the sums run
  * in MuJoCo's order (rows first, the inertia added last), so H rounds as MuJoCo's does */
 void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  int nv = m->nv, nefc = d->nefc;
+  int nv = m->nv, nh = ctx->nidof;
+  const int* loc = ctx->Hloc;
   mjtNum* H = ctx->H;
   mj_markStack(d);
   mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
   int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
-  mju_zero(H, nv * nv);
+  int* col = mj_stackAllocInt(d, (size_t)(6 * nv));
+  mju_zero(H, nh * nh);
 
-  // active rows
-  for (int i = 0; i < nefc; i++) {
+  // active rows of the solved part (ascending)
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
     int state = d->efc_state[i];
 
-    // cone: the whole contact
+    // cone: the whole contact (its rows are consecutive, in one island)
     if (state == mjCNSTRSTATE_CONE) {
-      add_cone(m, d, i, H, val, ind);
-      i += d->contact[d->efc_id[i]].dim - 1;
+      add_cone(m, d, i, H, nh, loc, val, col, ind);
+      k += d->contact[d->efc_id[i]].dim - 1;
       continue;
     }
 
     // quadratic: D_i J_i' J_i
     if (state == mjCNSTRSTATE_QUADRATIC) {
-      int n = row_nonzeros(m, d, i, val, ind);
-      add_outer(H, nv, val, val, ind, n, d->efc_D[i]);
+      int n = row_nonzeros(m, d, i, loc, val, ind);
+      add_outer(H, nh, val, val, ind, n, d->efc_D[i]);
     }
   }
 
-  // inertia, added to the lower triangle
-  mj_addM(m, d, H, NULL, NULL, NULL);
+  // inertia of the solved dofs, added to the lower triangle (M is block-diagonal by tree:
+  // a dof's stored ancestors are in its island)
+  for (int k = 0; k < nh; k++) {
+    int i = tn__primalDof(ctx, k), adr = m->M_rowadr[i], end = adr + m->M_rownnz[i];
+    mjtNum* Hrow = H + (size_t)k * nh;
+    for (int q = adr; q < end; q++) {
+      Hrow[loc[m->M_colind[q]]] += d->M[q];
+    }
+  }
 
-  // factor
-  ctx->Hrank = mju_cholFactor(H, nv, mjMINVAL);
+  // factor (the rank counted over all nv, the unsolved dofs as full rank)
+  ctx->Hrank = nv - nh + mju_cholFactor(H, nh, mjMINVAL);
   mj_freeStack(d);
 }
 
@@ -144,17 +160,17 @@ static int chol_rank_one(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
  * update by sqrt(D_i) J_i when it entered, a downdate when it left; 0, or -1 on lost
  * definiteness */
 static int flip_row(const mjModel* m, mjData* d, tnPrimal* ctx, int i, int entering, mjtNum* x) {
-  int nv = m->nv;
-  const mjtNum* row = d->efc_J + (size_t)i * nv;
+  int nh = ctx->nidof;
+  const mjtNum* row = d->efc_J + (size_t)i * m->nv;
   mjtNum sd = sqrt(d->efc_D[i]);
-  int k0 = nv;
-  for (int k = 0; k < nv; k++) {
-    x[k] = sd * row[k];
+  int k0 = nh;
+  for (int k = 0; k < nh; k++) {
+    x[k] = sd * row[tn__primalDof(ctx, k)];
     if (x[k] != 0 && k < k0) {
       k0 = k;
     }
   }
-  return chol_rank_one(ctx->H, nv, x, k0, entering ? 1 : -1);
+  return chol_rank_one(ctx->H, nh, x, k0, entering ? 1 : -1);
 }
 
 /* rows that entered or left the quadratic state since the last factorization, or -1 when
@@ -187,7 +203,8 @@ int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_markStack(d);
   mjtNum* x = mj_stackAllocNum(d, (size_t)m->nv);
   int res = 0;
-  for (int i = 0; i < d->nefc && !res; i++) {
+  for (int k = 0; k < ctx->niefc && !res; k++) {
+    int i = tn__primalRow(ctx, k);
     int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
     if (now != was) {
@@ -198,7 +215,15 @@ int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   return res ? -1 : 0;
 }
 
-/* Mgrad = H \ grad */
+/* Mgrad = H \ grad on the solved dofs (zero elsewhere, as grad) */
 void tn__newtonSolve(const tnPrimal* ctx) {
-  mju_cholSolve(ctx->Mgrad, ctx->H, ctx->grad, ctx->nv);
+  int nh = ctx->nidof;
+  mjtNum *b = ctx->Hb, *x = ctx->Hb + ctx->nv;
+  for (int k = 0; k < nh; k++) {
+    b[k] = ctx->grad[tn__primalDof(ctx, k)];
+  }
+  mju_cholSolve(x, ctx->H, b, nh);
+  for (int k = 0; k < nh; k++) {
+    ctx->Mgrad[tn__primalDof(ctx, k)] = x[k];
+  }
 }

@@ -58,8 +58,16 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   ctx->quad = mj_stackAllocNum(d, (size_t)(3 * nefc));
   ctx->oldstate = mj_stackAllocInt(d, (size_t)nefc);
 
-  // Newton's dense Hessian (the sparse one is built per iteration)
+  // Newton's dense Hessian over the solved dofs only (an island's block, as MuJoCo's
+  // island-local solve; the sparse one is built per iteration)
   ctx->H = flg_Newton && !is_sparse(m) ? mj_stackAllocNum(d, (size_t)nv * nv) : NULL;
+  if (ctx->H) {
+    ctx->Hloc = mj_stackAllocInt(d, (size_t)nv);
+    ctx->Hb = mj_stackAllocNum(d, (size_t)(2 * nv));
+    for (int k = 0; k < ctx->nidof; k++) {
+      ctx->Hloc[tn__primalDof(ctx, k)] = k;
+    }
+  }
 }
 
 /* res = M vec: the whole product, or one island's dofs (M is block-diagonal by tree, so

@@ -40,6 +40,8 @@ typedef struct tnPrimal_ {
   /* Newton, dense Jacobian: Hessian and its Cholesky factor (nv x nv) */
   mjtNum* H;
   int Hrank;                /* rank of the last factorization (< nv: clamped pivots) */
+  int* Hloc;                /* dense: each dof's row in H (the solved dofs, ascending) */
+  mjtNum* Hb;               /* dense: the gradient gathered to H's rows, and H \ it */
 
   /* Newton, sparse Jacobian: L'DL factor of the Hessian in CSR (diagonal last), its
    * column lists (off-diagonal entries by column, rows descending) and scratch */
