@@ -13,25 +13,12 @@
 #include <string.h>
 
 #include "collision/collision_internal.h"
+#include "util/timer.h"
 #include "util/util_inline.h"
 
 /* mjDISABLED / mjENABLED as in MuJoCo */
 #define TN_DISABLED(m, x) ((m)->opt.disableflags & (x))
 #define TN_ENABLED(m, x) ((m)->opt.enableflags & (x))
-
-/* MuJoCo's collision stage timers (mjTIMER_COL_BROAD / COL_NARROW), kept only when the
- * user installed the clock mjcb_time (the same rule as the pipeline's stage timers, whose
- * header sits above this stage) */
-static mjtNum timer_start(void) {
-  return mjcb_time ? mjcb_time() : 0;
-}
-
-static void timer_end(mjData* d, int id, mjtNum start) {
-  if (mjcb_time) {
-    d->timer[id].duration += mjcb_time() - start;
-    d->timer[id].number++;
-  }
-}
 
 /* the collider table, [type1][type2] for type1 <= type2 */
 const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES] = {

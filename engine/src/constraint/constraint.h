@@ -154,6 +154,31 @@ void tn__dualState(const mjModel* m, mjData* d, int* state);
 void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow);
 void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, int* nactive,
                             int* nchange);
+
+/* residual AR[i,:] force + b[i] of one row, dense or sparse AR (inline: PGS's inner loop);
+ * sparse rows four terms per pass, added one by one in column order (a plain loop's
+ * rounding) */
+static inline mjtNum tn__dualRowResidual(const mjData* d, int i, int sparse) {
+  if (!sparse) {
+    return mju_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
+  }
+  int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
+  const int* col = d->efc_AR_colind + adr;
+  const mjtNum* val = d->efc_AR + adr;
+  const mjtNum* force = d->efc_force;
+  mjtNum s = 0;
+  int k = 0;
+  for (; k + 4 <= nnz; k += 4) {
+    s += val[k] * force[col[k]];
+    s += val[k + 1] * force[col[k + 1]];
+    s += val[k + 2] * force[col[k + 2]];
+    s += val[k + 3] * force[col[k + 3]];
+  }
+  for (; k < nnz; k++) {
+    s += val[k] * force[col[k]];
+  }
+  return s + d->efc_b[i];
+}
 void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim);
 mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
                           int dim);

@@ -26,29 +26,10 @@ static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
 /* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR) */
 void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
                       int flg_subR) {
-  int nefc = d->nefc;
+  int sparse = is_sparse(m);
   for (int j = 0; j < dim; j++) {
     int r = i + j;
-    if (is_sparse(m)) {
-      int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r], k = 0;
-      const mjtNum *val = d->efc_AR + adr, *force = d->efc_force;
-      const int* col = d->efc_AR_colind + adr;
-      mjtNum s = 0;
-
-      // four terms per pass, added one by one in column order
-      for (; k + 4 <= nnz; k += 4) {
-        s += val[k] * force[col[k]];
-        s += val[k + 1] * force[col[k + 1]];
-        s += val[k + 2] * force[col[k + 2]];
-        s += val[k + 3] * force[col[k + 3]];
-      }
-      for (; k < nnz; k++) {
-        s += val[k] * force[col[k]];
-      }
-      res[j] = s + d->efc_b[r];
-    } else {
-      res[j] = mju_dot(d->efc_AR + (size_t)r * nefc, d->efc_force, nefc) + d->efc_b[r];
-    }
+    res[j] = tn__dualRowResidual(d, r, sparse);
     if (flg_subR) {
       res[j] -= d->efc_R[r] * d->efc_force[r];
     }

@@ -89,7 +89,7 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_markStack(d);
   mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
   int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
-  int* col = mj_stackAllocInt(d, (size_t)(6 * nv));
+  int* col = mj_stackAllocInt(d, (size_t)nv);
   mju_zero(H, nh * nh);
 
   // active rows of the solved part (ascending)

@@ -24,31 +24,6 @@
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
-/* residual AR[i,:] f + b[i] of one row, dense or sparse AR */
-static inline mjtNum row_residual(const mjData* d, int i, int sparse) {
-  if (!sparse) {
-    return mju_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
-  }
-  int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
-  const int* col = d->efc_AR_colind + adr;
-  const mjtNum* val = d->efc_AR + adr;
-  const mjtNum* force = d->efc_force;
-  mjtNum s = 0;
-  int k = 0;
-
-  // four terms per pass, added one by one in column order (the rounding of a plain loop)
-  for (; k + 4 <= nnz; k += 4) {
-    s += val[k] * force[col[k]];
-    s += val[k + 1] * force[col[k + 1]];
-    s += val[k + 2] * force[col[k + 2]];
-    s += val[k + 3] * force[col[k + 3]];
-  }
-  for (; k < nnz; k++) {
-    s += val[k] * force[col[k]];
-  }
-  return s + d->efc_b[i];
-}
-
 /* scalar row: unconstrained minimum from the residual, then the row's bounds (friction
  * loss: its interval; limits and contacts: non-negative; equality: free); returns the
  * new force (selects rather than branches: the clamps are unpredictable) */
@@ -267,7 +242,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
       int i = blockadr[order[k]];
       // scalar row: update, cost change (reverted if positive)
       if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
-        mjtNum r = row_residual(d, i, sparse), old = d->efc_force[i];
+        mjtNum r = tn__dualRowResidual(d, i, sparse), old = d->efc_force[i];
         mjtNum f = update_scalar(d, i, old, r, ARinv[i]);
         mjtNum delta = f - old;
         mjtNum change = 0.5 * delta * delta * ARdiag[i] + delta * r;

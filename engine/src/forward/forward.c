@@ -14,7 +14,7 @@
 #include "forward/forward.h"
 #include "smooth/smooth.h"
 #include "constraint/constraint.h"
-#include "forward/timer.h"
+#include "util/timer.h"
 
 /* the user's clock for the stage timers (NULL: no timing) */
 mjfTime mjcb_time = NULL;

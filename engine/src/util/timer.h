@@ -1,7 +1,8 @@
-/* forward/timer.h — internal: the pipeline's optional stage timers (mjData.timer), active
- * only when the user installed the clock mjcb_time. */
-#ifndef TORSION_FORWARD_TIMER_H
-#define TORSION_FORWARD_TIMER_H
+/* util/timer.h — internal: the pipeline's optional stage timers (mjData.timer), active
+ * only when the user installed the clock mjcb_time (the forward stages and the collision
+ * stage's broad/narrow split). */
+#ifndef TORSION_UTIL_TIMER_H
+#define TORSION_UTIL_TIMER_H
 
 #include <torsion/torsion.h>
 
@@ -18,4 +19,4 @@ static inline void timer_end(mjData* d, int id, mjtNum start) {
   }
 }
 
-#endif /* TORSION_FORWARD_TIMER_H */
+#endif /* TORSION_UTIL_TIMER_H */
