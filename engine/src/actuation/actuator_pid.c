@@ -40,7 +40,7 @@ const char* const* tn__pluginAttrs(int slot, int* nattr) {
  * configuration
  * ------------------------------------------------------------------------------------- */
 
-/* config value k of an instance: 1 and *v when given (non-empty), 0 otherwise */
+/* config value k of an instance, from its string: 1 and *v when given (non-empty) */
 static int config_value(const mjModel* m, int instance, int k, mjtNum* v) {
   const char* s = m->plugin_attr + m->plugin_attradr[instance];
   for (int i = 0; i < k; i++) {
@@ -53,19 +53,40 @@ static int config_value(const mjModel* m, int instance, int k, mjtNum* v) {
   return 1;
 }
 
+_Static_assert(TN_PID_NATTR == 5, "plugin_config has one column per mujoco.pid attribute");
+
+void tn__pidParseConfig(mjModel* m, int instance) {
+  mjtNum* out = m->plugin_config + TN_PID_NATTR * instance;
+  for (int k = 0; k < TN_PID_NATTR; k++) {
+    if (!config_value(m, instance, k, out + k)) {
+      out[k] = NAN;
+    }
+  }
+}
+
+/* config value k of an instance, parsed: 1 and *v when given */
+static int parsed_value(const mjModel* m, int instance, int k, mjtNum* v) {
+  mjtNum x = m->plugin_config[TN_PID_NATTR * instance + k];
+  if (isnan(x)) {
+    return 0;
+  }
+  *v = x;
+  return 1;
+}
+
 void tn__pidConfig(const mjModel* m, int instance, tnPidConfig* cfg) {
   memset(cfg, 0, sizeof(*cfg));
-  config_value(m, instance, 0, &cfg->kp);
-  config_value(m, instance, 1, &cfg->ki);
-  config_value(m, instance, 2, &cfg->kd);
+  parsed_value(m, instance, 0, &cfg->kp);
+  parsed_value(m, instance, 1, &cfg->ki);
+  parsed_value(m, instance, 2, &cfg->kd);
 
   // imax is a force: the integral itself is bounded by imax / ki
   mjtNum imax = 0;
-  if (config_value(m, instance, 3, &imax) && cfg->ki != 0) {
+  if (parsed_value(m, instance, 3, &imax) && cfg->ki != 0) {
     cfg->has_imax = 1;
     cfg->imax = imax / cfg->ki;
   }
-  cfg->has_slew = config_value(m, instance, 4, &cfg->slewmax);
+  cfg->has_slew = parsed_value(m, instance, 4, &cfg->slewmax);
 }
 
 int tn__pidActDim(const tnPidConfig* cfg) {

@@ -3,8 +3,9 @@
  * compiler consult.
  *
  * A pid actuator's force is kp*e + kd*de/dt + ki*integral(e) with e = ctrl - actuator_length.
- * Its configuration lives in mjModel.plugin_attr as the strings the model gave (parsed with
- * strtod on use, as MuJoCo does); its state lives in mjData.act: the error integral (when
+ * Its configuration lives in mjModel.plugin_attr as the strings the model gave; the compiler
+ * parses them once (strtod, as MuJoCo does when it makes its data) into
+ * mjModel.plugin_config, which the step reads; its state lives in mjData.act: the error integral (when
  * ki != 0), then the previous control (when slewmax is given), then the activation of the
  * actuator's own dynamics (dyntype filter, filterexact or integrator). */
 #ifndef TORSION_ACTUATOR_PID_H
@@ -24,7 +25,10 @@ int tn__pluginSlot(const char* name);
 const char* tn__pluginName(int slot);
 const char* const* tn__pluginAttrs(int slot, int* nattr);
 
-/* one instance's configuration, read from mjModel.plugin_attr */
+/* parse one instance's config strings (plugin_attr) into its plugin_config row */
+void tn__pidParseConfig(mjModel* m, int instance);
+
+/* one instance's configuration, read from mjModel.plugin_config */
 typedef struct tnPidConfig_ {
   mjtNum kp, ki, kd;
   int has_imax;   /* imax given and ki != 0 */
