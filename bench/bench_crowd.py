@@ -41,6 +41,7 @@ import time
 import xml.etree.ElementTree as ET
 
 import mujoco
+import mujoco_clock
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -146,7 +147,9 @@ def set_mujoco(m, d, fields):
 
 def interleave(lib, tm, td, m, d, fields, state, rounds, chunk):
     """(MuJoCo us/step, Torsion us/step, ratio MuJoCo time / Torsion time) per round, from
-    one state (fields for MuJoCo, the 3.14 INTEGRATION vector for Torsion)."""
+    one state (fields for MuJoCo, the 3.14 INTEGRATION vector for Torsion). Neither engine
+    runs stage timers."""
+    mujoco_clock.timers_off()
     ptr = state.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     t_mj, t_tn = [], []
     for r in range(rounds):

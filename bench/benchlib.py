@@ -23,6 +23,7 @@ import sys
 import time
 
 import mujoco
+import mujoco_clock
 import numpy as np
 from mujoco import rollout as mj_rollout
 
@@ -75,6 +76,7 @@ def mujoco_rate(m, state, ctrl, nstep):
     """MuJoCo steps per second over nstep steps on one thread; also whether it diverged
     (mujoco.rollout stops stepping after a warning)."""
     d = mujoco.MjData(m)
+    mujoco_clock.timers_off()
     s = state[None, :].copy()
     elapsed, done, diverged = 0.0, 0, False
     out = np.zeros((1, min(CHUNK, nstep), len(state)))
@@ -217,7 +219,8 @@ def trajectory_states(m, d, at, spec):
 def interleave(lib, tm, td, m, d, state, spec, rounds, chunk):
     """Time `chunk` steps of each engine from `state`, alternately, `rounds` times (the
     engine going first alternating by round): (MuJoCo us/step, Torsion us/step, ratio
-    MuJoCo time / Torsion time), one entry per round."""
+    MuJoCo time / Torsion time), one entry per round. Neither engine runs stage timers."""
+    mujoco_clock.timers_off()
     ptr = state.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     t_mj, t_tn, ratios = [], [], []
     for r in range(rounds):
