@@ -19,6 +19,7 @@
 #include "actuation/actuation.h"
 
 #include "actuation/actuator_pid.h"
+#include "util/timer.h"
 
 /* number of dofs of a joint type */
 static int joint_dofs(int type) {
@@ -246,7 +247,7 @@ static void joint_forces(const mjModel* m, mjData* d) {
 }
 
 /* actuator forces, activation derivatives and qfrc_actuator */
-void mj_fwdActuation(const mjModel* m, mjData* d) {
+static void actuation(const mjModel* m, mjData* d) {
   int nu = m->nu;
 
   // clear outputs
@@ -287,4 +288,11 @@ void mj_fwdActuation(const mjModel* m, mjData* d) {
   // map to joint space
   joint_forces(m, d);
   mj_freeStack(d);
+}
+
+/* the actuation stage, timed as mjTIMER_ACTUATION */
+void mj_fwdActuation(const mjModel* m, mjData* d) {
+  mjtNum t = timer_start();
+  actuation(m, d);
+  timer_end(d, mjTIMER_ACTUATION, t);
 }

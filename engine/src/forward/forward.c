@@ -153,9 +153,7 @@ void tn__forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor)
   if (mjcb_control && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
     mjcb_control(m, d);
   }
-  mjtNum t = timer_start();
   mj_fwdActuation(m, d);
-  timer_end(d, mjTIMER_ACTUATION, t);
   mj_fwdAcceleration(m, d);
   mj_fwdConstraint(m, d);
   if (!skipsensor) {

@@ -12,6 +12,7 @@
 #include "actuation/actuation.h"
 #include "integrate/integrate.h"
 #include "smooth/smooth.h"
+#include "util/timer.h"
 
 /* 1 if actuator u's group is disabled by mjOption.disableactuator */
 static int actuator_disabled(const mjModel* m, int u) {
@@ -79,9 +80,12 @@ static void euler_damped_qacc(const mjModel* m, mjData* d, mjtNum* qacc) {
 
 /* semi-implicit Euler step */
 void mj_Euler(const mjModel* m, mjData* d) {
+  mjtNum t = timer_start();
+
   // no damping: use the forward dynamics' acceleration
   if (!tn__eulerDamped(m)) {
     tn__advance(m, d, d->act_dot, d->qacc, NULL);
+    timer_end(d, mjTIMER_ADVANCE, t);
     return;
   }
 
@@ -93,4 +97,5 @@ void mj_Euler(const mjModel* m, mjData* d) {
     tn__advance(m, d, d->act_dot, qacc, NULL);
   }
   mj_freeStack(d);
+  timer_end(d, mjTIMER_ADVANCE, t);
 }

@@ -23,6 +23,7 @@
 #include "integrate/implicit.h"
 #include "integrate/integrate.h"
 #include "smooth/smooth.h"
+#include "util/timer.h"
 
 /* ---- sparse LU in the D pattern ---- */
 
@@ -318,6 +319,7 @@ void mj_implicit(const mjModel* m, mjData* d) {
     return;
   }
 
+  mjtNum t = timer_start();
   mj_markStack(d);
   mjtNum* qacc = mj_stackAllocNum(d, nv ? nv : 1);
   if (!qacc) {
@@ -340,4 +342,5 @@ void mj_implicit(const mjModel* m, mjData* d) {
   // advance activations, velocities, positions and time
   tn__advance(m, d, d->act_dot, qacc, NULL);
   mj_freeStack(d);
+  timer_end(d, mjTIMER_ADVANCE, t);
 }

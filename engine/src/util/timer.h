@@ -19,4 +19,12 @@ static inline void timer_end(mjData* d, int id, mjtNum start) {
   }
 }
 
+/* add the time since `start` to timer `id` without counting a call (the second half of a
+ * call timed in two parts) */
+static inline void timer_add(mjData* d, int id, mjtNum start) {
+  if (mjcb_time) {
+    d->timer[id].duration += mjcb_time() - start;
+  }
+}
+
 #endif /* TORSION_UTIL_TIMER_H */

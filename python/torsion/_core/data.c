@@ -1,11 +1,20 @@
 /* _core/data.c — Data: an mjData for a Model, its arrays as views by MuJoCo name (the
  * X-macro table, the efc_* rows sized by nefc/nJ/nA, the island arrays sized by nisland,
  * nidof, nefc, ntree or nv, the contacts) and a bytes view of the
- * whole struct for the scalar members (time, ncon, warning ...). */
+ * whole struct for the scalar members (time, ncon, warning ...). Making a Data installs a
+ * clock for the stage timers when none is, as MuJoCo's bindings do. */
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 #include "core.h"
+
+/* the clock MuJoCo's Python bindings install for the stage timers (mjData.timer), seconds */
+static mjtNum monotonic_seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (mjtNum)t.tv_sec + 1e-9 * (mjtNum)t.tv_nsec;
+}
 
 static const tnpyField data_fields[] = {
 #define X(T_, N_, R_, C_) {#N_, TNPY_FMT(T_), (int)sizeof(T_), #R_, #C_, offsetof(mjData, N_)},
@@ -115,6 +124,12 @@ static PyObject* data_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
   Py_INCREF(model);
   self->model = mo;
   self->owner = NULL;
+
+  // as MuJoCo's bindings: a clock for the stage timers unless one is installed (the GIL
+  // serializes this with other Data constructions)
+  if (!mjcb_time) {
+    mjcb_time = monotonic_seconds;
+  }
   return (PyObject*)self;
 }
 
