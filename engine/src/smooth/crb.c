@@ -62,10 +62,19 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
 void tn__tendonArmature(const mjModel* m, mjData* d) {
+  // nothing to add without a tendon with armature (no scratch frame either)
+  int t0 = 0;
+  while (t0 < m->ntendon && m->tendon_armature[t0] == 0) {
+    t0++;
+  }
+  if (t0 == m->ntendon) {
+    return;
+  }
+
   int nv = m->nv;
   mjtNum* J = NULL;
   mj_markStack(d);
-  for (int t = 0; t < m->ntendon; t++) {
+  for (int t = t0; t < m->ntendon; t++) {
     mjtNum armature = m->tendon_armature[t];
     if (armature == 0) {
       continue;
