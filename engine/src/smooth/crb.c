@@ -47,9 +47,15 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
     return;
   }
 
-  // force produced by a unit motion of dof i on its body's composite inertia
+  // force produced by a unit motion of dof i on its body's composite inertia, computed in
+  // scalars and stored as the lane pairs the dot products load (lane-pair loads of scalar
+  // stores would stall store forwarding)
+  mjtNum frc[6];
+  tn_mulInertVec(frc, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
   mjtNum buf[6];
-  tn_mulInertVec(buf, d->crb + 10 * m->dof_bodyid[i], d->cdof + 6 * i);
+  *(tn_vec2*)buf = (tn_vec2){frc[0], frc[1]};
+  *(tn_vec2*)(buf + 2) = (tn_vec2){frc[2], frc[3]};
+  *(tn_vec2*)(buf + 4) = (tn_vec2){frc[4], frc[5]};
 
   // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
   for (int k = adr; k < diag; k++) {
@@ -62,10 +68,19 @@ static void crb_row(const mjModel* m, mjData* d, int i) {
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
 void tn__tendonArmature(const mjModel* m, mjData* d) {
+  // nothing to add without a tendon with armature (no scratch frame either)
+  int t0 = 0;
+  while (t0 < m->ntendon && m->tendon_armature[t0] == 0) {
+    t0++;
+  }
+  if (t0 == m->ntendon) {
+    return;
+  }
+
   int nv = m->nv;
   mjtNum* J = NULL;
   mj_markStack(d);
-  for (int t = 0; t < m->ntendon; t++) {
+  for (int t = t0; t < m->ntendon; t++) {
     mjtNum armature = m->tendon_armature[t];
     if (armature == 0) {
       continue;

@@ -19,6 +19,16 @@ static inline void eliminate_row(mjtNum* restrict dst, const mjtNum* restrict sr
   }
 }
 
+/* 1 if the n entries are all +0 (a -0 among them would turn an ancestor's -0 into +0) */
+static inline int zero_row(const mjtNum* row, int n) {
+  for (int j = 0; j < n; j++) {
+    if (row[j] != 0 || signbit(row[j])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* in-place L'DL factorization of a matrix with M's CSR layout (with an AVX2 clone: four
  * entries of an ancestor row per instruction) */
 TN_CLONE_AVX2
@@ -26,6 +36,7 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   const int* rowadr = m->M_rowadr;
   const int* rownnz = m->M_rownnz;
   const int* colind = m->M_colind;
+  const int* simplenum = m->dof_simplenum;
 
   // backward loop over rows: row k is final once all its descendants are eliminated
   for (int k = m->nv - 1; k >= 0; k--) {
@@ -39,6 +50,13 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
     }
     mjtNum invD = 1 / mat[diag];
     diaginv[k] = invD;
+
+    // a simple dof's row, whose off-diagonals are normally all +0, would leave every
+    // entry as it is: it adds +0 * -0 = -0 to its ancestors' entries and keeps +0 when
+    // scaled (checked, since tendon armature can couple simple dofs)
+    if (simplenum[k] && zero_row(mat + start, diag - start)) {
+      continue;
+    }
 
     // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
     for (int adr = diag - 1; adr >= start; adr--) {

@@ -90,16 +90,34 @@ static void body_fixed(const mjModel* m, mjData* d, int b, mjtNum xpos[3], mjtNu
   }
 }
 
-/* apply joint j to the running body pose, after recording its global anchor and axis */
+/* 1 if the three numbers are all +0 (bitwise) */
+static inline int at_origin(const mjtNum v[3]) {
+  return v[0] == 0 && v[1] == 0 && v[2] == 0 && !signbit(v[0]) && !signbit(v[1]) && !signbit(v[2]);
+}
+
+/* apply joint j to the running body pose, after recording its global anchor and axis.
+ * A joint at the body origin (jnt_pos all +0, the common case) skips both rotations of
+ * its position: a +0 vector rotates to +0 exactly, so the anchor is 0 + xpos and the body
+ * origin stays at the anchor, the same bits as the general formula (a NaN rotation, which
+ * the general formula would spread to xpos, is passed on through fabs(0 * sum)) */
 static void joint_apply(const mjModel* m, mjData* d, int j, mjtNum xpos[3], mjtNum xquat[4]) {
   int qadr = m->jnt_qposadr[j];
   mjtNum* xaxis = d->xaxis + 3 * j;
   mjtNum* xanchor = d->xanchor + 3 * j;
+  const mjtNum* jpos = m->jnt_pos + 3 * j;
+  int origin = at_origin(jpos);
 
-  // global axis and anchor, before this joint's motion
+  // global axis and anchor, before this joint's motion (a NaN xquat here comes with a NaN
+  // xpos, so the origin shortcut gives the general formula's NaN anchor too)
   mju_rotVecQuat(xaxis, m->jnt_axis + 3 * j, xquat);
-  mju_rotVecQuat(xanchor, m->jnt_pos + 3 * j, xquat);
-  mju_addTo3(xanchor, xpos);
+  if (origin) {
+    xanchor[0] = 0.0 + xpos[0];
+    xanchor[1] = 0.0 + xpos[1];
+    xanchor[2] = 0.0 + xpos[2];
+  } else {
+    mju_rotVecQuat(xanchor, jpos, xquat);
+    mju_addTo3(xanchor, xpos);
+  }
 
   // slide: translate along the axis by the displacement from qpos0
   if (m->jnt_type[j] == mjJNT_SLIDE) {
@@ -117,9 +135,15 @@ static void joint_apply(const mjModel* m, mjData* d, int j, mjtNum xpos[3], mjtN
   }
   mju_mulQuat(xquat, xquat, qloc);
 
-  // keep the anchor fixed: the body origin moves around it
-  mju_rotVecQuat(vec, m->jnt_pos + 3 * j, xquat);
-  mju_sub3(xpos, xanchor, vec);
+  // keep the anchor fixed: the body origin moves around it (at the origin: the anchor,
+  // less +0, or NaN when the rotation is not finite)
+  if (origin) {
+    mjtNum zero = fabs(0 * (xquat[0] + xquat[1] + xquat[2] + xquat[3]));
+    mju_sub3(xpos, xanchor, (mjtNum[3]){zero, zero, zero});
+  } else {
+    mju_rotVecQuat(vec, jpos, xquat);
+    mju_sub3(xpos, xanchor, vec);
+  }
 }
 
 /* global pose of every body */

@@ -15,7 +15,9 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* forward pass: body accelerations and the forces producing them */
+/* forward pass: body accelerations and the forces producing them. The accelerations move
+ * as lane pairs (stored and reloaded as such); the force terms are scalar products, kept in
+ * scalars to the store (lane-pair loads of scalar stores would stall store forwarding) */
 static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, mjtNum* cfrc) {
   // world acceleration: minus gravity
   mju_zero(cacc, 6);
@@ -26,7 +28,7 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
   for (int b = 1; b < m->nbody; b++) {
     int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
     mjtNum* acc = cacc + 6 * b;
-    mjtNum tmp[6], tmp1[6];
+    mjtNum tmp[6];
 
     // cacc = cacc_parent + cdof_dot * qvel (+ cdof * qacc)
     mul_dof_vec(tmp, d->cdof_dot + 6 * dofadr, d->qvel + dofadr, dofnum);
@@ -40,10 +42,13 @@ static void rne_forward(const mjModel* m, mjData* d, int flg_acc, mjtNum* cacc, 
     // cfrc = cinert * cacc + cvel x* (cinert * cvel)
     const mjtNum* cinert = d->cinert + 10 * b;
     const mjtNum* cvel = d->cvel + 6 * b;
-    tn_mulInertVec(cfrc + 6 * b, cinert, acc);
-    tn_mulInertVec(tmp, cinert, cvel);
-    tn_crossForce(tmp1, cvel, tmp);
-    add_to6(cfrc + 6 * b, tmp1);
+    mjtNum frc[6], mom[6], gyro[6];
+    tn_mulInertVec(frc, cinert, acc);
+    tn_mulInertVec(mom, cinert, cvel);
+    tn_crossForce(gyro, cvel, mom);
+    for (int k = 0; k < 6; k++) {
+      cfrc[6 * b + k] = frc[k] + gyro[k];
+    }
   }
 }
 

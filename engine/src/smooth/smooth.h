@@ -139,4 +139,20 @@ static inline void mul_dof_vec(mjtNum res[6], const mjtNum* dof, const mjtNum* v
   *(tn_vec2*)(res + 4) = r2;
 }
 
+/* mul_dof_vec in scalars only (the same sums, element by element): for a running 6D
+ * vector the compiler keeps in registers, where lane-pair stores read back as scalars (or
+ * the reverse) would stall store forwarding */
+static inline void mul_dof_vec_scalar(mjtNum res[6], const mjtNum* dof, const mjtNum* vec, int n) {
+  for (int k = 0; k < 6; k++) {
+    mjtNum sum = 0;
+    if (n > 0) {
+      sum = dof[k] * vec[0];
+      for (int i = 1; i < n; i++) {
+        sum += dof[6 * i + k] * vec[i];
+      }
+    }
+    res[k] = sum;
+  }
+}
+
 #endif /* TORSION_SMOOTH_H */

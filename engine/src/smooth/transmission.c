@@ -378,12 +378,16 @@ static int compress_row(mjData* d, int adr, const mjtNum* dense, int nv, int roo
   return nnz;
 }
 
+/* number of dofs of joint j */
+static inline int joint_bound(const mjModel* m, int j) {
+  return m->jnt_type[j] == mjJNT_FREE ? 6 : m->jnt_type[j] == mjJNT_BALL ? 3 : 1;
+}
+
 int tn__momentBound(const mjModel* m, int i, int* cols, int* mark) {
   int id = m->actuator_trnid[2*i], id1 = m->actuator_trnid[2*i + 1], n;
   switch (m->actuator_trntype[i]) {
     case mjTRN_JOINT:
-    case mjTRN_JOINTINPARENT:
-      return m->jnt_type[id] == mjJNT_FREE ? 6 : m->jnt_type[id] == mjJNT_BALL ? 3 : 1;
+    case mjTRN_JOINTINPARENT: return joint_bound(m, id);
 
     case mjTRN_TENDON: return m->ten_J_rownnz[id];
 
@@ -414,6 +418,33 @@ int tn__momentBound(const mjModel* m, int i, int* cols, int* mark) {
   }
 }
 
+/* scratch of the transmissions computed as dense rows: three 3 x nv Jacobians, two rows
+ * and the efc weights of body transmissions (taken from the arena at the first of them) */
+typedef struct {
+  mjtNum *jac, *jacr, *jac3, *row, *dense, *weight;
+} trn_scratch;
+
+/* take the scratch unless already taken (opening an arena frame); 0 when out of room */
+static int scratch_take(const mjModel* m, mjData* d, trn_scratch* s) {
+  if (s->jac) {
+    return 1;
+  }
+  size_t nv = (size_t)m->nv;
+  mj_markStack(d);
+  s->jac = mj_stackAllocNum(d, 3*nv + 1);
+  s->jacr = mj_stackAllocNum(d, 3*nv + 1);
+  s->jac3 = mj_stackAllocNum(d, 3*nv + 1);
+  s->row = mj_stackAllocNum(d, nv + 1);
+  s->dense = mj_stackAllocNum(d, nv + 1);
+  s->weight = mj_stackAllocNum(d, (size_t)d->nefc + 1);
+  if (!s->jac || !s->jacr || !s->jac3 || !s->row || !s->dense || !s->weight) {
+    mj_freeStack(d);
+    s->jac = NULL;
+    return 0;
+  }
+  return 1;
+}
+
 /* actuator lengths and moment arms */
 void mj_transmission(const mjModel* m, mjData* d) {
   int nv = m->nv, nu = m->nu;
@@ -425,23 +456,8 @@ void mj_transmission(const mjModel* m, mjData* d) {
     return;
   }
 
-  // scratch: three 3 x nv Jacobians, two rows, the efc weights of body transmissions, a
-  // tendon pattern and its dof marks (zero between uses)
-  mj_markStack(d);
-  mjtNum* jac = mj_stackAllocNum(d, 3*(size_t)nv + 1);
-  mjtNum* jacr = mj_stackAllocNum(d, 3*(size_t)nv + 1);
-  mjtNum* jac3 = mj_stackAllocNum(d, 3*(size_t)nv + 1);
-  mjtNum* row = mj_stackAllocNum(d, (size_t)nv + 1);
-  mjtNum* dense = mj_stackAllocNum(d, (size_t)nv + 1);
-  mjtNum* weight = mj_stackAllocNum(d, (size_t)d->nefc + 1);
-  int* mark = mj_stackAllocInt(d, (size_t)nv + 1);
-  int* cols = mj_stackAllocInt(d, (size_t)nv + 1);
-  if (!jac || !jacr || !jac3 || !row || !dense || !weight || !mark || !cols) {
-    mj_freeStack(d);
-    return;
-  }
-  memset(mark, 0, sizeof(int) * (size_t)nv);
-
+  // joint and tendon rows need no scratch; the dense ones take it when first met
+  trn_scratch s = {0};
   int adr = 0;
   for (int i = 0; i < nu; i++) {
     int nnz = 0, room = (int)m->nJmom - adr;
@@ -449,7 +465,8 @@ void mj_transmission(const mjModel* m, mjData* d) {
     switch (m->actuator_trntype[i]) {
       case mjTRN_JOINT:
       case mjTRN_JOINTINPARENT:
-        if (room >= 6 || tn__momentBound(m, i, cols, mark) <= room) {
+        // the joint's dofs, when they fit
+        if (room >= 6 || joint_bound(m, m->actuator_trnid[2*i]) <= room) {
           nnz = joint_transmission(m, d, i, adr);
         }
         break;
@@ -457,23 +474,32 @@ void mj_transmission(const mjModel* m, mjData* d) {
       case mjTRN_TENDON: nnz = tendon_transmission(m, d, i, adr, room); break;
 
       case mjTRN_SITE:
-        mj_jacSite(m, d, jac, jacr, m->actuator_trnid[2*i]);
-        if (m->actuator_trnid[2*i + 1] < 0) {
-          site_wrench(m, d, i, jac, jacr, dense);
-        } else {
-          site_relative(m, d, i, jac, jacr, jac3, row, dense);
+        if (!scratch_take(m, d, &s)) {
+          return;
         }
-        nnz = compress_row(d, adr, dense, nv, room);
+        mj_jacSite(m, d, s.jac, s.jacr, m->actuator_trnid[2*i]);
+        if (m->actuator_trnid[2*i + 1] < 0) {
+          site_wrench(m, d, i, s.jac, s.jacr, s.dense);
+        } else {
+          site_relative(m, d, i, s.jac, s.jacr, s.jac3, s.row, s.dense);
+        }
+        nnz = compress_row(d, adr, s.dense, nv, room);
         break;
 
       case mjTRN_SLIDERCRANK:
-        slider_crank(m, d, i, jac, jacr, jac3, dense);
-        nnz = compress_row(d, adr, dense, nv, room);
+        if (!scratch_take(m, d, &s)) {
+          return;
+        }
+        slider_crank(m, d, i, s.jac, s.jacr, s.jac3, s.dense);
+        nnz = compress_row(d, adr, s.dense, nv, room);
         break;
 
       case mjTRN_BODY:
-        body_contacts(m, d, i, weight, row, jac, jacr, dense);
-        nnz = compress_row(d, adr, dense, nv, room);
+        if (!scratch_take(m, d, &s)) {
+          return;
+        }
+        body_contacts(m, d, i, s.weight, s.row, s.jac, s.jacr, s.dense);
+        nnz = compress_row(d, adr, s.dense, nv, room);
         break;
 
       default:
@@ -487,5 +513,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
     d->moment_rownnz[i] = nnz;
     adr += nnz;
   }
-  mj_freeStack(d);
+  if (s.jac) {
+    mj_freeStack(d);
+  }
 }

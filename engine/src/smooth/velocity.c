@@ -10,53 +10,68 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* cdof_dot for a free or ball joint's 3 rotational dofs, then add their motion to cvel */
-static void vel_rotations(const mjData* d, int dof, mjtNum cvel[6], mjtNum* cdofdot) {
+/* cvel += the motion of n consecutive dofs (sum of cdof*qvel in dof order, then added) */
+static inline void vel_add_dofs(mjtNum cvel[6], const mjtNum* cdof, const mjtNum* qvel, int n) {
   mjtNum tmp[6];
-  for (int k = 0; k < 3; k++) {
-    tn_crossMotion(cdofdot + 6 * k, cvel, d->cdof + 6 * (dof + k));
+  mul_dof_vec_scalar(tmp, cdof, qvel, n);
+  for (int k = 0; k < 6; k++) {
+    cvel[k] += tmp[k];
   }
-  mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-  add_to6(cvel, tmp);
 }
 
-/* cvel and cdof_dot of body b from its parent's velocity and its own dofs */
+/* cvel and cdof_dot of body b from its parent's velocity and its own dofs. The running
+ * velocity is read and written as scalars only, so the compiler keeps it in registers
+ * (lane-pair stores read back as scalars, or the reverse, stall store forwarding) */
 static void vel_body(const mjModel* m, mjData* d, int b) {
   int dofadr = m->body_dofadr[b], dofnum = m->body_dofnum[b];
-  mjtNum cvel[6], tmp[6];
+  const mjtNum* parent = d->cvel + 6 * m->body_parentid[b];
+  mjtNum cvel[6];
 
   // start from the parent's velocity
-  copy6(cvel, d->cvel + 6 * m->body_parentid[b]);
+  for (int k = 0; k < 6; k++) {
+    cvel[k] = parent[k];
+  }
 
   for (int j = 0; j < dofnum; j++) {
     int dof = dofadr + j;
     mjtNum* cdofdot = d->cdof_dot + 6 * dof;
+    const mjtNum* cdof = d->cdof + 6 * dof;
 
     switch (m->jnt_type[m->dof_jntid[dof]]) {
       // free: translations first (no cdof_dot), then rotations like a ball
       case mjJNT_FREE:
-        mju_zero(cdofdot, 18);
-        mul_dof_vec(tmp, d->cdof + 6 * dof, d->qvel + dof, 3);
-        add_to6(cvel, tmp);
-        vel_rotations(d, dof + 3, cvel, cdofdot + 18);
-        j += 5;
-        break;
+        for (int k = 0; k < 18; k++) {
+          cdofdot[k] = 0;
+        }
+        vel_add_dofs(cvel, cdof, d->qvel + dof, 3);
+        cdofdot += 18;
+        cdof += 18;
+        dof += 3;
+        j += 3;
+        // fall through
 
-      // ball: three rotations at once
+      // ball: three rotations, all from the velocity before the ball
       case mjJNT_BALL:
-        vel_rotations(d, dof, cvel, cdofdot);
+        for (int k = 0; k < 3; k++) {
+          tn_crossMotion(cdofdot + 6 * k, cvel, cdof + 6 * k);
+        }
+        vel_add_dofs(cvel, cdof, d->qvel + dof, 3);
         j += 2;
         break;
 
       // hinge or slide: cdof_dot from the velocity before this dof
       default:
-        tn_crossMotion(cdofdot, cvel, d->cdof + 6 * dof);
-        mju_addToScl(cvel, d->cdof + 6 * dof, d->qvel[dof], 6);
+        tn_crossMotion(cdofdot, cvel, cdof);
+        for (int k = 0; k < 6; k++) {
+          cvel[k] += cdof[k] * d->qvel[dof];
+        }
         break;
     }
   }
 
-  copy6(d->cvel + 6 * b, cvel);
+  for (int k = 0; k < 6; k++) {
+    d->cvel[6 * b + k] = cvel[k];
+  }
 }
 
 /* com-based velocities of all bodies and cdof_dot of all dofs */
