@@ -36,15 +36,25 @@ void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int
   }
 }
 
-/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR) */
+/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR); dense AR is read
+ * in place, sparse AR searched entry by entry */
 void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR) {
-  for (int j = 0; j < dim; j++) {
-    for (int k = 0; k < dim; k++) {
-      block[j * dim + k] = entry_ar(m, d, i + j, i + k);
+  if (!is_sparse(m)) {
+    const mjtNum* row = d->efc_AR + (size_t)i * d->nefc + i;
+    for (int j = 0; j < dim; j++, row += d->nefc) {
+      for (int k = 0; k < dim; k++) {
+        block[j * dim + k] = row[k];
+      }
     }
-    if (flg_subR) {
-      block[j * dim + j] -= d->efc_R[i + j];
+  } else {
+    for (int j = 0; j < dim; j++) {
+      for (int k = 0; k < dim; k++) {
+        block[j * dim + k] = entry_ar(m, d, i + j, i + k);
+      }
     }
+  }
+  for (int j = 0; j < dim && flg_subR; j++) {
+    block[j * dim + j] -= d->efc_R[i + j];
   }
 }
 
@@ -76,7 +86,12 @@ mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce
     for (int j = 0; j < dim; j++) {
       delta[j] = force[j] - oldforce[j];
     }
-    change = 0.5 * mju_mulVecMatVec(delta, A, delta, dim) + mju_dot(delta, res, dim);
+    // delta' A delta summed as mju_mulVecMatVec sums it (inline: blocks are small)
+    mjtNum quad = 0;
+    for (int j = 0; j < dim; j++) {
+      quad += delta[j] * mju_dot(A + j * dim, delta, dim);
+    }
+    change = 0.5 * quad + mju_dot(delta, res, dim);
   }
 
   // increase: restore

@@ -78,8 +78,12 @@ static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   tn__dualBlock(m, d, Ac, i + 1, nf, 1);
 
   // linear term without the current friction
-  mju_mulMatVec(bc, Ac, old, nf, nf);
-  mju_sub(bc, res, bc, nf);
+  if (nf > 5) {
+    __builtin_unreachable();  // contacts have at most five friction directions
+  }
+  for (int j = 0; j < nf; j++) {
+    bc[j] = res[j] - mju_dot(Ac + j * nf, old, nf);
+  }
 
   // no normal force: no friction; else the QCQP, projected onto the cone when active
   if (f[0] < mjMINVAL) {
