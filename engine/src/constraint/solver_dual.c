@@ -148,11 +148,23 @@ void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow) {
  * not classify them) and those whose state changed */
 void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, int* nactive,
                             int* nchange) {
-  int na = 0, nc = 0;
+  int na = 0, nc = 0, nef = d->ne + d->nf;
+  const int* type = d->efc_type;
+  const mjtNum* force = d->efc_force;
   for (int k = 0; k < nrow; k++) {
-    int i = rows[k], old = state[i], now = dual_state_of(d, i, old);
+    int i = rows[k], old = state[i], now;
+
+    // limits and contacts (the most rows) decided here; elliptic ones keep their state
+    if (i >= nef) {
+      if (type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+        continue;
+      }
+      now = force[i] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+    } else {
+      now = dual_state_of(d, i, old);
+    }
     state[i] = now;
-    na += now != mjCNSTRSTATE_SATISFIED && d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
+    na += now != mjCNSTRSTATE_SATISFIED;
     nc += now != old;
   }
   *nactive = na;
