@@ -9,7 +9,7 @@
 #include "util/util_inline.h"
 
 /* AR[r, c] (0 when not stored) */
-static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
+mjtNum tn__dualEntry(const mjModel* m, const mjData* d, int r, int c) {
   if (!is_sparse(m)) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
@@ -23,85 +23,15 @@ static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
   return 0;
 }
 
-/* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR) */
-void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
-                      int flg_subR) {
-  int sparse = is_sparse(m);
-  for (int j = 0; j < dim; j++) {
-    int r = i + j;
-    res[j] = tn__dualRowResidual(d, r, sparse);
-    if (flg_subR) {
-      res[j] -= d->efc_R[r] * d->efc_force[r];
-    }
-  }
-}
-
-/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR); dense AR is read
- * in place, sparse AR searched entry by entry */
-void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR) {
-  if (!is_sparse(m)) {
-    const mjtNum* row = d->efc_AR + (size_t)i * d->nefc + i;
-    for (int j = 0; j < dim; j++, row += d->nefc) {
-      for (int k = 0; k < dim; k++) {
-        block[j * dim + k] = row[k];
-      }
-    }
-  } else {
-    for (int j = 0; j < dim; j++) {
-      for (int k = 0; k < dim; k++) {
-        block[j * dim + k] = entry_ar(m, d, i + j, i + k);
-      }
-    }
-  }
-  for (int j = 0; j < dim && flg_subR; j++) {
-    block[j * dim + j] -= d->efc_R[i + j];
-  }
-}
-
 /* res = 1 / diag(AR) (minus R when flg_subR) */
 void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum v = entry_ar(m, d, i, i);
+    mjtNum v = tn__dualEntry(m, d, i, i);
     if (flg_subR) {
       v -= d->efc_R[i];
     }
     res[i] = 1 / mju_max(mjMINVAL, v);
   }
-}
-
-/* cost change of replacing oldforce by force in a block; reverts an increase */
-mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
-                          int dim) {
-  mjtNum change;
-
-  // 0.5 delta' A delta + delta' res
-  if (dim == 1) {
-    mjtNum delta = force[0] - oldforce[0];
-    change = 0.5 * delta * delta * A[0] + delta * res[0];
-  } else {
-    mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
-    if (dim > 6) {
-      __builtin_unreachable();  // a block has at most 6 rows (the compiler inlines mju_dot)
-    }
-    for (int j = 0; j < dim; j++) {
-      delta[j] = force[j] - oldforce[j];
-    }
-    // delta' A delta summed as mju_mulVecMatVec sums it (inline: blocks are small)
-    mjtNum quad = 0;
-    for (int j = 0; j < dim; j++) {
-      quad += delta[j] * mju_dot(A + j * dim, delta, dim);
-    }
-    change = 0.5 * quad + mju_dot(delta, res, dim);
-  }
-
-  // increase: restore
-  if (change > 1e-10) {
-    for (int j = 0; j < dim; j++) {
-      force[j] = oldforce[j];
-    }
-    change = 0;
-  }
-  return change;
 }
 
 /* the state of row i implied by its dual force (elliptic rows: cur, left as it was) */
