@@ -8,6 +8,7 @@
  * solve: a scene of many islands factors small blocks, not nv x nv once per island.
  * (Sparse Jacobians: solver_hessian_sparse.c.) */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "constraint/solver_primal.h"
@@ -16,8 +17,24 @@
 static int row_nonzeros(const mjModel* m, const mjData* d, int i, const int* loc, mjtNum* val,
                         int* ind) {
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
-  int n = 0;
-  for (int k = 0; k < m->nv; k++) {
+  int n = 0, k = 0;
+
+  // blocks of four entries, skipped when all are zero (either sign: the bits but the sign
+  // bit are zero): a contact's row is zero off its chain
+  for (; k + 4 <= m->nv; k += 4) {
+    uint64_t bits[4];
+    memcpy(bits, row + k, sizeof(bits));
+    if (!((bits[0] | bits[1] | bits[2] | bits[3]) << 1)) {
+      continue;
+    }
+    for (int j = k; j < k + 4; j++) {
+      if (row[j] != 0) {
+        val[n] = row[j];
+        ind[n++] = loc[j];
+      }
+    }
+  }
+  for (; k < m->nv; k++) {
     if (row[k] != 0) {
       val[n] = row[k];
       ind[n++] = loc[k];
