@@ -182,13 +182,9 @@ static int qcqp5(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d,
 /* dispatch on size */
 int tn__QCQP(mjtNum* res, const mjtNum* A, const mjtNum* b, const mjtNum* d, mjtNum r, int n) {
   switch (n) {
-    case 2:
-      return qcqp2(res, A, b, d, r);
-    case 3:
-      return qcqp3(res, A, b, d, r);
-    case 5:
-      return qcqp5(res, A, b, d, r);
-    default:
-      return qcqp_n(res, A, b, d, r, n);
+    case 2: return qcqp2(res, A, b, d, r);
+    case 3: return qcqp3(res, A, b, d, r);
+    case 5: return qcqp5(res, A, b, d, r);
+    default: return qcqp_n(res, A, b, d, r, n);
   }
 }
