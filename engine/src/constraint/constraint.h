@@ -147,8 +147,7 @@ void tn__dualFinish(const mjModel* m, mjData* d);
 void tn__solNoSlip(const mjModel* m, mjData* d, int island, int maxiter);
 
 /* Dual helpers shared by PGS and noslip (solver_dual.c) */
-void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim, int flg_subR);
-void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR);
+mjtNum tn__dualEntry(const mjModel* m, const mjData* d, int r, int c);
 void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR);
 void tn__dualState(const mjModel* m, mjData* d, int* state);
 void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow);
@@ -180,8 +179,76 @@ static inline mjtNum tn__dualRowResidual(const mjData* d, int i, int sparse) {
   return s + d->efc_b[i];
 }
 void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim);
-mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
-                          int dim);
+
+/* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR); inline, as
+ * the block helpers below: the sweeps call them per row or contact */
+static inline void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
+                                    int flg_subR) {
+  int sparse = is_sparse(m);
+  for (int j = 0; j < dim; j++) {
+    int r = i + j;
+    res[j] = tn__dualRowResidual(d, r, sparse);
+    if (flg_subR) {
+      res[j] -= d->efc_R[r] * d->efc_force[r];
+    }
+  }
+}
+
+/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR); dense AR is read
+ * in place, sparse AR searched entry by entry */
+static inline void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim,
+                                 int flg_subR) {
+  if (!is_sparse(m)) {
+    const mjtNum* row = d->efc_AR + (size_t)i * d->nefc + i;
+    for (int j = 0; j < dim; j++, row += d->nefc) {
+      for (int k = 0; k < dim; k++) {
+        block[j * dim + k] = row[k];
+      }
+    }
+  } else {
+    for (int j = 0; j < dim; j++) {
+      for (int k = 0; k < dim; k++) {
+        block[j * dim + k] = tn__dualEntry(m, d, i + j, i + k);
+      }
+    }
+  }
+  for (int j = 0; j < dim && flg_subR; j++) {
+    block[j * dim + j] -= d->efc_R[i + j];
+  }
+}
+
+/* cost change 0.5 delta' A delta + delta' res of replacing oldforce by force in a block
+ * (at most 6 rows); an increase is reverted (force restored, change 0) */
+static inline mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce,
+                                        const mjtNum* res, int dim) {
+  mjtNum change;
+  if (dim == 1) {
+    mjtNum delta = force[0] - oldforce[0];
+    change = 0.5 * delta * delta * A[0] + delta * res[0];
+  } else {
+    mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
+    if (dim > 6) {
+      __builtin_unreachable();  // a block has at most 6 rows (the compiler inlines mju_dot)
+    }
+    for (int j = 0; j < dim; j++) {
+      delta[j] = force[j] - oldforce[j];
+    }
+
+    // delta' A delta summed as mju_mulVecMatVec sums it
+    mjtNum quad = 0;
+    for (int j = 0; j < dim; j++) {
+      quad += delta[j] * mju_dot(A + j * dim, delta, dim);
+    }
+    change = 0.5 * quad + mju_dot(delta, res, dim);
+  }
+  if (change > 1e-10) {
+    for (int j = 0; j < dim; j++) {
+      force[j] = oldforce[j];
+    }
+    change = 0;
+  }
+  return change;
+}
 
 /* min 0.5 x'Ax + x'b subject to sum (x_i/d_i)^2 <= r^2, n = 2..5 (solver_qcqp.c).
  * Returns 1 if the constraint is active. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "smooth/smooth.h"
 #include "util/util_inline.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -349,8 +350,16 @@ static void instantiate_contact(const mjModel* m, mjData* d) {
       continue;
     }
 
-    // dofs moving one geom's body but not the other; none: nothing to constrain
+    // dofs moving one geom's body but not the other; none (both bodies' chains end at the
+    // same dof): nothing to constrain. A dense counting pass needs only whether there are
+    // any, not the chain
     int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
+    if (!d->efc_type && !is_sparse(m)) {
+      if (tn__bodyLastDof(m, b1) != tn__bodyLastDof(m, b2)) {
+        contact_rows(m, d, con, i, chain, 0, scratch);
+      }
+      continue;
+    }
     int n = tn__mergeChainDistinct(m, b1, b2, chain);
     if (!n) {
       continue;

@@ -9,7 +9,7 @@
 #include "util/util_inline.h"
 
 /* AR[r, c] (0 when not stored) */
-static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
+mjtNum tn__dualEntry(const mjModel* m, const mjData* d, int r, int c) {
   if (!is_sparse(m)) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
@@ -23,70 +23,15 @@ static mjtNum entry_ar(const mjModel* m, const mjData* d, int r, int c) {
   return 0;
 }
 
-/* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR) */
-void tn__dualResidual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim,
-                      int flg_subR) {
-  int sparse = is_sparse(m);
-  for (int j = 0; j < dim; j++) {
-    int r = i + j;
-    res[j] = tn__dualRowResidual(d, r, sparse);
-    if (flg_subR) {
-      res[j] -= d->efc_R[r] * d->efc_force[r];
-    }
-  }
-}
-
-/* block = AR[i:i+dim, i:i+dim] (minus R on the diagonal when flg_subR) */
-void tn__dualBlock(const mjModel* m, const mjData* d, mjtNum* block, int i, int dim, int flg_subR) {
-  for (int j = 0; j < dim; j++) {
-    for (int k = 0; k < dim; k++) {
-      block[j * dim + k] = entry_ar(m, d, i + j, i + k);
-    }
-    if (flg_subR) {
-      block[j * dim + j] -= d->efc_R[i + j];
-    }
-  }
-}
-
 /* res = 1 / diag(AR) (minus R when flg_subR) */
 void tn__dualDiagInv(const mjModel* m, const mjData* d, mjtNum* res, int flg_subR) {
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum v = entry_ar(m, d, i, i);
+    mjtNum v = tn__dualEntry(m, d, i, i);
     if (flg_subR) {
       v -= d->efc_R[i];
     }
     res[i] = 1 / mju_max(mjMINVAL, v);
   }
-}
-
-/* cost change of replacing oldforce by force in a block; reverts an increase */
-mjtNum tn__dualCostChange(const mjtNum* A, mjtNum* force, const mjtNum* oldforce, const mjtNum* res,
-                          int dim) {
-  mjtNum change;
-
-  // 0.5 delta' A delta + delta' res
-  if (dim == 1) {
-    mjtNum delta = force[0] - oldforce[0];
-    change = 0.5 * delta * delta * A[0] + delta * res[0];
-  } else {
-    mjtNum delta[6] = {0, 0, 0, 0, 0, 0};
-    if (dim > 6) {
-      __builtin_unreachable();  // a block has at most 6 rows (the compiler inlines mju_dot)
-    }
-    for (int j = 0; j < dim; j++) {
-      delta[j] = force[j] - oldforce[j];
-    }
-    change = 0.5 * mju_mulVecMatVec(delta, A, delta, dim) + mju_dot(delta, res, dim);
-  }
-
-  // increase: restore
-  if (change > 1e-10) {
-    for (int j = 0; j < dim; j++) {
-      force[j] = oldforce[j];
-    }
-    change = 0;
-  }
-  return change;
 }
 
 /* the state of row i implied by its dual force (elliptic rows: cur, left as it was) */
@@ -133,11 +78,23 @@ void tn__dualStateRows(mjData* d, int* state, const int* rows, int nrow) {
  * not classify them) and those whose state changed */
 void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, int* nactive,
                             int* nchange) {
-  int na = 0, nc = 0;
+  int na = 0, nc = 0, nef = d->ne + d->nf;
+  const int* type = d->efc_type;
+  const mjtNum* force = d->efc_force;
   for (int k = 0; k < nrow; k++) {
-    int i = rows[k], old = state[i], now = dual_state_of(d, i, old);
+    int i = rows[k], old = state[i], now;
+
+    // limits and contacts (the most rows) decided here; elliptic ones keep their state
+    if (i >= nef) {
+      if (type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+        continue;
+      }
+      now = force[i] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+    } else {
+      now = dual_state_of(d, i, old);
+    }
     state[i] = now;
-    na += now != mjCNSTRSTATE_SATISFIED && d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC;
+    na += now != mjCNSTRSTATE_SATISFIED;
     nc += now != old;
   }
   *nactive = na;

@@ -8,6 +8,8 @@
  * solve: a scene of many islands factors small blocks, not nv x nv once per island.
  * (Sparse Jacobians: solver_hessian_sparse.c.) */
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "constraint/solver_primal.h"
 
@@ -15,8 +17,24 @@
 static int row_nonzeros(const mjModel* m, const mjData* d, int i, const int* loc, mjtNum* val,
                         int* ind) {
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
-  int n = 0;
-  for (int k = 0; k < m->nv; k++) {
+  int n = 0, k = 0;
+
+  // blocks of four entries, skipped when all are zero (either sign: the bits but the sign
+  // bit are zero): a contact's row is zero off its chain
+  for (; k + 4 <= m->nv; k += 4) {
+    uint64_t bits[4];
+    memcpy(bits, row + k, sizeof(bits));
+    if (!((bits[0] | bits[1] | bits[2] | bits[3]) << 1)) {
+      continue;
+    }
+    for (int j = k; j < k + 4; j++) {
+      if (row[j] != 0) {
+        val[n] = row[j];
+        ind[n++] = loc[j];
+      }
+    }
+  }
+  for (; k < m->nv; k++) {
     if (row[k] != 0) {
       val[n] = row[k];
       ind[n++] = loc[k];
@@ -35,6 +53,48 @@ static void add_outer(mjtNum* H, int nv, const mjtNum* va, const mjtNum* vb, con
     for (int q = 0; q <= p; q++) {
       Hrow[ind[q]] += s * vb[q];
     }
+  }
+}
+
+/* add_outer of two or four rows (v, stride nv apart) sharing the columns ind, with their
+ * scales: one pass over the triangle, each element getting the rows' products added in
+ * row order, as successive add_outer calls would add them */
+static void add_outer_rows(mjtNum* H, int nv, const mjtNum* v, int stride, const int* ind, int n,
+                           const mjtNum* scl, int nrow) {
+  const mjtNum *v0 = v, *v1 = v + stride, *v2 = v + 2 * stride, *v3 = v + 3 * stride;
+  for (int p = 0; p < n; p++) {
+    mjtNum* Hrow = H + (size_t)ind[p] * nv;
+    mjtNum s0 = scl[0] * v0[p], s1 = scl[1] * v1[p];
+    if (nrow == 2) {
+      for (int q = 0; q <= p; q++) {
+        mjtNum* h = Hrow + ind[q];
+        *h = (*h + s0 * v0[q]) + s1 * v1[q];
+      }
+      continue;
+    }
+    mjtNum s2 = scl[2] * v2[p], s3 = scl[3] * v3[p];
+    for (int q = 0; q <= p; q++) {
+      mjtNum* h = Hrow + ind[q];
+      *h = (((*h + s0 * v0[q]) + s1 * v1[q]) + s2 * v2[q]) + s3 * v3[q];
+    }
+  }
+}
+
+/* quadratic rows gathered so far (slot g: values at val + g nv, columns at ind + g nv, all
+ * the same columns), added to H four, two or one at a time in their order */
+static void flush_rows(mjtNum* H, int nh, int nv, const mjtNum* val, const int* ind, int n,
+                       const mjtNum* scl, int nrow) {
+  int g = 0;
+  if (nrow - g >= 4) {
+    add_outer_rows(H, nh, val, nv, ind, n, scl, 4);
+    g += 4;
+  }
+  if (nrow - g >= 2) {
+    add_outer_rows(H, nh, val + (size_t)g * nv, nv, ind, n, scl + g, 2);
+    g += 2;
+  }
+  if (nrow - g == 1) {
+    add_outer(H, nh, val + (size_t)g * nv, val + (size_t)g * nv, ind, n, scl[g]);
   }
 }
 
@@ -92,24 +152,46 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int* col = mj_stackAllocInt(d, (size_t)nv);
   mju_zero(H, nh * nh);
 
-  // active rows of the solved part (ascending)
+  // active rows of the solved part (ascending); consecutive quadratic rows with the same
+  // non-zero columns (a contact's rows, usually) are gathered, up to four, and added in one
+  // pass over their triangle
+  mjtNum scl[4];
+  int ngroup = 0, ncol = 0;
   for (int k = 0; k < ctx->niefc; k++) {
     int i = tn__primalRow(ctx, k);
     int state = d->efc_state[i];
 
-    // cone: the whole contact (its rows are consecutive, in one island)
+    // cone: the whole contact (its rows are consecutive, in one island), after the rows
+    // gathered before it
     if (state == mjCNSTRSTATE_CONE) {
+      flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
+      ngroup = 0;
       add_cone(m, d, i, H, nh, loc, val, col, ind);
       k += d->contact[d->efc_id[i]].dim - 1;
       continue;
     }
 
-    // quadratic: D_i J_i' J_i
+    // quadratic: D_i J_i' J_i, gathered in the next slot; other columns than the gathered
+    // rows': add those first, then start again from this row
     if (state == mjCNSTRSTATE_QUADRATIC) {
-      int n = row_nonzeros(m, d, i, loc, val, ind);
-      add_outer(H, nh, val, val, ind, n, d->efc_D[i]);
+      mjtNum* vslot = val + (size_t)ngroup * nv;
+      int* islot = ind + (size_t)ngroup * nv;
+      int n = row_nonzeros(m, d, i, loc, vslot, islot);
+      if (ngroup && (n != ncol || memcmp(islot, ind, sizeof(int) * (size_t)n))) {
+        flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
+        mju_copy(val, vslot, n);
+        memcpy(ind, islot, sizeof(int) * (size_t)n);
+        ngroup = 0;
+      }
+      ncol = n;
+      scl[ngroup++] = d->efc_D[i];
+      if (ngroup == 4) {
+        flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
+        ngroup = 0;
+      }
     }
   }
+  flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
 
   // inertia of the solved dofs, added to the lower triangle (M is block-diagonal by tree:
   // a dof's stored ancestors are in its island)

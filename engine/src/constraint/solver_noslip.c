@@ -71,6 +71,9 @@ static mjtNum pyramid_pair(const mjModel* m, mjData* d, int j) {
 static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   const mjContact* con = d->contact + d->efc_id[i];
   int nf = dim - 1;
+  if (nf < 1 || nf > 5) {
+    __builtin_unreachable();  // elliptic contacts have one to five friction directions
+  }
   mjtNum res[5], old[5], Ac[25], bc[5], v[5];
   mjtNum* f = d->efc_force + i;
   tn__dualResidual(m, d, res, i + 1, nf, 1);
@@ -78,8 +81,9 @@ static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
   tn__dualBlock(m, d, Ac, i + 1, nf, 1);
 
   // linear term without the current friction
-  mju_mulMatVec(bc, Ac, old, nf, nf);
-  mju_sub(bc, res, bc, nf);
+  for (int j = 0; j < nf; j++) {
+    bc[j] = res[j] - mju_dot(Ac + j * nf, old, nf);
+  }
 
   // no normal force: no friction; else the QCQP, projected onto the cone when active
   if (f[0] < mjMINVAL) {
