@@ -578,12 +578,12 @@ static int plane_apart(const mjModel* m, const mjData* d, int g, const mjtNum* o
 }
 
 /* mid-phase scratch: body spheres, geom and body boxes, each computed when a body first
- * appears in a candidate pair (flag ready), and the per-geom flags of the pair at hand */
+ * appears in a candidate pair (flag ready), and the lists of geoms of the pair at hand */
 typedef struct tnMidPhase_ {
   mjtNum* bs;
   mjtNum* gb;
   mjtNum* bb;
-  int* reach;
+  int* list;
   int* ready;
 } tnMidPhase;
 
@@ -618,26 +618,37 @@ static int plane_reaches(const mjModel* m, const mjData* d, int g, int other) {
   return 0;
 }
 
-/* per-geom flags of the geoms of body b that may reach body other; 1 if any does. A plane
- * is tested against the other body's geoms directly; the other geoms by their boxes
- * against the other body's sphere and box (both bodies' bounds computed here when first
- * needed). */
-static int reach_flags(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b, int other) {
+/* the geoms of body b that may reach body other into list, in increasing order; returns
+ * their number. Geoms that collide with nothing are left out (the contype test would reject
+ * them; not with a user's filter, which replaces that test). A plane is tested against the
+ * other body's geoms directly; the other geoms by their boxes against the other body's
+ * sphere and box (both bodies' bounds computed here when first needed). */
+static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b, int other,
+                      int* list) {
   const mjtNum* box = mp->bb + TN_GB * other;
   const mjtNum* sphere = mp->bs + TN_BS * other;
-  int any = 0;
+  int n = 0, bounded = 0;
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+    int reach;
+    if (!mjcb_contactfilter && !collidable(m, g)) {
+      continue;
+    }
     if (m->geom_type[g] == mjGEOM_PLANE) {
-      mp->reach[g] = plane_reaches(m, d, g, other);
+      reach = plane_reaches(m, d, g, other);
     } else {
-      body_bounds(m, d, mp, b);
-      body_bounds(m, d, mp, other);
-      mp->reach[g] =
+      if (!bounded) {
+        body_bounds(m, d, mp, b);
+        body_bounds(m, d, mp, other);
+        bounded = 1;
+      }
+      reach =
           may_reach(m, d, g, sphere) && !apart_from(mp->gb, g, box) && !plane_apart(m, d, g, box);
     }
-    any |= mp->reach[g];
+    if (reach) {
+      list[n++] = g;
+    }
   }
-  return any;
+  return n;
 }
 
 /* 1 if geoms g1 and g2 are surely apart: their world boxes, or a plane and the other's box */
@@ -680,34 +691,41 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
   if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
     // the geoms that may reach the other body (all of them without scratch); none on
     // either side: no pair to test
-    const int* reach = mp ? mp->reach : NULL;
-    if (mp && (!reach_flags(m, d, mp, b1, b2) || !reach_flags(m, d, mp, b2, b1))) {
-      return;
-    }
+    const int *list1 = NULL, *list2 = NULL;
+    int n1 = num1, n2 = num2;
     if (mp) {
+      n1 = reach_list(m, d, mp, b1, b2, mp->list);
+      n2 = n1 ? reach_list(m, d, mp, b2, b1, mp->list + n1) : 0;
+      if (!n2) {
+        return;
+      }
+      list1 = mp->list;
+      list2 = mp->list + n1;
       body_bounds(m, d, mp, b1);
       body_bounds(m, d, mp, b2);
     }
-#define REACH(g) (!reach || reach[g])
+#define GEOM(list, adr, i) ((list) ? (list)[i] : (adr) + (i))
 #define APART(a, b) (gb && pair_apart(m, d, gb, a, b))
-    for (int g1 = adr1; g1 < adr1 + num1; g1++) {
-      for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
-        if (REACH(g2) && type[g1] <= type[g2] && !APART(g1, g2) &&
-            tested_pair(m, d, g1, g2, start, end)) {
+    for (int i = 0; i < n1; i++) {
+      int g1 = GEOM(list1, adr1, i);
+      for (int j = 0; j < n2; j++) {
+        int g2 = GEOM(list2, adr2, j);
+        if (type[g1] <= type[g2] && !APART(g1, g2) && tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g1, g2, -1);
         }
       }
     }
-    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
-        if (REACH(g1) && type[g1] > type[g2] && !APART(g1, g2) &&
-            tested_pair(m, d, g1, g2, start, end)) {
+    for (int j = 0; j < n2; j++) {
+      int g2 = GEOM(list2, adr2, j);
+      for (int i = 0; i < n1; i++) {
+        int g1 = GEOM(list1, adr1, i);
+        if (type[g1] > type[g2] && !APART(g1, g2) && tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g2, g1, -1);
         }
       }
     }
 #undef APART
-#undef REACH
+#undef GEOM
     return;
   }
 
@@ -745,7 +763,7 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // scratch for the mid-phase: body spheres and geom boxes for skipping out-of-reach
   // geoms (not with an overridden margin), computed per body when first needed, and the
-  // per-geom flags of the body pair at hand, when the arena has room for them
+  // lists of geoms of the body pair at hand, when the arena has room for them
   tnMidPhase mid, *mp = NULL;
   size_t need = sizeof(mjtNum) * ((TN_BS + TN_GB) * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
                 sizeof(int) * ((size_t)m->ngeom + m->nbody) + 64;
@@ -753,7 +771,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     mid.bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
     mid.bb = mj_stackAllocNum(d, TN_GB * (size_t)m->nbody);
     mid.gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
-    mid.reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    mid.list = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
     mid.ready = mj_stackAllocInt(d, m->nbody);
     memset(mid.ready, 0, sizeof(int) * (size_t)m->nbody);
     mp = &mid;
