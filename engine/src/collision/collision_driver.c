@@ -416,14 +416,14 @@ static int is_explicit(const mjModel* m, int g1, int g2, int start, int end) {
   return 0;
 }
 
-/* 1 if body-pair signature `sig` is excluded */
-static int is_excluded(const mjModel* m, int sig) {
-  for (int i = 0; i < m->nexclude; i++) {
-    if (m->exclude_signature[i] == sig) {
-      return 1;
-    }
+/* 1 if body-pair signature `sig` is excluded; signatures come in increasing order and
+ * exclude_signature is sorted, so *exadr (the first exclusion not below the previous
+ * signature) only moves forward */
+static int is_excluded(const mjModel* m, int sig, int* exadr) {
+  while (*exadr < m->nexclude && m->exclude_signature[*exadr] < sig) {
+    (*exadr)++;
   }
-  return 0;
+  return *exadr < m->nexclude && m->exclude_signature[*exadr] == sig;
 }
 
 /* 1 if geoms g1, g2 may collide by contype/conaffinity */
@@ -790,7 +790,7 @@ void mj_collision(const mjModel* m, mjData* d) {
   tstart = timer_start();
 
   // merge explicit pairs and body pairs in signature order
-  int pairadr = 0;
+  int pairadr = 0, exadr = 0;
   for (int i = 0; i < nbp; i++) {
     int sig = bodypair[i];
 
@@ -804,7 +804,7 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
 
     // excluded body pair
-    if (m->nexclude && is_excluded(m, sig)) {
+    if (m->nexclude && is_excluded(m, sig, &exadr)) {
       continue;
     }
 
