@@ -578,20 +578,21 @@ static int plane_apart(const mjModel* m, const mjData* d, int g, const mjtNum* o
 }
 
 /* mid-phase scratch: body spheres, geom and body boxes, each computed when a body first
- * appears in a candidate pair (flag ready), and the lists of geoms of the pair at hand */
+ * appears in a candidate pair (flag ready), the geoms of each body that may collide (cgeom,
+ * from the body's first geom address on; ncgeom: their number, -1 until listed) and the
+ * lists of geoms of the pair at hand */
 typedef struct tnMidPhase_ {
   mjtNum* bs;
   mjtNum* gb;
   mjtNum* bb;
   int* list;
   int* ready;
+  int* cgeom;
+  int* ncgeom;
 } tnMidPhase;
 
-/* the body sphere, the geom boxes and the body box of body b, once per call */
-static void body_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
-  if (mp->ready[b]) {
-    return;
-  }
+/* the body sphere, the geom boxes and the body box of body b */
+static void make_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
   body_sphere(m, d, b, mp->bs + TN_BS * b);
   for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
     geom_box(m, d, g, mp->gb + TN_GB * g);
@@ -600,13 +601,39 @@ static void body_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp,
   mp->ready[b] = 1;
 }
 
+/* the bounds of body b, made once per call (the check inlined at every use) */
+static inline void body_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
+  if (!mp->ready[b]) {
+    make_bounds(m, d, mp, b);
+  }
+}
+
+/* the geoms of body b that may collide (all of them with a user's filter, which replaces
+ * contype/conaffinity; else those with a contype or conaffinity), listed once per call */
+static const int* body_geoms(const mjModel* m, const tnMidPhase* mp, int b, int* n) {
+  int adr = m->body_geomadr[b];
+  if (mp->ncgeom[b] < 0) {
+    int k = 0;
+    for (int g = adr; g < adr + m->body_geomnum[b]; g++) {
+      if (mjcb_contactfilter || collidable(m, g)) {
+        mp->cgeom[adr + k++] = g;
+      }
+    }
+    mp->ncgeom[b] = k;
+  }
+  *n = mp->ncgeom[b];
+  return mp->cgeom + adr;
+}
+
 /* 1 unless plane g fails filter_sphere (with the detection distance collide_geoms would
  * use) against every geom of body `other` it could be tested with; exact, no bounds needed */
-static int plane_reaches(const mjModel* m, const mjData* d, int g, int other) {
-  for (int g2 = m->body_geomadr[other]; g2 < m->body_geomadr[other] + m->body_geomnum[other];
-       g2++) {
-    if ((!mjcb_contactfilter && !collidable(m, g2)) || m->geom_type[g2] == mjGEOM_PLANE ||
-        !tn__collideTable[mjGEOM_PLANE][m->geom_type[g2]]) {
+static int plane_reaches(const mjModel* m, const mjData* d, const tnMidPhase* mp, int g,
+                         int other) {
+  int n;
+  const int* geoms = body_geoms(m, mp, other, &n);
+  for (int i = 0; i < n; i++) {
+    int g2 = geoms[i];
+    if (m->geom_type[g2] == mjGEOM_PLANE || !tn__collideTable[mjGEOM_PLANE][m->geom_type[g2]]) {
       continue;
     }
     mjtNum margin = m->geom_margin[g] + m->geom_margin[g2];
@@ -627,14 +654,12 @@ static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, i
                       int* list) {
   const mjtNum* box = mp->bb + TN_GB * other;
   const mjtNum* sphere = mp->bs + TN_BS * other;
-  int n = 0, bounded = 0;
-  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
-    int reach;
-    if (!mjcb_contactfilter && !collidable(m, g)) {
-      continue;
-    }
+  int n = 0, bounded = 0, num;
+  const int* geoms = body_geoms(m, mp, b, &num);
+  for (int i = 0; i < num; i++) {
+    int g = geoms[i], reach;
     if (m->geom_type[g] == mjGEOM_PLANE) {
-      reach = plane_reaches(m, d, g, other);
+      reach = plane_reaches(m, d, mp, g, other);
     } else {
       if (!bounded) {
         body_bounds(m, d, mp, b);
@@ -766,14 +791,17 @@ void mj_collision(const mjModel* m, mjData* d) {
   // lists of geoms of the body pair at hand, when the arena has room for them
   tnMidPhase mid, *mp = NULL;
   size_t need = sizeof(mjtNum) * ((TN_BS + TN_GB) * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
-                sizeof(int) * ((size_t)m->ngeom + m->nbody) + 64;
+                sizeof(int) * 2 * ((size_t)m->ngeom + m->nbody) + 64;
   if (!TN_ENABLED(m, mjENBL_OVERRIDE) && d->narena - d->parena - d->pstack > 4 * need) {
     mid.bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
     mid.bb = mj_stackAllocNum(d, TN_GB * (size_t)m->nbody);
     mid.gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
     mid.list = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
     mid.ready = mj_stackAllocInt(d, m->nbody);
+    mid.cgeom = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    mid.ncgeom = mj_stackAllocInt(d, m->nbody);
     memset(mid.ready, 0, sizeof(int) * (size_t)m->nbody);
+    memset(mid.ncgeom, -1, sizeof(int) * (size_t)m->nbody);
     mp = &mid;
   }
 
