@@ -416,14 +416,14 @@ static int is_explicit(const mjModel* m, int g1, int g2, int start, int end) {
   return 0;
 }
 
-/* 1 if body-pair signature `sig` is excluded */
-static int is_excluded(const mjModel* m, int sig) {
-  for (int i = 0; i < m->nexclude; i++) {
-    if (m->exclude_signature[i] == sig) {
-      return 1;
-    }
+/* 1 if body-pair signature `sig` is excluded; signatures come in increasing order and
+ * exclude_signature is sorted, so *exadr (the first exclusion not below the previous
+ * signature) only moves forward */
+static int is_excluded(const mjModel* m, int sig, int* exadr) {
+  while (*exadr < m->nexclude && m->exclude_signature[*exadr] < sig) {
+    (*exadr)++;
   }
-  return 0;
+  return *exadr < m->nexclude && m->exclude_signature[*exadr] == sig;
 }
 
 /* 1 if geoms g1, g2 may collide by contype/conaffinity */
@@ -446,42 +446,39 @@ static int collidable(const mjModel* m, int g) {
   return m->geom_contype[g] || m->geom_conaffinity[g];
 }
 
-/* the body spheres of every body into bs (TN_BS per body) */
-static void body_spheres(const mjModel* m, const mjData* d, mjtNum* bs) {
-  for (int b = 0; b < m->nbody; b++) {
-    mjtNum* out = bs + TN_BS * b;
-    int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0, unbounded = 0;
-    mjtNum lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, detect = 0;
+/* the body sphere of body b into out (TN_BS numbers) */
+static void body_sphere(const mjModel* m, const mjData* d, int b, mjtNum* out) {
+  int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0, unbounded = 0;
+  mjtNum lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0}, detect = 0;
 
-    // box around the geoms' spheres, largest detection distance
-    for (int g = adr; g < adr + num; g++) {
-      if (!collidable(m, g)) {
-        continue;
-      }
-      mjtNum r = m->geom_rbound[g];
-      unbounded |= !(r > 0);
-      detect = mju_max(detect, m->geom_margin[g] + m->geom_gap[g]);
-      for (int k = 0; k < 3; k++) {
-        mjtNum x = d->geom_xpos[3 * g + k];
-        lo[k] = any ? mju_min(lo[k], x - r) : x - r;
-        hi[k] = any ? mju_max(hi[k], x + r) : x + r;
-      }
-      any = 1;
+  // box around the geoms' spheres, largest detection distance
+  for (int g = adr; g < adr + num; g++) {
+    if (!collidable(m, g)) {
+      continue;
     }
-
-    // sphere around the box's centre reaching every geom sphere
-    mjtNum radius = 0;
+    mjtNum r = m->geom_rbound[g];
+    unbounded |= !(r > 0);
+    detect = mju_max(detect, m->geom_margin[g] + m->geom_gap[g]);
     for (int k = 0; k < 3; k++) {
-      out[k] = any ? 0.5 * (lo[k] + hi[k]) : 0;
+      mjtNum x = d->geom_xpos[3 * g + k];
+      lo[k] = any ? mju_min(lo[k], x - r) : x - r;
+      hi[k] = any ? mju_max(hi[k], x + r) : x + r;
     }
-    for (int g = adr; g < adr + num && any && !unbounded; g++) {
-      if (collidable(m, g)) {
-        radius = mju_max(radius, mju_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
-      }
-    }
-    out[3] = unbounded ? -1 : radius;
-    out[4] = detect;
+    any = 1;
   }
+
+  // sphere around the box's centre reaching every geom sphere
+  mjtNum radius = 0;
+  for (int k = 0; k < 3; k++) {
+    out[k] = any ? 0.5 * (lo[k] + hi[k]) : 0;
+  }
+  for (int g = adr; g < adr + num && any && !unbounded; g++) {
+    if (collidable(m, g)) {
+      radius = mju_max(radius, mju_dist3(d->geom_xpos + 3 * g, out) + m->geom_rbound[g]);
+    }
+  }
+  out[3] = unbounded ? -1 : radius;
+  out[4] = detect;
 }
 
 /* Geom boxes: per geom, 7 numbers: the centre and half sizes of an axis-aligned world box
@@ -492,25 +489,23 @@ static void body_spheres(const mjModel* m, const mjData* d, mjtNum* bs) {
  * for them; the slack is far above round-off. */
 #define TN_GB 7
 
-/* the world boxes of every geom into gb (TN_GB per geom) */
-static void geom_boxes(const mjModel* m, const mjData* d, mjtNum* gb) {
-  for (int g = 0; g < m->ngeom; g++) {
-    const mjtNum* box = m->geom_aabb + 6 * g;
-    const mjtNum* mat = d->geom_xmat + 9 * g;
-    mjtNum* out = gb + TN_GB * g;
-    out[6] = 0;
-    if (!(m->geom_rbound[g] > 0) || !(box[3] > 0 && box[4] > 0 && box[5] > 0) ||
-        box[3] >= mjMAXVAL || box[4] >= mjMAXVAL || box[5] >= mjMAXVAL) {
-      continue;
-    }
-    mjtNum grow = m->geom_margin[g] + m->geom_gap[g];
-    for (int i = 0; i < 3; i++) {
-      const mjtNum* row = mat + 3 * i;
-      out[i] = d->geom_xpos[3 * g + i] + row[0] * box[0] + row[1] * box[1] + row[2] * box[2];
-      out[3 + i] = fabs(row[0]) * box[3] + fabs(row[1]) * box[4] + fabs(row[2]) * box[5] + grow;
-    }
-    out[6] = 1;
+/* the world box of geom g into out (TN_GB numbers); none for a geom that collides with
+ * nothing (such a geom is never skipped by its box: the contype test rejects it) */
+static void geom_box(const mjModel* m, const mjData* d, int g, mjtNum* out) {
+  const mjtNum* box = m->geom_aabb + 6 * g;
+  const mjtNum* mat = d->geom_xmat + 9 * g;
+  out[6] = 0;
+  if (!collidable(m, g) || !(m->geom_rbound[g] > 0) || !(box[3] > 0 && box[4] > 0 && box[5] > 0) ||
+      box[3] >= mjMAXVAL || box[4] >= mjMAXVAL || box[5] >= mjMAXVAL) {
+    return;
   }
+  mjtNum grow = m->geom_margin[g] + m->geom_gap[g];
+  for (int i = 0; i < 3; i++) {
+    const mjtNum* row = mat + 3 * i;
+    out[i] = d->geom_xpos[3 * g + i] + row[0] * box[0] + row[1] * box[1] + row[2] * box[2];
+    out[3 + i] = fabs(row[0]) * box[3] + fabs(row[1]) * box[4] + fabs(row[2]) * box[5] + grow;
+  }
+  out[6] = 1;
 }
 
 /* the union of the world boxes of body b's collidable geoms (TN_GB numbers; flag 0 when
@@ -564,6 +559,130 @@ static int may_reach(const mjModel* m, const mjData* d, int g, const mjtNum* bs)
   return mju_dist3(d->geom_xpos + 3 * g, bs) <= reach * (1 + TN_BS_SLACK);
 }
 
+/* 1 if plane g is surely farther than its detection distance from every point of the box
+ * `other` (which holds the other geoms grown by their own detection distances): no
+ * plane collider could report a contact. The slack covers round-off and the mesh
+ * vertices' single precision, far below any distance that matters. */
+static int plane_apart(const mjModel* m, const mjData* d, int g, const mjtNum* other) {
+  if (other[6] == 0 || m->geom_type[g] != mjGEOM_PLANE) {
+    return 0;
+  }
+  mjtNum normal[3];
+  mat_col(normal, d->geom_xmat + 9 * g, 2);
+  mjtNum above = mju_dot3(other, normal), base = mju_dot3(d->geom_xpos + 3 * g, normal);
+  mjtNum half =
+      fabs(normal[0]) * other[3] + fabs(normal[1]) * other[4] + fabs(normal[2]) * other[5];
+  mjtNum detect = m->geom_margin[g] + m->geom_gap[g];
+  mjtNum slack = 1e-6 * (half + detect) + TN_BS_SLACK * (fabs(above) + fabs(base)) + mjMINVAL;
+  return above - base - half > detect + slack;
+}
+
+/* mid-phase scratch: body spheres, geom and body boxes, each computed when a body first
+ * appears in a candidate pair (flag ready), the geoms of each body that may collide (cgeom,
+ * from the body's first geom address on; ncgeom: their number, -1 until listed) and the
+ * lists of geoms of the pair at hand */
+typedef struct tnMidPhase_ {
+  mjtNum* bs;
+  mjtNum* gb;
+  mjtNum* bb;
+  int* list;
+  int* ready;
+  int* cgeom;
+  int* ncgeom;
+} tnMidPhase;
+
+/* the body sphere, the geom boxes and the body box of body b */
+static void make_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
+  body_sphere(m, d, b, mp->bs + TN_BS * b);
+  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
+    geom_box(m, d, g, mp->gb + TN_GB * g);
+  }
+  body_box(m, mp->gb, b, mp->bb + TN_GB * b);
+  mp->ready[b] = 1;
+}
+
+/* the bounds of body b, made once per call (the check inlined at every use) */
+static inline void body_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
+  if (!mp->ready[b]) {
+    make_bounds(m, d, mp, b);
+  }
+}
+
+/* the geoms of body b that may collide (all of them with a user's filter, which replaces
+ * contype/conaffinity; else those with a contype or conaffinity), listed once per call */
+static const int* body_geoms(const mjModel* m, const tnMidPhase* mp, int b, int* n) {
+  int adr = m->body_geomadr[b];
+  if (mp->ncgeom[b] < 0) {
+    int k = 0;
+    for (int g = adr; g < adr + m->body_geomnum[b]; g++) {
+      if (mjcb_contactfilter || collidable(m, g)) {
+        mp->cgeom[adr + k++] = g;
+      }
+    }
+    mp->ncgeom[b] = k;
+  }
+  *n = mp->ncgeom[b];
+  return mp->cgeom + adr;
+}
+
+/* 1 unless plane g fails filter_sphere (with the detection distance collide_geoms would
+ * use) against every geom of body `other` it could be tested with; exact, no bounds needed */
+static int plane_reaches(const mjModel* m, const mjData* d, const tnMidPhase* mp, int g,
+                         int other) {
+  int n;
+  const int* geoms = body_geoms(m, mp, other, &n);
+  for (int i = 0; i < n; i++) {
+    int g2 = geoms[i];
+    if (m->geom_type[g2] == mjGEOM_PLANE || !tn__collideTable[mjGEOM_PLANE][m->geom_type[g2]]) {
+      continue;
+    }
+    mjtNum margin = m->geom_margin[g] + m->geom_margin[g2];
+    mjtNum gap = m->geom_gap[g] + m->geom_gap[g2];
+    if (!filter_sphere(m, d, g, g2, margin + gap)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* the geoms of body b that may reach body other into list, in increasing order; returns
+ * their number. Geoms that collide with nothing are left out (the contype test would reject
+ * them; not with a user's filter, which replaces that test). A plane is tested against the
+ * other body's geoms directly; the other geoms by their boxes against the other body's
+ * sphere and box (both bodies' bounds computed here when first needed). */
+static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b, int other,
+                      int* list) {
+  const mjtNum* box = mp->bb + TN_GB * other;
+  const mjtNum* sphere = mp->bs + TN_BS * other;
+  int n = 0, bounded = 0, num;
+  const int* geoms = body_geoms(m, mp, b, &num);
+  for (int i = 0; i < num; i++) {
+    int g = geoms[i], reach;
+    if (m->geom_type[g] == mjGEOM_PLANE) {
+      reach = plane_reaches(m, d, mp, g, other);
+    } else {
+      if (!bounded) {
+        body_bounds(m, d, mp, b);
+        body_bounds(m, d, mp, other);
+        bounded = 1;
+      }
+      reach =
+          may_reach(m, d, g, sphere) && !apart_from(mp->gb, g, box) && !plane_apart(m, d, g, box);
+    }
+    if (reach) {
+      list[n++] = g;
+    }
+  }
+  return n;
+}
+
+/* 1 if geoms g1 and g2 are surely apart: their world boxes, or a plane and the other's box */
+static int pair_apart(const mjModel* m, const mjData* d, const mjtNum* gb, int g1, int g2) {
+  const mjtNum* box1 = gb + TN_GB * g1;
+  const mjtNum* box2 = gb + TN_GB * g2;
+  return apart_from(gb, g1, box2) || plane_apart(m, d, g1, box2) || plane_apart(m, d, g2, box1);
+}
+
 /* 1 if the user's filter (which replaces contype/conaffinity; geoms ordered by type) keeps
  * the pair */
 static int user_keeps(const mjModel* m, mjData* d, int g1, int g2) {
@@ -587,51 +706,62 @@ static int tested_pair(const mjModel* m, mjData* d, int g1, int g2, int start, i
  * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
  * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
-                           const mjtNum* bs, const mjtNum* gb, const mjtNum* bb, int* reach) {
+                           const tnMidPhase* mp) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
   int adr2 = m->body_geomadr[b2], num2 = m->body_geomnum[b2];
   const int* type = m->geom_type;
+  const mjtNum* gb = mp ? mp->gb : NULL;
 
   // mid-phase order
   if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
-    // the geoms that may reach the other body (all of them without body spheres)
-    if (reach) {
-      const mjtNum* box1 = bb + TN_GB * b1;
-      const mjtNum* box2 = bb + TN_GB * b2;
-      for (int g = adr1; g < adr1 + num1; g++) {
-        reach[g] = may_reach(m, d, g, bs + TN_BS * b2) && !apart_from(gb, g, box2);
+    // the geoms that may reach the other body (all of them without scratch); none on
+    // either side: no pair to test
+    const int *list1 = NULL, *list2 = NULL;
+    int n1 = num1, n2 = num2;
+    if (mp) {
+      n1 = reach_list(m, d, mp, b1, b2, mp->list);
+      n2 = n1 ? reach_list(m, d, mp, b2, b1, mp->list + n1) : 0;
+      if (!n2) {
+        return;
       }
-      for (int g = adr2; g < adr2 + num2; g++) {
-        reach[g] = may_reach(m, d, g, bs + TN_BS * b1) && !apart_from(gb, g, box1);
-      }
+      list1 = mp->list;
+      list2 = mp->list + n1;
+      body_bounds(m, d, mp, b1);
+      body_bounds(m, d, mp, b2);
     }
-#define REACH(g) (!reach || reach[g])
-#define APART(a, b) (gb && apart_from(gb, a, gb + TN_GB * (b)))
-    for (int g1 = adr1; g1 < adr1 + num1; g1++) {
-      for (int g2 = adr2; g2 < adr2 + num2 && REACH(g1); g2++) {
-        if (REACH(g2) && type[g1] <= type[g2] && !APART(g1, g2) &&
-            tested_pair(m, d, g1, g2, start, end)) {
+#define GEOM(list, adr, i) ((list) ? (list)[i] : (adr) + (i))
+#define APART(a, b) (gb && pair_apart(m, d, gb, a, b))
+    for (int i = 0; i < n1; i++) {
+      int g1 = GEOM(list1, adr1, i);
+      for (int j = 0; j < n2; j++) {
+        int g2 = GEOM(list2, adr2, j);
+        if (type[g1] <= type[g2] && !APART(g1, g2) && tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g1, g2, -1);
         }
       }
     }
-    for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      for (int g1 = adr1; g1 < adr1 + num1 && REACH(g2); g1++) {
-        if (REACH(g1) && type[g1] > type[g2] && !APART(g1, g2) &&
-            tested_pair(m, d, g1, g2, start, end)) {
+    for (int j = 0; j < n2; j++) {
+      int g2 = GEOM(list2, adr2, j);
+      for (int i = 0; i < n1; i++) {
+        int g1 = GEOM(list1, adr1, i);
+        if (type[g1] > type[g2] && !APART(g1, g2) && tested_pair(m, d, g1, g2, start, end)) {
           collide_geoms(m, d, g2, g1, -1);
         }
       }
     }
 #undef APART
-#undef REACH
+#undef GEOM
     return;
   }
 
-  // plain order (geoms whose world boxes are apart skipped, as in the mid-phase)
+  // plain order (geoms surely apart skipped, as in the mid-phase)
+  if (mp) {
+    body_bounds(m, d, mp, b1);
+    body_bounds(m, d, mp, b2);
+  }
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
-      if (!(gb && apart_from(gb, g1, gb + TN_GB * g2)) && tested_pair(m, d, g1, g2, start, end)) {
+      if (!(gb && pair_apart(m, d, gb, g1, g2)) && tested_pair(m, d, g1, g2, start, end)) {
         collide_geoms(m, d, g1, g2, -1);
       }
     }
@@ -657,17 +787,22 @@ void mj_collision(const mjModel* m, mjData* d) {
   mj_markStack(d);
 
   // scratch for the mid-phase: body spheres and geom boxes for skipping out-of-reach
-  // geoms (not with an overridden margin), and the per-geom flags of the body pair at hand,
-  // when the arena has room for them
-  mjtNum *bs = NULL, *gb = NULL, *bb = NULL;
-  int* reach = NULL;
+  // geoms (not with an overridden margin), computed per body when first needed, and the
+  // lists of geoms of the body pair at hand, when the arena has room for them
+  tnMidPhase mid, *mp = NULL;
   size_t need = sizeof(mjtNum) * ((TN_BS + TN_GB) * (size_t)m->nbody + TN_GB * (size_t)m->ngeom) +
-                sizeof(int) * (size_t)m->ngeom + 64;
+                sizeof(int) * 2 * ((size_t)m->ngeom + m->nbody) + 64;
   if (!TN_ENABLED(m, mjENBL_OVERRIDE) && d->narena - d->parena - d->pstack > 4 * need) {
-    bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
-    bb = mj_stackAllocNum(d, TN_GB * (size_t)m->nbody);
-    gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
-    reach = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    mid.bs = mj_stackAllocNum(d, TN_BS * (size_t)m->nbody);
+    mid.bb = mj_stackAllocNum(d, TN_GB * (size_t)m->nbody);
+    mid.gb = mj_stackAllocNum(d, TN_GB * (size_t)(m->ngeom ? m->ngeom : 1));
+    mid.list = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    mid.ready = mj_stackAllocInt(d, m->nbody);
+    mid.cgeom = mj_stackAllocInt(d, m->ngeom ? m->ngeom : 1);
+    mid.ncgeom = mj_stackAllocInt(d, m->nbody);
+    memset(mid.ready, 0, sizeof(int) * (size_t)m->nbody);
+    memset(mid.ncgeom, -1, sizeof(int) * (size_t)m->nbody);
+    mp = &mid;
   }
 
   // broad phase (MuJoCo's mjTIMER_COL_BROAD): sorted candidate body pairs, as many as the
@@ -681,16 +816,9 @@ void mj_collision(const mjModel* m, mjData* d) {
 
   // mid-phase and narrow phase (mjTIMER_COL_NARROW)
   tstart = timer_start();
-  if (bs) {
-    body_spheres(m, d, bs);
-    geom_boxes(m, d, gb);
-    for (int b = 0; b < m->nbody; b++) {
-      body_box(m, gb, b, bb + TN_GB * b);
-    }
-  }
 
   // merge explicit pairs and body pairs in signature order
-  int pairadr = 0;
+  int pairadr = 0, exadr = 0;
   for (int i = 0; i < nbp; i++) {
     int sig = bodypair[i];
 
@@ -704,13 +832,13 @@ void mj_collision(const mjModel* m, mjData* d) {
     }
 
     // excluded body pair
-    if (m->nexclude && is_excluded(m, sig)) {
+    if (m->nexclude && is_excluded(m, sig, &exadr)) {
       continue;
     }
 
     // all geom pairs of the body pair
     collide_bodies(m, d, (sig >> 16) & 0xFFFF, sig & 0xFFFF, merged ? start : 0,
-                   merged ? pairadr : 0, bs, gb, bb, reach);
+                   merged ? pairadr : 0, mp);
   }
 
   // remaining explicit pairs
