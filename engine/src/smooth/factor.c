@@ -58,10 +58,11 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
       continue;
     }
 
-    // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
+    // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i);
+    // row k's columns are k's ancestors in increasing order and row i's are i's ancestors
+    // and i, so row i holds exactly the adr - start + 1 columns of row k up to i
     for (int adr = diag - 1; adr >= start; adr--) {
-      int i = colind[adr];
-      eliminate_row(mat + rowadr[i], mat + start, -mat[adr] * invD, rownnz[i]);
+      eliminate_row(mat + rowadr[colind[adr]], mat + start, -mat[adr] * invD, adr - start + 1);
     }
 
     // scale row k's off-diagonals into L
