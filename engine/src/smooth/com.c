@@ -8,34 +8,35 @@
 
 #include "util/util_inline.h"
 
-/* subtree centers of mass: each body's mass-weighted position, the children's sums added
- * into their parents from the last body back, then divided by the compiled subtree mass
- * (MuJoCo's order of operations); a massless subtree sits at the body's inertial frame */
-static void com_subtree(const mjModel* m, mjData* d) {
+/* subtree mass-weighted positions: each body's own, the children's sums added into their
+ * parents from the last body back (divided by the subtree mass in mj_comPos's body pass) */
+static void com_subtree_sums(const mjModel* m, mjData* d) {
   for (int b = 0; b < m->nbody; b++) {
     mju_scl3(d->subtree_com + 3 * b, d->xipos + 3 * b, m->body_mass[b]);
   }
   for (int b = m->nbody - 1; b > 0; b--) {
     mju_addTo3(d->subtree_com + 3 * m->body_parentid[b], d->subtree_com + 3 * b);
   }
-  for (int b = 0; b < m->nbody; b++) {
-    mjtNum* com = d->subtree_com + 3 * b;
-    if (m->body_subtreemass[b] < mjMINVAL) {
-      mju_copy3(com, d->xipos + 3 * b);
-    } else {
-      mju_scl3(com, com, 1.0 / m->body_subtreemass[b]);
-    }
+}
+
+/* subtree center of mass of body b from its mass-weighted sum, divided by the compiled
+ * subtree mass (MuJoCo's order of operations); a massless subtree sits at the body's
+ * inertial frame */
+static inline void com_subtree_finish(const mjModel* m, mjData* d, int b) {
+  mjtNum* com = d->subtree_com + 3 * b;
+  if (m->body_subtreemass[b] < mjMINVAL) {
+    mju_copy3(com, d->xipos + 3 * b);
+  } else {
+    mju_scl3(com, com, 1.0 / m->body_subtreemass[b]);
   }
 }
 
-/* com-based inertia of every body, about its tree's center of mass */
-static void com_inertia(const mjModel* m, mjData* d) {
-  for (int b = 1; b < m->nbody; b++) {
-    mjtNum offset[3];
-    mju_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
-    tn_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
-                m->body_mass[b]);
-  }
+/* com-based inertia of body b, about its tree's center of mass */
+static inline void com_inertia(const mjModel* m, mjData* d, int b) {
+  mjtNum offset[3];
+  mju_sub3(offset, d->xipos + 3 * b, d->subtree_com + 3 * m->body_rootid[b]);
+  tn_inertCom(d->cinert + 10 * b, m->body_inertia + 3 * b, d->ximat + 9 * b, offset,
+              m->body_mass[b]);
 }
 
 /* com-based motion dofs of joint j */
@@ -72,11 +73,16 @@ static void com_joint_dofs(const mjModel* m, mjData* d, int j) {
   }
 }
 
-/* subtree_com, cinert and cdof */
+/* subtree_com, cinert and cdof: after the backward sums, one forward pass over the bodies
+ * finishes each body's center of mass and then its inertia, which needs only the com of the
+ * tree's root (body_rootid <= the body, so already final); then the joints' motion dofs */
 void mj_comPos(const mjModel* m, mjData* d) {
-  // centers of mass, inertias, motion dofs
-  com_subtree(m, d);
-  com_inertia(m, d);
+  com_subtree_sums(m, d);
+  com_subtree_finish(m, d, 0);
+  for (int b = 1; b < m->nbody; b++) {
+    com_subtree_finish(m, d, b);
+    com_inertia(m, d, b);
+  }
   for (int j = 0; j < m->njnt; j++) {
     com_joint_dofs(m, d, j);
   }

@@ -58,10 +58,11 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
       continue;
     }
 
-    // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i)
+    // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i);
+    // row k's columns are k's ancestors in increasing order and row i's are i's ancestors
+    // and i, so row i holds exactly the adr - start + 1 columns of row k up to i
     for (int adr = diag - 1; adr >= start; adr--) {
-      int i = colind[adr];
-      eliminate_row(mat + rowadr[i], mat + start, -mat[adr] * invD, rownnz[i]);
+      eliminate_row(mat + rowadr[colind[adr]], mat + start, -mat[adr] * invD, adr - start + 1);
     }
 
     // scale row k's off-diagonals into L
@@ -73,6 +74,9 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
 
 /* one vector: x <- inv(L') x, the first half of the solve */
 static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+  const int* rowadr = m->M_rowadr;
+  const int* rownnz = m->M_rownnz;
+  const int* colind = m->M_colind;
   for (int i = m->nv - 1; i >= 0; i--) {
     mjtNum xi = x[i];
     if (xi == 0) {
@@ -80,33 +84,32 @@ static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
     }
 
     // x(j) -= L(i,j) * x(i) for the ancestors j of i
-    int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
+    int adr = rowadr[i], diag = adr + rownnz[i] - 1;
     for (int k = adr; k < diag; k++) {
-      x[m->M_colind[k]] -= qLD[k] * xi;
+      x[colind[k]] -= qLD[k] * xi;
     }
   }
 }
 
-/* one vector: x <- inv(L) x, the second half of the solve: x(i) -= L(i,:) x over the
- * ancestors of i, as one dot product (MuJoCo's order; simple dofs have no ancestors) */
-static void solve_l(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
-  for (int i = 0; i < m->nv; i++) {
-    int adr = m->M_rowadr[i], n = m->M_rownnz[i] - 1;
-    if (n > 0 && !m->dof_simplenum[i]) {
-      x[i] -= mju_dotSparse(qLD + adr, x, n, m->M_colind + adr);
-    }
-  }
-}
-
-/* solve (L'DL) x = x in place for n vectors */
+/* solve (L'DL) x = x in place for n vectors; the second half, x <- inv(L) inv(D) x, scales
+ * x(i) by 1/D(i) as it reaches it and then subtracts L(i,:) x over the ancestors of i (all
+ * final by then) as one dot product (MuJoCo's order; simple dofs have no ancestors) */
 void tn__solveLD(const mjModel* m, mjtNum* x, int n, const mjtNum* qLD, const mjtNum* diaginv) {
   int nv = m->nv;
+  const int* rowadr = m->M_rowadr;
+  const int* rownnz = m->M_rownnz;
+  const int* colind = m->M_colind;
+  const int* simplenum = m->dof_simplenum;
   for (int v = 0; v < n; v++, x += nv) {
     solve_lt(m, x, qLD);
     for (int i = 0; i < nv; i++) {
-      x[i] *= diaginv[i];
+      mjtNum xi = x[i] * diaginv[i];
+      int adr = rowadr[i], cnt = rownnz[i] - 1;
+      if (cnt > 0 && !simplenum[i]) {
+        xi -= mju_dotSparse(qLD + adr, x, cnt, colind + adr);
+      }
+      x[i] = xi;
     }
-    solve_l(m, x, qLD);
   }
 }
 
