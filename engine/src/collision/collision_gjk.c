@@ -19,6 +19,7 @@
  * orders of operations follow MuJoCo 3.14, whose contacts these reproduce. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -139,11 +140,11 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   int prev;
   do {
     prev = cur;
-    for (int e = edgeadr[prev]; edge[e] >= 0; e++) {
-      mjtNum dot = fdot(dir, vert + 3 * globalid[edge[e]]);
+    for (const int* nb = edge + edgeadr[prev]; *nb >= 0; nb++) {
+      mjtNum dot = fdot(dir, vert + 3 * (ptrdiff_t)globalid[*nb]);
       if (dot > bestdot) {
         bestdot = dot;
-        cur = edge[e];
+        cur = *nb;
       }
     }
   } while (cur != prev);
