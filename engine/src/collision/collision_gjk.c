@@ -19,6 +19,7 @@
  * orders of operations follow MuJoCo 3.14, whose contacts these reproduce. */
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -93,20 +94,18 @@ static inline mjtNum fdot(const mjtNum a[3], const float* v) {
  * exact ties (mirror-symmetric meshes facing a direction with a zero component) as
  * MuJoCo's does. */
 static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
-  const mjModel* m = obj->m;
-  int mesh = m->geom_dataid[obj->geom];
-  const float* vert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
-  int gadr = m->mesh_graphadr[mesh];
+  const float* vert = obj->mvert;
+  const int* graph = obj->mgraph;
 
   // all vertices
-  if (gadr < 0 || m->mesh_vertnum[mesh] < 10) {
+  if (!graph) {
     int best = 0;
     mjtNum bestdot = -FLT_MAX;
     if (obj->vertindex >= 0) {
       best = obj->vertindex;
       bestdot = fdot(dir, vert + 3 * best);
     }
-    for (int i = 0; i < m->mesh_vertnum[mesh]; i++) {
+    for (int i = 0; i < obj->mnvert; i++) {
       mjtNum dot = fdot(dir, vert + 3 * i);
       if (dot > bestdot) {
         bestdot = dot;
@@ -118,7 +117,6 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
   }
 
   // hull graph: numvert, numface, edge addresses, global ids, edges
-  const int* graph = m->mesh_graph + gadr;
   int nvert = graph[0];
   const int* edgeadr = graph + 2;
   const int* globalid = graph + 2 + nvert;
@@ -126,27 +124,27 @@ static int mesh_vertex(tnConvex* obj, const mjtNum dir[3]) {
 
   // the climb starts at the extremal vertex of the direction's 3x3x3 cell, or at the
   // previous answer when that is at least as far along dir
-  int cell = 13;
-  static const int stride[3] = {9, 3, 1};
-  for (int i = 0; i < 3; i++) {
-    cell += stride[i] * ((dir[i] > 0.4) - (dir[i] < -0.4));
-  }
-  int cur = m->mesh_extrema[27 * mesh + cell];
-  if (obj->meshindex >= 0 &&
-      !(fdot(dir, vert + 3 * globalid[cur]) > fdot(dir, vert + 3 * globalid[obj->meshindex]))) {
-    cur = obj->meshindex;
+  int cell = 13 + 9 * ((dir[0] > 0.4) - (dir[0] < -0.4)) + 3 * ((dir[1] > 0.4) - (dir[1] < -0.4)) +
+             ((dir[2] > 0.4) - (dir[2] < -0.4));
+  int cur = obj->mextrema[cell];
+  mjtNum bestdot = fdot(dir, vert + 3 * globalid[cur]);
+  if (obj->meshindex >= 0) {
+    mjtNum warm = fdot(dir, vert + 3 * globalid[obj->meshindex]);
+    if (!(bestdot > warm)) {
+      cur = obj->meshindex;
+      bestdot = warm;
+    }
   }
 
   // steepest ascent: move to the best neighbour better than the best seen, until none is
-  mjtNum bestdot = fdot(dir, vert + 3 * globalid[cur]);
   int prev;
   do {
     prev = cur;
-    for (int e = edgeadr[prev]; edge[e] >= 0; e++) {
-      mjtNum dot = fdot(dir, vert + 3 * globalid[edge[e]]);
+    for (const int* nb = edge + edgeadr[prev]; *nb >= 0; nb++) {
+      mjtNum dot = fdot(dir, vert + 3 * (ptrdiff_t)globalid[*nb]);
       if (dot > bestdot) {
         bestdot = dot;
-        cur = edge[e];
+        cur = *nb;
       }
     }
   } while (cur != prev);
@@ -229,8 +227,11 @@ static void native_support(mjtNum res[3], tnConvex* obj, const mjtNum dir[3]) {
       obj->vertindex = (t[0] > 0) | ((t[1] > 0) << 1) | ((t[2] > 0) << 2);
       break;
     case mjGEOM_MESH: {
-      const float* v =
-          m->mesh_vert + 3 * (m->mesh_vertadr[m->geom_dataid[obj->geom]] + mesh_vertex(obj, loc));
+      if (!obj->mvert) {
+        mju_zero3(t);
+        break;
+      }
+      const float* v = obj->mvert + 3 * mesh_vertex(obj, loc);
       t[0] = v[0];
       t[1] = v[1];
       t[2] = v[2];
@@ -289,7 +290,8 @@ typedef struct ncPolytope_ {
 typedef struct ncStatus_ {
   ncVertex simplex[4];
   int nsimplex;
-  tnCCDResult out; /* witness pairs, distances, their number (dist[0]: GJK/EPA's) */
+  tnCCDResult* out; /* the caller's answer, filled in place: witness pairs, distances, their
+                     * number (dist[0]: GJK/EPA's) */
   int separated;   /* GJK found a separating direction */
   mjtNum tolerance, cutoff;
   int maxiter, iter;
@@ -614,11 +616,11 @@ static void gjk_apart(ncStatus* st, int k) {
   st->separated = 1;
   st->iter = k;
   st->nsimplex = 0;
-  st->out.nx = 0;
-  st->out.dist[0] = NC_MAX;
+  st->out->nx = 0;
+  st->out->dist[0] = NC_MAX;
 }
 
-/* the GJK iteration from the witness guess in st->out.x1, st->out.x2 */
+/* the GJK iteration from the witness guess in st->out->x1, st->out->x2 */
 static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
   int getdist = st->cutoff > 0;
   int backup = !getdist;
@@ -629,7 +631,7 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
   mjtNum eps = discrete ? 0 : 0.5 * (st->tolerance * st->tolerance);
   mjtNum minnorm = discrete ? mjMINVAL : st->tolerance;
   st->separated = 0;
-  v_sub(x, st->out.x1, st->out.x2);
+  v_sub(x, st->out->x1, st->out->x2);
   mjtNum xnorm = sqrt(v_dot(x, x)), xprev = 0;
 
   for (; k < st->maxiter; k++) {
@@ -666,9 +668,9 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
       st->iter = k;
       int ret = gjk_intersect(st, o1, o2);
       if (ret != -1) {
-        st->out.nx = 0;
+        st->out->nx = 0;
         st->separated = ret == 0;
-        st->out.dist[0] = ret > 0 ? 0 : NC_MAX;
+        st->out->dist[0] = ret > 0 ? 0 : NC_MAX;
         return;
       }
       k = st->iter;
@@ -699,18 +701,18 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
 
   // witness points; separated if the last direction still separates
   if (n > 0) {
-    combine(st->out.x1, lam, n, s[0].a, s[1].a, s[2].a, s[3].a);
-    combine(st->out.x2, lam, n, s[0].b, s[1].b, s[2].b, s[3].b);
+    combine(st->out->x1, lam, n, s[0].a, s[1].a, s[2].a, s[3].a);
+    combine(st->out->x2, lam, n, s[0].b, s[1].b, s[2].b, s[3].b);
   }
   ncVertex last;
   support_against(&last, o1, o2, x, xnorm);
   if (v_dot(x, last.w) > 0) {
     st->separated = 1;
   }
-  st->out.nx = 1;
+  st->out->nx = 1;
   st->iter = k;
   st->nsimplex = n;
-  st->out.dist[0] = (n == 4 && !st->separated) ? 0 : xnorm;
+  st->out->dist[0] = (n == 4 && !st->separated) ? 0 : xnorm;
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -942,7 +944,7 @@ static int polytope_triangle(ncPolytope* pt, ncStatus* st, tnConvex* o1, tnConve
   if (on_triangle(v1, v2, v3, v4) || on_triangle(v1, v2, v3, v5)) {
     return 5;
   }
-  if (st->out.dist[0] > 10 * mjMINVAL && !holds_origin(v1, v2, v3, v4) &&
+  if (st->out->dist[0] > 10 * mjMINVAL && !holds_origin(v1, v2, v3, v4) &&
       !holds_origin(v1, v2, v3, v5)) {
     return 7;
   }
@@ -1150,12 +1152,12 @@ static ncFace* epa(ncStatus* st, ncPolytope* pt, tnConvex* o1, tnConvex* o2) {
     }
   }
   if (face) {
-    face_witness(pt, face, st->out.x1, st->out.x2);
-    st->out.nx = 1;
-    st->out.dist[0] = -sqrt(face->dist2);
+    face_witness(pt, face, st->out->x1, st->out->x2);
+    st->out->nx = 1;
+    st->out->dist[0] = -sqrt(face->dist2);
   } else {
-    st->out.nx = 0;
-    st->out.dist[0] = 0;
+    st->out->nx = 0;
+    st->out->dist[0] = 0;
   }
   return face;
 }
@@ -1167,19 +1169,19 @@ static ncFace* epa(ncStatus* st, ncPolytope* pt, tnConvex* o1, tnConvex* o2) {
 /* move the witness points apart by the radii of the reduced shapes */
 static void add_radii(ncStatus* st, mjtNum r1, mjtNum r2) {
   mjtNum n[3];
-  v_sub(n, st->out.x2, st->out.x1);
+  v_sub(n, st->out->x2, st->out->x1);
   mju_normalize3(n);
   if (r1) {
-    st->out.x1[0] += r1 * n[0];
-    st->out.x1[1] += r1 * n[1];
-    st->out.x1[2] += r1 * n[2];
+    st->out->x1[0] += r1 * n[0];
+    st->out->x1[1] += r1 * n[1];
+    st->out->x1[2] += r1 * n[2];
   }
   if (r2) {
-    st->out.x2[0] -= r2 * n[0];
-    st->out.x2[1] -= r2 * n[1];
-    st->out.x2[2] -= r2 * n[2];
+    st->out->x2[0] -= r2 * n[0];
+    st->out->x2[1] -= r2 * n[1];
+    st->out->x2[2] -= r2 * n[2];
   }
-  st->out.dist[0] -= r1 + r2;
+  st->out->dist[0] -= r1 + r2;
 }
 
 /* reduce a sphere or capsule to its core; returns the radius taken off (with half the
@@ -1228,9 +1230,9 @@ static void penetration(mjData* d, ncStatus* st, tnConvex* o1, tnConvex* o2) {
   }
   if (!ret) {
     ncFace* face = epa(st, &pt, o1, o2);
-    if (st->out.maxcon > 1 && face) {
+    if (st->out->maxcon > 1 && face) {
       const ncVertex* fv[3] = {pt.verts + face->v[0], pt.verts + face->v[1], pt.verts + face->v[2]};
-      tn__multiContact(&st->out, fv, o1, o2);
+      tn__multiContact(st->out, fv, o1, o2);
     }
   }
   mj_freeStack(d);
@@ -1241,16 +1243,17 @@ mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts
                      tnCCDResult* res) {
   const mjModel* m = obj1->m ? obj1->m : obj2->m;
   ncStatus st;
-  native_center(st.out.x1, obj1);
-  native_center(st.out.x2, obj2);
+  st.out = res;
+  native_center(st.out->x1, obj1);
+  native_center(st.out->x2, obj2);
   st.iter = 0;
   st.nsimplex = 0;
   st.separated = 0;
-  st.out.nx = 0;
-  st.out.dist[0] = NC_MAX;
+  st.out->nx = 0;
+  st.out->dist[0] = NC_MAX;
   st.tolerance = m->opt.ccd_tolerance;
   st.maxiter = m->opt.ccd_iterations;
-  st.out.maxcon = max_contacts;
+  st.out->maxcon = max_contacts;
   st.cutoff = 0;
 
   // spheres and capsules: their cores first; a shallow contact takes the radii back on
@@ -1265,31 +1268,30 @@ mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts
     obj1->margin = margin1;
     obj2->margin = margin2;
     obj1->core = obj2->core = 0;
-    if (st.out.dist[0] > st.tolerance) {
+    if (st.out->dist[0] > st.tolerance) {
       add_radii(&st, r1, r2);
-      if (st.out.dist[0] > st.cutoff) {
-        st.out.dist[0] = NC_MAX;
+      if (st.out->dist[0] > st.cutoff) {
+        st.out->dist[0] = NC_MAX;
       }
       done = 1;
     } else {
       // deep: the whole shapes from the start
       st.iter = 0;
-      native_center(st.out.x1, obj1);
-      native_center(st.out.x2, obj2);
+      native_center(st.out->x1, obj1);
+      native_center(st.out->x2, obj2);
     }
   }
 
   // GJK; overlapping (or touching): EPA's depth, and the multi-contact clipping
   if (!done) {
     gjk(&st, obj1, obj2);
-    if (st.out.dist[0] <= st.tolerance && st.nsimplex > 1 && !st.separated) {
-      st.out.dist[0] = 0;
+    if (st.out->dist[0] <= st.tolerance && st.nsimplex > 1 && !st.separated) {
+      st.out->dist[0] = 0;
       penetration(d, &st, obj1, obj2);
     }
   }
 
   // the smallest distance over the witness pairs
-  *res = st.out;
   mjtNum dist = res->dist[0];
   for (int i = 1; i < res->nx; i++) {
     dist = res->dist[i] < dist ? res->dist[i] : dist;

@@ -155,6 +155,21 @@ void tn__convexInit(tnConvex* obj, const mjModel* m, const mjData* d, int g, mjt
   obj->vertindex = -1;
   obj->margin = 0;
   obj->core = 0;
+
+  // a mesh's arrays, looked up once for all its support calls
+  obj->mvert = NULL;
+  obj->mgraph = NULL;
+  obj->mextrema = NULL;
+  obj->mnvert = 0;
+  int mesh = obj->type == mjGEOM_MESH ? m->geom_dataid[g] : -1;
+  if (mesh >= 0 && m->mesh_vertnum[mesh] > 0) {
+    obj->mvert = m->mesh_vert + 3 * m->mesh_vertadr[mesh];
+    obj->mnvert = m->mesh_vertnum[mesh];
+    obj->mextrema = m->mesh_extrema + 27 * mesh;
+    if (m->mesh_graphadr[mesh] >= 0 && m->mesh_vertnum[mesh] >= TN_HILLCLIMB_MIN) {
+      obj->mgraph = m->mesh_graph + m->mesh_graphadr[mesh];
+    }
+  }
 }
 
 /* support vertex of a height-field prism in global direction dir: the base (0..2) for a

@@ -26,6 +26,10 @@ typedef struct tnConvex_ {
   mjtNum margin; /* native solver: margin; support points move out by half of it */
   int core;      /* native solver: 0 whole shape, 1 center point (sphere), 2 axis segment
                   * (capsule) */
+  const float* mvert;  /* mesh: its vertices (NULL for other shapes or an empty mesh) */
+  const int* mgraph;   /* mesh: its hull graph when it climbs one (>= 10 vertices), else NULL */
+  const int* mextrema; /* mesh: its 27 climb starts (mesh_extrema) */
+  int mnvert;          /* mesh: number of vertices */
 } tnConvex;
 
 /* set up `obj` for geom g at its current pose with the given inflation */
