@@ -72,6 +72,9 @@ int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain);
 /* The same without the dofs both bodies share (contact rows); returns the count. */
 int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain);
 
+/* tn__mergeChainDistinct, with side[k] = 1 where chain dof k moves body2, else 0 */
+int tn__mergeChainSides(const mjModel* m, int body1, int body2, int* chain, int* side);
+
 /* Translational and rotational Jacobian (3 x n each, row-major) of global `point` on
  * `body`, evaluated only at the n dofs of `chain` (zeros where the dof does not move the
  * body). Either output may be NULL. Same arithmetic as mj_jac. */

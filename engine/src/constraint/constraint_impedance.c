@@ -162,8 +162,8 @@ static void make_diag_a(const mjModel* m, mjData* d) {
  * ------------------------------------------------------------------------------------- */
 
 /* solref, solreffriction and solimp of row i */
-static void sol_params(const mjModel* m, const mjData* d, int i, mjtNum solref[2],
-                       mjtNum solreffri[2], mjtNum solimp[5]) {
+static int sol_params(const mjModel* m, const mjData* d, int i, mjtNum solref[2],
+                      mjtNum solreffri[2], mjtNum solimp[5]) {
   int id = d->efc_id[i];
   const mjtNum *ref = NULL, *imp = NULL;
   solreffri[0] = solreffri[1] = 0;
@@ -201,14 +201,17 @@ static void sol_params(const mjModel* m, const mjData* d, int i, mjtNum solref[2
 
   // a solref mixing the standard and direct forms (one positive, one not): MuJoCo's
   // default, with its warning; solreffriction likewise falls back to its default (0, 0)
+  int warned = 0;
   if ((solref[0] > 0) != (solref[1] > 0)) {
     mju_warning("mixed solref format, replacing with default");
     solref[0] = 0.02;
     solref[1] = 1;
+    warned = 1;
   }
   if ((solreffri[0] > 0) != (solreffri[1] > 0)) {
     mju_warning("solreffriction values should have the same sign, replacing with default");
     solreffri[0] = solreffri[1] = 0;
+    warned = 1;
   }
 
   // impedance limits, width, midpoint and power in range
@@ -217,6 +220,7 @@ static void sol_params(const mjModel* m, const mjData* d, int i, mjtNum solref[2
   solimp[2] = mju_max(0, solimp[2]);
   solimp[3] = mju_clip(solimp[3], mjMINIMP, mjMAXIMP);
   solimp[4] = mju_max(1, solimp[4]);
+  return warned;
 }
 
 /* a^b, with the common powers 1 and 2 (solimp's default) taken directly, as MuJoCo does */
@@ -332,14 +336,28 @@ static mjtNum impedance_violation(const mjData* d, int i) {
   return d->efc_pos[r] - d->efc_margin[r];
 }
 
-/* efc_KBIP, efc_R, efc_D for every row */
+/* efc_KBIP, efc_R, efc_D for every row. A contact's rows after its first reuse the first
+ * row's solver parameters, and its elliptic friction rows after the first the first's K
+ * and B (the same inputs give the same numbers; not when a parameter was replaced with
+ * its warning, which then repeats per row as before) */
 static void make_kbip(const mjModel* m, mjData* d) {
   // the previous row's impedance inputs and outputs (a contact's rows share them)
   mjtNum lastimp[5] = {0, 0, 0, 0, 0}, lastviol = 0, imp = 0, impP = 0;
   int havelast = 0;
+
+  // the contact whose parameters are held (-1: none), and its K, B per row kind
+  mjtNum solref[2], solreffri[2], solimp[5];
+  int held = -1, havenormal = 0, havefri = 0;
+  mjtNum normalK = 0, normalB = 0, friB = 0;
   for (int i = 0; i < d->nefc; i++) {
-    mjtNum solref[2], solreffri[2], solimp[5], K, B;
-    sol_params(m, d, i, solref, solreffri, solimp);
+    mjtNum K, B;
+    int type = d->efc_type[i], id = d->efc_id[i];
+    int contact = type >= mjCNSTR_CONTACT_FRICTIONLESS;
+    if (!contact || id != held) {
+      int warned = sol_params(m, d, i, solref, solreffri, solimp);
+      held = contact && !warned ? id : -1;
+      havenormal = havefri = 0;
+    }
 
     // impedance at the violation (reused when inputs equal the previous row's)
     mjtNum viol = impedance_violation(d, i);
@@ -352,15 +370,24 @@ static void make_kbip(const mjModel* m, mjData* d) {
 
     // elliptic friction rows: no stiffness, damping from solreffriction when given
     if (is_elliptic_friction(d, i)) {
-      const mjtNum* ref = (solreffri[0] || solreffri[1]) ? solreffri : solref;
-      ref_params(m, ref, solimp[1], &K, &B);
+      if (!havefri) {
+        const mjtNum* ref = (solreffri[0] || solreffri[1]) ? solreffri : solref;
+        ref_params(m, ref, solimp[1], &K, &friB);
+        havefri = held >= 0;
+      }
       K = 0;
+      B = friB;
     } else {
-      ref_params(m, solref, solimp[1], &K, &B);
+      if (!havenormal) {
+        ref_params(m, solref, solimp[1], &normalK, &normalB);
+        havenormal = held >= 0;
+      }
+      K = normalK;
+      B = normalB;
     }
 
     // friction loss: no position residual, no stiffness
-    if (d->efc_type[i] == mjCNSTR_FRICTION_DOF || d->efc_type[i] == mjCNSTR_FRICTION_TENDON) {
+    if (type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON) {
       K = 0;
     }
 

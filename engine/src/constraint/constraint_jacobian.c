@@ -35,8 +35,10 @@ int tn__bodyChain(const mjModel* m, int body, int* chain) {
   return n;
 }
 
-/* sorted union of two bodies' chains; with skip_common, without the dofs both share */
-static int merge_chains(const mjModel* m, int body1, int body2, int skip_common, int* chain) {
+/* sorted union of two bodies' chains; with skip_common, without the dofs both share; side
+ * (optional) gets 1 where the dof moves body2, else 0 */
+static int merge_chains(const mjModel* m, int body1, int body2, int skip_common, int* chain,
+                        int* side) {
   int n = 0;
   int i1 = tn__bodyLastDof(m, body1), i2 = tn__bodyLastDof(m, body2);
 
@@ -46,6 +48,9 @@ static int merge_chains(const mjModel* m, int body1, int body2, int skip_common,
       break;  // from here on both chains are the same ancestors
     }
     int next = i1 > i2 ? i1 : i2;
+    if (side) {
+      side[n] = i2 == next;
+    }
     chain[n++] = next;
     if (i1 == next) {
       i1 = m->dof_parentid[i1];
@@ -60,20 +65,31 @@ static int merge_chains(const mjModel* m, int body1, int body2, int skip_common,
     int t = chain[a];
     chain[a] = chain[b];
     chain[b] = t;
+    if (side) {
+      t = side[a];
+      side[a] = side[b];
+      side[b] = t;
+    }
   }
   return n;
 }
 
 /* sorted union of two bodies' chains (equality rows keep shared ancestors, as MuJoCo) */
 int tn__mergeChain(const mjModel* m, int body1, int body2, int* chain) {
-  return merge_chains(m, body1, body2, 0, chain);
+  return merge_chains(m, body1, body2, 0, chain, NULL);
 }
 
 /* the dofs moving one body but not the other (contact rows: a shared ancestor moves both
  * contact points alike, so its column of the Jacobian difference is zero and MuJoCo leaves
  * it out of sparse rows) */
 int tn__mergeChainDistinct(const mjModel* m, int body1, int body2, int* chain) {
-  return merge_chains(m, body1, body2, 1, chain);
+  return merge_chains(m, body1, body2, 1, chain, NULL);
+}
+
+/* tn__mergeChainDistinct, with side[k] = 1 where chain dof k moves body2, 0 where it moves
+ * body1 (each distinct dof moves exactly one of them) */
+int tn__mergeChainSides(const mjModel* m, int body1, int body2, int* chain, int* side) {
+  return merge_chains(m, body1, body2, 1, chain, side);
 }
 
 /* point Jacobian of body at the dofs of chain (zeros where the dof does not move body) */

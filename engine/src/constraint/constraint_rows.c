@@ -255,36 +255,65 @@ static void instantiate_limit(const mjModel* m, mjData* d) {
  * Contacts
  * ------------------------------------------------------------------------------------- */
 
+/* frame row f times a 3-vector, summed as mju_mulMatMat sums it (from +0, skipping zero
+ * frame entries, in column order) */
+static inline mjtNum frame_dot(const mjtNum f[3], const mjtNum v[3]) {
+  mjtNum s = 0;
+  if (f[0] != 0) {
+    s += v[0] * f[0];
+  }
+  if (f[1] != 0) {
+    s += v[1] * f[1];
+  }
+  if (f[2] != 0) {
+    s += v[2] * f[2];
+  }
+  return s;
+}
+
 /* contact rows in the contact frame: dif = J(body2) - J(body1) at the contact point, then
- * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif */
+ * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif. Each
+ * distinct chain dof moves one body only, so its column of dif is that body's column, or
+ * +0 minus it (the subtraction of the other body's cleared entry, kept for the bits) */
 static void contact_frame_jac(const mjModel* m, const mjData* d, const mjContact* con,
-                              const int* chain, int n, mjtNum* jacp, mjtNum* jacr, mjtNum* tmp,
-                              mjtNum* frm) {
+                              const int* chain, const int* side, int n, mjtNum* frm) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
   int rot = con->dim > 3;
+  const mjtNum* f = con->frame;
 
-  // body 2 minus body 1 at the contact point
-  tn__jacChain(m, d, b2, con->pos, chain, n, jacp, rot ? jacr : NULL);
-  tn__jacChain(m, d, b1, con->pos, chain, n, tmp, rot ? tmp + 3 * n : NULL);
-  for (int k = 0; k < 3 * n; k++) {
-    jacp[k] -= tmp[k];
-  }
-  if (rot) {
-    for (int k = 0; k < 3 * n; k++) {
-      jacr[k] -= tmp[3 * n + k];
+  // the contact point relative to each body's tree com
+  mjtNum offset[2][3];
+  mju_sub3(offset[0], con->pos, d->subtree_com + 3 * m->body_rootid[b1]);
+  mju_sub3(offset[1], con->pos, d->subtree_com + 3 * m->body_rootid[b2]);
+
+  // one column per chain dof: its point velocity (and angular velocity), signed by body
+  for (int k = 0; k < n; k++) {
+    const mjtNum* cdof = d->cdof + 6 * chain[k];
+    mjtNum vel[3], difp[3], difr[3];
+    dof_point_vel(vel, cdof, offset[side[k]]);
+    if (side[k]) {
+      difp[0] = vel[0], difp[1] = vel[1], difp[2] = vel[2];
+      difr[0] = cdof[0], difr[1] = cdof[1], difr[2] = cdof[2];
+    } else {
+      difp[0] = 0 - vel[0], difp[1] = 0 - vel[1], difp[2] = 0 - vel[2];
+      difr[0] = 0 - cdof[0], difr[1] = 0 - cdof[1], difr[2] = 0 - cdof[2];
     }
-  }
 
-  // rotate into the contact frame: rows 0-2 translation, 3-5 rotation
-  mju_mulMatMat(frm, con->frame, jacp, 3, 3, n);
-  if (rot) {
-    mju_mulMatMat(frm + 3 * n, con->frame, jacr, 3, 3, n);
+    // rotate into the contact frame: rows 0-2 translation, 3-5 rotation
+    frm[k] = frame_dot(f, difp);
+    frm[n + k] = frame_dot(f + 3, difp);
+    frm[2 * n + k] = frame_dot(f + 6, difp);
+    if (rot) {
+      frm[3 * n + k] = frame_dot(f, difr);
+      frm[4 * n + k] = frame_dot(f + 3, difr);
+      frm[5 * n + k] = frame_dot(f + 6, difr);
+    }
   }
 }
 
 /* one contact's rows (pyramidal edges or elliptic components) */
 static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, const int* chain,
-                         int n, mjtNum* scratch) {
+                         const int* side, int n, mjtNum* scratch) {
   int dim = con->dim, pyramid = dim > 1 && m->opt.cone == mjCONE_PYRAMIDAL;
   int nrow = dim == 1 ? 1 : (pyramid ? 2 * (dim - 1) : dim);
   int type = dim == 1 ? mjCNSTR_CONTACT_FRICTIONLESS
@@ -302,9 +331,8 @@ static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, co
   }
 
   // frame Jacobian: 6 rows of n
-  mjtNum *jacp = scratch, *jacr = jacp + 3 * n, *tmp = jacr + 3 * n;
-  mjtNum *frm = tmp + 6 * n, *rows = frm + 6 * n;
-  contact_frame_jac(m, d, con, chain, n, jacp, jacr, tmp, frm);
+  mjtNum *frm = scratch, *rows = frm + 6 * n;
+  contact_frame_jac(m, d, con, chain, side, n, frm);
 
   // pyramidal: edges J_n +- mu_k J_k
   if (pyramid) {
@@ -322,7 +350,7 @@ static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, co
 
   // elliptic or frictionless: the frame rows themselves
   else {
-    mju_copy(rows, frm, dim * n);
+    rows = frm;
   }
   tn__addRows(m, d, rows, chain, n, pos, con->includemargin, 0, nrow, type, ic);
 
@@ -341,7 +369,8 @@ static void instantiate_contact(const mjModel* m, mjData* d) {
   }
   mj_markStack(d);
   int* chain = mj_stackAllocInt(d, (size_t)m->nv);
-  mjtNum* scratch = mj_stackAllocNum(d, (size_t)(28 * (m->nv > 0 ? m->nv : 1)));
+  int* side = mj_stackAllocInt(d, (size_t)m->nv);
+  mjtNum* scratch = mj_stackAllocNum(d, (size_t)(16 * (m->nv > 0 ? m->nv : 1)));
 
   for (int i = 0; i < d->ncon; i++) {
     mjContact* con = d->contact + i;
@@ -356,15 +385,15 @@ static void instantiate_contact(const mjModel* m, mjData* d) {
     int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
     if (!d->efc_type && !is_sparse(m)) {
       if (tn__bodyLastDof(m, b1) != tn__bodyLastDof(m, b2)) {
-        contact_rows(m, d, con, i, chain, 0, scratch);
+        contact_rows(m, d, con, i, chain, side, 0, scratch);
       }
       continue;
     }
-    int n = tn__mergeChainDistinct(m, b1, b2, chain);
+    int n = tn__mergeChainSides(m, b1, b2, chain, side);
     if (!n) {
       continue;
     }
-    contact_rows(m, d, con, i, chain, n, scratch);
+    contact_rows(m, d, con, i, chain, side, n, scratch);
   }
   mj_freeStack(d);
 }

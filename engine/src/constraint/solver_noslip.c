@@ -9,6 +9,73 @@
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
+/* four doubles (unaligned loads: AR rows start anywhere) */
+typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
+
+/* dense AR: res = AR[i:i+dim, :] force + b[i:i+dim] - R force, the rows summed together
+ * so that each block of force is loaded once. Each row's dot is mju_dot's: blocks of four
+ * in four lanes combined as (s0+s2)+(s1+s3), the 0-3 remaining products summed apart and
+ * added (the AVX2 clone and the baseline lower the same lane operations: same bits) */
+static inline __attribute__((always_inline)) void dense_rows(const mjData* d, mjtNum* res, int i,
+                                                             int dim) {
+  int nefc = d->nefc, nblk = nefc & ~3;
+  const mjtNum* force = d->efc_force;
+  const mjtNum* row = d->efc_AR + (size_t)i * nefc;
+  mjtNum dot[5] = {0, 0, 0, 0, 0};
+
+  // blocks of four, one accumulator of four lanes per row
+  if (nefc >= 4) {
+    tn_vec4 s[5];
+    tn_vec4 f = *(const tn_vec4*)force;
+    for (int j = 0; j < dim; j++) {
+      s[j] = *(const tn_vec4*)(row + (size_t)j * nefc) * f;
+    }
+    for (int k = 4; k < nblk; k += 4) {
+      f = *(const tn_vec4*)(force + k);
+      for (int j = 0; j < dim; j++) {
+        s[j] += *(const tn_vec4*)(row + (size_t)j * nefc + k) * f;
+      }
+    }
+    for (int j = 0; j < dim; j++) {
+      tn_vec2 lo = {s[j][0], s[j][1]}, hi = {s[j][2], s[j][3]}, sum = lo + hi;
+      dot[j] = sum[0] + sum[1];
+    }
+  }
+
+  // remaining entries summed apart; then b and the R part
+  for (int j = 0; j < dim; j++) {
+    const mjtNum* rj = row + (size_t)j * nefc;
+    mjtNum tail = 0;
+    for (int k = nblk; k < nefc; k++) {
+      tail += rj[k] * force[k];
+    }
+    res[j] = (dot[j] + tail) + d->efc_b[i + j];
+    res[j] -= d->efc_R[i + j] * force[i + j];
+  }
+}
+
+/* dense_rows for a friction-loss row (1), a pyramid pair (2) or an elliptic contact's
+ * friction rows (1-5), each size unrolled */
+TN_CLONE_AVX2
+static void dense_residual(const mjData* d, mjtNum* res, int i, int dim) {
+  switch (dim) {
+    case 1: dense_rows(d, res, i, 1); break;
+    case 2: dense_rows(d, res, i, 2); break;
+    case 3: dense_rows(d, res, i, 3); break;
+    case 4: dense_rows(d, res, i, 4); break;
+    default: dense_rows(d, res, i, 5); break;
+  }
+}
+
+/* AR[i:i+dim, :] force + b - R force, dense or sparse */
+static inline void noslip_residual(const mjModel* m, const mjData* d, mjtNum* res, int i, int dim) {
+  if (is_sparse(m)) {
+    tn__dualResidual(m, d, res, i, dim, 1);
+  } else {
+    dense_residual(d, res, i, dim);
+  }
+}
+
 /* 1 if row i belongs to the island solved (island < 0: every row does) */
 static inline int in_island(const mjData* d, int i, int island) {
   return island < 0 || d->efc_island[i] == island;
@@ -23,7 +90,7 @@ static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ain
     }
     mjtNum* f = d->efc_force + i;
     mjtNum old = *f, fl = d->efc_frictionloss[i];
-    tn__dualResidual(m, d, &res, i, 1, 1);
+    noslip_residual(m, d, &res, i, 1);
     *f -= res * Ainv[i];
     if (*f < -fl) {
       *f = -fl;
@@ -40,7 +107,7 @@ static mjtNum sweep_friction_loss(const mjModel* m, mjData* d, const mjtNum* Ain
 static mjtNum pyramid_pair(const mjModel* m, mjData* d, int j) {
   mjtNum res[2], old[2], Ac[4], bc[2];
   mjtNum* f = d->efc_force + j;
-  tn__dualResidual(m, d, res, j, 2, 1);
+  noslip_residual(m, d, res, j, 2);
   mju_copy(old, f, 2);
   tn__dualBlock(m, d, Ac, j, 2, 1);
 
@@ -67,16 +134,17 @@ static mjtNum pyramid_pair(const mjModel* m, mjData* d, int j) {
   return -tn__dualCostChange(Ac, f, old, res, 2);
 }
 
-/* elliptic friction at fixed normal force: QCQP in the cone slice */
-static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
+/* elliptic friction at fixed normal force: QCQP in the cone slice (nf = dim - 1 friction
+ * rows; inlined per size so its small loops unroll) */
+static inline __attribute__((always_inline)) mjtNum elliptic_friction_n(const mjModel* m, mjData* d,
+                                                                        int i, int nf) {
   const mjContact* con = d->contact + d->efc_id[i];
-  int nf = dim - 1;
   if (nf < 1 || nf > 5) {
     __builtin_unreachable();  // elliptic contacts have one to five friction directions
   }
   mjtNum res[5], old[5], Ac[25], bc[5], v[5];
   mjtNum* f = d->efc_force + i;
-  tn__dualResidual(m, d, res, i + 1, nf, 1);
+  noslip_residual(m, d, res, i + 1, nf);
   mju_copy(old, f + 1, nf);
   tn__dualBlock(m, d, Ac, i + 1, nf, 1);
 
@@ -101,6 +169,16 @@ static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
     mju_copy(f + 1, v, nf);
   }
   return -tn__dualCostChange(Ac, f + 1, old, res, nf);
+}
+
+/* elliptic_friction_n for the contact's size: condim 3, 4 and 6 unrolled */
+static mjtNum elliptic_friction(const mjModel* m, mjData* d, int i, int dim) {
+  switch (dim) {
+    case 3: return elliptic_friction_n(m, d, i, 2);
+    case 4: return elliptic_friction_n(m, d, i, 3);
+    case 6: return elliptic_friction_n(m, d, i, 5);
+    default: return elliptic_friction_n(m, d, i, dim - 1);
+  }
 }
 
 /* contact friction of every contact of the island */
