@@ -220,9 +220,10 @@ static void whiten_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* 
 /* dense rows i..i+nb-1 of Y (nb <= 4) into Y and YT, solved together: the rows sit interleaved in
  * x (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
- * zeros), so the result equals a single row's solve row by row. */
-static void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y, mjtNum* YT,
-                         int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
+ * zeros), so the result equals a single row's solve row by row; the AVX2 clone holds the
+ * four rows in one register with the same operations per row. */
+static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y,
+                                       mjtNum* YT, int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
   int nv = m->nv;
   const mjtNum* L = d->qLD;
 
@@ -270,13 +271,44 @@ static void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNu
 
 /* res[k] += y(c0) YT(c0,k), then c1, c2, c3, for k < n: four sequential updates of each
  * entry in one pass */
-static void add_to_scl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
+static inline void add_to_scl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
                         int n) {
   const mjtNum *a = YT + (size_t)c[0] * ld, *b = YT + (size_t)c[1] * ld;
   const mjtNum *e = YT + (size_t)c[2] * ld, *f = YT + (size_t)c[3] * ld;
   mjtNum ya = y[c[0]], yb = y[c[1]], ye = y[c[2]], yf = y[c[3]];
   for (int k = 0; k < n; k++) {
     res[k] = (((res[k] + ya * a[k]) + yb * b[k]) + ye * e[k]) + yf * f[k];
+  }
+}
+
+/* the lower triangle of AR = Y Y' (dense, row-major nefc x nefc): row i accumulates
+ * Y(i,c) Y(0..i,c) over the dofs c in order (each entry a sequential sum as MuJoCo forms
+ * it; zero Y(i,c) are skipped), up to four dofs per pass over the row. Entries are
+ * independent, so the AVX2 clone (wider lanes across entries) gives the same bits. nzc: nv
+ * ints of scratch */
+static TN_CLONE_AVX2 void dense_lower(mjtNum* AR, const mjtNum* Y, const mjtNum* YT, int nefc,
+                                      int nv, int* nzc) {
+  for (int i = 0; i < nefc; i++) {
+    mjtNum* ari = AR + (size_t)i * nefc;
+    const mjtNum* yi = Y + (size_t)i * nv;
+    int nnz = 0;
+    for (int c = 0; c < nv; c++) {
+      if (yi[c] != 0) {
+        nzc[nnz++] = c;
+      }
+    }
+    mju_zero(ari, i + 1);
+    int k = 0;
+    for (; k + 4 <= nnz; k += 4) {
+      add_to_scl4(ari, YT, nefc, nzc + k, yi, i + 1);
+    }
+    for (; k < nnz; k++) {
+      const mjtNum* yt = YT + (size_t)nzc[k] * nefc;
+      mjtNum v = yi[nzc[k]];
+      for (int j = 0; j <= i; j++) {
+        ari[j] += v * yt[j];
+      }
+    }
   }
 }
 
@@ -302,27 +334,8 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     }
 
     // row i of the lower triangle accumulates Y(i,c) Y(0..i,c) over the dofs c in order
-    // (each entry a sequential sum as MuJoCo forms it; zero Y(i,c) are skipped), up to
-    // four dofs per pass over the row
     int* nzc = mj_stackAllocInt(d, (size_t)nv);
-    for (int i = 0; i < nefc; i++) {
-      mjtNum* ari = d->efc_AR + (size_t)i * nefc;
-      const mjtNum* yi = Y + (size_t)i * nv;
-      int nnz = 0;
-      for (int c = 0; c < nv; c++) {
-        if (yi[c] != 0) {
-          nzc[nnz++] = c;
-        }
-      }
-      mju_zero(ari, i + 1);
-      int k = 0;
-      for (; k + 4 <= nnz; k += 4) {
-        add_to_scl4(ari, YT, nefc, nzc + k, yi, i + 1);
-      }
-      for (; k < nnz; k++) {
-        mju_addToScl(ari, YT + (size_t)nzc[k] * nefc, yi[nzc[k]], i + 1);
-      }
-    }
+    dense_lower(d->efc_AR, Y, YT, nefc, nv, nzc);
 
     // mirror, then R on the diagonal
     for (int i = 0; i < nefc; i++) {
