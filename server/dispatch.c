@@ -11,9 +11,10 @@
 #include "quota.h"
 #include "requests.h"
 
-/* time one chunk should hold a worker, and the step count used while a model's step cost
- * is still unknown */
-#define TD_CHUNK_TARGET_NS 4000000ull
+/* time one chunk should hold a worker (the most a worker finishing last can trail the
+ * others by: 1 ms keeps a 64-state TransitionFD of a humanoid, 0.7 ms per state, balanced
+ * on two workers), and the step count used while a model's step cost is still unknown */
+#define TD_CHUNK_TARGET_NS 1000000ull
 #define TD_CHUNK_MAX_STEPS 20000
 
 /* ---------------------------------------------------------------------------------------

@@ -172,6 +172,7 @@ static void run_item(void* arg) {
  * cancel or the deadline */
 int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void* out,
                      uint32_t* warnings, int64_t steps_per_item, tdCompletion* c) {
+  uint64_t t0 = td_now_ns();
   for (int i = 0; i < ne; i++) {
     runItem a = {job, d, e0 + i, i, item, out};
     if (td_engine_run(job->model->m, d, run_item, &a) || td_engine_failed() ||
@@ -180,6 +181,11 @@ int td_job_run_items(tdJob* job, mjData* d, int e0, int ne, tdItemFn item, void*
     }
     warnings[i] = td_warning_mask(d);
     c->steps += (uint64_t)steps_per_item;
+  }
+
+  // the model's cost per step (engine evaluation), which sizes later chunks
+  if (job->model) {
+    td_model_note_cost(job->model, (uint64_t)ne * (uint64_t)steps_per_item, td_now_ns() - t0);
   }
   return 0;
 }
