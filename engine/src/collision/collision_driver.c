@@ -676,10 +676,16 @@ static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, i
   return n;
 }
 
-/* 1 if geoms g1 and g2 are surely apart: their world boxes, or a plane and the other's box */
+/* 1 if geoms g1 and g2 are surely apart: their world boxes, or a plane and the other's box.
+ * With a user's contact filter only the world boxes (MuJoCo's mid-phase) count: MuJoCo calls
+ * the filter for every pair its mid-phase keeps, before any test of its own, and the
+ * filter's calls are observable */
 static int pair_apart(const mjModel* m, const mjData* d, const mjtNum* gb, int g1, int g2) {
   const mjtNum* box1 = gb + TN_GB * g1;
   const mjtNum* box2 = gb + TN_GB * g2;
+  if (mjcb_contactfilter) {
+    return apart_from(gb, g1, box2);
+  }
   return apart_from(gb, g1, box2) || plane_apart(m, d, g1, box2) || plane_apart(m, d, g2, box1);
 }
 
@@ -714,11 +720,12 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
 
   // mid-phase order
   if (!TN_DISABLED(m, mjDSBL_MIDPHASE) && num1 * num2 > 1 && adr1 + num1 <= adr2) {
-    // the geoms that may reach the other body (all of them without scratch); none on
+    // the geoms that may reach the other body (all of them without scratch, or with a
+    // user's contact filter, which sees every pair MuJoCo's mid-phase keeps); none on
     // either side: no pair to test
     const int *list1 = NULL, *list2 = NULL;
     int n1 = num1, n2 = num2;
-    if (mp) {
+    if (mp && !mjcb_contactfilter) {
       n1 = reach_list(m, d, mp, b1, b2, mp->list);
       n2 = n1 ? reach_list(m, d, mp, b2, b1, mp->list + n1) : 0;
       if (!n2) {
@@ -726,6 +733,8 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
       }
       list1 = mp->list;
       list2 = mp->list + n1;
+    }
+    if (mp) {
       body_bounds(m, d, mp, b1);
       body_bounds(m, d, mp, b2);
     }
