@@ -311,9 +311,6 @@
   X(int, plugin_statenum, nplugin, 1)                          \
   X(char, plugin_attr, npluginattr, 1)                         \
   X(int, plugin_attradr, nplugin, 1)                           \
-  /* Torsion: the config parsed once (kp ki kd imax slewmax, NaN \
-   * when not given), read at run time instead of plugin_attr */ \
-  X(mjtNum, plugin_config, nplugin, 5)                         \
   /* sensors (compiled so sizes match; evaluated later) */     \
   X(int, sensor_type, nsensor, 1)                              \
   X(int, sensor_datatype, nsensor, 1)                          \

@@ -269,8 +269,17 @@ static void actuation(const mjModel* m, mjData* d) {
   }
   clamped_controls(m, d, ctrl);
   activation_dynamics(m, d, ctrl);
+
+  // pid instances' configurations, parsed once for both of their passes
+  tnPidConfig* cfgs = NULL;
   if (m->nplugin) {
-    tn__pidActDot(m, d);
+    cfgs = mj_stackAllocByte(d, sizeof(tnPidConfig) * (size_t)m->nplugin, _Alignof(tnPidConfig));
+    if (!cfgs) {
+      mj_freeStack(d);
+      return;
+    }
+    tn__pidConfigs(m, cfgs);
+    tn__pidActDot(m, d, cfgs);
   }
 
   // scalar forces of enabled actuators; plugin actuators compute theirs (whatever their
@@ -281,7 +290,7 @@ static void actuation(const mjModel* m, mjData* d) {
     }
   }
   if (m->nplugin) {
-    tn__pidForce(m, d);
+    tn__pidForce(m, d, cfgs);
   }
   tendon_force_limits(m, d);
 

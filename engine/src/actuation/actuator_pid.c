@@ -40,7 +40,7 @@ const char* const* tn__pluginAttrs(int slot, int* nattr) {
  * configuration
  * ------------------------------------------------------------------------------------- */
 
-/* config value k of an instance, from its string: 1 and *v when given (non-empty) */
+/* config value k of an instance: 1 and *v when given (non-empty) */
 static int config_value(const mjModel* m, int instance, int k, mjtNum* v) {
   const char* s = m->plugin_attr + m->plugin_attradr[instance];
   for (int i = 0; i < k; i++) {
@@ -53,40 +53,27 @@ static int config_value(const mjModel* m, int instance, int k, mjtNum* v) {
   return 1;
 }
 
-_Static_assert(TN_PID_NATTR == 5, "plugin_config has one column per mujoco.pid attribute");
-
-void tn__pidParseConfig(mjModel* m, int instance) {
-  mjtNum* out = m->plugin_config + TN_PID_NATTR * instance;
-  for (int k = 0; k < TN_PID_NATTR; k++) {
-    if (!config_value(m, instance, k, out + k)) {
-      out[k] = NAN;
-    }
-  }
-}
-
-/* config value k of an instance, parsed: 1 and *v when given */
-static int parsed_value(const mjModel* m, int instance, int k, mjtNum* v) {
-  mjtNum x = m->plugin_config[TN_PID_NATTR * instance + k];
-  if (isnan(x)) {
-    return 0;
-  }
-  *v = x;
-  return 1;
-}
-
 void tn__pidConfig(const mjModel* m, int instance, tnPidConfig* cfg) {
   memset(cfg, 0, sizeof(*cfg));
-  parsed_value(m, instance, 0, &cfg->kp);
-  parsed_value(m, instance, 1, &cfg->ki);
-  parsed_value(m, instance, 2, &cfg->kd);
+  config_value(m, instance, 0, &cfg->kp);
+  config_value(m, instance, 1, &cfg->ki);
+  config_value(m, instance, 2, &cfg->kd);
 
   // imax is a force: the integral itself is bounded by imax / ki
   mjtNum imax = 0;
-  if (parsed_value(m, instance, 3, &imax) && cfg->ki != 0) {
+  if (config_value(m, instance, 3, &imax) && cfg->ki != 0) {
     cfg->has_imax = 1;
     cfg->imax = imax / cfg->ki;
   }
-  cfg->has_slew = parsed_value(m, instance, 4, &cfg->slewmax);
+  cfg->has_slew = config_value(m, instance, 4, &cfg->slewmax);
+}
+
+void tn__pidConfigs(const mjModel* m, tnPidConfig* cfgs) {
+  for (int p = 0; p < m->nplugin; p++) {
+    if (m->plugin[p] == TN_PID_SLOT) {
+      tn__pidConfig(m, p, cfgs + p);
+    }
+  }
 }
 
 int tn__pidActDim(const tnPidConfig* cfg) {
@@ -209,21 +196,22 @@ static mjtNum next_integral(const tnPidConfig* cfg, const pidState* s, mjtNum er
   return integral;
 }
 
-/* 1 and the configuration when actuator u is driven by a pid instance */
-static int pid_actuator(const mjModel* m, int u, tnPidConfig* cfg) {
+/* 1 and the configuration (from cfgs, one per instance) when actuator u is driven by a pid
+ * instance */
+static int pid_actuator(const mjModel* m, int u, const tnPidConfig* cfgs, tnPidConfig* cfg) {
   int p = m->actuator_plugin[u];
   if (p < 0 || m->plugin[p] != TN_PID_SLOT) {
     return 0;
   }
-  tn__pidConfig(m, p, cfg);
+  *cfg = cfgs[p];
   return 1;
 }
 
-void tn__pidActDot(const mjModel* m, mjData* d) {
+void tn__pidActDot(const mjModel* m, mjData* d, const tnPidConfig* cfgs) {
   mjtNum h = m->opt.timestep;
   for (int u = 0; u < m->nu; u++) {
     tnPidConfig cfg;
-    if (!pid_actuator(m, u, &cfg)) {
+    if (!pid_actuator(m, u, cfgs, &cfg)) {
       continue;
     }
     pidState s;
@@ -243,11 +231,11 @@ void tn__pidActDot(const mjModel* m, mjData* d) {
   }
 }
 
-void tn__pidForce(const mjModel* m, mjData* d) {
+void tn__pidForce(const mjModel* m, mjData* d, const tnPidConfig* cfgs) {
   mjtNum h = m->opt.timestep;
   for (int u = 0; u < m->nu; u++) {
     tnPidConfig cfg;
-    if (!pid_actuator(m, u, &cfg)) {
+    if (!pid_actuator(m, u, cfgs, &cfg)) {
       continue;
     }
     pidState s;

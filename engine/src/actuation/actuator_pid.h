@@ -3,11 +3,11 @@
  * compiler consult.
  *
  * A pid actuator's force is kp*e + kd*de/dt + ki*integral(e) with e = ctrl - actuator_length.
- * Its configuration lives in mjModel.plugin_attr as the strings the model gave; the compiler
- * parses them once (strtod, as MuJoCo does when it makes its data) into
- * mjModel.plugin_config, which the step reads; its state lives in mjData.act: the error integral (when
- * ki != 0), then the previous control (when slewmax is given), then the activation of the
- * actuator's own dynamics (dyntype filter, filterexact or integrator). */
+ * Its configuration lives in mjModel.plugin_attr as the strings the model gave, parsed with
+ * strtod once per actuation stage for all instances (mjModel has no field for parsed
+ * values; MuJoCo keeps them in its plugin object); its state lives in mjData.act: the error
+ * integral (when ki != 0), then the previous control (when slewmax is given), then the
+ * activation of the actuator's own dynamics (dyntype filter, filterexact or integrator). */
 #ifndef TORSION_ACTUATOR_PID_H
 #define TORSION_ACTUATOR_PID_H
 
@@ -25,10 +25,7 @@ int tn__pluginSlot(const char* name);
 const char* tn__pluginName(int slot);
 const char* const* tn__pluginAttrs(int slot, int* nattr);
 
-/* parse one instance's config strings (plugin_attr) into its plugin_config row */
-void tn__pidParseConfig(mjModel* m, int instance);
-
-/* one instance's configuration, read from mjModel.plugin_config */
+/* one instance's configuration */
 typedef struct tnPidConfig_ {
   mjtNum kp, ki, kd;
   int has_imax;   /* imax given and ki != 0 */
@@ -37,8 +34,11 @@ typedef struct tnPidConfig_ {
   mjtNum slewmax; /* largest control rate */
 } tnPidConfig;
 
-/* the configuration of plugin instance `instance` */
+/* the configuration of plugin instance `instance`, parsed from mjModel.plugin_attr */
 void tn__pidConfig(const mjModel* m, int instance, tnPidConfig* cfg);
+
+/* the configuration of every pid instance (cfgs: nplugin entries; others left as they are) */
+void tn__pidConfigs(const mjModel* m, tnPidConfig* cfgs);
 
 /* activation variables the controller keeps per actuator (integral, previous control) */
 int tn__pidActDim(const tnPidConfig* cfg);
@@ -49,10 +49,11 @@ int tn__pidActDim(const tnPidConfig* cfg);
 int tn__pidCheck(const mjModel* m, int instance, const char** attr, int* actuator, char* msg,
                  int msgsz);
 
-/* act_dot of the controller's own activation variables (after the built-in dynamics) */
-void tn__pidActDot(const mjModel* m, mjData* d);
+/* act_dot of the controller's own activation variables (after the built-in dynamics);
+ * cfgs: tn__pidConfigs' */
+void tn__pidActDot(const mjModel* m, mjData* d, const tnPidConfig* cfgs);
 
-/* actuator_force of every pid actuator, clamped to its forcerange */
-void tn__pidForce(const mjModel* m, mjData* d);
+/* actuator_force of every pid actuator, clamped to its forcerange; cfgs: tn__pidConfigs' */
+void tn__pidForce(const mjModel* m, mjData* d, const tnPidConfig* cfgs);
 
 #endif /* TORSION_ACTUATOR_PID_H */

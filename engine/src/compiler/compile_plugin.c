@@ -2,8 +2,7 @@
  * state addresses, config strings) and the checks MuJoCo makes when it initializes them.
  *
  * plugin_attr holds, per instance, one NUL-terminated string per config attribute of its
- * plugin in the plugin's attribute order (empty when not given), at plugin_attradr, and
- * plugin_config the same values parsed (NaN when not given) for the step to read. Torsion's
+ * plugin in the plugin's attribute order (empty when not given), at plugin_attradr. Torsion's
  * only plugin, mujoco.pid, keeps no plugin_state (its state lives in act), so every
  * plugin_statenum is 0. MuJoCo checks an instance when it makes its data, which happens
  * while compiling: a failed check is a compile error here. */
@@ -68,7 +67,6 @@ int tn__compilePlugins(tnCompiler* c) {
       memcpy(m->plugin_attr + adr, v, n);
       adr += (int)n;
     }
-    tn__pidParseConfig(m, i);
   }
 
   // MuJoCo's initialization checks, once every array is filled
