@@ -119,7 +119,9 @@ static inline void chol_solve_small(mjtNum* res, const mjtNum* mat, const mjtNum
 static inline __attribute__((always_inline)) int qcqp_n(mjtNum* res, const mjtNum* Ain,
                                                         const mjtNum* bin, const mjtNum* d,
                                                         mjtNum r, int n) {
-  mjtNum A[25], Ala[25], b[5], tmp[5], la = 0;
+  // tmp has room for 8: mju_dot's blocks of four never run for n <= 5, but GCC's
+  // -Warray-bounds (-O2, sanitizer builds) cannot tell
+  mjtNum A[25], Ala[25], b[5], tmp[8], la = 0;
 
   // scale so the constraint is a ball
   for (int i = 0; i < n; i++) {
