@@ -140,21 +140,60 @@ static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, int nh
   }
 }
 
-/* H = J' D_active J (+ cones) + M (lower triangle), then its Cholesky factor; the sums run
- * in MuJoCo's order (rows first, the inertia added last), so H rounds as MuJoCo's does */
-void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* islands of at most this many dofs add each quadratic row whole (add_rows_small) instead of
+ * gathering rows by their non-zero columns: on a free body's 6 dofs the bookkeeping of the
+ * gathered path cost several times the arithmetic */
+#define TN_HESSIAN_SMALL 8
+
+/* the rows part of H for a small island: each quadratic row read at the island's dofs and
+ * added to the triangle, a zero entry skipping its row of the triangle (MuJoCo's dense
+ * order; the zero products it adds elsewhere leave H's bits unchanged, H never being -0) */
+static void add_rows_small(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* H,
+                           mjtNum* val, int* col, int* ind) {
+  int nv = m->nv, nh = ctx->nidof;
+  mjtNum x[TN_HESSIAN_SMALL];
+  for (int k = 0; k < ctx->niefc; k++) {
+    int i = tn__primalRow(ctx, k);
+    int state = d->efc_state[i];
+
+    // cone: the whole contact (its rows are consecutive, in one island)
+    if (state == mjCNSTRSTATE_CONE) {
+      add_cone(m, d, i, H, nh, ctx->Hloc, val, col, ind);
+      k += d->contact[d->efc_id[i]].dim - 1;
+      continue;
+    }
+    if (state != mjCNSTRSTATE_QUADRATIC) {
+      continue;
+    }
+
+    // D_i J_i' J_i over the island's dofs
+    const mjtNum* row = d->efc_J + (size_t)i * nv;
+    mjtNum D = d->efc_D[i];
+    for (int a = 0; a < nh; a++) {
+      x[a] = row[tn__primalDof(ctx, a)];
+    }
+    for (int p = 0; p < nh; p++) {
+      if (x[p] == 0) {
+        continue;
+      }
+      mjtNum s = D * x[p];
+      mjtNum* Hrow = H + (size_t)p * nh;
+      for (int q = 0; q <= p; q++) {
+        Hrow[q] += s * x[q];
+      }
+    }
+  }
+}
+
+/* the rows part of H for a larger island: consecutive quadratic rows with the same non-zero
+ * columns (a contact's rows, usually) are gathered, up to four, and added in one pass over
+ * their triangle */
+static void add_rows_gathered(const mjModel* m, const mjData* d, const tnPrimal* ctx,
+                              mjtNum* H, mjtNum* val, int* col, int* ind) {
   int nv = m->nv, nh = ctx->nidof;
   const int* loc = ctx->Hloc;
-  mjtNum* H = ctx->H;
-  mj_markStack(d);
-  mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
-  int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
-  int* col = mj_stackAllocInt(d, (size_t)nv);
-  mju_zero(H, nh * nh);
 
-  // active rows of the solved part (ascending); consecutive quadratic rows with the same
-  // non-zero columns (a contact's rows, usually) are gathered, up to four, and added in one
-  // pass over their triangle
+  // active rows of the solved part (ascending)
   mjtNum scl[4];
   int ngroup = 0, ncol = 0;
   for (int k = 0; k < ctx->niefc; k++) {
@@ -192,6 +231,26 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
     }
   }
   flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
+}
+
+/* H = J' D_active J (+ cones) + M (lower triangle), then its Cholesky factor; the sums run
+ * in MuJoCo's order (rows first, the inertia added last), so H rounds as MuJoCo's does */
+void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  int nv = m->nv, nh = ctx->nidof;
+  const int* loc = ctx->Hloc;
+  mjtNum* H = ctx->H;
+  mj_markStack(d);
+  mjtNum* val = mj_stackAllocNum(d, (size_t)(6 * nv));
+  int* ind = mj_stackAllocInt(d, (size_t)(6 * nv));
+  int* col = mj_stackAllocInt(d, (size_t)nv);
+  mju_zero(H, nh * nh);
+
+  // the constraint rows
+  if (nh <= TN_HESSIAN_SMALL) {
+    add_rows_small(m, d, ctx, H, val, col, ind);
+  } else {
+    add_rows_gathered(m, d, ctx, H, val, col, ind);
+  }
 
   // inertia of the solved dofs, added to the lower triangle (M is block-diagonal by tree:
   // a dof's stored ancestors are in its island)

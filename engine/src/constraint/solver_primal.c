@@ -180,14 +180,34 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
   ctx->cost += gauss;
 }
 
-/* gradient and preconditioned gradient */
-static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
+/* convergence test before the line search of iteration `iter`, as MuJoCo 3.14 behaves:
+ * Newton stops at once when the scaled gradient norm of the start point is below
+ * `tolerance`, and on later iterations when the improvement its quadratic model predicts,
+ * 0.5 grad' H^-1 grad (scaled), is; CG only tests the start point, with 0.5 grad' M^-1 grad */
+static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
+  mjtNum tol = m->opt.tolerance;
+  if (ctx->flg_Newton && iter == 0) {
+    return ctx->scale * sqrt(tn__primalDot(ctx, ctx->grad, ctx->grad)) < tol;
+  }
+  if (ctx->flg_Newton || iter == 0) {
+    return 0.5 * ctx->scale * tn__primalDot(ctx, ctx->grad, ctx->Mgrad) < tol;
+  }
+  return 0;
+}
+
+/* the gradient alone */
+static void raw_gradient(const mjData* d, tnPrimal* ctx) {
   // grad = M qacc - qfrc_smooth - qfrc_constraint; zero outside the island (cleared at the
   // start), so the preconditioned gradient is too (M and H are block-diagonal over islands)
   for (int k = 0; k < ctx->nidof; k++) {
     int i = tn__primalDof(ctx, k);
     ctx->grad[i] = ctx->Ma[i] - d->qfrc_smooth[i] - d->qfrc_constraint[i];
   }
+}
+
+/* the gradient and the preconditioned gradient */
+static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
+  raw_gradient(d, ctx);
 
   // Newton: H \ grad; CG: M \ grad
   if (ctx->flg_Newton && ctx->H) {
@@ -264,21 +284,6 @@ static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, 
   update_gradient(m, d, ctx);
 }
 
-/* convergence test before the line search of iteration `iter`, as MuJoCo 3.14 behaves:
- * Newton stops at once when the scaled gradient norm of the start point is below
- * `tolerance`, and on later iterations when the improvement its quadratic model predicts,
- * 0.5 grad' H^-1 grad (scaled), is; CG only tests the start point, with 0.5 grad' M^-1 grad */
-static int start_converged(const mjModel* m, const tnPrimal* ctx, int iter) {
-  mjtNum tol = m->opt.tolerance;
-  if (ctx->flg_Newton && iter == 0) {
-    return ctx->scale * sqrt(tn__primalDot(ctx, ctx->grad, ctx->grad)) < tol;
-  }
-  if (ctx->flg_Newton || iter == 0) {
-    return 0.5 * ctx->scale * tn__primalDot(ctx, ctx->grad, ctx->Mgrad) < tol;
-  }
-  return 0;
-}
-
 /* CG or Newton from d->qacc */
 void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg_Newton,
                    const mjtNum* jaref, const mjtNum* Ma) {
@@ -337,10 +342,21 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
     d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
   }
   update_constraint(m, d, &ctx);
-  update_hessian_gradient(m, d, &ctx, 1);
 
-  // first direction: the preconditioned gradient
-  mju_scl(ctx.search, ctx.Mgrad, -1, nv);
+  // Newton's first convergence test reads the gradient only: a start point that passes it
+  // (a warm start at rest, often) needs no Hessian
+  if (flg_Newton) {
+    raw_gradient(d, &ctx);
+    if (maxiter <= 0 || start_converged(m, &ctx, 0)) {
+      maxiter = 0;
+    }
+  }
+  if (maxiter > 0) {
+    update_hessian_gradient(m, d, &ctx, 1);
+
+    // first direction: the preconditioned gradient
+    mju_scl(ctx.search, ctx.Mgrad, -1, nv);
+  }
 
   while (iter < maxiter) {
     // converged at the start of the iteration
