@@ -27,7 +27,7 @@ pick_build_tools
 if [ ! -f build-fuzz/build.ninja ]; then
   step "meson setup build-fuzz -Dfuzz=true (clang, address + undefined sanitizers)"
   CC=clang "$MESON" setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined \
-    -Db_lundef=false -Dbuildtype=debugoptimized -Dwerror=false >build-fuzz.log 2>&1 || {
+    -Db_lundef=false -Db_lto=false -Dbuildtype=debugoptimized -Dwerror=false >build-fuzz.log 2>&1 || {
     tail -n 30 build-fuzz.log >&2
     echo "FUZZ BUILD SETUP FAILED" >&2
     exit 1

@@ -41,7 +41,7 @@ fi
 # separate build-asan/ of everything, then tests/integration against it
 step "AddressSanitizer pass: build-asan/ and tests/integration"
 if [ ! -f build-asan/build.ninja ]; then
-  "$MESON" setup build-asan -Db_sanitize=address -Db_lundef=false \
+  "$MESON" setup build-asan -Db_sanitize=address -Db_lundef=false -Db_lto=false \
     -Dbuildtype=debugoptimized >/dev/null || status=1
 fi
 if [ -f build-asan/build.ninja ] && "$NINJA" -C build-asan >build-asan.log 2>&1; then
