@@ -87,6 +87,9 @@ mjtNum tn__rowDot(const mjModel* m, const mjData* d, int i, const mjtNum* vec);
 /* vec += scl * J[i]' for row i */
 void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum scl);
 
+/* vec += efc_force[i] * J[i]' over the listed rows with non-zero force, in their order */
+void tn__rowsAddForce(const mjModel* m, const mjData* d, const int* rows, int n, mjtNum* vec);
+
 /* Dense copy of row i (length nv). */
 void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row);
 

@@ -159,6 +159,56 @@ void tn__rowAddTo(const mjModel* m, const mjData* d, int i, mjtNum* vec, mjtNum 
   mju_addToScl(vec, d->efc_J + (size_t)i * m->nv, scl, m->nv);
 }
 
+/* vec += J[i0..] force of up to four dense rows with their forces, in one pass over the
+ * columns: each entry gets the rows' products added in row order, as successive
+ * tn__rowAddTo calls would add them */
+TN_CLONE_AVX2
+static void dense_rows_add(mjtNum* vec, int nv, const mjtNum* const* rows, const mjtNum* f,
+                           int n) {
+  if (n == 4) {
+    const mjtNum *r0 = rows[0], *r1 = rows[1], *r2 = rows[2], *r3 = rows[3];
+    for (int j = 0; j < nv; j++) {
+      vec[j] = (((vec[j] + r0[j] * f[0]) + r1[j] * f[1]) + r2[j] * f[2]) + r3[j] * f[3];
+    }
+    return;
+  }
+  for (int k = 0; k < n; k++) {
+    mju_addToScl(vec, rows[k], f[k], nv);
+  }
+}
+
+/* vec += sum of efc_force[i] J_i over the listed rows whose force is non-zero, in their
+ * order (rows: efc indices, ascending) */
+void tn__rowsAddForce(const mjModel* m, const mjData* d, const int* rows, int n, mjtNum* vec) {
+  if (is_sparse(m)) {
+    for (int k = 0; k < n; k++) {
+      int i = rows[k];
+      if (d->efc_force[i] != 0) {
+        tn__rowAddTo(m, d, i, vec, d->efc_force[i]);
+      }
+    }
+    return;
+  }
+
+  // dense: four rows at a time
+  int nv = m->nv, ng = 0;
+  const mjtNum* group[4];
+  mjtNum f[4];
+  for (int k = 0; k < n; k++) {
+    int i = rows[k];
+    if (d->efc_force[i] == 0) {
+      continue;
+    }
+    group[ng] = d->efc_J + (size_t)i * nv;
+    f[ng++] = d->efc_force[i];
+    if (ng == 4) {
+      dense_rows_add(vec, nv, group, f, 4);
+      ng = 0;
+    }
+  }
+  dense_rows_add(vec, nv, group, f, ng);
+}
+
 /* dense copy of row i */
 void tn__rowDense(const mjModel* m, const mjData* d, int i, mjtNum* row) {
   if (is_sparse(m)) {

@@ -175,13 +175,7 @@ void tn__constraintUpdateIsland(const mjModel* m, mjData* d, const mjtNum* jar, 
     for (int k = adr; k < adr + d->island_nv[island]; k++) {
       d->qfrc_constraint[d->map_idof2dof[k]] = 0;
     }
-    adr = d->island_iefcadr[island];
-    for (int c = adr; c < adr + d->island_nefc[island]; c++) {
-      int i = d->map_iefc2efc[c];
-      if (d->efc_force[i] != 0) {
-        tn__rowAddTo(m, d, i, d->qfrc_constraint, d->efc_force[i]);
-      }
-    }
+    tn__rowsAddForce(m, d, rows, nrow, d->qfrc_constraint);
   }
   if (cost) {
     *cost = s;
