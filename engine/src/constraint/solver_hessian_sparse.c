@@ -8,7 +8,9 @@
  * minimum-degree ordering of the graph of M and every row (whatever its state, so that the
  * pattern holds for every iteration) is computed, with the factor's pattern as a by-product;
  * with constraint islands, island by island (the graph's components), each island taking a
- * contiguous block of factor rows that its solve alone builds, factors and solves.
+ * contiguous block of factor rows that its solve alone builds, factors and solves. The
+ * ordering and pattern are kept in the mjData's persistent cache and reused while the
+ * graphs repeat (most steps of a robot resting on the floor).
  * Dofs are renumbered so that the first eliminated is the last index, and the factor is
  * stored like qLD: CSR rows of the renumbered matrix, columns ascending, diagonal last.
  * The address in H of every entry of M and of every row block is found once; each rebuild
@@ -19,6 +21,7 @@
 #include <string.h>
 
 #include "constraint/solver_primal.h"
+#include "model/data_cache.h"
 #include "util/util_inline.h"
 
 /* ---------------------------------------------------------------------------------------
@@ -649,11 +652,14 @@ typedef struct tnOrdering_ {
   uint64_t* nb;  /* per group: each dof's neighbours at elimination, local indices */
   int* localnew; /* per group (at adr): local new index of each dof */
   int* localold; /* per group (at adr): dof (local) of each local new index */
+  uint64_t* graph; /* per group (at nbadr): its adjacency bitsets before elimination */
   uint64_t* scratch;
+  int maxn, maxw; /* the largest group's dofs and bitset words */
 } tnOrdering;
 
-/* groups, their graphs and minimum-degree orders; Hnewidx of every dof */
-static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering* ord) {
+/* groups and their graphs (ord->graph: each group's n adjacency rows at nbadr, the key of
+ * the ordering kept across solves) */
+static void make_graphs(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering* ord) {
   int nv = m->nv, nefc = d->nefc, islands = ctx->island >= 0 && d->nisland > 0;
   int ngroup = islands ? d->nisland + (d->nidof < nv) : 1;
   ord->ngroup = ngroup;
@@ -690,8 +696,11 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
     maxn = n > maxn ? n : maxn;
     maxw = ord->words[g] > maxw ? ord->words[g] : maxw;
   }
-  ord->nb =
-      (uint64_t*)mj_stackAllocNum(d, (size_t)(ord->nbadr[ngroup] > 0 ? ord->nbadr[ngroup] : 1));
+  ord->maxn = maxn;
+  ord->maxw = maxw;
+  size_t nword = (size_t)(ord->nbadr[ngroup] > 0 ? ord->nbadr[ngroup] : 1);
+  ord->nb = (uint64_t*)mj_stackAllocNum(d, nword);
+  ord->graph = (uint64_t*)mj_stackAllocNum(d, nword);
   ord->scratch = (uint64_t*)mj_stackAllocNum(d, (size_t)maxw);
 
   // first row of each run of rows sharing a pattern
@@ -702,11 +711,10 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
     runs[i] = 1;
   }
   int* loc = mj_stackAllocInt(d, (size_t)nv);
-  int* deg = mj_stackAllocInt(d, (size_t)maxn);
   uint64_t* adj = (uint64_t*)mj_stackAllocNum(d, (size_t)(maxn + 1) * maxw);
-  uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)maxn * maxw);
+  uint64_t* desc = (uint64_t*)mj_stackAllocNum(d, (size_t)maxn * maxw);
 
-  // each group: local graph, ordering, global new indices (a block per group, in order)
+  // each group's local graph
   for (int g = 0; g < ngroup; g++) {
     int adr = ord->adr[g], n = ord->adr[g + 1] - adr, words = ord->words[g];
     const int* dofs = ord->dofs + adr;
@@ -722,9 +730,26 @@ static void make_ordering(const mjModel* m, mjData* d, tnPrimal* ctx, tnOrdering
       rows = g < d->nisland ? d->map_iefc2efc + d->island_iefcadr[g] : NULL;
       nrow = g < d->nisland ? d->island_nefc[g] : 0;
     }
-    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words, bucket);
-    minimum_degree(n, words, adj, ord->nb + ord->nbadr[g], deg, ord->localnew + adr, ord->scratch,
-                   bucket);
+    build_graph(m, d, dofs, n, loc, rows, nrow, runs, adj, words, desc);
+    memcpy(ord->graph + ord->nbadr[g], adj, sizeof(uint64_t) * (size_t)n * words);
+  }
+  mj_freeStack(d);
+}
+
+/* minimum-degree order of every group (consumes ord->graph); Hnewidx of every dof, each
+ * group a block of the new numbering, in order */
+static void order_groups(mjData* d, tnPrimal* ctx, tnOrdering* ord) {
+  mj_markStack(d);
+  int* deg = mj_stackAllocInt(d, (size_t)ord->maxn);
+  uint64_t* bucket = (uint64_t*)mj_stackAllocNum(d, (size_t)ord->maxn * ord->maxw);
+  for (int g = 0; g < ord->ngroup; g++) {
+    int adr = ord->adr[g], n = ord->adr[g + 1] - adr;
+    const int* dofs = ord->dofs + adr;
+    if (!n) {
+      continue;
+    }
+    minimum_degree(n, ord->words[g], ord->graph + ord->nbadr[g], ord->nb + ord->nbadr[g], deg,
+                   ord->localnew + adr, ord->scratch, bucket);
     for (int a = 0; a < n; a++) {
       ord->localold[adr + ord->localnew[adr + a]] = a;
       ctx->Hnewidx[dofs[a]] = adr + ord->localnew[adr + a];
@@ -744,12 +769,121 @@ static int ordering_layout(const tnOrdering* ord, tnPrimal* ctx, int* colind) {
   return nnz;
 }
 
+/* ---------------------------------------------------------------------------------------
+ * The ordering kept across solves
+ *
+ * The ordering and the factor's pattern depend only on the groups and their graphs, which
+ * often repeat from one step to the next (a robot lying on the floor: M's pattern plus
+ * rows inside it). They are kept in the mjData's persistent cache (model/data_cache.h)
+ * behind the key they were made from, as ints: nv, ngroup, the group starts, the groups'
+ * dofs, then the graphs' words. Stored after the key: Hnnz, Hnewidx, Holdidx, Hrownnz,
+ * Hrowadr, Hchain (nv each), Hcolptr (2 nv + 1), Hcolind, Hcolrow, Hcoladr (Hnnz each).
+ * ------------------------------------------------------------------------------------- */
+
+/* the key of the groups and graphs of ord (nkey ints on d's stack) */
+static int* ordering_key(mjData* d, const tnOrdering* ord, int nv, int* nkey) {
+  int ngroup = ord->ngroup, nword = ord->nbadr[ngroup];
+  *nkey = 2 + (ngroup + 1) + nv + 2 * nword;
+  int* key = mj_stackAllocInt(d, (size_t)*nkey);
+  key[0] = nv;
+  key[1] = ngroup;
+  memcpy(key + 2, ord->adr, sizeof(int) * (size_t)(ngroup + 1));
+  memcpy(key + 3 + ngroup, ord->dofs, sizeof(int) * (size_t)nv);
+  memcpy(key + 3 + ngroup + nv, ord->graph, sizeof(uint64_t) * (size_t)nword);
+  return key;
+}
+
+/* the stored outputs when d's cache holds this key, else NULL */
+static const int* cached_ordering(const mjData* d, const int* key, int nkey) {
+  tnDataCache* cache = tn__dataCache(d);
+  const int* stored = (const int*)tn__dataCacheBytes(cache);
+  if (cache->owner != TN_CACHE_SPARSE_ORDERING || stored[0] != nkey ||
+      memcmp(stored + 1, key, sizeof(int) * (size_t)nkey)) {
+    return NULL;
+  }
+  return stored + 1 + nkey;
+}
+
+/* keep the key and the pattern of ctx in d's cache, when they fit */
+static void store_ordering(const mjData* d, const tnPrimal* ctx, const int* key, int nkey, int nv) {
+  tnDataCache* cache = tn__dataCache(d);
+  size_t nint = 1 + (size_t)nkey + 1 + 7 * (size_t)nv + 1 + 3 * (size_t)ctx->Hnnz;
+  cache->owner = TN_CACHE_NONE;
+  if (nint * sizeof(int) > cache->capacity) {
+    return;
+  }
+  int* p = (int*)tn__dataCacheBytes(cache);
+  *p++ = nkey;
+  memcpy(p, key, sizeof(int) * (size_t)nkey);
+  p += nkey;
+  *p++ = ctx->Hnnz;
+  const int* nvarrays[5] = {ctx->Hnewidx, ctx->Holdidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hchain};
+  for (int k = 0; k < 5; k++, p += nv) {
+    memcpy(p, nvarrays[k], sizeof(int) * (size_t)nv);
+  }
+  memcpy(p, ctx->Hcolptr, sizeof(int) * (size_t)(2 * nv + 1));
+  p += 2 * nv + 1;
+  const int* nnzarrays[3] = {ctx->Hcolind, ctx->Hcolrow, ctx->Hcoladr};
+  for (int k = 0; k < 3; k++, p += ctx->Hnnz) {
+    memcpy(p, nnzarrays[k], sizeof(int) * (size_t)ctx->Hnnz);
+  }
+  cache->bytes = (int)(nint * sizeof(int));
+  cache->owner = TN_CACHE_SPARSE_ORDERING;
+}
+
+/* the pattern's storage for Hnnz entries (column lists, factor values), chained rows */
+static void alloc_pattern(mjData* d, tnPrimal* ctx, int nv) {
+  ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
+  ctx->Hval = mj_stackAllocNum(d, (size_t)ctx->Hnnz);
+  ctx->Hcolrow = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
+  ctx->Hcoladr = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
+  ctx->Hchain = mj_stackAllocInt(d, (size_t)nv);
+}
+
+/* the pattern from the cached outputs */
+static void restore_ordering(mjData* d, tnPrimal* ctx, const int* p, int nv) {
+  ctx->Hnnz = *p++;
+  alloc_pattern(d, ctx, nv);
+  int* nvarrays[5] = {ctx->Hnewidx, ctx->Holdidx, ctx->Hrownnz, ctx->Hrowadr, ctx->Hchain};
+  for (int k = 0; k < 5; k++, p += nv) {
+    memcpy(nvarrays[k], p, sizeof(int) * (size_t)nv);
+  }
+  memcpy(ctx->Hcolptr, p, sizeof(int) * (size_t)(2 * nv + 1));
+  p += 2 * nv + 1;
+  int* nnzarrays[3] = {ctx->Hcolind, ctx->Hcolrow, ctx->Hcoladr};
+  for (int k = 0; k < 3; k++, p += ctx->Hnnz) {
+    memcpy(nnzarrays[k], p, sizeof(int) * (size_t)ctx->Hnnz);
+  }
+}
+
+/* the pattern made anew: orders, CSR layout (the groups' rows in turn), column lists and
+ * chained rows */
+static void make_pattern(mjData* d, tnPrimal* ctx, tnOrdering* ord, int nv) {
+  order_groups(d, ctx, ord);
+  for (int v = 0; v < nv; v++) {
+    ctx->Holdidx[ctx->Hnewidx[v]] = v;
+  }
+  ctx->Hnnz = ordering_layout(ord, ctx, NULL);
+  alloc_pattern(d, ctx, nv);
+  ordering_layout(ord, ctx, ctx->Hcolind);
+  column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
+
+  // rows x whose next row holds exactly x's columns (its diagonal x included) and its own
+  // diagonal: the two agree on every column below x
+  for (int x = 0; x < nv; x++) {
+    int n = ctx->Hrownnz[x];
+    ctx->Hchain[x] = x + 1 < nv && ctx->Hrownnz[x + 1] == n + 1 &&
+                     !memcmp(ctx->Hcolind + ctx->Hrowadr[x + 1], ctx->Hcolind + ctx->Hrowadr[x],
+                             sizeof(int) * (size_t)n);
+  }
+}
+
 /* ordering, pattern of the factor and storage of the factorizations for the whole solve
- * (from the caller's stack frame) */
+ * (from the caller's stack frame); the ordering and pattern come from d's cache when the
+ * groups and graphs are those it was made from */
 void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nv = m->nv;
-  int* oldidx = mj_stackAllocInt(d, (size_t)nv);
-  ctx->Holdidx = oldidx;
+  ctx->Holdidx = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hnewidx = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrownnz = mj_stackAllocInt(d, (size_t)nv);
   ctx->Hrowadr = mj_stackAllocInt(d, (size_t)nv);
@@ -765,34 +899,24 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
   ctx->HB = mj_stackAllocNum(d, (size_t)maxn * maxn);
 
-  // ordering (and each dof's factor row) group by group, inverse numbering, then the CSR
-  // layout (the groups' rows in turn)
+  // groups and graphs; the pattern kept from an earlier solve of the same, or made
   tnOrdering ord;
-  make_ordering(m, d, ctx, &ord);
+  make_graphs(m, d, ctx, &ord);
+  int nkey;
+  const int* key = ordering_key(d, &ord, nv, &nkey);
+  const int* cached = cached_ordering(d, key, nkey);
+  if (cached) {
+    restore_ordering(d, ctx, cached, nv);
+  } else {
+    make_pattern(d, ctx, &ord, nv);
+    store_ordering(d, ctx, key, nkey, nv);
+  }
+
+  // each factor row's island, the groups
   for (int v = 0; v < nv; v++) {
-    oldidx[ctx->Hnewidx[v]] = v;
     ctx->Hrowisland[ctx->Hnewidx[v]] = d->nisland > 0 ? d->dof_island[v] : -1;
   }
   make_groups(d, ctx, nv);
-  ctx->Hnnz = ordering_layout(&ord, ctx, NULL);
-  ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
-  ctx->Hval = mj_stackAllocNum(d, (size_t)ctx->Hnnz);
-  ctx->Hcolrow = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
-  ctx->Hcoladr = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
-  ordering_layout(&ord, ctx, ctx->Hcolind);
-
-  // column lists
-  column_lists(ctx, nv, ctx->Hcolptr, ctx->Hcolrow, ctx->Hcoladr);
-
-  // rows x whose next row holds exactly x's columns (its diagonal x included) and its own
-  // diagonal: the two agree on every column below x
-  ctx->Hchain = mj_stackAllocInt(d, (size_t)nv);
-  for (int x = 0; x < nv; x++) {
-    int n = ctx->Hrownnz[x];
-    ctx->Hchain[x] = x + 1 < nv && ctx->Hrownnz[x + 1] == n + 1 &&
-                     !memcmp(ctx->Hcolind + ctx->Hrowadr[x + 1], ctx->Hcolind + ctx->Hrowadr[x],
-                             sizeof(int) * (size_t)n);
-  }
   if (ctx->island < 0) {
     d->solver_nnz[0] = ctx->Hnnz;
   }

@@ -8,11 +8,18 @@
 #include <string.h>
 
 #include "model/model_alloc.h"
+#include "model/data_cache.h"
 #include "model/efc_arena.h"
 
 /* alignment of each array inside the buffer and of stack allocations */
 #define TN_ALIGN 64
 #define TN_STACK_ALIGN 8
+
+/* the persistent cache takes this share of an arena budget of at least TN_CACHE_MIN_BUDGET,
+ * at most TN_CACHE_MAX */
+#define TN_CACHE_SHARE 16
+#define TN_CACHE_MIN_BUDGET ((size_t)1 << 20)
+#define TN_CACHE_MAX ((size_t)1 << 20)
 
 /* round n up to a multiple of a */
 static size_t align_to(size_t n, size_t a) {
@@ -68,14 +75,18 @@ mjData* mj_makeData(const mjModel* m) {
       m->nconmax > 0 ? (size_t)m->nconmax : (m->ngeom * 16 > 1024 ? (size_t)m->ngeom * 16 : 1024);
   size_t most = budget / 4 / sizeof(mjContact);
   d->ncon_capacity = (int)(want < most ? want : most);
-  size_t ncontact = sizeof(mjContact) * (size_t)d->ncon_capacity;
-  size_t narena = (budget - ncontact) / TN_ALIGN * TN_ALIGN;
+  size_t ncontact = align_to(sizeof(mjContact) * (size_t)d->ncon_capacity, TN_ALIGN);
+
+  // the persistent cache (model/data_cache.h): a small share of a budget of a MiB or more
+  size_t ncache = budget >= TN_CACHE_MIN_BUDGET ? budget / TN_CACHE_SHARE : 0;
+  ncache = (ncache < TN_CACHE_MAX ? ncache : TN_CACHE_MAX) / TN_ALIGN * TN_ALIGN;
+  size_t narena = (budget - ncontact - ncache) / TN_ALIGN * TN_ALIGN;
   d->narena = (mjtSize)narena;
   d->arena = d->buffer ? mju_malloc(narena) : NULL;
 
   // contacts are written before they are read (never beyond ncon): left untouched here, so
-  // the pages of unused capacity are never made resident
-  d->contact = d->arena ? mju_malloc(ncontact ? ncontact : sizeof(mjContact)) : NULL;
+  // the pages of unused capacity are never made resident; the cache follows them
+  d->contact = d->arena ? mju_malloc(ncontact + sizeof(tnDataCache) + ncache) : NULL;
 
   if (!d->buffer || !d->arena || !d->contact) {
     mju_free(d->buffer);
@@ -85,9 +96,18 @@ mjData* mj_makeData(const mjModel* m) {
     mju_error("mj_makeData: out of memory");
     return NULL;
   }
+  tnDataCache* cache = tn__dataCache(d);
+  memset(cache, 0, sizeof(tnDataCache));
+  cache->capacity = ncache;
   data_set_pointers(m, d);
   mj_resetData(m, d);
   return d;
+}
+
+/* the cache after the contact array */
+tnDataCache* tn__dataCache(const mjData* d) {
+  size_t ncontact = align_to(sizeof(mjContact) * (size_t)d->ncon_capacity, TN_ALIGN);
+  return (tnDataCache*)((char*)d->contact + ncontact);
 }
 
 /* free data */
@@ -104,7 +124,8 @@ void mj_deleteData(mjData* d) {
 /* bytes allocated by mj_makeData for d */
 size_t tn_dataBytes(const mjData* d) {
   return sizeof(mjData) + (size_t)d->nbuffer + (size_t)d->narena +
-         sizeof(mjContact) * (size_t)d->ncon_capacity;
+         align_to(sizeof(mjContact) * (size_t)d->ncon_capacity, TN_ALIGN) + sizeof(tnDataCache) +
+         tn__dataCache(d)->capacity;
 }
 
 /* copy src into dest (allocating dest when NULL) */

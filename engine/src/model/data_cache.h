@@ -1,0 +1,34 @@
+/* model/data_cache.h — internal: scratch memory of an mjData that persists across steps.
+ *
+ * mj_makeData carves it from the arena's budget (a sixteenth of a budget of 1 MiB or more,
+ * at most 1 MiB; none below): a pipeline stage may keep results there that the next call
+ * can reuse when its inputs are unchanged, checked by a key the stage stores beside them. Nothing is copied by
+ * mj_copyData or cleared by mj_resetData: a user must always validate before reusing. */
+#ifndef TORSION_MODEL_DATA_CACHE_H
+#define TORSION_MODEL_DATA_CACHE_H
+
+#include <stddef.h>
+
+#include <torsion/torsion.h>
+
+/* header of the cache; `capacity` bytes follow it (64-byte aligned) */
+typedef struct tnDataCache_ {
+  size_t capacity;
+  int owner;  /* which stage's content is there (0: none) */
+  int bytes;  /* bytes the owner stored */
+  char pad[48];
+} tnDataCache;
+
+/* owners */
+#define TN_CACHE_NONE 0
+#define TN_CACHE_SPARSE_ORDERING 1
+
+/* d's cache (its capacity may be 0) */
+tnDataCache* tn__dataCache(const mjData* d);
+
+/* the bytes after the header */
+static inline char* tn__dataCacheBytes(tnDataCache* cache) {
+  return (char*)(cache + 1);
+}
+
+#endif /* TORSION_MODEL_DATA_CACHE_H */
