@@ -139,7 +139,8 @@ def test_drain_past_its_timeout_answers_before_closing():
     d = Daemon("--drain-timeout-ms", "300", workers=2)
     with d.client() as c:
         h = c.load(xml=open(PENDULUM).read()).model
-        req = rollout_request(c, h, 2, 1000000, final_only=True)  # seconds of work
+        # seconds of work (8 x 1e6 steps on 2 workers), far beyond the 0.2 s + 0.3 s drain
+        req = rollout_request(c, h, 8, 1000000, final_only=True)
         c.send(req)
         time.sleep(0.2)
         d.proc.send_signal(signal.SIGTERM)
