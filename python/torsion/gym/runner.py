@@ -70,29 +70,36 @@ class EpisodeRunner:
         self.elapsed[ids] = 0
         return task.observe(fields), task.reset_info(fields)
 
-    def step(self, ids: np.ndarray, actions: np.ndarray):
-        """Step the environments ``ids`` with actions [k, nu].
+    def step(self, ids: np.ndarray | None, actions: np.ndarray):
+        """Step the environments ``ids`` (None: all, in order) with actions [k, nu].
 
         Returns obs [k, d], reward [k] float64, terminated [k], truncated [k], info.
         """
         task = self.task
-        ids_arg = self._ids_arg(ids)
+        ids_arg = None if ids is None else self._ids_arg(ids)
         before = self.carry[ids] if ids_arg is not None else self.carry
         ctrl = np.ascontiguousarray(actions, dtype=np.float64)
         self.batch.step(ctrl, task.frame_skip, ids_arg, rne_post_constraint=True)
-        fields = self.batch.get(list(task.STEP_FIELDS), ids_arg)
+        fields = self.batch.get(task.STEP_FIELDS, ids_arg)
         reward, terminated, info = task.evaluate(before, fields, actions)
         obs = task.observe(fields)
-        self._store_carry(ids, task.carry(fields))
-        self.elapsed[ids] += 1
-        if self.max_episode_steps is None:
-            truncated = np.zeros(len(ids), dtype=bool)
+        # every environment, in order: whole arrays instead of fancy indexing
+        if ids_arg is None:
+            self._store_carry(slice(None), task.carry(fields))
+            self.elapsed += 1
+            elapsed = self.elapsed
         else:
-            truncated = self.elapsed[ids] >= self.max_episode_steps
+            self._store_carry(ids, task.carry(fields))
+            self.elapsed[ids] += 1
+            elapsed = self.elapsed[ids]
+        if self.max_episode_steps is None:
+            truncated = np.zeros(len(elapsed), dtype=bool)
+        else:
+            truncated = elapsed >= self.max_episode_steps
         return obs, np.asarray(reward, dtype=np.float64), np.asarray(terminated, dtype=bool), \
             truncated, info
 
-    def _store_carry(self, ids: np.ndarray, values: np.ndarray) -> None:
+    def _store_carry(self, ids: np.ndarray | slice, values: np.ndarray) -> None:
         """Remember the quantities the next step's reward needs (positions before the step)."""
         if self.carry is None or self.carry.shape[1] != values.shape[1]:
             self.carry = np.zeros((self.n, values.shape[1]))

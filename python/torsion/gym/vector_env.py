@@ -38,6 +38,15 @@ def pack_infos(n: int, parts: list[tuple[np.ndarray, dict[str, np.ndarray]]]) ->
     """
     infos: dict[str, Any] = {}
     first: dict[str, int] = {}
+
+    # one group of every environment in order (a step without resets): each key's array is
+    # a copy of the group's, every mask set
+    if len(parts) == 1 and len(parts[0][0]) == n:
+        # (ids are distinct and ascending, so n of them are 0..n-1)
+        for key, values in parts[0][1].items():
+            infos[key] = np.array(values)
+            infos["_" + key] = np.ones(n, dtype=np.bool_)
+        return infos
     for ids, info in parts:
         if len(ids) == 0:
             continue
@@ -170,6 +179,10 @@ class TorsionVectorEnv(VectorEnv):
         """NEXT_STEP: environments that ended last step are reset (reward 0), others step.
         The resets are staged first so that a served batch sends them with the step: one
         round trip per vector step."""
+        if not self._autoreset_envs.any():
+            obs, rew, term, trunc, info = self.runner.step(None, actions)
+            self._store(None, obs, rew, term, trunc)
+            return pack_infos(self.num_envs, [(self._all, info)])
         reset_ids = np.flatnonzero(self._autoreset_envs)
         step_ids = np.flatnonzero(~self._autoreset_envs)
         parts = []
@@ -188,8 +201,8 @@ class TorsionVectorEnv(VectorEnv):
     def _step_same(self, actions: np.ndarray) -> dict[str, Any]:
         """SAME_STEP: all step; those that end are reset at once, keeping final obs/info."""
         n = self.num_envs
-        obs, rew, term, trunc, info = self.runner.step(self._all, actions)
-        self._store(self._all, obs, rew, term, trunc)
+        obs, rew, term, trunc, info = self.runner.step(None, actions)
+        self._store(None, obs, rew, term, trunc)
         ended = term | trunc
         done, kept = np.flatnonzero(ended), np.flatnonzero(~ended)
         parts = [(kept, {key: value[kept] for key, value in info.items()})]
@@ -215,12 +228,14 @@ class TorsionVectorEnv(VectorEnv):
             raise RuntimeError(f"{self.env_id}: environments {ended} ended their episode; "
                                "with autoreset_mode=DISABLED reset them first with "
                                "reset(options={'reset_mask': mask})")
-        obs, rew, term, trunc, info = self.runner.step(self._all, actions)
-        self._store(self._all, obs, rew, term, trunc)
+        obs, rew, term, trunc, info = self.runner.step(None, actions)
+        self._store(None, obs, rew, term, trunc)
         return pack_infos(self.num_envs, [(self._all, info)])
 
     def _store(self, ids, obs, rew, term, trunc) -> None:
-        """Record the latest results of the environments ``ids``."""
+        """Record the latest results of the environments ``ids`` (None: all, in order)."""
+        if ids is None:
+            ids = slice(None)
         self._observations[ids] = obs
         self._rewards[ids] = rew
         self._terminations[ids] = term
