@@ -827,7 +827,6 @@ static void store_ordering(const mjData* d, const tnPrimal* ctx, const int* key,
   for (int k = 0; k < 3; k++, p += ctx->Hnnz) {
     memcpy(p, nnzarrays[k], sizeof(int) * (size_t)ctx->Hnnz);
   }
-  cache->bytes = (int)(nint * sizeof(int));
   cache->owner = TN_CACHE_SPARSE_ORDERING;
 }
 

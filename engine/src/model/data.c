@@ -21,6 +21,8 @@
 #define TN_CACHE_MIN_BUDGET ((size_t)1 << 20)
 #define TN_CACHE_MAX ((size_t)1 << 20)
 
+_Static_assert(sizeof(tnDataCache) == TN_ALIGN, "the cache's bytes start 64-byte aligned");
+
 /* round n up to a multiple of a */
 static size_t align_to(size_t n, size_t a) {
   return (n + a - 1) / a * a;

@@ -2,8 +2,9 @@
  *
  * mj_makeData carves it from the arena's budget (a sixteenth of a budget of 1 MiB or more,
  * at most 1 MiB; none below): a pipeline stage may keep results there that the next call
- * can reuse when its inputs are unchanged, checked by a key the stage stores beside them. Nothing is copied by
- * mj_copyData or cleared by mj_resetData: a user must always validate before reusing. */
+ * can reuse when its inputs are unchanged, checked by a key the stage stores beside them.
+ * Nothing is copied by mj_copyData or cleared by mj_resetData: a user must always validate
+ * before reusing. */
 #ifndef TORSION_MODEL_DATA_CACHE_H
 #define TORSION_MODEL_DATA_CACHE_H
 
@@ -15,8 +16,7 @@
 typedef struct tnDataCache_ {
   size_t capacity;
   int owner;  /* which stage's content is there (0: none) */
-  int bytes;  /* bytes the owner stored */
-  char pad[48];
+  char pad[52];
 } tnDataCache;
 
 /* owners */
