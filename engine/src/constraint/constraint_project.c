@@ -217,94 +217,118 @@ static void whiten_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* 
   }
 }
 
-/* dense rows i..i+nb-1 of Y (nb <= 4) into Y and YT, solved together: the rows sit interleaved in
- * x (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
+/* dense rows i..i+nb-1 of Y (nb <= 4), solved together: the rows sit interleaved in x
+ * (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
  * zeros), so the result equals a single row's solve row by row; the AVX2 clone holds the
- * four rows in one register with the same operations per row. */
-static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i, int nb, mjtNum* Y,
-                                       mjtNum* YT, int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
+ * four rows in one register with the same operations per row. Out: the columns of YT (nefc
+ * apart) and, per row r, its non-zeros in ascending dofs (ycol/yval at (i+r) nv, count in
+ * ynnz[i+r]; ycol/yval hold 4 rows past i). x: 4 nv scratch */
+static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i, int nb,
+                                       mjtNum* YT, int* ycol, mjtNum* yval, int* ynnz,
+                                       int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
   int nv = m->nv;
   const mjtNum* L = d->qLD;
+  const mjtNum* J = d->efc_J + (size_t)i * nv;
 
-  // gather the J rows (unused slots zero)
-  mju_zero(x, 4 * nv);
-  for (int r = 0; r < nb; r++) {
-    mjtNum* yr = Y + (size_t)(i + r) * nv;
-    tn__rowDense(m, d, i + r, yr);
+  // gather the dense J rows interleaved (unused slots zero)
+  if (nb == 4) {
     for (int c = 0; c < nv; c++) {
-      x[4 * c + r] = yr[c];
+      x[4 * c] = J[c];
+      x[4 * c + 1] = J[nv + c];
+      x[4 * c + 2] = J[2 * nv + c];
+      x[4 * c + 3] = J[3 * nv + c];
+    }
+  } else {
+    mju_zero(x, 4 * nv);
+    for (int r = 0; r < nb; r++) {
+      for (int c = 0; c < nv; c++) {
+        x[4 * c + r] = J[(size_t)r * nv + c];
+      }
     }
   }
 
-  // x <- inv(L') x: from the last dof up, subtract L(c, j) x(c) from each ancestor j
+  // x <- inv(L') x: from the last dof up, subtract L(c, j) x(c) from each ancestor j (one
+  // vector of the four rows' entries per dof)
   for (int c = nv - 1; c >= 0; c--) {
-    mjtNum x0 = x[4 * c], x1 = x[4 * c + 1], x2 = x[4 * c + 2], x3 = x[4 * c + 3];
-    if (x0 == 0 && x1 == 0 && x2 == 0 && x3 == 0) {
+    tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
+    if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
       continue;
     }
     int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
     for (int k = adr; k < diag; k++) {
-      mjtNum* xj = x + 4 * m->M_colind[k];
-      mjtNum l = L[k];
-      xj[0] -= l * x0;
-      xj[1] -= l * x1;
-      xj[2] -= l * x2;
-      xj[3] -= l * x3;
+      tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[k]);
+      *xj -= L[k] * xc;
     }
   }
 
-  // scale by sqrt(inv(D)) and scatter back to the rows of Y and the columns of YT (nefc)
-  for (int r = 0; r < nb; r++) {
-    mjtNum* yr = Y + (size_t)(i + r) * nv;
-    for (int c = 0; c < nv; c++) {
-      yr[c] = x[4 * c + r] * sqrtInvD[c];
-    }
-  }
+  // scale by sqrt(inv(D)) into the columns of YT, listing each row's non-zeros (the lists
+  // of rows past nb stay empty: their entries are zero)
+  int* col = ycol + (size_t)i * nv;
+  mjtNum* val = yval + (size_t)i * nv;
+  int n0 = 0, n1 = 0, n2 = 0, n3 = 0;
   for (int c = 0; c < nv; c++) {
+    tn_vec4 yc = *(const tn_vec4*)(x + 4 * c) * sqrtInvD[c];
     mjtNum* ytc = YT + (size_t)c * nefc + i;
-    for (int r = 0; r < nb; r++) {
-      ytc[r] = Y[(size_t)(i + r) * nv + c];
+    if (nb == 4) {
+      *(tn_vec4*)ytc = yc;
+    } else {
+      for (int r = 0; r < nb; r++) {
+        ytc[r] = yc[r];
+      }
     }
+    if (yc[0] == 0 && yc[1] == 0 && yc[2] == 0 && yc[3] == 0) {
+      continue;
+    }
+    col[n0] = c;
+    val[n0] = yc[0];
+    n0 += yc[0] != 0;
+    col[nv + n1] = c;
+    val[nv + n1] = yc[1];
+    n1 += yc[1] != 0;
+    col[2 * nv + n2] = c;
+    val[2 * nv + n2] = yc[2];
+    n2 += yc[2] != 0;
+    col[3 * nv + n3] = c;
+    val[3 * nv + n3] = yc[3];
+    n3 += yc[3] != 0;
+  }
+  int n[4] = {n0, n1, n2, n3};
+  for (int r = 0; r < nb; r++) {
+    ynnz[i + r] = n[r];
   }
 }
 
-/* res[k] += y(c0) YT(c0,k), then c1, c2, c3, for k < n: four sequential updates of each
- * entry in one pass */
-static inline void add_to_scl4(mjtNum* res, const mjtNum* YT, int ld, const int* c, const mjtNum* y,
-                        int n) {
-  const mjtNum *a = YT + (size_t)c[0] * ld, *b = YT + (size_t)c[1] * ld;
-  const mjtNum *e = YT + (size_t)c[2] * ld, *f = YT + (size_t)c[3] * ld;
-  mjtNum ya = y[c[0]], yb = y[c[1]], ye = y[c[2]], yf = y[c[3]];
+/* res[k] += y0 a[k], then y1 b[k], y2 e[k], y3 f[k], for k < n: four sequential updates of
+ * each entry in one pass */
+static inline void add_to_scl4(mjtNum* res, const mjtNum* a, const mjtNum* b, const mjtNum* e,
+                               const mjtNum* f, const mjtNum* y, int n) {
+  mjtNum ya = y[0], yb = y[1], ye = y[2], yf = y[3];
   for (int k = 0; k < n; k++) {
     res[k] = (((res[k] + ya * a[k]) + yb * b[k]) + ye * e[k]) + yf * f[k];
   }
 }
 
 /* the lower triangle of AR = Y Y' (dense, row-major nefc x nefc): row i accumulates
- * Y(i,c) Y(0..i,c) over the dofs c in order (each entry a sequential sum as MuJoCo forms
- * it; zero Y(i,c) are skipped), up to four dofs per pass over the row. Entries are
- * independent, so the AVX2 clone (wider lanes across entries) gives the same bits. nzc: nv
- * ints of scratch */
-static TN_CLONE_AVX2 void dense_lower(mjtNum* AR, const mjtNum* Y, const mjtNum* YT, int nefc,
-                                      int nv, int* nzc) {
+ * Y(i,c) Y(0..i,c) over its non-zero dofs c in order (each entry a sequential sum as MuJoCo
+ * forms it; zero Y(i,c) are skipped), up to four dofs per pass over the row. Entries are
+ * independent, so the AVX2 clone (wider lanes across entries) gives the same bits. */
+static TN_CLONE_AVX2 void dense_lower(mjtNum* AR, const mjtNum* YT, const int* ycol,
+                                      const mjtNum* yval, const int* ynnz, int nefc, int nv) {
   for (int i = 0; i < nefc; i++) {
     mjtNum* ari = AR + (size_t)i * nefc;
-    const mjtNum* yi = Y + (size_t)i * nv;
-    int nnz = 0;
-    for (int c = 0; c < nv; c++) {
-      if (yi[c] != 0) {
-        nzc[nnz++] = c;
-      }
-    }
+    const int* ci = ycol + (size_t)i * nv;
+    const mjtNum* vi = yval + (size_t)i * nv;
+    int nnz = ynnz[i];
     mju_zero(ari, i + 1);
     int k = 0;
     for (; k + 4 <= nnz; k += 4) {
-      add_to_scl4(ari, YT, nefc, nzc + k, yi, i + 1);
+      add_to_scl4(ari, YT + (size_t)ci[k] * nefc, YT + (size_t)ci[k + 1] * nefc,
+                  YT + (size_t)ci[k + 2] * nefc, YT + (size_t)ci[k + 3] * nefc, vi + k, i + 1);
     }
     for (; k < nnz; k++) {
-      const mjtNum* yt = YT + (size_t)nzc[k] * nefc;
-      mjtNum v = yi[nzc[k]];
+      const mjtNum* yt = YT + (size_t)ci[k] * nefc;
+      mjtNum v = vi[k];
       for (int j = 0; j <= i; j++) {
         ari[j] += v * yt[j];
       }
@@ -326,16 +350,18 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
 
   // dense: all rows of Y and their transpose, then the lower triangle mirrored
   if (!sparse) {
-    mjtNum* Y = mj_stackAllocNum(d, (size_t)nefc * nv);
     mjtNum* YT = mj_stackAllocNum(d, (size_t)nv * nefc);
+    mjtNum* yval = mj_stackAllocNum(d, (size_t)(nefc + 3) * nv);
+    int* ycol = mj_stackAllocInt(d, (size_t)(nefc + 3) * nv);
+    int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
     mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
     for (int i = 0; i < nefc; i += 4) {
-      whiten_block(m, d, i, nefc - i < 4 ? nefc - i : 4, Y, YT, nefc, sqrtInvD, x);
+      whiten_block(m, d, i, nefc - i < 4 ? nefc - i : 4, YT, ycol, yval, ynnz, nefc, sqrtInvD,
+                   x);
     }
 
     // row i of the lower triangle accumulates Y(i,c) Y(0..i,c) over the dofs c in order
-    int* nzc = mj_stackAllocInt(d, (size_t)nv);
-    dense_lower(d->efc_AR, Y, YT, nefc, nv, nzc);
+    dense_lower(d->efc_AR, YT, ycol, yval, ynnz, nefc, nv);
 
     // mirror, then R on the diagonal
     for (int i = 0; i < nefc; i++) {

@@ -9,9 +9,6 @@
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
 
-/* four doubles (unaligned loads: AR rows start anywhere) */
-typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
-
 /* dense AR: res = AR[i:i+dim, :] force + b[i:i+dim] - R force, the rows summed together
  * so that each block of force is loaded once. Each row's dot is mju_dot's: blocks of four
  * in four lanes combined as (s0+s2)+(s1+s3), the 0-3 remaining products summed apart and

@@ -311,6 +311,9 @@ TN_MATH_INLINE int mju_isZero(const mjtNum* vec, int n) {
  * lane rounds exactly as the scalar operation would), loaded from any 8-byte aligned address */
 typedef double tn_vec2 __attribute__((vector_size(16), aligned(8), may_alias));
 
+/* four doubles the same way (one register under AVX2, two elsewhere) */
+typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
+
 /* vec1' * vec2: blocks of four go to four partial sums combined as (s0+s2)+(s1+s3); the
  * remaining 0-3 products are summed separately, then added (MuJoCo's rounding, verified).
  * The partial sums are kept as two pairs, (s0,s1) and (s2,s3), one instruction each. */
