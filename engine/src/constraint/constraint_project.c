@@ -23,7 +23,21 @@ static int pattern_y(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int*
   for (int c = 0; c < nv; c++) {
     mark[c] = -1;
   }
+  int prev = 0;
   for (int i = 0; i < d->nefc; i++) {
+    // a row with its predecessor's Jacobian pattern (a supernode) has its Y pattern too
+    if (i > 0 && d->efc_J_rowsuper[i - 1] > 0) {
+      if (colind) {
+        memmove(colind + total, colind + total - prev, sizeof(int) * (size_t)prev);
+      }
+      if (rownnz) {
+        rownnz[i] = prev;
+        rowadr[i] = total;
+      }
+      total += prev;
+      continue;
+    }
+
     // mark the row's dofs and their ancestors (stop at dofs already marked), listing them
     int adr = d->efc_J_rowadr[i], n = 0;
     for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
@@ -49,6 +63,7 @@ static int pattern_y(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int*
       rowadr[i] = total;
     }
     total += n;
+    prev = n;
   }
   return total;
 }
@@ -59,7 +74,7 @@ static int pattern_y(const mjModel* m, mjData* d, int* rownnz, int* rowadr, int*
  * dof in it: two rows share a dof exactly when they share a root. Each row's AR pattern is
  * therefore the union of the row lists of its roots, which come out ascending. */
 static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
-  int nv = m->nv, nefc = d->nefc, nA = 0;
+  int nv = m->nv, nefc = d->nefc, nA = 0, prevfirst = 0;
   mj_markStack(d);
 
   // root dof of every dof (parents come first)
@@ -77,8 +92,15 @@ static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
   for (int c = 0; c < nv; c++) {
     mark[c] = -1;
   }
-  int nR = 0;
+  int nR = 0, nInc = 0;
   for (int i = 0; i < nefc; i++) {
+    // a row with its predecessor's Jacobian pattern shares its roots
+    if (i > 0 && d->efc_J_rowsuper[i - 1] > 0) {
+      radr[i] = radr[i - 1];
+      rnnz[i] = rnnz[i - 1];
+      nInc += rnnz[i];
+      continue;
+    }
     int adr = d->efc_J_rowadr[i];
     radr[i] = nR;
     for (int k = 0; k < d->efc_J_rownnz[i]; k++) {
@@ -89,17 +111,20 @@ static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
       }
     }
     rnnz[i] = nR - radr[i];
+    nInc += rnnz[i];
   }
 
   // root -> rows incidence (CSR by root dof, rows ascending)
   int* start = mj_stackAllocInt(d, (size_t)nv + 1);
   int* next = mj_stackAllocInt(d, (size_t)nv);
-  int* rows = mj_stackAllocInt(d, (size_t)(nR > 0 ? nR : 1));
+  int* rows = mj_stackAllocInt(d, (size_t)(nInc > 0 ? nInc : 1));
   for (int c = 0; c <= nv; c++) {
     start[c] = 0;
   }
-  for (int k = 0; k < nR; k++) {
-    start[rcol[k] + 1]++;
+  for (int i = 0; i < nefc; i++) {
+    for (int k = 0; k < rnnz[i]; k++) {
+      start[rcol[radr[i] + k] + 1]++;
+    }
   }
   for (int c = 0; c < nv; c++) {
     start[c + 1] += start[c];
@@ -115,6 +140,20 @@ static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
   for (int i = 0; i < nefc; i++) {
     int first = nA, nr = rnnz[i];
     const int* ri = rcol + radr[i];
+
+    // a row with its predecessor's Jacobian pattern shares its roots, so its AR pattern
+    if (i > 0 && d->efc_J_rowsuper[i - 1] > 0) {
+      int len = nA - prevfirst;
+      if (colind) {
+        memmove(colind + nA, colind + prevfirst, sizeof(int) * (size_t)len);
+        d->efc_AR_rownnz[i] = len;
+        d->efc_AR_rowadr[i] = first;
+      }
+      nA += len;
+      prevfirst = first;
+      continue;
+    }
+    prevfirst = first;
 
     // one root (the common case): its list as it is
     if (nr == 1) {
@@ -336,6 +375,38 @@ static TN_CLONE_AVX2 void dense_lower(mjtNum* AR, const mjtNum* YT, const int* y
   }
 }
 
+/* v[t] = sum over the pattern cj (n dofs) of row[c] Y(j+t, c), t < g, for g rows of Y
+ * stored one after another on the same pattern (y: the first); each a sequential sum in
+ * pattern order, up to four of them interleaved */
+static inline void pair_sums(const mjtNum* row, const int* cj, int n, const mjtNum* y, int g,
+                             mjtNum* v) {
+  if (g == 1) {
+    mjtNum v0 = 0;
+    for (int t = 0; t < n; t++) {
+      v0 += row[cj[t]] * y[t];
+    }
+    v[0] = v0;
+    return;
+  }
+
+  // rows past g repeat the last one (computed, not stored)
+  const mjtNum* y1 = y + n;
+  const mjtNum* y2 = y + (g > 2 ? 2 : 1) * (size_t)n;
+  const mjtNum* y3 = y + (size_t)(g - 1) * n;
+  mjtNum v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+  for (int t = 0; t < n; t++) {
+    mjtNum r = row[cj[t]];
+    v0 += r * y[t];
+    v1 += r * y1[t];
+    v2 += r * y2[t];
+    v3 += r * y3[t];
+  }
+  v[0] = v0;
+  v[1] = v1;
+  v[2] = v2;
+  v[3] = v3;
+}
+
 /* AR = Y Y' + diag(R) */
 void mj_projectConstraint(const mjModel* m, mjData* d) {
   int nv = m->nv, nefc = d->nefc, sparse = is_sparse(m);
@@ -400,24 +471,33 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
         row[ci[k]] = yi[k];
       }
       int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
-      for (int k = 0; k < nnz; k++) {
-        int j = d->efc_AR_colind[adr + k];
+      const int* arcol = d->efc_AR_colind + adr;
+      for (int k = 0; k < nnz;) {
+        int j = arcol[k];
         if (j > i) {
           cursor[i] = adr + k;
           break;
         }
-        const mjtNum* yj = Y + yadr[j];
-        const int* cj = ycol + yadr[j];
-        mjtNum v = 0;
-        for (int t = 0; t < ynnz[j]; t++) {
-          v += row[cj[t]] * yj[t];
+
+        // rows j.. with j's Jacobian (so Y) pattern, up to row i, four at most: their sums
+        // run side by side over the shared pattern, each in its own order
+        int g = 1;
+        while (g < 4 && g <= d->efc_J_rowsuper[j] && j + g <= i && k + g < nnz &&
+               arcol[k + g] == j + g) {
+          g++;
         }
-        if (j == i) {
-          d->efc_AR[adr + k] = v + d->efc_R[i];
-        } else {
-          d->efc_AR[adr + k] = v;
-          d->efc_AR[cursor[j]++] = v;
+        mjtNum v[4];
+        pair_sums(row, ycol + yadr[j], ynnz[j], Y + yadr[j], g, v);
+        for (int t = 0; t < g; t++) {
+          int jt = j + t;
+          if (jt == i) {
+            d->efc_AR[adr + k + t] = v[t] + d->efc_R[i];
+          } else {
+            d->efc_AR[adr + k + t] = v[t];
+            d->efc_AR[cursor[jt]++] = v[t];
+          }
         }
+        k += g;
       }
       for (int k = 0; k < ynnz[i]; k++) {
         row[ci[k]] = 0;
