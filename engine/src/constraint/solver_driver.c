@@ -252,9 +252,7 @@ void tn_fwdConstraintSolve(const mjModel* m, mjData* d) {
     case mjSOL_PGS:
       if (islands) {
         // each island's rows in place; solver_nnz the non-zeros of its rows of AR
-        for (int k = 0; k < d->nisland; k++) {
-          tn__solPGS(m, d, k, m->opt.iterations);
-        }
+        tn__solPGSIslands(m, d, m->opt.iterations);
         dual_nnz(m, d);
       } else {
         tn__solPGS(m, d, -1, m->opt.iterations);
