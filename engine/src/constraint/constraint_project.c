@@ -256,6 +256,46 @@ static void whiten_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* 
   }
 }
 
+/* rows i..i+g-1 of Y (2 <= g <= 4), which share their Jacobian's pattern and so their Y
+ * pattern (ycol, n dofs ascending), into Y (row t at y + t n), solved together as the
+ * dense whiten_block does: x[4c + t] holds row t's dof c, one vector update per pattern
+ * entry. x: 4 nv scratch, zero on entry and on return */
+static TN_CLONE_AVX2 void whiten_rows_sparse(const mjModel* m, const mjData* d, int i, int g,
+                                             mjtNum* x, const mjtNum* sqrtInvD,
+                                             const int* ycol, int n, mjtNum* y) {
+  const mjtNum* L = d->qLD;
+  for (int t = 0; t < g; t++) {
+    int adr = d->efc_J_rowadr[i + t];
+    for (int k = 0; k < d->efc_J_rownnz[i + t]; k++) {
+      x[4 * d->efc_J_colind[adr + k] + t] = d->efc_J[adr + k];
+    }
+  }
+
+  // x <- inv(L') x over the pattern, from the last dof
+  for (int k = n - 1; k >= 0; k--) {
+    int c = ycol[k];
+    tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
+    if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
+      continue;
+    }
+    int start = m->M_rowadr[c], diag = start + m->M_rownnz[c] - 1;
+    for (int q = start; q < diag; q++) {
+      tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[q]);
+      *xj -= L[q] * xc;
+    }
+  }
+
+  // scale, gather, clear
+  for (int k = 0; k < n; k++) {
+    int c = ycol[k];
+    tn_vec4 yc = *(const tn_vec4*)(x + 4 * c) * sqrtInvD[c];
+    for (int t = 0; t < g; t++) {
+      y[(size_t)t * n + k] = yc[t];
+    }
+    *(tn_vec4*)(x + 4 * c) = (tn_vec4){0, 0, 0, 0};
+  }
+}
+
 /* dense rows i..i+nb-1 of Y (nb <= 4), solved together: the rows sit interleaved in x
  * (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
@@ -454,8 +494,18 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     mjtNum* row = mj_stackAllocNum(d, (size_t)nv);
     pattern_y(m, d, ynnz, yadr, ycol, mark);
     mju_zero(row, nv);
-    for (int i = 0; i < nefc; i++) {
-      whiten_row_sparse(m, d, i, row, sqrtInvD, ycol + yadr[i], ynnz[i], Y + yadr[i]);
+    mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
+    mju_zero(x, 4 * nv);
+    for (int i = 0; i < nefc;) {
+      // rows sharing row i's Jacobian pattern four at a time, else alone
+      int g = 1 + d->efc_J_rowsuper[i];
+      g = g > 4 ? 4 : g;
+      if (g == 1) {
+        whiten_row_sparse(m, d, i, row, sqrtInvD, ycol + yadr[i], ynnz[i], Y + yadr[i]);
+      } else {
+        whiten_rows_sparse(m, d, i, g, x, sqrtInvD, ycol + yadr[i], ynnz[i], Y + yadr[i]);
+      }
+      i += g;
     }
 
     // cursor[j]: the next entry of row j above its diagonal (filled by the rows i > j in
