@@ -5,8 +5,9 @@
  * the soft-constraint penalty (checked by finite differences of mj_constraintUpdate's
  * cost); forces must lie in their sets (friction-loss interval, non-negative pyramid
  * edges, friction cones); the QCQP must return its ball-constrained minimizer; and the
- * efc arrays must survive a stack frame and a copy into another arena. Scenes mix contacts
- * (every condim), limits, friction loss and equality constraints. */
+ * efc arrays must survive a stack frame and a copy into another arena; PGS on several
+ * islands at once must equal PGS island by island. Scenes mix contacts (every condim),
+ * limits, friction loss and equality constraints. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -249,6 +250,91 @@ static void test_efc_arena(void** state) {
   mj_deleteModel(m);
 }
 
+/* a scene of many small islands: free bodies of every condim resting apart on a plane,
+ * one stacked pair, a limited chain with friction loss and an equality */
+static const char* ISLANDS =
+    "<mujoco>"
+    "  <option timestep='0.002' solver='PGS'/>"
+    "  <worldbody>"
+    "    <geom type='plane' size='5 5 .1'/>"
+    "    <body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+    "    <body pos='0 0 0.296'><freejoint/><geom type='box' size='.1 .1 .1' condim='4'/></body>"
+    "    <body pos='0.5 0 0.098'><freejoint/><geom type='sphere' size='.1' condim='6'/></body>"
+    "    <body pos='0.9 0 0.099'><freejoint/><geom type='sphere' size='.1' condim='1'/></body>"
+    "    <body pos='1.3 0 0.097'><freejoint/><geom type='box' size='.1 .1 .1' condim='3'/></body>"
+    "    <body pos='1.7 0 0.098'><freejoint/><geom type='capsule' size='.1' fromto='0 -.1 0 0 .1 0'"
+    "          condim='4'/></body>"
+    "    <body pos='2.1 0 0.099'><freejoint/><geom type='box' size='.1 .1 .1' condim='6'/></body>"
+    "    <body pos='0 1 1'>"
+    "      <joint name='h1' type='hinge' axis='0 1 0' limited='true' range='-5 5'"
+    "             frictionloss='0.2'/>"
+    "      <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
+    "      <body pos='.3 0 0'>"
+    "        <joint name='h2' type='hinge' axis='0 1 0'/>"
+    "        <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
+    "      </body>"
+    "    </body>"
+    "  </worldbody>"
+    "  <equality><joint joint1='h2' joint2='h1' polycoef='0 .5 .1 0 0'/></equality>"
+    "</mujoco>";
+
+/* PGS on islands several at a time equals PGS island after island, bit for bit: forces,
+ * iteration counts and every iteration's statistics, for both cones and Jacobians and
+ * iteration limits that stop islands at different sweeps (or before the first) */
+static void test_pgs_lanes_equal_sequential(void** state) {
+  (void)state;
+  static const int maxiters[] = {0, 1, 3, 200};
+  char err[512];
+  for (int cone = 0; cone < 2; cone++) {
+    for (int jac = 0; jac < 2; jac++) {
+      for (int it = 0; it < 4; it++) {
+        mjModel* m = tn_loadXMLString(ISLANDS, NULL, err, sizeof(err));
+        assert_non_null(m);
+        m->opt.cone = cone ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+        m->opt.jacobian = jac ? mjJAC_SPARSE : mjJAC_DENSE;
+        m->opt.iterations = maxiters[it];
+        m->opt.disableflags |= mjDSBL_WARMSTART;
+        mjData* a = mj_makeData(m);
+        mjData* b = mj_makeData(m);
+        set_state(m, a);
+        set_state(m, b);
+
+        // a: the pipeline's solve (islands side by side)
+        mj_forward(m, a);
+        assert_true(a->nisland >= 6);
+
+        // b: the same rows, then each island alone from the same zero start
+        mj_forward(m, b);
+        memset(b->solver, 0, sizeof(b->solver));
+        for (int i = 0; i < mjNISLAND; i++) {
+          b->solver_niter[i] = 0;
+        }
+        mju_zero(b->efc_force, b->nefc);
+        for (int k = 0; k < b->nisland; k++) {
+          tn__solPGS(m, b, k, m->opt.iterations);
+        }
+        for (int i = 0; i < a->nefc; i++) {
+          assert_memory_equal(a->efc_force + i, b->efc_force + i, sizeof(mjtNum));
+          assert_int_equal(a->efc_state[i], b->efc_state[i]);
+        }
+        for (int k = 0; k < a->nisland && k < mjNISLAND; k++) {
+          assert_int_equal(a->solver_niter[k], b->solver_niter[k]);
+          for (int n = 0; n < a->solver_niter[k] && n < mjNSOLVER; n++) {
+            const mjSolverStat* sa = a->solver + k * mjNSOLVER + n;
+            const mjSolverStat* sb = b->solver + k * mjNSOLVER + n;
+            assert_memory_equal(&sa->improvement, &sb->improvement, sizeof(mjtNum));
+            assert_int_equal(sa->nactive, sb->nactive);
+            assert_int_equal(sa->nchange, sb->nchange);
+          }
+        }
+        mj_deleteData(b);
+        mj_deleteData(a);
+        mj_deleteModel(m);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_solvers_agree),
@@ -256,6 +342,7 @@ int main(void) {
       cmocka_unit_test(test_forces_feasible),
       cmocka_unit_test(test_qcqp),
       cmocka_unit_test(test_efc_arena),
+      cmocka_unit_test(test_pgs_lanes_equal_sequential),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,8 +145,8 @@ void tn__solPrimal(const mjModel* m, mjData* d, int island, int maxiter, int flg
  * slots; the joint space is left to tn__dualFinish. */
 void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter);
 
-/* tn__solPGS on every island (same results, island by island), two islands' sweeps run
- * side by side. */
+/* tn__solPGS on every island (same results, island by island), several islands' sweeps
+ * run side by side. */
 void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter);
 
 /* After a dual solver: qfrc_constraint = J' efc_force, qacc = qacc_smooth + M^-1 of it. */

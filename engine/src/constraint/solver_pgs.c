@@ -17,7 +17,7 @@
  * beta_j = max(0, (j-1)/(j+2)); while beta > 0 the counter j restarts
  * at 0 whenever the sweep's correction opposes the momentum, (f_new - y).(y - f) < 0.
  * With constraint islands, each island is one such solve over its own rows (generator
- * restarted, own iterations and stopping), in place on the global arrays; two islands'
+ * restarted, own iterations and stopping), in place on the global arrays; several islands'
  * solves run interleaved (a solve's state is a lane), which changes no result. */
 #include <math.h>
 #include <stdint.h>
@@ -110,10 +110,19 @@ static uint32_t pcg32_next(uint64_t* state) {
   return (xorshifted >> rot) | (xorshifted << ((-rot) & 31));
 }
 
-/* reshuffle the sweep order in place */
-static void shuffle(int* order, int n, uint64_t* rng) {
+/* x mod n for a 32-bit x without a division: magic = 2^64 / n rounded up (0 for n = 1),
+ * the remainder the high word of (magic x mod 2^64) n, exact for every 32-bit x and n
+ * (Lemire, Kaser and Kurz, "Faster remainder by direct computation", 2019) */
+static inline uint32_t fastmod(uint32_t x, uint64_t magic, uint32_t n) {
+  uint64_t low = magic * x;
+  return (uint32_t)(((__uint128_t)low * n) >> 64);
+}
+
+/* reshuffle the sweep order in place; magic[k]: fastmod's constant for k (k <= n) */
+static void shuffle(int* order, int n, uint64_t* rng, const uint64_t* magic) {
   for (int i = n - 1; i > 0; i--) {
-    int j = (int)(pcg32_next(rng) % (uint32_t)(i + 1));
+    uint32_t k = (uint32_t)(i + 1);
+    int j = (int)fastmod(pcg32_next(rng), magic[k], k);
     int t = order[i];
     order[i] = order[j];
     order[j] = t;
@@ -190,6 +199,8 @@ typedef struct {
   mjtNum* prev;    // forces before the sweep
   mjtNum* start;   // the sweep's extrapolated start
   mjtNum scale;    // statistics scale
+  uint64_t* magic;  // fastmod constants of 1..nmagic (the shuffles' divisors)
+  int nmagic;
   int sparse, maxiter;
 } tnPGSShared;
 
@@ -211,6 +222,10 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
   ln->nblock = make_blocks(d, ln->blockadr, ln->rows, ln->nrow);
   for (int k = 0; k < ln->nblock; k++) {
     ln->order[k] = k;
+  }
+  // fastmod constants up to the island's constraint count (shared, made once each)
+  for (; sh->nmagic < ln->nblock; sh->nmagic++) {
+    sh->magic[sh->nmagic + 1] = UINT64_MAX / (uint64_t)(sh->nmagic + 1) + 1;
   }
   ln->rng = 1;
   ln->j = 0;
@@ -253,77 +268,111 @@ static void lane_pre(const mjData* d, tnPGSShared* sh, tnPGSLane* ln) {
       d->efc_force[rows[k]] = sh->start[rows[k]];
     }
   }
-  shuffle(ln->order, ln->nblock, &ln->rng);
+  shuffle(ln->order, ln->nblock, &ln->rng, sh->magic);
 }
 
-/* scalar row i from its residual r: update, cost change (reverted if positive) */
-static inline void scalar_row(mjData* d, const tnPGSShared* sh, tnPGSLane* ln, int i, mjtNum r) {
+/* scalar row i from its residual r: update, cost change (reverted if positive); returns
+ * the kept change (0 when reverted) */
+static inline mjtNum scalar_row(mjData* d, const tnPGSShared* sh, int i, mjtNum r) {
   mjtNum old = d->efc_force[i];
   mjtNum f = update_scalar(d, i, old, r, sh->ARinv[i]);
   mjtNum delta = f - old;
   mjtNum change = 0.5 * delta * delta * sh->ARdiag[i] + delta * r;
   int revert = change > 1e-10;
   d->efc_force[i] = revert ? old : f;
-  ln->improvement -= revert ? 0 : change;
+  return revert ? 0 : change;
 }
 
-/* the constraint starting at row i (a scalar row or a whole elliptic contact) */
-static void lane_block(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPGSLane* ln,
-                       int i) {
-  if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
-    scalar_row(d, sh, ln, i, tn__dualRowResidual(d, i, sh->sparse));
-    return;
-  }
-
-  // elliptic contact: residual, block, update, cost change
+/* the elliptic contact starting at row i: residual, block, update; returns the cost
+ * change */
+static mjtNum elliptic_block(const mjModel* m, mjData* d, int i) {
   mjtNum res[6], oldforce[6], Athis[36];
   int dim = d->contact[d->efc_id[i]].dim;
   tn__dualResidual(m, d, res, i, dim, 0);
   mju_copy(oldforce, d->efc_force + i, dim);
   tn__dualBlock(m, d, Athis, i, dim, 0);
   update_elliptic(d, i, dim, res, Athis, oldforce);
-  ln->improvement -= tn__dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
+  return tn__dualCostChange(Athis, d->efc_force + i, oldforce, res, dim);
 }
 
-/* the residuals of rows a and b of sparse AR, each MuJoCo's sequential sum in column
- * order, computed side by side (two independent chains) */
-static inline void sparse_residual2(const mjData* d, int a, int b, mjtNum* ra, mjtNum* rb) {
+/* the constraint starting at row i (a scalar row or a whole elliptic contact); returns the
+ * cost change the sweep's improvement subtracts. Inline in the sweeps (the scalar row is
+ * the common case) */
+static inline mjtNum lane_block(const mjModel* m, mjData* d, const tnPGSShared* sh, int i) {
+  if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
+    return scalar_row(d, sh, i, tn__dualRowResidual(d, i, sh->sparse));
+  }
+  return elliptic_block(m, d, i);
+}
+
+/* the residuals r[t] of rows[t] of sparse AR (t < g, 2 <= g <= 4), each MuJoCo's
+ * sequential sum in column order, computed side by side as independent chains over their
+ * common length, then each finished alone */
+static inline void sparse_residuals(const mjData* d, const int* rows, int g, mjtNum* r) {
   const mjtNum* force = d->efc_force;
-  int na = d->efc_AR_rownnz[a], nb = d->efc_AR_rownnz[b];
-  const int* ca = d->efc_AR_colind + d->efc_AR_rowadr[a];
-  const int* cb = d->efc_AR_colind + d->efc_AR_rowadr[b];
-  const mjtNum* va = d->efc_AR + d->efc_AR_rowadr[a];
-  const mjtNum* vb = d->efc_AR + d->efc_AR_rowadr[b];
-  mjtNum sa = 0, sb = 0;
-  int n = na < nb ? na : nb, k = 0;
-  for (; k < n; k++) {
-    sa += va[k] * force[ca[k]];
-    sb += vb[k] * force[cb[k]];
+  const int* c[4];
+  const mjtNum* v[4];
+  int nnz[4], n = 0;
+  for (int t = 0; t < g; t++) {
+    int adr = d->efc_AR_rowadr[rows[t]];
+    c[t] = d->efc_AR_colind + adr;
+    v[t] = d->efc_AR + adr;
+    nnz[t] = d->efc_AR_rownnz[rows[t]];
+    n = t == 0 || nnz[t] < n ? nnz[t] : n;
   }
-  for (int t = k; t < na; t++) {
-    sa += va[t] * force[ca[t]];
+  mjtNum s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int k = 0;
+  if (g == 4) {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+      s2 += v[2][k] * force[c[2][k]];
+      s3 += v[3][k] * force[c[3][k]];
+    }
+  } else if (g == 3) {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+      s2 += v[2][k] * force[c[2][k]];
+    }
+  } else {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+    }
   }
-  for (int t = k; t < nb; t++) {
-    sb += vb[t] * force[cb[t]];
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+  for (int t = 0; t < g; t++) {
+    mjtNum st = r[t];
+    for (int q = k; q < nnz[t]; q++) {
+      st += v[t][q] * force[c[t][q]];
+    }
+    r[t] = st + d->efc_b[rows[t]];
   }
-  *ra = sa + d->efc_b[a];
-  *rb = sb + d->efc_b[b];
 }
 
-/* the k-th constraints of two lanes' sweeps (different islands: disjoint rows, so either
- * order gives the same result); two scalar rows of sparse AR share one residual pass */
-static void lane_block2(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPGSLane* la,
-                        int ia, tnPGSLane* lb, int ib) {
-  if (sh->sparse && d->efc_type[ia] != mjCNSTR_CONTACT_ELLIPTIC &&
-      d->efc_type[ib] != mjCNSTR_CONTACT_ELLIPTIC) {
-    mjtNum ra, rb;
-    sparse_residual2(d, ia, ib, &ra, &rb);
-    scalar_row(d, sh, la, ia, ra);
-    scalar_row(d, sh, lb, ib, rb);
+/* the constraints rows[t] of g lanes' sweeps (different islands: disjoint rows, so any
+ * order gives the same result); scalar rows of sparse AR share one residual pass */
+static void lane_blocks(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPGSLane** ln,
+                        const int* rows, int g) {
+  int fused = g > 1 && sh->sparse;
+  for (int t = 0; fused && t < g; t++) {
+    fused = d->efc_type[rows[t]] != mjCNSTR_CONTACT_ELLIPTIC;
+  }
+  if (fused) {
+    mjtNum r[4];
+    sparse_residuals(d, rows, g, r);
+    for (int t = 0; t < g; t++) {
+      ln[t]->improvement -= scalar_row(d, sh, rows[t], r[t]);
+    }
     return;
   }
-  lane_block(m, d, sh, la, ia);
-  lane_block(m, d, sh, lb, ib);
+  for (int t = 0; t < g; t++) {
+    ln[t]->improvement -= lane_block(m, d, sh, rows[t]);
+  }
 }
 
 /* after a sweep: momentum restart, states, statistics, termination */
@@ -362,6 +411,8 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
   sh->ARdiag = mj_stackAllocNum(d, nefc);
   sh->prev = mj_stackAllocNum(d, nefc);
   sh->start = mj_stackAllocNum(d, nefc);
+  sh->magic = (uint64_t*)mj_stackAllocByte(d, sizeof(uint64_t) * (nefc + 1), sizeof(uint64_t));
+  sh->nmagic = 0;
   sh->scale = tn__solverScale(m);
   sh->sparse = is_sparse(m);
   sh->maxiter = maxiter;
@@ -381,28 +432,32 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   lane_begin(m, d, &sh, &ln, island);
   while (!ln.done) {
     lane_pre(d, &sh, &ln);
+    mjtNum improvement = 0;
     for (int k = 0; k < ln.nblock; k++) {
-      lane_block(m, d, &sh, &ln, ln.blockadr[ln.order[k]]);
+      improvement -= lane_block(m, d, &sh, ln.blockadr[ln.order[k]]);
     }
+    ln.improvement = improvement;
     lane_post(m, d, &sh, &ln);
   }
   lane_end(d, &ln);
   mj_freeStack(d);
 }
 
-/* PGS on every island, two at a time: each island's solve is exactly tn__solPGS's (its
- * rows, order, momentum, iterations and statistics are its own), but the sweeps of two
- * islands run side by side, their k-th constraints updated together, so that the two
- * latency-bound residual sums overlap. A lane whose island finishes takes the next one. */
+/* PGS on every island, TN_PGS_LANES at a time: each island's solve is exactly
+ * tn__solPGS's (its rows, order, momentum, iterations and statistics are its own), but the
+ * sweeps of several islands run side by side, their k-th constraints updated together, so
+ * that the latency-bound residual sums overlap. A lane whose island finishes takes the
+ * next one. */
+#define TN_PGS_LANES 4
 void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
   tnPGSShared sh;
-  tnPGSLane lane[2];
+  tnPGSLane lane[TN_PGS_LANES];
   mj_markStack(d);
-  pgs_alloc(m, d, &sh, lane, 2, maxiter);
+  pgs_alloc(m, d, &sh, lane, TN_PGS_LANES, maxiter);
 
   // islands in order; a lane with nothing left is idle (done)
   int next = 0, nisland = d->nisland;
-  for (int l = 0; l < 2; l++) {
+  for (int l = 0; l < TN_PGS_LANES; l++) {
     lane[l].done = 1;
     while (next < nisland && lane[l].done) {
       lane_begin(m, d, &sh, lane + l, next++);
@@ -411,38 +466,53 @@ void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
       }
     }
   }
-  while (!lane[0].done || !lane[1].done) {
-    // one sweep of each busy lane, the common prefix of their constraints paired
-    for (int l = 0; l < 2; l++) {
+  for (;;) {
+    // the busy lanes
+    tnPGSLane* busy[TN_PGS_LANES];
+    int nbusy = 0, most = 0;
+    for (int l = 0; l < TN_PGS_LANES; l++) {
       if (!lane[l].done) {
-        lane_pre(d, &sh, lane + l);
+        busy[nbusy++] = lane + l;
+        most = lane[l].nblock > most ? lane[l].nblock : most;
       }
     }
-    int n0 = lane[0].done ? 0 : lane[0].nblock, n1 = lane[1].done ? 0 : lane[1].nblock;
-    int n = n0 < n1 ? n0 : n1, k = 0;
-    for (; k < n; k++) {
-      lane_block2(m, d, &sh, lane, lane[0].blockadr[lane[0].order[k]], lane + 1,
-                  lane[1].blockadr[lane[1].order[k]]);
+    if (!nbusy) {
+      break;
     }
-    for (int t = k; t < n0; t++) {
-      lane_block(m, d, &sh, lane, lane[0].blockadr[lane[0].order[t]]);
+
+    // one sweep of each busy lane, their k-th constraints together (one lane: alone)
+    for (int t = 0; t < nbusy; t++) {
+      lane_pre(d, &sh, busy[t]);
     }
-    for (int t = k; t < n1; t++) {
-      lane_block(m, d, &sh, lane + 1, lane[1].blockadr[lane[1].order[t]]);
+    if (nbusy == 1) {
+      mjtNum improvement = 0;
+      for (int k = 0; k < most; k++) {
+        improvement -= lane_block(m, d, &sh, busy[0]->blockadr[busy[0]->order[k]]);
+      }
+      busy[0]->improvement = improvement;
+    }
+    for (int k = 0; nbusy > 1 && k < most; k++) {
+      tnPGSLane* ln[TN_PGS_LANES];
+      int rows[TN_PGS_LANES], g = 0;
+      for (int t = 0; t < nbusy; t++) {
+        if (k < busy[t]->nblock) {
+          ln[g] = busy[t];
+          rows[g++] = busy[t]->blockadr[busy[t]->order[k]];
+        }
+      }
+      lane_blocks(m, d, &sh, ln, rows, g);
     }
 
     // finish the sweeps; a finished island's lane takes the next island
-    for (int l = 0; l < 2; l++) {
-      if (lane[l].done) {
-        continue;
-      }
-      lane_post(m, d, &sh, lane + l);
-      while (lane[l].done) {
-        lane_end(d, lane + l);
+    for (int t = 0; t < nbusy; t++) {
+      tnPGSLane* l = busy[t];
+      lane_post(m, d, &sh, l);
+      while (l->done) {
+        lane_end(d, l);
         if (next >= nisland) {
           break;
         }
-        lane_begin(m, d, &sh, lane + l, next++);
+        lane_begin(m, d, &sh, l, next++);
       }
     }
   }
