@@ -152,7 +152,9 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
   return k;
 }
 
-/* run the work for k environments over the batch's threads; raise on the first failure */
+/* run the work for k environments over the batch's threads; raise on the first failure.
+ * Environments are handed out one at a time (an autoreset or a contact-rich env costs more
+ * than the others, and the caller's thread starts while a sleeping worker wakes up) */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
                     int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
   const mjModel* m = b->model->m;
@@ -162,7 +164,7 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
     nthread = 1;
   }
   Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for num_threads(nthread) schedule(static)
+#pragma omp parallel for num_threads(nthread) schedule(dynamic, 1)
       for (Py_ssize_t j = 0; j < k; j++) {
     int env = ids ? ids[j] : (int)j;
     envWork w = {m,
