@@ -335,6 +335,73 @@ static void test_pgs_lanes_equal_sequential(void** state) {
   }
 }
 
+/* AR of a reused mjData (patterns kept across calls) equals a fresh mjData's, as contacts
+ * come and go and come back, with PGS and with Newton and noslip (which share the cache) */
+static void test_ar_pattern_cache(void** state) {
+  (void)state;
+  char err[512];
+  for (int newton = 0; newton < 2; newton++) {
+    mjModel* m = tn_loadXMLString(ISLANDS, NULL, err, sizeof(err));
+    assert_non_null(m);
+    m->opt.jacobian = mjJAC_SPARSE;
+    if (newton) {
+      m->opt.solver = mjSOL_NEWTON;
+      m->opt.noslip_iterations = 3;
+    }
+    mjData* reused = mj_makeData(m);
+    static const mjtNum lift[5] = {0, 0, 0.05, 0.05, 0};
+    for (int k = 0; k < 5; k++) {
+      // the same state in the reused mjData and in a fresh one (the first box lifted or not:
+      // repeats reuse the kept patterns, changes replace them)
+      mjData* fresh = mj_makeData(m);
+      set_state(m, reused);
+      set_state(m, fresh);
+      reused->qpos[2] += lift[k];
+      fresh->qpos[2] += lift[k];
+      mj_forward(m, reused);
+      mj_forward(m, fresh);
+      assert_int_equal(reused->nefc, fresh->nefc);
+      assert_int_equal(reused->nA, fresh->nA);
+      assert_memory_equal(reused->efc_AR_rownnz, fresh->efc_AR_rownnz, sizeof(int) * fresh->nefc);
+      assert_memory_equal(reused->efc_AR_colind, fresh->efc_AR_colind, sizeof(int) * fresh->nA);
+      assert_memory_equal(reused->efc_AR, fresh->efc_AR, sizeof(mjtNum) * fresh->nA);
+      assert_memory_equal(reused->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+      mj_deleteData(fresh);
+    }
+    mj_deleteData(reused);
+    mj_deleteModel(m);
+  }
+
+  // two alike boxes taking turns on the floor: the same rows and row sizes, other dofs
+  static const char* TWO =
+      "<mujoco><option solver='PGS' jacobian='sparse'/><worldbody>"
+      "<geom type='plane' size='5 5 .1'/>"
+      "<body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+      "<body pos='1 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+      "</worldbody></mujoco>";
+  mjModel* m = tn_loadXMLString(TWO, NULL, err, sizeof(err));
+  assert_non_null(m);
+  mjData* reused = mj_makeData(m);
+  for (int k = 0; k < 4; k++) {
+    mjData* fresh = mj_makeData(m);
+    int up = k % 2 ? 2 : 9;  // the z of one box or the other
+    mj_resetData(m, reused);
+    mj_resetData(m, fresh);
+    reused->qpos[up] += 0.5;
+    fresh->qpos[up] += 0.5;
+    mj_forward(m, reused);
+    mj_forward(m, fresh);
+    assert_true(fresh->nefc > 0);
+    assert_int_equal(reused->nA, fresh->nA);
+    assert_memory_equal(reused->efc_AR_colind, fresh->efc_AR_colind, sizeof(int) * fresh->nA);
+    assert_memory_equal(reused->efc_AR, fresh->efc_AR, sizeof(mjtNum) * fresh->nA);
+    assert_memory_equal(reused->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+    mj_deleteData(fresh);
+  }
+  mj_deleteData(reused);
+  mj_deleteModel(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_solvers_agree),
@@ -343,6 +410,7 @@ int main(void) {
       cmocka_unit_test(test_qcqp),
       cmocka_unit_test(test_efc_arena),
       cmocka_unit_test(test_pgs_lanes_equal_sequential),
+      cmocka_unit_test(test_ar_pattern_cache),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,18 @@ void tn__equalityBias(const mjModel* m, mjData* d);
  * (constraint_project.c). Returns 0 (rows released) if the arena is full. */
 int tn__allocAR(const mjModel* m, mjData* d);
 
+/* The sparse AR and whitened-Jacobian (Y) patterns kept across steps for an unchanged
+ * Jacobian pattern (ar_pattern_cache.c); nY < 0: Y not stored yet. */
+typedef struct {
+  int nA, nY;
+  const int *AR_rownnz, *AR_rowadr, *AR_colind;
+  const int *ynnz, *yadr, *ycol;
+} tnARPattern;
+int tn__arPatternCached(const mjModel* m, const mjData* d, tnARPattern* pat);
+void tn__arPatternStoreAR(const mjModel* m, const mjData* d);
+void tn__arPatternStoreY(const mjModel* m, const mjData* d, const int* ynnz, const int* yadr,
+                         const int* ycol, int nY);
+
 /* Impedance, diagA, R, D, KBIP for all rows; contact mu (constraint_impedance.c). */
 void tn__makeImpedance(const mjModel* m, mjData* d);
 

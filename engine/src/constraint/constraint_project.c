@@ -203,7 +203,9 @@ static int pattern_ar(const mjModel* m, mjData* d, int* colind) {
 /* allocate efc_AR (and its sparse pattern) */
 int tn__allocAR(const mjModel* m, mjData* d) {
   int nefc = d->nefc, sparse = is_sparse(m);
-  int nA = sparse ? pattern_ar(m, d, NULL) : nefc * nefc;
+  tnARPattern kept;
+  int cached = sparse && tn__arPatternCached(m, d, &kept);
+  int nA = !sparse ? nefc * nefc : cached ? kept.nA : pattern_ar(m, d, NULL);
 
   // storage from the efc region
   d->efc_AR_colind = sparse ? tn__efcAllocInt(d, (size_t)(nA ? nA : 1)) : NULL;
@@ -215,9 +217,14 @@ int tn__allocAR(const mjModel* m, mjData* d) {
   }
   d->nA = nA;
 
-  // sparse pattern
-  if (sparse) {
+  // sparse pattern: the one kept for this Jacobian pattern, else made and kept
+  if (sparse && cached) {
+    memcpy(d->efc_AR_rownnz, kept.AR_rownnz, sizeof(int) * (size_t)nefc);
+    memcpy(d->efc_AR_rowadr, kept.AR_rowadr, sizeof(int) * (size_t)nefc);
+    memcpy(d->efc_AR_colind, kept.AR_colind, sizeof(int) * (size_t)nA);
+  } else if (sparse) {
     pattern_ar(m, d, d->efc_AR_colind);
+    tn__arPatternStoreAR(m, d);
   }
   return 1;
 }
@@ -485,14 +492,29 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
 
   // sparse: Y in CSR on its pattern, then each stored pair once (j <= i) and mirrored
   else {
-    int* mark = mj_stackAllocInt(d, (size_t)(2 * nv));
-    int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
-    int* yadr = mj_stackAllocInt(d, (size_t)nefc);
-    int nY = pattern_y(m, d, NULL, NULL, NULL, mark);
-    int* ycol = mj_stackAllocInt(d, (size_t)(nY > 0 ? nY : 1));
+    // Y's pattern: the one kept for this Jacobian pattern, else made (and kept)
+    const int *ynnz, *yadr, *ycol;
+    int nY;
+    tnARPattern kept;
+    if (tn__arPatternCached(m, d, &kept) && kept.nY >= 0) {
+      ynnz = kept.ynnz;
+      yadr = kept.yadr;
+      ycol = kept.ycol;
+      nY = kept.nY;
+    } else {
+      int* mark = mj_stackAllocInt(d, (size_t)(2 * nv));
+      int* nnz = mj_stackAllocInt(d, (size_t)nefc);
+      int* adr = mj_stackAllocInt(d, (size_t)nefc);
+      nY = pattern_y(m, d, NULL, NULL, NULL, mark);
+      int* col = mj_stackAllocInt(d, (size_t)(nY > 0 ? nY : 1));
+      pattern_y(m, d, nnz, adr, col, mark);
+      tn__arPatternStoreY(m, d, nnz, adr, col, nY);
+      ynnz = nnz;
+      yadr = adr;
+      ycol = col;
+    }
     mjtNum* Y = mj_stackAllocNum(d, (size_t)(nY > 0 ? nY : 1));
     mjtNum* row = mj_stackAllocNum(d, (size_t)nv);
-    pattern_y(m, d, ynnz, yadr, ycol, mark);
     mju_zero(row, nv);
     mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
     mju_zero(x, 4 * nv);

@@ -22,6 +22,7 @@ typedef struct tnDataCache_ {
 /* owners */
 #define TN_CACHE_NONE 0
 #define TN_CACHE_SPARSE_ORDERING 1
+#define TN_CACHE_AR_PATTERN 2
 
 /* d's cache (its capacity may be 0) */
 tnDataCache* tn__dataCache(const mjData* d);
