@@ -22,6 +22,22 @@
 
 #include "constraint/constraint.h"
 
+/* the end of both scenes: a limited hinge chain with friction loss, coupled by an
+ * equality, outside any contact */
+#define CHAIN_AND_END                                                                       \
+  "    <body pos='0 1 1'>"                                                                  \
+  "      <joint name='h1' type='hinge' axis='0 1 0' limited='true' range='-5 5'"             \
+  "             frictionloss='0.2'/>"                                                       \
+  "      <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>" \
+  "      <body pos='.3 0 0'>"                                                               \
+  "        <joint name='h2' type='hinge' axis='0 1 0'/>"                                    \
+  "        <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>" \
+  "      </body>"                                                                           \
+  "    </body>"                                                                             \
+  "  </worldbody>"                                                                          \
+  "  <equality><joint joint1='h2' joint2='h1' polycoef='0 .5 .1 0 0'/></equality>"           \
+  "</mujoco>"
+
 /* a scene with every constraint type */
 static const char* SCENE =
     "<mujoco>"
@@ -34,18 +50,7 @@ static const char* SCENE =
     "    <body pos='0.5 0 0.098'><freejoint/><geom type='sphere' size='.1' condim='6'"
     "          friction='1 0.02 0.005'/></body>"
     "    <body pos='0.9 0 0.099'><freejoint/><geom type='sphere' size='.1' condim='1'/></body>"
-    "    <body pos='0 1 1'>"
-    "      <joint name='h1' type='hinge' axis='0 1 0' limited='true' range='-5 5'"
-    "             frictionloss='0.2'/>"
-    "      <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
-    "      <body pos='.3 0 0'>"
-    "        <joint name='h2' type='hinge' axis='0 1 0'/>"
-    "        <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
-    "      </body>"
-    "    </body>"
-    "  </worldbody>"
-    "  <equality><joint joint1='h2' joint2='h1' polycoef='0 .5 .1 0 0'/></equality>"
-    "</mujoco>";
+    CHAIN_AND_END;
 
 /* load the scene with a solver and cone */
 static mjModel* load_scene(int solver, int cone) {
@@ -265,18 +270,7 @@ static const char* ISLANDS =
     "    <body pos='1.7 0 0.098'><freejoint/><geom type='capsule' size='.1' fromto='0 -.1 0 0 .1 0'"
     "          condim='4'/></body>"
     "    <body pos='2.1 0 0.099'><freejoint/><geom type='box' size='.1 .1 .1' condim='6'/></body>"
-    "    <body pos='0 1 1'>"
-    "      <joint name='h1' type='hinge' axis='0 1 0' limited='true' range='-5 5'"
-    "             frictionloss='0.2'/>"
-    "      <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
-    "      <body pos='.3 0 0'>"
-    "        <joint name='h2' type='hinge' axis='0 1 0'/>"
-    "        <geom type='capsule' fromto='0 0 0 .3 0 0' size='.03' contype='0' conaffinity='0'/>"
-    "      </body>"
-    "    </body>"
-    "  </worldbody>"
-    "  <equality><joint joint1='h2' joint2='h1' polycoef='0 .5 .1 0 0'/></equality>"
-    "</mujoco>";
+    CHAIN_AND_END;
 
 /* PGS on islands several at a time equals PGS island after island, bit for bit: forces,
  * iteration counts and every iteration's statistics, for both cones and Jacobians and

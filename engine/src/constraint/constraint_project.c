@@ -263,6 +263,21 @@ static void whiten_row_sparse(const mjModel* m, const mjData* d, int i, mjtNum* 
   }
 }
 
+/* one dof c of inv(L') for four interleaved rows (x[4c + t] is row t's dof c): subtract
+ * L(c, j) x(c) from each ancestor j, one vector per ancestor; nothing when x(c) is zero in
+ * every row. Inline in the AVX2-cloned callers */
+static inline void solve_dof4(const mjModel* m, const mjtNum* L, mjtNum* x, int c) {
+  tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
+  if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
+    return;
+  }
+  int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
+  for (int k = adr; k < diag; k++) {
+    tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[k]);
+    *xj -= L[k] * xc;
+  }
+}
+
 /* rows i..i+g-1 of Y (2 <= g <= 4), which share their Jacobian's pattern and so their Y
  * pattern (ycol, n dofs ascending), into Y (row t at y + t n), solved together as the
  * dense whiten_block does: x[4c + t] holds row t's dof c, one vector update per pattern
@@ -280,16 +295,7 @@ static TN_CLONE_AVX2 void whiten_rows_sparse(const mjModel* m, const mjData* d, 
 
   // x <- inv(L') x over the pattern, from the last dof
   for (int k = n - 1; k >= 0; k--) {
-    int c = ycol[k];
-    tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
-    if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
-      continue;
-    }
-    int start = m->M_rowadr[c], diag = start + m->M_rownnz[c] - 1;
-    for (int q = start; q < diag; q++) {
-      tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[q]);
-      *xj -= L[q] * xc;
-    }
+    solve_dof4(m, L, x, ycol[k]);
   }
 
   // scale, gather, clear
@@ -334,18 +340,9 @@ static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i,
     }
   }
 
-  // x <- inv(L') x: from the last dof up, subtract L(c, j) x(c) from each ancestor j (one
-  // vector of the four rows' entries per dof)
+  // x <- inv(L') x, from the last dof up
   for (int c = nv - 1; c >= 0; c--) {
-    tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
-    if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
-      continue;
-    }
-    int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
-    for (int k = adr; k < diag; k++) {
-      tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[k]);
-      *xj -= L[k] * xc;
-    }
+    solve_dof4(m, L, x, c);
   }
 
   // scale by sqrt(inv(D)) into the columns of YT, listing each row's non-zeros (the lists
