@@ -27,6 +27,7 @@
 
 #include "collision/collision_internal.h"
 #include "util/util_inline.h"
+#include "collision/collision_separation.h"
 #include "collision/collision_support.h"
 #include "collision/collision_gjk.h"
 
@@ -345,9 +346,12 @@ static int multi_contacts(const mjModel* m, mjContact* con, const tnConvex* obj1
 /* contacts from the native solver's witness pairs: the midpoint, the normal from the
  * point on geom 2 to the point on geom 1 (normalized), the distance with the margin back */
 static int native_contacts(mjData* d, mjContact* con, tnConvex* obj1, tnConvex* obj2,
-                           int max_contacts, mjtNum margin) {
+                           int max_contacts, mjtNum margin, tnSepSlot* slot) {
   tnCCDResult r;
   mjtNum dist = tn__nativeCCD(d, obj1, obj2, max_contacts, &r);
+  if (slot) {
+    tn__separationStore(slot, obj1, obj2, dist < 0 ? NULL : r.sep);
+  }
   if (!(dist < 0)) {
     return 0;
   }
@@ -392,8 +396,15 @@ static int collide_native(const mjModel* m, mjData* d, mjContact* con, int g1, i
   tn__convexInit(&obj1, m, d, g1, 0);
   tn__convexInit(&obj2, m, d, g2, 0);
   obj1.margin = obj2.margin = margin;
+
+  // apart along the direction that separated the pair before: the solver's answer, no
+  // contact (collision_separation.h)
+  tnSepSlot* slot = tn__separationSlot(d, g1, g2);
+  if (slot && tn__separationHolds(slot, &obj1, &obj2)) {
+    return 0;
+  }
   int maxc = native_max_contacts(m, g1, g2, margin);
-  int n = native_contacts(d, con, &obj1, &obj2, maxc, margin);
+  int n = native_contacts(d, con, &obj1, &obj2, maxc, margin, slot);
   if (maxc > 1 || n != 1 || !multi_applies(m, g1, g2)) {
     return n;
   }
@@ -412,7 +423,7 @@ static int collide_native(const mjModel* m, mjData* d, mjContact* con, int g1, i
       mju_transpose(rotT, rot, 3, 3);
       rotate_about(&p1, rot, con[0].pos);
       rotate_about(&p2, rotT, con[0].pos);
-      int found = native_contacts(d, con + n, &p1, &p2, 1, margin);
+      int found = native_contacts(d, con + n, &p1, &p2, 1, margin, NULL);
       obj1.meshindex = p1.meshindex;
       obj1.vertindex = p1.vertindex;
       obj2.meshindex = p2.meshindex;

@@ -586,6 +586,7 @@ static int gjk_intersect(ncStatus* st, tnConvex* o1, tnConvex* o2) {
     mjtNum neg[3] = {-nrm[3 * f], -nrm[3 * f + 1], -nrm[3 * f + 2]};
     diff_support(s + id[f], o1, o2, nrm + 3 * f, neg);
     if (v_dot(nrm + 3 * f, s[id[f]].w) < 0) {
+      v_scl(st->out->sep, nrm + 3 * f, -1);
       st->nsimplex = 0;
       st->iter = k;
       return 0;
@@ -611,8 +612,9 @@ static void support_against(ncVertex* v, tnConvex* o1, tnConvex* o2, const mjtNu
   diff_support(v, o1, o2, dir, neg);
 }
 
-/* separation found: no answer */
-static void gjk_apart(ncStatus* st, int k) {
+/* separation found along x: no answer (x kept as the pair's separating direction) */
+static void gjk_apart(ncStatus* st, int k, const mjtNum x[3]) {
+  v_copy(st->out->sep, x);
   st->separated = 1;
   st->iter = k;
   st->nsimplex = 0;
@@ -653,12 +655,12 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
     mjtNum lower = v_dot(x, w);
     if (!getdist) {
       if (lower > 0) {
-        gjk_apart(st, k);
+        gjk_apart(st, k, x);
         return;
       }
     } else if (st->cutoff < NC_MAX) {
       if (lower > 0 && lower >= st->cutoff * xnorm) {
-        gjk_apart(st, k);
+        gjk_apart(st, k, x);
         return;
       }
     }
@@ -688,7 +690,7 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
       lam[n++] = lam[i];
     }
     if (n < 1) {
-      gjk_apart(st, k);
+      gjk_apart(st, k, x);
       return;
     }
     combine(x, lam, n, s[0].w, s[1].w, s[2].w, s[3].w);
@@ -705,6 +707,7 @@ static void gjk(ncStatus* st, tnConvex* o1, tnConvex* o2) {
     combine(st->out->x2, lam, n, s[0].b, s[1].b, s[2].b, s[3].b);
   }
   ncVertex last;
+  v_copy(st->out->sep, x);
   support_against(&last, o1, o2, x, xnorm);
   if (v_dot(x, last.w) > 0) {
     st->separated = 1;
@@ -1251,6 +1254,7 @@ mjtNum tn__nativeCCD(mjData* d, tnConvex* obj1, tnConvex* obj2, int max_contacts
   st.separated = 0;
   st.out->nx = 0;
   st.out->dist[0] = NC_MAX;
+  mju_zero3(st.out->sep);
   st.tolerance = m->opt.ccd_tolerance;
   st.maxiter = m->opt.ccd_iterations;
   st.out->maxcon = max_contacts;

@@ -20,10 +20,13 @@ typedef struct tnCCDVertex_ {
 } tnCCDVertex;
 
 /* the answer: nx witness pairs (x1 on shape 1, x2 on shape 2) with their signed distances
- * (< 0: penetration), and how many contacts the caller accepts */
+ * (< 0: penetration), and how many contacts the caller accepts; sep: GJK's last direction
+ * (a point of the Minkowski difference; when the shapes are apart, a direction along which
+ * shape 1 lies beyond shape 2), zero when GJK did not run */
 typedef struct tnCCDResult_ {
   mjtNum dist[mjMAXCONPAIR];
   mjtNum x1[3 * mjMAXCONPAIR], x2[3 * mjMAXCONPAIR];
+  mjtNum sep[3];
   int nx;
   int maxcon;
 } tnCCDResult;

@@ -54,6 +54,20 @@ static void data_set_pointers(const mjModel* m, mjData* d) {
 #undef MJ_M
 }
 
+/* bytes of the cache's separating directions (data_cache.h): models with a shape the
+ * native convex solver handles, a cache of four times that or more */
+static size_t separation_bytes(const mjModel* m, size_t ncache) {
+  size_t bytes = ncache / 4 < TN_CACHE_SEP_BYTES ? ncache / 4 : TN_CACHE_SEP_BYTES;
+  for (int g = 0; g < m->ngeom; g++) {
+    int type = m->geom_type[g];
+    if (type == mjGEOM_BOX || type == mjGEOM_MESH || type == mjGEOM_CYLINDER ||
+        type == mjGEOM_ELLIPSOID) {
+      return bytes / TN_ALIGN * TN_ALIGN;
+    }
+  }
+  return 0;
+}
+
 /* allocate data for model m and reset it */
 mjData* mj_makeData(const mjModel* m) {
   // every block through mju_malloc (the user's allocator when installed, as MuJoCo)
@@ -100,7 +114,9 @@ mjData* mj_makeData(const mjModel* m) {
   }
   tnDataCache* cache = tn__dataCache(d);
   memset(cache, 0, sizeof(tnDataCache));
-  cache->capacity = ncache;
+  cache->sepbytes = separation_bytes(m, ncache);
+  cache->capacity = ncache - cache->sepbytes;
+  memset(tn__dataCacheSepBytes(cache), 0xFF, cache->sepbytes);
   data_set_pointers(m, d);
   mj_resetData(m, d);
   return d;
@@ -127,7 +143,7 @@ void mj_deleteData(mjData* d) {
 size_t tn_dataBytes(const mjData* d) {
   return sizeof(mjData) + (size_t)d->nbuffer + (size_t)d->narena +
          align_to(sizeof(mjContact) * (size_t)d->ncon_capacity, TN_ALIGN) + sizeof(tnDataCache) +
-         tn__dataCache(d)->capacity;
+         tn__dataCache(d)->sepbytes + tn__dataCache(d)->capacity;
 }
 
 /* copy src into dest (allocating dest when NULL) */

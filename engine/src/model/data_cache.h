@@ -12,12 +12,20 @@
 
 #include <torsion/torsion.h>
 
-/* header of the cache; `capacity` bytes follow it (64-byte aligned) */
+/* header of the cache: `sepbytes` bytes of the collision's separating directions
+ * (collision/collision_separation.h) follow it, then `capacity` bytes of the stage that owns
+ * them (64-byte aligned) */
 typedef struct tnDataCache_ {
   size_t capacity;
+  size_t sepbytes;
   int owner;  /* which stage's content is there (0: none) */
-  char pad[52];
+  char pad[44];
 } tnDataCache;
+
+/* bytes of the separating directions when the model has shapes the native convex solver
+ * handles (box, mesh, cylinder, ellipsoid): at most this, at most a quarter of the cache;
+ * filled with 0xFF at creation (every slot's geom ids -1: empty) */
+#define TN_CACHE_SEP_BYTES ((size_t)12288)
 
 /* owners */
 #define TN_CACHE_NONE 0
@@ -27,8 +35,13 @@ typedef struct tnDataCache_ {
 /* d's cache (its capacity may be 0) */
 tnDataCache* tn__dataCache(const mjData* d);
 
-/* the bytes after the header */
+/* the owner's bytes, after the header and the separating directions */
 static inline char* tn__dataCacheBytes(tnDataCache* cache) {
+  return (char*)(cache + 1) + cache->sepbytes;
+}
+
+/* the separating directions' bytes (cache->sepbytes of them), right after the header */
+static inline char* tn__dataCacheSepBytes(tnDataCache* cache) {
   return (char*)(cache + 1);
 }
 
