@@ -11,6 +11,7 @@
  * regularized cone's mu), D = 1/R, and diagA is set back to R imp/(1-imp) — each step in
  * MuJoCo's order of operations, so that R and D come out bit for bit. */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "constraint/constraint.h"
@@ -336,6 +337,19 @@ static mjtNum impedance_violation(const mjData* d, int i) {
   return d->efc_pos[r] - d->efc_margin[r];
 }
 
+/* 1 if the five solimp numbers a and b are the same bit patterns (memcmp's equality, inline) */
+static inline int same_solimp(const mjtNum a[5], const mjtNum b[5]) {
+  for (int k = 0; k < 5; k++) {
+    uint64_t x, y;
+    memcpy(&x, a + k, sizeof(x));
+    memcpy(&y, b + k, sizeof(y));
+    if (x != y) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* efc_KBIP, efc_R, efc_D for every row. A contact's rows after its first reuse the first
  * row's solver parameters, and its elliptic friction rows after the first the first's K
  * and B (the same inputs give the same numbers; not when a parameter was replaced with
@@ -346,7 +360,7 @@ static void make_kbip(const mjModel* m, mjData* d) {
   int havelast = 0;
 
   // the contact whose parameters are held (-1: none), and its K, B per row kind
-  mjtNum solref[2], solreffri[2], solimp[5];
+  mjtNum solref[2] = {0, 0}, solreffri[2] = {0, 0}, solimp[5] = {0, 0, 0, 0, 0};
   int held = -1, havenormal = 0, havefri = 0;
   mjtNum normalK = 0, normalB = 0, friB = 0;
   for (int i = 0; i < d->nefc; i++) {
@@ -361,7 +375,7 @@ static void make_kbip(const mjModel* m, mjData* d) {
 
     // impedance at the violation (reused when inputs equal the previous row's)
     mjtNum viol = impedance_violation(d, i);
-    if (!havelast || viol != lastviol || memcmp(solimp, lastimp, sizeof(lastimp))) {
+    if (!havelast || viol != lastviol || !same_solimp(solimp, lastimp)) {
       impedance(solimp, viol, &imp, &impP);
       memcpy(lastimp, solimp, sizeof(lastimp));
       lastviol = viol;
