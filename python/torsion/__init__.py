@@ -12,9 +12,10 @@ torsion.Client talks to a torsiond daemon; torsion.gym holds Gymnasium vector en
 
 import os as _os
 
-# OpenMP workers sleep between parallel loops instead of spinning (libgomp reads this when
-# the extension loads it): between two SimBatch/rollout calls the trainer's own Python code
-# runs, and spinning workers would take its cores. Set OMP_WAIT_POLICY=active to override.
+# OpenMP workers (torsion.rollout's loops) sleep between parallel loops instead of spinning
+# (libgomp reads this when the extension loads it): between two calls the trainer's own
+# Python code runs, and spinning workers would take its cores. Set OMP_WAIT_POLICY=active
+# to override. (SimBatch has its own workers, which yield while they wait: _core/pool.c.)
 _os.environ.setdefault("OMP_WAIT_POLICY", "passive")
 
 from . import _core  # noqa: E402

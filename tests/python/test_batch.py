@@ -134,3 +134,58 @@ def test_engine_error_in_one_env(tmp_path):
     with pytest.raises(torsion.FatalError, match="env 0"):
         b.step(None, 400)
     assert b.get(["time"])["time"][0] == 0.0
+
+
+def _stepped_qpos(path, n, nthread, calls, seed):
+    """qpos after `calls` batch steps of n envs with seeded random controls."""
+    m = torsion.MjModel.from_xml_path(path)
+    batch = SimBatch(m, n, nthread=nthread)
+    for c in range(calls):
+        batch.step(random_ctrl(m, n, seed=seed + c), 2)
+    return batch.get(["qpos"])["qpos"]
+
+
+def test_concurrent_calls_from_threads():
+    """Two Python threads stepping their own batches at once (one of them then runs its
+    environments alone while the other holds the worker threads) get the results of the
+    same runs made one after the other."""
+    import threading
+
+    path = os.path.join(GYM_ASSETS, "half_cheetah.xml")
+    expected = [_stepped_qpos(path, 8, 2, 40, seed) for seed in (0, 100)]
+    got = [None, None]
+
+    def run(k):
+        got[k] = _stepped_qpos(path, 8, 2, 40, 100 * k)
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    for k in range(2):
+        np.testing.assert_array_equal(got[k], expected[k])
+
+
+def _child_steps(path, conn):
+    """In a fork()ed child: a two-thread batch's qpos, sent back."""
+    conn.send(_stepped_qpos(path, 8, 2, 20, 7))
+    conn.close()
+
+
+def test_batch_in_forked_child():
+    """A child fork()ed after the parent's batch used its worker threads steps its own
+    two-thread batch (the parent's threads are not in the child) to the parent's numbers."""
+    import multiprocessing
+
+    path = os.path.join(GYM_ASSETS, "half_cheetah.xml")
+    expected = _stepped_qpos(path, 8, 2, 20, 7)
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe()
+    proc = ctx.Process(target=_child_steps, args=(path, child))
+    proc.start()
+    assert parent.poll(120), "the forked child did not answer"
+    got = parent.recv()
+    proc.join(30)
+    assert proc.exitcode == 0
+    np.testing.assert_array_equal(got, expected)

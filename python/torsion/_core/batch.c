@@ -1,12 +1,15 @@
 /* _core/batch.c — Batch: n environments (one mjData each) of one model, stepped, reset and
- * read in C loops over OpenMP threads with the GIL released; the engine side of
+ * read in C loops over worker threads (pool.h) with the GIL released; the engine side of
  * torsion.batch.SimBatch. Every environment's work runs under its own tn_run, so an engine
  * error in one environment resets that environment and is raised as torsion.FatalError
  * after the loop, without touching the others. */
 #include <omp.h>
+#include <pthread.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "core.h"
+#include "pool.h"
 
 /* the batch */
 typedef struct tnpyBatch_ {
@@ -152,41 +155,57 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
   return k;
 }
 
-/* run the work for k environments over the batch's threads; raise on the first failure.
- * Environments are handed out one at a time (an autoreset or a contact-rich env costs more
- * than the others, and the caller's thread starts while a sleeping worker wakes up) */
+/* one loop's inputs and its first failure (lock: the failure's) */
+typedef struct runCtx_ {
+  tnpyBatch* b;
+  const int* ids;
+  int nstep, reset, rne_post;
+  const mjtNum *ctrl, *qpos, *qvel;
+  failure fail;
+  pthread_mutex_t lock;
+} runCtx;
+
+/* item j of a loop: environment ids[j] (or j), its work under its own tn_run; a failed
+ * environment is reset and the lowest failing one kept */
+static void run_one(void* p, ptrdiff_t j) {
+  runCtx* c = p;
+  const mjModel* m = c->b->model->m;
+  int env = c->ids ? c->ids[j] : (int)j;
+  envWork w = {m,
+               c->b->datas[env],
+               c->nstep,
+               c->ctrl ? c->ctrl + (size_t)j * m->nu : NULL,
+               c->qpos ? c->qpos + (size_t)j * m->nq : NULL,
+               c->qvel ? c->qvel + (size_t)j * m->nv : NULL,
+               c->reset,
+               c->rne_post};
+  char error[512];
+  if (tn_run(w.d, env_run, &w, error, sizeof(error))) {
+    mj_resetData(m, w.d);
+    pthread_mutex_lock(&c->lock);
+    if (c->fail.env < 0 || env < c->fail.env) {
+      c->fail.env = env;
+      memcpy(c->fail.error, error, sizeof(error));
+    }
+    pthread_mutex_unlock(&c->lock);
+  }
+}
+
+/* run the work for k environments over the batch's threads (pool.h: environments handed
+ * out one at a time, workers asleep between calls, the caller never); raise on the first
+ * failure */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
                     int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
-  const mjModel* m = b->model->m;
-  failure fail = {-1, {0}};
-  int nthread = b->nthread < k ? b->nthread : (int)k;
-  if (nthread < 1) {
-    nthread = 1;
-  }
-  Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for num_threads(nthread) schedule(dynamic, 1)
-      for (Py_ssize_t j = 0; j < k; j++) {
-    int env = ids ? ids[j] : (int)j;
-    envWork w = {m,
-                 b->datas[env],
-                 nstep,
-                 ctrl ? ctrl + (size_t)j * m->nu : NULL,
-                 qpos ? qpos + (size_t)j * m->nq : NULL,
-                 qvel ? qvel + (size_t)j * m->nv : NULL,
-                 reset,
-                 rne_post};
-    char error[512];
-    if (tn_run(w.d, env_run, &w, error, sizeof(error))) {
-      mj_resetData(m, w.d);
-#pragma omp critical(tnpy_batch_fail)
-      if (fail.env < 0 || env < fail.env) {
-        fail.env = env;
-        memcpy(fail.error, error, sizeof(error));
-      }
-    }
-  }
-  Py_END_ALLOW_THREADS if (fail.env >= 0) {
-    PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", fail.env, fail.error);
+  runCtx c = {.b = b, .ids = ids, .nstep = nstep, .reset = reset, .rne_post = rne_post,
+              .ctrl = ctrl, .qpos = qpos, .qvel = qvel, .fail = {-1, {0}}};
+  pthread_mutex_init(&c.lock, NULL);
+  Py_BEGIN_ALLOW_THREADS;
+  tnpy_poolRun(b->nthread, (ptrdiff_t)k, run_one, &c);
+  Py_END_ALLOW_THREADS;
+  pthread_mutex_destroy(&c.lock);
+  if (c.fail.env >= 0) {
+    PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", c.fail.env,
+                 c.fail.error);
     return -1;
   }
   return 0;
