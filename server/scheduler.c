@@ -1,6 +1,9 @@
 /* server/scheduler.c — the round-robin chunk queue over clients and jobs (see scheduler.h). */
 #include "scheduler.h"
 
+#include <sched.h>
+#include <time.h>
+
 #include "job.h"
 
 /* chunks of a job not taken yet: never started, or waiting for their next slice */
@@ -19,6 +22,31 @@ static void count_queued(tdScheduler* s, tdJob* job, int n) {
   }
 }
 
+/* wake every waiting worker: the sleeping ones and the polling ones (mutex held) */
+static void wake_workers(tdScheduler* s) {
+  atomic_fetch_add_explicit(&s->wakes, 1, memory_order_relaxed);
+  pthread_cond_broadcast(&s->cv);
+}
+
+/* a worker out of work looks for new work for up to TD_POLL_NS before it sleeps, yielding
+ * its core between looks (mutex not held): a client's next request usually arrives within
+ * that time, and a sleeping worker's wake-up costs about as long on a virtual machine */
+#define TD_POLL_NS 300000
+static void poll_wakes(tdScheduler* s, unsigned long seen) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    if (atomic_load_explicit(&s->wakes, memory_order_relaxed) != seen) {
+      return;
+    }
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > TD_POLL_NS) {
+      return;
+    }
+  }
+}
+
 /* init the mutex and condition variable */
 int td_sched_init(tdScheduler* s) {
   s->rhead = s->rtail = NULL;
@@ -31,6 +59,7 @@ int td_sched_init(tdScheduler* s) {
   s->latency_queued = 0;
   s->latency_streak = 0;
   s->latency_burst = 8;
+  atomic_init(&s->wakes, 0);
   if (pthread_mutex_init(&s->mu, NULL)) {
     return -1;
   }
@@ -130,7 +159,7 @@ void td_sched_push(tdScheduler* s, tdJob* job) {
     count_queued(s, job, n);
   }
   if (n > 0) {
-    pthread_cond_broadcast(&s->cv);  // every waiter: a signal could wake only the express one
+    wake_workers(s);  // every waiter: a signal could wake only the express one
   }
   pthread_mutex_unlock(&s->mu);
 }
@@ -242,7 +271,7 @@ int td_sched_requeue(tdScheduler* s, tdJob* job, int chunk) {
     append(s, job);
   }
   count_queued(s, job, 1);
-  pthread_cond_broadcast(&s->cv);
+  wake_workers(s);
   pthread_mutex_unlock(&s->mu);
   return 0;
 }
@@ -251,10 +280,20 @@ int td_sched_requeue(tdScheduler* s, tdJob* job, int chunk) {
 int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   pthread_mutex_lock(&s->mu);
   tdJob* job;
+  int polled = 0;
   while (!(job = pick(s, light_only)) && !s->stop) {
+    // idle (counted as waiting while it polls too): first a poll, then sleep
     s->nwaiting++;
     s->nwaiting_full += !light_only;
-    pthread_cond_wait(&s->cv, &s->mu);
+    if (!polled) {
+      polled = 1;
+      unsigned long seen = atomic_load_explicit(&s->wakes, memory_order_relaxed);
+      pthread_mutex_unlock(&s->mu);
+      poll_wakes(s, seen);
+      pthread_mutex_lock(&s->mu);
+    } else {
+      pthread_cond_wait(&s->cv, &s->mu);
+    }
     s->nwaiting--;
     s->nwaiting_full -= !light_only;
   }
@@ -350,7 +389,7 @@ void td_sched_set_blocked(tdScheduler* s, tdSchedQueue* q, int blocked) {
   pthread_mutex_lock(&s->mu);
   q->blocked = blocked;
   if (!blocked && q->inring) {
-    pthread_cond_broadcast(&s->cv);
+    wake_workers(s);
   }
   pthread_mutex_unlock(&s->mu);
 }
@@ -359,7 +398,7 @@ void td_sched_set_blocked(tdScheduler* s, tdSchedQueue* q, int blocked) {
 void td_sched_stop(tdScheduler* s) {
   pthread_mutex_lock(&s->mu);
   s->stop = 1;
-  pthread_cond_broadcast(&s->cv);
+  wake_workers(s);
   pthread_mutex_unlock(&s->mu);
 }
 

@@ -20,6 +20,7 @@
 #define TORSIOND_SCHEDULER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 typedef struct tdJob_ tdJob;
@@ -49,6 +50,7 @@ typedef struct tdScheduler_ {
   int latency_queued; /* queued chunks of latency-class jobs */
   int latency_streak; /* latency chunks taken since the last bulk one */
   int latency_burst;  /* after this many in a row a waiting bulk chunk goes first */
+  atomic_ulong wakes; /* bumped at every broadcast: what a polling worker watches */
 } tdScheduler;
 
 int td_sched_init(tdScheduler* s);
