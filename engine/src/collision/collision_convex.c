@@ -198,19 +198,19 @@ int tn__convexPenetration(const mjModel* m, mjData* d, mjContact* con, const tnC
   // the native solver: margins from the inflations, its witness points and normal (no
   // surface-normal fix, as MuJoCo's native path)
   if (!(m->opt.disableflags & mjDSBL_NATIVECCD)) {
-    tnConvex p1 = *obj1, p2 = *obj2;
-    p1.margin = 2 * p1.inflate;
-    p2.margin = 2 * p2.inflate;
+    // the objects themselves (shared read-only by the caller, but their warm starts carry to
+    // the next call), margins set for the solver and put back after
+    tnConvex* p1 = (tnConvex*)obj1;
+    tnConvex* p2 = (tnConvex*)obj2;
+    mjtNum margin1 = p1->margin, margin2 = p2->margin;
+    p1->margin = 2 * p1->inflate;
+    p2->margin = 2 * p2->inflate;
     mjtNum normal[3], pos[3];
     tnCCDResult r;
-    mjtNum dist = tn__nativeCCD(d, &p1, &p2, 1, &r);
+    mjtNum dist = tn__nativeCCD(d, p1, p2, 1, &r);
     const mjtNum *x1 = r.x1, *x2 = r.x2;
-
-    // warm starts carried to the next call (the objects are shared read-only)
-    ((tnConvex*)obj1)->meshindex = p1.meshindex;
-    ((tnConvex*)obj1)->vertindex = p1.vertindex;
-    ((tnConvex*)obj2)->meshindex = p2.meshindex;
-    ((tnConvex*)obj2)->vertindex = p2.vertindex;
+    p1->margin = margin1;
+    p2->margin = margin2;
     if (!(dist < 0) || !r.nx) {
       return 0;
     }

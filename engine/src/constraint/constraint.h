@@ -60,6 +60,12 @@ static inline int is_sparse(const mjModel* m) {
   return m->opt.jacobian == mjJAC_SPARSE || (m->opt.jacobian == mjJAC_AUTO && m->nv >= 60);
 }
 
+/* body of equality eq's object k (0 or 1): the body, or a site's body */
+static inline int tn__eqBody(const mjModel* m, int eq, int k) {
+  int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
+  return m->eq_objtype[eq] == mjOBJ_SITE ? m->site_bodyid[id] : id;
+}
+
 /* 1 if the solver needs efc_AR: PGS or noslip iterations > 0 */
 int tn__isDual(const mjModel* m);
 

@@ -32,12 +32,6 @@ static int anchor_point(const mjModel* m, const mjData* d, int eq, int k, const 
   return id;
 }
 
-/* body of an equality's object k: the body, or a site's body */
-static int object_body(const mjModel* m, int eq, int k) {
-  int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
-  return m->eq_objtype[eq] == mjOBJ_SITE ? m->site_bodyid[id] : id;
-}
-
 /* global orientation of an equality's object k: body or site frame */
 static void object_quat(const mjModel* m, const mjData* d, int eq, int k, mjtNum quat[4]) {
   int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
@@ -214,7 +208,7 @@ void tn__instantiateEquality(const mjModel* m, mjData* d) {
     // (its length matters to a sparse Jacobian only); nothing else to compute
     int type = m->eq_type[eq];
     if (!d->efc_type && (type == mjEQ_CONNECT || type == mjEQ_WELD)) {
-      int n = is_sparse(m) ? tn__mergeChain(m, object_body(m, eq, 0), object_body(m, eq, 1), chain)
+      int n = is_sparse(m) ? tn__mergeChain(m, tn__eqBody(m, eq, 0), tn__eqBody(m, eq, 1), chain)
                            : 0;
       tn__addRows(m, d, NULL, chain, n, NULL, 0, 0, type == mjEQ_CONNECT ? 3 : 6,
                   mjCNSTR_EQUALITY, eq);

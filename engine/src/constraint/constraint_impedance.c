@@ -21,22 +21,17 @@
  * Diagonal of A
  * ------------------------------------------------------------------------------------- */
 
-/* body of an equality's object k: the object, or a site's body */
-static int eq_body(const mjModel* m, int eq, int k) {
-  int id = k ? m->eq_obj2id[eq] : m->eq_obj1id[eq];
-  return m->eq_objtype[eq] == mjOBJ_SITE ? m->site_bodyid[id] : id;
-}
-
 /* approximate diagA of an equality row; `sub` is the row's index within the constraint */
 static mjtNum diag_equality(const mjModel* m, int eq, int sub) {
   int o1 = m->eq_obj1id[eq], o2 = m->eq_obj2id[eq];
   switch (m->eq_type[eq]) {
     case mjEQ_CONNECT:
-      return m->body_invweight0[2 * eq_body(m, eq, 0)] + m->body_invweight0[2 * eq_body(m, eq, 1)];
+      return m->body_invweight0[2 * tn__eqBody(m, eq, 0)] +
+             m->body_invweight0[2 * tn__eqBody(m, eq, 1)];
     case mjEQ_WELD: {
       int rot = sub > 2;
-      return m->body_invweight0[2 * eq_body(m, eq, 0) + rot] +
-             m->body_invweight0[2 * eq_body(m, eq, 1) + rot];
+      return m->body_invweight0[2 * tn__eqBody(m, eq, 0) + rot] +
+             m->body_invweight0[2 * tn__eqBody(m, eq, 1) + rot];
     }
     case mjEQ_JOINT: {
       mjtNum v = m->dof_invweight0[m->jnt_dofadr[o1]];

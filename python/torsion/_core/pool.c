@@ -12,9 +12,10 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
-#include <time.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -139,7 +140,11 @@ static tnpyPool* get_pool(int workers) {
     }
   }
   if (pool) {
+    // workers block every signal (the interpreter's handlers belong to its threads)
     workers = workers < TNPY_POOL_MAX ? workers : TNPY_POOL_MAX;
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
     while (pool->nworker < workers) {
       pthread_t t;
       pthread_attr_t attr;
@@ -152,6 +157,7 @@ static tnpyPool* get_pool(int workers) {
       }
       pool->nworker++;
     }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
   }
   tnpyPool* p = pool;
   pthread_mutex_unlock(&pool_make);
