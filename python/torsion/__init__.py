@@ -10,16 +10,8 @@ take MuJoCo's arguments; engine errors raise torsion.FatalError. torsion.batch.S
 steps many environments in C threads; torsion.rollout mirrors mujoco.rollout;
 torsion.Client talks to a torsiond daemon; torsion.gym holds Gymnasium vector environments."""
 
-import os as _os
-
-# OpenMP workers (torsion.rollout's loops) sleep between parallel loops instead of spinning
-# (libgomp reads this when the extension loads it): between two calls the trainer's own
-# Python code runs, and spinning workers would take its cores. Set OMP_WAIT_POLICY=active
-# to override. (SimBatch has its own workers, which yield while they wait: _core/pool.c.)
-_os.environ.setdefault("OMP_WAIT_POLICY", "passive")
-
-from . import _core  # noqa: E402
-from ._core import FatalError  # noqa: E402
+from . import _core
+from ._core import FatalError
 from ._enums import CONSTANTS, ENUMS
 from ._enums import *  # noqa: F401,F403  (mjtObj, mjtState, ..., mjNREF, ...)
 from ._model import MjModel

@@ -167,7 +167,8 @@ typedef struct runCtx_ {
 
 /* item j of a loop: environment ids[j] (or j), its work under its own tn_run; a failed
  * environment is reset and the lowest failing one kept */
-static void run_one(void* p, ptrdiff_t j) {
+static void run_one(void* p, ptrdiff_t j, int thread) {
+  (void)thread;
   runCtx* c = p;
   const mjModel* m = c->b->model->m;
   int env = c->ids ? c->ids[j] : (int)j;
@@ -200,7 +201,7 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
               .ctrl = ctrl, .qpos = qpos, .qvel = qvel, .fail = {-1, {0}}};
   pthread_mutex_init(&c.lock, NULL);
   Py_BEGIN_ALLOW_THREADS;
-  tnpy_poolRun(b->nthread, (ptrdiff_t)k, run_one, &c);
+  tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
   Py_END_ALLOW_THREADS;
   pthread_mutex_destroy(&c.lock);
   if (c.fail.env >= 0) {

@@ -1,4 +1,5 @@
-/* _core/pool.c — SimBatch's worker threads: sleep between calls, the caller never sleeps.
+/* _core/pool.c — SimBatch's and rollout's worker threads: asleep between calls, the caller
+ * never sleeps.
  *
  * One pool per process, made on first use and grown to the largest thread count asked
  * for. A call publishes a job (function, context, item count, a shared next-item counter)
@@ -42,7 +43,7 @@ typedef struct tnpyPool_ {
   int joined;
   tnpyPoolFn fn;
   void* ctx;
-  ptrdiff_t k;
+  ptrdiff_t k, chunk;
   atomic_ptrdiff_t next; /* next item to take */
   atomic_int busy;       /* joined workers not yet done */
 } tnpyPool;
@@ -63,14 +64,18 @@ static void hook_fork(void) {
   pthread_atfork(NULL, NULL, forget_pool);
 }
 
-/* take items of the current job until none are left */
-static void take_items(tnpyPool* p, tnpyPoolFn fn, void* ctx, ptrdiff_t k) {
+/* take items of the current job, chunk at a time, until none are left */
+static void take_items(tnpyPool* p, tnpyPoolFn fn, void* ctx, ptrdiff_t k, ptrdiff_t chunk,
+                       int thread) {
   for (;;) {
-    ptrdiff_t j = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+    ptrdiff_t j = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
     if (j >= k) {
       return;
     }
-    fn(ctx, j);
+    ptrdiff_t end = k - j < chunk ? k : j + chunk;
+    for (; j < end; j++) {
+      fn(ctx, j, thread);
+    }
   }
 }
 
@@ -103,13 +108,13 @@ static void* worker_main(void* arg) {
       pthread_cond_wait(&p->wake, &p->lock);
     }
     seen = p->gen;
-    p->joined++;
+    int thread = ++p->joined;
     atomic_fetch_add_explicit(&p->busy, 1, memory_order_relaxed);
     tnpyPoolFn fn = p->fn;
     void* ctx = p->ctx;
-    ptrdiff_t k = p->k;
+    ptrdiff_t k = p->k, chunk = p->chunk;
     pthread_mutex_unlock(&p->lock);
-    take_items(p, fn, ctx, k);
+    take_items(p, fn, ctx, k, chunk, thread);
     atomic_fetch_sub_explicit(&p->busy, 1, memory_order_release);
     poll_next_job(p, seen);
     pthread_mutex_lock(&p->lock);
@@ -165,25 +170,28 @@ static tnpyPool* get_pool(int workers) {
 }
 
 /* run the items over the caller and up to nthread - 1 workers */
-int tnpy_poolRun(int nthread, ptrdiff_t k, tnpyPoolFn fn, void* ctx) {
+int tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void* ctx) {
   if (k <= 0) {
     return 1;
   }
-  tnpyPool* p = nthread > 1 && k > 1 ? get_pool(nthread - 1) : NULL;
+  chunk = chunk < 1 ? 1 : chunk;
+  ptrdiff_t ntake = (k + chunk - 1) / chunk;  // takes the items need
+  tnpyPool* p = nthread > 1 && ntake > 1 ? get_pool(nthread - 1) : NULL;
   if (!p || !p->nworker || pthread_mutex_trylock(&p->calls)) {
     for (ptrdiff_t j = 0; j < k; j++) {
-      fn(ctx, j);
+      fn(ctx, j, 0);
     }
     return 1;
   }
 
   // publish the job and wake the workers it may use
   int want = nthread - 1 < p->nworker ? nthread - 1 : p->nworker;
-  want = (ptrdiff_t)want < k - 1 ? want : (int)(k - 1);
+  want = (ptrdiff_t)want < ntake - 1 ? want : (int)(ntake - 1);
   pthread_mutex_lock(&p->lock);
   p->fn = fn;
   p->ctx = ctx;
   p->k = k;
+  p->chunk = chunk;
   atomic_store_explicit(&p->next, 0, memory_order_relaxed);
   p->gen++;
   p->open = 1;
@@ -193,7 +201,7 @@ int tnpy_poolRun(int nthread, ptrdiff_t k, tnpyPoolFn fn, void* ctx) {
   pthread_mutex_unlock(&p->lock);
 
   // the caller's share, then no more joiners, then the joined workers' last items
-  take_items(p, fn, ctx, k);
+  take_items(p, fn, ctx, k, chunk, 0);
   pthread_mutex_lock(&p->lock);
   p->open = 0;
   int joined = p->joined;

@@ -1,13 +1,15 @@
 /* _core/rollout.c — the loop behind torsion.rollout: nbatch open-loop rollouts with
  * mujoco.rollout's semantics, each item on the engine's per-item path (tn_rolloutItem,
  * which applies control rows of any mjSTATE_USER components and an initial warmstart),
- * spread over OpenMP threads (thread i uses datas[i]) with the GIL released. */
-#include <omp.h>
+ * spread over the worker threads of pool.h (thread i uses datas[i]) with the GIL released. */
+#include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "pool.h"
 
 /* the shared inputs of one rollout call */
 typedef struct rolloutJob_ {
@@ -52,6 +54,29 @@ static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int er
   c.item.states = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
   c.item.sensordata = job->sensordata ? job->sensordata + (size_t)r * nstep * nsens : NULL;
   return tn_run(d, item_fn, &c, error, error_sz) ? -1 : 0;
+}
+
+
+/* one call's items and the lowest failure (lock: the failure's) */
+typedef struct rolloutRun_ {
+  rolloutJob* job;
+  int failed;
+  char failmsg[512];
+  pthread_mutex_t lock;
+} rolloutRun;
+
+/* item r on thread `thread`'s MjData */
+static void rollout_one(void* p, ptrdiff_t r, int thread) {
+  rolloutRun* run = p;
+  char error[512] = {0};
+  if (run_item(run->job, (int)r, run->job->datas[thread], error, sizeof(error)) < 0) {
+    pthread_mutex_lock(&run->lock);
+    if (run->failed < 0 || r < run->failed) {
+      run->failed = (int)r;
+      memcpy(run->failmsg, error, sizeof(error));
+    }
+    pthread_mutex_unlock(&run->lock);
+  }
 }
 
 /* rollout(models, datas, nstep, control_spec, state0, warmstart0, control, state,
@@ -141,24 +166,16 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
     chunk = chunk < 1 ? 1 : chunk;
   }
 
-  // the items over the threads; the lowest failed item is reported
-  int failed = -1;
-  char failmsg[512] = {0};
-  Py_BEGIN_ALLOW_THREADS
-#pragma omp parallel for num_threads((int)nthread) schedule(dynamic, chunk)
-      for (int r = 0; r < job.nbatch; r++) {
-    char error[512] = {0};
-    mjData* d = job.datas[omp_get_thread_num()];
-    if (run_item(&job, r, d, error, sizeof(error)) < 0) {
-#pragma omp critical(tnpy_rollout_fail)
-      if (failed < 0 || r < failed) {
-        failed = r;
-        memcpy(failmsg, error, sizeof(error));
-      }
-    }
-  }
-  Py_END_ALLOW_THREADS if (failed >= 0) {
-    PyErr_Format(tnpy_FatalError, "%s", failmsg[0] ? failmsg : "rollout failed");
+  // the items over the threads (pool.h), each on its thread's MjData; the lowest failed
+  // item is reported
+  rolloutRun run = {.job = &job, .failed = -1};
+  pthread_mutex_init(&run.lock, NULL);
+  Py_BEGIN_ALLOW_THREADS;
+  tnpy_poolRun((int)nthread, job.nbatch, chunk, rollout_one, &run);
+  Py_END_ALLOW_THREADS;
+  pthread_mutex_destroy(&run.lock);
+  if (run.failed >= 0) {
+    PyErr_Format(tnpy_FatalError, "%s", run.failmsg[0] ? run.failmsg : "rollout failed");
     goto done;
   }
   res = Py_None;
