@@ -329,6 +329,16 @@ static void test_pgs_lanes_equal_sequential(void** state) {
   }
 }
 
+/* sparse AR (rows, pattern, values) and qacc of two mjData equal bit for bit */
+static void assert_same_ar(const mjModel* m, const mjData* reused, const mjData* fresh) {
+  assert_int_equal(reused->nefc, fresh->nefc);
+  assert_int_equal(reused->nA, fresh->nA);
+  assert_memory_equal(reused->efc_AR_rownnz, fresh->efc_AR_rownnz, sizeof(int) * fresh->nefc);
+  assert_memory_equal(reused->efc_AR_colind, fresh->efc_AR_colind, sizeof(int) * fresh->nA);
+  assert_memory_equal(reused->efc_AR, fresh->efc_AR, sizeof(mjtNum) * fresh->nA);
+  assert_memory_equal(reused->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+}
+
 /* AR of a reused mjData (patterns kept across calls) equals a fresh mjData's, as contacts
  * come and go and come back, with PGS and with Newton and noslip (which share the cache) */
 static void test_ar_pattern_cache(void** state) {
@@ -354,12 +364,7 @@ static void test_ar_pattern_cache(void** state) {
       fresh->qpos[2] += lift[k];
       mj_forward(m, reused);
       mj_forward(m, fresh);
-      assert_int_equal(reused->nefc, fresh->nefc);
-      assert_int_equal(reused->nA, fresh->nA);
-      assert_memory_equal(reused->efc_AR_rownnz, fresh->efc_AR_rownnz, sizeof(int) * fresh->nefc);
-      assert_memory_equal(reused->efc_AR_colind, fresh->efc_AR_colind, sizeof(int) * fresh->nA);
-      assert_memory_equal(reused->efc_AR, fresh->efc_AR, sizeof(mjtNum) * fresh->nA);
-      assert_memory_equal(reused->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+      assert_same_ar(m, reused, fresh);
       mj_deleteData(fresh);
     }
     mj_deleteData(reused);
@@ -386,10 +391,7 @@ static void test_ar_pattern_cache(void** state) {
     mj_forward(m, reused);
     mj_forward(m, fresh);
     assert_true(fresh->nefc > 0);
-    assert_int_equal(reused->nA, fresh->nA);
-    assert_memory_equal(reused->efc_AR_colind, fresh->efc_AR_colind, sizeof(int) * fresh->nA);
-    assert_memory_equal(reused->efc_AR, fresh->efc_AR, sizeof(mjtNum) * fresh->nA);
-    assert_memory_equal(reused->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+    assert_same_ar(m, reused, fresh);
     mj_deleteData(fresh);
   }
   mj_deleteData(reused);

@@ -170,9 +170,9 @@ static tnpyPool* get_pool(int workers) {
 }
 
 /* run the items over the caller and up to nthread - 1 workers */
-int tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void* ctx) {
+void tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void* ctx) {
   if (k <= 0) {
-    return 1;
+    return;
   }
   chunk = chunk < 1 ? 1 : chunk;
   ptrdiff_t ntake = (k + chunk - 1) / chunk;  // takes the items need
@@ -181,7 +181,7 @@ int tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void*
     for (ptrdiff_t j = 0; j < k; j++) {
       fn(ctx, j, 0);
     }
-    return 1;
+    return;
   }
 
   // publish the job and wake the workers it may use
@@ -204,11 +204,9 @@ int tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void*
   take_items(p, fn, ctx, k, chunk, 0);
   pthread_mutex_lock(&p->lock);
   p->open = 0;
-  int joined = p->joined;
   pthread_mutex_unlock(&p->lock);
   while (atomic_load_explicit(&p->busy, memory_order_acquire) > 0) {
     TNPY_PAUSE();
   }
   pthread_mutex_unlock(&p->calls);
-  return 1 + joined;
 }

@@ -19,7 +19,7 @@
 typedef void (*tnpyPoolFn)(void* ctx, ptrdiff_t j, int thread);
 
 /* run fn(ctx, j, thread), j < k, over nthread threads (the caller included), chunk items
- * (>= 1) per take; returns how many threads took part (1 when it ran on the caller alone) */
-int tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void* ctx);
+ * (>= 1) per take */
+void tnpy_poolRun(int nthread, ptrdiff_t k, ptrdiff_t chunk, tnpyPoolFn fn, void* ctx);
 
 #endif /* TORSION_PY_POOL_H */
