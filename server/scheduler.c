@@ -1,10 +1,8 @@
 /* server/scheduler.c — the round-robin chunk queue over clients and jobs (see scheduler.h). */
 #include "scheduler.h"
 
-#include <sched.h>
-#include <time.h>
-
 #include "job.h"
+#include "idle_poll.h"
 
 /* chunks of a job not taken yet: never started, or waiting for their next slice */
 static int untaken(const tdJob* job) {
@@ -28,24 +26,8 @@ static void wake_workers(tdScheduler* s) {
   pthread_cond_broadcast(&s->cv);
 }
 
-/* a worker out of work looks for new work for up to TD_POLL_NS before it sleeps, yielding
- * its core between looks (mutex not held): a client's next request usually arrives within
- * that time, and a sleeping worker's wake-up costs about as long on a virtual machine */
+/* a worker out of work looks for new work for up to TD_POLL_NS before it sleeps (idle_poll.h) */
 #define TD_POLL_NS 300000
-static void poll_wakes(tdScheduler* s, unsigned long seen) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (;;) {
-    if (atomic_load_explicit(&s->wakes, memory_order_relaxed) != seen) {
-      return;
-    }
-    sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > TD_POLL_NS) {
-      return;
-    }
-  }
-}
 
 /* init the mutex and condition variable */
 int td_sched_init(tdScheduler* s) {
@@ -289,7 +271,7 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
       polled = 1;
       unsigned long seen = atomic_load_explicit(&s->wakes, memory_order_relaxed);
       pthread_mutex_unlock(&s->mu);
-      poll_wakes(s, seen);
+      tn_pollChange(&s->wakes, seen, TD_POLL_NS);
       pthread_mutex_lock(&s->mu);
     } else {
       pthread_cond_wait(&s->cv, &s->mu);

@@ -12,12 +12,12 @@
 #include "pool.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "idle_poll.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -79,24 +79,9 @@ static void take_items(tnpyPool* p, tnpyPoolFn fn, void* ctx, ptrdiff_t k, ptrdi
   }
 }
 
-/* after a job: look for the next one for up to TNPY_POLL_NS, yielding the core to any
- * other runnable thread between looks, before going to sleep (a trainer's step loop
- * calls again within that time; a sleeping worker's wake-up costs about as long) */
+/* after a job a worker looks for the next one for up to TNPY_POLL_NS before it sleeps
+ * (idle_poll.h): a trainer's step loop calls again within that time */
 #define TNPY_POLL_NS 300000
-static void poll_next_job(tnpyPool* p, unsigned long seen) {
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (;;) {
-    if (atomic_load_explicit(&p->gen, memory_order_relaxed) != seen) {
-      return;
-    }
-    sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > TNPY_POLL_NS) {
-      return;
-    }
-  }
-}
 
 /* a worker: sleep until a job it may join, take its items, repeat */
 static void* worker_main(void* arg) {
@@ -116,7 +101,7 @@ static void* worker_main(void* arg) {
     pthread_mutex_unlock(&p->lock);
     take_items(p, fn, ctx, k, chunk, thread);
     atomic_fetch_sub_explicit(&p->busy, 1, memory_order_release);
-    poll_next_job(p, seen);
+    tn_pollChange(&p->gen, seen, TNPY_POLL_NS);
     pthread_mutex_lock(&p->lock);
   }
   return NULL;
