@@ -268,10 +268,11 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
     s->nwaiting++;
     s->nwaiting_full += !light_only;
     if (!polled) {
-      polled = 1;
+      // polling again after each change that brought nothing for this worker: it sleeps
+      // only once TD_POLL_NS pass without new work anywhere
       unsigned long seen = atomic_load_explicit(&s->wakes, memory_order_relaxed);
       pthread_mutex_unlock(&s->mu);
-      tn_pollChange(&s->wakes, seen, TD_POLL_NS);
+      polled = !tn_pollChange(&s->wakes, seen, TD_POLL_NS);
       pthread_mutex_lock(&s->mu);
     } else {
       pthread_cond_wait(&s->cv, &s->mu);
