@@ -23,12 +23,14 @@ class StepResult:
     order), states [k, nstate], sensordata [k, nsensordata] or None, warnings [k] (bitmask
     1 << mjtWarning, steps only) and readouts {name: [k, *field shape]}."""
 
-    def __init__(self, res, env_ids):
+    def __init__(self, res, env_ids, every: bool = False):
         self.states = from_array(res.states)
         self.sensordata = from_array(res.sensordata) if res.HasField("sensordata") else None
         self.warnings = np.array(res.warnings, dtype=np.uint32)
-        self.env_ids = (np.array(res.env_ids, dtype=np.int64) if len(res.env_ids)
-                        else np.asarray(env_ids, dtype=np.int64))
+        # a call without env_ids is answered for every environment in order: the caller's
+        # ids as they are
+        self.env_ids = (np.array(res.env_ids, dtype=np.int64) if len(res.env_ids) and not every
+                        else env_ids)
         self.readouts: Dict[str, np.ndarray] = {r.name: from_array(r.value)
                                                 for r in res.readouts}
 
@@ -76,13 +78,15 @@ class Session:
         self.initial_states = from_array(res.states)
         self.closed = False
         self._asked: Dict[int, tuple] = {}  # request id -> (readout names, addressed ids)
+        self._all = np.arange(self.nenv, dtype=np.int64)  # the ids of an all-envs call
+        self._all.flags.writeable = False
 
     def _step_request(self, ctrl=None, *, frame_skip: int = 1, env_ids=None,
                       readout: Sequence[str] = (), reset_env_ids=None, reset_qpos=None,
                       reset_qvel=None, rne_post_constraint: bool = False):
         """A checked SessionStepRequest and the addressed ids (ValueError before sending)."""
         m = self.model
-        ids = (np.arange(self.nenv) if env_ids is None else _ids("env_ids", env_ids, self.nenv))
+        ids = self._all if env_ids is None else _ids("env_ids", env_ids, self.nenv)
         k = ids.size
         if k == 0:
             raise ValueError("env_ids is empty: address at least one environment")
@@ -127,7 +131,7 @@ class Session:
     def result(self, rid: int) -> StepResult:
         """The answer of a request sent with send_step (blocks until it arrived)."""
         names, ids = self._asked.pop(rid, ((), ()))
-        res = StepResult(self.client._wait(rid)[-1].session_step, ids)
+        res = StepResult(self.client._wait(rid)[-1].session_step, ids, ids is self._all)
         if list(res.readouts) != list(names) or len(res.env_ids) != len(ids):
             raise RuntimeError("the daemon answered without the asked readouts or environments: "
                                "it predates served stepping (readout, env_ids); upgrade torsiond")
@@ -202,13 +206,26 @@ class SessionBatch:
         self._flush()
 
     def _store(self, res: StepResult):
+        """Keep the readouts of the environments a call returned (all of them: the arrays
+        as they came)."""
+        every = res.env_ids is self.session._all
         for name, val in res.readouts.items():
+            if every and val.dtype == np.float64:
+                self._cache[name] = val
+                continue
             if name not in self._cache:
                 self._cache[name] = np.zeros((self.n,) + val.shape[1:])
             self._cache[name][res.env_ids] = val
 
     def _send(self, ctrl, nstep, step_ids, rne_post_constraint=False):
-        """One SessionStep: the pending resets plus the stepped environments."""
+        """One SessionStep: the pending resets plus the stepped environments (step_ids None:
+        every environment, in order, and nothing pending)."""
+        if step_ids is None:
+            res = self.session.step(ctrl, frame_skip=nstep, readout=self.readout,
+                                    rne_post_constraint=rne_post_constraint)
+            self.round_trips += 1
+            self._store(res)
+            return res
         reset_ids = np.array(sorted(self._pending), dtype=np.int64)
         rows = [self._pending[int(e)] for e in reset_ids]
         self._pending = {}
@@ -251,13 +268,16 @@ class SessionBatch:
         """ctrl [k, nu]: set the controls, mj_step nstep times (then mj_rnePostConstraint when
         asked), for the listed environments (None: all); pending resets of other environments
         travel in the same request."""
-        ids = np.arange(self.n) if env_ids is None else _ids("env_ids", env_ids, self.n)
+        ids = self.session._all if env_ids is None else _ids("env_ids", env_ids, self.n)
         ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
         if ctrl.shape != (ids.size, self.model.nu):
             raise ValueError("ctrl must be [%d, %d], got %s" % (ids.size, self.model.nu,
                                                                 ctrl.shape))
         if nstep < 1:
             raise ValueError("nstep must be >= 1")
+        if not self._pending and ids is self.session._all:
+            self._send(ctrl, int(nstep), None, rne_post_constraint)  # every env, nothing pending
+            return
         if any(int(e) in self._pending for e in ids):
             self._flush()  # a reset of a stepped environment comes first
         if ids.size == 0:
