@@ -156,7 +156,7 @@ class Task:
 
 def ctrl_cost(weight: float, actions: np.ndarray) -> np.ndarray:
     """weight * sum of squared actions per environment, in the actions' own dtype."""
-    return weight * np.sum(np.square(actions), axis=1)
+    return weight * np.square(actions).sum(axis=1)
 
 
 def row_norms(vectors: np.ndarray) -> np.ndarray:

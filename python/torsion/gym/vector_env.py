@@ -43,9 +43,10 @@ def pack_infos(n: int, parts: list[tuple[np.ndarray, dict[str, np.ndarray]]]) ->
     # a copy of the group's, every mask set
     if len(parts) == 1 and len(parts[0][0]) == n:
         # (ids are distinct and ascending, so n of them are 0..n-1)
+        every = np.ones(n, dtype=np.bool_)
         for key, values in parts[0][1].items():
             infos[key] = np.array(values)
-            infos["_" + key] = np.ones(n, dtype=np.bool_)
+            infos["_" + key] = every.copy()
         return infos
     for ids, info in parts:
         if len(ids) == 0:
@@ -154,7 +155,7 @@ class TorsionVectorEnv(VectorEnv):
         if actions.shape != expected:
             raise ValueError(f"{self.env_id}: actions must have shape {expected}, "
                              f"got {actions.shape}")
-        if not np.issubdtype(actions.dtype, np.floating):
+        if actions.dtype.kind != "f":
             if not np.issubdtype(actions.dtype, np.number):
                 raise TypeError(f"{self.env_id}: actions must be numeric, got {actions.dtype}")
             actions = actions.astype(np.float64)
