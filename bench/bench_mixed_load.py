@@ -11,7 +11,7 @@ the bulk client's env-steps/s (all its steps over all its time: the bench waits 
 rollout, so its window ends up to one rollout after the session client's).
 
   python3 bench/bench_mixed_load.py                       # this worktree's build/
-  python3 bench/bench_mixed_load.py --build /work/main/build --label before
+  python3 bench/bench_mixed_load.py --build ../other-checkout/build --label before
   python3 bench/bench_mixed_load.py --daemon-arg=--latency-work-us=0 --label "no class"
   python3 bench/bench_mixed_load.py --markdown            # rows for docs/benchmarks.md
 

@@ -9,6 +9,7 @@ import gymnasium
 import pytest
 
 from capi_build import MODELS, REPO, compile_program, run_both, run_program
+from harness import robots
 
 GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
 
@@ -63,8 +64,8 @@ def test_save_last_xml(model, tmp_path):
 DM_SUITE = os.path.join(os.path.dirname(__import__("dm_control").__file__), "suite")
 DEPS_MODELS = [os.path.join(DM_SUITE, name) for name in
                ("cartpole.xml", "humanoid.xml", "quadruped.xml", "dog.xml", "manipulator.xml")] + [
-    "/work/main/build/menagerie/franka_emika_panda/scene.xml",
-    "/work/main/build/menagerie/shadow_hand/scene_right.xml",
+    os.path.join(robots.menagerie_dir(), "franka_emika_panda", "scene.xml"),
+    os.path.join(robots.menagerie_dir(), "shadow_hand", "scene_right.xml"),
     os.path.join(MODELS, "rest", "deps", "sub", "main.xml"),
 ]
 

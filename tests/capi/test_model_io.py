@@ -12,9 +12,10 @@ import gymnasium
 import pytest
 
 from capi_build import compile_program, run_both, run_program
+from harness import robots
 
 GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
-MENAGERIE = "/work/main/build/menagerie"
+MENAGERIE = robots.menagerie_dir()  # the unpacked corpus (tests/differential/harness)
 
 # (model, steps): the rollout is compared with MuJoCo's at 1e-9, so the steps stay within
 # the horizon over which the two engines agree that closely on the model (the shadow hand's

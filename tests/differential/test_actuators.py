@@ -26,13 +26,11 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import cases, compare, corpus, oracle, torsion
+from harness import cases, compare, corpus, oracle, robots, torsion
 from harness import constraint_cases as cc
 
 MYO = corpus._package_dir("myo_sim", "models", "legacy")
-MENAGERIE = os.path.join(os.path.dirname(corpus.REPO_ROOT), "main", "build", "menagerie")
-if not os.path.isdir(MENAGERIE):
-    MENAGERIE = "/work/main/build/menagerie"
+MENAGERIE = robots.menagerie_dir()
 
 
 def _real_models():

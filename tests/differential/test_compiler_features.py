@@ -16,14 +16,14 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import compare, corpus, oracle, torsion
+from harness import compare, corpus, oracle, robots, torsion
 
 MODEL_TOL = 1e-10
 QACC_TOL = 1e-8
 NSTATE = 20
 
 COMPILER_DIR = os.path.join(corpus.REPO_ROOT, "tests", "models", "compiler")
-MENAGERIE = "/work/main/build/menagerie"
+MENAGERIE = robots.menagerie_dir()
 
 # compiled fields compared with MuJoCo's
 FIELDS = [

@@ -1,7 +1,7 @@
 """Mesh contacts on real robots: plane-mesh, mesh-mesh and mesh-primitive contact sets equal
 MuJoCo 3.14's, both engines with their default flags (the native convex collision, islands).
 
-Scenes: the Menagerie entry points (the corpus manifest, /work/shared/corpus/menagerie) whose
+Scenes: the Menagerie entry points (the corpus manifest, $TORSION_MENAGERIE) whose
 model has collidable mesh geoms (contype or conaffinity nonzero), the Gymnasium-Robotics
 Fetch tasks, and tests/models/meshcollide/plane_mesh.xml (small meshes, polygons of more
 than four corners, margins, a tilted floor; sampled more densely while things fall).

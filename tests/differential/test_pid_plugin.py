@@ -20,11 +20,9 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import cases, compare, corpus, deriv, oracle, torsion
+from harness import cases, compare, corpus, deriv, oracle, robots, torsion
 
-MENAGERIE = os.path.join(os.path.dirname(corpus.REPO_ROOT), "main", "build", "menagerie")
-if not os.path.isdir(MENAGERIE):
-    MENAGERIE = "/work/main/build/menagerie"
+MENAGERIE = robots.menagerie_dir()
 DEXEE = corpus.Model("menagerie/shadow_dexee", os.path.join(MENAGERIE, "shadow_dexee",
                                                              "scene.xml"))
 

@@ -13,11 +13,9 @@ import mujoco
 import numpy as np
 import pytest
 
-from harness import corpus, oracle, torsion
+from harness import corpus, oracle, robots, torsion
 
-MENAGERIE = os.environ.get("TORSION_MENAGERIE", "/work/main/build/menagerie")
-if not os.path.isdir(os.path.join(MENAGERIE, "shadow_hand")):
-    MENAGERIE = "/work/main/build/menagerie"
+MENAGERIE = robots.menagerie_dir()
 MYO = corpus._package_dir("myo_sim", "models", "legacy")
 DOG = corpus._package_dir("dm_control", "suite")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
