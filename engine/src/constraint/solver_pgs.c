@@ -143,35 +143,33 @@ static int make_blocks(const mjData* d, int* blockadr, const int* rows, int nrow
   return n;
 }
 
+/* scalar row i's force y projected onto its set: equality free, friction loss its interval,
+ * limits and contacts non-negative */
+static inline mjtNum project_scalar(const mjData* d, int i, mjtNum y) {
+  if (i >= d->ne + d->nf) {
+    return y < 0 ? 0 : y;
+  }
+  if (i >= d->ne) {
+    mjtNum fl = d->efc_frictionloss[i];
+    return y < -fl ? -fl : (y > fl ? fl : y);
+  }
+  return y;
+}
+
 /* project the extrapolated forces of the listed rows (ascending) onto each row's set
  * (interval, half-line, cone) */
 static void project_forces(const mjData* d, mjtNum* f, const int* rows, int nrow) {
-  int ne = d->ne, nf = d->nf;
   for (int k = 0; k < nrow; k++) {
     int i = rows[k];
-    if (i < ne) {
-      continue;
-    }
-
-    // friction loss: interval
-    if (i < ne + nf) {
-      mjtNum fl = d->efc_frictionloss[i];
-      f[i] = f[i] < -fl ? -fl : (f[i] > fl ? fl : f[i]);
-      continue;
-    }
 
     // elliptic contact: the cone (its rows follow in the list)
-    if (d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
+    if (i >= d->ne + d->nf && d->efc_type[i] == mjCNSTR_CONTACT_ELLIPTIC) {
       const mjContact* con = d->contact + d->efc_id[i];
       tn__projectCone(f + i, con->friction, con->dim);
       k += con->dim - 1;
       continue;
     }
-
-    // limits and other contacts: non-negative
-    if (f[i] < 0) {
-      f[i] = 0;
-    }
+    f[i] = project_scalar(d, i, f[i]);
   }
 }
 
@@ -202,6 +200,7 @@ typedef struct {
   uint64_t* magic;  // fastmod constants of 1..nmagic (the shuffles' divisors)
   int nmagic;
   int sparse, maxiter;
+  int elliptic;  // elliptic cones: contacts of condim > 1 are blocks (else every row scalar)
 } tnPGSShared;
 
 /* one island's solve in progress (island < 0: all rows); its lists hold nefc ints each */
@@ -256,6 +255,20 @@ static void lane_pre(const mjData* d, tnPGSShared* sh, tnPGSLane* ln) {
   ln->improvement = 0;
   ln->beta = j > 1 ? (mjtNum)(j - 1) / (j + 2) : 0;
   mjtNum beta = ln->beta;
+
+  // scalar rows only: extrapolate, project (project_forces' clamps) and start in one pass
+  if (beta > 0 && !sh->elliptic) {
+    for (int k = 0; k < nrow; k++) {
+      int i = rows[k];
+      mjtNum f = d->efc_force[i];
+      mjtNum y = project_scalar(d, i, f + beta * (f - sh->prev[i]));
+      sh->prev[i] = f;
+      sh->start[i] = y;
+      d->efc_force[i] = y;
+    }
+    shuffle(ln->order, ln->nblock, &ln->rng, sh->magic);
+    return;
+  }
   for (int k = 0; k < nrow; k++) {
     int i = rows[k];
     mjtNum f = d->efc_force[i];
@@ -299,7 +312,7 @@ static mjtNum elliptic_block(const mjModel* m, mjData* d, int i) {
  * cost change the sweep's improvement subtracts. Inline in the sweeps (the scalar row is
  * the common case) */
 static inline mjtNum lane_block(const mjModel* m, mjData* d, const tnPGSShared* sh, int i) {
-  if (d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
+  if (!sh->elliptic || d->efc_type[i] != mjCNSTR_CONTACT_ELLIPTIC) {
     return scalar_row(d, sh, i, tn__dualRowResidual(d, i, sh->sparse));
   }
   return elliptic_block(m, d, i);
@@ -359,7 +372,7 @@ static inline void sparse_residuals(const mjData* d, const int* rows, int g, mjt
 static void lane_blocks(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPGSLane** ln,
                         const int* rows, int g) {
   int fused = g > 1 && sh->sparse;
-  for (int t = 0; fused && t < g; t++) {
+  for (int t = 0; fused && sh->elliptic && t < g; t++) {
     fused = d->efc_type[rows[t]] != mjCNSTR_CONTACT_ELLIPTIC;
   }
   if (fused) {
@@ -416,6 +429,7 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
   sh->scale = tn__solverScale(m);
   sh->sparse = is_sparse(m);
   sh->maxiter = maxiter;
+  sh->elliptic = m->opt.cone != mjCONE_PYRAMIDAL;
   for (int l = 0; l < nlane; l++) {
     lanes[l].rows = mj_stackAllocInt(d, nefc);
     lanes[l].blockadr = mj_stackAllocInt(d, nefc);
