@@ -70,10 +70,11 @@ def table(results):
 
 def update_docs(report):
     """Rewrite the bench_interleaved section of docs/benchmarks.md."""
-    summary = ("Measured %s at commit %s on %s, MuJoCo %s; %d rounds of %d steps per engine "
-               "and state, alternating; ratio = MuJoCo time / Torsion time." % (
-                   report["date"], report["commit"], report["machine"], mujoco.__version__,
-                   report["rounds"], report["chunk"]))
+    mc = report["machine"]
+    summary = ("Measured %s at commit %s on %s (%s cores, Python %s), MuJoCo %s; %d rounds of "
+               "%d steps per engine and state, alternating; ratio = MuJoCo time / Torsion "
+               "time." % (report["date"], report["commit"], mc["cpu"], mc["cores"],
+                          mc["python"], mujoco.__version__, report["rounds"], report["chunk"]))
     benchlib.replace_docs_section(BEGIN, END, summary, table(report["results"]))
 
 
