@@ -264,12 +264,11 @@ int td_sched_take(tdScheduler* s, tdJob** out, int* chunk, int light_only) {
   tdJob* job;
   int polled = 0;
   while (!(job = pick(s, light_only)) && !s->stop) {
-    // idle (counted as waiting while it polls too): first a poll, then sleep
+    // idle (counted as waiting while it polls too): poll, again after every change that
+    // brought nothing for this worker; sleep once TD_POLL_NS pass without any change
     s->nwaiting++;
     s->nwaiting_full += !light_only;
     if (!polled) {
-      // polling again after each change that brought nothing for this worker: it sleeps
-      // only once TD_POLL_NS pass without new work anywhere
       unsigned long seen = atomic_load_explicit(&s->wakes, memory_order_relaxed);
       pthread_mutex_unlock(&s->mu);
       polled = !tn_pollChange(&s->wakes, seen, TD_POLL_NS);

@@ -220,25 +220,19 @@ class SessionBatch:
     def _send(self, ctrl, nstep, step_ids, rne_post_constraint=False):
         """One SessionStep: the pending resets plus the stepped environments (step_ids None:
         every environment, in order, and nothing pending)."""
-        if step_ids is None:
-            res = self.session.step(ctrl, frame_skip=nstep, readout=self.readout,
-                                    rne_post_constraint=rne_post_constraint)
-            self.round_trips += 1
-            self._store(res)
-            return res
-        reset_ids = np.array(sorted(self._pending), dtype=np.int64)
-        rows = [self._pending[int(e)] for e in reset_ids]
-        self._pending = {}
-        ids = np.concatenate([step_ids, reset_ids])
-        c = None
-        if ctrl is not None:
-            c = np.zeros((ids.size, self.model.nu))
-            c[:step_ids.size] = ctrl
-        kw = {}
-        if reset_ids.size:
-            kw = dict(reset_env_ids=reset_ids, reset_qpos=np.array([r[0] for r in rows]),
-                      reset_qvel=np.array([r[1] for r in rows]))
-        res = self.session.step(c, frame_skip=nstep, env_ids=ids, readout=self.readout,
+        c, kw = ctrl, {}
+        if step_ids is not None:
+            reset_ids = np.array(sorted(self._pending), dtype=np.int64)
+            rows = [self._pending[int(e)] for e in reset_ids]
+            self._pending = {}
+            kw["env_ids"] = ids = np.concatenate([step_ids, reset_ids])
+            if ctrl is not None:
+                c = np.zeros((ids.size, self.model.nu))
+                c[:step_ids.size] = ctrl
+            if reset_ids.size:
+                kw.update(reset_env_ids=reset_ids, reset_qpos=np.array([r[0] for r in rows]),
+                          reset_qvel=np.array([r[1] for r in rows]))
+        res = self.session.step(c, frame_skip=nstep, readout=self.readout,
                                 rne_post_constraint=rne_post_constraint, **kw)
         self.round_trips += 1
         self._store(res)

@@ -56,7 +56,6 @@ static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int er
   return tn_run(d, item_fn, &c, error, error_sz) ? -1 : 0;
 }
 
-
 /* one call's items and the lowest failure (lock: the failure's) */
 typedef struct rolloutRun_ {
   rolloutJob* job;
