@@ -38,8 +38,8 @@ import statistics
 import subprocess
 import sys
 import time
-import xml.etree.ElementTree as ET
 
+import mjcf_flags
 import mujoco
 import mujoco_clock
 import numpy as np
@@ -101,27 +101,13 @@ def load_torsion(path=LIB):
     return lib
 
 
-def sensors_off_xml(path):
-    """The model's MJCF text with <flag sensor="disable"/> in its <option>."""
-    root = ET.parse(path).getroot()
-    option = root.find("option")
-    if option is None:
-        option = ET.Element("option")
-        root.insert(0, option)
-    flag = option.find("flag")
-    if flag is None:
-        flag = ET.SubElement(option, "flag")
-    flag.set("sensor", "disable")
-    return ET.tostring(root, encoding="unicode")
-
-
 def torsion_model(lib, path, sensors):
     """Torsion's (model, data) for path, with sensors disabled unless `sensors`."""
     err = ctypes.create_string_buffer(1000)
     if sensors:
         tm = lib.mj_loadXML(path.encode(), None, err, 1000)
     else:
-        tm = lib.tn_loadXMLString(sensors_off_xml(path).encode(),
+        tm = lib.tn_loadXMLString(mjcf_flags.with_flags(path, {"sensor": "disable"}).encode(),
                                   os.path.dirname(path).encode(), err, 1000)
     if not tm:
         raise RuntimeError("torsion: %s" % err.value.decode(errors="replace"))

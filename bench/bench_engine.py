@@ -1,106 +1,128 @@
 #!/usr/bin/env python3
-"""bench/bench_engine.py — Torsion's single-thread stepping speed against MuJoCo's, in the same
-run, on the differential-test corpus with constraints disabled and sensors on (issue 2,
-item 9).
+"""bench/bench_engine.py — Torsion's single-thread stepping speed against MuJoCo's on the
+differential-test corpus (Gymnasium's MuJoCo assets and the dm_control suite), smooth
+dynamics only: constraints disabled on both sides, sensors on.
 
-For each model both engines step from the same initial state (keyframe 0 when the model has
-one, else the default state) with the same controls (the keyframe's, else zero) for the same
-number of steps (about --seconds of MuJoCo time):
-  Torsion: `torsion-sim speed MODEL --nstep N --threads 1 --disable constraint`
-  MuJoCo:  mujoco.rollout.rollout on one mjData (its native C loop, no Python per step),
-           timed around the call, in chunks of at most CHUNK steps.
-Measurements alternate between the engines, --repeats times; the medians are reported, and
-the ratio Torsion / MuJoCo (above 1: Torsion is faster) is the median of the per-repeat
-ratios of back-to-back measurements. Targets: >= 1.0 on humanoid and
-ant; below 0.5 anywhere is a defect.
+Both engines live in this process and are stepped in interleaved chunks, as
+bench_interleaved.py does (benchlib.interleave): MuJoCo through its Python bindings with its
+stage clock removed, Torsion's build/engine/libtorsion.so through ctypes, loaded from the
+same MJCF with <flag constraint="disable"/> added (MuJoCo sets mjDSBL_CONSTRAINT on its
+model). The states are MuJoCo's own trajectory from the initial state (keyframe 0 and its
+controls, else the default state) at --at steps; for each, --rounds rounds set both engines
+to it and time --chunk steps of each, the engine going first alternating by round. Per
+model the ratio is the median over the rounds of all states of MuJoCo's time / Torsion's
+time (above 1: Torsion is faster), each engine's speed the median of its rounds. Targets:
+>= 1.0 on humanoid and ant; below 0.5 anywhere is a defect.
 
-  .venv/bin/python bench/bench_engine.py [--models ant humanoid] [--repeats 5]
-      [--seconds 1.0] [--json bench/results/engine.json] [--update-docs]
+Each step call costs about a microsecond through either path (bindings, ctypes); on the
+smallest models, whose steps take a few microseconds, that weighs on the ratio.
+
+  .venv/bin/python bench/bench_engine.py [--models ant humanoid] [--rounds 300]
+      [--chunk 20] [--at 0 500] [--json bench/results/engine.json] [--update-docs]
   .venv/bin/python bench/bench_engine.py --from-json bench/results/engine.json --update-docs
 """
+import statistics
 import sys
 
 import benchlib
-from harness import corpus, oracle, torsion  # noqa: E402  (on the path through benchlib)
+import mujoco
+import numpy as np
+from harness import corpus, oracle  # noqa: E402  (on the path through benchlib)
 
-# constraints: issue 2 is smooth dynamics only (docs/fidelity.md); sensors on for both
+# smooth dynamics: constraints off on both sides; sensors on for both
 DISABLE = ("constraint",)
 TARGETS = ("gym/ant", "gym/humanoid", "dmc/humanoid")  # ratio must reach 1.0
 DEFECT = 0.5           # a ratio below this is a defect
 BEGIN, END = "<!-- bench_engine:begin -->", "<!-- bench_engine:end -->"
+SPEC = mujoco.mjtState.mjSTATE_INTEGRATION
 
 
-def bench_model(model, repeats, seconds):
-    """Medians of both engines and their ratio for one model (a dict)."""
-    m = oracle.load(model.path, disable=DISABLE)
-    state, ctrl = benchlib.initial_state(m)
-    # calibrate (after a warm-up run): about `seconds` of MuJoCo stepping
-    benchlib.mujoco_rate(m, state, ctrl, 1000)
-    rate, _ = benchlib.mujoco_rate(m, state, ctrl, 10000)
-    nstep = int(min(max(rate * seconds, 2000), 5_000_000))
-    row = {"model": model.id, "nq": m.nq, "nv": m.nv, "nu": m.nu, "nstep": nstep,
-           "torsion": [], "mujoco": [], "mujoco_diverged": False, "error": None}
+def bench_model(lib, model, opts):
+    """One model's row: both engines' medians (steps/s), the ratio and its quartiles."""
+    row = {"model": model.id, "error": None, "ratio": None}
     try:
-        benchlib.alternate(
-            row, repeats,
-            lambda: float(torsion.speed(model.path, nstep, threads=1,
-                                        disable=DISABLE)["steps_per_second"]),
-            lambda: benchlib.mujoco_speed(row, m, state, ctrl, nstep))
-    except (AssertionError, KeyError, ValueError) as e:
+        m = oracle.load(model.path, disable=DISABLE)
+        d = mujoco.MjData(m)
+        tm, td = benchlib.torsion_model(lib, model.path,
+                                        {flag: "disable" for flag in DISABLE})
+    except (RuntimeError, ValueError) as e:
         row["error"] = benchlib.error_line(e)
-    return benchlib.summarize(row)
+        return row
+    row.update({"nv": m.nv, "nu": m.nu})
+    t_mj, t_tn, ratios = [], [], []
+    for _, s, _ in benchlib.trajectory_states(m, d, opts.at, SPEC):
+        a, b, c = benchlib.interleave(lib, tm, td, m, d, s, SPEC, opts.rounds, opts.chunk)
+        t_mj += a
+        t_tn += b
+        ratios += c
+    lib.mj_deleteData(td)
+    lib.mj_deleteModel(tm)
+    q = np.quantile(ratios, [0.25, 0.5, 0.75])
+    row.update({"mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
+                "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2])})
+    return row
 
 
 def verdict(row):
-    """'defect', 'below target', 'ok' or 'error' for one row."""
+    """'ok', 'below target 1.0', 'DEFECT' or 'error' for one row."""
     return benchlib.speed_verdict(row, TARGETS, DEFECT)
 
 
 def table(rows):
     """Markdown table of the results."""
     num = benchlib.num
-    lines = ["| model | nv | nu | steps | Torsion steps/s | MuJoCo steps/s | ratio | verdict |",
-             "|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = ["| model | nv | nu | MuJoCo µs/step | Torsion µs/step | ratio | quartiles | "
+             "verdict |", "|---|---:|---:|---:|---:|---:|---|---|"]
     for r in rows:
-        lines.append("| %s | %d | %d | %d | %s | %s | %s | %s |" % (
-            r["model"], r["nv"], r["nu"], r["nstep"], num(r["torsion_median"]),
-            num(r["mujoco_median"]), num(r["ratio"], "%.2f"), benchlib.note(verdict(r), r)))
+        quart = "%.2f-%.2f" % (r["q25"], r["q75"]) if r.get("ratio") is not None else "—"
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["model"], r.get("nv", "—"), r.get("nu", "—"), num(r.get("mujoco_us"), "%.1f"),
+            num(r.get("torsion_us"), "%.1f"), num(r["ratio"], "%.2f"), quart,
+            benchlib.note(verdict(r), r)))
     return "\n".join(lines)
 
 
 def update_docs(report):
     """Replace the table between the markers in docs/benchmarks.md."""
     mc = report["machine"]
+    ratios = [r["ratio"] for r in report["results"] if r["ratio"] is not None]
     benchlib.replace_docs_section(
         BEGIN, END,
-        "Measured %s at commit %s on %s (%d cores), MuJoCo %s; medians of %d repeats, "
-        "about %.1f s of stepping each; single thread; disabled on both sides: %s." % (
+        "Measured %s at commit %s on %s (%d cores), MuJoCo %s; states at steps %s of "
+        "MuJoCo's trajectory, %d rounds of %d steps per engine and state, alternating, in "
+        "one process; single thread; disabled on both sides: %s. Ratio = MuJoCo time / "
+        "Torsion time (median over rounds); median over models %.2f, lowest %.2f." % (
             report["date"], report.get("commit") or "?", mc["cpu"], mc["cores"],
-            mc["mujoco"], report["repeats"], report["seconds"],
-            ", ".join(report.get("disable", DISABLE))),
+            mc["mujoco"], ", ".join(str(a) for a in report["at"]), report["rounds"],
+            report["chunk"], ", ".join(report.get("disable", DISABLE)),
+            statistics.median(ratios), min(ratios)),
         table(report["results"]))
 
 
 def progress(row):
     """One model's line while the benchmark runs."""
-    return "%-28s torsion %10s  mujoco %10s  ratio %5s  %s" % (
-        row["model"], benchlib.num(row["torsion_median"]), benchlib.num(row["mujoco_median"]),
-        benchlib.num(row["ratio"], "%.2f"), verdict(row))
+    return "%-28s mujoco %8s us  torsion %8s us  ratio %5s  %s" % (
+        row["model"], benchlib.num(row.get("mujoco_us"), "%.1f"),
+        benchlib.num(row.get("torsion_us"), "%.1f"), benchlib.num(row["ratio"], "%.2f"),
+        verdict(row))
 
 
 def main():
-    args = benchlib.speed_args(__doc__, "rewrite the table in docs/benchmarks.md")
-    if args.from_json:
-        return benchlib.replay(args.from_json, benchlib.summarize, table,
-                               update_docs if args.update_docs else None)
-
-    models = benchlib.select_models(corpus.package_models(), args.models)
-    print("torsion-sim: %s" % torsion.sim_path())
-    rows = benchlib.run_models(
-        models, lambda model: bench_model(model, args.repeats, args.seconds), progress)
-    report = dict(benchlib.report_head(), torsion_sim=torsion.sim_path(), repeats=args.repeats,
-                  seconds=args.seconds, disable=list(DISABLE), threads=1, results=rows)
-    return benchlib.finish(report, table, update_docs, args)
+    p = benchlib.arg_parser(__doc__)
+    p.add_argument("--rounds", type=int, default=300)
+    p.add_argument("--chunk", type=int, default=20)
+    p.add_argument("--at", type=int, nargs="*", default=[0, 500])
+    benchlib.add_report_args(p, "rewrite the table in docs/benchmarks.md")
+    opts = p.parse_args()
+    if opts.from_json:
+        return benchlib.replay(opts.from_json, lambda r: r, table,
+                               update_docs if opts.update_docs else None)
+    lib = benchlib.load_torsion()
+    models = benchlib.select_models(corpus.package_models(), opts.models)
+    rows = benchlib.run_models(models, lambda model: bench_model(lib, model, opts), progress)
+    report = dict(benchlib.report_head(), rounds=opts.rounds, chunk=opts.chunk, at=opts.at,
+                  disable=list(DISABLE), threads=1, results=rows)
+    return benchlib.finish(report, table, update_docs, opts)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 
+import mjcf_flags
 import mujoco
 import mujoco_clock
 import numpy as np
@@ -179,6 +180,9 @@ def load_torsion(path=TORSION_LIB):
     """Torsion's shared library (ctypes handle) with the signatures the benchmarks call."""
     lib = ctypes.CDLL(os.path.abspath(path))
     lib.mj_loadXML.restype = ctypes.c_void_p
+    lib.tn_loadXMLString.restype = ctypes.c_void_p
+    lib.tn_loadXMLString.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                     ctypes.c_int]
     lib.mj_makeData.restype = ctypes.c_void_p
     lib.mj_setState.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                 ctypes.POINTER(ctypes.c_double), ctypes.c_uint]
@@ -188,11 +192,16 @@ def load_torsion(path=TORSION_LIB):
     return lib
 
 
-def torsion_model(lib, path):
-    """(model, data) ctypes handles of Torsion for path; raises RuntimeError with Torsion's
-    load error."""
+def torsion_model(lib, path, flags=None):
+    """(model, data) ctypes handles of Torsion for path, with the <option><flag> attributes
+    `flags` set when given (mjcf_flags.with_flags); raises RuntimeError with Torsion's load
+    error."""
     err = ctypes.create_string_buffer(1000)
-    tm = ctypes.c_void_p(lib.mj_loadXML(path.encode(), None, err, 1000))
+    if flags:
+        tm = ctypes.c_void_p(lib.tn_loadXMLString(mjcf_flags.with_flags(path, flags).encode(),
+                                                  os.path.dirname(path).encode(), err, 1000))
+    else:
+        tm = ctypes.c_void_p(lib.mj_loadXML(path.encode(), None, err, 1000))
     if not tm.value:
         raise RuntimeError("torsion: %s" % err.value.decode(errors="replace"))
     td = ctypes.c_void_p(lib.mj_makeData(tm))
