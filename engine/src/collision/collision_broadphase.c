@@ -2,8 +2,9 @@
  *
  * Bodies whose geoms cannot collide with anything are skipped. Bodies holding a plane (or
  * a geom without a bounding radius) are paired with every other body; the rest are
- * tested on axis-aligned boxes built from the geoms' bounding spheres grown by their
- * margin and gap. Small models test every pair of boxes. Larger ones group the bodies by
+ * tested on axis-aligned boxes: the union of their geoms' world boxes (the geom-frame
+ * bounding box geom_aabb turned into the world, as MuJoCo's broad phase bounds bodies) or,
+ * for a geom without one, its bounding sphere, grown by margin and gap. Small models test every pair of boxes. Larger ones group the bodies by
  * kinematic tree (body_rootid): within a group, a sweep along the group's longest axis
  * finds the overlapping boxes; across groups, a sweep over the group boxes finds the
  * overlapping groups, and for each such pair a sweep over the members of either group
@@ -87,8 +88,13 @@ int tn__filterBodyPair(const mjModel* m, int b1, int b2) {
   return 0;
 }
 
-/* build the record of body b; returns 0 if none of its geoms can collide */
-static int body_record(const mjModel* m, const mjData* d, int b, tnBPBody* rec) {
+/* build the record of body b; returns 0 if none of its geoms can collide. A geom with a
+ * world box in gb (TN_GB numbers per geom, flag set) adds that box, grown by a relative
+ * slack far above round-off (so that bodies this phase separates hold only geom pairs the
+ * mid-phase's box test would separate too); the others (or all, when gb is NULL) their
+ * bounding sphere grown by margin and gap */
+static int body_record(const mjModel* m, const mjData* d, const mjtNum* gb, int b,
+                       tnBPBody* rec) {
   int adr = m->body_geomadr[b], num = m->body_geomnum[b], any = 0;
   rec->body = b;
   rec->weld = m->body_weldid[b];
@@ -112,15 +118,30 @@ static int body_record(const mjModel* m, const mjData* d, int b, tnBPBody* rec) 
       continue;
     }
 
-    // grow the body's box by the geom's bounding sphere, margin and gap
-    r += m->geom_margin[g] + m->geom_gap[g];
-    const mjtNum* p = d->geom_xpos + 3 * g;
-    for (int k = 0; k < 3; k++) {
-      if (!any || p[k] - r < rec->lo[k]) {
-        rec->lo[k] = p[k] - r;
+    // the geom's extent: its world box, else its bounding sphere (margin and gap added)
+    const mjtNum* box = gb ? gb + TN_GB * g : NULL;
+    mjtNum c[3], h[3];
+    if (box && box[6] != 0) {
+      for (int k = 0; k < 3; k++) {
+        c[k] = box[k];
+        h[k] = box[3 + k] * (1 + TN_BOX_SLACK) + mjMINVAL;
       }
-      if (!any || p[k] + r > rec->hi[k]) {
-        rec->hi[k] = p[k] + r;
+    } else {
+      r += m->geom_margin[g] + m->geom_gap[g];
+      const mjtNum* p = d->geom_xpos + 3 * g;
+      for (int k = 0; k < 3; k++) {
+        c[k] = p[k];
+        h[k] = r;
+      }
+    }
+
+    // grow the body's box by it
+    for (int k = 0; k < 3; k++) {
+      if (!any || c[k] - h[k] < rec->lo[k]) {
+        rec->lo[k] = c[k] - h[k];
+      }
+      if (!any || c[k] + h[k] > rec->hi[k]) {
+        rec->hi[k] = c[k] + h[k];
       }
     }
     any = 1;
@@ -522,7 +543,8 @@ static int sweep_pairs(const mjModel* m, mjData* d, const tnBPBody* rec, int nre
 }
 
 /* candidate body pairs, sorted by signature */
-int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
+int tn__broadphase(const mjModel* m, mjData* d, const mjtNum* geombox, int* pairs,
+                   int maxpair) {
   int nbody = m->nbody, npair, nrec = 0;
 
   mj_markStack(d);
@@ -534,7 +556,7 @@ int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair) {
 
   // records of the bodies that can collide
   for (int b = 0; b < nbody; b++) {
-    if (m->body_geomnum[b] > 0 && body_record(m, d, b, rec + nrec)) {
+    if (m->body_geomnum[b] > 0 && body_record(m, d, geombox, b, rec + nrec)) {
       nrec++;
     }
   }

@@ -481,14 +481,6 @@ static void body_sphere(const mjModel* m, const mjData* d, int b, mjtNum* out) {
   out[4] = detect;
 }
 
-/* Geom boxes: per geom, 7 numbers: the centre and half sizes of an axis-aligned world box
- * enclosing its bounding box (geom_aabb in the geom frame) grown by its margin and gap,
- * and a flag (0: no such box, a plane, an unbounded or box-less geom: never used to skip).
- * Two geoms whose boxes are apart along a world axis are farther apart than either
- * detection distance (the sum of both is added), so no collider could report a contact
- * for them; the slack is far above round-off. */
-#define TN_GB 7
-
 /* the world box of geom g into out (TN_GB numbers); none for a geom that collides with
  * nothing (such a geom is never skipped by its box: the contype test rejects it) */
 static void geom_box(const mjModel* m, const mjData* d, int g, mjtNum* out) {
@@ -542,7 +534,7 @@ static int apart_from(const mjtNum* gb, int g, const mjtNum* other) {
     return 0;
   }
   for (int i = 0; i < 3; i++) {
-    if (fabs(a[i] - other[i]) > (a[3 + i] + other[3 + i]) * (1 + TN_BS_SLACK) + mjMINVAL) {
+    if (fabs(a[i] - other[i]) > (a[3 + i] + other[3 + i]) * (1 + TN_BOX_SLACK) + mjMINVAL) {
       return 1;
     }
   }
@@ -577,8 +569,8 @@ static int plane_apart(const mjModel* m, const mjData* d, int g, const mjtNum* o
   return above - base - half > detect + slack;
 }
 
-/* mid-phase scratch: body spheres, geom and body boxes, each computed when a body first
- * appears in a candidate pair (flag ready), the geoms of each body that may collide (cgeom,
+/* mid-phase scratch: the geom boxes (all made before the broad phase), body spheres and
+ * body boxes, computed when a body first appears in a candidate pair (flag ready), the geoms of each body that may collide (cgeom,
  * from the body's first geom address on; ncgeom: their number, -1 until listed) and the
  * lists of geoms of the pair at hand */
 typedef struct tnMidPhase_ {
@@ -591,12 +583,10 @@ typedef struct tnMidPhase_ {
   int* ncgeom;
 } tnMidPhase;
 
-/* the body sphere, the geom boxes and the body box of body b */
+/* the body sphere and the body box of body b (its geoms' boxes are made before the broad
+ * phase, which bounds the bodies with them) */
 static void make_bounds(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b) {
   body_sphere(m, d, b, mp->bs + TN_BS * b);
-  for (int g = m->body_geomadr[b]; g < m->body_geomadr[b] + m->body_geomnum[b]; g++) {
-    geom_box(m, d, g, mp->gb + TN_GB * g);
-  }
   body_box(m, mp->gb, b, mp->bb + TN_GB * b);
   mp->ready[b] = 1;
 }
@@ -649,7 +639,7 @@ static int plane_reaches(const mjModel* m, const mjData* d, const tnMidPhase* mp
  * their number. Geoms that collide with nothing are left out (the contype test would reject
  * them; not with a user's filter, which replaces that test). A plane is tested against the
  * other body's geoms directly; the other geoms by their boxes against the other body's
- * sphere and box (both bodies' bounds computed here when first needed). */
+ * sphere and box (the other body's bounds computed here when first needed). */
 static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, int b, int other,
                       int* list) {
   const mjtNum* box = mp->bb + TN_GB * other;
@@ -662,7 +652,6 @@ static int reach_list(const mjModel* m, const mjData* d, const tnMidPhase* mp, i
       reach = plane_reaches(m, d, mp, g, other);
     } else {
       if (!bounded) {
-        body_bounds(m, d, mp, b);
         body_bounds(m, d, mp, other);
         bounded = 1;
       }
@@ -734,10 +723,6 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
       list1 = mp->list;
       list2 = mp->list + n1;
     }
-    if (mp) {
-      body_bounds(m, d, mp, b1);
-      body_bounds(m, d, mp, b2);
-    }
 #define GEOM(list, adr, i) ((list) ? (list)[i] : (adr) + (i))
 #define APART(a, b) (gb && pair_apart(m, d, gb, a, b))
     for (int i = 0; i < n1; i++) {
@@ -764,10 +749,6 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
   }
 
   // plain order (geoms surely apart skipped, as in the mid-phase)
-  if (mp) {
-    body_bounds(m, d, mp, b1);
-    body_bounds(m, d, mp, b2);
-  }
   for (int g1 = adr1; g1 < adr1 + num1; g1++) {
     for (int g2 = adr2; g2 < adr2 + num2; g2++) {
       if (!(gb && pair_apart(m, d, gb, g1, g2)) && tested_pair(m, d, g1, g2, start, end)) {
@@ -814,13 +795,16 @@ void mj_collision(const mjModel* m, mjData* d) {
     mp = &mid;
   }
 
-  // broad phase (MuJoCo's mjTIMER_COL_BROAD): sorted candidate body pairs, as many as the
-  // arena allows
+  // broad phase (MuJoCo's mjTIMER_COL_BROAD): the geom boxes, then sorted candidate body
+  // pairs, as many as the arena allows
   mjtNum tstart = timer_start();
+  for (int g = 0; mp && g < m->ngeom; g++) {
+    geom_box(m, d, g, mp->gb + TN_GB * g);
+  }
   long avail = (long)((d->narena - d->pstack) / sizeof(int)) / 2;
   int maxpair = (int)(nbodypair < avail ? nbodypair : avail);
   int* bodypair = maxpair > 0 ? mj_stackAllocInt(d, maxpair) : NULL;
-  int nbp = bodypair ? tn__broadphase(m, d, bodypair, maxpair) : 0;
+  int nbp = bodypair ? tn__broadphase(m, d, mp ? mp->gb : NULL, bodypair, maxpair) : 0;
   timer_end(d, mjTIMER_COL_BROAD, tstart);
 
   // mid-phase and narrow phase (mjTIMER_COL_NARROW)

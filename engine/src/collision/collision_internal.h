@@ -21,10 +21,23 @@ extern const tnCollideFunc tn__collideTable[mjNGEOMTYPES][mjNGEOMTYPES];
 
 /* ---- broad phase (collision_broadphase.c) ---- */
 
+/* Geom world boxes: per geom, TN_GB numbers: the centre and half sizes of an axis-aligned
+ * world box enclosing its bounding box (geom_aabb in the geom frame) grown by its margin
+ * and gap, and a flag (0: no such box: a geom that collides with nothing, a plane, an
+ * unbounded or box-less geom). Two geoms whose boxes are apart along a world axis by more
+ * than TN_BOX_SLACK of their half sizes are farther apart than either detection distance
+ * (the sum of both is added), so no collider could report a contact for them; the slack
+ * is far above round-off. */
+#define TN_GB 7
+#define TN_BOX_SLACK 1e-9
+
 /* Candidate body pairs as signatures (body1 << 16) + body2, body1 < body2, sorted
- * increasingly, filtered by contype/conaffinity and the weld/parent rules. Writes at most
+ * increasingly, filtered by contype/conaffinity and the weld/parent rules. Bodies are
+ * bounded by their geoms' world boxes in `geombox` (TN_GB numbers per geom) where those
+ * have one, else (or with geombox NULL) by their bounding spheres. Writes at most
  * `maxpair` entries into `pairs` and returns their number. */
-int tn__broadphase(const mjModel* m, mjData* d, int* pairs, int maxpair);
+int tn__broadphase(const mjModel* m, mjData* d, const mjtNum* geombox, int* pairs,
+                   int maxpair);
 
 /* 1 if the body pair is rejected by the same-weld and parent-child filters */
 int tn__filterBodyPair(const mjModel* m, int b1, int b2);
