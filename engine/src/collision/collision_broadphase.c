@@ -4,15 +4,15 @@
  * a geom without a bounding radius) are paired with every other body; the rest are
  * tested on axis-aligned boxes: the union of their geoms' world boxes (the geom-frame
  * bounding box geom_aabb turned into the world, as MuJoCo's broad phase bounds bodies) or,
- * for a geom without one, its bounding sphere, grown by margin and gap. Small models test every pair of boxes. Larger ones group the bodies by
- * kinematic tree (body_rootid): within a group, a sweep along the group's longest axis
- * finds the overlapping boxes; across groups, a sweep over the group boxes finds the
- * overlapping groups, and for each such pair a sweep over the members of either group
- * that touch the other group's box. Pairs are filtered by contype/conaffinity (at body
- * level), the same-weld rule and the parent-child rule, and returned sorted by signature,
- * so the result — and therefore the contact order — does not depend on how the sweeps
- * found them. The boxes are conservative: a pair whose geoms are within their margins
- * always survives. */
+ * for a geom without one, its bounding sphere, grown by margin and gap. Small models test
+ * every pair of boxes. Larger ones group the bodies by kinematic tree (body_rootid):
+ * within a group, a sweep along the group's longest axis finds the overlapping boxes;
+ * across groups, a sweep over the group boxes finds the overlapping groups, and for each
+ * such pair a sweep over the members of either group that touch the other group's box.
+ * Pairs are filtered by contype/conaffinity (at body level), the same-weld rule and the
+ * parent-child rule, and returned sorted by signature, so the result — and therefore the
+ * contact order — does not depend on how the sweeps found them. The boxes are
+ * conservative: a pair whose geoms are within their margins always survives. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -570,9 +570,9 @@ static int plane_apart(const mjModel* m, const mjData* d, int g, const mjtNum* o
 }
 
 /* mid-phase scratch: the geom boxes (all made before the broad phase), body spheres and
- * body boxes, computed when a body first appears in a candidate pair (flag ready), the geoms of each body that may collide (cgeom,
- * from the body's first geom address on; ncgeom: their number, -1 until listed) and the
- * lists of geoms of the pair at hand */
+ * body boxes (computed when a body is first met as the other body of a pair: flag ready),
+ * the geoms of each body that may collide (cgeom, from the body's first geom address on;
+ * ncgeom: their number, -1 until listed) and the lists of geoms of the pair at hand */
 typedef struct tnMidPhase_ {
   mjtNum* bs;
   mjtNum* gb;
