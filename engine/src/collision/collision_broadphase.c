@@ -151,7 +151,7 @@ static int body_record(const mjModel* m, const mjData* d, const mjtNum* gb, int 
 
 /* 1 if two body records may produce a contact pair (the user's contact filter, when
  * installed, replaces contype/conaffinity and is applied to the geom pairs) */
-static int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) {
+static inline int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) {
   if (!mjcb_contactfilter &&
       !((r1->contype & r2->conaffinity) || (r2->contype & r1->conaffinity))) {
     return 0;
@@ -169,7 +169,7 @@ static int compatible(const mjModel* m, const tnBPBody* r1, const tnBPBody* r2) 
 }
 
 /* append the signature of (b1, b2) if there is room */
-static void add_pair(int b1, int b2, int* pairs, int* npair, int maxpair) {
+static inline void add_pair(int b1, int b2, int* pairs, int* npair, int maxpair) {
   if (*npair >= maxpair) {
     return;
   }
@@ -177,7 +177,7 @@ static void add_pair(int b1, int b2, int* pairs, int* npair, int maxpair) {
 }
 
 /* 1 if the boxes of two records overlap (records of always-colliding bodies always do) */
-static int box_overlap(const tnBPBody* r1, const tnBPBody* r2) {
+static inline int box_overlap(const tnBPBody* r1, const tnBPBody* r2) {
   if (r1->always || r2->always) {
     return 1;
   }
@@ -190,7 +190,7 @@ static int box_overlap(const tnBPBody* r1, const tnBPBody* r2) {
 }
 
 /* the pair of records (i, j): kept if the boxes overlap and the filters pass */
-static void test_pair(tnBPOut* out, int i, int j) {
+static inline void test_pair(tnBPOut* out, int i, int j) {
   const tnBPBody* r1 = out->rec + i;
   const tnBPBody* r2 = out->rec + j;
   if (box_overlap(r1, r2) && compatible(out->m, r1, r2)) {
