@@ -34,7 +34,6 @@ import ctypes
 import json
 import os
 import resource
-import statistics
 import subprocess
 import sys
 import time
@@ -43,6 +42,7 @@ import mjcf_flags
 import mujoco
 import mujoco_clock
 import numpy as np
+import ratio_stats
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -166,7 +166,7 @@ def measure_case(lib, case, opts):
     m = mujoco_model(case["path"], case["sensors"])
     d = mujoco.MjData(m)
     tm, td = torsion_model(lib, case["path"], case["sensors"])
-    t_mj, t_tn, ratios = [], [], []
+    parts = []
     for st in case["states"]:
         fields = {k: np.array(v, dtype=float) for k, v in st["fields"].items()}
         state = np.array(st["state"], dtype=float)
@@ -178,17 +178,11 @@ def measure_case(lib, case, opts):
         per = max((time.perf_counter() - t0) / 3, 1e-6)
         chunk = max(1, min(opts.chunk, int(0.02 / per)))
         rounds = int(max(10, min(opts.rounds, opts.seconds / (2 * chunk * per))))
-        a, b, c = interleave(lib, tm, td, m, d, fields, state, rounds, chunk)
-        t_mj += a
-        t_tn += b
-        ratios += c
+        parts.append(interleave(lib, tm, td, m, d, fields, state, rounds, chunk))
     lib.mj_deleteData(td)
     lib.mj_deleteModel(tm)
-    q = np.quantile(ratios, [0.25, 0.5, 0.75])
-    return {"id": case["id"], "sensors": case["sensors"], "mujoco": mujoco.__version__,
-            "mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
-            "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2]),
-            "rounds": len(ratios)}
+    return dict(ratio_stats.summary(parts), id=case["id"], sensors=case["sensors"],
+                mujoco=mujoco.__version__, rounds=sum(len(part[2]) for part in parts))
 
 
 def child_main(path_in):

@@ -26,7 +26,7 @@ import sys
 
 import benchlib
 import mujoco
-import numpy as np
+import ratio_stats
 from harness import corpus, oracle  # noqa: E402  (on the path through benchlib)
 
 # smooth dynamics: constraints off on both sides; sensors on for both
@@ -49,17 +49,11 @@ def bench_model(lib, model, opts):
         row["error"] = benchlib.error_line(e)
         return row
     row.update({"nv": m.nv, "nu": m.nu})
-    t_mj, t_tn, ratios = [], [], []
-    for _, s, _ in benchlib.trajectory_states(m, d, opts.at, SPEC):
-        a, b, c = benchlib.interleave(lib, tm, td, m, d, s, SPEC, opts.rounds, opts.chunk)
-        t_mj += a
-        t_tn += b
-        ratios += c
+    parts = [benchlib.interleave(lib, tm, td, m, d, s, SPEC, opts.rounds, opts.chunk)
+             for _, s, _ in benchlib.trajectory_states(m, d, opts.at, SPEC)]
     lib.mj_deleteData(td)
     lib.mj_deleteModel(tm)
-    q = np.quantile(ratios, [0.25, 0.5, 0.75])
-    row.update({"mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
-                "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2])})
+    row.update(ratio_stats.summary(parts))
     return row
 
 

@@ -21,12 +21,11 @@ about a microsecond per step (bindings, ctypes), small against the steps measure
       [--chunk 20] [--json bench/results/interleaved.json] [--update-docs]
 """
 import os
-import statistics
 import sys
 
 import benchlib
 import mujoco
-import numpy as np
+import ratio_stats
 
 from harness import corpus, oracle  # noqa: E402 (benchlib put it on the path)
 
@@ -45,14 +44,11 @@ def bench_model(lib, model, opts):
     # MuJoCo's trajectory, states at the requested steps; chunks of each engine alternate
     rows = []
     for at, s, ncon in benchlib.trajectory_states(m, d, opts.at, spec):
-        t_mj, t_tn, ratios = benchlib.interleave(lib, tm, td, m, d, s, spec, opts.rounds,
-                                                 opts.chunk)
-        q = np.quantile(ratios, [0.25, 0.5, 0.75])
-        rows.append({"model": model.id, "step": at, "ncon": int(ncon),
-                     "mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
-                     "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2])})
+        part = benchlib.interleave(lib, tm, td, m, d, s, spec, opts.rounds, opts.chunk)
+        rows.append(dict(ratio_stats.summary([part]), model=model.id, step=at, ncon=int(ncon)))
+        r = rows[-1]
         print("  %s at step %d: MuJoCo %.1f us, Torsion %.1f us, ratio %.3f [%.3f, %.3f]" % (
-            model.id, at, rows[-1]["mujoco_us"], rows[-1]["torsion_us"], q[1], q[0], q[2]),
+            model.id, at, r["mujoco_us"], r["torsion_us"], r["ratio"], r["q25"], r["q75"]),
             file=sys.stderr)
     return rows
 

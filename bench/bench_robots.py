@@ -27,7 +27,7 @@ import sys
 
 import benchlib
 import mujoco
-import numpy as np
+import ratio_stats
 
 from harness import oracle, robots  # noqa: E402 (benchlib put it on the path)
 
@@ -53,7 +53,7 @@ def bench_model(lib, model, opts):
     d = mujoco.MjData(m)
     spec = mujoco.mjtState.mjSTATE_INTEGRATION
     row.update({"nv": int(m.nv), "states": []})
-    t_mj, t_tn, ratios = [], [], []
+    parts = []
     try:
         for at, s, ncon in benchlib.trajectory_states(m, d, opts.at, spec):
             mj, tn, rt = benchlib.interleave(lib, tm, td, m, d, s, spec, opts.rounds,
@@ -62,16 +62,11 @@ def bench_model(lib, model, opts):
                                   "mujoco_us": statistics.median(mj),
                                   "torsion_us": statistics.median(tn),
                                   "ratio": statistics.median(rt)})
-            t_mj += mj
-            t_tn += tn
-            ratios += rt
+            parts.append((mj, tn, rt))
     finally:
         lib.mj_deleteData(td)
         lib.mj_deleteModel(tm)
-    q = np.quantile(ratios, [0.25, 0.5, 0.75])
-    row.update({"mujoco_us": statistics.median(t_mj), "torsion_us": statistics.median(t_tn),
-                "ratio": float(q[1]), "q25": float(q[0]), "q75": float(q[2]),
-                "ncon": [st["ncon"] for st in row["states"]]})
+    row.update(ratio_stats.summary(parts), ncon=[st["ncon"] for st in row["states"]])
     return row
 
 
