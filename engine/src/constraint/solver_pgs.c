@@ -21,6 +21,7 @@
  * solves run interleaved (a solve's state is a lane), which changes no result. */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "constraint/constraint.h"
 #include "util/util_inline.h"
@@ -118,14 +119,20 @@ static inline uint32_t fastmod(uint32_t x, uint64_t magic, uint32_t n) {
   return (uint32_t)(((__uint128_t)low * n) >> 64);
 }
 
-/* reshuffle the sweep order in place; magic[k]: fastmod's constant for k (k <= n) */
+/* one Fisher-Yates step: swap order[i] with a uniform order[j], j <= i; magic[k]: fastmod's
+ * constant for k (k <= n) */
+static inline void shuffle_step(int* order, int i, uint64_t* rng, const uint64_t* magic) {
+  uint32_t k = (uint32_t)(i + 1);
+  int j = (int)fastmod(pcg32_next(rng), magic[k], k);
+  int t = order[i];
+  order[i] = order[j];
+  order[j] = t;
+}
+
+/* reshuffle the sweep order in place, from the last position down */
 static void shuffle(int* order, int n, uint64_t* rng, const uint64_t* magic) {
   for (int i = n - 1; i > 0; i--) {
-    uint32_t k = (uint32_t)(i + 1);
-    int j = (int)fastmod(pcg32_next(rng), magic[k], k);
-    int t = order[i];
-    order[i] = order[j];
-    order[j] = t;
+    shuffle_step(order, i, rng, magic);
   }
 }
 
@@ -209,6 +216,8 @@ typedef struct {
   int* rows;      // the rows, ascending
   int* blockadr;  // first row of each constraint
   int* order;     // this sweep's order of the constraints
+  int* next;      // the next sweep's order, shuffled during this sweep
+  int pending;    // shuffle steps of next still to do (the next is ready at 0)
   uint64_t rng;
   mjtNum improvement, beta;
 } tnPGSLane;
@@ -227,6 +236,7 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
     sh->magic[sh->nmagic + 1] = UINT64_MAX / (uint64_t)(sh->nmagic + 1) + 1;
   }
   ln->rng = 1;
+  ln->pending = -1;
   ln->j = 0;
   ln->iter = 0;
   ln->done = ln->iter >= sh->maxiter;
@@ -244,6 +254,34 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
     tn__dualState(m, d, d->efc_state);
   } else {
     tn__dualStateRows(d, d->efc_state, ln->rows, ln->nrow);
+  }
+}
+
+/* this sweep's order: the one shuffled during the last sweep (its remaining steps done
+ * now), else the current one shuffled now; the next sweep's order starts as a copy of it,
+ * to be shuffled one step per constraint of this sweep (lane_shuffle_step). The generator
+ * draws in the same sequence either way, so the orders are the same. */
+static void lane_order(const tnPGSShared* sh, tnPGSLane* ln) {
+  if (ln->pending >= 0) {
+    for (; ln->pending > 0; ln->pending--) {
+      shuffle_step(ln->next, ln->pending, &ln->rng, sh->magic);
+    }
+    int* t = ln->order;
+    ln->order = ln->next;
+    ln->next = t;
+  } else {
+    shuffle(ln->order, ln->nblock, &ln->rng, sh->magic);
+  }
+  memcpy(ln->next, ln->order, sizeof(int) * (size_t)ln->nblock);
+  ln->pending = ln->nblock - 1;
+}
+
+/* one step of the next sweep's shuffle, between two constraints of this sweep: it does not
+ * depend on the forces, so it runs while the sweep's residual sums wait on each other */
+static inline void lane_shuffle_step(const tnPGSShared* sh, tnPGSLane* ln) {
+  if (ln->pending > 0) {
+    shuffle_step(ln->next, ln->pending, &ln->rng, sh->magic);
+    ln->pending--;
   }
 }
 
@@ -266,7 +304,7 @@ static void lane_pre(const mjData* d, tnPGSShared* sh, tnPGSLane* ln) {
       sh->start[i] = y;
       d->efc_force[i] = y;
     }
-    shuffle(ln->order, ln->nblock, &ln->rng, sh->magic);
+    lane_order(sh, ln);
     return;
   }
   for (int k = 0; k < nrow; k++) {
@@ -281,7 +319,7 @@ static void lane_pre(const mjData* d, tnPGSShared* sh, tnPGSLane* ln) {
       d->efc_force[rows[k]] = sh->start[rows[k]];
     }
   }
-  shuffle(ln->order, ln->nblock, &ln->rng, sh->magic);
+  lane_order(sh, ln);
 }
 
 /* scalar row i from its residual r: update, cost change (reverted if positive); returns
@@ -434,6 +472,7 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
     lanes[l].rows = mj_stackAllocInt(d, nefc);
     lanes[l].blockadr = mj_stackAllocInt(d, nefc);
     lanes[l].order = mj_stackAllocInt(d, nefc);
+    lanes[l].next = mj_stackAllocInt(d, nefc);
   }
 }
 
@@ -449,6 +488,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     mjtNum improvement = 0;
     for (int k = 0; k < ln.nblock; k++) {
       improvement -= lane_block(m, d, &sh, ln.blockadr[ln.order[k]]);
+      lane_shuffle_step(&sh, &ln);
     }
     ln.improvement = improvement;
     lane_post(m, d, &sh, &ln);
@@ -502,6 +542,7 @@ void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
       mjtNum improvement = 0;
       for (int k = 0; k < most; k++) {
         improvement -= lane_block(m, d, &sh, busy[0]->blockadr[busy[0]->order[k]]);
+        lane_shuffle_step(&sh, busy[0]);
       }
       busy[0]->improvement = improvement;
     }
@@ -515,6 +556,9 @@ void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
         }
       }
       lane_blocks(m, d, &sh, ln, rows, g);
+      for (int t = 0; t < g; t++) {
+        lane_shuffle_step(&sh, ln[t]);
+      }
     }
 
     // finish the sweeps; a finished island's lane takes the next island
