@@ -333,9 +333,26 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
     res = sum[0] + sum[1];
   }
 
-  // remaining entries, summed on their own
-  for (; i < n; i++) {
-    tail += vec1[i] * vec2[i];
+  // remaining 0-3 entries, summed on their own (unrolled: a loop's trip count of 0-3 is a
+  // branch the compiler cannot foresee)
+  switch (n - i) {
+    case 3:
+      tail += vec1[i] * vec2[i];
+      tail += vec1[i + 1] * vec2[i + 1];
+      tail += vec1[i + 2] * vec2[i + 2];
+      break;
+    case 2:
+      tail += vec1[i] * vec2[i];
+      tail += vec1[i + 1] * vec2[i + 1];
+      break;
+    case 1:
+      tail += vec1[i] * vec2[i];
+      break;
+    default:
+      // n < 4 falls here only with i = 0 and n = 0
+      for (; i < n; i++) {
+        tail += vec1[i] * vec2[i];
+      }
   }
   return res + tail;
 }
