@@ -320,6 +320,28 @@ static int cheap_collider(tnCollideFunc func) {
          func == tn__collideCapsuleCapsule;
 }
 
+/* 1 if every contact of a collider's output lies clearly inside the detection distance:
+ * the geoms then have points closer than `detect`, so their boxes (which contain them)
+ * overlap within `detect` along every axis and filter_box cannot reject the pair. The
+ * tolerance covers the round-off of the collider's distances and of filter_box's
+ * projections, many orders of magnitude below it. */
+static int surely_within(const mjModel* m, const mjData* d, int g1, int g2,
+                         const mjContact* con, int n, mjtNum detect) {
+  const mjtNum* p1 = d->geom_xpos + 3 * g1;
+  const mjtNum* p2 = d->geom_xpos + 3 * g2;
+  mjtNum scale = 1 + m->geom_rbound[g1] + m->geom_rbound[g2] + fabs(detect);
+  for (int k = 0; k < 3; k++) {
+    scale += fabs(p1[k]) + fabs(p2[k]);
+  }
+  mjtNum limit = detect - 1e-9 * scale;
+  for (int i = 0; i < n; i++) {
+    if (!(con[i].dist < limit)) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* test geom pair (g1, g2), or explicit pair ipair when ipair >= 0; append contacts */
 static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair) {
   tnContactParam prm;
@@ -355,7 +377,8 @@ static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair
 
   // bounding-sphere filter, then (pairs found by the broad phase) the bounding-box filter:
   // before the collider, or after it when the collider is cheaper than the filter (its
-  // contacts are then dropped if the filter rejects the pair: the same outcome)
+  // contacts are then dropped if the filter rejects the pair: the same outcome; contacts
+  // clearly within the detection distance need no filter, which could not reject them)
   int box_after = ipair < 0 && cheap_collider(func);
   if (filter_sphere(m, d, g1, g2, detect) ||
       (ipair < 0 && !box_after && filter_box(m, d, g1, g2, detect))) {
@@ -379,7 +402,8 @@ static void collide_geoms(const mjModel* m, mjData* d, int g1, int g2, int ipair
   if (n > mjMAXCONPAIR) {
     n = mjMAXCONPAIR;
   }
-  if (n > 0 && box_after && filter_box(m, d, g1, g2, detect)) {
+  if (n > 0 && box_after && !surely_within(m, d, g1, g2, con, n, detect) &&
+      filter_box(m, d, g1, g2, detect)) {
     n = 0;
   }
   if (n > 0) {
