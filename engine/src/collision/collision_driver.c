@@ -724,6 +724,20 @@ static int tested_pair(const mjModel* m, mjData* d, int g1, int g2, int start, i
  * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
  * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
  * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
+/* 1 if the pair's geoms are worth listing before the pair tests: a few geoms that may all
+ * collide (TN_REACH_PAIRS pairs or fewer) are cheaper to test pair by pair than to bound
+ * the bodies and list them; the pairs and their order are the same either way */
+#define TN_REACH_PAIRS 4
+static int use_reach_lists(const mjModel* m, const tnMidPhase* mp, int b1, int b2) {
+  int num1 = m->body_geomnum[b1], num2 = m->body_geomnum[b2], c1, c2;
+  if (num1 * num2 > TN_REACH_PAIRS) {
+    return 1;
+  }
+  body_geoms(m, mp, b1, &c1);
+  body_geoms(m, mp, b2, &c2);
+  return c1 < num1 || c2 < num2;
+}
+
 static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
                            const tnMidPhase* mp) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];
@@ -738,7 +752,7 @@ static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int star
     // either side: no pair to test
     const int *list1 = NULL, *list2 = NULL;
     int n1 = num1, n2 = num2;
-    if (mp && !mjcb_contactfilter) {
+    if (mp && !mjcb_contactfilter && use_reach_lists(m, mp, b1, b2)) {
       n1 = reach_list(m, d, mp, b1, b2, mp->list);
       n2 = n1 ? reach_list(m, d, mp, b2, b1, mp->list + n1) : 0;
       if (!n2) {
