@@ -718,12 +718,6 @@ static int tested_pair(const mjModel* m, mjData* d, int g1, int g2, int start, i
   return mjcb_contactfilter ? user_keeps(m, d, g1, g2) : compatible_geoms(m, g1, g2);
 }
 
-/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
- * the mid-phase on, in MuJoCo's order: pairs ordered by type for the collider table, then
- * sorted by (geom1, geom2). As body 1's geoms precede body 2's, that is: the pairs that
- * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
- * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
- * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 /* 1 if the pair's geoms are worth listing before the pair tests: a few geoms that may all
  * collide (TN_REACH_PAIRS pairs or fewer) are cheaper to test pair by pair than to bound
  * the bodies and list them; the pairs and their order are the same either way */
@@ -738,6 +732,12 @@ static int use_reach_lists(const mjModel* m, const tnMidPhase* mp, int b1, int b
   return c1 < num1 || c2 < num2;
 }
 
+/* test every geom pair of body pair (b1, b2), skipping explicit pairs [start, end). With
+ * the mid-phase on, in MuJoCo's order: pairs ordered by type for the collider table, then
+ * sorted by (geom1, geom2). As body 1's geoms precede body 2's, that is: the pairs that
+ * keep body 1's geom first (body 1 outer, body 2 inner), then those that put body 2's
+ * geom first (body 2 outer, body 1 inner) -- no sort needed. Without the mid-phase (or
+ * with interleaved geom ranges): body 1's geoms outer, body 2's inner, as they come. */
 static void collide_bodies(const mjModel* m, mjData* d, int b1, int b2, int start, int end,
                            const tnMidPhase* mp) {
   int adr1 = m->body_geomadr[b1], num1 = m->body_geomnum[b1];

@@ -349,10 +349,8 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
       tail += vec1[i] * vec2[i];
       break;
     default:
-      // n < 4 falls here only with i = 0 and n = 0
-      for (; i < n; i++) {
-        tail += vec1[i] * vec2[i];
-      }
+      // none (n = 0)
+      break;
   }
   return res + tail;
 }
