@@ -136,15 +136,20 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
     v_copy(poly + 3 * i, face2 + 3 * i);
   }
 
-  // one side plane at a time (Sutherland-Hodgman)
+  // one side plane at a time (Sutherland-Hodgman); each vertex's side is tested once per
+  // plane (the edge loop meets every vertex twice, as P and as Q)
+  char inside[2 * MC_POLYVERT];
   for (int e = 0; e < n1; e++) {
     const mjtNum* a = face1 + 3 * e;
     const mjtNum* pe = pn + 3 * e;
     for (int i = 0; i < npoly; i++) {
+      inside[i] = (char)inner_side(a, pe, poly + 3 * i);
+    }
+    for (int i = 0; i < npoly; i++) {
       const mjtNum* P = poly + 3 * i;
       const mjtNum* Q = i < npoly - 1 ? poly + 3 * (i + 1) : poly;
       mjtNum pq[3] = {Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]};
-      int in1 = inner_side(a, pe, P), in2 = inner_side(a, pe, Q);
+      int in1 = inside[i], in2 = inside[i < npoly - 1 ? i + 1 : 0];
       if (!in1 && !in2) {
         continue;
       }
