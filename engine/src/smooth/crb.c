@@ -29,23 +29,11 @@ static void crb_composite(const mjModel* m, mjData* d) {
   }
 }
 
-/* four dot products of six entries at once, lane t being mju_dot(cdof_j_t, frc, 6) for the
- * four dofs j_t whose cdof columns are c[0..5] (c[k] holds entry k of each), into res[t];
- * each lane sums as mju_dot does, ((p0 + p2) + (p1 + p3)) + ((0 + p4) + p5): same bits */
-static inline void crb_dot4(mjtNum* res, const tn_vec4 c[6], const mjtNum frc[6]) {
-  tn_vec4 p0 = c[0] * frc[0], p1 = c[1] * frc[1], p2 = c[2] * frc[2];
-  tn_vec4 p3 = c[3] * frc[3], p4 = c[4] * frc[4], p5 = c[5] * frc[5];
-  tn_vec4 zero = {0, 0, 0, 0};
-  *(tn_vec4*)res = ((p0 + p2) + (p1 + p3)) + ((zero + p4) + p5);
-}
-
 /* row i of M: M(i,j) = cdof_j' * crb_body(i) * cdof_i over the ancestors j, + armature.
  * Simple dofs have structural zeros off the diagonal and the constant diagonal dof_M0; while
  * dof_M0 is not known yet (the compiler's own pass at qpos0 computes it from this very
- * matrix) the diagonal is computed like any other. cdofT: cdof transposed (entry k of dof j
- * at k nv + j), so that four ancestors' entries k load as one vector; NULL: one dot each */
-static inline __attribute__((always_inline)) void crb_row(const mjModel* m, mjData* d, int i,
-                                                         const mjtNum* cdofT) {
+ * matrix) the diagonal is computed like any other. */
+static void crb_row(const mjModel* m, mjData* d, int i) {
   int adr = m->M_rowadr[i];
   int diag = adr + m->M_rownnz[i] - 1;
   int simple = m->dof_simplenum[i] != 0;
@@ -69,54 +57,13 @@ static inline __attribute__((always_inline)) void crb_row(const mjModel* m, mjDa
   *(tn_vec2*)(buf + 2) = (tn_vec2){frc[2], frc[3]};
   *(tn_vec2*)(buf + 4) = (tn_vec2){frc[4], frc[5]};
 
-  // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple),
-  // four consecutive ancestors at a time where the pattern has them
-  int k = adr;
-  if (simple) {
-    for (; k < diag; k++) {
-      d->M[k] = 0;
-    }
-  }
-  int nv = m->nv;
-  const int* col = m->M_colind;
-  for (; cdofT && k + 4 <= diag && col[k + 3] == col[k] + 3; k += 4) {
-    const mjtNum* ct = cdofT + col[k];
-    tn_vec4 c[6];
-    for (int e = 0; e < 6; e++) {
-      c[e] = *(const tn_vec4*)(ct + (size_t)e * nv);
-    }
-    crb_dot4(d->M + k, c, frc);
-  }
-  for (; k < diag; k++) {
-    d->M[k] = mju_dot(d->cdof + 6 * col[k], buf, 6);
+  // off-diagonal entries: projections on the ancestor dofs (structural zeros if simple)
+  for (int k = adr; k < diag; k++) {
+    d->M[k] = simple ? 0 : mju_dot(d->cdof + 6 * m->M_colind[k], buf, 6);
   }
 
   // diagonal, with armature
   d->M[diag] = m->dof_armature[i] + mju_dot(d->cdof + 6 * i, buf, 6);
-}
-
-/* dofs up to which mj_crb transposes cdof in a local array (6 of these numbers on the C
- * stack, not mjData's stack: the compiler's evaluation at qpos0 may have none to spare);
- * larger models use one dot product per entry */
-#define TN_CRB_TRANSPOSE_NV 128
-
-/* composite inertias and every row of M (with an AVX2 clone: four ancestors per vector).
- * cdof is transposed first, so that its scalar stores are done before the rows load them as
- * vectors (a load of stores still in flight would stall) */
-static TN_CLONE_AVX2 void crb_matrix(const mjModel* m, mjData* d) {
-  int nv = m->nv;
-  mjtNum cdofT[6 * TN_CRB_TRANSPOSE_NV];
-  int vector = nv <= TN_CRB_TRANSPOSE_NV;
-  for (int j = 0; vector && j < nv; j++) {
-    const mjtNum* c = d->cdof + 6 * j;
-    for (int e = 0; e < 6; e++) {
-      cdofT[(size_t)e * nv + j] = c[e];
-    }
-  }
-  crb_composite(m, d);
-  for (int i = 0; i < nv; i++) {
-    crb_row(m, d, i, vector ? cdofT : NULL);
-  }
 }
 
 /* M += armature * J'J of every tendon with armature, within M's sparsity pattern */
@@ -162,7 +109,12 @@ void tn__tendonArmature(const mjModel* m, mjData* d) {
 
 /* composite rigid-body inertias and the joint-space inertia matrix (with tendon armature) */
 void mj_crb(const mjModel* m, mjData* d) {
-  crb_matrix(m, d);
+  crb_composite(m, d);
+
+  // one row per dof
+  for (int i = 0; i < m->nv; i++) {
+    crb_row(m, d, i);
+  }
 
   // tendon inertia (needs ten_J from mj_tendon)
   tn__tendonArmature(m, d);
