@@ -309,31 +309,13 @@ static TN_CLONE_AVX2 void whiten_rows_sparse(const mjModel* m, const mjData* d, 
   }
 }
 
-/* one dof c of inv(L') for eight interleaved rows (x[8c + t] is row t's dof c), as solve_dof4
- * on two vectors: one pass over the ancestors serves twice the rows, so the chain of
- * updates through each ancestor is walked half as often. Inline in the AVX2-cloned caller */
-static inline void solve_dof8(const mjModel* m, const mjtNum* L, mjtNum* x, int c) {
-  tn_vec4 xa = *(const tn_vec4*)(x + 8 * c);
-  tn_vec4 xb = *(const tn_vec4*)(x + 8 * c + 4);
-  if (xa[0] == 0 && xa[1] == 0 && xa[2] == 0 && xa[3] == 0 && xb[0] == 0 && xb[1] == 0 &&
-      xb[2] == 0 && xb[3] == 0) {
-    return;
-  }
-  int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
-  for (int k = adr; k < diag; k++) {
-    mjtNum* xj = x + 8 * m->M_colind[k];
-    *(tn_vec4*)xj -= L[k] * xa;
-    *(tn_vec4*)(xj + 4) -= L[k] * xb;
-  }
-}
-
-/* dense rows i..i+nb-1 of Y (nb <= 8), solved together: the rows sit interleaved in x
- * (x[8c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
+/* dense rows i..i+nb-1 of Y (nb <= 4), solved together: the rows sit interleaved in x
+ * (x[4c + r] is row r's dof c), so each L entry is loaded once for all of them. Every row
  * sees exactly the operations of its own solve (a row's zero entries only subtract exact
- * zeros), so the result equals a single row's solve row by row; the AVX2 clone holds four
- * rows per register with the same operations per row. Out: the columns of YT (nefc apart)
- * and, per row r, its non-zeros in ascending dofs (ycol/yval at (i+r) nv, count in
- * ynnz[i+r]; ycol/yval hold 8 rows past i). x: 8 nv scratch */
+ * zeros), so the result equals a single row's solve row by row; the AVX2 clone holds the
+ * four rows in one register with the same operations per row. Out: the columns of YT (nefc
+ * apart) and, per row r, its non-zeros in ascending dofs (ycol/yval at (i+r) nv, count in
+ * ynnz[i+r]; ycol/yval hold 4 rows past i). x: 4 nv scratch */
 static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i, int nb,
                                        mjtNum* YT, int* ycol, mjtNum* yval, int* ynnz,
                                        int nefc, const mjtNum* sqrtInvD, mjtNum* x) {
@@ -342,58 +324,61 @@ static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i,
   const mjtNum* J = d->efc_J + (size_t)i * nv;
 
   // gather the dense J rows interleaved (unused slots zero)
-  if (nb < 8) {
-    mju_zero(x, 8 * nv);
-  }
-  for (int r = 0; r < nb; r++) {
-    const mjtNum* Jr = J + (size_t)r * nv;
+  if (nb == 4) {
     for (int c = 0; c < nv; c++) {
-      x[8 * c + r] = Jr[c];
+      x[4 * c] = J[c];
+      x[4 * c + 1] = J[nv + c];
+      x[4 * c + 2] = J[2 * nv + c];
+      x[4 * c + 3] = J[3 * nv + c];
+    }
+  } else {
+    mju_zero(x, 4 * nv);
+    for (int r = 0; r < nb; r++) {
+      for (int c = 0; c < nv; c++) {
+        x[4 * c + r] = J[(size_t)r * nv + c];
+      }
     }
   }
 
   // x <- inv(L') x, from the last dof up
   for (int c = nv - 1; c >= 0; c--) {
-    solve_dof8(m, L, x, c);
+    solve_dof4(m, L, x, c);
   }
 
-  // per half of four rows: scale by sqrt(inv(D)) into the columns of YT, listing each row's
-  // non-zeros (the lists of rows past nb stay empty: their entries are zero)
-  for (int h = 0; 4 * h < nb; h++) {
-    int nh = nb - 4 * h < 4 ? nb - 4 * h : 4, ih = i + 4 * h;
-    int* col = ycol + (size_t)ih * nv;
-    mjtNum* val = yval + (size_t)ih * nv;
-    int n0 = 0, n1 = 0, n2 = 0, n3 = 0;
-    for (int c = 0; c < nv; c++) {
-      tn_vec4 yc = *(const tn_vec4*)(x + 8 * c + 4 * h) * sqrtInvD[c];
-      mjtNum* ytc = YT + (size_t)c * nefc + ih;
-      if (nh == 4) {
-        *(tn_vec4*)ytc = yc;
-      } else {
-        for (int r = 0; r < nh; r++) {
-          ytc[r] = yc[r];
-        }
+  // scale by sqrt(inv(D)) into the columns of YT, listing each row's non-zeros (the lists
+  // of rows past nb stay empty: their entries are zero)
+  int* col = ycol + (size_t)i * nv;
+  mjtNum* val = yval + (size_t)i * nv;
+  int n0 = 0, n1 = 0, n2 = 0, n3 = 0;
+  for (int c = 0; c < nv; c++) {
+    tn_vec4 yc = *(const tn_vec4*)(x + 4 * c) * sqrtInvD[c];
+    mjtNum* ytc = YT + (size_t)c * nefc + i;
+    if (nb == 4) {
+      *(tn_vec4*)ytc = yc;
+    } else {
+      for (int r = 0; r < nb; r++) {
+        ytc[r] = yc[r];
       }
-      if (yc[0] == 0 && yc[1] == 0 && yc[2] == 0 && yc[3] == 0) {
-        continue;
-      }
-      col[n0] = c;
-      val[n0] = yc[0];
-      n0 += yc[0] != 0;
-      col[nv + n1] = c;
-      val[nv + n1] = yc[1];
-      n1 += yc[1] != 0;
-      col[2 * nv + n2] = c;
-      val[2 * nv + n2] = yc[2];
-      n2 += yc[2] != 0;
-      col[3 * nv + n3] = c;
-      val[3 * nv + n3] = yc[3];
-      n3 += yc[3] != 0;
     }
-    int n[4] = {n0, n1, n2, n3};
-    for (int r = 0; r < nh; r++) {
-      ynnz[ih + r] = n[r];
+    if (yc[0] == 0 && yc[1] == 0 && yc[2] == 0 && yc[3] == 0) {
+      continue;
     }
+    col[n0] = c;
+    val[n0] = yc[0];
+    n0 += yc[0] != 0;
+    col[nv + n1] = c;
+    val[nv + n1] = yc[1];
+    n1 += yc[1] != 0;
+    col[2 * nv + n2] = c;
+    val[2 * nv + n2] = yc[2];
+    n2 += yc[2] != 0;
+    col[3 * nv + n3] = c;
+    val[3 * nv + n3] = yc[3];
+    n3 += yc[3] != 0;
+  }
+  int n[4] = {n0, n1, n2, n3};
+  for (int r = 0; r < nb; r++) {
+    ynnz[i + r] = n[r];
   }
 }
 
@@ -481,12 +466,12 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
   // dense: all rows of Y and their transpose, then the lower triangle mirrored
   if (!sparse) {
     mjtNum* YT = mj_stackAllocNum(d, (size_t)nv * nefc);
-    mjtNum* yval = mj_stackAllocNum(d, (size_t)(nefc + 7) * nv);
-    int* ycol = mj_stackAllocInt(d, (size_t)(nefc + 7) * nv);
+    mjtNum* yval = mj_stackAllocNum(d, (size_t)(nefc + 3) * nv);
+    int* ycol = mj_stackAllocInt(d, (size_t)(nefc + 3) * nv);
     int* ynnz = mj_stackAllocInt(d, (size_t)nefc);
-    mjtNum* x = mj_stackAllocNum(d, (size_t)8 * nv);
-    for (int i = 0; i < nefc; i += 8) {
-      whiten_block(m, d, i, nefc - i < 8 ? nefc - i : 8, YT, ycol, yval, ynnz, nefc, sqrtInvD,
+    mjtNum* x = mj_stackAllocNum(d, (size_t)4 * nv);
+    for (int i = 0; i < nefc; i += 4) {
+      whiten_block(m, d, i, nefc - i < 4 ? nefc - i : 4, YT, ycol, yval, ynnz, nefc, sqrtInvD,
                    x);
     }
 
