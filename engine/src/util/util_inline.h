@@ -511,43 +511,54 @@ TN_MATH_INLINE void tn_crossForce(mjtNum res[6], const mjtNum vel[6], const mjtN
   res[2] += vel[3] * f[4] - vel[4] * f[3];
 }
 
-/* res = cinert * v (6x6 spatial inertia from 10 numbers; res must not alias v) */
+/* res = cinert * v (6x6 spatial inertia from 10 numbers; res must not alias v). Computed
+ * in locals and stored last, so that the compiler need not reload the inputs after each
+ * store to res (which it must assume may alias them) */
 TN_MATH_INLINE void tn_mulInertVec(mjtNum res[6], const mjtNum i[10], const mjtNum v[6]) {
   // I*w + h x u
-  res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
-  res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
-  res[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
+  mjtNum r0 = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
+  mjtNum r1 = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
+  mjtNum r2 = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
 
   // m*u - h x w
-  res[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
-  res[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
-  res[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
+  mjtNum r3 = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
+  mjtNum r4 = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
+  mjtNum r5 = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
+  res[0] = r0, res[1] = r1, res[2] = r2, res[3] = r3, res[4] = r4, res[5] = r5;
 }
 
-/* cinert from principal inertia, body orientation mat, offset dif = com - point, mass */
+/* cinert from principal inertia, body orientation mat, offset dif = com - point, mass.
+ * Computed in locals and stored last (no reloads of the inputs after stores to res) */
 TN_MATH_INLINE void tn_inertCom(mjtNum res[10], const mjtNum inert[3], const mjtNum mat[9],
                                const mjtNum dif[3], mjtNum mass) {
-  // rotated inertia: mat * (diag(inert) * mat'), entry (r,c) = sum_k mat_rk (mat_ck inert_k)
+  // rotated inertia: mat * (diag(inert) * mat'), entry (r,c) = sum_k mat_rk (mat_ck inert_k),
+  // the products mat_ck inert_k formed once per row c and shared by the entries using them
   const mjtNum* r0 = mat;
   const mjtNum* r1 = mat + 3;
   const mjtNum* r2 = mat + 6;
-  res[0] = r0[0] * (r0[0] * inert[0]) + r0[1] * (r0[1] * inert[1]) + r0[2] * (r0[2] * inert[2]);
-  res[1] = r1[0] * (r1[0] * inert[0]) + r1[1] * (r1[1] * inert[1]) + r1[2] * (r1[2] * inert[2]);
-  res[2] = r2[0] * (r2[0] * inert[0]) + r2[1] * (r2[1] * inert[1]) + r2[2] * (r2[2] * inert[2]);
-  res[3] = r0[0] * (r1[0] * inert[0]) + r0[1] * (r1[1] * inert[1]) + r0[2] * (r1[2] * inert[2]);
-  res[4] = r0[0] * (r2[0] * inert[0]) + r0[1] * (r2[1] * inert[1]) + r0[2] * (r2[2] * inert[2]);
-  res[5] = r1[0] * (r2[0] * inert[0]) + r1[1] * (r2[1] * inert[1]) + r1[2] * (r2[2] * inert[2]);
+  mjtNum t0[3] = {r0[0] * inert[0], r0[1] * inert[1], r0[2] * inert[2]};
+  mjtNum t1[3] = {r1[0] * inert[0], r1[1] * inert[1], r1[2] * inert[2]};
+  mjtNum t2[3] = {r2[0] * inert[0], r2[1] * inert[1], r2[2] * inert[2]};
+  mjtNum i00 = r0[0] * t0[0] + r0[1] * t0[1] + r0[2] * t0[2];
+  mjtNum i11 = r1[0] * t1[0] + r1[1] * t1[1] + r1[2] * t1[2];
+  mjtNum i22 = r2[0] * t2[0] + r2[1] * t2[1] + r2[2] * t2[2];
+  mjtNum i01 = r0[0] * t1[0] + r0[1] * t1[1] + r0[2] * t1[2];
+  mjtNum i02 = r0[0] * t2[0] + r0[1] * t2[1] + r0[2] * t2[2];
+  mjtNum i12 = r1[0] * t2[0] + r1[1] * t2[1] + r1[2] * t2[2];
 
   // parallel-axis term: mass * (|dif|^2 Id - dif dif')
-  res[0] += mass * (dif[1] * dif[1] + dif[2] * dif[2]);
-  res[1] += mass * (dif[0] * dif[0] + dif[2] * dif[2]);
-  res[2] += mass * (dif[0] * dif[0] + dif[1] * dif[1]);
-  res[3] -= mass * dif[0] * dif[1];
-  res[4] -= mass * dif[0] * dif[2];
-  res[5] -= mass * dif[1] * dif[2];
+  mjtNum d0 = dif[0], d1 = dif[1], d2 = dif[2];
+  res[0] = i00 + mass * (d1 * d1 + d2 * d2);
+  res[1] = i11 + mass * (d0 * d0 + d2 * d2);
+  res[2] = i22 + mass * (d0 * d0 + d1 * d1);
+  res[3] = i01 - mass * d0 * d1;
+  res[4] = i02 - mass * d0 * d2;
+  res[5] = i12 - mass * d1 * d2;
 
   // first moment and mass
-  mju_scl3(res + 6, dif, mass);
+  res[6] = d0 * mass;
+  res[7] = d1 * mass;
+  res[8] = d2 * mass;
   res[9] = mass;
 }
 
