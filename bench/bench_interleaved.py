@@ -87,15 +87,11 @@ def main():
     if not os.path.exists(LIB):
         raise SystemExit("%s not built (ninja -C build)" % LIB)
     lib = benchlib.load_torsion(LIB)
-    known = {mm.id: mm for mm in corpus.contact_models()}
-    ids = opts.models or DEFAULT_MODELS
-    missing = [i for i in ids if i not in known]
-    if missing:
-        raise SystemExit("unknown models: %s" % ", ".join(missing))
+    models = benchlib.find_models(opts.models or DEFAULT_MODELS, corpus.contact_models(), [])
     report = benchlib.report_head()
     report.update({"rounds": opts.rounds, "chunk": opts.chunk, "results": []})
-    for mid in ids:
-        report["results"] += bench_model(lib, known[mid], opts)
+    for model in models:
+        report["results"] += bench_model(lib, model, opts)
     return benchlib.finish(report, table, update_docs, opts)
 
 

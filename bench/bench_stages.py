@@ -79,7 +79,7 @@ class Engine:
         self.empty.argtypes = [ctypes.c_void_p, ctypes.c_int]
         self.empty.restype = None
         self.fn = {}
-        for _, name, _ in STAGES + [("", "mj_forward", False)]:
+        for _, name, _ in STAGES:
             f = getattr(lib, name)
             f.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
             f.restype = None
@@ -202,15 +202,11 @@ def main():
     if not os.path.exists(LIB):
         raise SystemExit("%s not built (ninja -C build)" % LIB)
     tlib, mlib = benchlib.load_torsion(LIB), mujoco_lib()
-    known = {mm.id: mm for mm in corpus.contact_models()}
-    ids = opts.models or DEFAULT_MODELS
-    missing = [i for i in ids if i not in known]
-    if missing:
-        raise SystemExit("unknown models: %s" % ", ".join(missing))
+    models = benchlib.find_models(opts.models or DEFAULT_MODELS, corpus.contact_models(), [])
     report = benchlib.report_head()
     report.update({"rounds": opts.rounds, "reps": opts.reps, "results": []})
-    for mid in ids:
-        report["results"] += bench_model(tlib, mlib, known[mid], opts)
+    for model in models:
+        report["results"] += bench_model(tlib, mlib, model, opts)
     return benchlib.finish(report, table, update_docs, opts)
 
 
