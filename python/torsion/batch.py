@@ -33,6 +33,10 @@ class SimBatch:
         self._batch = _core.Batch(model, self.n, int(nthread or 0))
         self.nthread = self._batch.nthread
         self._fields: Dict[str, tuple] = {}
+        # readout: field name -> [n, ...] rows the C loops refresh after each env's work;
+        # served by get() until a live data() view could have changed an env behind them
+        self._readout: Dict[str, np.ndarray] = {}
+        self._readout_live = False
 
     # ---- helpers ----
 
@@ -112,6 +116,20 @@ class SimBatch:
             self._fields[name] = meta
         return meta
 
+    def set_readout(self, names: Sequence[str]) -> None:
+        """Fields that every later reset and step copies out of each environment as it
+        finishes (on the worker thread that ran it), so get() of them costs one array copy.
+        An empty list stops the readout. Optional: get() reads any field without it."""
+        if isinstance(names, str):
+            names = [names]
+        names = list(dict.fromkeys(names))
+        metas = [self._meta(name) for name in names]
+        rows = {name: np.empty((self.n,) + shape, dtype=dtype)
+                for name, (_, shape, dtype) in zip(names, metas)}
+        self._batch._readout([meta[0] for meta in metas], list(rows.values()))
+        self._readout = rows
+        self._readout_live = True
+
     def get(self, names: Sequence[str], env_ids: Optional[Iterable[int]] = None
             ) -> Dict[str, np.ndarray]:
         """Copies of mjData fields by MuJoCo name: name -> array [k, *field shape]
@@ -119,6 +137,11 @@ class SimBatch:
         if isinstance(names, str):
             names = [names]
         ids = self._ids(env_ids)
+        rows = self._readout
+        if self._readout_live and all(name in rows for name in names):
+            if ids is None:
+                return {name: rows[name].copy() for name in names}
+            return {name: rows[name][ids] for name in names}
         k = self._count(ids)
         indices, outs, result = [], [], {}
         for name in names:
@@ -132,8 +155,12 @@ class SimBatch:
         return result
 
     def data(self, env_id: int) -> MjData:
-        """A live MjData view of one environment (reads and writes go to the batch)."""
-        return self._batch._data(int(env_id), MjData)
+        """A live MjData view of one environment (reads and writes go to the batch). From
+        then on get() reads the environments directly rather than the readout rows, which
+        writes through the view would leave behind."""
+        view = self._batch._data(int(env_id), MjData)
+        self._readout_live = False
+        return view
 
     def __len__(self) -> int:
         return self.n

@@ -101,6 +101,64 @@ def test_data_view_of_one_env():
     assert d.time == pytest.approx(4 * model.opt.timestep)
 
 
+def test_readout_serves_the_same_fields():
+    """With set_readout, get returns what direct reads return: after resets and steps of
+    all envs and of subsets, for every env and for subsets, bit for bit."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "humanoid.xml"))
+    names = ["qpos", "qvel", "cinert", "cfrc_ext", "time"]
+    plain, fast = SimBatch(model, 5, nthread=2), SimBatch(model, 5, nthread=2)
+    fast.set_readout(names + ["xipos"])
+    rng = np.random.default_rng(3)
+    qpos = np.tile(model.qpos0, (5, 1)) + rng.uniform(-0.01, 0.01, (5, model.nq))
+    seed = 0
+    for b in (plain, fast):
+        b.reset(None, qpos, np.zeros((5, model.nv)))
+    calls = [(None, None), ([1, 3], None), (None, [4, 0]), ([2], [2])]
+    for step_ids, reset_ids in calls:
+        seed += 1
+        ctrl = random_ctrl(model, 5 if step_ids is None else len(step_ids), seed)
+        for b in (plain, fast):
+            if reset_ids is not None:
+                b.reset(reset_ids, qpos[:len(reset_ids)], np.zeros((len(reset_ids), model.nv)))
+            b.step(ctrl, 3, step_ids, rne_post_constraint=True)
+        for ids in (None, [4, 1], [2]):
+            want, got = plain.get(names, ids), fast.get(names, ids)
+            for name in names:
+                np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    # the rows handed out are copies
+    first = fast.get(["qpos"])["qpos"]
+    first[:] = 7.0
+    assert not np.any(fast.get(["qpos"])["qpos"] == 7.0)
+    # a field outside the readout is read directly; unknown names still raise
+    np.testing.assert_array_equal(fast.get(["xpos"])["xpos"], plain.get(["xpos"])["xpos"])
+    with pytest.raises(KeyError):
+        fast.set_readout(["no_such_field"])
+    # writes through a live view show in get from then on
+    fast.data(2).qvel[:] = 0.25
+    np.testing.assert_array_equal(fast.get(["qvel"], [2])["qvel"][0], 0.25)
+
+
+def test_readout_after_an_engine_error(tmp_path):
+    """Envs a failing step reset (both envs here: they are the same) are read back in their
+    reset state through the readout, as direct reads give them."""
+    from pycore_models import REPO_ROOT
+    with open(os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")) as f:
+        text = f.read()
+    start = text.index(">", text.index("<mujoco")) + 1
+    path = tmp_path / "capsules_small.xml"
+    path.write_text(text[:start] + '\n  <size memory="20K"/>' + text[start:])
+    model = torsion.MjModel.from_xml_path(str(path))
+    b = SimBatch(model, 2)
+    b.set_readout(["time", "qpos"])
+    with pytest.raises(torsion.FatalError, match="env 0"):
+        b.step(None, 400)
+    got = b.get(["time", "qpos"])
+    np.testing.assert_array_equal(got["time"], [0.0, 0.0])
+    np.testing.assert_array_equal(got["qpos"], np.tile(model.qpos0, (2, 1)))
+    b.data(0)  # direct reads from here on: the same values
+    np.testing.assert_array_equal(b.get(["qpos"])["qpos"], got["qpos"])
+
+
 def test_bad_input_raises():
     """Unknown env ids and fields, wrong shapes and types raise; nothing crashes."""
     model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))

@@ -182,3 +182,29 @@ def test_gymnasium_vector_wrappers():
             assert np.array_equal(out_a[4]["episode"]["l"], out_b[4]["episode"]["l"])
     assert episodes > 0
     assert len(ours.unwrapped.np_random) == 3
+
+
+@pytest.mark.parametrize("first_reset", [False, True])
+def test_merged_infos_equal_pack_infos(first_reset):
+    """merge_infos (whole arrays, reset rows marked) lays out infos as pack_infos does from
+    the two groups' rows: same keys in the same order, values, dtypes and masks."""
+    from torsion.gym.vector_env import merge_infos, pack_infos
+    n = 6
+    reset = np.array([first_reset, False, True, False, True, False])
+    rng = np.random.default_rng(0)
+    step_info = {"x": rng.random(n), "only_step": rng.random((n, 2)),
+                 "count": np.arange(n, dtype=np.int64)}
+    reset_info = {"x": rng.random(n), "count": np.arange(n, dtype=np.int64) + 10,
+                  "only_reset": rng.random(n)}
+    merged = merge_infos(reset, step_info, reset_info)
+    steps, resets = np.flatnonzero(~reset), np.flatnonzero(reset)
+    parts = [(steps, {k: v[steps] for k, v in step_info.items()}),
+             (resets, {k: v[resets] for k, v in reset_info.items()})]
+    packed = pack_infos(n, sorted(parts, key=lambda part: part[0][0]))
+    assert list(merged) == list(packed)
+    for key, value in packed.items():
+        assert merged[key].dtype == value.dtype, key
+        np.testing.assert_array_equal(merged[key], value, err_msg=key)
+    # arrays of different dtypes under one key: left to pack_infos
+    reset_info["count"] = reset_info["count"].astype(np.float64)
+    assert merge_infos(reset, step_info, reset_info) is None

@@ -2,7 +2,9 @@
  * read in C loops over worker threads (pool.h) with the GIL released; the engine side of
  * torsion.batch.SimBatch. Every environment's work runs under its own tn_run, so an engine
  * error in one environment resets that environment and is raised as torsion.FatalError
- * after the loop, without touching the others. */
+ * after the loop, without touching the others. A readout (Batch._readout) names fixed
+ * mjData arrays that every reset and step copies, right after each environment's work and
+ * on the thread that did it, into one [n, ...] array per field. */
 #include <omp.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -17,7 +19,36 @@ typedef struct tnpyBatch_ {
   int n;
   int nthread;
   mjData** datas;
+  int nread;          /* readout fields */
+  int* read_index;    /* each field's table index (-1: time) */
+  Py_buffer* read_out; /* each field's [n * field bytes] destination, held */
 } tnpyBatch;
+
+/* copy the readout fields of environment env into their rows */
+static void gather_readout(const tnpyBatch* b, int env) {
+  const mjModel* m = b->model->m;
+  mjData* d = b->datas[env];
+  for (int f = 0; f < b->nread; f++) {
+    void* src = &d->time;
+    size_t nbytes = sizeof(mjtNum);
+    if (b->read_index[f] >= 0) {
+      tnpy_data_field(m, d, b->read_index[f], &src, &nbytes);
+    }
+    memcpy((char*)b->read_out[f].buf + (size_t)env * nbytes, src, nbytes);
+  }
+}
+
+/* drop the readout (its buffers released) */
+static void clear_readout(tnpyBatch* b) {
+  for (int f = 0; f < b->nread; f++) {
+    PyBuffer_Release(&b->read_out[f]);
+  }
+  PyMem_Free(b->read_out);
+  PyMem_Free(b->read_index);
+  b->read_out = NULL;
+  b->read_index = NULL;
+  b->nread = 0;
+}
 
 /* the first failure of a loop */
 typedef struct failure_ {
@@ -116,6 +147,7 @@ static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
 /* free every environment */
 static void batch_dealloc(PyObject* self) {
   tnpyBatch* b = (tnpyBatch*)self;
+  clear_readout(b);
   if (b->datas) {
     for (int i = 0; i < b->n; i++) {
       mj_deleteData(b->datas[i]);
@@ -190,6 +222,7 @@ static void run_one(void* p, ptrdiff_t j, int thread) {
     }
     pthread_mutex_unlock(&c->lock);
   }
+  gather_readout(c->b, env);
 }
 
 /* run the work for k environments over the batch's threads (pool.h: environments handed
@@ -339,6 +372,69 @@ static PyObject* batch_get(PyObject* self, PyObject* args) {
   Py_RETURN_NONE;
 }
 
+/* Batch._readout(field_indices, outs): from now on every reset and step copies these fixed
+ * data arrays (by table index, -1: time) of each environment it runs into row env of
+ * outs[f] (writable, [n * field size] bytes each, held until replaced); every row is
+ * filled now. Empty lists stop the readout. */
+static PyObject* batch_readout(PyObject* self, PyObject* args) {
+  tnpyBatch* b = (tnpyBatch*)self;
+  PyObject *fields, *outs;
+  if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &fields, &PyList_Type, &outs)) {
+    return NULL;
+  }
+  Py_ssize_t nf = PyList_GET_SIZE(fields);
+  if (PyList_GET_SIZE(outs) != nf) {
+    PyErr_SetString(PyExc_ValueError, "one output per field");
+    return NULL;
+  }
+  int* index = PyMem_Calloc((size_t)nf + 1, sizeof(int));
+  Py_buffer* out = PyMem_Calloc((size_t)nf + 1, sizeof(Py_buffer));
+  if (!index || !out) {
+    PyMem_Free(index);
+    PyMem_Free(out);
+    return PyErr_NoMemory();
+  }
+  const mjModel* m = b->model->m;
+  Py_ssize_t held = 0;
+  for (; held < nf; held++) {
+    index[held] = (int)PyLong_AsLong(PyList_GET_ITEM(fields, held));
+    if (PyErr_Occurred()) {
+      break;
+    }
+    void* src;
+    size_t nbytes = sizeof(mjtNum);
+    if (index[held] >= 0 && tnpy_data_field(m, b->datas[0], index[held], &src, &nbytes) < 0) {
+      PyErr_SetString(PyExc_IndexError, "data field index out of range");
+      break;
+    }
+    if (PyObject_GetBuffer(PyList_GET_ITEM(outs, held), &out[held],
+                           PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) < 0) {
+      break;
+    }
+    if ((size_t)out[held].len != nbytes * (size_t)b->n) {
+      PyBuffer_Release(&out[held]);
+      PyErr_SetString(PyExc_ValueError, "output has the wrong size");
+      break;
+    }
+  }
+  if (held < nf) {
+    for (Py_ssize_t f = 0; f < held; f++) {
+      PyBuffer_Release(&out[f]);
+    }
+    PyMem_Free(index);
+    PyMem_Free(out);
+    return NULL;
+  }
+  clear_readout(b);
+  b->nread = (int)nf;
+  b->read_index = index;
+  b->read_out = out;
+  for (int env = 0; env < b->n; env++) {
+    gather_readout(b, env);
+  }
+  Py_RETURN_NONE;
+}
+
 /* Batch._data(i, cls) -> a Data object (of class cls) over environment i */
 static PyObject* batch_data(PyObject* self, PyObject* args) {
   tnpyBatch* b = (tnpyBatch*)self;
@@ -377,6 +473,7 @@ static PyMethodDef batch_methods[] = {
     {"_step", batch_step, METH_VARARGS, "Set controls and step the listed environments."},
     {"_reset", batch_reset, METH_VARARGS, "Reset, set qpos/qvel, forward."},
     {"_get", batch_get, METH_VARARGS, "Copy data arrays of the listed environments."},
+    {"_readout", batch_readout, METH_VARARGS, "Data arrays copied after every reset/step."},
     {"_data", batch_data, METH_VARARGS, "Data view of one environment."},
     {NULL, NULL, 0, NULL}};
 

@@ -65,6 +65,42 @@ def pack_infos(n: int, parts: list[tuple[np.ndarray, dict[str, np.ndarray]]]) ->
     return infos
 
 
+def merge_infos(reset: np.ndarray, info: dict[str, Any],
+                reset_info: dict[str, Any]) -> dict[str, Any] | None:
+    """pack_infos of the stepped rows of ``info`` and the reset rows of ``reset_info``
+    (both [n, ...] over every environment, ``reset`` [n] marking the reset rows), built from
+    the whole arrays. None when a key's arrays differ in dtype or are not [n, ...] arrays
+    (pack_infos then decides)."""
+    n = len(reset)
+    stepped = ~reset
+    reset_ids = np.flatnonzero(reset)
+    groups = [(stepped, info, reset_info), (reset, reset_info, info)]
+    if reset[0]:
+        groups.reverse()  # keys in the order of the group holding the lowest environment
+    infos: dict[str, Any] = {}
+    for rows, own, other in groups:
+        for key, values in own.items():
+            if key in infos:
+                continue
+            peer = other.get(key)
+            if (not isinstance(values, np.ndarray) or values.shape[:1] != (n,) or
+                    (peer is not None and (not isinstance(peer, np.ndarray) or
+                                           peer.dtype != values.dtype or
+                                           peer.shape != values.shape))):
+                return None
+            if peer is None:
+                merged = values.copy()
+                merged[~rows] = 0
+                mask = rows.copy()
+            else:
+                merged = (info[key] if key in info else values).copy()
+                merged[reset_ids] = reset_info[key][reset_ids]
+                mask = np.ones(n, dtype=np.bool_)
+            infos[key] = merged
+            infos["_" + key] = mask
+    return infos
+
+
 class TorsionVectorEnv(VectorEnv):
     """Vector environment of ``num_envs`` copies of one task, stepped together on a SimBatch."""
 
@@ -184,6 +220,20 @@ class TorsionVectorEnv(VectorEnv):
             obs, rew, term, trunc, info = self.runner.step(None, actions)
             self._store(None, obs, rew, term, trunc)
             return pack_infos(self.num_envs, [(self._all, info)])
+        reset = self._autoreset_envs
+        if not reset.all():
+            obs, rew, term, trunc, info, reset_info = self.runner.step_resetting(actions, reset)
+            rew[reset] = 0.0
+            term[reset] = False
+            trunc[reset] = False
+            self._store(None, obs, rew, term, trunc)
+            merged = merge_infos(reset, info, reset_info)
+            if merged is not None:
+                return merged
+            step_ids, reset_ids = np.flatnonzero(~reset), np.flatnonzero(reset)
+            parts = [(step_ids, {key: value[step_ids] for key, value in info.items()}),
+                     (reset_ids, {key: value[reset_ids] for key, value in reset_info.items()})]
+            return pack_infos(self.num_envs, sorted(parts, key=lambda part: part[0][0]))
         reset_ids = np.flatnonzero(self._autoreset_envs)
         step_ids = np.flatnonzero(~self._autoreset_envs)
         parts = []
