@@ -19,7 +19,7 @@ Backends (all use the machine's cores; per-core numbers divide by os.cpu_count()
   envpool          envpool.make(env_type="gymnasium", num_threads=cores), requirements-bench.txt
 
   .venv/bin/python bench/bench_vec_envs.py [--tasks Humanoid-v5,HalfCheetah-v5]
-      [--envs 16,64,256] [--rounds 3] [--steps 0] [--json bench/results/vec_envs.json]
+      [--envs 16,64,256] [--rounds 5] [--steps 0] [--json bench/results/vec_envs.json]
       [--update-docs]
 """
 from __future__ import annotations
@@ -160,7 +160,7 @@ def main() -> None:
     parser.add_argument("--tasks", default="Humanoid-v5,HalfCheetah-v5")
     parser.add_argument("--envs", default="16,64,256")
     parser.add_argument("--backends", default=",".join(BACKENDS))
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--steps", type=int, default=0, help="vector steps per timing "
                         "(default: 20000 / envs, at least 20)")
     parser.add_argument("--async-max", type=int, default=64)
