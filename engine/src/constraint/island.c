@@ -12,6 +12,8 @@
  *
  * Arrays sized by trees and dofs live in mjData's buffer (island-sized ones have room for
  * ntree islands); arrays sized by nefc come from the efc region of the arena. */
+#include <string.h>
+
 #include <torsion/torsion.h>
 
 #include "model/efc_arena.h"
@@ -254,6 +256,61 @@ static void fill_rows(mjData* d, const int* efc_tree) {
   }
 }
 
+/* one kinematic tree (a single robot, most models): every row is on it, so one island
+ * holds the tree, all dofs and all rows in their global order; the general path's result
+ * without its sorting. Returns 0 when some row touches no tree (no islands, as there) */
+static int single_tree(const mjModel* m, mjData* d) {
+  int nv = m->nv, nefc = d->nefc, parent = 0, ne = 0, nf = 0;
+  char constrained = 0;
+  for (int i = 0; i < nefc; i++) {
+    int type = d->efc_type[i];
+    if (!(i > 0 && type == d->efc_type[i - 1] && d->efc_id[i] == d->efc_id[i - 1]) &&
+        constraint_trees(m, d, i, &parent, &constrained) < 0) {
+      return 0;
+    }
+    ne += type == mjCNSTR_EQUALITY;
+    nf += type == mjCNSTR_FRICTION_DOF || type == mjCNSTR_FRICTION_TENDON;
+  }
+  d->nisland = 1;
+  d->nidof = nv;
+  d->tree_island[0] = 0;
+  if (!alloc_rows(d)) {
+    mj_warning(d, mjWARN_CNSTRFULL, (int)d->narena);
+    d->nisland = d->nidof = 0;
+    return 1;
+  }
+
+  // the tree and the dofs
+  d->island_ntree[0] = 1;
+  d->island_itreeadr[0] = 0;
+  d->map_itree2tree[0] = 0;
+  d->island_nv[0] = nv;
+  d->island_idofadr[0] = 0;
+  d->island_dofadr[0] = 0;
+  for (int j = 0; j < nv; j++) {
+    d->dof_island[j] = 0;
+    d->map_dof2idof[j] = j;
+    d->map_idof2dof[j] = j;
+  }
+
+  // the rows, already in island order
+  d->island_nefc[0] = nefc;
+  d->island_ne[0] = ne;
+  d->island_nf[0] = nf;
+  d->island_iefcadr[0] = 0;
+  for (int i = 0; i < nefc; i++) {
+    d->efc_island[i] = 0;
+    d->map_efc2iefc[i] = i;
+    d->map_iefc2efc[i] = i;
+  }
+  memcpy(d->iefc_type, d->efc_type, sizeof(int) * (size_t)nefc);
+  memcpy(d->iefc_id, d->efc_id, sizeof(int) * (size_t)nefc);
+  memcpy(d->iefc_frictionloss, d->efc_frictionloss, sizeof(mjtNum) * (size_t)nefc);
+  memcpy(d->iefc_D, d->efc_D, sizeof(mjtNum) * (size_t)nefc);
+  memcpy(d->iefc_R, d->efc_R, sizeof(mjtNum) * (size_t)nefc);
+  return 1;
+}
+
 /* find the constraint islands */
 void mj_island(const mjModel* m, mjData* d) {
   int nefc = d->nefc, ntree = m->ntree;
@@ -261,6 +318,9 @@ void mj_island(const mjModel* m, mjData* d) {
 
   // islands disabled or no rows: nothing to do
   if ((m->opt.disableflags & mjDSBL_ISLAND) || !nefc || !ntree) {
+    return;
+  }
+  if (ntree == 1 && single_tree(m, d)) {
     return;
   }
   mj_markStack(d);
