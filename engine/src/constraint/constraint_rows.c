@@ -217,27 +217,43 @@ static void limit_tendon(const mjModel* m, mjData* d, int t, int* chain, int* ma
   }
 }
 
-/* joint and tendon limit rows */
-static void instantiate_limit(const mjModel* m, mjData* d) {
+/* what the counting pass found, so that the filling pass visits only what makes rows: the
+ * friction and limit rows counted, the first and last joint with a limit row (njnt, -1:
+ * none) and the tendon limit rows */
+typedef struct rowScan_ {
+  int nf, nl;
+  int jfirst, jlast;
+  int ntendon_limit;
+} rowScan;
+
+/* joint and tendon limit rows (counting pass: scan records where they are) */
+static void instantiate_limit(const mjModel* m, mjData* d, rowScan* scan) {
   if (TN_CDISABLED(m, mjDSBL_LIMIT)) {
     return;
   }
+  int counting = !d->efc_type;
 
-  // joints
-  for (int j = 0; j < m->njnt; j++) {
+  // joints (filling: only those between the first and last that counted a row)
+  int jbegin = counting ? 0 : scan->jfirst, jend = counting ? m->njnt : scan->jlast + 1;
+  for (int j = jbegin; j < jend; j++) {
     if (!m->jnt_limited[j]) {
       continue;
     }
-    int type = m->jnt_type[j];
+    int type = m->jnt_type[j], before = d->nefc;
     if (type == mjJNT_SLIDE || type == mjJNT_HINGE) {
       limit_scalar(m, d, j);
     } else if (type == mjJNT_BALL) {
       limit_ball(m, d, j);
     }
+    if (counting && d->nefc > before) {
+      scan->jfirst = j < scan->jfirst ? j : scan->jfirst;
+      scan->jlast = j;
+    }
   }
 
   // tendons
-  if (m->ntendon) {
+  int before = d->nefc;
+  if (m->ntendon && (counting || scan->ntendon_limit)) {
     mj_markStack(d);
     int* chain = mj_stackAllocInt(d, (size_t)m->nv);
     int* mark = mj_stackAllocInt(d, (size_t)m->nv);
@@ -248,6 +264,9 @@ static void instantiate_limit(const mjModel* m, mjData* d) {
       }
     }
     mj_freeStack(d);
+  }
+  if (counting) {
+    scan->ntendon_limit = d->nefc - before;
   }
 }
 
@@ -402,18 +421,31 @@ static void instantiate_contact(const mjModel* m, mjData* d) {
  * Driver
  * ------------------------------------------------------------------------------------- */
 
-/* every row type in MuJoCo's order; ne/nf/nl from the running counts */
-static void instantiate_all(const mjModel* m, mjData* d) {
+/* every row type in MuJoCo's order; ne/nf/nl from the running counts. The counting pass
+ * (efc_type NULL) fills scan; the filling pass skips the kinds that counted no rows */
+static void instantiate_all(const mjModel* m, mjData* d, rowScan* scan) {
+  int counting = !d->efc_type;
+  if (counting) {
+    *scan = (rowScan){0, 0, m->njnt, -1, 0};
+  }
   tn__instantiateEquality(m, d);
   int ne = d->nefc;
-  instantiate_friction(m, d);
+  if (counting || scan->nf) {
+    instantiate_friction(m, d);
+  }
   int nf = d->nefc - ne;
-  instantiate_limit(m, d);
+  if (counting || scan->nl) {
+    instantiate_limit(m, d, scan);
+  }
   int nl = d->nefc - ne - nf;
   instantiate_contact(m, d);
   d->ne = ne;
   d->nf = nf;
   d->nl = nl;
+  if (counting) {
+    scan->nf = nf;
+    scan->nl = nl;
+  }
 }
 
 /* no rows this step (arena full or inconsistent): release and unlink the contacts */
@@ -435,8 +467,9 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
   }
 
   // counting pass (efc_type NULL marks it)
+  rowScan scan;
   d->efc_type = NULL;
-  instantiate_all(m, d);
+  instantiate_all(m, d, &scan);
   if (!d->nefc) {
     d->ne = d->nf = d->nl = 0;
     return;
@@ -455,7 +488,7 @@ void mj_makeConstraint(const mjModel* m, mjData* d) {
   // filling pass
   d->nefc = 0;
   d->nJ = is_sparse(m) ? 0 : nJ;
-  instantiate_all(m, d);
+  instantiate_all(m, d, &scan);
   if (d->nefc != nefc || d->nJ != nJ) {
     mju_error("mj_makeConstraint: row count changed between passes");
     drop_rows(d);
