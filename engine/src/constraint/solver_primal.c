@@ -30,10 +30,12 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   ctx->flg_Newton = flg_Newton;
   ctx->elliptic = m->opt.cone == mjCONE_ELLIPTIC;
   ctx->scale = island < 0 ? tn__solverScale(m) : tn__solverScaleIsland(m, d, island);
-  ctx->idof = island < 0 ? NULL : d->map_idof2dof + d->island_idofadr[island];
-  ctx->nidof = island < 0 ? nv : d->island_nv[island];
-  ctx->iefc = island < 0 ? NULL : d->map_iefc2efc + d->island_iefcadr[island];
-  ctx->niefc = island < 0 ? nefc : d->island_nefc[island];
+  ctx->whole = island >= 0 && d->island_nv[island] == nv && d->island_nefc[island] == nefc;
+  int local = island >= 0 && !ctx->whole;
+  ctx->idof = local ? d->map_idof2dof + d->island_idofadr[island] : NULL;
+  ctx->nidof = local ? d->island_nv[island] : nv;
+  ctx->iefc = local ? d->map_iefc2efc + d->island_iefcadr[island] : NULL;
+  ctx->niefc = local ? d->island_nefc[island] : nefc;
 
   // joint space
   ctx->Ma = mj_stackAllocNum(d, (size_t)nv);
@@ -48,7 +50,7 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
   // and Jv on its rows only; they are zero elsewhere)
   ctx->Jaref = mj_stackAllocNum(d, (size_t)nefc);
   ctx->Jv = mj_stackAllocNum(d, (size_t)nefc);
-  if (island >= 0) {
+  if (local) {
     memset(ctx->Jv, 0, sizeof(mjtNum) * (size_t)nefc);
     memset(ctx->Mv, 0, sizeof(mjtNum) * (size_t)nv);
     memset(ctx->Mgrad, 0, sizeof(mjtNum) * (size_t)nv);
@@ -74,7 +76,7 @@ static void alloc_context(const mjModel* m, mjData* d, tnPrimal* ctx, int island
  * they read only the island's entries of vec); per entry the sums of mj_mulM, in its order */
 void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
                     const mjtNum* vec) {
-  if (ctx->island < 0) {
+  if (ctx->island < 0 || ctx->whole) {
     mj_mulM(m, d, res, vec);
     return;
   }
@@ -101,7 +103,7 @@ void tn__primalMulM(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtN
 /* res = J vec: every row, or one island's rows */
 void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mjtNum* res,
                       const mjtNum* vec) {
-  if (ctx->island < 0) {
+  if (ctx->island < 0 || ctx->whole) {
     mj_mulJacVec(m, d, res, vec);
     return;
   }
@@ -116,7 +118,7 @@ void tn__primalMulJac(const mjModel* m, const mjData* d, const tnPrimal* ctx, mj
  * factor L'DL of M as mj_solveM (the island's dofs descending, then ascending) */
 void tn__primalSolveM(const mjModel* m, mjData* d, const tnPrimal* ctx, mjtNum* res,
                       const mjtNum* vec) {
-  if (ctx->island < 0) {
+  if (ctx->island < 0 || ctx->whole) {
     mj_solveM(m, d, res, vec, 1);
     return;
   }
@@ -159,7 +161,7 @@ static void update_constraint(const mjModel* m, mjData* d, tnPrimal* ctx) {
 
   // constraint cost, force, state (the island's rows)
   tn__constraintUpdateIsland(m, d, ctx->Jaref, &ctx->cost, ctx->flg_Newton && ctx->elliptic,
-                             ctx->island);
+                             ctx->whole ? -1 : ctx->island);
 
   // active rows and state changes (rows outside the island stay satisfied)
   ctx->nactive = 0;

@@ -14,6 +14,8 @@ typedef struct tnPrimal_ {
   /* problem */
   int nv, nefc, ne, nf;
   int island;               /* the island solved (-1: the whole system) */
+  int whole;                /* the island holds every dof and every row (in the global
+                             * order): the whole-system kernels give its results */
   int flg_Newton;           /* Newton (Hessian preconditioner) or CG (M preconditioner) */
   int elliptic;             /* elliptic cones present */
   mjtNum scale;             /* 1 / (meaninertia * max(1, nv)), or 1 / island's diag(M) sum */
