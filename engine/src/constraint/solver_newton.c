@@ -185,6 +185,16 @@ static void add_rows_small(const mjModel* m, const mjData* d, const tnPrimal* ct
   }
 }
 
+/* 1 if the n ints of a and b are equal (a few dozen at most: a loop beats a memcmp call) */
+static inline int same_ints(const int* a, const int* b, int n) {
+  for (int k = 0; k < n; k++) {
+    if (a[k] != b[k]) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* the rows part of H for a larger island: consecutive quadratic rows with the same non-zero
  * columns (a contact's rows, usually) are gathered, up to four, and added in one pass over
  * their triangle */
@@ -216,7 +226,7 @@ static void add_rows_gathered(const mjModel* m, const mjData* d, const tnPrimal*
       mjtNum* vslot = val + (size_t)ngroup * nv;
       int* islot = ind + (size_t)ngroup * nv;
       int n = row_nonzeros(m, d, i, loc, vslot, islot);
-      if (ngroup && (n != ncol || memcmp(islot, ind, sizeof(int) * (size_t)n))) {
+      if (ngroup && (n != ncol || !same_ints(islot, ind, n))) {
         flush_rows(H, nh, nv, val, ind, ncol, scl, ngroup);
         mju_copy(val, vslot, n);
         memcpy(ind, islot, sizeof(int) * (size_t)n);
