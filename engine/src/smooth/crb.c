@@ -145,13 +145,17 @@ void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) 
   }
 
   // then each row's off-diagonal entries from the parent up to the root, each used twice
-  // (row i and, by symmetry, column i): MuJoCo's order of sums, so res rounds as its does
+  // (row i and, by symmetry, column i): MuJoCo's order of sums, so res rounds as its does.
+  // Row i's own sum stays in a register through its row (its ancestors j are not i, and
+  // its descendants add to it only in their later rows)
   for (int i = 0; i < m->nv; i++) {
     int adr = m->M_rowadr[i];
+    mjtNum ri = res[i], vi = vec[i];
     for (int k = adr + m->M_rownnz[i] - 2; k >= adr; k--) {
       int j = m->M_colind[k];
-      res[i] += d->M[k] * vec[j];
-      res[j] += d->M[k] * vec[i];
+      ri += d->M[k] * vec[j];
+      res[j] += d->M[k] * vi;
     }
+    res[i] = ri;
   }
 }
