@@ -138,16 +138,21 @@ def test_readout_serves_the_same_fields():
     np.testing.assert_array_equal(fast.get(["qvel"], [2])["qvel"][0], 0.25)
 
 
-def test_readout_after_an_engine_error(tmp_path):
-    """Envs a failing step reset (both envs here: they are the same) are read back in their
-    reset state through the readout, as direct reads give them."""
+def _small_arena_model(tmp_path):
+    """The capsule heap with a 20K arena: a few hundred steps exhaust it (an engine error)."""
     from pycore_models import REPO_ROOT
     with open(os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")) as f:
         text = f.read()
     start = text.index(">", text.index("<mujoco")) + 1
     path = tmp_path / "capsules_small.xml"
     path.write_text(text[:start] + '\n  <size memory="20K"/>' + text[start:])
-    model = torsion.MjModel.from_xml_path(str(path))
+    return torsion.MjModel.from_xml_path(str(path))
+
+
+def test_readout_after_an_engine_error(tmp_path):
+    """Envs a failing step reset (both envs here: they are the same) are read back in their
+    reset state through the readout, as direct reads give them."""
+    model = _small_arena_model(tmp_path)
     b = SimBatch(model, 2)
     b.set_readout(["time", "qpos"])
     with pytest.raises(torsion.FatalError, match="env 0"):
@@ -181,13 +186,7 @@ def test_bad_input_raises():
 
 def test_engine_error_in_one_env(tmp_path):
     """An env whose step exhausts the arena raises FatalError naming it; it is reset."""
-    from pycore_models import REPO_ROOT
-    with open(os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")) as f:
-        text = f.read()
-    start = text.index(">", text.index("<mujoco")) + 1
-    path = tmp_path / "capsules_small.xml"
-    path.write_text(text[:start] + '\n  <size memory="20K"/>' + text[start:])
-    model = torsion.MjModel.from_xml_path(str(path))
+    model = _small_arena_model(tmp_path)
     b = SimBatch(model, 2)
     with pytest.raises(torsion.FatalError, match="env 0"):
         b.step(None, 400)

@@ -93,7 +93,7 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
                 merged[~rows] = 0
                 mask = rows.copy()
             else:
-                merged = (info[key] if key in info else values).copy()
+                merged = info[key].copy()  # the key is in both
                 merged[reset_ids] = reset_info[key][reset_ids]
                 mask = np.ones(n, dtype=np.bool_)
             infos[key] = merged
