@@ -19,9 +19,15 @@ Backends (all use the machine's cores; per-core numbers divide by os.cpu_count()
   envpool          envpool.make(env_type="gymnasium", num_threads=cores,
                    thread_affinity_offset=0: its workers pinned), requirements-bench.txt
 
+Physics alone: per task, Torsion's mj_step against MuJoCo's on the task's own states
+(--physics-states states of a Gymnasium episode with uniform random actions, autoresets
+included), both engines in this process as bench_interleaved.py times them (alternating
+chunks of one env step, frame_skip mj_steps, --physics-rounds rounds per state): how much of
+the ratio to EnvPool, which steps MuJoCo, the engine itself accounts for.
+
   .venv/bin/python bench/bench_vec_envs.py [--tasks Humanoid-v5,HalfCheetah-v5]
-      [--envs 16,64,256] [--rounds 5] [--steps 0] [--json bench/results/vec_envs.json]
-      [--update-docs]
+      [--envs 16,64,256] [--rounds 5] [--steps 0] [--physics-states 40]
+      [--json bench/results/vec_envs.json] [--update-docs]
 """
 from __future__ import annotations
 
@@ -118,6 +124,53 @@ def bench_case(task: str, n: int, opts, sock: str | None, cores: int) -> dict:
     return out
 
 
+def physics_ratio(task: str, nstate: int, rounds: int) -> dict:
+    """Torsion's mj_step against MuJoCo's on nstate states of one Gymnasium episode stream
+    of the task (uniform random actions, reset when it ends; a state every 20 env steps):
+    ratio_stats.summary of benchlib.interleave per state in chunks of frame_skip steps,
+    plus the states' median and largest contact counts."""
+    import gymnasium
+    import mujoco
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import benchlib
+    import ratio_stats
+
+    env = gymnasium.make(task)
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    model, data = env.unwrapped.model, env.unwrapped.data
+    spec = mujoco.mjtState.mjSTATE_INTEGRATION
+    states, ncon = [], []
+    for t in range(20 * nstate):
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            env.reset()
+        if t % 20 == 19:
+            s = np.zeros(mujoco.mj_stateSize(model, spec))
+            mujoco.mj_getState(model, data, s, spec)
+            states.append(s)
+            ncon.append(int(data.ncon))
+    path, frame_skip = env.unwrapped.fullpath, int(env.unwrapped.frame_skip)
+    env.close()
+
+    # both engines on their own model and data, from each state in turn
+    lib = benchlib.load_torsion()
+    tm, td = benchlib.torsion_model(lib, path)
+    m = mujoco.MjModel.from_xml_path(path)
+    d = mujoco.MjData(m)
+    parts = [benchlib.interleave(lib, tm, td, m, d, s, spec, rounds, frame_skip)
+             for s in states]
+    lib.mj_deleteData(td)
+    lib.mj_deleteModel(tm)
+    out = ratio_stats.summary(parts)
+    out.update(states=len(states), ncon_median=float(np.median(ncon)), ncon_max=max(ncon))
+    print("  %-15s physics: MuJoCo %.1f us/step, Torsion %.1f us/step, ratio %.2f "
+          "[%.2f, %.2f] over %d states (contacts: median %g, max %d)" % (
+              task, out["mujoco_us"], out["torsion_us"], out["ratio"], out["q25"],
+              out["q75"], len(states), out["ncon_median"], out["ncon_max"]), flush=True)
+    return out
+
+
 def write_plot(results: dict, path: str) -> None:
     """Bar chart of env-steps/s per backend, one panel per task."""
     import matplotlib
@@ -156,6 +209,15 @@ def docs_table(results: dict) -> str:
     lines.append("env-steps/s, median of %d rounds; %d cores (per core: divide by %d); "
                  "%s; %s." % (results["rounds"], cores, cores, results["machine"],
                               results["date"]))
+    physics = results.get("physics", {})
+    if physics:
+        lines.append("")
+        lines.append("Physics alone, on each task's own states (Torsion's mj_step against "
+                     "MuJoCo %s's, interleaved in one process, one env step a chunk): " % (
+                         results.get("mujoco", "?")) + "; ".join(
+            "%s %.2fx (quartiles %.2f-%.2f, %d states, contacts median %g)" % (
+                task, p["ratio"], p["q25"], p["q75"], p["states"], p["ncon_median"])
+            for task, p in physics.items()) + ".")
     return "\n".join(lines)
 
 
@@ -168,6 +230,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=0, help="vector steps per timing "
                         "(default: 20000 / envs, at least 20)")
     parser.add_argument("--async-max", type=int, default=64)
+    parser.add_argument("--physics-states", type=int, default=40,
+                        help="states per task for the physics-alone ratio (0: skip it)")
+    parser.add_argument("--physics-rounds", type=int, default=40)
     parser.add_argument("--json", help="write the results here")
     parser.add_argument("--update-docs", action="store_true",
                         help="write the table into docs/benchmarks.md and the plot into docs/img")
@@ -181,6 +246,12 @@ def main() -> None:
     results = {"cores": cores, "rounds": opts.rounds, "date": time.strftime("%Y-%m-%d"),
                "machine": "%s, Python %s" % (platform.machine(), platform.python_version()),
                "cases": {}}
+    if opts.physics_states > 0:
+        import mujoco
+        results["mujoco"] = mujoco.__version__
+        results["physics"] = {task: physics_ratio(task, opts.physics_states,
+                                                  opts.physics_rounds)
+                              for task in opts.tasks.split(",")}
     try:
         for task in opts.tasks.split(","):
             results["cases"][task] = {}
