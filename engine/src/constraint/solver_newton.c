@@ -277,40 +277,66 @@ void tn__newtonHessian(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_freeStack(d);
 }
 
-/* rank-one update (sign 1) or downdate (sign -1) of the lower Cholesky factor L (n x n,
- * row-major) by x, which is zero before column k0 and is overwritten; 0, or -1 when a
- * downdate would leave a pivot below mjMINVAL */
-static int chol_rank_one(mjtNum* L, int n, mjtNum* x, int k0, int sign) {
-  for (int k = k0; k < n; k++) {
-    // nothing to rotate in this column
-    if (x[k] == 0) {
-      continue;
-    }
+/* column k of a rank-one update (sign 1) or downdate (sign -1) of the lower Cholesky factor
+ * L (n x n, row-major) by x: the new pivot, the rest of column k and x below k; 0, or -1
+ * when a downdate would leave the pivot below mjMINVAL */
+static inline int rank_one_column(mjtNum* L, int n, mjtNum* x, int k, int sign) {
+  // nothing to rotate in this column
+  if (x[k] == 0) {
+    return 0;
+  }
 
-    // new pivot and the rotation taking the old one to it
-    mjtNum* Lk = L + (size_t)k * n;
-    mjtNum r2 = Lk[k] * Lk[k] + sign * x[k] * x[k];
-    if (r2 < mjMINVAL) {
-      return -1;
-    }
-    mjtNum r = sqrt(r2), c = r / Lk[k], cinv = 1 / c, s = x[k] / Lk[k];
-    Lk[k] = r;
+  // new pivot and the rotation taking the old one to it
+  mjtNum* Lk = L + (size_t)k * n;
+  mjtNum r2 = Lk[k] * Lk[k] + sign * x[k] * x[k];
+  if (r2 < mjMINVAL) {
+    return -1;
+  }
+  mjtNum r = sqrt(r2), c = r / Lk[k], cinv = 1 / c, s = x[k] / Lk[k];
+  Lk[k] = r;
 
-    // the rest of column k (scaled by 1/c as a product, MuJoCo's rounding), and x for the
-    // next columns
-    for (int i = k + 1; i < n; i++) {
-      mjtNum* Li = L + (size_t)i * n;
-      Li[k] = (Li[k] + sign * s * x[i]) * cinv;
-      x[i] = c * x[i] - s * Li[k];
+  // the rest of column k (scaled by 1/c as a product, MuJoCo's rounding), and x for the
+  // next columns
+  for (int i = k + 1; i < n; i++) {
+    mjtNum* Li = L + (size_t)i * n;
+    Li[k] = (Li[k] + sign * s * x[i]) * cinv;
+    x[i] = c * x[i] - s * Li[k];
+  }
+  return 0;
+}
+
+/* most rank-one changes swept together */
+#define TN_RANK_WAVE 4
+
+/* m <= TN_RANK_WAVE successive rank-one changes of L (change j: x[j], zero before column
+ * k0[j], overwritten; sign[j]) as one wavefront: at step t change j does column t - j.
+ * Change j's column k needs change j-1's column k and its own column k-1, both done a step
+ * earlier, so L and every x come out as the changes applied one after the other give them,
+ * bit for bit, while the changes' dependency chains (a square root and two divisions per
+ * column) run side by side. 0, or -1 when a downdate loses definiteness (the caller then
+ * rebuilds the factor, whatever the changes left in L) */
+static int chol_rank_wave(mjtNum* L, int n, mjtNum* const* x, const int* k0, const int* sign,
+                          int m) {
+  int t0 = n;
+  for (int j = 0; j < m; j++) {
+    t0 = k0[j] + j < t0 ? k0[j] + j : t0;
+  }
+  for (int t = t0; t < n + m - 1; t++) {
+    for (int j = 0; j < m; j++) {
+      int k = t - j;
+      if (k >= k0[j] && k < n && rank_one_column(L, n, x[j], k, sign[j])) {
+        return -1;
+      }
     }
   }
   return 0;
 }
 
-/* the rank-one change of the factor for row i, whose quadratic membership flipped: an
- * update by sqrt(D_i) J_i when it entered, a downdate when it left; 0, or -1 on lost
- * definiteness */
-static int flip_row(const mjModel* m, mjData* d, tnPrimal* ctx, int i, int entering, mjtNum* x) {
+/* x = sqrt(D_i) J_i on the solved dofs for row i, whose quadratic membership flipped (an
+ * update when it entered, a downdate when it left); returns its first non-zero column (nh
+ * when none) */
+static int flip_vector(const mjModel* m, const mjData* d, const tnPrimal* ctx, int i,
+                       mjtNum* x) {
   int nh = ctx->nidof;
   const mjtNum* row = d->efc_J + (size_t)i * m->nv;
   mjtNum sd = sqrt(d->efc_D[i]);
@@ -321,7 +347,7 @@ static int flip_row(const mjModel* m, mjData* d, tnPrimal* ctx, int i, int enter
       k0 = k;
     }
   }
-  return chol_rank_one(ctx->H, nh, x, k0, entering ? 1 : -1);
+  return k0;
 }
 
 /* rows that entered or left the quadratic state since the last factorization, or -1 when
@@ -345,21 +371,35 @@ int tn__newtonCountFlips(const mjModel* m, const mjData* d, const tnPrimal* ctx)
 }
 
 /* the dense factor of H after state changes, as MuJoCo 3.14 keeps it: one rank-one update
- * or downdate per flipped row, in row order, however many; -1: rebuild instead */
+ * or downdate per flipped row, in row order, however many (swept TN_RANK_WAVE at a time);
+ * -1: rebuild instead */
 int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   int nflip = tn__newtonCountFlips(m, d, ctx);
   if (nflip <= 0) {
     return nflip;
   }
   mj_markStack(d);
-  mjtNum* x = mj_stackAllocNum(d, (size_t)m->nv);
-  int res = 0;
+  int nwave = nflip < TN_RANK_WAVE ? nflip : TN_RANK_WAVE;
+  mjtNum* buf = mj_stackAllocNum(d, (size_t)nwave * m->nv);
+  mjtNum* x[TN_RANK_WAVE];
+  int k0[TN_RANK_WAVE], sign[TN_RANK_WAVE], nx = 0, res = 0;
   for (int k = 0; k < ctx->niefc && !res; k++) {
     int i = tn__primalRow(ctx, k);
     int now = d->efc_state[i] == mjCNSTRSTATE_QUADRATIC;
     int was = ctx->oldstate[i] == mjCNSTRSTATE_QUADRATIC;
-    if (now != was) {
-      res = flip_row(m, d, ctx, i, now, x);
+    if (now == was) {
+      continue;
+    }
+
+    // gather the flip; sweep when the wave is full or the last flip is in
+    x[nx] = buf + (size_t)nx * m->nv;
+    k0[nx] = flip_vector(m, d, ctx, i, x[nx]);
+    sign[nx] = now ? 1 : -1;
+    nx++;
+    nflip--;
+    if (nx == nwave || nflip == 0) {
+      res = chol_rank_wave(ctx->H, ctx->nidof, x, k0, sign, nx);
+      nx = 0;
     }
   }
   mj_freeStack(d);
