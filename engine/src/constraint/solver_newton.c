@@ -381,6 +381,10 @@ int tn__newtonHessianUpdate(const mjModel* m, mjData* d, tnPrimal* ctx) {
   mj_markStack(d);
   int nwave = nflip < TN_RANK_WAVE ? nflip : TN_RANK_WAVE;
   mjtNum* buf = mj_stackAllocNum(d, (size_t)nwave * m->nv);
+  if (!buf) {
+    mj_freeStack(d);
+    return -1;
+  }
   mjtNum* x[TN_RANK_WAVE];
   int k0[TN_RANK_WAVE], sign[TN_RANK_WAVE], nx = 0, res = 0;
   for (int k = 0; k < ctx->niefc && !res; k++) {
