@@ -131,8 +131,7 @@ def physics_ratio(task: str, nstate: int, rounds: int) -> dict:
     plus the states' median and largest contact counts."""
     import gymnasium
     import mujoco
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-    import benchlib
+    import benchlib  # this script's directory (bench/) is on the path
     import ratio_stats
 
     env = gymnasium.make(task)

@@ -1,10 +1,11 @@
 """bench/benchlib.py — what the Python benchmarks (bench_engine.py, bench_contacts.py,
-bench_fd.py, bench_interleaved.py, bench_robots.py) and scripts/model_coverage.py share: the
-initial state and MuJoCo's timed stepping, measurements alternated between the engines and
-their medians and ratio, both engines stepped in one process in interleaved chunks, models
-run one at a time in child processes (so that a crash or a hang costs one model), table
-cells and notes, the machine and commit a run was measured on, the command line, and the
-report's JSON and its section of docs/benchmarks.md.
+bench_fd.py, bench_interleaved.py, bench_robots.py, bench_vec_envs.py) and
+scripts/model_coverage.py share: the initial state and MuJoCo's timed stepping,
+measurements alternated between the engines and their medians and ratio, both engines
+stepped in one process in interleaved chunks, models run one at a time in child processes
+(so that a crash or a hang costs one model), table cells and notes, the machine and commit
+a run was measured on, the command line, and the report's JSON and its section of
+docs/benchmarks.md.
 
 Importing it puts tests/differential on sys.path, so the benchmarks can import the test
 harness (corpus, oracle, torsion) after it.
