@@ -145,6 +145,21 @@ static void add_cone(const mjModel* m, const mjData* d, int i, mjtNum* H, int nh
  * gathered path cost several times the arithmetic */
 #define TN_HESSIAN_SMALL 8
 
+/* H's lower triangle (nh x nh, row-major) += D x x' for one row x; a zero entry of x skips
+ * its row of the triangle */
+static inline void add_row_triangle(mjtNum* H, const mjtNum* x, mjtNum D, int nh) {
+  for (int p = 0; p < nh; p++) {
+    if (x[p] == 0) {
+      continue;
+    }
+    mjtNum s = D * x[p];
+    mjtNum* Hrow = H + (size_t)p * nh;
+    for (int q = 0; q <= p; q++) {
+      Hrow[q] += s * x[q];
+    }
+  }
+}
+
 /* the rows part of H for a small island: each quadratic row read at the island's dofs and
  * added to the triangle, a zero entry skipping its row of the triangle (MuJoCo's dense
  * order; the zero products it adds elsewhere leave H's bits unchanged, H never being -0) */
@@ -166,21 +181,17 @@ static void add_rows_small(const mjModel* m, const mjData* d, const tnPrimal* ct
       continue;
     }
 
-    // D_i J_i' J_i over the island's dofs
+    // D_i J_i' J_i over the island's dofs (a free body's six with the size known to the
+    // compiler: the triangle's loops unrolled)
     const mjtNum* row = d->efc_J + (size_t)i * nv;
     mjtNum D = d->efc_D[i];
     for (int a = 0; a < nh; a++) {
       x[a] = row[tn__primalDof(ctx, a)];
     }
-    for (int p = 0; p < nh; p++) {
-      if (x[p] == 0) {
-        continue;
-      }
-      mjtNum s = D * x[p];
-      mjtNum* Hrow = H + (size_t)p * nh;
-      for (int q = 0; q <= p; q++) {
-        Hrow[q] += s * x[q];
-      }
+    if (nh == 6) {
+      add_row_triangle(H, x, D, 6);
+    } else {
+      add_row_triangle(H, x, D, nh);
     }
   }
 }
