@@ -152,7 +152,10 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
   }
 
   // one side plane at a time (Sutherland-Hodgman); each vertex's side is tested once per
-  // plane (the edge loop meets every vertex twice, as P and as Q)
+  // plane (the edge loop meets every vertex twice, as P and as Q). A convex polygon gains
+  // at most a vertex per plane, which the buffers hold; sides that alternate by rounding
+  // could add more, and what would not fit is dropped
+  const int cap = 2 * MC_POLYVERT;
   long long inside[2 * MC_POLYVERT + 5];
   for (int e = 0; e < n1 && npoly > 0; e++) {
     const mjtNum* a = face1 + 3 * e;
@@ -185,6 +188,9 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
           j++;
         }
         int last = j < npoly ? j : npoly - 1;
+        if (nout + (last - i) + 1 > cap) {
+          break;
+        }
         size_t bytes = sizeof(mjtNum) * (size_t)(last - i);
         memcpy(OX + nout, X + i + 1, bytes);
         memcpy(OY + nout, Y + i + 1, bytes);
@@ -199,6 +205,9 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
       }
 
       // crossing with the side plane, then Q when it is inside
+      if (nout + 2 > cap) {
+        break;
+      }
       int q = i < npoly - 1 ? i + 1 : 0;
       mjtNum P[3] = {X[i], Y[i], Z[i]}, Q[3] = {X[q], Y[q], Z[q]};
       mjtNum pq[3] = {Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]};
