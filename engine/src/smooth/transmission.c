@@ -154,9 +154,10 @@ static int tendon_transmission(const mjModel* m, mjData* d, int i, int adr, int 
   return nnz;
 }
 
-/* site transmission without refsite: gear as a wrench in the site frame (dense row) */
-static void site_wrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum* jacr,
-                        mjtNum* moment) {
+/* site transmission without refsite: gear as a wrench in the site frame (dense row); the
+ * site's Jacobians are read only (actuators at one site share them), tmp is nv scratch */
+static void site_wrench(const mjModel* m, mjData* d, int i, const mjtNum* jac,
+                        const mjtNum* jacr, mjtNum* tmp, mjtNum* moment) {
   int nv = m->nv, id = m->actuator_trnid[2*i];
   const mjtNum* gear = m->actuator_gear + 6*i;
   const mjtNum* xmat = d->site_xmat + 9*id;
@@ -168,8 +169,8 @@ static void site_wrench(const mjModel* m, mjData* d, int i, mjtNum* jac, mjtNum*
 
   // moment: translational and rotational Jacobians projected on the wrench
   mju_mulMatTVec(moment, jac, wrench, 3, nv);
-  mju_mulMatTVec(jac, jacr, wrench + 3, 3, nv);
-  mju_addTo(moment, jac, nv);
+  mju_mulMatTVec(tmp, jacr, wrench + 3, 3, nv);
+  mju_addTo(moment, tmp, nv);
   d->actuator_length[i] = 0;
 }
 
@@ -459,6 +460,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
   // joint and tendon rows need no scratch; the dense ones take it when first met
   trn_scratch s = {0};
   int adr = 0;
+  int jac_site = -1;  // the site whose Jacobians s.jac and s.jacr hold, -1: none
   for (int i = 0; i < nu; i++) {
     int nnz = 0, room = (int)m->nJmom - adr;
     d->moment_rowadr[i] = adr;
@@ -477,11 +479,18 @@ void mj_transmission(const mjModel* m, mjData* d) {
         if (!scratch_take(m, d, &s)) {
           return;
         }
-        mj_jacSite(m, d, s.jac, s.jacr, m->actuator_trnid[2*i]);
+        // the site's Jacobians once for consecutive actuators at the same site (a drone's
+        // thrust and three moments); the refsite case and the other dense rows reuse the
+        // scratch
+        if (jac_site != m->actuator_trnid[2*i]) {
+          jac_site = m->actuator_trnid[2*i];
+          mj_jacSite(m, d, s.jac, s.jacr, jac_site);
+        }
         if (m->actuator_trnid[2*i + 1] < 0) {
-          site_wrench(m, d, i, s.jac, s.jacr, s.dense);
+          site_wrench(m, d, i, s.jac, s.jacr, s.row, s.dense);
         } else {
           site_relative(m, d, i, s.jac, s.jacr, s.jac3, s.row, s.dense);
+          jac_site = -1;
         }
         nnz = compress_row(d, adr, s.dense, nv, room);
         break;
@@ -491,6 +500,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
           return;
         }
         slider_crank(m, d, i, s.jac, s.jacr, s.jac3, s.dense);
+        jac_site = -1;
         nnz = compress_row(d, adr, s.dense, nv, room);
         break;
 
@@ -499,6 +509,7 @@ void mj_transmission(const mjModel* m, mjData* d) {
           return;
         }
         body_contacts(m, d, i, s.weight, s.row, s.jac, s.jacr, s.dense);
+        jac_site = -1;
         nnz = compress_row(d, adr, s.dense, nv, room);
         break;
 
