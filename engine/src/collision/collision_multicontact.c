@@ -106,7 +106,8 @@ static mjtNum side_plane(mjtNum r[3], const mjtNum v1[3], const mjtNum v2[3], co
 
 /* side tests of n polygon vertices (coordinate arrays x, y, z) against the plane through a
  * with normal e: flag[i] = (p_i - a) . e > -mjMINVAL, the dot product summed in x, y, z
- * order (with an AVX2 clone: four vertices per instruction) */
+ * order (with an AVX2 clone: four vertices per instruction; 64-bit flags, so the compare
+ * vectorizes) */
 TN_CLONE_AVX2
 static void clip_sides(long long* restrict flag, const mjtNum* restrict x, const mjtNum* restrict y,
                        const mjtNum* restrict z, int n, const mjtNum a[3], const mjtNum e[3]) {
@@ -139,7 +140,7 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
   }
   mjtNum pn[3 * MC_POLYVERT], pd[MC_POLYVERT];
   for (int i = 0; i < n1; i++) {
-    pd[i] = side_plane(pn + 3 * i, face1 + 3 * i, face1 + 3 * (i < n1 - 1 ? i + 1 : 0), n);
+    pd[i] = side_plane(pn + 3 * i, face1 + 3 * i, face1 + 3 * next_vertex(i, n1), n);
   }
   // the polygon as coordinate arrays (x, y, z of every vertex; two buffers, each with
   // room for the vertex count to double), so a plane's side tests run over plain arrays
@@ -208,7 +209,7 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
       if (nout + 2 > cap) {
         break;
       }
-      int q = i < npoly - 1 ? i + 1 : 0;
+      int q = next_vertex(i, npoly);
       mjtNum P[3] = {X[i], Y[i], Z[i]}, Q[3] = {X[q], Y[q], Z[q]};
       mjtNum pq[3] = {Q[0] - P[0], Q[1] - P[1], Q[2] - P[2]};
       mjtNum den = v_dot(pe, pq);
@@ -230,25 +231,16 @@ static void clip(tnCCDResult* res, const mjtNum* face1, int n1, const mjtNum* fa
     npoly = nout;
   }
 
-  // back to vertex triples for the selection below
+  // only vertices below the reference face, back as vertex triples for the selection below
+  const mjtNum *X = buf[cur][0], *Y = buf[cur][1], *Z = buf[cur][2];
   mjtNum poly[6 * MC_POLYVERT];
-  for (int i = 0; i < npoly; i++) {
-    for (int k = 0; k < 3; k++) {
-      poly[3 * i + k] = buf[cur][k][i];
-    }
-  }
-
-  // only vertices below the reference face
   int m = npoly;
   npoly = 0;
   for (int i = 0; i < m; i++) {
-    mjtNum d[3];
-    v_sub(d, poly + 3 * i, face1);
+    mjtNum v[3] = {X[i], Y[i], Z[i]}, d[3];
+    v_sub(d, v, face1);
     if (v_dot(d, n) <= 0) {
-      if (npoly != i) {
-        v_copy(poly + 3 * npoly, poly + 3 * i);
-      }
-      npoly++;
+      v_copy(poly + 3 * npoly++, v);
     }
   }
   if (npoly < 1) {
