@@ -392,6 +392,14 @@ int* mj_stackAllocInt(mjData* d, size_t n);
 /* Advance the simulation by one timestep with the model's integrator. */
 void mj_step(const mjModel* m, mjData* d);
 
+/* Torsion: advance n datas of model m by one step each; each data's result is bitwise
+ * mj_step's on it. Under an unwinding point (tn_run) and without stage timers, groups of
+ * datas with the Euler or Runge-Kutta integrator step in lockstep, with some stages computed
+ * for the whole group at once (SIMD lanes); the rest step one by one. An mju_error inside
+ * leaves every data of the call in an unspecified state: a caller that must keep the
+ * others restores them (e.g. from mj_getState) and steps them one by one. */
+void tn_stepGroup(const mjModel* m, mjData* const* d, int n);
+
 /* First half of mj_step: everything up to and including velocity-dependent computations,
  * so the user can set controls that depend on them before mj_step2. */
 void mj_step1(const mjModel* m, mjData* d);

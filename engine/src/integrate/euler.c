@@ -11,6 +11,7 @@
 
 #include "actuation/actuation.h"
 #include "integrate/integrate.h"
+#include "lanes/lanes.h"
 #include "smooth/smooth.h"
 #include "util/timer.h"
 
@@ -59,13 +60,16 @@ int tn__eulerDamped(const mjModel* m) {
   return 0;
 }
 
+/* the damped Euler's right-hand side: every force, constraint included */
+static void euler_rhs(const mjModel* m, const mjData* d, mjtNum* qacc) {
+  mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, m->nv);
+}
+
 /* qacc with damping integrated implicitly: (M + h*diag(damping)) qacc = total force */
 static void euler_damped_qacc(const mjModel* m, mjData* d, mjtNum* qacc) {
   int nv = m->nv;
   mjtNum h = m->opt.timestep;
-
-  // right-hand side: every force, constraint included
-  mju_add(qacc, d->qfrc_smooth, d->qfrc_constraint, nv);
+  euler_rhs(m, d, qacc);
 
   // qH = M + h*diag(damping), factored in place
   mju_copy(d->qH, d->M, m->nC);
@@ -98,4 +102,32 @@ void mj_Euler(const mjModel* m, mjData* d) {
   }
   mj_freeStack(d);
   timer_end(d, mjTIMER_ADVANCE, t);
+}
+
+/* Euler for a group of TN_LANES datas (no stage timers): the damped factor in lanes */
+void tn__eulerLanes(const mjModel* m, mjData* const* d) {
+  if (!tn__eulerDamped(m)) {
+    for (int l = 0; l < TN_LANES; l++) {
+      tn__advance(m, d[l], d[l]->act_dot, d[l]->qacc, NULL);
+    }
+    return;
+  }
+
+  // right-hand sides, the factors of M + h*diag(damping) together, then each solve
+  mjtNum* qacc[TN_LANES];
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_markStack(d[l]);
+    qacc[l] = mj_stackAllocNum(d[l], m->nv);
+    if (qacc[l]) {
+      euler_rhs(m, d[l], qacc[l]);
+    }
+  }
+  tn__factorHLanes(m, d);
+  for (int l = 0; l < TN_LANES; l++) {
+    if (qacc[l]) {
+      tn__solveLD(m, qacc[l], 1, d[l]->qH, d[l]->qHDiagInv);
+      tn__advance(m, d[l], d[l]->act_dot, qacc[l], NULL);
+    }
+    mj_freeStack(d[l]);
+  }
 }

@@ -19,4 +19,10 @@ int tn__eulerDamped(const mjModel* m);
 void tn__advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
                  const mjtNum* qvel);
 
+/* Euler (mj_Euler) and Runge-Kutta (mj_RungeKutta, N = 4) for a group of TN_LANES datas of
+ * one model stepping together (tn_stepGroup; no stage timers): each data's result is bitwise
+ * the one-data integrator's. */
+void tn__eulerLanes(const mjModel* m, mjData* const* d);
+void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d);
+
 #endif /* TORSION_INTEGRATE_H */

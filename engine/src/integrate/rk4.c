@@ -9,6 +9,7 @@
 
 #include "forward/forward.h"
 #include "integrate/integrate.h"
+#include "lanes/lanes.h"
 
 /* Butcher tableau of the classic method: A is (N-1)x(N-1) row-major, one row per stage */
 // clang-format off
@@ -50,22 +51,17 @@ static void rk_get_deriv(const mjModel* m, const mjData* d, mjtNum* F) {
   mju_copy(F + m->nv, d->act_dot, m->na);
 }
 
-/* stage i: X_i = X_0 + h*dX, evaluated at time t0 + c*h */
-static void rk_stage(const mjModel* m, mjData* d, rk_scratch* s, int i, mjtNum t0, mjtNum c) {
+/* stage i's state: X_i = X_0 + h*dX, at time t0 + c*h, put into mjData */
+static void rk_stage_state(const mjModel* m, mjData* d, rk_scratch* s, int i, mjtNum t0,
+                           mjtNum c) {
   int nq = m->nq, nv = m->nv, na = m->na;
   mjtNum h = m->opt.timestep;
-
-  // state of this stage
   rk_increment(m, s, RK4_A + 3 * (i - 1), i);
   mju_copy(s->X[i], s->X[0], nq + nv + na);
   mj_integratePos(m, s->X[i], s->dX, h);
   mju_addToScl(s->X[i] + nq, s->dX + nv, h, nv + na);
-
-  // its derivative (no energy or sensors)
   rk_set_state(m, d, s->X[i]);
   d->time = t0 + c * h;
-  tn__forwardSkip(m, d, mjSTAGE_NONE, 1);
-  rk_get_deriv(m, d, s->F[i]);
 }
 
 /* allocate the scratch on the arena; 0 when the arena is exhausted */
@@ -85,43 +81,75 @@ static int rk_alloc(const mjModel* m, mjData* d, rk_scratch* s, int N) {
   return 1;
 }
 
-/* Runge-Kutta step of order N (only N = 4 is supported); mj_forward must have run */
-void mj_RungeKutta(const mjModel* m, mjData* d, int N) {
-  int nq = m->nq, nv = m->nv;
-  mjtNum t0 = d->time;
-  rk_scratch s;
+/* Runge-Kutta of order 4 for n datas stepping together (1, or TN_LANES whose forward
+ * dynamics run as a group); mj_forward must have run on each */
+static void rk4_group(const mjModel* m, mjData* const* d, int n) {
+  int nq = m->nq, nv = m->nv, N = 4;
+  rk_scratch s[TN_LANES];
+  mjtNum t0[TN_LANES];
 
-  if (N != 4) {
-    mju_error("mj_RungeKutta: supported RK orders: N=4 (got %d)", N);
-    return;
+  // scratch on each data's arena (none: no step, as when one data runs out)
+  int ok = 1;
+  for (int l = 0; l < n; l++) {
+    mj_markStack(d[l]);
+    ok = ok && rk_alloc(m, d[l], &s[l], N);
   }
-
-  mj_markStack(d);
-  if (!rk_alloc(m, d, &s, N)) {
-    mj_freeStack(d);
+  if (!ok) {
+    for (int l = 0; l < n; l++) {
+      mj_freeStack(d[l]);
+    }
     return;
   }
 
   // stage 0: the current state and its derivative
-  mju_copy(s.X[0], d->qpos, nq);
-  mju_copy(s.X[0] + nq, d->qvel, nv);
-  mju_copy(s.X[0] + nq + nv, d->act, m->na);
-  rk_get_deriv(m, d, s.F[0]);
+  for (int l = 0; l < n; l++) {
+    t0[l] = d[l]->time;
+    mju_copy(s[l].X[0], d[l]->qpos, nq);
+    mju_copy(s[l].X[0] + nq, d[l]->qvel, nv);
+    mju_copy(s[l].X[0] + nq + nv, d[l]->act, m->na);
+    rk_get_deriv(m, d[l], s[l].F[0]);
+  }
 
-  // stages 1..N-1 at times t0 + c_i*h, c_i = row sums of A
+  // stages 1..N-1 at times t0 + c_i*h, c_i = row sums of A; their derivatives without
+  // energy or sensors
   for (int i = 1; i < N; i++) {
     mjtNum c = 0;
     for (int j = 0; j < i; j++) {
       c += RK4_A[3 * (i - 1) + j];
     }
-    rk_stage(m, d, &s, i, t0, c);
+    for (int l = 0; l < n; l++) {
+      rk_stage_state(m, d[l], &s[l], i, t0[l], c);
+    }
+    if (n == 1) {
+      tn__forwardSkip(m, d[0], mjSTAGE_NONE, 1);
+    } else {
+      tn__forwardLanes(m, d, mjSTAGE_NONE, 1);
+    }
+    for (int l = 0; l < n; l++) {
+      rk_get_deriv(m, d[l], s[l].F[i]);
+    }
   }
 
   // weighted derivative; back to the initial state and time, then advance
-  rk_increment(m, &s, RK4_B, N);
-  d->time = t0;
-  rk_set_state(m, d, s.X[0]);
-  tn__advance(m, d, s.dX + 2 * nv, s.dX + nv, s.dX);
+  for (int l = 0; l < n; l++) {
+    rk_increment(m, &s[l], RK4_B, N);
+    d[l]->time = t0[l];
+    rk_set_state(m, d[l], s[l].X[0]);
+    tn__advance(m, d[l], s[l].dX + 2 * nv, s[l].dX + nv, s[l].dX);
+    mj_freeStack(d[l]);
+  }
+}
 
-  mj_freeStack(d);
+/* Runge-Kutta step of order N (only N = 4 is supported); mj_forward must have run */
+void mj_RungeKutta(const mjModel* m, mjData* d, int N) {
+  if (N != 4) {
+    mju_error("mj_RungeKutta: supported RK orders: N=4 (got %d)", N);
+    return;
+  }
+  rk4_group(m, &d, 1);
+}
+
+/* the Runge-Kutta step of TN_LANES datas, their forward dynamics as a group */
+void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d) {
+  rk4_group(m, d, TN_LANES);
 }

@@ -6,10 +6,14 @@
  * the implicit-in-velocity integrators (mj_implicit, for implicit and implicitfast).
  * mj_step2 cannot run Runge-Kutta (it needs the whole pipeline per stage) and uses Euler.
  * mjTIMER_STEP counts mj_step and mj_step1 calls; mj_step2 adds its time to the count
- * mj_step1 made, as MuJoCo's. */
+ * mj_step1 made, as MuJoCo's. tn_stepGroup steps several datas of one model, TN_LANES at a
+ * time in lockstep so that lanes/ can compute stages for all of them at once. */
 #include <torsion/torsion.h>
 
+#include "forward/forward.h"
 #include "integrate/implicit.h"
+#include "integrate/integrate.h"
+#include "lanes/lanes.h"
 #include "util/timer.h"
 
 /* integrate with the model's integrator; Runge-Kutta only when the full pipeline ran */
@@ -47,6 +51,46 @@ void mj_step(const mjModel* m, mjData* d) {
   // integrate
   step_integrate(m, d, 1);
   timer_end(d, mjTIMER_STEP, tstep);
+}
+
+/* can TN_LANES datas step as a group? Euler or Runge-Kutta, no stage timers, and an
+ * unwinding point (so the arena never answers NULL mid-group) */
+static int group_possible(const mjModel* m) {
+  int integrator = m->opt.integrator;
+  return !mjcb_time && tn_unwinding() && (integrator == mjINT_EULER || integrator == mjINT_RK4);
+}
+
+/* mj_step for TN_LANES datas in lockstep */
+static void step_lanes(const mjModel* m, mjData* const* d) {
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_checkPos(m, d[l]);
+    mj_checkVel(m, d[l]);
+  }
+  tn__forwardLanes(m, d, mjSTAGE_NONE, 0);
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_checkAcc(m, d[l]);
+    if (m->opt.enableflags & mjENBL_FWDINV) {
+      mj_compareFwdInv(m, d[l]);
+    }
+  }
+  if (m->opt.integrator == mjINT_RK4) {
+    tn__rungeKuttaLanes(m, d);
+  } else {
+    tn__eulerLanes(m, d);
+  }
+}
+
+/* advance n datas of one model by one step each */
+void tn_stepGroup(const mjModel* m, mjData* const* d, int n) {
+  int i = 0;
+  if (group_possible(m)) {
+    for (; i + TN_LANES <= n; i += TN_LANES) {
+      step_lanes(m, d + i);
+    }
+  }
+  for (; i < n; i++) {
+    mj_step(m, d[i]);
+  }
 }
 
 /* first half of the step: up to the velocity-dependent quantities */

@@ -1,7 +1,9 @@
 /* _core/batch.c — Batch: n environments (one mjData each) of one model, stepped, reset and
  * read in C loops over worker threads (pool.h) with the GIL released; the engine side of
- * torsion.batch.SimBatch. Every environment's work runs under its own tn_run, so an engine
- * error in one environment resets that environment and is raised as torsion.FatalError
+ * torsion.batch.SimBatch. Steps go to groups of four environments stepping in lockstep
+ * (tn_stepGroup: the same numbers as one by one, some stages computed for all four at
+ * once); an engine error in a group puts its environments back and steps each alone under
+ * its own tn_run, so the failing environment is reset and raised as torsion.FatalError
  * after the loop, without touching the others. A readout (Batch._readout) names fixed
  * mjData arrays that every reset and step copies, right after each environment's work and
  * on the thread that did it, into one [n, ...] array per field. */
@@ -19,6 +21,8 @@ typedef struct tnpyBatch_ {
   int n;
   int nthread;
   mjData** datas;
+  mjtNum* saved;      /* each environment's integration state, kept while it steps in a group */
+  int nsaved;         /* numbers per saved state */
   int nread;          /* readout fields */
   int* read_index;    /* each field's table index (-1: time) */
   Py_buffer* read_out; /* each field's [n * field bytes] destination, held */
@@ -95,6 +99,32 @@ static void env_run(void* p) {
   }
 }
 
+/* environments stepped in lockstep per group (tn_stepGroup computes some stages for the
+ * whole group at once) */
+#define GROUP 4
+
+/* a group's step work: nstep group steps of its datas */
+typedef struct groupWork_ {
+  const mjModel* m;
+  mjData* d[GROUP];
+  int n;
+  int nstep;
+  int rne_post;
+} groupWork;
+
+/* step every data of a group nstep times */
+static void group_run(void* p) {
+  groupWork* w = p;
+  for (int k = 0; k < w->nstep; k++) {
+    tn_stepGroup(w->m, w->d, w->n);
+  }
+  if (w->rne_post) {
+    for (int i = 0; i < w->n; i++) {
+      mj_rnePostConstraint(w->m, w->d[i]);
+    }
+  }
+}
+
 /* Batch(model, n, nthread) */
 static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
   static char* kwlist[] = {"model", "n", "nthread", NULL};
@@ -133,6 +163,12 @@ static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
   if (self->nthread > n) {
     self->nthread = n;
   }
+  self->nsaved = mj_stateSize(mo->m, mjSTATE_INTEGRATION);
+  self->saved = PyMem_Malloc(sizeof(mjtNum) * (size_t)n * (size_t)(self->nsaved ? self->nsaved : 1));
+  if (!self->saved) {
+    Py_DECREF(self);
+    return PyErr_NoMemory();
+  }
   for (int i = 0; i < n; i++) {
     self->datas[i] = mj_makeData(mo->m);
     if (!self->datas[i]) {
@@ -154,6 +190,7 @@ static void batch_dealloc(PyObject* self) {
     }
     PyMem_Free(b->datas);
   }
+  PyMem_Free(b->saved);
   Py_CLEAR(b->model);
   Py_TYPE(self)->tp_free(self);
 }
@@ -191,19 +228,17 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
 typedef struct runCtx_ {
   tnpyBatch* b;
   const int* ids;
+  ptrdiff_t k;
   int nstep, reset, rne_post;
   const mjtNum *ctrl, *qpos, *qvel;
   failure fail;
   pthread_mutex_t lock;
 } runCtx;
 
-/* item j of a loop: environment ids[j] (or j), its work under its own tn_run; a failed
- * environment is reset and the lowest failing one kept */
-static void run_one(void* p, ptrdiff_t j, int thread) {
-  (void)thread;
-  runCtx* c = p;
+/* environment env's work under its own tn_run; a failed environment is reset and the
+ * lowest failing one kept */
+static void run_env(runCtx* c, int env, ptrdiff_t j) {
   const mjModel* m = c->b->model->m;
-  int env = c->ids ? c->ids[j] : (int)j;
   envWork w = {m,
                c->b->datas[env],
                c->nstep,
@@ -225,16 +260,72 @@ static void run_one(void* p, ptrdiff_t j, int thread) {
   gather_readout(c->b, env);
 }
 
-/* run the work for k environments over the batch's threads (pool.h: environments handed
- * out one at a time, workers asleep between calls, the caller never); raise on the first
- * failure */
+/* item j of a loop: environment ids[j] (or j) */
+static void run_one(void* p, ptrdiff_t j, int thread) {
+  (void)thread;
+  runCtx* c = p;
+  run_env(c, c->ids ? c->ids[j] : (int)j, j);
+}
+
+/* item g of a stepping loop: the GROUP environments from item GROUP*g, stepped together.
+ * Their integration states (and warning counts) are kept first; when an engine error stops
+ * the group, each is put back (its arena too) and stepped alone, so the failing
+ * environment is found and reset and the others end as if stepped alone */
+static void run_group(void* p, ptrdiff_t g, int thread) {
+  (void)thread;
+  runCtx* c = p;
+  tnpyBatch* b = c->b;
+  const mjModel* m = b->model->m;
+  ptrdiff_t j0 = g * GROUP;
+  groupWork w = {.m = m, .n = 0, .nstep = c->nstep, .rne_post = c->rne_post};
+  int env[GROUP];
+  size_t pstack[GROUP], pbase[GROUP];
+  mjWarningStat warning[GROUP][mjNWARNING];
+  for (ptrdiff_t j = j0; j < c->k && j < j0 + GROUP; j++, w.n++) {
+    int e = env[w.n] = c->ids ? c->ids[j] : (int)j;
+    mjData* d = w.d[w.n] = b->datas[e];
+    if (c->ctrl && m->nu) {
+      memcpy(d->ctrl, c->ctrl + (size_t)j * m->nu, sizeof(mjtNum) * m->nu);
+    }
+    mj_getState(m, d, b->saved + (size_t)e * b->nsaved, mjSTATE_INTEGRATION);
+    memcpy(warning[w.n], d->warning, sizeof(d->warning));
+    pstack[w.n] = d->pstack;
+    pbase[w.n] = d->pbase;
+  }
+
+  // the group; after an error, each environment from its kept state, alone
+  if (tn_run(w.d[0], group_run, &w, NULL, 0)) {
+    for (int i = 0; i < w.n; i++) {
+      mjData* d = w.d[i];
+      d->pstack = pstack[i];
+      d->pbase = pbase[i];
+      d->parena = 0;
+      d->nefc = d->nJ = d->nA = 0;
+      mj_setState(m, d, b->saved + (size_t)env[i] * b->nsaved, mjSTATE_INTEGRATION);
+      memcpy(d->warning, warning[i], sizeof(d->warning));
+      run_env(c, env[i], j0 + i);
+    }
+    return;
+  }
+  for (int i = 0; i < w.n; i++) {
+    gather_readout(b, env[i]);
+  }
+}
+
+/* run the work for k environments over the batch's threads (pool.h: resets handed out one
+ * environment at a time, steps one group of GROUP at a time; workers asleep between calls,
+ * the caller never); raise on the first failure */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
                     int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
-  runCtx c = {.b = b, .ids = ids, .nstep = nstep, .reset = reset, .rne_post = rne_post,
+  runCtx c = {.b = b, .ids = ids, .k = k, .nstep = nstep, .reset = reset, .rne_post = rne_post,
               .ctrl = ctrl, .qpos = qpos, .qvel = qvel, .fail = {-1, {0}}};
   pthread_mutex_init(&c.lock, NULL);
   Py_BEGIN_ALLOW_THREADS;
-  tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
+  if (reset || nstep == 0) {
+    tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
+  } else {
+    tnpy_poolRun(b->nthread, ((ptrdiff_t)k + GROUP - 1) / GROUP, 1, run_group, &c);
+  }
   Py_END_ALLOW_THREADS;
   pthread_mutex_destroy(&c.lock);
   if (c.fail.env >= 0) {

@@ -1,0 +1,81 @@
+/* forward/forward_lanes.c — the forward-dynamics pipeline for a group of TN_LANES datas of
+ * one model (tn_stepGroup), stage by stage across the group.
+ *
+ * The stages run in mj_forward's order (forward.c), each for every data of the group before
+ * the next; where lanes/ has a stage for the whole group (the factorization of M), it
+ * replaces the per-data calls. Each data's result is bitwise the one mj_forward gives; the
+ * stage timers are not kept (the group path is not taken while mjcb_time is installed). */
+#include <torsion/torsion.h>
+
+#include "constraint/constraint.h"
+#include "forward/forward.h"
+#include "lanes/lanes.h"
+#include "smooth/smooth.h"
+
+/* the position stage of every data: mj_fwdPosition with the factor in lanes */
+static void position_lanes(const mjModel* m, mjData* const* d) {
+  // kinematics, com quantities, cameras/lights, tendons, the inertia matrix
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_kinematics(m, d[l]);
+    mj_comPos(m, d[l]);
+    mj_camlight(m, d[l]);
+    mj_tendon(m, d[l]);
+    mj_crb(m, d[l]);
+  }
+
+  // its factorization, all datas at once
+  tn__factorMLanes(m, d);
+
+  // contacts, constraint rows and islands, transmission, constraint-space inverse inertia
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_collision(m, d[l]);
+    mj_makeConstraint(m, d[l]);
+    mj_island(m, d[l]);
+    mj_transmission(m, d[l]);
+    mj_projectConstraint(m, d[l]);
+  }
+}
+
+/* tn__forwardSkip for the group */
+void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor) {
+  int energy = m->opt.enableflags & mjENBL_ENERGY;
+
+  // position-dependent, then its sensors
+  if (skipstage < mjSTAGE_POS) {
+    position_lanes(m, d);
+    for (int l = 0; l < TN_LANES; l++) {
+      if (!skipsensor) {
+        mj_sensorPos(m, d[l]);
+      }
+      if (energy) {
+        mj_energyPos(m, d[l]);
+      }
+    }
+  }
+
+  // velocity-dependent, then its sensors
+  if (skipstage < mjSTAGE_VEL) {
+    for (int l = 0; l < TN_LANES; l++) {
+      mj_fwdVelocity(m, d[l]);
+      if (!skipsensor) {
+        mj_sensorVel(m, d[l]);
+      }
+      if (energy) {
+        mj_energyVel(m, d[l]);
+      }
+    }
+  }
+
+  // force/acceleration-dependent (after the user's controller), then its sensors
+  for (int l = 0; l < TN_LANES; l++) {
+    if (mjcb_control && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
+      mjcb_control(m, d[l]);
+    }
+    mj_fwdActuation(m, d[l]);
+    mj_fwdAcceleration(m, d[l]);
+    mj_fwdConstraint(m, d[l]);
+    if (!skipsensor) {
+      mj_sensorAcc(m, d[l]);
+    }
+  }
+}
