@@ -2,7 +2,7 @@
  * one model (tn_stepGroup), stage by stage across the group.
  *
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
- * the next; where lanes/ has a stage for the whole group (the factorization of M), it
+ * the next; where lanes/ has a stage for the whole group (the inertia matrix and its factorization), it
  * replaces the per-data calls. Each data's result is bitwise the one mj_forward gives; the
  * stage timers are not kept (the group path is not taken while mjcb_time is installed). */
 #include <torsion/torsion.h>
@@ -12,19 +12,35 @@
 #include "lanes/lanes.h"
 #include "smooth/smooth.h"
 
-/* the position stage of every data: mj_fwdPosition with the factor in lanes */
+/* the inertia matrix and its factorization, in lanes (one data at a time when the lanes'
+ * scratch does not fit the first data's arena) */
+static void inertia_lanes(const mjModel* m, mjData* const* d) {
+  if (!tn__lanesFit(d[0], 10 * (size_t)m->nbody + 7 * (size_t)m->nv + 2 * (size_t)m->nC)) {
+    for (int l = 0; l < TN_LANES; l++) {
+      mj_crb(m, d[l]);
+      mj_factorM(m, d[l]);
+    }
+    return;
+  }
+  mj_markStack(d[0]);
+  tnLane* mat = tn__lanesAlloc(d[0], (size_t)m->nC);
+  tn__crbLanes(m, d, mat);
+  tn__factorLanes(m, d, mat, 0);
+  mj_freeStack(d[0]);
+}
+
+/* the position stage of every data: mj_fwdPosition with the inertia in lanes */
 static void position_lanes(const mjModel* m, mjData* const* d) {
-  // kinematics, com quantities, cameras/lights, tendons, the inertia matrix
+  // kinematics, com quantities, cameras/lights, tendons
   for (int l = 0; l < TN_LANES; l++) {
     mj_kinematics(m, d[l]);
     mj_comPos(m, d[l]);
     mj_camlight(m, d[l]);
     mj_tendon(m, d[l]);
-    mj_crb(m, d[l]);
   }
 
-  // its factorization, all datas at once
-  tn__factorMLanes(m, d);
+  // the inertia matrix and its factorization, all datas at once
+  inertia_lanes(m, d);
 
   // contacts, constraint rows and islands, transmission, constraint-space inverse inertia
   for (int l = 0; l < TN_LANES; l++) {

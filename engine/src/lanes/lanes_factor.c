@@ -16,22 +16,20 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* one entry in every lane */
-typedef mjtNum lane_t[TN_LANES];
-
-/* bytes the factor's scratch takes: the matrix and the inverse diagonal, in lanes */
-static size_t scratch_bytes(const mjModel* m) {
-  return sizeof(lane_t) * ((size_t)m->nC + (size_t)m->nv);
+/* 1 if n lanes more fit on d's stack (room for a mark and the alignment included) */
+int tn__lanesFit(const mjData* d, size_t n) {
+  size_t bytes = n * sizeof(tnLane);
+  size_t need = d->pstack + 2 * sizeof(size_t) + 64 + bytes + d->parena;
+  return bytes / sizeof(tnLane) == n && need >= d->pstack && need <= (size_t)d->narena;
 }
 
-/* 1 if `bytes` at 32-byte alignment fit on d's stack (above a new mark) */
-static int stack_fits(const mjData* d, size_t bytes) {
-  size_t need = d->pstack + 2 * sizeof(size_t) + 64 + bytes + d->parena;
-  return need >= d->pstack && need <= (size_t)d->narena;
+/* n lanes from d's stack, 32-byte aligned */
+tnLane* tn__lanesAlloc(mjData* d, size_t n) {
+  return mj_stackAllocByte(d, sizeof(tnLane) * n, 32);
 }
 
 /* 1 if row k's n off-diagonal entries of lane l are all +0 */
-static int zero_row_lane(const lane_t* row, int n, int l) {
+static int zero_row_lane(const tnLane* row, int n, int l) {
   for (int j = 0; j < n; j++) {
     if (row[j][l] != 0 || signbit(row[j][l])) {
       return 0;
@@ -41,12 +39,12 @@ static int zero_row_lane(const lane_t* row, int n, int l) {
 }
 
 /* row k of lane l alone (the scalar elimination and scaling, on the lane's entries) */
-static void eliminate_lane(const mjModel* m, lane_t* mat, int k, mjtNum invD, int l) {
+static void eliminate_lane(const mjModel* m, tnLane* mat, int k, mjtNum invD, int l) {
   const int* rowadr = m->M_rowadr;
   const int* colind = m->M_colind;
   int start = rowadr[k], diag = start + m->M_rownnz[k] - 1;
   for (int adr = diag - 1; adr >= start; adr--) {
-    lane_t* dst = mat + rowadr[colind[adr]];
+    tnLane* dst = mat + rowadr[colind[adr]];
     mjtNum scl = -mat[adr][l] * invD;
     for (int j = 0; j <= adr - start; j++) {
       dst[j][l] += mat[start + j][l] * scl;
@@ -57,24 +55,24 @@ static void eliminate_lane(const mjModel* m, lane_t* mat, int k, mjtNum invD, in
   }
 }
 
-/* dst += src * scl, lane by lane, over n entries (rows never overlap) */
-static inline void eliminate_row(lane_t* restrict dst, const lane_t* restrict src,
-                                 const mjtNum* restrict scl, int n) {
+/* dst += src * scl over n entries (rows never overlap) */
+static inline void eliminate_row(tnLane* restrict dst, const tnLane* restrict src,
+                                 const tnLane* scl, int n) {
+  tnLane s = *scl;
   for (int j = 0; j < n; j++) {
-    for (int l = 0; l < TN_LANES; l++) {
-      dst[j][l] += src[j][l] * scl[l];
-    }
+    dst[j] += src[j] * s;
   }
 }
 
 /* in-place factorization of the lanes' matrices (with an AVX2 clone: one lane per double of
  * a 256-bit register); warnings go to each lane's data */
 TN_CLONE_AVX2
-static void factor_lanes(const mjModel* m, mjData* const* d, lane_t* mat, lane_t* diaginv) {
+static void factor_lanes(const mjModel* m, mjData* const* d, tnLane* mat, tnLane* diaginv) {
   const int* rowadr = m->M_rowadr;
   const int* rownnz = m->M_rownnz;
   const int* colind = m->M_colind;
   const int* simplenum = m->dof_simplenum;
+  const tnLane one = {1, 1, 1, 1};
 
   for (int k = m->nv - 1; k >= 0; k--) {
     int start = rowadr[k];
@@ -87,11 +85,8 @@ static void factor_lanes(const mjModel* m, mjData* const* d, lane_t* mat, lane_t
         mat[diag][l] = mjMINVAL;
       }
     }
-    lane_t invD;
-    for (int l = 0; l < TN_LANES; l++) {
-      invD[l] = 1 / mat[diag][l];
-      diaginv[k][l] = invD[l];
-    }
+    tnLane invD = one / mat[diag];
+    diaginv[k] = invD;
 
     // a simple dof's zero row: skipped in the lanes where it is zero
     if (simplenum[k]) {
@@ -115,64 +110,21 @@ static void factor_lanes(const mjModel* m, mjData* const* d, lane_t* mat, lane_t
 
     // eliminate into each ancestor row, then scale row k's off-diagonals into L
     for (int adr = diag - 1; adr >= start; adr--) {
-      lane_t scl;
-      for (int l = 0; l < TN_LANES; l++) {
-        scl[l] = -mat[adr][l] * invD[l];
-      }
-      eliminate_row(mat + rowadr[colind[adr]], mat + start, scl, adr - start + 1);
+      tnLane scl = -mat[adr] * invD;
+      eliminate_row(mat + rowadr[colind[adr]], mat + start, &scl, adr - start + 1);
     }
     for (int adr = start; adr < diag; adr++) {
-      for (int l = 0; l < TN_LANES; l++) {
-        mat[adr][l] *= invD[l];
-      }
+      mat[adr] *= invD;
     }
   }
 }
 
-/* gather d[l]->M into the lanes, adding h*damping to the diagonal when damped */
-static void gather_M(const mjModel* m, mjData* const* d, lane_t* mat, int damped) {
-  int nC = m->nC;
-  for (int a = 0; a < nC; a++) {
-    for (int l = 0; l < TN_LANES; l++) {
-      mat[a][l] = d[l]->M[a];
-    }
-  }
-  if (damped) {
-    mjtNum h = m->opt.timestep;
-    for (int i = 0; i < m->nv; i++) {
-      int diag = m->M_rowadr[i] + m->M_rownnz[i] - 1;
-      for (int l = 0; l < TN_LANES; l++) {
-        mat[diag][l] += h * m->dof_damping[i];
-      }
-    }
-  }
-}
-
-/* factor the lanes' M (damped: M + h*diag(damping)) into each data's factor arrays */
-static void factor_group(const mjModel* m, mjData* const* d, int damped) {
+/* factor the lanes' matrices into each data's factor arrays */
+void tn__factorLanes(const mjModel* m, mjData* const* d, tnLane* mat, int damped) {
   int nC = m->nC, nv = m->nv;
   mjData* d0 = d[0];
-
-  // no room for the scratch: one data at a time
-  if (!stack_fits(d0, scratch_bytes(m))) {
-    for (int l = 0; l < TN_LANES; l++) {
-      mjtNum* mat = damped ? d[l]->qH : d[l]->qLD;
-      mju_copy(mat, d[l]->M, nC);
-      if (damped) {
-        for (int i = 0; i < nv; i++) {
-          mat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += m->opt.timestep * m->dof_damping[i];
-        }
-      }
-      tn__factorLD(m, d[l], mat, damped ? d[l]->qHDiagInv : d[l]->qLDiagInv);
-    }
-    return;
-  }
-
-  // gather, factor, scatter
   mj_markStack(d0);
-  lane_t* mat = mj_stackAllocByte(d0, sizeof(lane_t) * (size_t)nC, 32);
-  lane_t* diaginv = mj_stackAllocByte(d0, sizeof(lane_t) * (size_t)nv, 32);
-  gather_M(m, d, mat, damped);
+  tnLane* diaginv = tn__lanesAlloc(d0, (size_t)nv);
   factor_lanes(m, d, mat, diaginv);
   for (int l = 0; l < TN_LANES; l++) {
     mjtNum* dst = damped ? d[l]->qH : d[l]->qLD;
@@ -187,12 +139,35 @@ static void factor_group(const mjModel* m, mjData* const* d, int damped) {
   mj_freeStack(d0);
 }
 
-/* mj_factorM for the lanes */
-void tn__factorMLanes(const mjModel* m, mjData* const* d) {
-  factor_group(m, d, 0);
-}
-
-/* the damped Euler factor for the lanes */
+/* the damped Euler factor for the lanes: M + h*diag(damping) gathered, then factored (one
+ * data at a time when the scratch does not fit) */
 void tn__factorHLanes(const mjModel* m, mjData* const* d) {
-  factor_group(m, d, 1);
+  int nC = m->nC, nv = m->nv;
+  mjtNum h = m->opt.timestep;
+  mjData* d0 = d[0];
+
+  // no room for the scratch: one data at a time
+  if (!tn__lanesFit(d0, (size_t)nC + nv)) {
+    for (int l = 0; l < TN_LANES; l++) {
+      mju_copy(d[l]->qH, d[l]->M, nC);
+      for (int i = 0; i < nv; i++) {
+        d[l]->qH[m->M_rowadr[i] + m->M_rownnz[i] - 1] += h * m->dof_damping[i];
+      }
+      tn__factorLD(m, d[l], d[l]->qH, d[l]->qHDiagInv);
+    }
+    return;
+  }
+
+  // gather M, add h*damping to the diagonal, factor
+  mj_markStack(d0);
+  tnLane* mat = tn__lanesAlloc(d0, (size_t)nC);
+  const mjtNum *M0 = d[0]->M, *M1 = d[1]->M, *M2 = d[2]->M, *M3 = d[3]->M;
+  for (int a = 0; a < nC; a++) {
+    mat[a] = (tnLane){M0[a], M1[a], M2[a], M3[a]};
+  }
+  for (int i = 0; i < nv; i++) {
+    mat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += h * m->dof_damping[i];
+  }
+  tn__factorLanes(m, d, mat, 1);
+  mj_freeStack(d0);
 }

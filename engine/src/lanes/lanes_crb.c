@@ -1,0 +1,132 @@
+/* lanes/lanes_crb.c — mj_crb for TN_LANES datas at once: composite rigid-body inertias and
+ * the joint-space inertia matrix M, each lane doing smooth/crb.c's operations in its order.
+ *
+ * cinert and cdof are gathered into lanes; crb is summed backward over the tree; each row of
+ * M is the force of a unit motion of its dof on the body's composite inertia (the 6-vector
+ * product of util_inline.h's tn_mulInertVec) projected on the row's ancestor dofs (mju_dot's
+ * order for 6 entries: (p0+p2)+(p1+p3), plus the tail (0+p4)+p5). crb and M are scattered
+ * back; M also stays in lanes for the factorization. Tendon armature, when the model has
+ * any, is added per data and M gathered again. */
+#include <torsion/torsion.h>
+
+#include "lanes/lanes.h"
+#include "smooth/smooth.h"
+#include "util/util_inline.h"
+
+/* a 6-entry dot product of two lane vectors, rounded as mju_dot(a, b, 6) */
+static inline void dot6(tnLane* res, const tnLane* a, const tnLane* b) {
+  tnLane s02 = a[0] * b[0] + a[2] * b[2];
+  tnLane s13 = a[1] * b[1] + a[3] * b[3];
+  tnLane tail = (tnLane){0, 0, 0, 0} + a[4] * b[4];
+  tail += a[5] * b[5];
+  *res = (s02 + s13) + tail;
+}
+
+/* frc = inertia * motion in every lane (tn_mulInertVec's expressions) */
+static inline void mul_inert_vec(tnLane* restrict frc, const tnLane* i, const tnLane* v) {
+  frc[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
+  frc[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
+  frc[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
+  frc[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
+  frc[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
+  frc[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
+}
+
+/* composite inertias and M in lanes (with an AVX2 clone: one lane per double) */
+TN_CLONE_AVX2
+static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane* mat) {
+  const tnLane zero = {0, 0, 0, 0};
+
+  // composite inertias: each body's cinert (already in crb) plus its descendants'
+  for (int b = m->nbody - 1; b > 0; b--) {
+    int parent = m->body_parentid[b];
+    if (parent > 0) {
+      for (int k = 0; k < 10; k++) {
+        crb[10 * parent + k] += crb[10 * b + k];
+      }
+    }
+  }
+
+  // one row of M per dof
+  for (int i = 0; i < m->nv; i++) {
+    int adr = m->M_rowadr[i];
+    int diag = adr + m->M_rownnz[i] - 1;
+    int simple = m->dof_simplenum[i] != 0;
+
+    // simple dof with a known diagonal: constant row
+    if (simple && m->dof_M0[i] > 0) {
+      for (int k = adr; k < diag; k++) {
+        mat[k] = zero;
+      }
+      mat[diag] = zero + m->dof_M0[i];
+      continue;
+    }
+
+    // the unit motion's force, projected on the ancestors (structural zeros if simple)
+    tnLane frc[6];
+    mul_inert_vec(frc, crb + 10 * m->dof_bodyid[i], cdof + 6 * i);
+    for (int k = adr; k < diag; k++) {
+      if (simple) {
+        mat[k] = zero;
+      } else {
+        dot6(mat + k, cdof + 6 * m->M_colind[k], frc);
+      }
+    }
+
+    // diagonal, with armature
+    tnLane dd;
+    dot6(&dd, cdof + 6 * i, frc);
+    mat[diag] = m->dof_armature[i] + dd;
+  }
+}
+
+/* 1 if some tendon has armature */
+static int tendon_armature(const mjModel* m) {
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->tendon_armature[t] != 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* mj_crb for the lanes, M also left in mat */
+void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
+  int nbody = m->nbody, nv = m->nv, nC = m->nC;
+  mjData* d0 = d[0];
+  mj_markStack(d0);
+  tnLane* crb = tn__lanesAlloc(d0, 10 * (size_t)nbody);
+  tnLane* cdof = tn__lanesAlloc(d0, 6 * (size_t)nv);
+
+  // inputs: cinert (as crb's start) and cdof, from each data
+  for (int a = 0; a < 10 * nbody; a++) {
+    crb[a] = (tnLane){d[0]->cinert[a], d[1]->cinert[a], d[2]->cinert[a], d[3]->cinert[a]};
+  }
+  for (int a = 0; a < 6 * nv; a++) {
+    cdof[a] = (tnLane){d[0]->cdof[a], d[1]->cdof[a], d[2]->cdof[a], d[3]->cdof[a]};
+  }
+  crb_lanes(m, crb, cdof, mat);
+
+  // outputs: crb and M into each data
+  for (int l = 0; l < TN_LANES; l++) {
+    mjtNum* dcrb = d[l]->crb;
+    mjtNum* dM = d[l]->M;
+    for (int a = 0; a < 10 * nbody; a++) {
+      dcrb[a] = crb[a][l];
+    }
+    for (int a = 0; a < nC; a++) {
+      dM[a] = mat[a][l];
+    }
+  }
+  mj_freeStack(d0);
+
+  // tendon inertia, added per data (it needs each data's ten_J), then M in lanes again
+  if (tendon_armature(m)) {
+    for (int l = 0; l < TN_LANES; l++) {
+      tn__tendonArmature(m, d[l]);
+    }
+    for (int a = 0; a < nC; a++) {
+      mat[a] = (tnLane){d[0]->M[a], d[1]->M[a], d[2]->M[a], d[3]->M[a]};
+    }
+  }
+}
