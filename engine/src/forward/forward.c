@@ -76,17 +76,22 @@ static void tendon_velocities(const mjModel* m, mjData* d) {
   }
 }
 
-/* velocity-dependent computations */
-void mj_fwdVelocity(const mjModel* m, mjData* d) {
-  mjtNum t = timer_start();
-
-  // tendon velocities (on the Jacobians' patterns) and actuator velocities (moment rows)
+/* tendon velocities (on the Jacobians' patterns) and actuator velocities (moment rows) */
+void tn__tendonActuatorVelocity(const mjModel* m, mjData* d) {
   if (m->ntendon) {
     tendon_velocities(m, d);
   }
   for (int i = 0; i < m->nu; i++) {
     d->actuator_velocity[i] = actuator_velocity(d, i);
   }
+}
+
+/* velocity-dependent computations */
+void mj_fwdVelocity(const mjModel* m, mjData* d) {
+  mjtNum t = timer_start();
+
+  // tendon and actuator velocities
+  tn__tendonActuatorVelocity(m, d);
 
   // body velocities and cdof_dot, passive forces
   mj_comVel(m, d);

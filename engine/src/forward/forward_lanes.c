@@ -2,7 +2,7 @@
  * one model (tn_stepGroup), stage by stage across the group.
  *
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
- * the next; where lanes/ has a stage for the whole group (the inertia matrix and its factorization), it
+ * the next; where lanes/ has a stage for the whole group (the inertia matrix and its factorization, body velocities and the bias force), it
  * replaces the per-data calls. Each data's result is bitwise the one mj_forward gives; the
  * stage timers are not kept (the group path is not taken while mjcb_time is installed). */
 #include <torsion/torsion.h>
@@ -52,6 +52,37 @@ static void position_lanes(const mjModel* m, mjData* const* d) {
   }
 }
 
+/* the velocity stage of every data: mj_fwdVelocity with the body velocities and the bias
+ * force in lanes (one data at a time when the lanes' scratch does not fit) */
+static void velocity_lanes(const mjModel* m, mjData* const* d) {
+  size_t size = tn__velLanesSize(m);
+  if (!tn__lanesFit(d[0], size)) {
+    for (int l = 0; l < TN_LANES; l++) {
+      mj_fwdVelocity(m, d[l]);
+    }
+    return;
+  }
+  mj_markStack(d[0]);
+  tnVelLanes w;
+  tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
+
+  // tendon and actuator velocities; body velocities in lanes; passive forces and the
+  // reference accelerations; the bias force in lanes, plus tendon armature's bias
+  for (int l = 0; l < TN_LANES; l++) {
+    tn__tendonActuatorVelocity(m, d[l]);
+  }
+  tn__comVelLanes(m, d, &w);
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_passive(m, d[l]);
+    mj_referenceConstraint(m, d[l]);
+  }
+  tn__rneBiasLanes(m, d, &w);
+  for (int l = 0; l < TN_LANES; l++) {
+    tn__tendonBias(m, d[l], d[l]->qfrc_bias);
+  }
+  mj_freeStack(d[0]);
+}
+
 /* tn__forwardSkip for the group */
 void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
@@ -71,8 +102,8 @@ void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int ski
 
   // velocity-dependent, then its sensors
   if (skipstage < mjSTAGE_VEL) {
+    velocity_lanes(m, d);
     for (int l = 0; l < TN_LANES; l++) {
-      mj_fwdVelocity(m, d[l]);
       if (!skipsensor) {
         mj_sensorVel(m, d[l]);
       }

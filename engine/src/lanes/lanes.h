@@ -29,6 +29,16 @@ int tn__lanesFit(const mjData* d, size_t n);
 /* n tnLanes from d's stack, 32-byte aligned (inside a mark; tn__lanesFit first) */
 tnLane* tn__lanesAlloc(mjData* d, size_t n);
 
+/* dst[k] = (src[0][k], ..., src[3][k]) for k < n: an array of each data into lanes */
+void tn__lanesGather(tnLane* dst, mjtNum* const* src, int n);
+
+/* dst[l][k] = src[k][l] for k < n: lanes into an array of each data */
+void tn__lanesScatter(mjtNum* const* dst, const tnLane* src, int n);
+
+/* the same array of each of the group's datas d (e.g. LANES_OF(d, qvel)) */
+#define LANES_OF(d, field) \
+  ((mjtNum* const[TN_LANES]){(d)[0]->field, (d)[1]->field, (d)[2]->field, (d)[3]->field})
+
 /* mj_crb for the lanes: d[l]->crb and d[l]->M, and M in lanes in `mat` (nC tnLanes),
  * tendon armature included */
 void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat);
@@ -40,5 +50,27 @@ void tn__factorLanes(const mjModel* m, mjData* const* d, tnLane* mat, int damped
 /* the damped Euler integrator's factor for the lanes: qH = M + h*diag(damping) from each
  * data's M, factored into d->qH, d->qHDiagInv */
 void tn__factorHLanes(const mjModel* m, mjData* const* d);
+
+/* the velocity stage's workspace: inputs gathered and results kept in lanes */
+typedef struct tnVelLanes_ {
+  tnLane* cdof;    /* 6*nv: motion dofs (gathered) */
+  tnLane* cdofdot; /* 6*nv: their rates (computed) */
+  tnLane* qvel;    /* nv (gathered) */
+  tnLane* bias;    /* nv: qfrc_bias (computed) */
+  tnLane* cvel;    /* 6*nbody: body velocities (computed) */
+  tnLane* cinert;  /* 10*nbody: body inertias (gathered) */
+  tnLane* cacc;    /* 6*nbody: RNE's body accelerations */
+  tnLane* cfrc;    /* 6*nbody: RNE's body forces */
+} tnVelLanes;
+
+/* tnLanes the workspace takes, and its arrays carved out of that many at buf */
+size_t tn__velLanesSize(const mjModel* m);
+void tn__velLanesInit(const mjModel* m, tnVelLanes* w, tnLane* buf);
+
+/* mj_comVel for the lanes (d[l]->cvel, d[l]->cdof_dot; kept in w) */
+void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
+
+/* mj_rne(m, d[l], 0, d[l]->qfrc_bias) for the lanes, after tn__comVelLanes on w */
+void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
 
 #endif /* TORSION_LANES_H */

@@ -58,7 +58,8 @@ static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane*
       for (int k = adr; k < diag; k++) {
         mat[k] = zero;
       }
-      mat[diag] = zero + m->dof_M0[i];
+      mjtNum M0 = m->dof_M0[i];
+      mat[diag] = (tnLane){M0, M0, M0, M0};
       continue;
     }
 
@@ -99,25 +100,13 @@ void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
   tnLane* cdof = tn__lanesAlloc(d0, 6 * (size_t)nv);
 
   // inputs: cinert (as crb's start) and cdof, from each data
-  for (int a = 0; a < 10 * nbody; a++) {
-    crb[a] = (tnLane){d[0]->cinert[a], d[1]->cinert[a], d[2]->cinert[a], d[3]->cinert[a]};
-  }
-  for (int a = 0; a < 6 * nv; a++) {
-    cdof[a] = (tnLane){d[0]->cdof[a], d[1]->cdof[a], d[2]->cdof[a], d[3]->cdof[a]};
-  }
+  tn__lanesGather(crb, LANES_OF(d, cinert), 10 * nbody);
+  tn__lanesGather(cdof, LANES_OF(d, cdof), 6 * nv);
   crb_lanes(m, crb, cdof, mat);
 
   // outputs: crb and M into each data
-  for (int l = 0; l < TN_LANES; l++) {
-    mjtNum* dcrb = d[l]->crb;
-    mjtNum* dM = d[l]->M;
-    for (int a = 0; a < 10 * nbody; a++) {
-      dcrb[a] = crb[a][l];
-    }
-    for (int a = 0; a < nC; a++) {
-      dM[a] = mat[a][l];
-    }
-  }
+  tn__lanesScatter(LANES_OF(d, crb), crb, 10 * nbody);
+  tn__lanesScatter(LANES_OF(d, M), mat, nC);
   mj_freeStack(d0);
 
   // tendon inertia, added per data (it needs each data's ten_J), then M in lanes again
@@ -125,8 +114,6 @@ void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
     for (int l = 0; l < TN_LANES; l++) {
       tn__tendonArmature(m, d[l]);
     }
-    for (int a = 0; a < nC; a++) {
-      mat[a] = (tnLane){d[0]->M[a], d[1]->M[a], d[2]->M[a], d[3]->M[a]};
-    }
+    tn__lanesGather(mat, LANES_OF(d, M), nC);
   }
 }

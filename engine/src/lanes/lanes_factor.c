@@ -16,18 +16,6 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* 1 if n lanes more fit on d's stack (room for a mark and the alignment included) */
-int tn__lanesFit(const mjData* d, size_t n) {
-  size_t bytes = n * sizeof(tnLane);
-  size_t need = d->pstack + 2 * sizeof(size_t) + 64 + bytes + d->parena;
-  return bytes / sizeof(tnLane) == n && need >= d->pstack && need <= (size_t)d->narena;
-}
-
-/* n lanes from d's stack, 32-byte aligned */
-tnLane* tn__lanesAlloc(mjData* d, size_t n) {
-  return mj_stackAllocByte(d, sizeof(tnLane) * n, 32);
-}
-
 /* 1 if row k's n off-diagonal entries of lane l are all +0 */
 static int zero_row_lane(const tnLane* row, int n, int l) {
   for (int j = 0; j < n; j++) {
@@ -126,15 +114,12 @@ void tn__factorLanes(const mjModel* m, mjData* const* d, tnLane* mat, int damped
   mj_markStack(d0);
   tnLane* diaginv = tn__lanesAlloc(d0, (size_t)nv);
   factor_lanes(m, d, mat, diaginv);
-  for (int l = 0; l < TN_LANES; l++) {
-    mjtNum* dst = damped ? d[l]->qH : d[l]->qLD;
-    mjtNum* dinv = damped ? d[l]->qHDiagInv : d[l]->qLDiagInv;
-    for (int a = 0; a < nC; a++) {
-      dst[a] = mat[a][l];
-    }
-    for (int i = 0; i < nv; i++) {
-      dinv[i] = diaginv[i][l];
-    }
+  if (damped) {
+    tn__lanesScatter(LANES_OF(d, qH), mat, nC);
+    tn__lanesScatter(LANES_OF(d, qHDiagInv), diaginv, nv);
+  } else {
+    tn__lanesScatter(LANES_OF(d, qLD), mat, nC);
+    tn__lanesScatter(LANES_OF(d, qLDiagInv), diaginv, nv);
   }
   mj_freeStack(d0);
 }
@@ -161,10 +146,7 @@ void tn__factorHLanes(const mjModel* m, mjData* const* d) {
   // gather M, add h*damping to the diagonal, factor
   mj_markStack(d0);
   tnLane* mat = tn__lanesAlloc(d0, (size_t)nC);
-  const mjtNum *M0 = d[0]->M, *M1 = d[1]->M, *M2 = d[2]->M, *M3 = d[3]->M;
-  for (int a = 0; a < nC; a++) {
-    mat[a] = (tnLane){M0[a], M1[a], M2[a], M3[a]};
-  }
+  tn__lanesGather(mat, LANES_OF(d, M), nC);
   for (int i = 0; i < nv; i++) {
     mat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += h * m->dof_damping[i];
   }

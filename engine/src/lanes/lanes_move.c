@@ -1,0 +1,72 @@
+/* lanes/lanes_move.c — moving arrays between the group's datas and lanes, and the lanes'
+ * scratch on the first data's arena.
+ *
+ * Four consecutive numbers of each of the four datas form a 4x4 block; gathering writes its
+ * transpose (four entries, each with its four lanes), scattering the reverse. The block
+ * transposes are shuffles of GCC vectors (with an AVX2 clone: four loads, eight shuffles and
+ * four stores per block); the last n % 4 entries go one by one. Copies only: no arithmetic. */
+#include <torsion/torsion.h>
+
+#include "lanes/lanes.h"
+#include "util/util_inline.h"
+
+/* lane masks of the shuffles */
+typedef long long lane_mask __attribute__((vector_size(32)));
+
+/* 1 if n lanes more fit on d's stack (room for a mark and the alignment included) */
+int tn__lanesFit(const mjData* d, size_t n) {
+  size_t bytes = n * sizeof(tnLane);
+  size_t need = d->pstack + 2 * sizeof(size_t) + 64 + bytes + d->parena;
+  return bytes / sizeof(tnLane) == n && need >= d->pstack && need <= (size_t)d->narena;
+}
+
+/* n lanes from d's stack, 32-byte aligned */
+tnLane* tn__lanesAlloc(mjData* d, size_t n) {
+  return mj_stackAllocByte(d, sizeof(tnLane) * n, 32);
+}
+
+/* the transpose of the 4x4 block whose rows are r[0..3] */
+static inline void transpose4(tnLane out[4], const tnLane r[4]) {
+  tnLane t0 = __builtin_shuffle(r[0], r[1], (lane_mask){0, 4, 2, 6});
+  tnLane t1 = __builtin_shuffle(r[0], r[1], (lane_mask){1, 5, 3, 7});
+  tnLane t2 = __builtin_shuffle(r[2], r[3], (lane_mask){0, 4, 2, 6});
+  tnLane t3 = __builtin_shuffle(r[2], r[3], (lane_mask){1, 5, 3, 7});
+  out[0] = __builtin_shuffle(t0, t2, (lane_mask){0, 1, 4, 5});
+  out[1] = __builtin_shuffle(t1, t3, (lane_mask){0, 1, 4, 5});
+  out[2] = __builtin_shuffle(t0, t2, (lane_mask){2, 3, 6, 7});
+  out[3] = __builtin_shuffle(t1, t3, (lane_mask){2, 3, 6, 7});
+}
+
+/* dst[k] = (src[0][k], ..., src[3][k]) for k < n */
+TN_CLONE_AVX2
+void tn__lanesGather(tnLane* dst, mjtNum* const* src, int n) {
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    tnLane r[4];
+    for (int l = 0; l < TN_LANES; l++) {
+      r[l] = *(const tn_vec4*)(src[l] + k);
+    }
+    transpose4(dst + k, r);
+  }
+  for (; k < n; k++) {
+    dst[k] = (tnLane){src[0][k], src[1][k], src[2][k], src[3][k]};
+  }
+}
+
+/* dst[l][k] = src[k][l] for k < n */
+TN_CLONE_AVX2
+void tn__lanesScatter(mjtNum* const* dst, const tnLane* src, int n) {
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    tnLane c[4];
+    transpose4(c, src + k);
+    for (int l = 0; l < TN_LANES; l++) {
+      *(tn_vec4*)(dst[l] + k) = c[l];
+    }
+  }
+  for (; k < n; k++) {
+    for (int l = 0; l < TN_LANES; l++) {
+      dst[l][k] = src[k][l];
+    }
+  }
+}
