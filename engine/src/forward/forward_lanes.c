@@ -2,9 +2,10 @@
  * one model (tn_stepGroup), stage by stage across the group.
  *
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
- * the next; where lanes/ has a stage for the whole group (the inertia matrix and its factorization, body velocities and the bias force), it
- * replaces the per-data calls. Each data's result is bitwise the one mj_forward gives; the
- * stage timers are not kept (the group path is not taken while mjcb_time is installed). */
+ * the next; where lanes/ has a stage for the whole group (kinematics, the inertia matrix and
+ * its factorization, body velocities and the bias force), it replaces the per-data calls.
+ * Each data's result is bitwise the one mj_forward gives; the stage timers are not kept (the
+ * group path is not taken while mjcb_time is installed). */
 #include <torsion/torsion.h>
 
 #include "constraint/constraint.h"
@@ -31,9 +32,9 @@ static void inertia_lanes(const mjModel* m, mjData* const* d) {
 
 /* the position stage of every data: mj_fwdPosition with the inertia in lanes */
 static void position_lanes(const mjModel* m, mjData* const* d) {
-  // kinematics, com quantities, cameras/lights, tendons
+  // kinematics in lanes; com quantities, cameras/lights, tendons
+  tn__kinematicsLanes(m, d);
   for (int l = 0; l < TN_LANES; l++) {
-    mj_kinematics(m, d[l]);
     mj_comPos(m, d[l]);
     mj_camlight(m, d[l]);
     mj_tendon(m, d[l]);

@@ -39,6 +39,9 @@ void tn__lanesScatter(mjtNum* const* dst, const tnLane* src, int n);
 #define LANES_OF(d, field) \
   ((mjtNum* const[TN_LANES]){(d)[0]->field, (d)[1]->field, (d)[2]->field, (d)[3]->field})
 
+/* mj_kinematics for the lanes */
+void tn__kinematicsLanes(const mjModel* m, mjData* const* d);
+
 /* mj_crb for the lanes: d[l]->crb and d[l]->M, and M in lanes in `mat` (nC tnLanes),
  * tendon armature included */
 void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat);

@@ -164,7 +164,8 @@ static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
     self->nthread = n;
   }
   self->nsaved = mj_stateSize(mo->m, mjSTATE_INTEGRATION);
-  self->saved = PyMem_Malloc(sizeof(mjtNum) * (size_t)n * (size_t)(self->nsaved ? self->nsaved : 1));
+  size_t nsaved = (size_t)(self->nsaved ? self->nsaved : 1);
+  self->saved = PyMem_Malloc(sizeof(mjtNum) * (size_t)n * nsaved);
   if (!self->saved) {
     Py_DECREF(self);
     return PyErr_NoMemory();
