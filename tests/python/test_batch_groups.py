@@ -18,6 +18,13 @@ FIELDS = ["qpos", "qvel", "act", "qacc", "qacc_warmstart", "qLD", "qLDiagInv", "
           "qfrc_constraint", "sensordata", "time"]
 
 
+def _assert_bits(got, want, msg):
+    """Equal bit for bit (a -0 where +0 is expected fails too)."""
+    got, want = np.ascontiguousarray(got), np.ascontiguousarray(want)
+    assert got.shape == want.shape, msg
+    assert got.tobytes() == want.tobytes(), msg
+
+
 def _with_option(path, tmp_path, option):
     """The model at path with its <option> integrator replaced by `option` (or a new
     <option> with it)."""
@@ -79,7 +86,7 @@ def test_groups_match_stepping_alone(tmp_path, name, option, n, nthread):
     want = _alone(model, qpos, qvel, ctrls, 5)
     for e in range(n):
         for f in FIELDS:
-            np.testing.assert_array_equal(got[f][e], want[e][f], err_msg=f"env {e} {f}")
+            _assert_bits(got[f][e], want[e][f], f"env {e} {f}")
 
 
 def test_failure_in_a_group_keeps_the_others(tmp_path):
@@ -114,4 +121,89 @@ def test_failure_in_a_group_keeps_the_others(tmp_path):
     for j, e in enumerate(keep):
         assert got["time"][e] > 0
         for f in FIELDS:
-            np.testing.assert_array_equal(got[f][e], want[j][f], err_msg=f"env {e} {f}")
+            _assert_bits(got[f][e], want[j][f], f"env {e} {f}")
+
+
+SPECIAL_VALUES_XML = """
+<mujoco model="lanes_special_values">
+  <option timestep="0.005" integrator="Euler"/>
+  <worldbody>
+    <geom type="plane" size="5 5 0.1"/>
+    <body name="root" pos="0 0 1.5">
+      <freejoint/>
+      <geom type="box" size="0.1 0.08 0.06" pos="0.02 0 0" quat="0.9 0.1 0.3 0"/>
+      <site name="s0" pos="0.1 0.05 0" quat="0.7 0 0.7 0"/>
+      <body pos="0.2 0 0">
+        <joint type="ball" pos="-0.05 0.02 0" damping="0.1"/>
+        <geom type="capsule" size="0.03 0.1" pos="0.1 0 0" euler="0 90 0"/>
+        <body pos="0.25 0 0">
+          <joint name="h" type="hinge" axis="0 -1 0" pos="-0.02 0 0.01" damping="0.2"/>
+          <joint type="slide" axis="1 0 0" damping="0.5"/>
+          <geom type="sphere" size="0.04"/>
+          <site name="s1" pos="0 0.02 0"/>
+          <camera name="c" mode="trackcom" pos="0 -1 0.2" xyaxes="1 0 0 0 0.2 1"/>
+        </body>
+      </body>
+    </body>
+  </worldbody>
+  <actuator><motor joint="h" gear="1"/></actuator>
+</mujoco>
+"""
+
+
+def test_special_values_within_one_group():
+    """One group whose lanes take different value branches of the kinematics: the initial
+    pose exactly (zero hinge angle, unit quaternions), a general state, zero quaternions
+    (normalized to the identity) and a quaternion a hair off unit length (left unscaled);
+    free, ball, hinge and slide joints, joints off the body origin, geoms and sites off their
+    body frames, a tracking camera. Each env holds the bits of stepping alone."""
+    model = torsion.MjModel.from_xml_string(SPECIAL_VALUES_XML)
+    n = 4
+    rng = np.random.default_rng(5)
+    qpos = np.tile(model.qpos0, (n, 1))
+    qvel = np.zeros((n, model.nv))
+    qpos[1] += 0.2 * rng.standard_normal(model.nq)
+    qvel[1] = rng.standard_normal(model.nv)
+    qpos[2, 3:7] = 0.0       # free joint's quaternion: zero
+    qpos[2, 7:11] = 0.0      # ball's quaternion: zero
+    qvel[2] = 0.3 * rng.standard_normal(model.nv)
+    qpos[3, 3:7] = [1.0 + 1e-16, 0.0, 0.0, 0.0]
+    qpos[3, 11] = 1e-3       # a small hinge angle
+    batch = SimBatch(model, n, nthread=1)
+    batch.reset(None, qpos, qvel)
+    ctrls = []
+    for it in range(4):
+        ctrl = random_ctrl(model, n, seed=10 + it)
+        batch.step(ctrl, 3)
+        ctrls.append({e: ctrl[e] for e in range(n)})
+    got = batch.get(FIELDS + ["xquat", "geom_xmat", "site_xpos", "cam_xpos"])
+    for e in range(n):
+        d = torsion.MjData(model)
+        d.qpos[:], d.qvel[:] = qpos[e], qvel[e]
+        torsion.mj_forward(model, d)
+        for ctrl in ctrls:
+            d.ctrl[:] = ctrl[e]
+            for _ in range(3):
+                torsion.mj_step(model, d)
+        for f in FIELDS + ["xquat", "geom_xmat", "site_xpos", "cam_xpos"]:
+            _assert_bits(got[f][e], getattr(d, f), f"env {e} {f}")
+
+
+@pytest.mark.parametrize("name", ["humanoid.xml", "half_cheetah.xml"])
+def test_group_timers_count_as_alone(name):
+    """With the stage clock installed (any MjData installs it, as MuJoCo's bindings do),
+    grouped environments count the same calls per timer as one stepped alone, with time on
+    the same timers."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, name))
+    alone = torsion.MjData(model)
+    for _ in range(6):
+        torsion.mj_step(model, alone)
+    batch = SimBatch(model, 4, nthread=1)
+    batch.step(None, 6)
+    want = np.array([alone.timer[k].number for k in range(len(alone.timer))])
+    for e in range(4):
+        d = batch.data(e)
+        number = np.array([d.timer[k].number for k in range(len(d.timer))])
+        duration = np.array([d.timer[k].duration for k in range(len(d.timer))])
+        np.testing.assert_array_equal(number, want, err_msg=f"env {e}")
+        assert np.all(duration[number > 0] > 0), f"env {e}"

@@ -393,9 +393,10 @@ int* mj_stackAllocInt(mjData* d, size_t n);
 void mj_step(const mjModel* m, mjData* d);
 
 /* Torsion: advance n datas of model m by one step each; each data's result is bitwise
- * mj_step's on it. Under an unwinding point (tn_run) and without stage timers, groups of
- * datas with the Euler or Runge-Kutta integrator step in lockstep, with some stages computed
- * for the whole group at once (SIMD lanes); the rest step one by one. An mju_error inside
+ * mj_step's on it. Under an unwinding point (tn_run), groups of four datas with the Euler or
+ * Runge-Kutta integrator step in lockstep, with some stages computed for the whole group at
+ * once (SIMD lanes; such a stage's timer, when mjcb_time is installed, counts a call for each
+ * data and a quarter of the group's time); the rest step one by one. An mju_error inside
  * leaves every data of the call in an unspecified state: a caller that must keep the
  * others restores them (e.g. from mj_getState) and steps them one by one. */
 void tn_stepGroup(const mjModel* m, mjData* const* d, int n);

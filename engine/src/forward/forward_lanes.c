@@ -4,14 +4,16 @@
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
  * the next; where lanes/ has a stage for the whole group (kinematics, the inertia matrix and
  * its factorization, body velocities and the bias force), it replaces the per-data calls.
- * Each data's result is bitwise the one mj_forward gives; the stage timers are not kept (the
- * group path is not taken while mjcb_time is installed). */
+ * Each data's result is bitwise the one mj_forward gives. Stage timers (when the user's
+ * clock is installed) count each data's calls; a stage computed for the whole group adds a
+ * TN_LANES-th of its time to each data's timer. */
 #include <torsion/torsion.h>
 
 #include "constraint/constraint.h"
 #include "forward/forward.h"
 #include "lanes/lanes.h"
 #include "smooth/smooth.h"
+#include "util/timer.h"
 
 /* the inertia matrix and its factorization, in lanes (one data at a time when the lanes'
  * scratch does not fit the first data's arena) */
@@ -30,8 +32,11 @@ static void inertia_lanes(const mjModel* m, mjData* const* d) {
   mj_freeStack(d[0]);
 }
 
-/* the position stage of every data: mj_fwdPosition with the inertia in lanes */
+/* the position stage of every data: mj_fwdPosition with kinematics and the inertia in lanes
+ * (their timers take a share of the group's time, the others each data's own) */
 static void position_lanes(const mjModel* m, mjData* const* d) {
+  mjtNum tpos = timer_start(), t = tpos;
+
   // kinematics in lanes; com quantities, cameras/lights, tendons
   tn__kinematicsLanes(m, d);
   for (int l = 0; l < TN_LANES; l++) {
@@ -39,23 +44,34 @@ static void position_lanes(const mjModel* m, mjData* const* d) {
     mj_camlight(m, d[l]);
     mj_tendon(m, d[l]);
   }
+  tn__lanesTimerEnd(d, mjTIMER_POS_KINEMATICS, t);
 
   // the inertia matrix and its factorization, all datas at once
+  t = timer_start();
   inertia_lanes(m, d);
+  tn__lanesTimerEnd(d, mjTIMER_POS_INERTIA, t);
 
   // contacts, constraint rows and islands, transmission, constraint-space inverse inertia
   for (int l = 0; l < TN_LANES; l++) {
+    t = timer_start();
     mj_collision(m, d[l]);
+    timer_end(d[l], mjTIMER_POS_COLLISION, t);
+    t = timer_start();
     mj_makeConstraint(m, d[l]);
     mj_island(m, d[l]);
+    timer_end(d[l], mjTIMER_POS_MAKE, t);
     mj_transmission(m, d[l]);
+    t = timer_start();
     mj_projectConstraint(m, d[l]);
+    timer_end(d[l], mjTIMER_POS_PROJECT, t);
   }
+  tn__lanesTimerEnd(d, mjTIMER_POSITION, tpos);
 }
 
 /* the velocity stage of every data: mj_fwdVelocity with the body velocities and the bias
  * force in lanes (one data at a time when the lanes' scratch does not fit) */
 static void velocity_lanes(const mjModel* m, mjData* const* d) {
+  mjtNum t = timer_start();
   size_t size = tn__velLanesSize(m);
   if (!tn__lanesFit(d[0], size)) {
     for (int l = 0; l < TN_LANES; l++) {
@@ -82,11 +98,13 @@ static void velocity_lanes(const mjModel* m, mjData* const* d) {
     tn__tendonBias(m, d[l], d[l]->qfrc_bias);
   }
   mj_freeStack(d[0]);
+  tn__lanesTimerEnd(d, mjTIMER_VELOCITY, t);
 }
 
 /* tn__forwardSkip for the group */
 void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
+  mjtNum tfwd = timer_start();
 
   // position-dependent, then its sensors
   if (skipstage < mjSTAGE_POS) {
@@ -126,4 +144,5 @@ void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int ski
       mj_sensorAcc(m, d[l]);
     }
   }
+  tn__lanesTimerEnd(d, mjTIMER_FORWARD, tfwd);
 }

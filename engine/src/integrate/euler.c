@@ -104,12 +104,15 @@ void mj_Euler(const mjModel* m, mjData* d) {
   timer_end(d, mjTIMER_ADVANCE, t);
 }
 
-/* Euler for a group of TN_LANES datas (no stage timers): the damped factor in lanes */
+/* Euler for a group of TN_LANES datas: the damped factor in lanes (the advance timer takes
+ * a share of the group's time) */
 void tn__eulerLanes(const mjModel* m, mjData* const* d) {
+  mjtNum t = timer_start();
   if (!tn__eulerDamped(m)) {
     for (int l = 0; l < TN_LANES; l++) {
       tn__advance(m, d[l], d[l]->act_dot, d[l]->qacc, NULL);
     }
+    tn__lanesTimerEnd(d, mjTIMER_ADVANCE, t);
     return;
   }
 
@@ -130,4 +133,5 @@ void tn__eulerLanes(const mjModel* m, mjData* const* d) {
     }
     mj_freeStack(d[l]);
   }
+  tn__lanesTimerEnd(d, mjTIMER_ADVANCE, t);
 }

@@ -20,8 +20,8 @@ void tn__advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNu
                  const mjtNum* qvel);
 
 /* Euler (mj_Euler) and Runge-Kutta (mj_RungeKutta, N = 4) for a group of TN_LANES datas of
- * one model stepping together (tn_stepGroup; no stage timers): each data's result is bitwise
- * the one-data integrator's. */
+ * one model stepping together (tn_stepGroup): each data's result is bitwise the one-data
+ * integrator's. */
 void tn__eulerLanes(const mjModel* m, mjData* const* d);
 void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d);
 

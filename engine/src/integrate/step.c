@@ -53,15 +53,16 @@ void mj_step(const mjModel* m, mjData* d) {
   timer_end(d, mjTIMER_STEP, tstep);
 }
 
-/* can TN_LANES datas step as a group? Euler or Runge-Kutta, no stage timers, and an
- * unwinding point (so the arena never answers NULL mid-group) */
+/* can TN_LANES datas step as a group? Euler or Runge-Kutta, and an unwinding point (so
+ * the arena never answers NULL mid-group) */
 static int group_possible(const mjModel* m) {
   int integrator = m->opt.integrator;
-  return !mjcb_time && tn_unwinding() && (integrator == mjINT_EULER || integrator == mjINT_RK4);
+  return tn_unwinding() && (integrator == mjINT_EULER || integrator == mjINT_RK4);
 }
 
 /* mj_step for TN_LANES datas in lockstep */
 static void step_lanes(const mjModel* m, mjData* const* d) {
+  mjtNum tstep = timer_start();
   for (int l = 0; l < TN_LANES; l++) {
     mj_checkPos(m, d[l]);
     mj_checkVel(m, d[l]);
@@ -78,6 +79,7 @@ static void step_lanes(const mjModel* m, mjData* const* d) {
   } else {
     tn__eulerLanes(m, d);
   }
+  tn__lanesTimerEnd(d, mjTIMER_STEP, tstep);
 }
 
 /* advance n datas of one model by one step each */

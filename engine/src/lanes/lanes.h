@@ -39,6 +39,19 @@ void tn__lanesScatter(mjtNum* const* dst, const tnLane* src, int n);
 #define LANES_OF(d, field) \
   ((mjtNum* const[TN_LANES]){(d)[0]->field, (d)[1]->field, (d)[2]->field, (d)[3]->field})
 
+/* the end of a stage timed for the whole group: each data's timer `id` counts one call and
+ * a TN_LANES-th of the time since `start` (util/timer.h's timer_start; nothing without the
+ * user's clock mjcb_time) */
+static inline void tn__lanesTimerEnd(mjData* const* d, int id, mjtNum start) {
+  if (mjcb_time) {
+    mjtNum share = (mjcb_time() - start) / TN_LANES;
+    for (int l = 0; l < TN_LANES; l++) {
+      d[l]->timer[id].duration += share;
+      d[l]->timer[id].number++;
+    }
+  }
+}
+
 /* mj_kinematics for the lanes */
 void tn__kinematicsLanes(const mjModel* m, mjData* const* d);
 
