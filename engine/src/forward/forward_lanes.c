@@ -2,11 +2,11 @@
  * one model (tn_stepGroup), stage by stage across the group.
  *
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
- * the next; where lanes/ has a stage for the whole group (kinematics, the inertia matrix and
- * its factorization, body velocities and the bias force), it replaces the per-data calls.
- * Each data's result is bitwise the one mj_forward gives. Stage timers (when the user's
- * clock is installed) count each data's calls; a stage computed for the whole group adds a
- * TN_LANES-th of its time to each data's timer. */
+ * the next; where lanes/ has a stage for the whole group (kinematics, com quantities, the
+ * inertia matrix and its factorization, body velocities and the bias force), it replaces
+ * the per-data calls. Each data's result is bitwise the one mj_forward gives. Stage timers
+ * (when the user's clock is installed) count each data's calls; a stage computed for the
+ * whole group adds a TN_LANES-th of its time to each data's timer. */
 #include <torsion/torsion.h>
 
 #include "constraint/constraint.h"
@@ -37,10 +37,10 @@ static void inertia_lanes(const mjModel* m, mjData* const* d) {
 static void position_lanes(const mjModel* m, mjData* const* d) {
   mjtNum tpos = timer_start(), t = tpos;
 
-  // kinematics in lanes; com quantities, cameras/lights, tendons
+  // kinematics and com quantities in lanes; cameras/lights, tendons
   tn__kinematicsLanes(m, d);
+  tn__comPosLanes(m, d);
   for (int l = 0; l < TN_LANES; l++) {
-    mj_comPos(m, d[l]);
     mj_camlight(m, d[l]);
     mj_tendon(m, d[l]);
   }

@@ -55,6 +55,9 @@ static inline void tn__lanesTimerEnd(mjData* const* d, int id, mjtNum start) {
 /* mj_kinematics for the lanes */
 void tn__kinematicsLanes(const mjModel* m, mjData* const* d);
 
+/* mj_comPos for the lanes */
+void tn__comPosLanes(const mjModel* m, mjData* const* d);
+
 /* mj_crb for the lanes: d[l]->crb and d[l]->M, and M in lanes in `mat` (nC tnLanes),
  * tendon armature included */
 void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat);
