@@ -15,10 +15,11 @@
 #include "smooth/smooth.h"
 #include "util/timer.h"
 
-/* the inertia matrix and its factorization, in lanes (one data at a time when the lanes'
- * scratch does not fit the first data's arena) */
+/* the inertia matrix and its factorization, in lanes (one data at a time with tendon
+ * armature or when the lanes' scratch does not fit the first data's arena) */
 static void inertia_lanes(const mjModel* m, mjData* const* d) {
-  if (!tn__lanesFit(d[0], 10 * (size_t)m->nbody + 7 * (size_t)m->nv + 2 * (size_t)m->nC)) {
+  if (tn__lanesTendonArmature(m) ||
+      !tn__lanesFit(d[0], 10 * (size_t)m->nbody + 7 * (size_t)m->nv + 2 * (size_t)m->nC)) {
     for (int l = 0; l < TN_LANES; l++) {
       mj_crb(m, d[l]);
       mj_factorM(m, d[l]);
@@ -79,25 +80,29 @@ static void velocity_lanes(const mjModel* m, mjData* const* d) {
     }
     return;
   }
-  mj_markStack(d[0]);
   tnVelLanes w;
-  tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
 
   // tendon and actuator velocities; body velocities in lanes; passive forces and the
-  // reference accelerations; the bias force in lanes, plus tendon armature's bias
+  // reference accelerations; the bias force in lanes, plus tendon armature's bias (the
+  // lanes' scratch taken only around the lane stages)
   for (int l = 0; l < TN_LANES; l++) {
     tn__tendonActuatorVelocity(m, d[l]);
   }
+  mj_markStack(d[0]);
+  tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
   tn__comVelLanes(m, d, &w);
+  mj_freeStack(d[0]);
   for (int l = 0; l < TN_LANES; l++) {
     mj_passive(m, d[l]);
     mj_referenceConstraint(m, d[l]);
   }
+  mj_markStack(d[0]);
+  tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
   tn__rneBiasLanes(m, d, &w);
+  mj_freeStack(d[0]);
   for (int l = 0; l < TN_LANES; l++) {
     tn__tendonBias(m, d[l], d[l]->qfrc_bias);
   }
-  mj_freeStack(d[0]);
   tn__lanesTimerEnd(d, mjTIMER_VELOCITY, t);
 }
 

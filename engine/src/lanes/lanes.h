@@ -7,7 +7,8 @@
  * Every lane performs exactly the scalar code's operations in the scalar code's order, so
  * each data's result is bitwise the one the one-data stage gives. The scratch comes from the
  * first data's arena (tn__lanesFit says whether it fits; when it does not, the caller runs
- * the one-data stages). */
+ * the one-data stages) and is freed before any one-data stage runs, so a group never needs
+ * more arena than its datas stepped alone. */
 #ifndef TORSION_LANES_H
 #define TORSION_LANES_H
 
@@ -58,8 +59,12 @@ void tn__kinematicsLanes(const mjModel* m, mjData* const* d);
 /* mj_comPos for the lanes */
 void tn__comPosLanes(const mjModel* m, mjData* const* d);
 
-/* mj_crb for the lanes: d[l]->crb and d[l]->M, and M in lanes in `mat` (nC tnLanes),
- * tendon armature included */
+/* 1 if the model's inertia matrix includes tendon armature (added per data: the lanes'
+ * mj_crb does not apply) */
+int tn__lanesTendonArmature(const mjModel* m);
+
+/* mj_crb for the lanes, for a model without tendon armature: d[l]->crb and d[l]->M, and M
+ * in lanes in `mat` (nC tnLanes) */
 void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat);
 
 /* factor the lanes' matrices in `mat` (nC tnLanes, overwritten) into each data's qLD and
@@ -86,10 +91,11 @@ typedef struct tnVelLanes_ {
 size_t tn__velLanesSize(const mjModel* m);
 void tn__velLanesInit(const mjModel* m, tnVelLanes* w, tnLane* buf);
 
-/* mj_comVel for the lanes (d[l]->cvel, d[l]->cdof_dot; kept in w) */
+/* mj_comVel for the lanes (d[l]->cvel, d[l]->cdof_dot) */
 void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
 
-/* mj_rne(m, d[l], 0, d[l]->qfrc_bias) for the lanes, after tn__comVelLanes on w */
+/* mj_rne(m, d[l], 0, d[l]->qfrc_bias) for the lanes, from each data's cdof, cdof_dot, cvel,
+ * qvel and cinert (gathered into w) */
 void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
 
 #endif /* TORSION_LANES_H */

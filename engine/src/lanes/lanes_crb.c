@@ -5,8 +5,8 @@
  * M is the force of a unit motion of its dof on the body's composite inertia (the 6-vector
  * product of util_inline.h's tn_mulInertVec) projected on the row's ancestor dofs (mju_dot's
  * order for 6 entries: (p0+p2)+(p1+p3), plus the tail (0+p4)+p5). crb and M are scattered
- * back; M also stays in lanes for the factorization. Tendon armature, when the model has
- * any, is added per data and M gathered again. */
+ * back; M also stays in lanes for the factorization. Models with tendon armature (added
+ * per data, from each data's tendon Jacobian) run the one-data mj_crb instead. */
 #include <torsion/torsion.h>
 
 #include "lanes/lanes.h"
@@ -81,17 +81,7 @@ static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane*
   }
 }
 
-/* 1 if some tendon has armature */
-static int tendon_armature(const mjModel* m) {
-  for (int t = 0; t < m->ntendon; t++) {
-    if (m->tendon_armature[t] != 0) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* mj_crb for the lanes, M also left in mat */
+/* mj_crb for the lanes, M also left in mat (a model without tendon armature: see lanes.h) */
 void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
   int nbody = m->nbody, nv = m->nv, nC = m->nC;
   mjData* d0 = d[0];
@@ -108,12 +98,4 @@ void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
   tn__lanesScatter(LANES_OF(d, crb), crb, 10 * nbody);
   tn__lanesScatter(LANES_OF(d, M), mat, nC);
   mj_freeStack(d0);
-
-  // tendon inertia, added per data (it needs each data's ten_J), then M in lanes again
-  if (tendon_armature(m)) {
-    for (int l = 0; l < TN_LANES; l++) {
-      tn__tendonArmature(m, d[l]);
-    }
-    tn__lanesGather(mat, LANES_OF(d, M), nC);
-  }
 }

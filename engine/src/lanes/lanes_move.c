@@ -25,6 +25,16 @@ tnLane* tn__lanesAlloc(mjData* d, size_t n) {
   return mj_stackAllocByte(d, sizeof(tnLane) * n, 32);
 }
 
+/* 1 if some tendon has armature */
+int tn__lanesTendonArmature(const mjModel* m) {
+  for (int t = 0; t < m->ntendon; t++) {
+    if (m->tendon_armature[t] != 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* the transpose of the 4x4 block whose rows are r[0..3] */
 static inline void transpose4(tnLane out[4], const tnLane r[4]) {
   tnLane t0 = __builtin_shuffle(r[0], r[1], (lane_mask){0, 4, 2, 6});

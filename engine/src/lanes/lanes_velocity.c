@@ -3,9 +3,10 @@
  * force mj_rne(flg_acc = 0), each lane doing smooth/velocity.c's and smooth/rne.c's
  * operations in their order.
  *
- * The inputs are gathered into a tnVelLanes workspace (cdof and qvel for mj_comVel; cinert
- * for the bias), the results scattered to each data (cvel, cdof_dot, qfrc_bias) and also
- * kept in the workspace, so the bias reads the velocities without gathering them again. */
+ * Each gathers its inputs from the datas into a tnVelLanes workspace (cdof and qvel for
+ * mj_comVel; those, cdof_dot, cvel and cinert for the bias) and scatters its results (cvel,
+ * cdof_dot; qfrc_bias), so the one-data stages between the two (passive forces, reference
+ * accelerations) run with no lane scratch on the arena. */
 #include <torsion/torsion.h>
 
 #include "lanes/lanes.h"
@@ -216,9 +217,14 @@ void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w) {
   tn__lanesScatter(LANES_OF(d, cdof_dot), w->cdofdot, 6 * nv);
 }
 
-/* mj_rne(flg_acc = 0) into each data's qfrc_bias, after tn__comVelLanes on w */
+/* mj_rne(flg_acc = 0) into each data's qfrc_bias */
 void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w) {
-  tn__lanesGather(w->cinert, LANES_OF(d, cinert), 10 * m->nbody);
+  int nv = m->nv, nbody = m->nbody;
+  tn__lanesGather(w->cdof, LANES_OF(d, cdof), 6 * nv);
+  tn__lanesGather(w->cdofdot, LANES_OF(d, cdof_dot), 6 * nv);
+  tn__lanesGather(w->qvel, LANES_OF(d, qvel), nv);
+  tn__lanesGather(w->cvel, LANES_OF(d, cvel), 6 * nbody);
+  tn__lanesGather(w->cinert, LANES_OF(d, cinert), 10 * nbody);
   rne_bias_lanes(m, w);
   tn__lanesScatter(LANES_OF(d, qfrc_bias), w->bias, m->nv);
 }
