@@ -228,3 +228,16 @@ def test_own_models_match_stepping_alone(rel):
     for e in range(n):
         for f in FIELDS:
             _assert_bits(got[f][e], want[e][f], f"env {e} {f}")
+
+
+def test_env_listed_twice_raises():
+    """A step or reset naming one env twice raises ValueError and steps nothing (two items
+    on one mjData would race, or step it twice at once in a group); reads may repeat ids."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))
+    batch = SimBatch(model, 6)
+    with pytest.raises(ValueError, match="env id 1 is listed twice"):
+        batch.step(np.zeros((3, model.nu)), 1, env_ids=[1, 4, 1])
+    with pytest.raises(ValueError, match="listed twice"):
+        batch.reset([2, 2], np.tile(model.qpos0, (2, 1)), np.zeros((2, model.nv)))
+    assert np.all(batch.get(["time"])["time"] == 0)
+    assert batch.get(["qpos"], env_ids=[3, 3])["qpos"].shape == (2, model.nq)

@@ -196,8 +196,10 @@ static void batch_dealloc(PyObject* self) {
   Py_TYPE(self)->tp_free(self);
 }
 
-/* env ids from an int32 buffer (None: all n); returns the count or -1 */
-static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const int** ids) {
+/* env ids from an int32 buffer (None: all n), with `unique` each at most once; returns the
+ * count or -1 */
+static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const int** ids,
+                           int unique) {
   memset(buf, 0, sizeof(*buf));
   *ids = NULL;
   if (obj == Py_None) {
@@ -221,6 +223,29 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
       return -1;
     }
   }
+
+  // for steps and resets, each environment at most once (two items on one mjData would
+  // race, or in one group step it twice at once)
+  if (!unique) {
+    *ids = p;
+    return k;
+  }
+  char* seen = PyMem_Calloc((size_t)b->n, 1);
+  if (!seen) {
+    PyBuffer_Release(buf);
+    PyErr_NoMemory();
+    return -1;
+  }
+  for (Py_ssize_t j = 0; j < k; j++) {
+    if (seen[p[j]]) {
+      PyMem_Free(seen);
+      PyBuffer_Release(buf);
+      PyErr_Format(PyExc_ValueError, "env id %d is listed twice", p[j]);
+      return -1;
+    }
+    seen[p[j]] = 1;
+  }
+  PyMem_Free(seen);
   *ids = p;
   return k;
 }
@@ -351,7 +376,7 @@ static PyObject* batch_step(PyObject* self, PyObject* args) {
   }
   Py_buffer ib, cb;
   const int* ids;
-  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids, 1);
   if (k < 0) {
     return NULL;
   }
@@ -378,7 +403,7 @@ static PyObject* batch_reset(PyObject* self, PyObject* args) {
   }
   Py_buffer ib, qb, vb;
   const int* ids;
-  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids, 1);
   if (k < 0) {
     return NULL;
   }
@@ -418,7 +443,7 @@ static PyObject* batch_get(PyObject* self, PyObject* args) {
   }
   Py_buffer ib;
   const int* ids;
-  Py_ssize_t k = take_ids(b, idobj, &ib, &ids);
+  Py_ssize_t k = take_ids(b, idobj, &ib, &ids, 0);
   if (k < 0) {
     return NULL;
   }
