@@ -3,15 +3,13 @@
  *
  * Four consecutive numbers of each of the four datas form a 4x4 block; gathering writes its
  * transpose (four entries, each with its four lanes), scattering the reverse. The block
- * transposes are shuffles of GCC vectors (with an AVX2 clone: four loads, eight shuffles and
- * four stores per block); the last n % 4 entries go one by one. Copies only: no arithmetic. */
+ * transposes are vector shuffles (__builtin_shufflevector, in GCC and clang; with an AVX2
+ * clone: four loads, eight shuffles and four stores per block); the last n % 4 entries go
+ * one by one. Copies only: no arithmetic. */
 #include <torsion/torsion.h>
 
 #include "lanes/lanes.h"
 #include "util/util_inline.h"
-
-/* lane masks of the shuffles */
-typedef long long lane_mask __attribute__((vector_size(32)));
 
 /* 1 if n lanes more fit on d's stack (room for a mark and the alignment included) */
 int tn__lanesFit(const mjData* d, size_t n) {
@@ -37,14 +35,14 @@ int tn__lanesTendonArmature(const mjModel* m) {
 
 /* the transpose of the 4x4 block whose rows are r[0..3] */
 static inline void transpose4(tnLane out[4], const tnLane r[4]) {
-  tnLane t0 = __builtin_shuffle(r[0], r[1], (lane_mask){0, 4, 2, 6});
-  tnLane t1 = __builtin_shuffle(r[0], r[1], (lane_mask){1, 5, 3, 7});
-  tnLane t2 = __builtin_shuffle(r[2], r[3], (lane_mask){0, 4, 2, 6});
-  tnLane t3 = __builtin_shuffle(r[2], r[3], (lane_mask){1, 5, 3, 7});
-  out[0] = __builtin_shuffle(t0, t2, (lane_mask){0, 1, 4, 5});
-  out[1] = __builtin_shuffle(t1, t3, (lane_mask){0, 1, 4, 5});
-  out[2] = __builtin_shuffle(t0, t2, (lane_mask){2, 3, 6, 7});
-  out[3] = __builtin_shuffle(t1, t3, (lane_mask){2, 3, 6, 7});
+  tnLane t0 = __builtin_shufflevector(r[0], r[1], 0, 4, 2, 6);
+  tnLane t1 = __builtin_shufflevector(r[0], r[1], 1, 5, 3, 7);
+  tnLane t2 = __builtin_shufflevector(r[2], r[3], 0, 4, 2, 6);
+  tnLane t3 = __builtin_shufflevector(r[2], r[3], 1, 5, 3, 7);
+  out[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+  out[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+  out[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+  out[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
 }
 
 /* dst[k] = (src[0][k], ..., src[3][k]) for k < n */
