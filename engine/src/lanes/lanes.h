@@ -24,6 +24,26 @@ _Static_assert(TN_LANES == 4, "the lanes' gathers and scatters are written for 4
  * register, two SSE2 ones; each element rounds exactly as the scalar operation would) */
 typedef mjtNum tnLane __attribute__((vector_size(8 * TN_LANES)));
 
+/* res = a' * b over 6 entries in every lane, rounded as mju_dot(a, b, 6):
+ * (p0+p2)+(p1+p3), plus the tail (0+p4)+p5 */
+static inline void tn__dot6Lanes(tnLane* res, const tnLane* a, const tnLane* b) {
+  tnLane s02 = a[0] * b[0] + a[2] * b[2];
+  tnLane s13 = a[1] * b[1] + a[3] * b[3];
+  tnLane tail = (tnLane){0, 0, 0, 0} + a[4] * b[4];
+  tail += a[5] * b[5];
+  *res = (s02 + s13) + tail;
+}
+
+/* res = cinert * v in every lane (util_inline.h's tn_mulInertVec, its expressions) */
+static inline void tn__mulInertVecLanes(tnLane* restrict res, const tnLane* i, const tnLane* v) {
+  res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
+  res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
+  res[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
+  res[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
+  res[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
+  res[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
+}
+
 /* 1 if `n` tnLanes more fit on d's stack (above a new mark, at 32-byte alignment) */
 int tn__lanesFit(const mjData* d, size_t n);
 

@@ -13,25 +13,6 @@
 #include "smooth/smooth.h"
 #include "util/util_inline.h"
 
-/* a 6-entry dot product of two lane vectors, rounded as mju_dot(a, b, 6) */
-static inline void dot6(tnLane* res, const tnLane* a, const tnLane* b) {
-  tnLane s02 = a[0] * b[0] + a[2] * b[2];
-  tnLane s13 = a[1] * b[1] + a[3] * b[3];
-  tnLane tail = (tnLane){0, 0, 0, 0} + a[4] * b[4];
-  tail += a[5] * b[5];
-  *res = (s02 + s13) + tail;
-}
-
-/* frc = inertia * motion in every lane (tn_mulInertVec's expressions) */
-static inline void mul_inert_vec(tnLane* restrict frc, const tnLane* i, const tnLane* v) {
-  frc[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
-  frc[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
-  frc[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
-  frc[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
-  frc[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
-  frc[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
-}
-
 /* composite inertias and M in lanes (with an AVX2 clone: one lane per double) */
 TN_CLONE_AVX2
 static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane* mat) {
@@ -65,18 +46,18 @@ static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane*
 
     // the unit motion's force, projected on the ancestors (structural zeros if simple)
     tnLane frc[6];
-    mul_inert_vec(frc, crb + 10 * m->dof_bodyid[i], cdof + 6 * i);
+    tn__mulInertVecLanes(frc, crb + 10 * m->dof_bodyid[i], cdof + 6 * i);
     for (int k = adr; k < diag; k++) {
       if (simple) {
         mat[k] = zero;
       } else {
-        dot6(mat + k, cdof + 6 * m->M_colind[k], frc);
+        tn__dot6Lanes(mat + k, cdof + 6 * m->M_colind[k], frc);
       }
     }
 
     // diagonal, with armature
     tnLane dd;
-    dot6(&dd, cdof + 6 * i, frc);
+    tn__dot6Lanes(&dd, cdof + 6 * i, frc);
     mat[diag] = m->dof_armature[i] + dd;
   }
 }

@@ -116,16 +116,6 @@ static void com_vel_lanes(const mjModel* m, tnVelLanes* w) {
   }
 }
 
-/* res = cinert * v in every lane (tn_mulInertVec's expressions) */
-static inline void mul_inert_vec(tnLane* restrict res, const tnLane* i, const tnLane* v) {
-  res[0] = i[0] * v[0] + i[3] * v[1] + i[4] * v[2] - i[8] * v[4] + i[7] * v[5];
-  res[1] = i[3] * v[0] + i[1] * v[1] + i[5] * v[2] + i[8] * v[3] - i[6] * v[5];
-  res[2] = i[4] * v[0] + i[5] * v[1] + i[2] * v[2] - i[7] * v[3] + i[6] * v[4];
-  res[3] = i[8] * v[1] - i[7] * v[2] + i[9] * v[3];
-  res[4] = i[6] * v[2] - i[8] * v[0] + i[9] * v[4];
-  res[5] = i[7] * v[0] - i[6] * v[1] + i[9] * v[5];
-}
-
 /* the bias force in lanes: smooth/rne.c's forward pass without qacc, backward pass, and the
  * projection on the dofs (mju_dot's order for 6 entries) */
 TN_CLONE_AVX2
@@ -156,8 +146,8 @@ static void rne_bias_lanes(const mjModel* m, tnVelLanes* w) {
       acc[k] = cacc[6 * m->body_parentid[b] + k];
       acc[k] += tmp[k];
     }
-    mul_inert_vec(frc, cinert, acc);
-    mul_inert_vec(mom, cinert, cvel);
+    tn__mulInertVecLanes(frc, cinert, acc);
+    tn__mulInertVecLanes(mom, cinert, cvel);
     cross_force(gyro, cvel, mom);
     for (int k = 0; k < 6; k++) {
       cfrc[6 * b + k] = frc[k] + gyro[k];
@@ -177,15 +167,9 @@ static void rne_bias_lanes(const mjModel* m, tnVelLanes* w) {
     }
   }
 
-  // projection on the dofs: (p0+p2)+(p1+p3), plus the tail (0+p4)+p5
+  // projection on the dofs (mju_dot's order for 6 entries)
   for (int i = 0; i < m->nv; i++) {
-    const tnLane* a = w->cdof + 6 * i;
-    const tnLane* f = cfrc + 6 * m->dof_bodyid[i];
-    tnLane s02 = a[0] * f[0] + a[2] * f[2];
-    tnLane s13 = a[1] * f[1] + a[3] * f[3];
-    tnLane tail = (tnLane){0, 0, 0, 0} + a[4] * f[4];
-    tail += a[5] * f[5];
-    w->bias[i] = (s02 + s13) + tail;
+    tn__dot6Lanes(w->bias + i, w->cdof + 6 * i, cfrc + 6 * m->dof_bodyid[i]);
   }
 }
 
