@@ -106,17 +106,18 @@ void mj_fwdVelocity(const mjModel* m, mjData* d) {
   timer_end(d, mjTIMER_VELOCITY, t);
 }
 
-/* smooth acceleration: all forces except constraint forces */
-void mj_fwdAcceleration(const mjModel* m, mjData* d) {
+/* qfrc_smooth = passive - bias + applied + actuator + J' xfrc_applied */
+void tn__smoothForce(const mjModel* m, mjData* d) {
   int nv = m->nv;
-
-  // qfrc_smooth = passive - bias + applied + actuator + J' xfrc_applied
   mju_sub(d->qfrc_smooth, d->qfrc_passive, d->qfrc_bias, nv);
   mju_addTo(d->qfrc_smooth, d->qfrc_applied, nv);
   mju_addTo(d->qfrc_smooth, d->qfrc_actuator, nv);
   tn__xfrcAccumulate(m, d, d->qfrc_smooth);
+}
 
-  // qacc_smooth = M \ qfrc_smooth
+/* smooth acceleration: all forces except constraint forces, qacc_smooth = M \ qfrc_smooth */
+void mj_fwdAcceleration(const mjModel* m, mjData* d) {
+  tn__smoothForce(m, d);
   mj_solveM(m, d, d->qacc_smooth, d->qfrc_smooth, 1);
 }
 

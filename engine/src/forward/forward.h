@@ -17,6 +17,9 @@ void tn__forwardSkip(const mjModel* m, mjData* d, int skipstage, int skipsensor)
 /* the velocity stage's first part: tendon velocities and actuator velocities */
 void tn__tendonActuatorVelocity(const mjModel* m, mjData* d);
 
+/* mj_fwdAcceleration's first half: qfrc_smooth, every force but the constraints' */
+void tn__smoothForce(const mjModel* m, mjData* d);
+
 /* tn__forwardSkip for a group of TN_LANES datas of one model (lanes/lanes.h), stage by
  * stage across the group; no stage timers. Each data's result is bitwise tn__forwardSkip's. */
 void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor);

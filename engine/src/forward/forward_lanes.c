@@ -3,10 +3,11 @@
  *
  * The stages run in mj_forward's order (forward.c), each for every data of the group before
  * the next; where lanes/ has a stage for the whole group (kinematics, com quantities, the
- * inertia matrix and its factorization, body velocities and the bias force), it replaces
- * the per-data calls. Each data's result is bitwise the one mj_forward gives. Stage timers
- * (when the user's clock is installed) count each data's calls; a stage computed for the
- * whole group adds a TN_LANES-th of its time to each data's timer. */
+ * inertia matrix and its factorization, body velocities, the bias force and the smooth
+ * acceleration), it replaces the per-data calls. Each data's result is bitwise the one
+ * mj_forward gives. Stage timers (when the user's clock is installed) count each data's
+ * calls; a stage computed for the whole group adds a TN_LANES-th of its time to each data's
+ * timer. */
 #include <torsion/torsion.h>
 
 #include "constraint/constraint.h"
@@ -15,42 +16,57 @@
 #include "smooth/smooth.h"
 #include "util/timer.h"
 
-/* the inertia matrix and its factorization, in lanes (one data at a time with tendon
- * armature or when the lanes' scratch does not fit the first data's arena) */
-static void inertia_lanes(const mjModel* m, mjData* const* d) {
-  if (tn__lanesTendonArmature(m) ||
-      !tn__lanesFit(d[0], 10 * (size_t)m->nbody + 7 * (size_t)m->nv + 2 * (size_t)m->nC)) {
-    for (int l = 0; l < TN_LANES; l++) {
-      mj_crb(m, d[l]);
-      mj_factorM(m, d[l]);
-    }
-    return;
+/* the position stage of every data one at a time (the lanes' scratch does not fit) */
+static void position_each(const mjModel* m, mjData* const* d) {
+  for (int l = 0; l < TN_LANES; l++) {
+    mj_fwdPosition(m, d[l]);
   }
-  mj_markStack(d[0]);
-  tnLane* mat = tn__lanesAlloc(d[0], (size_t)m->nC);
-  tn__crbLanes(m, d, mat);
-  tn__factorLanes(m, d, mat, 0);
-  mj_freeStack(d[0]);
 }
 
-/* the position stage of every data: mj_fwdPosition with kinematics and the inertia in lanes
- * (their timers take a share of the group's time, the others each data's own) */
+/* the position stage of every data: mj_fwdPosition with the kinematics, com quantities,
+ * inertia matrix and factorization in lanes, kept in one workspace from stage to stage (with
+ * tendon armature, whose inertia needs each data's tendons, the inertia per data). Their
+ * timers take a share of the group's time, the other stages' each data's own. */
 static void position_lanes(const mjModel* m, mjData* const* d) {
+  int armature = tn__lanesTendonArmature(m);
+  size_t size = tn__posLanesSize(m);
+  if (!tn__lanesFit(d[0], size + m->nv + 4)) {  // (the factor's diagonal, its mark)
+    position_each(m, d);
+    return;
+  }
   mjtNum tpos = timer_start(), t = tpos;
 
-  // kinematics and com quantities in lanes; cameras/lights, tendons
-  tn__kinematicsLanes(m, d);
-  tn__comPosLanes(m, d);
+  // kinematics and com quantities, then (without tendon armature) M and its factor, in lanes
+  tnPosLanes w;
+  mj_markStack(d[0]);
+  tn__posLanesInit(m, &w, tn__lanesAlloc(d[0], size));
+  tn__kinematicsLanes(m, d, &w);
+  tn__comPosLanes(m, d, &w);
+  mjtNum tkin = timer_start() - t;
+  if (!armature) {
+    t = timer_start();
+    tn__crbLanes(m, d, &w);
+    tn__factorLanes(m, d, w.mat, 0);
+    tn__lanesTimerEnd(d, mjTIMER_POS_INERTIA, t);
+  }
+  mj_freeStack(d[0]);
+
+  // cameras, lights and tendons (their time counted with the kinematics'), then the
+  // inertia with tendon armature one data at a time
+  t = timer_start();
   for (int l = 0; l < TN_LANES; l++) {
     mj_camlight(m, d[l]);
     mj_tendon(m, d[l]);
   }
-  tn__lanesTimerEnd(d, mjTIMER_POS_KINEMATICS, t);
-
-  // the inertia matrix and its factorization, all datas at once
-  t = timer_start();
-  inertia_lanes(m, d);
-  tn__lanesTimerEnd(d, mjTIMER_POS_INERTIA, t);
+  tn__lanesTimerEnd(d, mjTIMER_POS_KINEMATICS, t - tkin);
+  if (armature) {
+    for (int l = 0; l < TN_LANES; l++) {
+      t = timer_start();
+      mj_crb(m, d[l]);
+      mj_factorM(m, d[l]);
+      timer_end(d[l], mjTIMER_POS_INERTIA, t);
+    }
+  }
 
   // contacts, constraint rows and islands, transmission, constraint-space inverse inertia
   for (int l = 0; l < TN_LANES; l++) {
@@ -83,23 +99,30 @@ static void velocity_lanes(const mjModel* m, mjData* const* d) {
   tnVelLanes w;
 
   // tendon and actuator velocities; body velocities in lanes; passive forces and the
-  // reference accelerations; the bias force in lanes, plus tendon armature's bias (the
-  // lanes' scratch taken only around the lane stages)
+  // reference accelerations; the bias force in lanes, plus tendon armature's bias. Without a
+  // passive-force callback (which might read qfrc_bias) the bias follows the body velocities
+  // in the same workspace, before the passive forces (which do not read it); with one, the
+  // two lane stages each take the scratch around them.
   for (int l = 0; l < TN_LANES; l++) {
     tn__tendonActuatorVelocity(m, d[l]);
   }
   mj_markStack(d[0]);
   tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
   tn__comVelLanes(m, d, &w);
+  if (!mjcb_passive) {
+    tn__rneBiasLanes(m, d, &w, 1);
+  }
   mj_freeStack(d[0]);
   for (int l = 0; l < TN_LANES; l++) {
     mj_passive(m, d[l]);
     mj_referenceConstraint(m, d[l]);
   }
-  mj_markStack(d[0]);
-  tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
-  tn__rneBiasLanes(m, d, &w);
-  mj_freeStack(d[0]);
+  if (mjcb_passive) {
+    mj_markStack(d[0]);
+    tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
+    tn__rneBiasLanes(m, d, &w, 0);
+    mj_freeStack(d[0]);
+  }
   for (int l = 0; l < TN_LANES; l++) {
     tn__tendonBias(m, d[l], d[l]->qfrc_bias);
   }
@@ -137,13 +160,18 @@ void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int ski
     }
   }
 
-  // force/acceleration-dependent (after the user's controller), then its sensors
+  // force-dependent (after the user's controller): the smooth forces, their accelerations
+  // solved in lanes, then the constraints and the acceleration sensors
   for (int l = 0; l < TN_LANES; l++) {
     if (mjcb_control && !(m->opt.disableflags & mjDSBL_ACTUATION)) {
       mjcb_control(m, d[l]);
     }
     mj_fwdActuation(m, d[l]);
-    mj_fwdAcceleration(m, d[l]);
+    tn__smoothForce(m, d[l]);
+    mju_copy(d[l]->qacc_smooth, d[l]->qfrc_smooth, m->nv);
+  }
+  tn__solveLanes(m, d, LANES_OF(d, qacc_smooth), 0);
+  for (int l = 0; l < TN_LANES; l++) {
     mj_fwdConstraint(m, d[l]);
     if (!skipsensor) {
       mj_sensorAcc(m, d[l]);

@@ -126,9 +126,17 @@ void tn__eulerLanes(const mjModel* m, mjData* const* d) {
     }
   }
   tn__factorHLanes(m, d);
+  if (qacc[0] && qacc[1] && qacc[2] && qacc[3]) {
+    tn__solveLanes(m, d, qacc, 1);
+  } else {
+    for (int l = 0; l < TN_LANES; l++) {
+      if (qacc[l]) {
+        tn__solveLD(m, qacc[l], 1, d[l]->qH, d[l]->qHDiagInv);
+      }
+    }
+  }
   for (int l = 0; l < TN_LANES; l++) {
     if (qacc[l]) {
-      tn__solveLD(m, qacc[l], 1, d[l]->qH, d[l]->qHDiagInv);
       tn__advance(m, d[l], d[l]->act_dot, qacc[l], NULL);
     }
     mj_freeStack(d[l]);

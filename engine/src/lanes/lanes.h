@@ -24,6 +24,14 @@ _Static_assert(TN_LANES == 4, "the lanes' gathers and scatters are written for 4
  * register, two SSE2 ones; each element rounds exactly as the scalar operation would) */
 typedef mjtNum tnLane __attribute__((vector_size(8 * TN_LANES)));
 
+/* lane masks: all bits set in the lanes where a comparison holds */
+typedef long long tnLaneMask __attribute__((vector_size(8 * TN_LANES)));
+
+/* where mask: a, elsewhere b, bit for bit (a macro: a vector return's ABI differs with and
+ * without AVX, and the files including this header are compiled both ways) */
+#define TN_SELECT_LANES(mask, a, b) \
+  ((tnLane)(((mask) & (tnLaneMask)(a)) | (~(mask) & (tnLaneMask)(b))))
+
 /* res = a' * b over 6 entries in every lane, rounded as mju_dot(a, b, 6):
  * (p0+p2)+(p1+p3), plus the tail (0+p4)+p5 */
 static inline void tn__dot6Lanes(tnLane* res, const tnLane* a, const tnLane* b) {
@@ -73,19 +81,33 @@ static inline void tn__lanesTimerEnd(mjData* const* d, int id, mjtNum start) {
   }
 }
 
-/* mj_kinematics for the lanes */
-void tn__kinematicsLanes(const mjModel* m, mjData* const* d);
+/* the position stage's workspace, kept in lanes from the kinematics to the factorization:
+ * qpos (gathered), the poses, the com quantities, the composite inertias and M */
+typedef struct tnPosLanes_ {
+  tnLane *qpos, *xpos, *xquat, *xmat, *xipos, *ximat, *xanchor, *xaxis;
+  tnLane *geom_xpos, *geom_xmat, *site_xpos, *site_xmat;
+  tnLane *subtree_com, *cinert, *cdof;
+  tnLane *crb, *mat;
+} tnPosLanes;
 
-/* mj_comPos for the lanes */
-void tn__comPosLanes(const mjModel* m, mjData* const* d);
+/* tnLanes the workspace takes, and its arrays carved out of that many at buf */
+size_t tn__posLanesSize(const mjModel* m);
+void tn__posLanesInit(const mjModel* m, tnPosLanes* w, tnLane* buf);
+
+/* mj_kinematics for the lanes, the poses left in w too (models with mocap bodies: each
+ * data's mj_kinematics, then the poses the com stage reads gathered into w) */
+void tn__kinematicsLanes(const mjModel* m, mjData* const* d, tnPosLanes* w);
+
+/* mj_comPos for the lanes, from the poses in w (the com quantities left in w too) */
+void tn__comPosLanes(const mjModel* m, mjData* const* d, tnPosLanes* w);
 
 /* 1 if the model's inertia matrix includes tendon armature (added per data: the lanes'
  * mj_crb does not apply) */
 int tn__lanesTendonArmature(const mjModel* m);
 
-/* mj_crb for the lanes, for a model without tendon armature: d[l]->crb and d[l]->M, and M
- * in lanes in `mat` (nC tnLanes) */
-void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat);
+/* mj_crb for the lanes, for a model without tendon armature, from cinert and cdof in w:
+ * d[l]->crb and d[l]->M, and M left in w->mat */
+void tn__crbLanes(const mjModel* m, mjData* const* d, tnPosLanes* w);
 
 /* factor the lanes' matrices in `mat` (nC tnLanes, overwritten) into each data's qLD and
  * qLDiagInv, or with `damped` into qH and qHDiagInv */
@@ -94,6 +116,10 @@ void tn__factorLanes(const mjModel* m, mjData* const* d, tnLane* mat, int damped
 /* the damped Euler integrator's factor for the lanes: qH = M + h*diag(damping) from each
  * data's M, factored into d->qH, d->qHDiagInv */
 void tn__factorHLanes(const mjModel* m, mjData* const* d);
+
+/* x[l] <- inv(M) x[l] for each data of the group (mj_solveM's bits), with the factor in
+ * d[l]->qLD, or with `damped` the damped Euler's in d[l]->qH */
+void tn__solveLanes(const mjModel* m, mjData* const* d, mjtNum* const* x, int damped);
 
 /* the velocity stage's workspace: inputs gathered and results kept in lanes */
 typedef struct tnVelLanes_ {
@@ -114,8 +140,9 @@ void tn__velLanesInit(const mjModel* m, tnVelLanes* w, tnLane* buf);
 /* mj_comVel for the lanes (d[l]->cvel, d[l]->cdof_dot) */
 void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
 
-/* mj_rne(m, d[l], 0, d[l]->qfrc_bias) for the lanes, from each data's cdof, cdof_dot, cvel,
- * qvel and cinert (gathered into w) */
-void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w);
+/* mj_rne(m, d[l], 0, d[l]->qfrc_bias) for the lanes, from each data's cinert and, unless
+ * after_com_vel (w holds tn__comVelLanes' inputs and results), cdof, cdof_dot, cvel and qvel
+ * (gathered into w) */
+void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w, int after_com_vel);
 
 #endif /* TORSION_LANES_H */

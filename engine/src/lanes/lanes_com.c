@@ -7,14 +7,8 @@
 #include "lanes/lanes.h"
 #include "util/util_inline.h"
 
-/* the group's inputs and results, in lanes */
-typedef struct comLanes_ {
-  tnLane *xipos, *ximat, *xmat, *xanchor, *xaxis; /* gathered */
-  tnLane *subtree_com, *cinert, *cdof;            /* computed */
-} comLanes;
-
 /* cinert of body b (tn_inertCom's expressions) */
-static inline void inert_com(const mjModel* m, comLanes* w, int b, const tnLane dif[3]) {
+static inline void inert_com(const mjModel* m, tnPosLanes* w, int b, const tnLane dif[3]) {
   const mjtNum* inert = m->body_inertia + 3 * b;
   mjtNum mass = m->body_mass[b];
   const tnLane* r0 = w->ximat + 9 * b;
@@ -61,7 +55,7 @@ static inline void dof_rotation(tnLane res[6], const tnLane axis[3], const tnLan
 }
 
 /* the motion dofs of joint j (smooth/com.c's com_joint_dofs) */
-static inline void joint_dofs(const mjModel* m, comLanes* w, int j) {
+static inline void joint_dofs(const mjModel* m, tnPosLanes* w, int j) {
   const tnLane zero = {0, 0, 0, 0}, one = {1, 1, 1, 1};
   int body = m->jnt_bodyid[j];
   tnLane* cdof = w->cdof + 6 * m->jnt_dofadr[j];
@@ -105,7 +99,7 @@ static inline void joint_dofs(const mjModel* m, comLanes* w, int j) {
 
 /* subtree_com, cinert and cdof in lanes (with an AVX2 clone) */
 TN_CLONE_AVX2
-static void com_lanes(const mjModel* m, comLanes* w) {
+static void com_lanes(const mjModel* m, tnPosLanes* w) {
   // mass-weighted positions summed towards the root, then divided by the subtree mass
   for (int b = 0; b < m->nbody; b++) {
     for (int k = 0; k < 3; k++) {
@@ -148,41 +142,17 @@ static void com_lanes(const mjModel* m, comLanes* w) {
   }
 }
 
-/* mj_comPos for the lanes (one data at a time without room for the scratch) */
-void tn__comPosLanes(const mjModel* m, mjData* const* d) {
-  int nbody = m->nbody, njnt = m->njnt, nv = m->nv;
-  size_t size = 34 * (size_t)nbody + 6 * (size_t)njnt + 6 * (size_t)nv;
-  if (!tn__lanesFit(d[0], size)) {
-    for (int l = 0; l < TN_LANES; l++) {
-      mj_comPos(m, d[l]);
-    }
-    return;
-  }
+/* mj_comPos for the lanes, from the poses in w */
+void tn__comPosLanes(const mjModel* m, mjData* const* d, tnPosLanes* w) {
+  int nbody = m->nbody;
 
-  // the workspace
-  mj_markStack(d[0]);
-  comLanes w;
-  w.xipos = tn__lanesAlloc(d[0], size);
-  w.ximat = w.xipos + 3 * nbody;
-  w.xmat = w.ximat + 9 * nbody;
-  w.xanchor = w.xmat + 9 * nbody;
-  w.xaxis = w.xanchor + 3 * njnt;
-  w.subtree_com = w.xaxis + 3 * njnt;
-  w.cinert = w.subtree_com + 3 * nbody;
-  w.cdof = w.cinert + 10 * nbody;
-
-  // poses in, com quantities computed and out (the world's cinert is left as it is, as
-  // the one-data stage leaves it)
-  tn__lanesGather(w.xipos, LANES_OF(d, xipos), 3 * nbody);
-  tn__lanesGather(w.ximat, LANES_OF(d, ximat), 9 * nbody);
-  tn__lanesGather(w.xmat, LANES_OF(d, xmat), 9 * nbody);
-  tn__lanesGather(w.xanchor, LANES_OF(d, xanchor), 3 * njnt);
-  tn__lanesGather(w.xaxis, LANES_OF(d, xaxis), 3 * njnt);
-  com_lanes(m, &w);
-  tn__lanesScatter(LANES_OF(d, subtree_com), w.subtree_com, 3 * nbody);
+  // the world's cinert is each data's own (the one-data stage leaves it as it is, and the
+  // composite inertias start from it)
+  tn__lanesGather(w->cinert, LANES_OF(d, cinert), 10);
+  com_lanes(m, w);
+  tn__lanesScatter(LANES_OF(d, subtree_com), w->subtree_com, 3 * nbody);
   mjtNum* cinert[TN_LANES] = {d[0]->cinert + 10, d[1]->cinert + 10, d[2]->cinert + 10,
                               d[3]->cinert + 10};
-  tn__lanesScatter(cinert, w.cinert + 10, 10 * (nbody - 1));
-  tn__lanesScatter(LANES_OF(d, cdof), w.cdof, 6 * nv);
-  mj_freeStack(d[0]);
+  tn__lanesScatter(cinert, w->cinert + 10, 10 * (nbody - 1));
+  tn__lanesScatter(LANES_OF(d, cdof), w->cdof, 6 * m->nv);
 }

@@ -1,11 +1,11 @@
 /* lanes/lanes_crb.c — mj_crb for TN_LANES datas at once: composite rigid-body inertias and
  * the joint-space inertia matrix M, each lane doing smooth/crb.c's operations in its order.
  *
- * cinert and cdof are gathered into lanes; crb is summed backward over the tree; each row of
- * M is the force of a unit motion of its dof on the body's composite inertia (the 6-vector
- * product of util_inline.h's tn_mulInertVec) projected on the row's ancestor dofs (mju_dot's
- * order for 6 entries: (p0+p2)+(p1+p3), plus the tail (0+p4)+p5). crb and M are scattered
- * back; M also stays in lanes for the factorization. Models with tendon armature (added
+ * cinert and cdof come from the com stage's lanes; crb is summed backward over the tree;
+ * each row of M is the force of a unit motion of its dof on the body's composite inertia
+ * (the 6-vector product of util_inline.h's tn_mulInertVec) projected on the row's ancestor
+ * dofs (mju_dot's order for 6 entries: (p0+p2)+(p1+p3), plus the tail (0+p4)+p5). crb and M
+ * are scattered back; M also stays in lanes for the factorization. Models with tendon armature (added
  * per data, from each data's tendon Jacobian) run the one-data mj_crb instead. */
 #include <torsion/torsion.h>
 
@@ -62,21 +62,16 @@ static void crb_lanes(const mjModel* m, tnLane* crb, const tnLane* cdof, tnLane*
   }
 }
 
-/* mj_crb for the lanes, M also left in mat (a model without tendon armature: see lanes.h) */
-void tn__crbLanes(const mjModel* m, mjData* const* d, tnLane* mat) {
-  int nbody = m->nbody, nv = m->nv, nC = m->nC;
-  mjData* d0 = d[0];
-  mj_markStack(d0);
-  tnLane* crb = tn__lanesAlloc(d0, 10 * (size_t)nbody);
-  tnLane* cdof = tn__lanesAlloc(d0, 6 * (size_t)nv);
+/* mj_crb for the lanes, M also left in w->mat (a model without tendon armature: see
+ * lanes.h) */
+void tn__crbLanes(const mjModel* m, mjData* const* d, tnPosLanes* w) {
+  int nbody = m->nbody;
 
-  // inputs: cinert (as crb's start) and cdof, from each data
-  tn__lanesGather(crb, LANES_OF(d, cinert), 10 * nbody);
-  tn__lanesGather(cdof, LANES_OF(d, cdof), 6 * nv);
-  crb_lanes(m, crb, cdof, mat);
-
-  // outputs: crb and M into each data
-  tn__lanesScatter(LANES_OF(d, crb), crb, 10 * nbody);
-  tn__lanesScatter(LANES_OF(d, M), mat, nC);
-  mj_freeStack(d0);
+  // the composite inertias start from cinert; crb and M computed and out
+  for (int k = 0; k < 10 * nbody; k++) {
+    w->crb[k] = w->cinert[k];
+  }
+  crb_lanes(m, w->crb, w->cdof, w->mat);
+  tn__lanesScatter(LANES_OF(d, crb), w->crb, 10 * nbody);
+  tn__lanesScatter(LANES_OF(d, M), w->mat, m->nC);
 }

@@ -8,7 +8,8 @@
  * quaternion-to-matrix and rotation routines. Here the model's branches are taken once for
  * the group and the value branches are computed every way and selected lane by lane, which
  * gives each lane the bits its branch gives. Sines and cosines are libm's, lane by lane.
- * Models with mocap bodies run the one-data kinematics (their poses come from mjData). */
+ * The poses stay in the position stage's workspace for the com stage. Models with mocap
+ * bodies run the one-data kinematics (their poses come from mjData) and gather the poses. */
 #include <math.h>
 #include <stdint.h>
 
@@ -23,18 +24,10 @@
  * a vector return (which differs with and without AVX) never applies */
 #pragma GCC diagnostic ignored "-Wpsabi"
 
-/* lane masks: all bits set where a comparison holds */
-typedef long long lane_mask __attribute__((vector_size(8 * TN_LANES)));
-
-/* where mask: a, elsewhere b */
-static inline tnLane select_lanes(lane_mask mask, tnLane a, tnLane b) {
-  return (tnLane)((mask & (lane_mask)a) | (~mask & (lane_mask)b));
-}
-
 /* |x| lane by lane (the sign bit cleared) */
 static inline tnLane abs_lanes(tnLane x) {
-  const lane_mask nosign = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-  return (tnLane)((lane_mask)x & nosign);
+  const tnLaneMask nosign = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+  return (tnLane)((tnLaneMask)x & nosign);
 }
 
 /* the same number in every lane */
@@ -43,7 +36,7 @@ static inline tnLane broadcast(mjtNum x) {
 }
 
 /* lanes where the quaternion is exactly (1, 0, 0, 0) */
-static inline lane_mask is_identity(const tnLane q[4]) {
+static inline tnLaneMask is_identity(const tnLane q[4]) {
   return (q[0] == 1) & (q[1] == 0) & (q[2] == 0) & (q[3] == 0);
 }
 
@@ -53,13 +46,13 @@ static inline void normalize4(tnLane q[4]) {
   for (int l = 0; l < TN_LANES; l++) {
     norm[l] = sqrt(norm[l]);
   }
-  lane_mask degenerate = norm < mjMINVAL;
-  lane_mask scale = ~degenerate & (abs_lanes(norm - 1) > mjMINVAL);
+  tnLaneMask degenerate = norm < mjMINVAL;
+  tnLaneMask scale = ~degenerate & (abs_lanes(norm - 1) > mjMINVAL);
   tnLane inv = broadcast(1) / norm;
   const mjtNum unit[4] = {1, 0, 0, 0};
   for (int k = 0; k < 4; k++) {
-    tnLane scaled = select_lanes(scale, q[k] * inv, q[k]);
-    q[k] = select_lanes(degenerate, broadcast(unit[k]), scaled);
+    tnLane scaled = TN_SELECT_LANES(scale, q[k] * inv, q[k]);
+    q[k] = TN_SELECT_LANES(degenerate, broadcast(unit[k]), scaled);
   }
 }
 
@@ -90,9 +83,9 @@ static inline void quat2mat(tnLane res[9], const tnLane q[4]) {
   r[5] = 2 * (q23 - q01);
   r[6] = 2 * (q13 - q02);
   r[7] = 2 * (q23 + q01);
-  lane_mask id = is_identity(q);
+  tnLaneMask id = is_identity(q);
   for (int k = 0; k < 9; k++) {
-    res[k] = select_lanes(id, broadcast(k % 4 == 0), r[k]);
+    res[k] = TN_SELECT_LANES(id, broadcast(k % 4 == 0), r[k]);
   }
 }
 
@@ -104,10 +97,10 @@ static inline void rot_vec_quat(tnLane res[3], const mjtNum v[3], const tnLane q
   tnLane r0 = v[0] + 2 * (q[2] * t2 - q[3] * t1);
   tnLane r1 = v[1] + 2 * (q[3] * t0 - q[1] * t2);
   tnLane r2 = v[2] + 2 * (q[1] * t1 - q[2] * t0);
-  lane_mask id = is_identity(q);
-  res[0] = select_lanes(id, broadcast(v[0]), r0);
-  res[1] = select_lanes(id, broadcast(v[1]), r1);
-  res[2] = select_lanes(id, broadcast(v[2]), r2);
+  tnLaneMask id = is_identity(q);
+  res[0] = TN_SELECT_LANES(id, broadcast(v[0]), r0);
+  res[1] = TN_SELECT_LANES(id, broadcast(v[1]), r1);
+  res[2] = TN_SELECT_LANES(id, broadcast(v[2]), r2);
 }
 
 /* res = mat * v for a model vector v (mju_mulMatVec3) */
@@ -121,11 +114,6 @@ static inline void mul_mat_vec3(tnLane res[3], const tnLane mat[9], const mjtNum
 }
 
 /* the group's poses, in lanes */
-typedef struct kinLanes_ {
-  tnLane *qpos, *xpos, *xquat, *xmat, *xipos, *ximat, *xanchor, *xaxis;
-  tnLane *geom_xpos, *geom_xmat, *site_xpos, *site_xmat;
-} kinLanes;
-
 /* mju_axisAngle2Quat of a model axis by each lane's angle (exact identity at angle 0) */
 static inline void axis_angle_quat(tnLane res[4], const mjtNum axis[3], tnLane angle) {
   tnLane s, c;
@@ -133,15 +121,15 @@ static inline void axis_angle_quat(tnLane res[4], const mjtNum axis[3], tnLane a
     s[l] = sin(angle[l] * 0.5);
     c[l] = cos(angle[l] * 0.5);
   }
-  lane_mask zero = angle == 0;
-  res[0] = select_lanes(zero, broadcast(1), c);
+  tnLaneMask zero = angle == 0;
+  res[0] = TN_SELECT_LANES(zero, broadcast(1), c);
   for (int k = 0; k < 3; k++) {
-    res[1 + k] = select_lanes(zero, broadcast(0), axis[k] * s);
+    res[1 + k] = TN_SELECT_LANES(zero, broadcast(0), axis[k] * s);
   }
 }
 
 /* apply joint j to the running body pose (smooth/kinematics.c's joint_apply) */
-static inline __attribute__((always_inline)) void joint_apply(const mjModel* m, kinLanes* w,
+static inline __attribute__((always_inline)) void joint_apply(const mjModel* m, tnPosLanes* w,
                                                               int j, tnLane xpos[3],
                                                               tnLane xquat[4]) {
   int qadr = m->jnt_qposadr[j];
@@ -201,7 +189,7 @@ static inline __attribute__((always_inline)) void joint_apply(const mjModel* m, 
 }
 
 /* global pose of every body (smooth/kinematics.c's kin_bodies, no mocap bodies) */
-static inline __attribute__((always_inline)) void kin_bodies(const mjModel* m, kinLanes* w) {
+static inline __attribute__((always_inline)) void kin_bodies(const mjModel* m, tnPosLanes* w) {
   for (int b = 1; b < m->nbody; b++) {
     tnLane xpos[3], xquat[4];
     int jntadr = m->body_jntadr[b];
@@ -260,7 +248,7 @@ static inline __attribute__((always_inline)) void kin_bodies(const mjModel* m, k
 
 /* pose of a frame given in body coordinates (smooth/kinematics.c's local_to_global) */
 static inline __attribute__((always_inline)) void local_to_global(
-    kinLanes* w, tnLane xpos[3], tnLane xmat[9], const mjtNum pos[3], const mjtNum quat[4],
+    tnPosLanes* w, tnLane xpos[3], tnLane xmat[9], const mjtNum pos[3], const mjtNum quat[4],
     int body, int sameframe) {
   // position: a coinciding frame's origin, or xmat*pos + xpos
   if (sameframe == tnSAMEFRAME_BODY) {
@@ -298,7 +286,7 @@ static inline __attribute__((always_inline)) void local_to_global(
 
 /* the world body and every pose in lanes (with an AVX2 clone) */
 TN_CLONE_AVX2
-static void kinematics_lanes(const mjModel* m, kinLanes* w) {
+static void kinematics_lanes(const mjModel* m, tnPosLanes* w) {
   // world: identity pose
   for (int k = 0; k < 3; k++) {
     w->xpos[k] = w->xipos[k] = broadcast(0);
@@ -326,47 +314,33 @@ static void kinematics_lanes(const mjModel* m, kinLanes* w) {
   }
 }
 
-/* mj_kinematics for the lanes (one data at a time with mocap bodies or without room) */
-void tn__kinematicsLanes(const mjModel* m, mjData* const* d) {
-  int nq = m->nq, nbody = m->nbody, njnt = m->njnt, ngeom = m->ngeom, nsite = m->nsite;
-  size_t size = (size_t)nq + 28 * (size_t)nbody + 6 * (size_t)njnt + 12 * (size_t)ngeom +
-                12 * (size_t)nsite;
-  if (m->nmocap || !tn__lanesFit(d[0], size)) {
+/* mj_kinematics for the lanes (with mocap bodies, each data's own and the poses gathered) */
+void tn__kinematicsLanes(const mjModel* m, mjData* const* d, tnPosLanes* w) {
+  int nbody = m->nbody, njnt = m->njnt, ngeom = m->ngeom, nsite = m->nsite;
+  if (m->nmocap) {
     for (int l = 0; l < TN_LANES; l++) {
       mj_kinematics(m, d[l]);
     }
+    tn__lanesGather(w->xipos, LANES_OF(d, xipos), 3 * nbody);
+    tn__lanesGather(w->ximat, LANES_OF(d, ximat), 9 * nbody);
+    tn__lanesGather(w->xmat, LANES_OF(d, xmat), 9 * nbody);
+    tn__lanesGather(w->xanchor, LANES_OF(d, xanchor), 3 * njnt);
+    tn__lanesGather(w->xaxis, LANES_OF(d, xaxis), 3 * njnt);
     return;
   }
 
-  // the workspace
-  mj_markStack(d[0]);
-  kinLanes w;
-  w.qpos = tn__lanesAlloc(d[0], size);
-  w.xpos = w.qpos + nq;
-  w.xquat = w.xpos + 3 * nbody;
-  w.xmat = w.xquat + 4 * nbody;
-  w.xipos = w.xmat + 9 * nbody;
-  w.ximat = w.xipos + 3 * nbody;
-  w.xanchor = w.ximat + 9 * nbody;
-  w.xaxis = w.xanchor + 3 * njnt;
-  w.geom_xpos = w.xaxis + 3 * njnt;
-  w.geom_xmat = w.geom_xpos + 3 * ngeom;
-  w.site_xpos = w.geom_xmat + 9 * ngeom;
-  w.site_xmat = w.site_xpos + 3 * nsite;
-
   // qpos in, the poses computed, the poses out
-  tn__lanesGather(w.qpos, LANES_OF(d, qpos), nq);
-  kinematics_lanes(m, &w);
-  tn__lanesScatter(LANES_OF(d, xpos), w.xpos, 3 * nbody);
-  tn__lanesScatter(LANES_OF(d, xquat), w.xquat, 4 * nbody);
-  tn__lanesScatter(LANES_OF(d, xmat), w.xmat, 9 * nbody);
-  tn__lanesScatter(LANES_OF(d, xipos), w.xipos, 3 * nbody);
-  tn__lanesScatter(LANES_OF(d, ximat), w.ximat, 9 * nbody);
-  tn__lanesScatter(LANES_OF(d, xanchor), w.xanchor, 3 * njnt);
-  tn__lanesScatter(LANES_OF(d, xaxis), w.xaxis, 3 * njnt);
-  tn__lanesScatter(LANES_OF(d, geom_xpos), w.geom_xpos, 3 * ngeom);
-  tn__lanesScatter(LANES_OF(d, geom_xmat), w.geom_xmat, 9 * ngeom);
-  tn__lanesScatter(LANES_OF(d, site_xpos), w.site_xpos, 3 * nsite);
-  tn__lanesScatter(LANES_OF(d, site_xmat), w.site_xmat, 9 * nsite);
-  mj_freeStack(d[0]);
+  tn__lanesGather(w->qpos, LANES_OF(d, qpos), m->nq);
+  kinematics_lanes(m, w);
+  tn__lanesScatter(LANES_OF(d, xpos), w->xpos, 3 * nbody);
+  tn__lanesScatter(LANES_OF(d, xquat), w->xquat, 4 * nbody);
+  tn__lanesScatter(LANES_OF(d, xmat), w->xmat, 9 * nbody);
+  tn__lanesScatter(LANES_OF(d, xipos), w->xipos, 3 * nbody);
+  tn__lanesScatter(LANES_OF(d, ximat), w->ximat, 9 * nbody);
+  tn__lanesScatter(LANES_OF(d, xanchor), w->xanchor, 3 * njnt);
+  tn__lanesScatter(LANES_OF(d, xaxis), w->xaxis, 3 * njnt);
+  tn__lanesScatter(LANES_OF(d, geom_xpos), w->geom_xpos, 3 * ngeom);
+  tn__lanesScatter(LANES_OF(d, geom_xmat), w->geom_xmat, 9 * ngeom);
+  tn__lanesScatter(LANES_OF(d, site_xpos), w->site_xpos, 3 * nsite);
+  tn__lanesScatter(LANES_OF(d, site_xmat), w->site_xmat, 9 * nsite);
 }

@@ -23,6 +23,35 @@ tnLane* tn__lanesAlloc(mjData* d, size_t n) {
   return mj_stackAllocByte(d, sizeof(tnLane) * n, 32);
 }
 
+/* tnLanes of the position stage's workspace */
+size_t tn__posLanesSize(const mjModel* m) {
+  size_t nq = m->nq, nbody = m->nbody, njnt = m->njnt, ngeom = m->ngeom, nsite = m->nsite;
+  size_t nv = m->nv, nC = m->nC;
+  return nq + 51 * nbody + 6 * njnt + 12 * ngeom + 12 * nsite + 6 * nv + nC;
+}
+
+/* the position stage's arrays, one after the other from buf */
+void tn__posLanesInit(const mjModel* m, tnPosLanes* w, tnLane* buf) {
+  int nq = m->nq, nbody = m->nbody, njnt = m->njnt, ngeom = m->ngeom, nsite = m->nsite;
+  w->qpos = buf;
+  w->xpos = w->qpos + nq;
+  w->xquat = w->xpos + 3 * nbody;
+  w->xmat = w->xquat + 4 * nbody;
+  w->xipos = w->xmat + 9 * nbody;
+  w->ximat = w->xipos + 3 * nbody;
+  w->xanchor = w->ximat + 9 * nbody;
+  w->xaxis = w->xanchor + 3 * njnt;
+  w->geom_xpos = w->xaxis + 3 * njnt;
+  w->geom_xmat = w->geom_xpos + 3 * ngeom;
+  w->site_xpos = w->geom_xmat + 9 * ngeom;
+  w->site_xmat = w->site_xpos + 3 * nsite;
+  w->subtree_com = w->site_xmat + 9 * nsite;
+  w->cinert = w->subtree_com + 3 * nbody;
+  w->cdof = w->cinert + 10 * nbody;
+  w->crb = w->cdof + 6 * m->nv;
+  w->mat = w->crb + 10 * nbody;
+}
+
 /* 1 if some tendon has armature */
 int tn__lanesTendonArmature(const mjModel* m) {
   for (int t = 0; t < m->ntendon; t++) {

@@ -4,9 +4,8 @@
  * operations in their order.
  *
  * Each gathers its inputs from the datas into a tnVelLanes workspace (cdof and qvel for
- * mj_comVel; those, cdof_dot, cvel and cinert for the bias) and scatters its results (cvel,
- * cdof_dot; qfrc_bias), so the one-data stages between the two (passive forces, reference
- * accelerations) run with no lane scratch on the arena. */
+ * mj_comVel; cinert for the bias, and cdof, cdof_dot, cvel and qvel too unless it follows
+ * mj_comVel in the same workspace) and scatters its results (cvel, cdof_dot; qfrc_bias). */
 #include <torsion/torsion.h>
 
 #include "lanes/lanes.h"
@@ -202,12 +201,14 @@ void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w) {
 }
 
 /* mj_rne(flg_acc = 0) into each data's qfrc_bias */
-void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w) {
+void tn__rneBiasLanes(const mjModel* m, mjData* const* d, tnVelLanes* w, int after_com_vel) {
   int nv = m->nv, nbody = m->nbody;
-  tn__lanesGather(w->cdof, LANES_OF(d, cdof), 6 * nv);
-  tn__lanesGather(w->cdofdot, LANES_OF(d, cdof_dot), 6 * nv);
-  tn__lanesGather(w->qvel, LANES_OF(d, qvel), nv);
-  tn__lanesGather(w->cvel, LANES_OF(d, cvel), 6 * nbody);
+  if (!after_com_vel) {
+    tn__lanesGather(w->cdof, LANES_OF(d, cdof), 6 * nv);
+    tn__lanesGather(w->cdofdot, LANES_OF(d, cdof_dot), 6 * nv);
+    tn__lanesGather(w->qvel, LANES_OF(d, qvel), nv);
+    tn__lanesGather(w->cvel, LANES_OF(d, cvel), 6 * nbody);
+  }
   tn__lanesGather(w->cinert, LANES_OF(d, cinert), 10 * nbody);
   rne_bias_lanes(m, w);
   tn__lanesScatter(LANES_OF(d, qfrc_bias), w->bias, m->nv);
