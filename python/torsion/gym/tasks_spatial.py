@@ -162,9 +162,13 @@ class Humanoid(_HumanoidBase):
         self.STEP_FIELDS = self.RESET_FIELDS = tuple(sorted(fields))
 
     def mass_center(self, f):
-        """Mass-weighted mean of the bodies' xipos, x and y, [k, 2]."""
-        num = np.einsum("b,kbj->kj", self.body_mass, f["xipos"])
-        return (num / self.body_mass.sum())[:, 0:2]
+        """Mass-weighted mean of the bodies' xipos, x and y, [k, 2] (a fresh array; kept in
+        ``f`` so that the step's reward and the next step's carry compute it once)."""
+        center = f.get("_mass_center")
+        if center is None:
+            num = np.einsum("b,kbj->kj", self.body_mass, f["xipos"])
+            center = f["_mass_center"] = (num / self.body_mass.sum())[:, 0:2]
+        return center
 
     def carry(self, f):
         return self.mass_center(f).copy()

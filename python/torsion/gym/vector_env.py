@@ -73,7 +73,6 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
     (pack_infos then decides)."""
     n = len(reset)
     stepped = ~reset
-    reset_ids = np.flatnonzero(reset)
     groups = [(stepped, info, reset_info), (reset, reset_info, info)]
     if reset[0]:
         groups.reverse()  # keys in the order of the group holding the lowest environment
@@ -93,12 +92,22 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
                 merged[~rows] = 0
                 mask = rows.copy()
             else:
-                merged = info[key].copy()  # the key is in both
-                merged[reset_ids] = reset_info[key][reset_ids]
+                # the key is in both: the reset rows from reset_info, the others from info
+                rows_of = reset.reshape((n,) + (1,) * (values.ndim - 1))
+                merged = np.where(rows_of, reset_info[key], info[key])
                 mask = np.ones(n, dtype=np.bool_)
             infos[key] = merged
             infos["_" + key] = mask
     return infos
+
+
+def _take(stored: np.ndarray, new: Any) -> np.ndarray:
+    """``new`` itself when it is an array like ``stored`` (shape and dtype), else ``stored``
+    with ``new`` written into it (broadcast and cast)."""
+    if isinstance(new, np.ndarray) and new.shape == stored.shape and new.dtype == stored.dtype:
+        return new
+    stored[...] = new
+    return stored
 
 
 class TorsionVectorEnv(VectorEnv):
@@ -284,9 +293,15 @@ class TorsionVectorEnv(VectorEnv):
         return pack_infos(self.num_envs, [(self._all, info)])
 
     def _store(self, ids, obs, rew, term, trunc) -> None:
-        """Record the latest results of the environments ``ids`` (None: all, in order)."""
+        """Record the latest results of the environments ``ids`` (None: all, in order). For
+        all of them, arrays of the stored shape and dtype are kept as they are (the runner's
+        results are fresh arrays nobody else holds; step() hands out copies)."""
         if ids is None:
-            ids = slice(None)
+            self._observations = _take(self._observations, obs)
+            self._rewards = _take(self._rewards, rew)
+            self._terminations = _take(self._terminations, term)
+            self._truncations = _take(self._truncations, trunc)
+            return
         self._observations[ids] = obs
         self._rewards[ids] = rew
         self._terminations[ids] = term
