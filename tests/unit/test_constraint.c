@@ -6,8 +6,9 @@
  * cost); forces must lie in their sets (friction-loss interval, non-negative pyramid
  * edges, friction cones); the QCQP must return its ball-constrained minimizer; and the
  * efc arrays must survive a stack frame and a copy into another arena; PGS on several
- * islands at once must equal PGS island by island. Scenes mix contacts (every condim),
- * limits, friction loss and equality constraints. */
+ * islands at once must equal PGS island by island; a reset clears every solver statistic
+ * written. Scenes mix contacts (every condim), limits, friction loss and equality
+ * constraints. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -398,6 +399,55 @@ static void test_ar_pattern_cache(void** state) {
   mj_deleteModel(m);
 }
 
+/* 1 if every solver statistic of d is zero, bit for bit */
+static int solver_stats_clear(const mjData* d) {
+  static const mjSolverStat zero;
+  for (int k = 0; k < mjNISLAND * mjNSOLVER; k++) {
+    if (memcmp(d->solver + k, &zero, sizeof(zero))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* mj_resetData clears every solver statistic the solver wrote (it clears only the entries
+ * below the high-water mark the solver keeps): after steps with many islands and
+ * iterations, after a copy into another data, and after a second run that wrote fewer */
+static void test_reset_clears_solver_stats(void** state) {
+  (void)state;
+  char err[512];
+  mjModel* m = tn_loadXMLString(ISLANDS, NULL, err, sizeof(err));
+  assert_non_null(m);
+  mjData* d = mj_makeData(m);
+  mjData* copy = mj_makeData(m);
+  assert_true(solver_stats_clear(d));
+  set_state(m, d);
+  for (int t = 0; t < 5; t++) {
+    mj_step(m, d);
+  }
+  assert_true(d->nisland >= 6);
+  assert_false(solver_stats_clear(d));
+  assert_true(d->solver_niter[5] > 0);
+
+  // a copy keeps the mark: its reset clears what the original's solver wrote
+  mj_copyData(copy, m, d);
+  mj_resetData(m, copy);
+  assert_true(solver_stats_clear(copy));
+  mj_resetData(m, d);
+  assert_true(solver_stats_clear(d));
+
+  // more iterations, then a run with fewer: the reset clears the longer run's entries too
+  set_state(m, d);
+  mj_step(m, d);
+  m->opt.iterations = 2;
+  mj_step(m, d);
+  mj_resetData(m, d);
+  assert_true(solver_stats_clear(d));
+  mj_deleteData(copy);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_solvers_agree),
@@ -407,6 +457,7 @@ int main(void) {
       cmocka_unit_test(test_efc_arena),
       cmocka_unit_test(test_pgs_lanes_equal_sequential),
       cmocka_unit_test(test_ar_pattern_cache),
+      cmocka_unit_test(test_reset_clears_solver_stats),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "constraint/solver_primal.h"
+#include "model/data_cache.h"
 #include "util/util_inline.h"
 
 /* 1 / (meaninertia * max(1, nv)) */
@@ -47,7 +48,12 @@ void tn__saveStats(const mjModel* m, mjData* d, int island, int iter, mjtNum imp
   if (island >= mjNISLAND || iter < 0 || iter >= mjNSOLVER) {
     return;
   }
-  mjSolverStat* s = d->solver + island * mjNSOLVER + iter;
+  int index = island * mjNSOLVER + iter;
+  tnDataCache* cache = tn__dataCache(d);
+  if (index >= cache->solver_maxuse) {
+    cache->solver_maxuse = index + 1;
+  }
+  mjSolverStat* s = d->solver + index;
   s->improvement = improvement;
   s->gradient = gradient;
   s->lineslope = lineslope;

@@ -4,7 +4,8 @@
  * at most 1 MiB; none below): a pipeline stage may keep results there that the next call
  * can reuse when its inputs are unchanged, checked by a key the stage stores beside them.
  * Nothing is copied by mj_copyData or cleared by mj_resetData: a user must always validate
- * before reusing. */
+ * before reusing. The header also keeps the solver statistics' high-water mark, which is
+ * bookkeeping rather than cache: mj_copyData copies it and mj_resetData clears it. */
 #ifndef TORSION_MODEL_DATA_CACHE_H
 #define TORSION_MODEL_DATA_CACHE_H
 
@@ -18,8 +19,10 @@
 typedef struct tnDataCache_ {
   size_t capacity;
   size_t sepbytes;
-  int owner;  /* which stage's content is there (0: none) */
-  char pad[44];
+  int owner;         /* which stage's content is there (0: none) */
+  int solver_maxuse; /* d->solver entries written since the last reset lie below this index
+                        (mj_resetData clears only those; mj_copyData copies it) */
+  char pad[40];
 } tnDataCache;
 
 /* bytes of the separating directions when the model has shapes the native convex solver
