@@ -88,8 +88,9 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
                                            peer.shape != values.shape))):
                 return None
             if peer is None:
-                merged = values.copy()
-                merged[~rows] = 0
+                # the group's rows, zeros (of the values' dtype) elsewhere
+                rows_of = rows.reshape((n,) + (1,) * (values.ndim - 1))
+                merged = np.where(rows_of, values, np.zeros((), dtype=values.dtype))
                 mask = rows.copy()
             else:
                 # the key is in both: the reset rows from reset_info, the others from info
