@@ -1037,6 +1037,18 @@ int tn_rolloutItem(const mjModel* m, mjData* d, tnRolloutItem* item);
  * invalid arguments. */
 int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1);
 
+/* Most items tn_rolloutGroup takes at once (Torsion). */
+#define TN_ROLLOUT_GROUP 4
+
+/* Up to TN_ROLLOUT_GROUP rollout items of one model (Torsion), item i on d[i]: each runs
+ * tn_rolloutItem's sequence, their steps taken together with tn_stepGroup, so every item's
+ * rows, counts and warnings are tn_rolloutItem's bit for bit and rc[i] is what it returns.
+ * Engine errors raise mju_error: call it under tn_run (after an error the items' outputs
+ * are unspecified; run each alone with tn_rolloutItem). Returns 0, or -1 after mju_error on
+ * invalid arguments. */
+int tn_rolloutGroup(const mjModel* m, mjData* const* d, tnRolloutItem* const* items, int n,
+                    int* rc);
+
 /* The one per-item forward path behind tn_forwardBatch, torsion-sim forward and torsiond's
  * Forward: mj_resetData, mj_setState, the control row (ctrl NULL: none), mj_forward; copies
  * qacc [nv] and sensordata [nsensordata] when the pointers are not NULL (d keeps them too).

@@ -5,8 +5,10 @@
  * and torsiond's Rollout and Forward requests (one item at a time on a worker's mjData). The
  * sequence inside an item (reset, state, control, step, record, the warning stop) is written
  * once here, so the three hosts produce the same bits; torsiond runs a long item as several
- * step ranges (tn_rolloutItemSteps), which take the same steps in the same order. Neither function
- * sets up an unwinding point: callers run them under tn_run, which is where engine errors land. */
+ * step ranges (tn_rolloutItemSteps), which take the same steps in the same order, and
+ * tn_rolloutGroup takes the steps of up to four items together (tn_stepGroup) around the same
+ * per-step sequence. None of them sets up an unwinding point: callers run them under tn_run,
+ * which is where engine errors land. */
 #include <string.h>
 
 #include <torsion/torsion.h>
@@ -48,9 +50,19 @@ static void fill_rows(const mjModel* m, const mjData* d, tnRolloutItem* item, in
   }
 }
 
-/* steps [t0, t1) of one rollout item: reset and set first when t0 is 0, else continue from
- * what d holds; step and record until t1, the end or a warning */
-int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1) {
+/* an item's sizes and control layout, shared by its steps */
+typedef struct itemRun_ {
+  int set_controls; /* control rows are mjSTATE_USER components set as a state */
+  int ncontrol;     /* numbers per control row */
+  int k;            /* record every k-th step */
+  int nrow, row;    /* rows in all, the next row */
+  int nstate;
+} itemRun;
+
+/* check the item's arguments and set up its run from step t0 (the item's reset, state and
+ * warmstart when t0 is 0); -1 after mju_error on invalid arguments */
+static int item_begin(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1,
+                      itemRun* r) {
   if (!item || item->nstep < 0 || !item->state0 || t0 < 0 || t1 < t0 || t1 > item->nstep ||
       (item->ctrl && item->ctrl_nt != 1 && item->ctrl_nt != item->nstep) ||
       (item->ctrl_spec & ~mjSTATE_USER)) {
@@ -58,11 +70,12 @@ int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0
     return -1;
   }
   // a control row: nu controls copied, or other mjSTATE_USER components set as a state
-  int set_controls = item->ctrl_spec && item->ctrl_spec != mjSTATE_CTRL;
-  int ncontrol = set_controls ? mj_stateSize(m, item->ctrl_spec) : (int)m->nu;
-  int k = item->record_every < 1 ? 1 : item->record_every;
-  int nrow = tn_rolloutRows(item->nstep, k), row = t0 / k;
-  int nstate = mj_stateSize(m, item->spec);
+  r->set_controls = item->ctrl_spec && item->ctrl_spec != mjSTATE_CTRL;
+  r->ncontrol = r->set_controls ? mj_stateSize(m, item->ctrl_spec) : (int)m->nu;
+  r->k = item->record_every < 1 ? 1 : item->record_every;
+  r->nrow = tn_rolloutRows(item->nstep, r->k);
+  r->row = t0 / r->k;
+  r->nstate = mj_stateSize(m, item->spec);
 
   // the first range starts from a clean reset, then the item's own state
   if (t0 == 0) {
@@ -73,44 +86,123 @@ int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0
       memcpy(d->qacc_warmstart, item->warmstart0, sizeof(mjtNum) * m->nv);
     }
   }
+  return 0;
+}
 
+/* before step t: a warning ends the item (the remaining rows get the current state and
+ * sensors; returns 2), else the step's control is set (returns 0) */
+static int item_before_step(const mjModel* m, mjData* d, tnRolloutItem* item, itemRun* r,
+                            int t) {
+  if (tn_warningMask(d)) {
+    fill_rows(m, d, item, r->nstate, r->row, r->nrow);
+    item->warnings = tn_warningMask(d);
+    return 2;
+  }
+  if (item->ctrl && r->ncontrol) {
+    const mjtNum* c = item->ctrl + (size_t)(item->ctrl_nt == 1 ? 0 : t) * r->ncontrol;
+    if (r->set_controls) {
+      mj_setState(m, d, c, item->ctrl_spec);
+    } else {
+      memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
+    }
+  }
+  return 0;
+}
+
+/* after step t: counted, recorded after every k-th step and the last; the host may stop
+ * the item (cancelled, deadline passed: returns 1) */
+static int item_after_step(const mjModel* m, mjData* d, tnRolloutItem* item, itemRun* r,
+                           int t) {
+  item->nstep_run++;
+  if ((t + 1) % r->k == 0 || t + 1 == item->nstep) {
+    record_row(m, d, item, r->nstate, r->row++);
+  }
+  if (item->after_step && item->after_step(item->after_step_arg, t)) {
+    item->warnings = tn_warningMask(d);
+    return 1;
+  }
+  return 0;
+}
+
+/* the end of a range that ran to t1: a warning of its last step stops the item here, as the
+ * next step's check would (returns 2), else 0 */
+static int item_end(const mjModel* m, mjData* d, tnRolloutItem* item, itemRun* r, int t1) {
+  item->warnings = tn_warningMask(d);
+  if (item->warnings && t1 < item->nstep) {
+    fill_rows(m, d, item, r->nstate, r->row, r->nrow);
+    return 2;
+  }
+  return 0;
+}
+
+/* steps [t0, t1) of one rollout item: reset and set first when t0 is 0, else continue from
+ * what d holds; step and record until t1, the end or a warning */
+int tn_rolloutItemSteps(const mjModel* m, mjData* d, tnRolloutItem* item, int t0, int t1) {
+  itemRun r;
+  if (item_begin(m, d, item, t0, t1, &r)) {
+    return -1;
+  }
   for (int t = t0; t < t1; t++) {
-    // a warning stops the item: the remaining rows get the current state and sensors
-    if (tn_warningMask(d)) {
-      fill_rows(m, d, item, nstate, row, nrow);
-      item->warnings = tn_warningMask(d);
+    if (item_before_step(m, d, item, &r, t)) {
       return 2;
     }
-
-    // this step's control, then the step
-    if (item->ctrl && ncontrol) {
-      const mjtNum* c = item->ctrl + (size_t)(item->ctrl_nt == 1 ? 0 : t) * ncontrol;
-      if (set_controls) {
-        mj_setState(m, d, c, item->ctrl_spec);
-      } else {
-        memcpy(d->ctrl, c, sizeof(mjtNum) * m->nu);
-      }
-    }
     mj_step(m, d);
-    item->nstep_run++;
-
-    // record after every k-th step and after the last
-    if ((t + 1) % k == 0 || t + 1 == item->nstep) {
-      record_row(m, d, item, nstate, row++);
-    }
-
-    // the host may stop the item (cancelled, deadline passed)
-    if (item->after_step && item->after_step(item->after_step_arg, t)) {
-      item->warnings = tn_warningMask(d);
+    if (item_after_step(m, d, item, &r, t)) {
       return 1;
     }
   }
+  return item_end(m, d, item, &r, t1);
+}
 
-  // a warning of the range's last step stops the item here, as the next step's check would
-  item->warnings = tn_warningMask(d);
-  if (item->warnings && t1 < item->nstep) {
-    fill_rows(m, d, item, nstate, row, nrow);
-    return 2;
+/* n rollout items of one model on the datas d[0..n), their steps taken together
+ * (tn_stepGroup) while each runs: every item's results are tn_rolloutItem's */
+int tn_rolloutGroup(const mjModel* m, mjData* const* d, tnRolloutItem* const* items, int n,
+                    int* rc) {
+  itemRun r[TN_ROLLOUT_GROUP];
+  int running[TN_ROLLOUT_GROUP], nstep = 0;
+  if (n < 1 || n > TN_ROLLOUT_GROUP) {
+    mju_error("tn_rolloutGroup: invalid arguments");
+    return -1;
+  }
+  for (int i = 0; i < n; i++) {
+    if (item_begin(m, d[i], items[i], 0, items[i] ? items[i]->nstep : 0, r + i)) {
+      return -1;
+    }
+    rc[i] = 0;
+    running[i] = 1;
+    nstep = items[i]->nstep > nstep ? items[i]->nstep : nstep;
+  }
+
+  // step t of every item still running: checks and controls, the steps, the records
+  for (int t = 0; t < nstep; t++) {
+    mjData* group[TN_ROLLOUT_GROUP];
+    int member[TN_ROLLOUT_GROUP], k = 0;
+    for (int i = 0; i < n; i++) {
+      if (running[i] && t >= items[i]->nstep) {
+        running[i] = 0;
+        rc[i] = item_end(m, d[i], items[i], r + i, items[i]->nstep);
+      }
+      if (running[i] && item_before_step(m, d[i], items[i], r + i, t)) {
+        running[i] = 0;  // a warning ended it (tn_rolloutItem reports 0)
+      }
+      if (running[i]) {
+        member[k] = i;
+        group[k++] = d[i];
+      }
+    }
+    tn_stepGroup(m, group, k);
+    for (int j = 0; j < k; j++) {
+      int i = member[j];
+      if (item_after_step(m, d[i], items[i], r + i, t)) {
+        running[i] = 0;
+        rc[i] = 1;
+      }
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (running[i]) {
+      item_end(m, d[i], items[i], r + i, items[i]->nstep);  // (at the end: always 0)
+    }
   }
   return 0;
 }

@@ -1,7 +1,10 @@
 /* _core/rollout.c — the loop behind torsion.rollout: nbatch open-loop rollouts with
  * mujoco.rollout's semantics, each item on the engine's per-item path (tn_rolloutItem,
  * which applies control rows of any mjSTATE_USER components and an initial warmstart),
- * spread over the worker threads of pool.h (thread i uses datas[i]) with the GIL released. */
+ * spread over the worker threads of pool.h (thread i uses datas[i]) with the GIL released.
+ * With the Euler or RK4 integrator, items of one model go in groups of four, stepped
+ * together (tn_rolloutGroup, same bits as alone) on the thread's MjData and three made for
+ * the call; after an engine error in a group, each of its items runs again alone. */
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -34,31 +37,54 @@ static void item_fn(void* arg) {
   tn_rolloutItem(c->m, c->d, &c->item);
 }
 
-/* one rollout r on data d; returns 0 or -1 with the engine's message */
-static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int error_sz) {
+/* the engine's description of rollout r */
+static void item_of(const rolloutJob* job, int r, tnRolloutItem* item) {
   const mjModel* m = job->models[r];
   int nphys = mj_stateSize(m, mjSTATE_FULLPHYSICS);
   int nsens = m->nsensordata, nstep = job->nstep;
   int ncontrol = mj_stateSize(m, job->control_spec);
+  memset(item, 0, sizeof(*item));
+  item->spec = mjSTATE_FULLPHYSICS;
+  item->state0 = job->state0 + (size_t)r * nphys;
+  item->warmstart0 = job->warmstart0 ? job->warmstart0 + (size_t)r * m->nv : NULL;
+  item->ctrl_spec = job->control_spec;
+  item->ctrl = job->control && ncontrol ? job->control + (size_t)r * nstep * ncontrol : NULL;
+  item->ctrl_nt = nstep;
+  item->nstep = nstep;
+  item->states = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
+  item->sensordata = job->sensordata ? job->sensordata + (size_t)r * nstep * nsens : NULL;
+}
+
+/* one rollout r on data d; returns 0 or -1 with the engine's message */
+static int run_item(const rolloutJob* job, int r, mjData* d, char* error, int error_sz) {
   itemCtx c;
-  memset(&c, 0, sizeof(c));
-  c.m = m;
+  c.m = job->models[r];
   c.d = d;
-  c.item.spec = mjSTATE_FULLPHYSICS;
-  c.item.state0 = job->state0 + (size_t)r * nphys;
-  c.item.warmstart0 = job->warmstart0 ? job->warmstart0 + (size_t)r * m->nv : NULL;
-  c.item.ctrl_spec = job->control_spec;
-  c.item.ctrl = job->control && ncontrol ? job->control + (size_t)r * nstep * ncontrol : NULL;
-  c.item.ctrl_nt = nstep;
-  c.item.nstep = nstep;
-  c.item.states = job->state ? job->state + (size_t)r * nstep * nphys : NULL;
-  c.item.sensordata = job->sensordata ? job->sensordata + (size_t)r * nstep * nsens : NULL;
+  item_of(job, r, &c.item);
   return tn_run(d, item_fn, &c, error, error_sz) ? -1 : 0;
 }
 
-/* one call's items and the lowest failure (lock: the failure's) */
+/* rollouts stepped together: a group of items of one model and their datas */
+typedef struct groupCtx_ {
+  const mjModel* m;
+  mjData* d[TN_ROLLOUT_GROUP];
+  tnRolloutItem item[TN_ROLLOUT_GROUP];
+  tnRolloutItem* items[TN_ROLLOUT_GROUP];
+  int rc[TN_ROLLOUT_GROUP];
+  int n;
+} groupCtx;
+
+/* tn_rolloutGroup on a group */
+static void group_fn(void* arg) {
+  groupCtx* g = arg;
+  tn_rolloutGroup(g->m, g->d, g->items, g->n, g->rc);
+}
+
+/* one call's items and the lowest failure (lock: the failure's); with groups, each thread's
+ * datas: its own, then TN_ROLLOUT_GROUP - 1 made for the call (extra[thread * 3 + j]) */
 typedef struct rolloutRun_ {
   rolloutJob* job;
+  mjData** extra;
   int failed;
   char failmsg[512];
   pthread_mutex_t lock;
@@ -76,6 +102,36 @@ static void rollout_one(void* p, ptrdiff_t r, int thread) {
     }
     pthread_mutex_unlock(&run->lock);
   }
+}
+
+/* group g (items TN_ROLLOUT_GROUP * g on) on thread `thread`'s datas, stepped together when
+ * its items share a model; after an engine error, and otherwise, each item alone */
+static void rollout_group(void* p, ptrdiff_t g, int thread) {
+  rolloutRun* run = p;
+  rolloutJob* job = run->job;
+  int r0 = (int)g * TN_ROLLOUT_GROUP;
+  groupCtx c;
+  c.n = job->nbatch - r0 < TN_ROLLOUT_GROUP ? job->nbatch - r0 : TN_ROLLOUT_GROUP;
+  c.m = job->models[r0];
+  int same = 1;
+  for (int i = 0; i < c.n; i++) {
+    same &= job->models[r0 + i] == c.m;
+    c.d[i] = i ? run->extra[(size_t)thread * (TN_ROLLOUT_GROUP - 1) + i - 1] : job->datas[thread];
+    item_of(job, r0 + i, &c.item[i]);
+    c.items[i] = &c.item[i];
+  }
+  if (same && c.n > 1 && !tn_run(c.d[0], group_fn, &c, NULL, 0)) {
+    return;
+  }
+  for (int i = 0; i < c.n; i++) {
+    rollout_one(p, r0 + i, thread);
+  }
+}
+
+/* 1 when rollouts of m step faster in groups (tn_stepGroup groups Euler and RK4 steps) */
+static int groups_pay(const mjModel* m, int nbatch) {
+  return nbatch >= TN_ROLLOUT_GROUP &&
+         (m->opt.integrator == mjINT_EULER || m->opt.integrator == mjINT_RK4);
 }
 
 /* rollout(models, datas, nstep, control_spec, state0, warmstart0, control, state,
@@ -165,14 +221,39 @@ static PyObject* py_rollout(PyObject* self, PyObject* args) {
     chunk = chunk < 1 ? 1 : chunk;
   }
 
-  // the items over the threads (pool.h), each on its thread's MjData; the lowest failed
-  // item is reported
+  // the items over the threads (pool.h), each on its thread's MjData, or in groups of
+  // TN_ROLLOUT_GROUP on its MjData and datas made for the call (when they can be made);
+  // the lowest failed item is reported
   rolloutRun run = {.job = &job, .failed = -1};
+  size_t nextra = (size_t)nthread * (TN_ROLLOUT_GROUP - 1);
+  if (groups_pay(m0, job.nbatch)) {
+    run.extra = PyMem_Calloc(nextra, sizeof(mjData*));
+    for (size_t i = 0; run.extra && i < nextra; i++) {
+      run.extra[i] = mj_makeData(m0);
+      if (!run.extra[i]) {
+        for (size_t j = 0; j < i; j++) {
+          mj_deleteData(run.extra[j]);
+        }
+        PyMem_Free(run.extra);
+        run.extra = NULL;
+      }
+    }
+  }
   pthread_mutex_init(&run.lock, NULL);
   Py_BEGIN_ALLOW_THREADS;
-  tnpy_poolRun((int)nthread, job.nbatch, chunk, rollout_one, &run);
+  if (run.extra) {
+    ptrdiff_t ngroup = (job.nbatch + TN_ROLLOUT_GROUP - 1) / TN_ROLLOUT_GROUP;
+    tnpy_poolRun((int)nthread, ngroup, (chunk + TN_ROLLOUT_GROUP - 1) / TN_ROLLOUT_GROUP,
+                 rollout_group, &run);
+  } else {
+    tnpy_poolRun((int)nthread, job.nbatch, chunk, rollout_one, &run);
+  }
   Py_END_ALLOW_THREADS;
   pthread_mutex_destroy(&run.lock);
+  for (size_t i = 0; run.extra && i < nextra; i++) {
+    mj_deleteData(run.extra[i]);
+  }
+  PyMem_Free(run.extra);
   if (run.failed >= 0) {
     PyErr_Format(tnpy_FatalError, "%s", run.failmsg[0] ? run.failmsg : "rollout failed");
     goto done;
