@@ -224,3 +224,34 @@ def test_grouped_rollouts_with_model_list():
         s1, _ = tn_rollout.rollout(model, torsion.MjData(model), x0[r:r + 1], ctrl[r:r + 1])
         np.testing.assert_array_equal(_bits(state[r]), _bits(s1[0]), err_msg=f"item {r}")
     assert not np.array_equal(state[2], state[3])
+
+
+def test_engine_error_in_a_group(tmp_path):
+    """A capsule heap with a 40K arena: rollout 2 starts from the settled heap (its contacts
+    exhaust the arena at its first step), the others from the initial pose. The group fails,
+    its rollouts run again one by one, and the call raises FatalError with the engine's
+    message; the same call without rollout 2 returns each rollout's bits alone."""
+    src = os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")
+    settled_model = torsion.MjModel.from_xml_path(src)
+    d = torsion.MjData(settled_model)
+    for _ in range(400):
+        torsion.mj_step(settled_model, d)
+    text = open(src).read()
+    start = text.index(">", text.index("<mujoco")) + 1
+    small = tmp_path / "capsules_small.xml"
+    small.write_text(text[:start] + '\n  <size memory="40K"/>' + text[start:])
+    model = torsion.MjModel.from_xml_path(str(small))
+    assert model.opt.integrator in (0, 1)  # Euler or RK4: rollouts go in groups
+    nstate = torsion.mj_stateSize(model, FULL)
+    fresh, settled = np.empty(nstate), np.empty(nstate)
+    torsion.mj_getState(model, torsion.MjData(model), fresh, FULL)
+    torsion.mj_getState(model, d, settled, FULL)
+    x0 = np.tile(fresh, (5, 1))
+    x0[2] = settled
+    with pytest.raises(torsion.FatalError, match="mj_stackAlloc"):
+        tn_rollout.rollout(model, torsion.MjData(model), x0, nstep=3)
+    keep = x0[[0, 1, 3, 4]]
+    state, _ = tn_rollout.rollout(model, torsion.MjData(model), keep, nstep=3)
+    for r in range(4):
+        s1, _ = tn_rollout.rollout(model, torsion.MjData(model), keep[r:r + 1], nstep=3)
+        np.testing.assert_array_equal(_bits(state[r]), _bits(s1[0]))
