@@ -6,6 +6,8 @@ import os
 import gymnasium
 import numpy as np
 
+import torsion
+
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GYM_ASSETS = os.path.join(os.path.dirname(gymnasium.__file__), "envs", "mujoco", "assets")
 
@@ -29,3 +31,20 @@ def random_ctrl(model, nstep, seed=0):
     lo = np.where(model.actuator_ctrllimited, model.actuator_ctrlrange[:, 0], -1.0)
     hi = np.where(model.actuator_ctrllimited, model.actuator_ctrlrange[:, 1], 1.0)
     return lo + (hi - lo) * rng.random((nstep, model.nu))
+
+
+def small_arena_capsule_heap(tmp_path, memory="40K"):
+    """The capsule heap scene with <size memory=...> (small enough that the landed heap's
+    contacts exhaust it), and a torsion MjData of the heap settled by 400 steps of the
+    unmodified scene (whose state makes the small-arena model's next step fail)."""
+    src = os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")
+    settled_model = torsion.MjModel.from_xml_path(src)
+    settled = torsion.MjData(settled_model)
+    for _ in range(400):
+        torsion.mj_step(settled_model, settled)
+    with open(src) as f:
+        text = f.read()
+    start = text.index(">", text.index("<mujoco")) + 1
+    small = tmp_path / "capsules_small.xml"
+    small.write_text(text[:start] + '\n  <size memory="%s"/>' % memory + text[start:])
+    return torsion.MjModel.from_xml_path(str(small)), settled

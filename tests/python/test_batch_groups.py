@@ -12,7 +12,7 @@ import pytest
 
 import torsion
 from torsion.batch import SimBatch
-from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
+from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl, small_arena_capsule_heap
 
 FIELDS = ["qpos", "qvel", "act", "qacc", "qacc_warmstart", "qLD", "qLDiagInv", "qH",
           "qfrc_constraint", "sensordata", "time"]
@@ -93,16 +93,7 @@ def test_failure_in_a_group_keeps_the_others(tmp_path):
     """A capsule heap with a 40K arena: env 2 starts from the settled heap (its contacts
     exhaust the arena at once), the others from the initial pose (no contacts yet). Env 2
     raises FatalError and is reset; envs 0, 1, 3, 4 hold the bits of stepping alone."""
-    src = os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")
-    settled_model = torsion.MjModel.from_xml_path(src)
-    d = torsion.MjData(settled_model)
-    for _ in range(400):
-        torsion.mj_step(settled_model, d)
-    text = open(src).read()
-    start = text.index(">", text.index("<mujoco")) + 1
-    small = tmp_path / "capsules_small.xml"
-    small.write_text(text[:start] + '\n  <size memory="40K"/>' + text[start:])
-    model = torsion.MjModel.from_xml_path(str(small))
+    model, d = small_arena_capsule_heap(tmp_path)
 
     n = 5
     qpos = np.tile(model.qpos0, (n, 1))

@@ -11,7 +11,7 @@ from mujoco import rollout as mj_rollout
 
 import torsion
 from torsion import rollout as tn_rollout
-from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl
+from pycore_models import GYM_ASSETS, REPO_ROOT, random_ctrl, small_arena_capsule_heap
 
 FULL = int(mujoco.mjtState.mjSTATE_FULLPHYSICS)
 MODELS = ["hopper.xml", "ant.xml", "humanoid.xml", "half_cheetah.xml", "reacher.xml"]
@@ -231,16 +231,7 @@ def test_engine_error_in_a_group(tmp_path):
     exhaust the arena at its first step), the others from the initial pose. The group fails,
     its rollouts run again one by one, and the call raises FatalError with the engine's
     message; the same call without rollout 2 returns each rollout's bits alone."""
-    src = os.path.join(REPO_ROOT, "tests", "models", "scenes", "capsule_heap.xml")
-    settled_model = torsion.MjModel.from_xml_path(src)
-    d = torsion.MjData(settled_model)
-    for _ in range(400):
-        torsion.mj_step(settled_model, d)
-    text = open(src).read()
-    start = text.index(">", text.index("<mujoco")) + 1
-    small = tmp_path / "capsules_small.xml"
-    small.write_text(text[:start] + '\n  <size memory="40K"/>' + text[start:])
-    model = torsion.MjModel.from_xml_path(str(small))
+    model, d = small_arena_capsule_heap(tmp_path)
     assert model.opt.integrator in (0, 1)  # Euler or RK4: rollouts go in groups
     nstate = torsion.mj_stateSize(model, FULL)
     fresh, settled = np.empty(nstate), np.empty(nstate)
