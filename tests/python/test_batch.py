@@ -224,6 +224,48 @@ def test_concurrent_calls_from_threads():
         np.testing.assert_array_equal(got[k], expected[k])
 
 
+def test_overlapping_calls_on_one_batch_are_refused():
+    """A second thread's call on a batch that is being stepped raises RuntimeError instead of
+    stepping the same environments at once; the batch works afterwards and its environments
+    hold the results of the calls that ran."""
+    import threading
+
+    path = os.path.join(GYM_ASSETS, "humanoid.xml")
+    m = torsion.MjModel.from_xml_path(path)
+    batch = SimBatch(m, 4, nthread=2)
+    batch.reset(None)
+    errors = {"long": [], "short": []}
+    started = threading.Event()
+
+    def long_call():
+        started.set()
+        try:
+            batch.step(None, 4000)
+        except RuntimeError as e:
+            errors["long"].append(str(e))
+
+    thread = threading.Thread(target=long_call)
+    thread.start()
+    started.wait()
+    short_calls = 0
+    while thread.is_alive():
+        try:
+            batch.step(None, 1)
+            short_calls += 1
+        except RuntimeError as e:
+            errors["short"].append(str(e))
+    thread.join()
+    refused = errors["long"] + errors["short"]
+    assert refused, "no call overlapped the 4000-step call"
+    assert all("calls on one batch must not overlap" in e for e in refused)
+    # the steps taken: the short calls that ran plus the long call unless it was refused
+    steps = short_calls + (0 if errors["long"] else 4000)
+    times = batch.get(["time"])["time"]
+    np.testing.assert_allclose(times, steps * m.opt.timestep, rtol=1e-9)
+    batch.step(None, 1)
+    assert np.all(batch.get(["time"])["time"] > times)
+
+
 def _child_steps(path, conn):
     """In a fork()ed child: a two-thread batch's qpos, sent back."""
     conn.send(_stepped_qpos(path, 8, 2, 20, 7))

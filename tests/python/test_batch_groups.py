@@ -63,9 +63,12 @@ MODELS = [("humanoid.xml", ""), ("half_cheetah.xml", ""), ("ant.xml", ""),
 
 
 @pytest.mark.parametrize("name,option", MODELS)
-@pytest.mark.parametrize("n,nthread", [(7, 2), (8, 1)])
+@pytest.mark.parametrize("n,nthread", [(7, 2), (8, 1), (19, 2), (10, 1)])
 def test_groups_match_stepping_alone(tmp_path, name, option, n, nthread):
-    """All envs, then a subset of five (one group and one partial), bitwise as alone."""
+    """All envs, then a subset of five (one group and one partial), bitwise as alone. With
+    19 envs on two threads one thread starts with three groups (two stepped in turn, one
+    taken over by whichever thread runs out of work first); with 10 on one thread, two
+    groups take turns and the third follows."""
     path = os.path.join(GYM_ASSETS, name)
     if option:
         path = _with_option(path, tmp_path, option)
@@ -89,26 +92,28 @@ def test_groups_match_stepping_alone(tmp_path, name, option, n, nthread):
             _assert_bits(got[f][e], want[e][f], f"env {e} {f}")
 
 
-def test_failure_in_a_group_keeps_the_others(tmp_path):
-    """A capsule heap with a 40K arena: env 2 starts from the settled heap (its contacts
-    exhaust the arena at once), the others from the initial pose (no contacts yet). Env 2
-    raises FatalError and is reset; envs 0, 1, 3, 4 hold the bits of stepping alone."""
+@pytest.mark.parametrize("n,bad", [(5, 2), (11, 9)])
+def test_failure_in_a_group_keeps_the_others(tmp_path, n, bad):
+    """A capsule heap with a 40K arena: env `bad` starts from the settled heap (its contacts
+    exhaust the arena at once), the others from the initial pose (no contacts yet). It
+    raises FatalError and is reset; the others hold the bits of stepping alone (with 11
+    envs on two threads the failing group is the third, first owned by the caller)."""
     model, d = small_arena_capsule_heap(tmp_path)
 
-    n = 5
     qpos = np.tile(model.qpos0, (n, 1))
     qvel = np.zeros((n, model.nv))
-    batch = SimBatch(model, n)
+    batch = SimBatch(model, n, nthread=2)
     batch.reset(None, qpos, qvel)
-    env2 = batch.data(2)  # the settled state, set without a forward pass (which would fail)
-    env2.qpos[:], env2.qvel[:] = d.qpos, d.qvel
-    with pytest.raises(torsion.FatalError, match="env 2"):
+    failing = batch.data(bad)  # the settled state, set without a forward pass (which would fail)
+    failing.qpos[:], failing.qvel[:] = d.qpos, d.qvel
+    with pytest.raises(torsion.FatalError, match=f"env {bad}"):
         batch.step(None, 3)
     got = batch.get(FIELDS)
-    assert got["time"][2] == 0.0
-    np.testing.assert_array_equal(got["qpos"][2], model.qpos0)
-    keep = [0, 1, 3, 4]
-    want = _alone(model, qpos[keep], qvel[keep], [{e: np.zeros(0) for e in range(4)}], 3)
+    assert got["time"][bad] == 0.0
+    np.testing.assert_array_equal(got["qpos"][bad], model.qpos0)
+    keep = [e for e in range(n) if e != bad]
+    want = _alone(model, qpos[keep], qvel[keep],
+                  [{e: np.zeros(0) for e in range(len(keep))}], 3)
     for j, e in enumerate(keep):
         assert got["time"][e] > 0
         for f in FIELDS:

@@ -2,18 +2,40 @@
  * read in C loops over worker threads (pool.h) with the GIL released; the engine side of
  * torsion.batch.SimBatch. Steps go to groups of four environments stepping in lockstep
  * (tn_stepGroup: the same numbers as one by one, some stages computed for all four at
- * once); an engine error in a group puts its environments back and steps each alone under
- * its own tn_run, so the failing environment is reset and raised as torsion.FatalError
- * after the loop, without touching the others. A readout (Batch._readout) names fixed
+ * once), one group step at a time per thread: a thread steps its own groups in turn and,
+ * out of work, takes over another thread's idle group, so the threads finish together. An
+ * engine error in a group puts its environments back and steps each alone under its own
+ * tn_run, so the failing environment is reset and raised as torsion.FatalError after the
+ * loop, without touching the others. A readout (Batch._readout) names fixed
  * mjData arrays that every reset and step copies, right after each environment's work and
  * on the thread that did it, into one [n, ...] array per field. */
 #include <omp.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
 #include "core.h"
 #include "pool.h"
+
+/* environments stepped in lockstep per group (tn_stepGroup computes some stages for the
+ * whole group at once) */
+#define GROUP 4
+
+/* A group within a stepping call: its environments, what is kept to put them back after an
+ * engine error, and where its steps stand. busy, done and owner are shared by the call's
+ * threads: a thread takes one step of a group at a time, holding busy. */
+typedef struct groupState_ {
+  atomic_int busy;  /* a thread is taking one of the group's steps */
+  atomic_int done;  /* steps taken; nstep once finished (or stepped one by one after an error) */
+  atomic_int owner; /* the thread the group belongs to: the last that stepped it */
+  int n;            /* environments (up to GROUP) */
+  ptrdiff_t j0;     /* position of the first in the call's lists (ids, ctrl) */
+  int env[GROUP];
+  mjData* d[GROUP];
+  size_t pstack[GROUP], pbase[GROUP];
+  mjWarningStat warning[GROUP][mjNWARNING];
+} groupState;
 
 /* the batch */
 typedef struct tnpyBatch_ {
@@ -23,6 +45,8 @@ typedef struct tnpyBatch_ {
   mjData** datas;
   mjtNum* saved;      /* each environment's integration state, kept while it steps in a group */
   int nsaved;         /* numbers per saved state */
+  groupState* groups; /* the groups of a stepping call, (n + GROUP - 1) / GROUP */
+  atomic_int in_call; /* a step or reset is running (another thread's call is refused) */
   int nread;          /* readout fields */
   int* read_index;    /* each field's table index (-1: time) */
   Py_buffer* read_out; /* each field's [n * field bytes] destination, held */
@@ -99,32 +123,6 @@ static void env_run(void* p) {
   }
 }
 
-/* environments stepped in lockstep per group (tn_stepGroup computes some stages for the
- * whole group at once) */
-#define GROUP 4
-
-/* a group's step work: nstep group steps of its datas */
-typedef struct groupWork_ {
-  const mjModel* m;
-  mjData* d[GROUP];
-  int n;
-  int nstep;
-  int rne_post;
-} groupWork;
-
-/* step every data of a group nstep times */
-static void group_run(void* p) {
-  groupWork* w = p;
-  for (int k = 0; k < w->nstep; k++) {
-    tn_stepGroup(w->m, w->d, w->n);
-  }
-  if (w->rne_post) {
-    for (int i = 0; i < w->n; i++) {
-      mj_rnePostConstraint(w->m, w->d[i]);
-    }
-  }
-}
-
 /* Batch(model, n, nthread) */
 static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
   static char* kwlist[] = {"model", "n", "nthread", NULL};
@@ -166,7 +164,8 @@ static PyObject* batch_new(PyTypeObject* type, PyObject* args, PyObject* kw) {
   self->nsaved = mj_stateSize(mo->m, mjSTATE_INTEGRATION);
   size_t nsaved = (size_t)(self->nsaved ? self->nsaved : 1);
   self->saved = PyMem_Malloc(sizeof(mjtNum) * (size_t)n * nsaved);
-  if (!self->saved) {
+  self->groups = PyMem_Calloc((size_t)(n + GROUP - 1) / GROUP, sizeof(groupState));
+  if (!self->saved || !self->groups) {
     Py_DECREF(self);
     return PyErr_NoMemory();
   }
@@ -192,6 +191,7 @@ static void batch_dealloc(PyObject* self) {
     PyMem_Free(b->datas);
   }
   PyMem_Free(b->saved);
+  PyMem_Free(b->groups);
   Py_CLEAR(b->model);
   Py_TYPE(self)->tp_free(self);
 }
@@ -256,6 +256,7 @@ typedef struct runCtx_ {
   const int* ids;
   ptrdiff_t k;
   int nstep, reset, rne_post;
+  int ngroup; /* stepping: groups of GROUP environments (b->groups) */
   const mjtNum *ctrl, *qpos, *qvel;
   failure fail;
   pthread_mutex_t lock;
@@ -293,67 +294,189 @@ static void run_one(void* p, ptrdiff_t j, int thread) {
   run_env(c, c->ids ? c->ids[j] : (int)j, j);
 }
 
-/* item g of a stepping loop: the GROUP environments from item GROUP*g, stepped together.
- * Their integration states (and warning counts) are kept first; when an engine error stops
- * the group, each is put back (its arena too) and stepped alone, so the failing
- * environment is found and reset and the others end as if stepped alone */
-static void run_group(void* p, ptrdiff_t g, int thread) {
-  (void)thread;
-  runCtx* c = p;
+/* own groups a thread steps in turn, one step each, so that at the end of a call the
+ * groups still stepping belong to different threads and an idle thread can take over one
+ * of them (a group's steps are a chain: one thread at a time) */
+#define WINDOW 2
+
+/* one step of a group under tn_run; after the last, mj_rnePostConstraint when asked */
+typedef struct groupStep_ {
+  const mjModel* m;
+  groupState* s;
+  int last, rne_post;
+} groupStep;
+
+/* tn_run body: one lockstep step of the group's datas */
+static void group_step(void* p) {
+  groupStep* w = p;
+  tn_stepGroup(w->m, w->s->d, w->s->n);
+  if (w->last && w->rne_post) {
+    for (int i = 0; i < w->s->n; i++) {
+      mj_rnePostConstraint(w->m, w->s->d[i]);
+    }
+  }
+}
+
+/* before a group's first step: its controls set, then each environment's integration state
+ * (and warning counts, arena marks) kept */
+static void group_begin(runCtx* c, groupState* s) {
   tnpyBatch* b = c->b;
   const mjModel* m = b->model->m;
-  ptrdiff_t j0 = g * GROUP;
-  groupWork w = {.m = m, .n = 0, .nstep = c->nstep, .rne_post = c->rne_post};
-  int env[GROUP];
-  size_t pstack[GROUP], pbase[GROUP];
-  mjWarningStat warning[GROUP][mjNWARNING];
-  for (ptrdiff_t j = j0; j < c->k && j < j0 + GROUP; j++, w.n++) {
-    int e = env[w.n] = c->ids ? c->ids[j] : (int)j;
-    mjData* d = w.d[w.n] = b->datas[e];
+  for (int i = 0; i < s->n; i++) {
+    mjData* d = s->d[i];
     if (c->ctrl && m->nu) {
-      memcpy(d->ctrl, c->ctrl + (size_t)j * m->nu, sizeof(mjtNum) * m->nu);
+      memcpy(d->ctrl, c->ctrl + (size_t)(s->j0 + i) * m->nu, sizeof(mjtNum) * m->nu);
     }
-    mj_getState(m, d, b->saved + (size_t)e * b->nsaved, mjSTATE_INTEGRATION);
-    memcpy(warning[w.n], d->warning, sizeof(d->warning));
-    pstack[w.n] = d->pstack;
-    pbase[w.n] = d->pbase;
+    mj_getState(m, d, b->saved + (size_t)s->env[i] * b->nsaved, mjSTATE_INTEGRATION);
+    memcpy(s->warning[i], d->warning, sizeof(d->warning));
+    s->pstack[i] = d->pstack;
+    s->pbase[i] = d->pbase;
   }
+}
 
-  // the group; after an error, each environment from its kept state, alone
-  if (tn_run(w.d[0], group_run, &w, NULL, 0)) {
-    for (int i = 0; i < w.n; i++) {
-      mjData* d = w.d[i];
-      d->pstack = pstack[i];
-      d->pbase = pbase[i];
+/* the group's next step (the caller holds busy). When an engine error stops it, each
+ * environment is put back (its arena too) and stepped alone from its kept state, so the
+ * failing environment is found and reset and the others end as if stepped alone. */
+static void group_advance(runCtx* c, groupState* s) {
+  tnpyBatch* b = c->b;
+  const mjModel* m = b->model->m;
+  int done = atomic_load(&s->done);
+  if (done == 0) {
+    group_begin(c, s);
+  }
+  groupStep w = {m, s, done + 1 == c->nstep, c->rne_post};
+  if (tn_run(s->d[0], group_step, &w, NULL, 0)) {
+    for (int i = 0; i < s->n; i++) {
+      mjData* d = s->d[i];
+      d->pstack = s->pstack[i];
+      d->pbase = s->pbase[i];
       d->parena = 0;
       d->nefc = d->nJ = d->nA = 0;
-      mj_setState(m, d, b->saved + (size_t)env[i] * b->nsaved, mjSTATE_INTEGRATION);
-      memcpy(d->warning, warning[i], sizeof(d->warning));
-      run_env(c, env[i], j0 + i);
+      mj_setState(m, d, b->saved + (size_t)s->env[i] * b->nsaved, mjSTATE_INTEGRATION);
+      memcpy(d->warning, s->warning[i], sizeof(d->warning));
+      run_env(c, s->env[i], s->j0 + i);
     }
+    atomic_store(&s->done, c->nstep);
     return;
   }
-  for (int i = 0; i < w.n; i++) {
-    gather_readout(b, env[i]);
+  atomic_store(&s->done, done + 1);
+  if (w.last) {
+    for (int i = 0; i < s->n; i++) {
+      gather_readout(b, s->env[i]);
+    }
+  }
+}
+
+/* take group s for thread t: 1 if it is now t's to step (busy held, steps left) */
+static int take_group(runCtx* c, groupState* s, int t) {
+  int idle = 0;
+  if (!atomic_compare_exchange_strong(&s->busy, &idle, 1)) {
+    return 0;
+  }
+  if (atomic_load(&s->done) >= c->nstep) {
+    atomic_store(&s->busy, 0);
+    return 0;
+  }
+  atomic_store(&s->owner, t);
+  return 1;
+}
+
+/* the group thread t steps next (busy held), NULL when none is left to it: its own started
+ * group with the fewest steps, or a new own group while fewer than WINDOW are started;
+ * else another thread's idle group with the most steps left */
+static groupState* pick_group(runCtx* c, int t) {
+  groupState* groups = c->b->groups;
+  for (;;) {
+    groupState *fewest = NULL, *fresh = NULL, *most = NULL;
+    int started = 0, fewest_done = c->nstep, most_left = 0;
+    for (int g = 0; g < c->ngroup; g++) {
+      groupState* s = groups + g;
+      int done = atomic_load(&s->done);
+      if (done >= c->nstep) {
+        continue;
+      }
+      if (atomic_load(&s->owner) == t) {
+        if (done == 0) {
+          fresh = fresh ? fresh : s;
+        } else {
+          started++;
+          if (done < fewest_done) {
+            fewest = s;
+            fewest_done = done;
+          }
+        }
+      } else if (c->nstep - done > most_left && !atomic_load(&s->busy)) {
+        most = s;
+        most_left = c->nstep - done;
+      }
+    }
+    groupState* own = fresh && (started < WINDOW || !fewest) ? fresh : fewest;
+    groupState* pick = own ? own : most;
+    if (!pick) {
+      return NULL;
+    }
+    if (take_group(c, pick, t)) {
+      return pick;
+    }
+  }
+}
+
+/* item t of a stepping loop: thread t's share, taken one group step at a time; group g
+ * belongs at first to thread g % nthread, an idle thread takes over others' groups */
+static void run_groups(void* p, ptrdiff_t t, int thread) {
+  (void)thread;
+  runCtx* c = p;
+  groupState* s;
+  while ((s = pick_group(c, (int)t)) != NULL) {
+    group_advance(c, s);
+    atomic_store(&s->busy, 0);
+  }
+}
+
+/* the groups of a stepping call, each GROUP consecutive environments of the call's list */
+static void init_groups(runCtx* c, int nthread) {
+  tnpyBatch* b = c->b;
+  for (int g = 0; g < c->ngroup; g++) {
+    groupState* s = b->groups + g;
+    atomic_store(&s->busy, 0);
+    atomic_store(&s->done, 0);
+    atomic_store(&s->owner, g % nthread);
+    s->j0 = (ptrdiff_t)g * GROUP;
+    s->n = 0;
+    for (ptrdiff_t j = s->j0; j < c->k && j < s->j0 + GROUP; j++, s->n++) {
+      int e = s->env[s->n] = c->ids ? c->ids[j] : (int)j;
+      s->d[s->n] = b->datas[e];
+    }
   }
 }
 
 /* run the work for k environments over the batch's threads (pool.h: resets handed out one
- * environment at a time, steps one group of GROUP at a time; workers asleep between calls,
- * the caller never); raise on the first failure */
+ * environment at a time, steps one group step at a time (run_groups); workers asleep
+ * between calls, the caller never); raise on the first failure. A second call on the same
+ * batch while one runs (from another Python thread) is refused. */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
                     int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
   runCtx c = {.b = b, .ids = ids, .k = k, .nstep = nstep, .reset = reset, .rne_post = rne_post,
               .ctrl = ctrl, .qpos = qpos, .qvel = qvel, .fail = {-1, {0}}};
+  int idle = 0;
+  if (!atomic_compare_exchange_strong(&b->in_call, &idle, 1)) {
+    PyErr_SetString(PyExc_RuntimeError, "the batch is being stepped or reset by another "
+                                        "thread; calls on one batch must not overlap");
+    return -1;
+  }
   pthread_mutex_init(&c.lock, NULL);
   Py_BEGIN_ALLOW_THREADS;
   if (reset || nstep == 0) {
     tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
   } else {
-    tnpy_poolRun(b->nthread, ((ptrdiff_t)k + GROUP - 1) / GROUP, 1, run_group, &c);
+    c.ngroup = (int)(((ptrdiff_t)k + GROUP - 1) / GROUP);
+    int nthread = b->nthread < c.ngroup ? b->nthread : c.ngroup;
+    init_groups(&c, nthread);
+    tnpy_poolRun(nthread, nthread, 1, run_groups, &c);
   }
   Py_END_ALLOW_THREADS;
   pthread_mutex_destroy(&c.lock);
+  atomic_store(&b->in_call, 0);
   if (c.fail.env >= 0) {
     PyErr_Format(tnpy_FatalError, "env %d: %s (the environment was reset)", c.fail.env,
                  c.fail.error);
