@@ -166,3 +166,15 @@ def row_norms(vectors: np.ndarray) -> np.ndarray:
     the same dot kernel per row, so the results agree to the last bit with Gymnasium's.
     """
     return np.sqrt((vectors[:, None, :] @ vectors[:, :, None])[:, 0, 0])
+
+
+def sum_squares(values: np.ndarray) -> np.ndarray:
+    """Sum of the squares of each environment's entries: [k, ...] -> [k]."""
+    flat = values.reshape(len(values), -1)
+    return np.square(flat).sum(axis=1)
+
+
+def clip(values: np.ndarray, lo: float, hi: float) -> np.ndarray:
+    """np.clip(values, lo, hi) as two ufunc calls (np.clip's dispatch costs more than both
+    on arrays of a few environments); NaN stays NaN."""
+    return np.minimum(np.maximum(values, lo), hi)

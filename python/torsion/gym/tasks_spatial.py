@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .task import Task, ctrl_cost, row_norms
+from .task import Task, clip, ctrl_cost, row_norms, sum_squares
 
 
 class Ant(Task):
@@ -181,25 +181,30 @@ class Humanoid(_HumanoidBase):
         forward = self.p["forward_reward_weight"] * xy_velocity[:, 0]
         survive = healthy * float(self.p["healthy_reward"])
         # The control cost reads mjData.ctrl, i.e. the actions stored as float64.
-        ctrl = ctrl_cost(self.p["ctrl_cost_weight"], actions.astype(np.float64))
+        ctrl = ctrl_cost(self.p["ctrl_cost_weight"], np.asarray(actions, dtype=np.float64))
         clo, chi = self.p["contact_cost_range"]
-        contact = np.clip(self.p["contact_cost_weight"]
-                          * np.sum(np.square(f["cfrc_ext"]), axis=(1, 2)), clo, chi)
+        contact = clip(self.p["contact_cost_weight"] * sum_squares(f["cfrc_ext"]), clo, chi)
         reward = (forward + survive) - (ctrl + contact)
         terminated = ~healthy & bool(self.p["terminate_when_unhealthy"])
-        info = self.reset_info(f)
-        info.update({"x_velocity": xy_velocity[:, 0].copy(),
-                     "y_velocity": xy_velocity[:, 1].copy(), "reward_survive": survive,
-                     "reward_forward": forward, "reward_ctrl": -ctrl,
-                     "reward_contact": -contact})
+        # the reset entries are the very arrays reset_info gives for these fields (merging a
+        # step's and a reset's infos then needs no choice between them)
+        info = dict(self.reset_info(f))
+        info.update({"x_velocity": xy_velocity[:, 0], "y_velocity": xy_velocity[:, 1],
+                     "reward_survive": survive, "reward_forward": forward,
+                     "reward_ctrl": -ctrl, "reward_contact": -contact})
         return reward, terminated, info
 
     def reset_info(self, f):
-        qpos = f["qpos"]
-        return {"x_position": qpos[:, 0].copy(), "y_position": qpos[:, 1].copy(),
-                "tendon_length": f["ten_length"].copy(),
-                "tendon_velocity": f["ten_velocity"].copy(),
+        """Info entries read from the fields (views of them; kept in ``f``, so a step's
+        evaluate and a reset's info share them)."""
+        info = f.get("_reset_info")
+        if info is None:
+            qpos = f["qpos"]
+            info = f["_reset_info"] = {
+                "x_position": qpos[:, 0], "y_position": qpos[:, 1],
+                "tendon_length": f["ten_length"], "tendon_velocity": f["ten_velocity"],
                 "distance_from_origin": row_norms(qpos[:, 0:2])}
+        return info
 
 
 class HumanoidStandup(_HumanoidBase):

@@ -77,11 +77,19 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
     if reset[0]:
         groups.reverse()  # keys in the order of the group holding the lowest environment
     infos: dict[str, Any] = {}
+    every = np.ones(n, dtype=np.bool_)
     for rows, own, other in groups:
         for key, values in own.items():
             if key in infos:
                 continue
             peer = other.get(key)
+            if peer is values:
+                # one array serves both (the task's step info reuses its reset entries)
+                if not isinstance(values, np.ndarray) or values.shape[:1] != (n,):
+                    return None
+                infos[key] = values.copy()
+                infos["_" + key] = every.copy()
+                continue
             if (not isinstance(values, np.ndarray) or values.shape[:1] != (n,) or
                     (peer is not None and (not isinstance(peer, np.ndarray) or
                                            peer.dtype != values.dtype or
@@ -89,14 +97,16 @@ def merge_infos(reset: np.ndarray, info: dict[str, Any],
                 return None
             if peer is None:
                 # the group's rows, zeros (of the values' dtype) elsewhere
-                rows_of = rows.reshape((n,) + (1,) * (values.ndim - 1))
+                rows_of = rows if values.ndim == 1 else \
+                    rows.reshape((n,) + (1,) * (values.ndim - 1))
                 merged = np.where(rows_of, values, np.zeros((), dtype=values.dtype))
                 mask = rows.copy()
             else:
                 # the key is in both: the reset rows from reset_info, the others from info
-                rows_of = reset.reshape((n,) + (1,) * (values.ndim - 1))
+                rows_of = reset if values.ndim == 1 else \
+                    reset.reshape((n,) + (1,) * (values.ndim - 1))
                 merged = np.where(rows_of, reset_info[key], info[key])
-                mask = np.ones(n, dtype=np.bool_)
+                mask = every.copy()
             infos[key] = merged
             infos["_" + key] = mask
     return infos
