@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <torsion/torsion.h>
+#include "collision/collision_internal.h"
 #include "model/model_alloc.h"
 
 /* a scene of nbody bodies (body 0 = world) with one geom each (world: a plane) */
@@ -290,6 +291,60 @@ static void test_capacity(void** state) {
   free_scene(&s);
 }
 
+/* the broad phase's body pairs against every pair tested one by one: 13 bodies (the world's
+ * plane pairs with all; twelve spheres, one at a NaN position, whose box no test rejects,
+ * one at +inf, apart from all but the plane), so the four-at-a-time tests end on a partial
+ * block; pairs come sorted by signature */
+static void test_broadphase_pairs(void** state) {
+  (void)state;
+  enum { NB = 13 };
+  int types[NB], parents[NB];
+  mjtNum sizes[NB][3];
+  for (int b = 0; b < NB; b++) {
+    types[b] = b ? mjGEOM_SPHERE : mjGEOM_PLANE;
+    parents[b] = 0;
+    sizes[b][0] = b ? 0.15 : 5;
+    sizes[b][1] = b ? 0 : 5;
+    sizes[b][2] = 0.1;
+  }
+  scene s = make_scene(NB, types, (const mjtNum(*)[3])sizes, parents, 0, 0);
+  unsigned x = 12345;
+  for (int b = 1; b < NB; b++) {
+    for (int k = 0; k < 3; k++) {
+      x = x * 1103515245u + 12345u;
+      s.d->geom_xpos[3 * b + k] = (x >> 8) % 1000 * 1e-3;
+    }
+  }
+  s.d->geom_xpos[3 * 5] = NAN;
+  s.d->geom_xpos[3 * 9 + 1] = INFINITY;
+
+  int pairs[NB * NB], want[NB * NB], nwant = 0;
+  int npair = tn__broadphase(s.m, s.d, NULL, pairs, NB * NB);
+  for (int a = 0; a < NB; a++) {
+    for (int b = a + 1; b < NB; b++) {
+      int keep = a == 0;
+      if (!keep) {
+        keep = 1;
+        for (int k = 0; k < 3; k++) {
+          mjtNum pa = s.d->geom_xpos[3 * a + k], pb = s.d->geom_xpos[3 * b + k];
+          if (pa - 0.15 > pb + 0.15 || pb - 0.15 > pa + 0.15) {
+            keep = 0;
+          }
+        }
+      }
+      if (keep) {
+        want[nwant++] = (a << 16) + b;
+      }
+    }
+  }
+  assert_int_equal(npair, nwant);
+  for (int i = 0; i < npair; i++) {
+    assert_int_equal(pairs[i], want[i]);
+  }
+  assert_true(nwant > NB);  // the plane's twelve and some sphere pairs
+  free_scene(&s);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plane_sphere),
@@ -300,6 +355,7 @@ int main(void) {
       cmocka_unit_test(test_mixing),
       cmocka_unit_test(test_boxes),
       cmocka_unit_test(test_capacity),
+      cmocka_unit_test(test_broadphase_pairs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "collision/collision_internal.h"
+#include "util/util_inline.h"
 
 /* models with at most this many collidable bodies test every pair of boxes (building with
  * -DTN_BP_ALLPAIRS=0 sends every model through the grouped sweeps, for testing them) */
@@ -198,12 +199,53 @@ static inline void test_pair(tnBPOut* out, int i, int j) {
   }
 }
 
-/* small models: every record pair in body order, so the output is already sorted */
-static int all_pairs(const mjModel* m, const tnBPBody* rec, int nrec, int* pairs, int maxpair) {
+/* 64-bit lane masks of four box tests */
+typedef long long tnBPMask __attribute__((vector_size(32), aligned(8), may_alias));
+
+/* small models: every record pair in body order, so the output is already sorted. The boxes
+ * sit in columns (one array per bound and axis), and record i is tested against four
+ * records j at once: rejected where lo_i > hi_j or lo_j > hi_i on some axis (false with a
+ * NaN, as box_overlap's tests). An always-colliding record's box is the whole space, which
+ * no box rejects, as box_overlap's `always`. */
+static TN_CLONE_AVX2 int all_pairs(const mjModel* m, const tnBPBody* rec, int nrec,
+                                   int* pairs, int maxpair) {
+  enum { COLS = TN_BP_ALLPAIRS + 4 };
+  double lo[3][COLS], hi[3][COLS];
+  for (int j = 0; j < nrec; j++) {
+    for (int k = 0; k < 3; k++) {
+      lo[k][j] = rec[j].always ? -INFINITY : rec[j].lo[k];
+      hi[k][j] = rec[j].always ? INFINITY : rec[j].hi[k];
+    }
+  }
+  for (int j = nrec; j < nrec + 4; j++) {
+    for (int k = 0; k < 3; k++) {
+      lo[k][j] = hi[k][j] = 0;  // read past the last record, never kept
+    }
+  }
+
   tnBPOut out = {m, rec, pairs, 0, maxpair};
   for (int i = 0; i < nrec; i++) {
-    for (int j = i + 1; j < nrec; j++) {
-      test_pair(&out, i, j);
+    tn_vec4 lo0 = {lo[0][i], lo[0][i], lo[0][i], lo[0][i]};
+    tn_vec4 lo1 = {lo[1][i], lo[1][i], lo[1][i], lo[1][i]};
+    tn_vec4 lo2 = {lo[2][i], lo[2][i], lo[2][i], lo[2][i]};
+    tn_vec4 hi0 = {hi[0][i], hi[0][i], hi[0][i], hi[0][i]};
+    tn_vec4 hi1 = {hi[1][i], hi[1][i], hi[1][i], hi[1][i]};
+    tn_vec4 hi2 = {hi[2][i], hi[2][i], hi[2][i], hi[2][i]};
+    for (int j = i + 1; j < nrec; j += 4) {
+      tnBPMask apart = (lo0 > *(const tn_vec4*)(hi[0] + j)) |
+                       (*(const tn_vec4*)(lo[0] + j) > hi0) |
+                       (lo1 > *(const tn_vec4*)(hi[1] + j)) |
+                       (*(const tn_vec4*)(lo[1] + j) > hi1) |
+                       (lo2 > *(const tn_vec4*)(hi[2] + j)) |
+                       (*(const tn_vec4*)(lo[2] + j) > hi2);
+      if ((apart[0] & apart[1] & apart[2] & apart[3]) != 0) {
+        continue;
+      }
+      for (int t = 0; t < 4 && j + t < nrec; t++) {
+        if (!apart[t] && compatible(m, rec + i, rec + j + t)) {
+          add_pair(rec[i].body, rec[j + t].body, out.pairs, &out.npair, out.maxpair);
+        }
+      }
     }
   }
   return out.npair;
