@@ -87,19 +87,30 @@ class SimBatch:
                            self._rows(qvel, k, self.model.nv, "qvel"))
 
     def step(self, ctrl, nstep: int = 1, env_ids: Optional[Iterable[int]] = None,
-             rne_post_constraint: bool = False) -> None:
+             rne_post_constraint: bool = False, *, reset_ids: Optional[Iterable[int]] = None,
+             reset_qpos=None, reset_qvel=None) -> None:
         """Set ctrl [k, nu] (None: keep the controls) and take nstep steps (then
         mj_rnePostConstraint: cacc, cfrc_int, cfrc_ext, when asked), for the listed
-        envs (None: all). An engine error raises torsion.FatalError naming the env (that
-        env is reset; the others have stepped)."""
+        envs (None: all). The envs reset_ids (none of the stepped ones) are reset in the
+        same call, as reset(reset_ids, reset_qpos, reset_qvel) would, their work shared
+        out over the threads beside the steps. An engine error raises torsion.FatalError
+        naming the env (that env is reset; the others have stepped or been reset)."""
         ids = self._ids(env_ids)
         k = self._count(ids)
         if int(nstep) < 0:
             raise ValueError("nstep must be non-negative")
-        if k == 0:
+        resets = ()
+        if reset_ids is not None:
+            rids = self._ids(reset_ids)
+            nr = len(rids)
+            if nr:
+                resets = (rids, self._rows(reset_qpos, nr, self.model.nq, "reset_qpos"),
+                          self._rows(reset_qvel, nr, self.model.nv, "reset_qvel"))
+        if k == 0 and not resets:
             return
-        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep), ids,
-                          bool(rne_post_constraint))
+        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep),
+                          ids if k else np.zeros(0, dtype=np.int32),
+                          bool(rne_post_constraint), *resets)
 
     def _meta(self, name: str) -> tuple:
         """(table index, MuJoCo shape, dtype) of a gettable field, computed once."""

@@ -258,10 +258,14 @@ class SessionBatch:
         for i, e in enumerate(ids):
             self._pending[int(e)] = (qpos[i].copy(), qvel[i].copy())
 
-    def step(self, ctrl, nstep: int = 1, env_ids=None, rne_post_constraint: bool = False) -> None:
+    def step(self, ctrl, nstep: int = 1, env_ids=None, rne_post_constraint: bool = False, *,
+             reset_ids=None, reset_qpos=None, reset_qvel=None) -> None:
         """ctrl [k, nu]: set the controls, mj_step nstep times (then mj_rnePostConstraint when
         asked), for the listed environments (None: all); pending resets of other environments
+        and those given here (reset_ids with their qpos/qvel rows, as reset() takes them)
         travel in the same request."""
+        if reset_ids is not None:
+            self.reset(reset_ids, reset_qpos, reset_qvel)
         ids = self.session._all if env_ids is None else _ids("env_ids", env_ids, self.n)
         ctrl = np.ascontiguousarray(ctrl, dtype=np.float64)
         if ctrl.shape != (ids.size, self.model.nu):

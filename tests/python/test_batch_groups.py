@@ -237,3 +237,97 @@ def test_env_listed_twice_raises():
         batch.reset([2, 2], np.tile(model.qpos0, (2, 1)), np.zeros((2, model.nv)))
     assert np.all(batch.get(["time"])["time"] == 0)
     assert batch.get(["qpos"], env_ids=[3, 3])["qpos"].shape == (2, model.nq)
+
+
+def _step_and_reset_apart(model, n, qpos, qvel, ctrl, nstep, step_ids, reset_ids, rq, rv):
+    """A batch that resets reset_ids, then steps step_ids: fields of every env."""
+    batch = SimBatch(model, n, nthread=2)
+    batch.reset(None, qpos, qvel)
+    batch.reset(reset_ids, rq, rv)
+    batch.step(ctrl, nstep, step_ids, rne_post_constraint=True)
+    return batch.get(FIELDS + ["cfrc_ext"])
+
+
+@pytest.mark.parametrize("step_ids,reset_ids,nstep", [
+    ([0, 1, 2, 4, 5, 6, 7, 8, 10], [3, 9], 5),        # resets beside a partial last group
+    ([6, 0, 3], [1, 2, 4, 5, 7, 8, 9, 10], 3),        # more resets than groups
+    ([], [10, 0, 5], 2),                              # resets only
+    ([1, 2], [0], 0),                                 # no steps to share the pass with
+])
+def test_step_with_resets_matches_reset_then_step(step_ids, reset_ids, nstep):
+    """step(..., reset_ids=...) shares the resets out over the threads beside the group
+    steps: every env ends with the bits of resetting and stepping in two calls, and the
+    readout rows of the reset envs are their new states."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "humanoid.xml"))
+    n = 11
+    rng = np.random.default_rng(len(step_ids))
+    qpos = model.qpos0 + 0.05 * rng.standard_normal((n, model.nq))
+    qvel = 0.5 * rng.standard_normal((n, model.nv))
+    rq = model.qpos0 + 0.01 * rng.standard_normal((len(reset_ids), model.nq))
+    rv = 0.01 * rng.standard_normal((len(reset_ids), model.nv))
+    ctrl = random_ctrl(model, len(step_ids), seed=4)
+    want = _step_and_reset_apart(model, n, qpos, qvel, ctrl, nstep, step_ids, reset_ids,
+                                 rq, rv)
+    batch = SimBatch(model, n, nthread=2)
+    batch.reset(None, qpos, qvel)
+    batch.set_readout(["qpos", "qvel", "time"])
+    batch.step(ctrl, nstep, step_ids, rne_post_constraint=True, reset_ids=reset_ids,
+               reset_qpos=rq, reset_qvel=rv)
+    read = batch.get(["qpos", "qvel", "time"])
+    batch.set_readout([])
+    got = batch.get(FIELDS + ["cfrc_ext"])
+    for f in FIELDS + ["cfrc_ext"]:
+        _assert_bits(got[f], want[f], f)
+    for f in ("qpos", "qvel", "time"):
+        _assert_bits(read[f], want[f], f"readout {f}")
+    np.testing.assert_array_equal(got["time"][reset_ids], 0.0)
+
+
+def test_step_with_resets_refuses_bad_lists():
+    """An env both stepped and reset, or reset rows of the wrong shape, raise and change
+    nothing."""
+    model = torsion.MjModel.from_xml_path(os.path.join(GYM_ASSETS, "hopper.xml"))
+    batch = SimBatch(model, 6)
+    batch.step(None, 2)
+    before = batch.get(["qpos", "time"])
+    rows = (np.tile(model.qpos0, (2, 1)), np.zeros((2, model.nv)))
+    with pytest.raises(ValueError, match="env id 4 is both stepped and reset"):
+        batch.step(np.zeros((3, model.nu)), 1, [1, 4, 5], reset_ids=[0, 4],
+                   reset_qpos=rows[0], reset_qvel=rows[1])
+    with pytest.raises(ValueError, match="env id 1 is both stepped and reset"):
+        batch.step(np.zeros((6, model.nu)), 1, None, reset_ids=[1, 3],
+                   reset_qpos=rows[0], reset_qvel=rows[1])
+    with pytest.raises(ValueError, match=rf"reset_qpos must have shape \(2, {model.nq}\)"):
+        batch.step(np.zeros((1, model.nu)), 1, [5], reset_ids=[0, 2],
+                   reset_qpos=rows[0][:, :3], reset_qvel=rows[1])
+    with pytest.raises(ValueError, match="listed twice"):
+        batch.step(np.zeros((1, model.nu)), 1, [5], reset_ids=[2, 2],
+                   reset_qpos=rows[0], reset_qvel=rows[1])
+    after = batch.get(["qpos", "time"])
+    _assert_bits(after["qpos"], before["qpos"], "qpos")
+    _assert_bits(after["time"], before["time"], "time")
+
+
+def test_failing_reset_beside_steps(tmp_path):
+    """A reset whose forward pass fails (the settled heap's contacts exhaust a 40K arena)
+    inside a stepping call: FatalError names that env, which is reset to the defaults; the
+    stepped envs hold the bits of stepping alone."""
+    model, d = small_arena_capsule_heap(tmp_path)
+    n = 9
+    qpos = np.tile(model.qpos0, (n, 1))
+    qvel = np.zeros((n, model.nv))
+    batch = SimBatch(model, n, nthread=2)
+    batch.reset(None, qpos, qvel)
+    steps = [0, 1, 2, 3, 4, 5, 6]
+    with pytest.raises(torsion.FatalError, match="env 8"):
+        batch.step(None, 3, steps, reset_ids=[7, 8],
+                   reset_qpos=np.stack([model.qpos0, d.qpos]),
+                   reset_qvel=np.stack([np.zeros(model.nv), d.qvel]))
+    got = batch.get(FIELDS)
+    np.testing.assert_array_equal(got["qpos"][8], model.qpos0)
+    assert got["time"][7] == 0.0 and got["time"][8] == 0.0
+    want = _alone(model, qpos[steps], qvel[steps],
+                  [{e: np.zeros(0) for e in range(len(steps))}], 3)
+    for j, e in enumerate(steps):
+        for f in FIELDS:
+            _assert_bits(got[f][e], want[j][f], f"env {e} {f}")

@@ -250,6 +250,14 @@ static Py_ssize_t take_ids(tnpyBatch* b, PyObject* obj, Py_buffer* buf, const in
   return k;
 }
 
+/* the environments a call resets: ids[j] to qpos row j and qvel row j (either NULL: the
+ * model's defaults) */
+typedef struct resetList_ {
+  const int* ids;
+  ptrdiff_t k;
+  const mjtNum *qpos, *qvel;
+} resetList;
+
 /* one loop's inputs and its first failure (lock: the failure's) */
 typedef struct runCtx_ {
   tnpyBatch* b;
@@ -258,12 +266,30 @@ typedef struct runCtx_ {
   int nstep, reset, rne_post;
   int ngroup; /* stepping: groups of GROUP environments (b->groups) */
   const mjtNum *ctrl, *qpos, *qvel;
+  resetList resets;       /* stepping: other environments reset in the same pass */
+  atomic_long next_reset; /* the next of them for a thread to take */
   failure fail;
   pthread_mutex_t lock;
 } runCtx;
 
-/* environment env's work under its own tn_run; a failed environment is reset and the
+/* environment env's work w under its own tn_run; a failed environment is reset and the
  * lowest failing one kept */
+static void run_work(runCtx* c, int env, envWork* w) {
+  const mjModel* m = c->b->model->m;
+  char error[512];
+  if (tn_run(w->d, env_run, w, error, sizeof(error))) {
+    mj_resetData(m, w->d);
+    pthread_mutex_lock(&c->lock);
+    if (c->fail.env < 0 || env < c->fail.env) {
+      c->fail.env = env;
+      memcpy(c->fail.error, error, sizeof(error));
+    }
+    pthread_mutex_unlock(&c->lock);
+  }
+  gather_readout(c->b, env);
+}
+
+/* environment env's work as item j of the call's lists */
 static void run_env(runCtx* c, int env, ptrdiff_t j) {
   const mjModel* m = c->b->model->m;
   envWork w = {m,
@@ -274,17 +300,28 @@ static void run_env(runCtx* c, int env, ptrdiff_t j) {
                c->qvel ? c->qvel + (size_t)j * m->nv : NULL,
                c->reset,
                c->rne_post};
-  char error[512];
-  if (tn_run(w.d, env_run, &w, error, sizeof(error))) {
-    mj_resetData(m, w.d);
-    pthread_mutex_lock(&c->lock);
-    if (c->fail.env < 0 || env < c->fail.env) {
-      c->fail.env = env;
-      memcpy(c->fail.error, error, sizeof(error));
-    }
-    pthread_mutex_unlock(&c->lock);
+  run_work(c, env, &w);
+}
+
+/* the stepping call's next reset, when one is left: 1 if one was run */
+static int run_next_reset(runCtx* c) {
+  const resetList* r = &c->resets;
+  ptrdiff_t j = (ptrdiff_t)atomic_fetch_add(&c->next_reset, 1);
+  if (j >= r->k) {
+    return 0;
   }
-  gather_readout(c->b, env);
+  const mjModel* m = c->b->model->m;
+  int env = r->ids[j];
+  envWork w = {m,
+               c->b->datas[env],
+               0,
+               NULL,
+               r->qpos ? r->qpos + (size_t)j * m->nq : NULL,
+               r->qvel ? r->qvel + (size_t)j * m->nv : NULL,
+               1,
+               0};
+  run_work(c, env, &w);
+  return 1;
 }
 
 /* item j of a loop: environment ids[j] (or j) */
@@ -422,14 +459,20 @@ static groupState* pick_group(runCtx* c, int t) {
 }
 
 /* item t of a stepping loop: thread t's share, taken one group step at a time; group g
- * belongs at first to thread g % nthread, an idle thread takes over others' groups */
+ * belongs at first to thread g % nthread, an idle thread takes over others' groups. The
+ * call's resets fill the time a thread has no group step to take (its own groups finished,
+ * the others' busy); it leaves when neither is left. */
 static void run_groups(void* p, ptrdiff_t t, int thread) {
   (void)thread;
   runCtx* c = p;
-  groupState* s;
-  while ((s = pick_group(c, (int)t)) != NULL) {
-    group_advance(c, s);
-    atomic_store(&s->busy, 0);
+  for (;;) {
+    groupState* s = pick_group(c, (int)t);
+    if (s) {
+      group_advance(c, s);
+      atomic_store(&s->busy, 0);
+    } else if (!run_next_reset(c)) {
+      return;
+    }
   }
 }
 
@@ -455,9 +498,14 @@ static void init_groups(runCtx* c, int nthread) {
  * between calls, the caller never); raise on the first failure. A second call on the same
  * batch while one runs (from another Python thread) is refused. */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
-                    int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel) {
+                    int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel,
+                    const resetList* resets) {
   runCtx c = {.b = b, .ids = ids, .k = k, .nstep = nstep, .reset = reset, .rne_post = rne_post,
               .ctrl = ctrl, .qpos = qpos, .qvel = qvel, .fail = {-1, {0}}};
+  if (resets) {
+    c.resets = *resets;
+  }
+  atomic_init(&c.next_reset, 0);
   int idle = 0;
   if (!atomic_compare_exchange_strong(&b->in_call, &idle, 1)) {
     PyErr_SetString(PyExc_RuntimeError, "the batch is being stepped or reset by another "
@@ -470,7 +518,8 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
     tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
   } else {
     c.ngroup = (int)(((ptrdiff_t)k + GROUP - 1) / GROUP);
-    int nthread = b->nthread < c.ngroup ? b->nthread : c.ngroup;
+    ptrdiff_t units = c.ngroup + c.resets.k;
+    int nthread = b->nthread < units ? b->nthread : (int)units;
     init_groups(&c, nthread);
     tnpy_poolRun(nthread, nthread, 1, run_groups, &c);
   }
@@ -485,20 +534,49 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
   return 0;
 }
 
-/* Batch._step(ctrl, nstep, env_ids, rne_post): ctrl None or [k*nu] float64 */
+/* 1 if no environment is in both lists (ids NULL: all na = n), else 0 with ValueError
+ * (a call that steps and resets one environment would race on its mjData) */
+static int disjoint(const tnpyBatch* b, const int* ids, Py_ssize_t na, const int* rids,
+                    Py_ssize_t nr) {
+  char* stepped = PyMem_Calloc((size_t)b->n, 1);
+  if (!stepped) {
+    PyErr_NoMemory();
+    return 0;
+  }
+  for (Py_ssize_t j = 0; j < na; j++) {
+    stepped[ids ? ids[j] : (int)j] = 1;
+  }
+  int ok = 1;
+  for (Py_ssize_t i = 0; i < nr && ok; i++) {
+    if (stepped[rids[i]]) {
+      PyErr_Format(PyExc_ValueError, "env id %d is both stepped and reset", rids[i]);
+      ok = 0;
+    }
+  }
+  PyMem_Free(stepped);
+  return ok;
+}
+
+/* Batch._step(ctrl, nstep, env_ids, rne_post, reset_ids, reset_qpos, reset_qvel): ctrl None
+ * or [k*nu] float64; the environments reset_ids (int32, none of env_ids) are reset to their
+ * qpos/qvel rows (None: the defaults) in the same pass over the threads */
 static PyObject* batch_step(PyObject* self, PyObject* args) {
   tnpyBatch* b = (tnpyBatch*)self;
-  PyObject *ctrl, *idobj;
+  PyObject *ctrl, *idobj, *ridobj = Py_None, *rqpos = Py_None, *rqvel = Py_None;
   int nstep, rne_post = 0;
-  if (!PyArg_ParseTuple(args, "OiO|p", &ctrl, &nstep, &idobj, &rne_post)) {
+  if (!PyArg_ParseTuple(args, "OiO|pOOO", &ctrl, &nstep, &idobj, &rne_post, &ridobj, &rqpos,
+                        &rqvel)) {
     return NULL;
   }
   if (nstep < 0) {
     PyErr_SetString(PyExc_ValueError, "nstep must be non-negative");
     return NULL;
   }
-  Py_buffer ib, cb;
-  const int* ids;
+  Py_buffer ib, cb, rb, qb, vb;
+  memset(&rb, 0, sizeof(rb));
+  memset(&qb, 0, sizeof(qb));
+  memset(&vb, 0, sizeof(vb));
+  const int *ids, *rids = NULL;
   Py_ssize_t k = take_ids(b, idobj, &ib, &ids, 1);
   if (k < 0) {
     return NULL;
@@ -508,7 +586,30 @@ static PyObject* batch_step(PyObject* self, PyObject* args) {
     tnpy_release(&ib);
     return NULL;
   }
-  int rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL);
+  resetList resets = {NULL, 0, NULL, NULL};
+  int rc = -1;
+  if (ridobj != Py_None) {
+    Py_ssize_t nr = take_ids(b, ridobj, &rb, &rids, 1);
+    if (nr < 0 || !disjoint(b, ids, k, rids, nr) ||
+        tnpy_numbuf(rqpos, &qb, nr * m->nq, 0, 1, "reset_qpos") < 0 ||
+        tnpy_numbuf(rqvel, &vb, nr * m->nv, 0, 1, "reset_qvel") < 0) {
+      goto done;
+    }
+    resets = (resetList){rids, nr, qb.buf, vb.buf};
+  }
+  if (nstep == 0 && resets.k) {
+    // no group steps to share the pass with: the resets first, then the controls
+    rc = run_envs(b, rids, resets.k, 0, 1, 0, NULL, qb.buf, vb.buf, NULL);
+    if (rc == 0) {
+      rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL, NULL);
+    }
+  } else {
+    rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL, &resets);
+  }
+done:
+  tnpy_release(&vb);
+  tnpy_release(&qb);
+  tnpy_release(&rb);
   tnpy_release(&cb);
   tnpy_release(&ib);
   if (rc < 0) {
@@ -540,7 +641,7 @@ static PyObject* batch_reset(PyObject* self, PyObject* args) {
     tnpy_release(&ib);
     return NULL;
   }
-  int rc = run_envs(b, ids, k, 0, 1, 0, NULL, qb.buf, vb.buf);
+  int rc = run_envs(b, ids, k, 0, 1, 0, NULL, qb.buf, vb.buf, NULL);
   tnpy_release(&vb);
   tnpy_release(&qb);
   tnpy_release(&ib);

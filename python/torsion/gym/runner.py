@@ -9,12 +9,16 @@ What the batch must provide (the SimBatch contract, see docs/python-gym.md):
   batch.n
   batch.reset(env_ids, qpos [k, nq], qvel [k, nv])   mj_resetData, set state, mj_forward
   batch.step(ctrl [k, nu], nstep, env_ids,           set ctrl, mj_step nstep times, then
-             rne_post_constraint=True)                mj_rnePostConstraint (cfrc_ext)
+             rne_post_constraint=True,                mj_rnePostConstraint (cfrc_ext); the
+             reset_ids=, reset_qpos=, reset_qvel=)   envs reset_ids reset in the same call
+                                                      (optional: without these keywords,
+                                                      batch.reset comes first)
   batch.get(names, env_ids) -> {name: [k, ...]}        float64 copies of mjData fields
 """
 
 from __future__ import annotations
 
+import inspect
 from typing import Any, Sequence
 
 import numpy as np
@@ -37,6 +41,13 @@ class EpisodeRunner:
         self.carry: np.ndarray | None = None
         # every field a step or a reset reads
         self.all_fields = tuple(dict.fromkeys(task.STEP_FIELDS + task.RESET_FIELDS))
+        # whether batch.step takes resets along (reset_ids=...); a batch without it gets
+        # batch.reset before the step
+        try:
+            params = inspect.signature(batch.step).parameters
+        except (TypeError, ValueError):
+            params = {}
+        self.step_takes_resets = "reset_ids" in params
 
     def _ids_arg(self, ids: np.ndarray) -> np.ndarray | None:
         """The batch's env_ids argument: None when all environments are listed in order."""
@@ -49,9 +60,10 @@ class EpisodeRunner:
         self.begin_reset(ids, seeds)
         return self.finish_reset(ids)
 
-    def begin_reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> None:
-        """Draw the reset states of ``ids`` and hand them to the batch (a served batch sends
-        them with its next request, so a step of other environments can carry them)."""
+    def draw_resets(self, ids: np.ndarray, seeds: Sequence[int | None]
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The reset states of ``ids``, qpos [k, nq] and qvel [k, nv], seeding the
+        generators of those given a seed."""
         task = self.task
         qpos = np.empty((len(ids), task.nq))
         qvel = np.empty((len(ids), task.nv))
@@ -60,6 +72,12 @@ class EpisodeRunner:
             if seed is not None or self.np_random[env] is None:
                 self.np_random[env], self.np_random_seed[env] = seeding.np_random(seed)
             qpos[row], qvel[row] = task.draw_reset(self.np_random[env])
+        return qpos, qvel
+
+    def begin_reset(self, ids: np.ndarray, seeds: Sequence[int | None]) -> None:
+        """Draw the reset states of ``ids`` and hand them to the batch (a served batch sends
+        them with its next request, so a step of other environments can carry them)."""
+        qpos, qvel = self.draw_resets(ids, seeds)
         ids_arg = self._ids_arg(ids)
         self.batch.reset(ids_arg if ids_arg is not None else np.arange(self.n), qpos, qvel)
 
@@ -113,9 +131,15 @@ class EpisodeRunner:
         task = self.task
         reset_ids, step_ids = np.flatnonzero(reset), np.flatnonzero(~reset)
         before = self.carry
-        self.begin_reset(reset_ids, [None] * len(reset_ids))
         ctrl = np.ascontiguousarray(actions[step_ids], dtype=np.float64)
-        self.batch.step(ctrl, task.frame_skip, step_ids, rne_post_constraint=True)
+        if self.step_takes_resets:
+            # the resets in the same call: the batch shares them out beside the steps
+            qpos, qvel = self.draw_resets(reset_ids, [None] * len(reset_ids))
+            self.batch.step(ctrl, task.frame_skip, step_ids, rne_post_constraint=True,
+                            reset_ids=reset_ids, reset_qpos=qpos, reset_qvel=qvel)
+        else:
+            self.begin_reset(reset_ids, [None] * len(reset_ids))
+            self.batch.step(ctrl, task.frame_skip, step_ids, rne_post_constraint=True)
         fields = self.batch.get(self.all_fields, None)
         reward, terminated, info = task.evaluate(before, fields, actions)
         reset_info = task.reset_info(fields)
