@@ -21,7 +21,15 @@ void tn__tendonActuatorVelocity(const mjModel* m, mjData* d);
 void tn__smoothForce(const mjModel* m, mjData* d);
 
 /* tn__forwardSkip for a group of TN_LANES datas of one model (lanes/lanes.h), stage by
- * stage across the group; no stage timers. Each data's result is bitwise tn__forwardSkip's. */
-void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor);
+ * stage across the group. Each data's result is bitwise tn__forwardSkip's; with `transient`
+ * (a forward whose results a later forward of the same step overwrites, on a model
+ * tn__forwardLean accepts, with no sensors to compute) only qacc, act_dot and what the
+ * next forward starts from are. */
+void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor,
+                      int transient);
+
+/* 1 if the model's transient forwards may leave out the poses and velocities no later stage
+ * reads (no callbacks, fluid, spatial tendons, site or body transmissions, ...) */
+int tn__forwardLean(const mjModel* m);
 
 #endif /* TORSION_FORWARD_H */

@@ -7,7 +7,13 @@
  * acceleration), it replaces the per-data calls. Each data's result is bitwise the one
  * mj_forward gives. Stage timers (when the user's clock is installed) count each data's
  * calls; a stage computed for the whole group adds a TN_LANES-th of its time to each data's
- * timer. */
+ * timer.
+ *
+ * A transient forward (Runge-Kutta's stages before its last, whose results the last one
+ * overwrites: only qacc, act_dot and sensordata outlive them) leaves out of the datas what
+ * none of its later stages reads on a lean model (tn__forwardLean): the body poses but the
+ * inertial frames, joint axes and anchors, sites, composite inertias, body velocities and
+ * dof rates, and the cameras and lights. */
 #include <torsion/torsion.h>
 
 #include "constraint/constraint.h"
@@ -15,6 +21,40 @@
 #include "lanes/lanes.h"
 #include "smooth/smooth.h"
 #include "util/timer.h"
+
+/* 1 if a transient forward may leave out what tnPosLanes.transient leaves out: no stage
+ * after the lane stages reads it (no user callback but the clock, energy, forward/inverse
+ * comparison, fluid forces, flexes or plugins; fixed tendons, joint and tendon equalities,
+ * joint and tendon transmissions; energy reads the inertial frames and M, which stay).
+ * Sensors read it too: the caller decides for them. */
+int tn__forwardLean(const mjModel* m) {
+  if (mjcb_control || mjcb_passive || mjcb_act_dyn || mjcb_act_gain || mjcb_act_bias ||
+      mjcb_contactfilter || mjcb_sensor) {
+    return 0;
+  }
+  if (m->opt.enableflags & mjENBL_FWDINV) {
+    return 0;
+  }
+  if (m->opt.density > 0 || m->opt.viscosity > 0 || m->nflex || m->nplugin) {
+    return 0;
+  }
+  for (int w = 0; w < m->nwrap; w++) {
+    if (m->wrap_type[w] != mjWRAP_JOINT) {
+      return 0;
+    }
+  }
+  for (int e = 0; e < m->neq; e++) {
+    if (m->eq_type[e] != mjEQ_JOINT && m->eq_type[e] != mjEQ_TENDON) {
+      return 0;
+    }
+  }
+  for (int a = 0; a < m->nu; a++) {
+    if (m->actuator_trntype[a] != mjTRN_JOINT && m->actuator_trntype[a] != mjTRN_TENDON) {
+      return 0;
+    }
+  }
+  return 1;
+}
 
 /* the position stage of every data one at a time (the lanes' scratch does not fit) */
 static void position_each(const mjModel* m, mjData* const* d) {
@@ -27,7 +67,7 @@ static void position_each(const mjModel* m, mjData* const* d) {
  * inertia matrix and factorization in lanes, kept in one workspace from stage to stage (with
  * tendon armature, whose inertia needs each data's tendons, the inertia per data). Their
  * timers take a share of the group's time, the other stages' each data's own. */
-static void position_lanes(const mjModel* m, mjData* const* d) {
+static void position_lanes(const mjModel* m, mjData* const* d, int transient) {
   int armature = tn__lanesTendonArmature(m);
   size_t size = tn__posLanesSize(m);
   if (!tn__lanesFit(d[0], size + m->nv + 4)) {  // (the factor's diagonal, its mark)
@@ -40,6 +80,7 @@ static void position_lanes(const mjModel* m, mjData* const* d) {
   tnPosLanes w;
   mj_markStack(d[0]);
   tn__posLanesInit(m, &w, tn__lanesAlloc(d[0], size));
+  w.transient = transient;
   tn__kinematicsLanes(m, d, &w);
   tn__comPosLanes(m, d, &w);
   mjtNum tkin = timer_start() - t;
@@ -51,11 +92,13 @@ static void position_lanes(const mjModel* m, mjData* const* d) {
   }
   mj_freeStack(d[0]);
 
-  // cameras, lights and tendons (their time counted with the kinematics'), then the
-  // inertia with tendon armature one data at a time
+  // cameras and lights (not in a transient forward) and tendons (their time counted with
+  // the kinematics'), then the inertia with tendon armature one data at a time
   t = timer_start();
   for (int l = 0; l < TN_LANES; l++) {
-    mj_camlight(m, d[l]);
+    if (!transient) {
+      mj_camlight(m, d[l]);
+    }
     mj_tendon(m, d[l]);
   }
   tn__lanesTimerEnd(d, mjTIMER_POS_KINEMATICS, t - tkin);
@@ -87,7 +130,7 @@ static void position_lanes(const mjModel* m, mjData* const* d) {
 
 /* the velocity stage of every data: mj_fwdVelocity with the body velocities and the bias
  * force in lanes (one data at a time when the lanes' scratch does not fit) */
-static void velocity_lanes(const mjModel* m, mjData* const* d) {
+static void velocity_lanes(const mjModel* m, mjData* const* d, int transient) {
   mjtNum t = timer_start();
   size_t size = tn__velLanesSize(m);
   if (!tn__lanesFit(d[0], size)) {
@@ -108,6 +151,7 @@ static void velocity_lanes(const mjModel* m, mjData* const* d) {
   }
   mj_markStack(d[0]);
   tn__velLanesInit(m, &w, tn__lanesAlloc(d[0], size));
+  w.transient = transient && !mjcb_passive;  // (the bias then gathers the velocities)
   tn__comVelLanes(m, d, &w);
   if (!mjcb_passive) {
     tn__rneBiasLanes(m, d, &w, 1);
@@ -129,14 +173,16 @@ static void velocity_lanes(const mjModel* m, mjData* const* d) {
   tn__lanesTimerEnd(d, mjTIMER_VELOCITY, t);
 }
 
-/* tn__forwardSkip for the group */
-void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor) {
+/* tn__forwardSkip for the group; `transient` (from tn__forwardLean, and only without sensors
+ * to compute) leaves out what no later stage reads */
+void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int skipsensor,
+                      int transient) {
   int energy = m->opt.enableflags & mjENBL_ENERGY;
   mjtNum tfwd = timer_start();
 
   // position-dependent, then its sensors
   if (skipstage < mjSTAGE_POS) {
-    position_lanes(m, d);
+    position_lanes(m, d, transient);
     for (int l = 0; l < TN_LANES; l++) {
       if (!skipsensor) {
         mj_sensorPos(m, d[l]);
@@ -149,7 +195,7 @@ void tn__forwardLanes(const mjModel* m, mjData* const* d, int skipstage, int ski
 
   // velocity-dependent, then its sensors
   if (skipstage < mjSTAGE_VEL) {
-    velocity_lanes(m, d);
+    velocity_lanes(m, d, transient);
     for (int l = 0; l < TN_LANES; l++) {
       if (!skipsensor) {
         mj_sensorVel(m, d[l]);

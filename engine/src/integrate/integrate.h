@@ -23,6 +23,6 @@ void tn__advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNu
  * one model stepping together (tn_stepGroup): each data's result is bitwise the one-data
  * integrator's. */
 void tn__eulerLanes(const mjModel* m, mjData* const* d);
-void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d);
+void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d, int lean);
 
 #endif /* TORSION_INTEGRATE_H */

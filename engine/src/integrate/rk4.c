@@ -83,7 +83,7 @@ static int rk_alloc(const mjModel* m, mjData* d, rk_scratch* s, int N) {
 
 /* Runge-Kutta of order 4 for n datas stepping together (1, or TN_LANES whose forward
  * dynamics run as a group); mj_forward must have run on each */
-static void rk4_group(const mjModel* m, mjData* const* d, int n) {
+static void rk4_group(const mjModel* m, mjData* const* d, int n, int lean) {
   int nq = m->nq, nv = m->nv, N = 4;
   rk_scratch s[TN_LANES];
   mjtNum t0[TN_LANES];
@@ -123,7 +123,7 @@ static void rk4_group(const mjModel* m, mjData* const* d, int n) {
     if (n == 1) {
       tn__forwardSkip(m, d[0], mjSTAGE_NONE, 1);
     } else {
-      tn__forwardLanes(m, d, mjSTAGE_NONE, 1);
+      tn__forwardLanes(m, d, mjSTAGE_NONE, 1, lean && i < N - 1);
     }
     for (int l = 0; l < n; l++) {
       rk_get_deriv(m, d[l], s[l].F[i]);
@@ -146,10 +146,11 @@ void mj_RungeKutta(const mjModel* m, mjData* d, int N) {
     mju_error("mj_RungeKutta: supported RK orders: N=4 (got %d)", N);
     return;
   }
-  rk4_group(m, &d, 1);
+  rk4_group(m, &d, 1, 0);
 }
 
-/* the Runge-Kutta step of TN_LANES datas, their forward dynamics as a group */
-void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d) {
-  rk4_group(m, d, TN_LANES);
+/* the Runge-Kutta step of TN_LANES datas, their forward dynamics as a group (with `lean`,
+ * tn__forwardLean's answer, the stages before the last transient) */
+void tn__rungeKuttaLanes(const mjModel* m, mjData* const* d, int lean) {
+  rk4_group(m, d, TN_LANES, lean);
 }

@@ -67,15 +67,19 @@ static void step_lanes(const mjModel* m, mjData* const* d) {
     mj_checkPos(m, d[l]);
     mj_checkVel(m, d[l]);
   }
-  tn__forwardLanes(m, d, mjSTAGE_NONE, 0);
+  // Runge-Kutta's stages overwrite what this forward leaves in the datas but qacc (and
+  // act_dot, and the sensors: a model with sensors gets the whole forward)
+  int rk4 = m->opt.integrator == mjINT_RK4;
+  int lean = rk4 && tn__forwardLean(m);
+  tn__forwardLanes(m, d, mjSTAGE_NONE, 0, lean && !m->nsensor);
   for (int l = 0; l < TN_LANES; l++) {
     mj_checkAcc(m, d[l]);
     if (m->opt.enableflags & mjENBL_FWDINV) {
       mj_compareFwdInv(m, d[l]);
     }
   }
-  if (m->opt.integrator == mjINT_RK4) {
-    tn__rungeKuttaLanes(m, d);
+  if (rk4) {
+    tn__rungeKuttaLanes(m, d, lean);
   } else {
     tn__eulerLanes(m, d);
   }

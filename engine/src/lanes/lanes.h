@@ -88,6 +88,8 @@ typedef struct tnPosLanes_ {
   tnLane *geom_xpos, *geom_xmat, *site_xpos, *site_xmat;
   tnLane *subtree_com, *cinert, *cdof;
   tnLane *crb, *mat;
+  int transient; /* 1: a later forward of the step overwrites the poses; only those the rest
+                    of this forward reads go out to the datas (forward_lanes.c's lean) */
 } tnPosLanes;
 
 /* tnLanes the workspace takes, and its arrays carved out of that many at buf */
@@ -131,6 +133,7 @@ typedef struct tnVelLanes_ {
   tnLane* cinert;  /* 10*nbody: body inertias (gathered) */
   tnLane* cacc;    /* 6*nbody: RNE's body accelerations */
   tnLane* cfrc;    /* 6*nbody: RNE's body forces */
+  int transient;   /* 1: cvel and cdof_dot stay in the lanes (see tnPosLanes) */
 } tnVelLanes;
 
 /* tnLanes the workspace takes, and its arrays carved out of that many at buf */

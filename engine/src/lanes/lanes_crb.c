@@ -72,6 +72,8 @@ void tn__crbLanes(const mjModel* m, mjData* const* d, tnPosLanes* w) {
     w->crb[k] = w->cinert[k];
   }
   crb_lanes(m, w->crb, w->cdof, w->mat);
-  tn__lanesScatter(LANES_OF(d, crb), w->crb, 10 * nbody);
+  if (!w->transient) {
+    tn__lanesScatter(LANES_OF(d, crb), w->crb, 10 * nbody);
+  }
   tn__lanesScatter(LANES_OF(d, M), w->mat, m->nC);
 }

@@ -329,18 +329,22 @@ void tn__kinematicsLanes(const mjModel* m, mjData* const* d, tnPosLanes* w) {
     return;
   }
 
-  // qpos in, the poses computed, the poses out
+  // qpos in, the poses computed, the poses out (a transient forward's: only the inertial
+  // frames (applied forces, gravity compensation) and the geoms' (collision))
   tn__lanesGather(w->qpos, LANES_OF(d, qpos), m->nq);
   kinematics_lanes(m, w);
+  tn__lanesScatter(LANES_OF(d, xipos), w->xipos, 3 * nbody);
+  tn__lanesScatter(LANES_OF(d, geom_xpos), w->geom_xpos, 3 * ngeom);
+  tn__lanesScatter(LANES_OF(d, geom_xmat), w->geom_xmat, 9 * ngeom);
+  if (w->transient) {
+    return;
+  }
   tn__lanesScatter(LANES_OF(d, xpos), w->xpos, 3 * nbody);
   tn__lanesScatter(LANES_OF(d, xquat), w->xquat, 4 * nbody);
   tn__lanesScatter(LANES_OF(d, xmat), w->xmat, 9 * nbody);
-  tn__lanesScatter(LANES_OF(d, xipos), w->xipos, 3 * nbody);
   tn__lanesScatter(LANES_OF(d, ximat), w->ximat, 9 * nbody);
   tn__lanesScatter(LANES_OF(d, xanchor), w->xanchor, 3 * njnt);
   tn__lanesScatter(LANES_OF(d, xaxis), w->xaxis, 3 * njnt);
-  tn__lanesScatter(LANES_OF(d, geom_xpos), w->geom_xpos, 3 * ngeom);
-  tn__lanesScatter(LANES_OF(d, geom_xmat), w->geom_xmat, 9 * ngeom);
   tn__lanesScatter(LANES_OF(d, site_xpos), w->site_xpos, 3 * nsite);
   tn__lanesScatter(LANES_OF(d, site_xmat), w->site_xmat, 9 * nsite);
 }

@@ -50,6 +50,7 @@ void tn__posLanesInit(const mjModel* m, tnPosLanes* w, tnLane* buf) {
   w->cdof = w->cinert + 10 * nbody;
   w->crb = w->cdof + 6 * m->nv;
   w->mat = w->crb + 10 * nbody;
+  w->transient = 0;
 }
 
 /* 1 if some tendon has armature */

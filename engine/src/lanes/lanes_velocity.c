@@ -188,6 +188,7 @@ void tn__velLanesInit(const mjModel* m, tnVelLanes* w, tnLane* buf) {
   w->cinert = w->cvel + 6 * nbody;
   w->cacc = w->cinert + 10 * nbody;
   w->cfrc = w->cacc + 6 * nbody;
+  w->transient = 0;
 }
 
 /* mj_comVel for the lanes */
@@ -196,8 +197,10 @@ void tn__comVelLanes(const mjModel* m, mjData* const* d, tnVelLanes* w) {
   tn__lanesGather(w->cdof, LANES_OF(d, cdof), 6 * nv);
   tn__lanesGather(w->qvel, LANES_OF(d, qvel), nv);
   com_vel_lanes(m, w);
-  tn__lanesScatter(LANES_OF(d, cvel), w->cvel, 6 * m->nbody);
-  tn__lanesScatter(LANES_OF(d, cdof_dot), w->cdofdot, 6 * nv);
+  if (!w->transient) {
+    tn__lanesScatter(LANES_OF(d, cvel), w->cvel, 6 * m->nbody);
+    tn__lanesScatter(LANES_OF(d, cdof_dot), w->cdofdot, 6 * nv);
+  }
 }
 
 /* mj_rne(flg_acc = 0) into each data's qfrc_bias */
