@@ -308,10 +308,12 @@ def test_step_with_resets_refuses_bad_lists():
     _assert_bits(after["time"], before["time"], "time")
 
 
-def test_failing_reset_beside_steps(tmp_path):
+@pytest.mark.parametrize("nstep", [3, 0])
+def test_failing_reset_beside_steps(tmp_path, nstep):
     """A reset whose forward pass fails (the settled heap's contacts exhaust a 40K arena)
-    inside a stepping call: FatalError names that env, which is reset to the defaults; the
-    stepped envs hold the bits of stepping alone."""
+    inside a stepping call (of 3 steps in groups, or of none: then every env is one item):
+    FatalError names that env, which is reset to the defaults; the stepped envs hold the
+    bits of stepping alone."""
     model, d = small_arena_capsule_heap(tmp_path)
     n = 9
     qpos = np.tile(model.qpos0, (n, 1))
@@ -320,14 +322,14 @@ def test_failing_reset_beside_steps(tmp_path):
     batch.reset(None, qpos, qvel)
     steps = [0, 1, 2, 3, 4, 5, 6]
     with pytest.raises(torsion.FatalError, match="env 8"):
-        batch.step(None, 3, steps, reset_ids=[7, 8],
+        batch.step(None, nstep, steps, reset_ids=[7, 8],
                    reset_qpos=np.stack([model.qpos0, d.qpos]),
                    reset_qvel=np.stack([np.zeros(model.nv), d.qvel]))
     got = batch.get(FIELDS)
     np.testing.assert_array_equal(got["qpos"][8], model.qpos0)
     assert got["time"][7] == 0.0 and got["time"][8] == 0.0
     want = _alone(model, qpos[steps], qvel[steps],
-                  [{e: np.zeros(0) for e in range(len(steps))}], 3)
+                  [{e: np.zeros(0) for e in range(len(steps))}], nstep)
     for j, e in enumerate(steps):
         for f in FIELDS:
             _assert_bits(got[f][e], want[j][f], f"env {e} {f}")

@@ -324,10 +324,14 @@ static int run_next_reset(runCtx* c) {
   return 1;
 }
 
-/* item j of a loop: environment ids[j] (or j) */
+/* item j of a loop: environment ids[j] (or j); past the k listed, the call's resets */
 static void run_one(void* p, ptrdiff_t j, int thread) {
   (void)thread;
   runCtx* c = p;
+  if (j >= c->k) {
+    run_next_reset(c);
+    return;
+  }
   run_env(c, c->ids ? c->ids[j] : (int)j, j);
 }
 
@@ -515,7 +519,7 @@ static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int r
   pthread_mutex_init(&c.lock, NULL);
   Py_BEGIN_ALLOW_THREADS;
   if (reset || nstep == 0) {
-    tnpy_poolRun(b->nthread, (ptrdiff_t)k, 1, run_one, &c);
+    tnpy_poolRun(b->nthread, (ptrdiff_t)k + c.resets.k, 1, run_one, &c);
   } else {
     c.ngroup = (int)(((ptrdiff_t)k + GROUP - 1) / GROUP);
     ptrdiff_t units = c.ngroup + c.resets.k;
@@ -597,15 +601,7 @@ static PyObject* batch_step(PyObject* self, PyObject* args) {
     }
     resets = (resetList){rids, nr, qb.buf, vb.buf};
   }
-  if (nstep == 0 && resets.k) {
-    // no group steps to share the pass with: the resets first, then the controls
-    rc = run_envs(b, rids, resets.k, 0, 1, 0, NULL, qb.buf, vb.buf, NULL);
-    if (rc == 0) {
-      rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL, NULL);
-    }
-  } else {
-    rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL, &resets);
-  }
+  rc = run_envs(b, ids, k, nstep, 0, rne_post, cb.buf, NULL, NULL, &resets);
 done:
   tnpy_release(&vb);
   tnpy_release(&qb);
