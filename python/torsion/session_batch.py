@@ -244,12 +244,16 @@ class SessionBatch:
             self._send(None, 1, np.zeros(0, dtype=np.int64))
 
     def reset(self, env_ids, qpos, qvel) -> None:
-        """Per listed environment: mj_resetData, qpos [k, nq], qvel [k, nv], mj_forward
-        (sent with the next step, or the next get)."""
+        """Per listed environment: mj_resetData, qpos [k, nq], qvel [k, nv] (None: the
+        model's qpos0, zeros), mj_forward (sent with the next step, or the next get)."""
         ids = _ids("env_ids", env_ids, self.n)
         m = self.model
         if ids.size == 0:
             return
+        if qpos is None:
+            qpos = np.tile(m.qpos0, (ids.size, 1))
+        if qvel is None:
+            qvel = np.zeros((ids.size, m.nv))
         qpos = np.ascontiguousarray(qpos, dtype=np.float64).reshape(ids.size, -1)
         qvel = np.ascontiguousarray(qvel, dtype=np.float64).reshape(ids.size, -1)
         if qpos.shape != (ids.size, m.nq) or qvel.shape != (ids.size, m.nv):

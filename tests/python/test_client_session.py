@@ -66,16 +66,26 @@ def test_session_batch_equals_mujoco(client, name, tol):
         qpos = m.qpos0 + 0.01 * rng.standard_normal((ids_reset.size, m.nq))
         qvel = 0.01 * rng.standard_normal((ids_reset.size, m.nv))
         ctrl = 0.3 * rng.standard_normal((ids_step.size, m.nu))
-        sb.reset(ids_reset, qpos, qvel)
         ref.reset(ids_reset, qpos, qvel)
-        sb.step(ctrl, 2, env_ids=ids_step)
         ref.step(ctrl, 2, env_ids=ids_step)
+        if t % 2 == 0:
+            sb.reset(ids_reset, qpos, qvel)
+            sb.step(ctrl, 2, env_ids=ids_step)
+        elif t == 5:
+            # the resets handed to the step, to the model's defaults (qpos0, zero qvel)
+            ref.reset(ids_reset, np.tile(m.qpos0, (ids_reset.size, 1)),
+                      np.zeros((ids_reset.size, m.nv)))
+            sb.step(ctrl, 2, env_ids=ids_step, reset_ids=ids_reset)
+        else:
+            sb.step(ctrl, 2, env_ids=ids_step, reset_ids=ids_reset, reset_qpos=qpos,
+                    reset_qvel=qvel)
         got, want = sb.get(READ), ref.get(READ)
         for k in READ:
             assert close(got[k], want[k], tol), (t, k)
         sub = sb.get(["qpos"], env_ids=[3, 1])["qpos"]
         assert close(sub, want["qpos"][[3, 1]], tol)
     assert sb.round_trips - trips == 12  # one round trip per vector step, resets included
+    # (SimBatch's keywords: resets handed to the step, here on odd steps)
     with pytest.raises(KeyError, match="readout"):
         sb.get(["subtree_com"])
     with pytest.raises(ValueError):
