@@ -108,8 +108,7 @@ class SimBatch:
                           self._rows(reset_qvel, nr, self.model.nv, "reset_qvel"))
         if k == 0 and not resets:
             return
-        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep),
-                          ids if k else np.zeros(0, dtype=np.int32),
+        self._batch._step(self._rows(ctrl, k, self.model.nu, "ctrl"), int(nstep), ids,
                           bool(rne_post_constraint), *resets)
 
     def _meta(self, name: str) -> tuple:

@@ -23,10 +23,11 @@
 #include "util/timer.h"
 
 /* 1 if a transient forward may leave out what tnPosLanes.transient leaves out: no stage
- * after the lane stages reads it (no user callback but the clock, energy, forward/inverse
- * comparison, fluid forces, flexes or plugins; fixed tendons, joint and tendon equalities,
- * joint and tendon transmissions; energy reads the inertial frames and M, which stay).
- * Sensors read it too: the caller decides for them. */
+ * after the lane stages reads it. That needs no user callback (the clock aside), no
+ * forward/inverse comparison, fluid forces, flexes or plugins; only fixed tendons, joint
+ * and tendon equalities, joint and tendon transmissions. (Energy, gravity compensation and
+ * applied forces read the inertial frames and M, which every forward writes.) Sensors read
+ * the poses too: the caller decides for them. */
 int tn__forwardLean(const mjModel* m) {
   if (mjcb_control || mjcb_passive || mjcb_act_dyn || mjcb_act_gain || mjcb_act_bias ||
       mjcb_contactfilter || mjcb_sensor) {
