@@ -4,7 +4,9 @@
  * mocap bodies (the kinematics per data, gathered for the lanes), tendon armature (the
  * inertia per data), a passive-force callback (the bias force computed after it, as alone),
  * an arena too small for the lanes' scratch (every stage per data), and a group of datas in
- * different states, some at rest. */
+ * different states, some at rest. Under RK4 the forwards a later one overwrites leave
+ * poses and velocities out of the datas on a lean model (tn__forwardLean): which models
+ * are lean, and a callback reading them that must see them as alone. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +18,7 @@
 #include <cmocka.h>
 
 #include <torsion/torsion.h>
+#include "forward/forward.h"
 
 /* datas per check: two groups of four */
 #define NDATA 8
@@ -199,6 +202,80 @@ static void test_group_passive_callback(void** state) {
   mjcb_passive = NULL;
 }
 
+/* CHAIN with its option replaced by `option` and `extra` added before </mujoco> */
+static void chain_with(char* xml, size_t size, const char* option, const char* extra) {
+  const char* opt = "<option timestep='0.005'/>";
+  const char* at = strstr(CHAIN, opt);
+  const char* end = strstr(CHAIN, "</mujoco>");
+  assert_non_null(at);
+  assert_non_null(end);
+  snprintf(xml, size, "%.*s%s%.*s%s</mujoco>", (int)(at - CHAIN), CHAIN, option,
+           (int)(end - (at + strlen(opt))), at + strlen(opt), extra);
+}
+
+/* 1 if the model of xml is lean */
+static int lean_of(const char* xml) {
+  char err[512];
+  mjModel* m = tn_loadXMLString(xml, NULL, err, sizeof(err));
+  if (!m) {
+    fail_msg("load: %s", err);
+  }
+  int lean = tn__forwardLean(m);
+  mj_deleteModel(m);
+  return lean;
+}
+
+/* which models a transient forward may leave poses out of: the plain chain (with a fixed
+ * tendon and a joint equality too) is lean; fluid, a spatial tendon, a site transmission, a
+ * connect constraint, the forward/inverse comparison or a user callback make it not */
+static void test_forward_lean(void** state) {
+  (void)state;
+  char xml[4096];
+  const char* rk4 = "<option timestep='0.005' integrator='RK4'/>";
+  chain_with(xml, sizeof(xml), rk4,
+             "<tendon><fixed><joint joint='a' coef='1'/></fixed></tendon>"
+             "<equality><joint joint1='a' joint2='b'/></equality>");
+  assert_int_equal(lean_of(xml), 1);
+  chain_with(xml, sizeof(xml), "<option timestep='0.005' integrator='RK4' density='1.2'/>", "");
+  assert_int_equal(lean_of(xml), 0);
+  chain_with(xml, sizeof(xml), rk4,
+             "<worldbody><site name='w' pos='0 0 2'/></worldbody>"
+             "<tendon><spatial><site site='w'/><site site='w'/></spatial></tendon>");
+  assert_int_equal(lean_of(xml), 0);
+  chain_with(xml, sizeof(xml), rk4,
+             "<worldbody><site name='w' pos='0 0 2'/></worldbody>"
+             "<actuator><general site='w' gear='0 0 1 0 0 0'/></actuator>");
+  assert_int_equal(lean_of(xml), 0);
+  chain_with(xml, sizeof(xml), rk4,
+             "<equality><connect body1='world' body2='world' anchor='0 0 0'/></equality>");
+  assert_int_equal(lean_of(xml), 0);
+  chain_with(xml, sizeof(xml), rk4, "<option><flag fwdinv='enable'/></option>");
+  assert_int_equal(lean_of(xml), 0);
+  chain_with(xml, sizeof(xml), rk4, "");
+  mjcb_control = passive_reading_bias;
+  assert_int_equal(lean_of(xml), 0);
+  mjcb_control = NULL;
+  assert_int_equal(lean_of(xml), 1);
+}
+
+/* a passive-force callback reading body orientations and joint anchors, which a transient
+ * forward of a lean model leaves out: with the callback the model is not lean, and the
+ * group under RK4 ends as alone (each stage's callback seeing that stage's poses) */
+static void passive_reading_poses(const mjModel* m, mjData* d) {
+  for (int i = 0; i < m->nv; i++) {
+    d->qfrc_passive[i] += 0.01 * d->xmat[9 + i % 9] + 0.01 * d->xanchor[3 + i % 3];
+  }
+}
+
+static void test_group_rk4_callback_reads_poses(void** state) {
+  (void)state;
+  char xml[4096];
+  chain_with(xml, sizeof(xml), "<option timestep='0.005' integrator='RK4'/>", "");
+  mjcb_passive = passive_reading_poses;
+  check_group(xml, 30);
+  mjcb_passive = NULL;
+}
+
 /* an arena with room for a step but not for the lanes' scratch: every stage per data */
 static void test_group_small_arena(void** state) {
   (void)state;
@@ -217,6 +294,8 @@ int main(void) {
       cmocka_unit_test(test_group_tendon_armature),
       cmocka_unit_test(test_group_passive_callback),
       cmocka_unit_test(test_group_small_arena),
+      cmocka_unit_test(test_forward_lean),
+      cmocka_unit_test(test_group_rk4_callback_reads_poses),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
