@@ -499,7 +499,8 @@ static void init_groups(runCtx* c, int nthread) {
 
 /* run the work for k environments over the batch's threads (pool.h: resets handed out one
  * environment at a time, steps one group step at a time (run_groups); workers asleep
- * between calls, the caller never); raise on the first failure. A second call on the same
+ * between calls, the caller never), and `resets` (NULL: none) of other environments as
+ * further items of the same pass; raise on the first failure. A second call on the same
  * batch while one runs (from another Python thread) is refused. */
 static int run_envs(tnpyBatch* b, const int* ids, Py_ssize_t k, int nstep, int reset,
                     int rne_post, const mjtNum* ctrl, const mjtNum* qpos, const mjtNum* qvel,
