@@ -12,6 +12,7 @@
 #include <torsion/torsion.h>
 
 #include "model/efc_arena.h"
+#include "util/util_inline.h"
 
 /* mjtConstraint and mjtConstraintState come from the public mjtnum.h */
 
@@ -187,7 +188,8 @@ void tn__dualStateRowsCount(mjData* d, int* state, const int* rows, int nrow, in
  * rounding) */
 static inline mjtNum tn__dualRowResidual(const mjData* d, int i, int sparse) {
   if (!sparse) {
-    return mju_dot(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
+    // the forces read one by one: a sweep has just stored one of them
+    return tn__dotFresh(d->efc_AR + (size_t)i * d->nefc, d->efc_force, d->nefc) + d->efc_b[i];
   }
   int adr = d->efc_AR_rowadr[i], nnz = d->efc_AR_rownnz[i];
   const int* col = d->efc_AR_colind + adr;

@@ -11,7 +11,7 @@
 
 /* dense AR: res = AR[i:i+dim, :] force + b[i:i+dim] - R force, the rows summed together
  * so that each block of force is loaded once. Each row's dot is mju_dot's: blocks of four
- * in four lanes combined as (s0+s2)+(s1+s3), the 0-3 remaining products summed apart and
+ * in four lanes combined as (s0+s2)+(s1+s3), the 1-3 remaining products summed apart and
  * added (the AVX2 clone and the baseline lower the same lane operations: same bits) */
 static inline __attribute__((always_inline)) void dense_rows(const mjData* d, mjtNum* res, int i,
                                                              int dim) {
@@ -39,14 +39,18 @@ static inline __attribute__((always_inline)) void dense_rows(const mjData* d, mj
     }
   }
 
-  // remaining entries summed apart; then b and the R part
+  // remaining entries summed apart from the first, then added (none: the block total as
+  // it is); then b and the R part
   for (int j = 0; j < dim; j++) {
     const mjtNum* rj = row + (size_t)j * nefc;
-    mjtNum tail = 0;
-    for (int k = nblk; k < nefc; k++) {
-      tail += rj[k] * force[k];
+    if (nblk < nefc) {
+      mjtNum tail = rj[nblk] * force[nblk];
+      for (int k = nblk + 1; k < nefc; k++) {
+        tail += rj[k] * force[k];
+      }
+      dot[j] += tail;
     }
-    res[j] = (dot[j] + tail) + d->efc_b[i + j];
+    res[j] = dot[j] + d->efc_b[i + j];
     res[j] -= d->efc_R[i + j] * force[i + j];
   }
 }

@@ -51,18 +51,21 @@ static int qcqp2(mjtNum* res, const mjtNum* Ain, const mjtNum* bin, const mjtNum
 }
 
 /* a . b over len <= 4 entries, rounded as mju_dot rounds them (a block of four as lane
- * pairs (0+2) + (1+3), shorter ones summed apart and added to zero) */
+ * pairs (0+2) + (1+3), shorter ones summed apart from their first product and added to
+ * zero) */
 static inline mjtNum dot_short(const mjtNum* a, const mjtNum* b, int len) {
-  mjtNum res = 0, tail = 0;
   if (len == 4) {
     mjtNum s02 = a[0] * b[0] + a[2] * b[2], s13 = a[1] * b[1] + a[3] * b[3];
-    res = s02 + s13;
-  } else {
-    for (int i = 0; i < len; i++) {
-      tail += a[i] * b[i];
-    }
+    return s02 + s13;
   }
-  return res + tail;
+  if (len == 0) {
+    return 0;
+  }
+  mjtNum tail = a[0] * b[0];
+  for (int i = 1; i < len; i++) {
+    tail += a[i] * b[i];
+  }
+  return 0 + tail;
 }
 
 /* in-place Cholesky of a small n x n matrix (n <= 5): mju_cholFactor's operations in its

@@ -33,12 +33,11 @@ typedef long long tnLaneMask __attribute__((vector_size(8 * TN_LANES)));
   ((tnLane)(((mask) & (tnLaneMask)(a)) | (~(mask) & (tnLaneMask)(b))))
 
 /* res = a' * b over 6 entries in every lane, rounded as mju_dot(a, b, 6):
- * (p0+p2)+(p1+p3), plus the tail (0+p4)+p5 */
+ * (p0+p2)+(p1+p3), plus the tail p4+p5 */
 static inline void tn__dot6Lanes(tnLane* res, const tnLane* a, const tnLane* b) {
   tnLane s02 = a[0] * b[0] + a[2] * b[2];
   tnLane s13 = a[1] * b[1] + a[3] * b[3];
-  tnLane tail = (tnLane){0, 0, 0, 0} + a[4] * b[4];
-  tail += a[5] * b[5];
+  tnLane tail = a[4] * b[4] + a[5] * b[5];
   *res = (s02 + s13) + tail;
 }
 

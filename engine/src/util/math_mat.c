@@ -136,7 +136,7 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
 }
 
 /* res = (a' * v, b' * v): two dot products sharing v, each with mju_dot's partial sums and
- * order (blocks of four as two lane pairs, the 0-3 tail products summed apart) */
+ * order (blocks of four as two lane pairs, the 1-3 tail products summed apart) */
 static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, const mjtNum* v,
                             int n) {
   mjtNum ra = 0, rb = 0, ta = 0, tb = 0;
@@ -160,13 +160,20 @@ static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, con
     rb = sb[0] + sb[1];
   }
 
-  // remaining entries, summed on their own
-  for (; i < n; i++) {
-    ta += a[i] * v[i];
-    tb += b[i] * v[i];
+  // remaining entries, summed on their own from the first, then added (none: the block
+  // totals as they are)
+  if (i < n) {
+    ta = a[i] * v[i];
+    tb = b[i] * v[i];
+    for (i++; i < n; i++) {
+      ta += a[i] * v[i];
+      tb += b[i] * v[i];
+    }
+    ra += ta;
+    rb += tb;
   }
-  res[0] = ra + ta;
-  res[1] = rb + tb;
+  res[0] = ra;
+  res[1] = rb;
 }
 
 /* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
@@ -223,16 +230,18 @@ void mju_cholSolve(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int n) {
     const mjtNum* rowi = mat + (size_t)i * n;
     mjtNum v = vec[i];
     if (i) {
-      v -= mju_dot(rowi, res, i);
+      v -= tn__dotFresh(rowi, res, i);
     }
     res[i] = v / rowi[i];
   }
 
-  // backward substitution: L' res = y
+  // backward substitution: L' res = y (the solved entries read one by one, as in the
+  // forward pass: the newest was stored just before)
+  const volatile mjtNum* solved = res;
   for (int i = n - 1; i >= 0; i--) {
     mjtNum v = res[i];
     for (int j = i + 1; j < n; j++) {
-      v -= mat[(size_t)j * n + i] * res[j];
+      v -= mat[(size_t)j * n + i] * solved[j];
     }
     res[i] = v / mat[(size_t)i * n + i];
   }

@@ -314,11 +314,14 @@ typedef double tn_vec2 __attribute__((vector_size(16), aligned(8), may_alias));
 /* four doubles the same way (one register under AVX2, two elsewhere) */
 typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
 
-/* vec1' * vec2: blocks of four go to four partial sums combined as (s0+s2)+(s1+s3); the
- * remaining 0-3 products are summed separately, then added (MuJoCo's rounding, verified).
- * The partial sums are kept as two pairs, (s0,s1) and (s2,s3), one instruction each. */
+/* vec1' * vec2: blocks of four go to four partial sums, each started at its first product,
+ * combined as (s0+s2)+(s1+s3); the remaining 1-3 products are summed on their own (from the
+ * first of them) and then added to that (to 0 when n < 4). MuJoCo's rounding, signed zeros
+ * included (verified): with no products remaining the block total is returned as it is, and
+ * so may be -0. The partial sums are kept as two pairs, (s0,s1) and (s2,s3), one
+ * instruction each. */
 TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
-  mjtNum res = 0, tail = 0;
+  mjtNum res = 0;
   int i = 0;
 
   // blocks of four with independent accumulators
@@ -333,26 +336,49 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
     res = sum[0] + sum[1];
   }
 
-  // remaining 0-3 entries, summed on their own (unrolled: a loop's trip count of 0-3 is a
+  // remaining 1-3 entries, summed on their own (unrolled: a loop's trip count of 0-3 is a
   // branch the compiler cannot foresee)
   switch (n - i) {
     case 3:
-      tail += vec1[i] * vec2[i];
-      tail += vec1[i + 1] * vec2[i + 1];
-      tail += vec1[i + 2] * vec2[i + 2];
-      break;
+      return res + ((vec1[i] * vec2[i] + vec1[i + 1] * vec2[i + 1]) + vec1[i + 2] * vec2[i + 2]);
     case 2:
-      tail += vec1[i] * vec2[i];
-      tail += vec1[i + 1] * vec2[i + 1];
-      break;
+      return res + (vec1[i] * vec2[i] + vec1[i + 1] * vec2[i + 1]);
     case 1:
-      tail += vec1[i] * vec2[i];
-      break;
+      return res + vec1[i] * vec2[i];
     default:
-      // none (n = 0)
-      break;
+      // none
+      return res;
   }
-  return res + tail;
+}
+
+/* mju_dot's sum, rounded the same way, with vec2 read one entry at a time (volatile keeps
+ * the compiler from pairing the loads): for a vec2 whose entries were stored moments ago,
+ * one by one, as in a triangular solve or a Gauss-Seidel sweep. A load wider than the
+ * store it overlaps waits for the store to reach the cache instead of taking its value
+ * from the store buffer, which lengthens such a loop's latency chain */
+static inline mjtNum tn__dotFresh(const mjtNum* vec1, const mjtNum* vec2, int n) {
+  const volatile mjtNum* v = vec2;
+  mjtNum res = 0;
+  int i = 0;
+  if (n >= 4) {
+    mjtNum s0 = vec1[0] * v[0], s1 = vec1[1] * v[1];
+    mjtNum s2 = vec1[2] * v[2], s3 = vec1[3] * v[3];
+    for (i = 4; i <= n - 4; i += 4) {
+      s0 += vec1[i] * v[i];
+      s1 += vec1[i + 1] * v[i + 1];
+      s2 += vec1[i + 2] * v[i + 2];
+      s3 += vec1[i + 3] * v[i + 3];
+    }
+    res = (s0 + s2) + (s1 + s3);
+  }
+  if (i < n) {
+    mjtNum tail = vec1[i] * v[i];
+    for (i++; i < n; i++) {
+      tail += vec1[i] * v[i];
+    }
+    res += tail;
+  }
+  return res;
 }
 
 /* sparse vec1 (values at indices ind, n of them) . dense vec2, summed as MuJoCo sums a
