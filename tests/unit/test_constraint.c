@@ -399,6 +399,77 @@ static void test_ar_pattern_cache(void** state) {
   mj_deleteModel(m);
 }
 
+/* sparse Newton with its ordering and Hessian maps kept across steps equals a copy stepped
+ * with nothing kept (mj_copyData copies no cache), bit for bit, along a trajectory whose
+ * contacts come and go (bodies kicked now and then), both cones; and a kept ordering whose
+ * row blocks change dofs */
+static void test_newton_kept_maps(void** state) {
+  (void)state;
+  char err[512];
+  for (int elliptic = 0; elliptic < 2; elliptic++) {
+    mjModel* m = tn_loadXMLString(ISLANDS, NULL, err, sizeof(err));
+    assert_non_null(m);
+    m->opt.jacobian = mjJAC_SPARSE;
+    m->opt.solver = mjSOL_NEWTON;
+    m->opt.cone = elliptic ? mjCONE_ELLIPTIC : mjCONE_PYRAMIDAL;
+    mjData* kept = mj_makeData(m);
+    mjData* cold = mj_makeData(m);
+    set_state(m, kept);
+    int rows = 0;
+    for (int t = 0; t < 300; t++) {
+      if (t % 60 == 30) {
+        for (int i = 0; i < m->nv; i++) {
+          kept->qvel[i] += 0.8 * sin(0.9 * i + t);
+        }
+      }
+      mj_copyData(cold, m, kept);
+      mj_step(m, kept);
+      mj_step(m, cold);
+      assert_int_equal(kept->nefc, cold->nefc);
+      assert_memory_equal(kept->qpos, cold->qpos, sizeof(mjtNum) * m->nq);
+      assert_memory_equal(kept->qvel, cold->qvel, sizeof(mjtNum) * m->nv);
+      assert_memory_equal(kept->qacc, cold->qacc, sizeof(mjtNum) * m->nv);
+      assert_memory_equal(kept->efc_force, cold->efc_force, sizeof(mjtNum) * kept->nefc);
+      rows += kept->nefc;
+    }
+    assert_true(rows > 300);
+    mj_deleteData(cold);
+    mj_deleteData(kept);
+    mj_deleteModel(m);
+  }
+
+  // two alike boxes taking turns on the floor, islands off: the same graph (each free
+  // joint's dofs are a clique of M already), so the kept ordering applies, while the row
+  // block in each place has the other box's dofs and must not take the kept map
+  static const char* TWO =
+      "<mujoco><option solver='Newton' jacobian='sparse'><flag island='disable'/></option>"
+      "<worldbody><geom type='plane' size='5 5 .1'/>"
+      "<body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+      "<body pos='1 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+      "</worldbody></mujoco>";
+  mjModel* m = tn_loadXMLString(TWO, NULL, err, sizeof(err));
+  assert_non_null(m);
+  mjData* kept = mj_makeData(m);
+  for (int k = 0; k < 6; k++) {
+    mjData* fresh = mj_makeData(m);
+    int up = k % 2 ? 2 : 9;  // the z of one box or the other
+    mj_resetData(m, kept);
+    mj_resetData(m, fresh);
+    kept->qpos[up] += 0.5;
+    fresh->qpos[up] += 0.5;
+    kept->qvel[k % 2 ? 9 : 3] = fresh->qvel[k % 2 ? 9 : 3] = 0.7;
+    mj_forward(m, kept);
+    mj_forward(m, fresh);
+    assert_true(fresh->nefc > 0);
+    assert_int_equal(kept->nefc, fresh->nefc);
+    assert_memory_equal(kept->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
+    assert_memory_equal(kept->efc_force, fresh->efc_force, sizeof(mjtNum) * fresh->nefc);
+    mj_deleteData(fresh);
+  }
+  mj_deleteData(kept);
+  mj_deleteModel(m);
+}
+
 /* 1 if every solver statistic of d is zero, bit for bit */
 static int solver_stats_clear(const mjData* d) {
   static const mjSolverStat zero;
@@ -457,6 +528,7 @@ int main(void) {
       cmocka_unit_test(test_efc_arena),
       cmocka_unit_test(test_pgs_lanes_equal_sequential),
       cmocka_unit_test(test_ar_pattern_cache),
+      cmocka_unit_test(test_newton_kept_maps),
       cmocka_unit_test(test_reset_clears_solver_stats),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,6 +274,15 @@ static void column_lists(const tnPrimal* ctx, int nv, int* colptr, int* colrow, 
  * Values and factor
  * ------------------------------------------------------------------------------------- */
 
+/* the maps kept in d's cache after the ordering they were made for (either may be absent):
+ * M's (nC ints), and the previous solve's row blocks in order, each as its dof count n, its
+ * n dofs and its n(n+1)/2 addresses (nblockint ints in all) */
+typedef struct {
+  const int* Mmap;
+  const int* blocks;
+  int nblockint;
+} tnKeptMaps;
+
 /* address in H of the pair of dofs (u, v): row of the larger new index, found by binary
  * search among its ascending columns */
 static int pair_address(const tnPrimal* ctx, int u, int v) {
@@ -299,10 +308,12 @@ static int pair_address(const tnPrimal* ctx, int u, int v) {
  * scattered into where (2 nv ints: nv by column, then the block's new indices) and read
  * for the pairs it holds. */
 static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* Mmap,
-                       int* rowmap, int* rowmapadr, int* where) {
+                       int* rowmap, int* rowmapadr, int* where, const tnKeptMaps* kept) {
   // M: row i's entries in H row newidx[i] when the other new index is not larger (an
-  // ancestor usually is eliminated later), else found by search
-  if (Mmap) {
+  // ancestor usually is eliminated later), else found by search; or as kept
+  if (Mmap && kept && kept->Mmap) {
+    memcpy(Mmap, kept->Mmap, sizeof(int) * (size_t)m->nC);
+  } else if (Mmap) {
     for (int i = 0; i < m->nv; i++) {
       int r = ctx->Hnewidx[i], adr = ctx->Hrowadr[r];
       for (int k = adr; k < adr + ctx->Hrownnz[r]; k++) {
@@ -320,13 +331,25 @@ static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, i
   for (int i = 0; rowmapadr && i < d->nefc; i++) {
     rowmapadr[i] = -1;
   }
+  int cursor = 0;
   for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
-    int n = d->efc_J_rownnz[i];
+    int n = d->efc_J_rownnz[i], tri = n * (n + 1) / 2;
     const int* col = d->efc_J_colind + d->efc_J_rowadr[i];
     if (rowmap) {
       int* map = rowmap + size;
       int* newcol = where + m->nv;
       rowmapadr[i] = size;
+
+      // the kept block in the same place, when it has the same dofs
+      if (kept && cursor < kept->nblockint) {
+        const int* rec = kept->blocks + cursor;
+        cursor += 1 + rec[0] + rec[0] * (rec[0] + 1) / 2;
+        if (rec[0] == n && !memcmp(rec + 1, col, sizeof(int) * (size_t)n)) {
+          memcpy(map, rec + 1 + n, sizeof(int) * (size_t)tri);
+          size += tri;
+          continue;
+        }
+      }
       for (int q = 0; q < n; q++) {
         newcol[q] = ctx->Hnewidx[col[q]];
       }
@@ -352,7 +375,7 @@ static int map_pattern(const mjModel* m, const mjData* d, const tnPrimal* ctx, i
         }
       }
     }
-    size += n * (n + 1) / 2;
+    size += tri;
   }
   return size;
 }
@@ -830,6 +853,63 @@ static void store_ordering(const mjData* d, const tnPrimal* ctx, const int* key,
   cache->owner = TN_CACHE_SPARSE_ORDERING;
 }
 
+/* ints the stored key and pattern take in the cache */
+static size_t ordering_ints(int nkey, int nv, int Hnnz) {
+  return 1 + (size_t)nkey + 1 + 7 * (size_t)nv + 1 + 3 * (size_t)Hnnz;
+}
+
+/* the cache's ints after the stored ordering, where the maps made for it are kept (a flag
+ * and M's map, then the row blocks' int count and records), and room for how many; NULL
+ * when the cache does not hold the ordering */
+static int* maps_area(const mjData* d, int nkey, int nv, int Hnnz, size_t* room) {
+  tnDataCache* cache = tn__dataCache(d);
+  size_t used = ordering_ints(nkey, nv, Hnnz), total = cache->capacity / sizeof(int);
+  if (cache->owner != TN_CACHE_SPARSE_ORDERING || used >= total) {
+    return NULL;
+  }
+  *room = total - used;
+  return (int*)tn__dataCacheBytes(cache) + used;
+}
+
+/* the maps kept in the area (none when it is too small for M's map) */
+static void kept_maps(const int* area, size_t room, int nC, tnKeptMaps* kept) {
+  memset(kept, 0, sizeof(*kept));
+  if (!area || room < (size_t)nC + 2) {
+    return;
+  }
+  kept->Mmap = area[0] == 1 ? area + 1 : NULL;
+  int nint = area[1 + nC];
+  if (nint > 0 && (size_t)nint <= room - 2 - (size_t)nC) {
+    kept->blocks = area + 2 + nC;
+    kept->nblockint = nint;
+  }
+}
+
+/* keep M's map and as many of this solve's row blocks as fit, in order */
+static void keep_maps(const mjModel* m, const mjData* d, const tnPrimal* ctx, int* area,
+                      size_t room) {
+  int nC = m->nC;
+  if (room < (size_t)nC + 2) {
+    return;
+  }
+  area[0] = 1;
+  memcpy(area + 1, ctx->HMmap, sizeof(int) * (size_t)nC);
+  int* out = area + 2 + nC;
+  size_t left = room - 2 - (size_t)nC, used = 0;
+  for (int i = 0; i < d->nefc; i += d->efc_J_rowsuper[i] + 1) {
+    int n = d->efc_J_rownnz[i], tri = n * (n + 1) / 2;
+    size_t need = 1 + (size_t)n + (size_t)tri;
+    if (used + need > left) {
+      break;
+    }
+    out[used] = n;
+    memcpy(out + used + 1, d->efc_J_colind + d->efc_J_rowadr[i], sizeof(int) * (size_t)n);
+    memcpy(out + used + 1 + n, ctx->Hrowmap + ctx->Hrowmapadr[i], sizeof(int) * (size_t)tri);
+    used += need;
+  }
+  area[1 + nC] = (int)used;
+}
+
 /* the pattern's storage for Hnnz entries (column lists, factor values), chained rows */
 static void alloc_pattern(mjData* d, tnPrimal* ctx, int nv) {
   ctx->Hcolind = mj_stackAllocInt(d, (size_t)ctx->Hnnz);
@@ -921,12 +1001,23 @@ void tn__newtonHessianSparseInit(const mjModel* m, mjData* d, tnPrimal* ctx) {
   }
 
   // where M and the row blocks go in H
-  int nmap = map_pattern(m, d, ctx, NULL, NULL, NULL, NULL);
+  int nmap = map_pattern(m, d, ctx, NULL, NULL, NULL, NULL, NULL);
   ctx->HMmap = mj_stackAllocInt(d, (size_t)m->nC);
   ctx->Hrowmap = mj_stackAllocInt(d, (size_t)(nmap > 0 ? nmap : 1));
   ctx->Hrowmapadr = mj_stackAllocInt(d, (size_t)(d->nefc > 0 ? d->nefc : 1));
   int* where = mj_stackAllocInt(d, (size_t)(2 * nv));
-  map_pattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where);
+
+  // the maps kept beside a kept ordering are reused where they apply (M's, and each row
+  // block with the same dofs as the previous solve's block in its place); then this solve's
+  // are kept for the next
+  size_t room = 0;
+  int* area = maps_area(d, nkey, nv, ctx->Hnnz, &room);
+  tnKeptMaps kept;
+  kept_maps(cached ? area : NULL, room, m->nC, &kept);
+  map_pattern(m, d, ctx, ctx->HMmap, ctx->Hrowmap, ctx->Hrowmapadr, where, &kept);
+  if (area) {
+    keep_maps(m, d, ctx, area, room);
+  }
 }
 
 /* values and factor of the Hessian in the pattern of tn__newtonHessianSparseInit */
