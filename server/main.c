@@ -7,6 +7,7 @@
  * connection closes, the workers are joined and everything is freed. A second signal ends
  * the drain at once (in-flight work is cancelled). SIGHUP re-reads the configuration: the
  * new limits apply to work that arrives afterwards; listeners and workers stay as they are. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,17 @@ void td_server_drain(tdServer* srv, const char* why) {
   td_server_check_drain(srv);
 }
 
+/* SIGTERM, SIGINT and SIGHUP: only the loop thread takes them (every other thread is
+ * started with them blocked) */
+static sigset_t stop_signals;
+
+/* libuv's threadpool (model loads) starts on its first job: a job doing nothing, queued
+ * while the signals are blocked, starts its threads blocking them too */
+static uv_work_t pool_start;
+static void pool_noop(uv_work_t* w) {
+  (void)w;
+}
+
 /* close a handle unless it is closing already */
 static void close_if_open(uv_handle_t* h) {
   if (!uv_is_closing(h)) {
@@ -123,6 +135,11 @@ static void stop_server(tdServer* srv) {
   }
   td_workers_join(srv);
   on_async(&srv->async);
+
+  // closing its last handle of a signal, libuv restores the signal's default action (for a
+  // SIGTERM: death) until the ignoring below; only this thread takes these signals, so
+  // they wait blocked here
+  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
   close_if_open((uv_handle_t*)&srv->async);
   close_if_open((uv_handle_t*)&srv->tick);
   close_if_open((uv_handle_t*)&srv->sig_term);
@@ -131,10 +148,13 @@ static void stop_server(tdServer* srv) {
   td_listen_stop(srv);
   td_metrics_http_stop(srv);
 
-  // the stop is under way: later signals must not kill the process mid-cleanup
+  // the stop is under way: later signals must not kill the process mid-cleanup (ignored;
+  // those that came while libuv gave them back their default action, blocked meanwhile in
+  // the only thread that takes them, are dropped as ignored ones)
   signal(SIGTERM, SIG_IGN);
   signal(SIGINT, SIG_IGN);
   signal(SIGHUP, SIG_IGN);
+  pthread_sigmask(SIG_UNBLOCK, &stop_signals, NULL);
 }
 
 /* the drain timeout passed: every unfinished request gets an ERROR_SHUTTING_DOWN frame */
@@ -238,8 +258,17 @@ int main(int argc, char** argv) {
   }
   srv->loop = &loop;
 
-  // run until drained
-  if (start(srv) == 0) {
+  // run until drained; the workers and libuv's threads are started blocking the stop
+  // signals, which the loop thread then takes alone
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGTERM);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+  uv_queue_work(&loop, &pool_start, pool_noop, NULL);
+  int started = start(srv);
+  pthread_sigmask(SIG_UNBLOCK, &stop_signals, NULL);
+  if (started == 0) {
     td_log(TD_LOG_INFO, "ready", "version=%s workers=%d pid=%d", TORSION_VERSION, srv->nworkers,
            (int)getpid());
     uv_run(&loop, UV_RUN_DEFAULT);

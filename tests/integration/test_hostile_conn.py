@@ -154,6 +154,28 @@ def test_drain_past_its_timeout_answers_before_closing():
     assert rc == 0, log[-3000:]
 
 
+def test_repeated_sigterm_during_the_stop_is_ignored():
+    """Signals keep arriving while the daemon stops (a supervisor repeating its SIGTERM):
+    none of them kills it mid-cleanup, whatever moment it lands on; it exits 0."""
+    for attempt in range(10):
+        d = Daemon("--drain-timeout-ms", "50", workers=2)
+        with d.client() as c:
+            h = c.load(xml=open(PENDULUM).read()).model  # libuv's threadpool did the load
+            # seconds of work: in flight through the drain, failed at its timeout
+            c.send(rollout_request(c, h, 8, 1000000, final_only=True))
+            time.sleep(0.05)
+            sent = 0
+            deadline = time.monotonic() + 30
+            while d.proc.poll() is None and time.monotonic() < deadline:
+                d.proc.send_signal(signal.SIGTERM)
+                sent += 1
+                time.sleep(0.00005 * attempt)
+        rc, log = d.stop()
+        assert sent > 1, "the daemon stopped before a second signal"
+        assert rc == 0, (sent, log[-3000:])
+        assert "event=exit code=0" in log, log[-3000:]
+
+
 def _start_fails(*args):
     proc = subprocess.run([TORSIOND, "--socket", ""] + list(args), capture_output=True,
                           text=True, timeout=30)
