@@ -330,6 +330,34 @@ static void test_pgs_lanes_equal_sequential(void** state) {
   }
 }
 
+/* two alike free boxes resting on a plane 1 m apart, under the given option element */
+static mjModel* two_boxes(const char* option) {
+  char xml[1024], err[512];
+  snprintf(xml, sizeof(xml),
+           "<mujoco>%s<worldbody><geom type='plane' size='5 5 .1'/>"
+           "<body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+           "<body pos='1 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
+           "</worldbody></mujoco>",
+           option);
+  mjModel* m = tn_loadXMLString(xml, NULL, err, sizeof(err));
+  assert_non_null(m);
+  return m;
+}
+
+/* turn k of the boxes on the floor, the same state in a and b, forwarded: one box lifted
+ * (the first for odd k, else the second), the other resting and turning */
+static void boxes_take_turn(const mjModel* m, mjData* a, mjData* b, int k) {
+  int up = k % 2 ? 2 : 9, spin = k % 2 ? 9 : 3;
+  mjData* both[2] = {a, b};
+  for (int t = 0; t < 2; t++) {
+    mj_resetData(m, both[t]);
+    both[t]->qpos[up] += 0.5;
+    both[t]->qvel[spin] = 0.7;
+    mj_forward(m, both[t]);
+  }
+  assert_true(b->nefc > 0);
+}
+
 /* sparse AR (rows, pattern, values) and qacc of two mjData equal bit for bit */
 static void assert_same_ar(const mjModel* m, const mjData* reused, const mjData* fresh) {
   assert_int_equal(reused->nefc, fresh->nefc);
@@ -373,25 +401,11 @@ static void test_ar_pattern_cache(void** state) {
   }
 
   // two alike boxes taking turns on the floor: the same rows and row sizes, other dofs
-  static const char* TWO =
-      "<mujoco><option solver='PGS' jacobian='sparse'/><worldbody>"
-      "<geom type='plane' size='5 5 .1'/>"
-      "<body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
-      "<body pos='1 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
-      "</worldbody></mujoco>";
-  mjModel* m = tn_loadXMLString(TWO, NULL, err, sizeof(err));
-  assert_non_null(m);
+  mjModel* m = two_boxes("<option solver='PGS' jacobian='sparse'/>");
   mjData* reused = mj_makeData(m);
   for (int k = 0; k < 4; k++) {
     mjData* fresh = mj_makeData(m);
-    int up = k % 2 ? 2 : 9;  // the z of one box or the other
-    mj_resetData(m, reused);
-    mj_resetData(m, fresh);
-    reused->qpos[up] += 0.5;
-    fresh->qpos[up] += 0.5;
-    mj_forward(m, reused);
-    mj_forward(m, fresh);
-    assert_true(fresh->nefc > 0);
+    boxes_take_turn(m, reused, fresh, k);
     assert_same_ar(m, reused, fresh);
     mj_deleteData(fresh);
   }
@@ -441,26 +455,12 @@ static void test_newton_kept_maps(void** state) {
   // two alike boxes taking turns on the floor, islands off: the same graph (each free
   // joint's dofs are a clique of M already), so the kept ordering applies, while the row
   // block in each place has the other box's dofs and must not take the kept map
-  static const char* TWO =
-      "<mujoco><option solver='Newton' jacobian='sparse'><flag island='disable'/></option>"
-      "<worldbody><geom type='plane' size='5 5 .1'/>"
-      "<body pos='0 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
-      "<body pos='1 0 0.098'><freejoint/><geom type='box' size='.1 .1 .1'/></body>"
-      "</worldbody></mujoco>";
-  mjModel* m = tn_loadXMLString(TWO, NULL, err, sizeof(err));
-  assert_non_null(m);
+  mjModel* m = two_boxes(
+      "<option solver='Newton' jacobian='sparse'><flag island='disable'/></option>");
   mjData* kept = mj_makeData(m);
   for (int k = 0; k < 6; k++) {
     mjData* fresh = mj_makeData(m);
-    int up = k % 2 ? 2 : 9;  // the z of one box or the other
-    mj_resetData(m, kept);
-    mj_resetData(m, fresh);
-    kept->qpos[up] += 0.5;
-    fresh->qpos[up] += 0.5;
-    kept->qvel[k % 2 ? 9 : 3] = fresh->qvel[k % 2 ? 9 : 3] = 0.7;
-    mj_forward(m, kept);
-    mj_forward(m, fresh);
-    assert_true(fresh->nefc > 0);
+    boxes_take_turn(m, kept, fresh, k);
     assert_int_equal(kept->nefc, fresh->nefc);
     assert_memory_equal(kept->qacc, fresh->qacc, sizeof(mjtNum) * m->nv);
     assert_memory_equal(kept->efc_force, fresh->efc_force, sizeof(mjtNum) * fresh->nefc);
