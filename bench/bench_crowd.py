@@ -18,7 +18,9 @@ the default; zero controls) and records its state at each of --at steps. For eac
 first alternating by round; the ratio is the median over rounds (and states) of MuJoCo's
 time over Torsion's (= Torsion's steps/s over MuJoCo's); steps/s are medians. Both engines
 run their default pipeline (constraint islands, native convex collision), as in
-bench_interleaved.py. Torsion is build/engine/libtorsion.so through ctypes.
+bench_interleaved.py. Torsion is build/engine/libtorsion.so through ctypes; each chunk is
+one call of a C loop (bench/step_loop.c) that calls the engine's mj_step --chunk times, the
+same loop for both engines, so no per-step Python call is timed.
 
 The MuJoCo 4.0 columns come from this script run again as a child under a second venv, with
 the same states (set field by field, as 4.0's state layout differs) and the same Torsion
@@ -43,6 +45,7 @@ import mujoco
 import mujoco_clock
 import numpy as np
 import ratio_stats
+import step_loop
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -136,6 +139,7 @@ def interleave(lib, tm, td, m, d, fields, state, rounds, chunk):
     one state (fields for MuJoCo, the 3.14 INTEGRATION vector for Torsion). Neither engine
     runs stage timers."""
     mujoco_clock.timers_off()
+    loop = step_loop.StepLoop()
     ptr = state.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     t_mj, t_tn = [], []
     for r in range(rounds):
@@ -144,13 +148,11 @@ def interleave(lib, tm, td, m, d, fields, state, rounds, chunk):
             if engine == "mj":
                 set_mujoco(m, d, fields)
                 t0 = time.perf_counter()
-                for _ in range(chunk):
-                    mujoco.mj_step(m, d)
+                loop.mujoco(m, d, chunk)
             else:
                 lib.mj_setState(tm, td, ptr, TORSION_SPEC)
                 t0 = time.perf_counter()
-                for _ in range(chunk):
-                    lib.mj_step(tm, td)
+                loop.torsion(lib, tm, td, chunk)
             times[engine] = (time.perf_counter() - t0) / chunk * 1e6
         t_mj.append(times["mj"])
         t_tn.append(times["tn"])

@@ -4,8 +4,9 @@ differential-test corpus (Gymnasium's MuJoCo assets and the dm_control suite), s
 dynamics only: constraints disabled on both sides, sensors on.
 
 Both engines live in this process and are stepped in interleaved chunks, as
-bench_interleaved.py does (benchlib.interleave): MuJoCo through its Python bindings with its
-stage clock removed, Torsion's build/engine/libtorsion.so through ctypes, loaded from the
+bench_interleaved.py does (benchlib.interleave): MuJoCo's library as its Python bindings
+loaded it, with its stage clock removed, Torsion's build/engine/libtorsion.so through ctypes
+(each chunk one call of the same C loop, bench/step_loop.c, for both), loaded from the
 same MJCF with <flag constraint="disable"/> added (MuJoCo sets mjDSBL_CONSTRAINT on its
 model). The states are MuJoCo's own trajectory from the initial state (keyframe 0 and its
 controls, else the default state) at --at steps; for each, --rounds rounds set both engines
@@ -14,8 +15,8 @@ model the ratio is the median over the rounds of all states of MuJoCo's time / T
 time (above 1: Torsion is faster), each engine's speed the median of its rounds. Targets:
 >= 1.0 on humanoid and ant; below 0.5 anywhere is a defect.
 
-Each step call costs about a microsecond through either path (bindings, ctypes); on the
-smallest models, whose steps take a few microseconds, that weighs on the ratio.
+No per-step Python call is timed; on the smallest models, whose steps take a few
+microseconds, the steps' fixed costs still weigh on the ratio.
 
   .venv/bin/python bench/bench_engine.py [--models ant humanoid] [--rounds 300]
       [--chunk 20] [--at 0 500] [--json bench/results/engine.json] [--update-docs]

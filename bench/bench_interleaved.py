@@ -4,18 +4,19 @@ from the same states, so that the machine's drift cancels out of the ratio.
 
 bench_contacts.py times each engine for about a second in turn, in separate processes; on
 a shared VM whose speed drifts by 10-30% over seconds its single ratios swing by as much.
-Here both engines live in this process (MuJoCo through its Python bindings, Torsion's
-build/engine/libtorsion.so through ctypes; Torsion's library does not load MuJoCo)
+Here both engines live in this process (MuJoCo's library loaded by its Python bindings,
+Torsion's build/engine/libtorsion.so through ctypes; Torsion's library does not load MuJoCo)
 and alternate every --chunk steps (default 20): each round resets both to one state, times
-chunk steps of one engine, then of the other (the order alternating by round). The ratio
+chunk steps of one engine, then of the other (the order alternating by round). A chunk is
+one call of the same C loop for both engines (bench/step_loop.c, given the engine's mj_step),
+so no per-step Python call is timed. The ratio
 is the median over --rounds rounds of MuJoCo's time / Torsion's time.
 
 States: MuJoCo's own trajectory from the model's initial state (keyframe 0, else the
 default; the keyframe's controls, else zero), taken at --at steps (default 300, 1500 and
 3000: falling, landing, lying for the humanoids), mjSTATE_INTEGRATION with warmstart. Both
 engines run with their default options (constraint islands and native convex collision on),
-as in bench_contacts.py. Both call paths cost
-about a microsecond per step (bindings, ctypes), small against the steps measured here.
+as in bench_contacts.py.
 
   .venv/bin/python bench/bench_interleaved.py [--models gym/humanoid] [--rounds 300]
       [--chunk 20] [--json bench/results/interleaved.json] [--update-docs]

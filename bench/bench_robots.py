@@ -2,8 +2,8 @@
 """bench/bench_robots.py — single-thread mj_step speed of Torsion against MuJoCo on every
 real-robot model of tests/differential/harness/robots.py (Menagerie, Gymnasium-Robotics,
 Meta-World, myo-sim, dm_control's dog), measured as bench_interleaved.py measures: both
-engines in one process (MuJoCo through its bindings, Torsion's
-build/engine/libtorsion.so through ctypes), from the same states of MuJoCo's own
+engines in one process (MuJoCo's library as its bindings loaded it, Torsion's
+build/engine/libtorsion.so through ctypes, each chunk one call of bench/step_loop.c), from the same states of MuJoCo's own
 trajectory from the initial state (keyframe 0 and its controls, else the default state;
 mjSTATE_INTEGRATION with warmstart), alternating chunks of --chunk steps, both engines with
 their default options (constraint islands and native convex collision on).

@@ -26,6 +26,7 @@ import time
 import mjcf_flags
 import mujoco
 import mujoco_clock
+import step_loop
 import numpy as np
 from mujoco import rollout as mj_rollout
 
@@ -231,6 +232,7 @@ def interleave(lib, tm, td, m, d, state, spec, rounds, chunk):
     engine going first alternating by round): (MuJoCo us/step, Torsion us/step, ratio
     MuJoCo time / Torsion time), one entry per round. Neither engine runs stage timers."""
     mujoco_clock.timers_off()
+    loop = step_loop.StepLoop()
     ptr = state.ctypes.data_as(ctypes.POINTER(ctypes.c_double))
     t_mj, t_tn, ratios = [], [], []
     for r in range(rounds):
@@ -239,13 +241,11 @@ def interleave(lib, tm, td, m, d, state, spec, rounds, chunk):
             if engine == "mj":
                 mujoco.mj_setState(m, d, state, spec)
                 t0 = time.perf_counter()
-                for _ in range(chunk):
-                    mujoco.mj_step(m, d)
+                loop.mujoco(m, d, chunk)
             else:
                 lib.mj_setState(tm, td, ptr, int(spec))
                 t0 = time.perf_counter()
-                for _ in range(chunk):
-                    lib.mj_step(tm, td)
+                loop.torsion(lib, tm, td, chunk)
             times[engine] = (time.perf_counter() - t0) / chunk * 1e6
         t_mj.append(times["mj"])
         t_tn.append(times["tn"])

@@ -14,7 +14,7 @@ import os
 import mujoco
 
 
-def _library():
+def library():
     """MuJoCo's shared library, already loaded by its bindings (ctypes handle)."""
     found = sorted(glob.glob(os.path.join(os.path.dirname(mujoco.__file__), "libmujoco.so*")))
     if not found:
@@ -29,7 +29,7 @@ def timers_off():
     """Remove MuJoCo's clock: mj_step runs without its stage timers."""
     global _LIB
     if _LIB is None:
-        _LIB = _library()
+        _LIB = library()
     ctypes.c_void_p.in_dll(_LIB, "mjcb_time").value = None
 
 
@@ -37,5 +37,5 @@ def timers_on():
     """1 when MuJoCo's clock is installed (stage timers run)."""
     global _LIB
     if _LIB is None:
-        _LIB = _library()
+        _LIB = library()
     return int(ctypes.c_void_p.in_dll(_LIB, "mjcb_time").value is not None)
