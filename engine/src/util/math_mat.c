@@ -10,7 +10,8 @@
 #include <torsion/torsion.h>
 #include "util/util_inline.h"
 
-/* res[nr] = mat * vec */
+/* res[nr] = mat * vec (with an AVX2 clone, as mju_dot's four lanes fill one register) */
+TN_CLONE_AVX2
 void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
   for (int r = 0; r < nr; r++) {
     res[r] = mju_dot(mat + (size_t)r * nc, vec, nc);
@@ -136,26 +137,23 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
 }
 
 /* res = (a' * v, b' * v): two dot products sharing v, each with mju_dot's partial sums and
- * order (blocks of four as two lane pairs, the 1-3 tail products summed apart) */
+ * order (blocks of four as four lanes, the 1-3 tail products summed apart) */
 static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, const mjtNum* v,
                             int n) {
   mjtNum ra = 0, rb = 0, ta = 0, tb = 0;
   int i = 0;
 
-  // blocks of four: lanes (0,1) and (2,3) of each row
+  // blocks of four: the four lanes of each row in one vector (one register under AVX2)
   if (n >= 4) {
-    tn_vec2 v01 = *(const tn_vec2*)v, v23 = *(const tn_vec2*)(v + 2);
-    tn_vec2 a01 = *(const tn_vec2*)a * v01, a23 = *(const tn_vec2*)(a + 2) * v23;
-    tn_vec2 b01 = *(const tn_vec2*)b * v01, b23 = *(const tn_vec2*)(b + 2) * v23;
+    tn_vec4 vv = *(const tn_vec4*)v;
+    tn_vec4 sa4 = *(const tn_vec4*)a * vv, sb4 = *(const tn_vec4*)b * vv;
     for (i = 4; i <= n - 4; i += 4) {
-      v01 = *(const tn_vec2*)(v + i);
-      v23 = *(const tn_vec2*)(v + i + 2);
-      a01 += *(const tn_vec2*)(a + i) * v01;
-      a23 += *(const tn_vec2*)(a + i + 2) * v23;
-      b01 += *(const tn_vec2*)(b + i) * v01;
-      b23 += *(const tn_vec2*)(b + i + 2) * v23;
+      vv = *(const tn_vec4*)(v + i);
+      sa4 += *(const tn_vec4*)(a + i) * vv;
+      sb4 += *(const tn_vec4*)(b + i) * vv;
     }
-    tn_vec2 sa = a01 + a23, sb = b01 + b23;
+    tn_vec2 sa = (tn_vec2){sa4[0], sa4[1]} + (tn_vec2){sa4[2], sa4[3]};
+    tn_vec2 sb = (tn_vec2){sb4[0], sb4[1]} + (tn_vec2){sb4[2], sb4[3]};
     ra = sa[0] + sa[1];
     rb = sb[0] + sb[1];
   }

@@ -318,21 +318,19 @@ typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
  * combined as (s0+s2)+(s1+s3); the remaining 1-3 products are summed on their own (from the
  * first of them) and then added to that (to 0 when n < 4). MuJoCo's rounding, signed zeros
  * included (verified): with no products remaining the block total is returned as it is, and
- * so may be -0. The partial sums are kept as two pairs, (s0,s1) and (s2,s3), one
- * instruction each. */
+ * so may be -0. The partial sums are kept in one four-lane vector (one AVX2 register in
+ * the functions built with an AVX2 clone, two SSE2 registers elsewhere). */
 TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
   mjtNum res = 0;
   int i = 0;
 
   // blocks of four with independent accumulators
   if (n >= 4) {
-    tn_vec2 s01 = *(const tn_vec2*)vec1 * *(const tn_vec2*)vec2;
-    tn_vec2 s23 = *(const tn_vec2*)(vec1 + 2) * *(const tn_vec2*)(vec2 + 2);
+    tn_vec4 s = *(const tn_vec4*)vec1 * *(const tn_vec4*)vec2;
     for (i = 4; i <= n - 4; i += 4) {
-      s01 += *(const tn_vec2*)(vec1 + i) * *(const tn_vec2*)(vec2 + i);
-      s23 += *(const tn_vec2*)(vec1 + i + 2) * *(const tn_vec2*)(vec2 + i + 2);
+      s += *(const tn_vec4*)(vec1 + i) * *(const tn_vec4*)(vec2 + i);
     }
-    tn_vec2 sum = s01 + s23;
+    tn_vec2 sum = (tn_vec2){s[0], s[1]} + (tn_vec2){s[2], s[3]};
     res = sum[0] + sum[1];
   }
 
