@@ -152,10 +152,8 @@ static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, con
       sa4 += *(const tn_vec4*)(a + i) * vv;
       sb4 += *(const tn_vec4*)(b + i) * vv;
     }
-    tn_vec2 sa = (tn_vec2){sa4[0], sa4[1]} + (tn_vec2){sa4[2], sa4[3]};
-    tn_vec2 sb = (tn_vec2){sb4[0], sb4[1]} + (tn_vec2){sb4[2], sb4[3]};
-    ra = sa[0] + sa[1];
-    rb = sb[0] + sb[1];
+    ra = tn__sumLanes4(sa4);
+    rb = tn__sumLanes4(sb4);
   }
 
   // remaining entries, summed on their own from the first, then added (none: the block

@@ -314,6 +314,12 @@ typedef double tn_vec2 __attribute__((vector_size(16), aligned(8), may_alias));
 /* four doubles the same way (one register under AVX2, two elsewhere) */
 typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
 
+/* the total of four partial sums as mju_dot combines them: (s0+s2)+(s1+s3) */
+TN_MATH_INLINE mjtNum tn__sumLanes4(tn_vec4 s) {
+  tn_vec2 pair = (tn_vec2){s[0], s[1]} + (tn_vec2){s[2], s[3]};
+  return pair[0] + pair[1];
+}
+
 /* vec1' * vec2: blocks of four go to four partial sums, each started at its first product,
  * combined as (s0+s2)+(s1+s3); the remaining 1-3 products are summed on their own (from the
  * first of them) and then added to that (to 0 when n < 4). MuJoCo's rounding, signed zeros
@@ -330,8 +336,7 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
     for (i = 4; i <= n - 4; i += 4) {
       s += *(const tn_vec4*)(vec1 + i) * *(const tn_vec4*)(vec2 + i);
     }
-    tn_vec2 sum = (tn_vec2){s[0], s[1]} + (tn_vec2){s[2], s[3]};
-    res = sum[0] + sum[1];
+    res = tn__sumLanes4(s);
   }
 
   // remaining 1-3 entries, summed on their own (unrolled: a loop's trip count of 0-3 is a
