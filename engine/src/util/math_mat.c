@@ -152,8 +152,8 @@ static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, con
       sa4 += *(const tn_vec4*)(a + i) * vv;
       sb4 += *(const tn_vec4*)(b + i) * vv;
     }
-    ra = tn__sumLanes4(sa4);
-    rb = tn__sumLanes4(sb4);
+    ra = tn__sumLanes4(&sa4);
+    rb = tn__sumLanes4(&sb4);
   }
 
   // remaining entries, summed on their own from the first, then added (none: the block

@@ -314,9 +314,11 @@ typedef double tn_vec2 __attribute__((vector_size(16), aligned(8), may_alias));
 /* four doubles the same way (one register under AVX2, two elsewhere) */
 typedef double tn_vec4 __attribute__((vector_size(32), aligned(8), may_alias));
 
-/* the total of four partial sums as mju_dot combines them: (s0+s2)+(s1+s3) */
-TN_MATH_INLINE mjtNum tn__sumLanes4(tn_vec4 s) {
-  tn_vec2 pair = (tn_vec2){s[0], s[1]} + (tn_vec2){s[2], s[3]};
+/* the total of four partial sums as mju_dot combines them: (s0+s2)+(s1+s3) (taken by
+ * address: a 32-byte vector argument would tie the emitted copy to an AVX calling
+ * convention) */
+TN_MATH_INLINE mjtNum tn__sumLanes4(const tn_vec4* s) {
+  tn_vec2 pair = (tn_vec2){(*s)[0], (*s)[1]} + (tn_vec2){(*s)[2], (*s)[3]};
   return pair[0] + pair[1];
 }
 
@@ -336,7 +338,7 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
     for (i = 4; i <= n - 4; i += 4) {
       s += *(const tn_vec4*)(vec1 + i) * *(const tn_vec4*)(vec2 + i);
     }
-    res = tn__sumLanes4(s);
+    res = tn__sumLanes4(&s);
   }
 
   // remaining 1-3 entries, summed on their own (unrolled: a loop's trip count of 0-3 is a
