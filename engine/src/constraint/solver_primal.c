@@ -207,10 +207,8 @@ static void raw_gradient(const mjData* d, tnPrimal* ctx) {
   }
 }
 
-/* the gradient and the preconditioned gradient */
-static void update_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
-  raw_gradient(d, ctx);
-
+/* the preconditioned gradient of the current gradient */
+static void precondition_gradient(const mjModel* m, mjData* d, tnPrimal* ctx) {
   // Newton: H \ grad; CG: M \ grad
   if (ctx->flg_Newton && ctx->H) {
     tn__newtonSolve(ctx);
@@ -265,7 +263,7 @@ static int hessian_stale(const mjData* d, const tnPrimal* ctx, int first) {
 }
 
 /* Newton's Hessian (dense, or sparse in the pattern made on the first call) and the
- * gradient */
+ * preconditioned gradient, for a gradient already computed */
 static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, int first) {
   if (ctx->flg_Newton && hessian_stale(d, ctx, first)) {
     if (ctx->H) {
@@ -283,7 +281,7 @@ static void update_hessian_gradient(const mjModel* m, mjData* d, tnPrimal* ctx, 
       }
     }
   }
-  update_gradient(m, d, ctx);
+  precondition_gradient(m, d, ctx);
 }
 
 /* CG or Newton from d->qacc */
@@ -354,6 +352,9 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
     }
   }
   if (maxiter > 0) {
+    if (!flg_Newton) {
+      raw_gradient(d, &ctx);
+    }
     update_hessian_gradient(m, d, &ctx, 1);
 
     // first direction: the preconditioned gradient
@@ -389,9 +390,9 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
       mju_copy(ctx.prev_Mgrad, ctx.Mgrad, nv);
     }
 
-    // re-evaluate constraints, Hessian and gradient
+    // re-evaluate constraints and gradient
     update_constraint(m, d, &ctx);
-    update_hessian_gradient(m, d, &ctx, 0);
+    raw_gradient(d, &ctx);
 
     // statistics
     mjtNum improvement = -ctx.scale * ctx.LScost;
@@ -400,10 +401,12 @@ void tn__solPrimalPattern(const mjModel* m, mjData* d, int island, int maxiter, 
                   ctx.LSiter, 0);
     iter++;
 
-    // converged: small improvement or small gradient
-    if (improvement < m->opt.tolerance || gradient < m->opt.tolerance) {
+    // converged (small improvement or small gradient) or out of iterations: done, without
+    // the Hessian and preconditioned gradient only a further iteration would read
+    if (improvement < m->opt.tolerance || gradient < m->opt.tolerance || iter >= maxiter) {
       break;
     }
+    update_hessian_gradient(m, d, &ctx, 0);
 
     // next direction
     if (flg_Newton) {
