@@ -593,6 +593,36 @@ TN_MATH_INLINE void tn_inertCom(mjtNum res[10], const mjtNum inert[3], const mjt
   res[9] = mass;
 }
 
+/* shift a motion (flg_force=0) or force (1) vector from oldpos to newpos, then rotate it by
+ * rotnew2old' when given; res may alias vec (the shifted vector is held in locals, and
+ * stored number by number: a wider load of numbers just stored one by one would wait) */
+TN_MATH_INLINE void mju_transformSpatial(mjtNum res[6], const mjtNum vec[6], int flg_force,
+                                         const mjtNum newpos[3], const mjtNum oldpos[3],
+                                         const mjtNum rotnew2old[9]) {
+  mjtNum cof[3], tran[3], sh[6];
+  mju_sub3(cof, newpos, oldpos);
+
+  // force: torque changes by -cof x force; motion: linear velocity by -cof x angular
+  if (flg_force) {
+    mju_cross(tran, cof, vec + 3);
+    sh[0] = vec[0] - tran[0], sh[1] = vec[1] - tran[1], sh[2] = vec[2] - tran[2];
+    sh[3] = vec[3], sh[4] = vec[4], sh[5] = vec[5];
+  } else {
+    mju_cross(tran, cof, vec);
+    sh[0] = vec[0], sh[1] = vec[1], sh[2] = vec[2];
+    sh[3] = vec[3] - tran[0], sh[4] = vec[4] - tran[1], sh[5] = vec[5] - tran[2];
+  }
+
+  // rotate both halves into the new frame, or store
+  if (rotnew2old) {
+    mju_mulMatTVec3(res, rotnew2old, sh);
+    mju_mulMatTVec3(res + 3, rotnew2old, sh + 3);
+  } else {
+    res[0] = sh[0], res[1] = sh[1], res[2] = sh[2];
+    res[3] = sh[3], res[4] = sh[4], res[5] = sh[5];
+  }
+}
+
 /* com-based motion of a dof: rotational (offset given) or translational (offset NULL) */
 TN_MATH_INLINE void tn_dofCom(mjtNum res[6], const mjtNum axis[3], const mjtNum offset[3]) {
   // rotation about axis through a point offset from the com
