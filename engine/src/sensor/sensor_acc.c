@@ -7,8 +7,8 @@
  * the world's acceleration), force and torque (the interaction force the site's body
  * receives from its parent, at the site, in the site frame), actuator, joint-actuator and
  * tendon-actuator forces, the force of an active joint or tendon limit row (0 when none),
- * and frame linear and angular accelerations. mj_rnePostConstraint runs once when one of
- * these sensors needs cacc or cfrc_int. */
+ * and frame linear and angular accelerations. mj_rnePostConstraint runs once, before the
+ * first of these sensors that needs cacc or cfrc_int. */
 #include "sensor/sensor_internal.h"
 #include "ray/ray.h"
 #include "util/util_inline.h"
@@ -102,38 +102,48 @@ static void sensor_acc(const mjModel* m, mjData* d, int i) {
       mj_objectAcceleration(m, d, m->sensor_objtype[i], id, acc, 0);
       mju_copy3(out, m->sensor_type[i] == mjSENS_FRAMELINACC ? acc + 3 : acc);
       break;
-    default: break;  // user sensors: tn__sensorUser
+    default: break;  // user sensors: zeroed by mj_sensorAcc
   }
 }
 
-/* 1 if an acceleration-stage sensor reads cacc or cfrc_int */
-static int needs_rne_post(const mjModel* m) {
-  for (int i = 0; i < m->nsensor; i++) {
-    switch (m->sensor_type[i]) {
-      case mjSENS_ACCELEROMETER:
-      case mjSENS_FORCE:
-      case mjSENS_TORQUE:
-      case mjSENS_FRAMELINACC:
-      case mjSENS_FRAMEANGACC: return 1;
-      default: break;
-    }
+/* 1 if a sensor of this type reads cacc or cfrc_int */
+static int reads_rne_post(int type) {
+  switch (type) {
+    case mjSENS_ACCELEROMETER:
+    case mjSENS_FORCE:
+    case mjSENS_TORQUE:
+    case mjSENS_FRAMELINACC:
+    case mjSENS_FRAMEANGACC: return 1;
+    default: return 0;
   }
-  return 0;
 }
 
-/* force- and acceleration-dependent sensors */
+/* force- and acceleration-dependent sensors; mj_rnePostConstraint before the first sensor
+ * that reads it (user sensors zeroed for mjcb_sensor; a model without any of this stage:
+ * nothing to do) */
 void mj_sensorAcc(const mjModel* m, mjData* d) {
   if (!tn__sensorEnabled(m)) {
     return;
   }
-  if (needs_rne_post(m)) {
-    mj_rnePostConstraint(m, d);
-  }
+  int nstage = 0, nuser = 0, rnepost = 0;
   for (int i = 0; i < m->nsensor; i++) {
-    if (m->sensor_needstage[i] == mjSTAGE_ACC) {
-      sensor_acc(m, d, i);
+    int type = m->sensor_type[i];
+    if (m->sensor_needstage[i] != mjSTAGE_ACC) {
+      continue;
     }
+    nstage++;
+    if (type == mjSENS_USER) {
+      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
+      nuser++;
+      continue;
+    }
+    if (!rnepost && reads_rne_post(type)) {
+      mj_rnePostConstraint(m, d);
+      rnepost = 1;
+    }
+    sensor_acc(m, d, i);
   }
-  tn__sensorUser(m, d, mjSTAGE_ACC);
-  tn__sensorCutoff(m, d, mjSTAGE_ACC);
+  if (nstage) {
+    tn__sensorStageEnd(m, d, mjSTAGE_ACC, nuser);
+  }
 }

@@ -1,7 +1,6 @@
 /* sensor/sensor_common.c — pieces every sensor stage uses: the sensor disable flag, the
- * lookup of a joint's or tendon's limit row among the constraint rows, the user sensors
- * (zeroed, then mjcb_sensor), and the cutoff applied to the values of one stage once they
- * are all computed. */
+ * lookup of a joint's or tendon's limit row among the constraint rows, and the end of a
+ * stage: mjcb_sensor for its user sensors, then the cutoff applied to its values. */
 #include "sensor/sensor_internal.h"
 
 /* sensors are evaluated unless disabled */
@@ -19,22 +18,13 @@ int tn__sensorEfcRow(const mjData* d, int type, int id) {
   return -1;
 }
 
-/* user sensors of this stage: zeroed, then filled by mjcb_sensor when installed */
-void tn__sensorUser(const mjModel* m, mjData* d, int stage) {
-  int nuser = 0;
-  for (int i = 0; i < m->nsensor; i++) {
-    if (m->sensor_type[i] == mjSENS_USER && m->sensor_needstage[i] == stage) {
-      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
-      nuser++;
-    }
-  }
+/* the values of a stage's sensors, once the engine's are computed and its user sensors
+ * zeroed (nuser of them): mjcb_sensor fills the user sensors, then every sensor of the
+ * stage with a cutoff is clamped to it */
+void tn__sensorStageEnd(const mjModel* m, mjData* d, int stage, int nuser) {
   if (nuser && mjcb_sensor) {
     mjcb_sensor(m, d, stage);
   }
-}
-
-/* cutoff of every sensor of this stage */
-void tn__sensorCutoff(const mjModel* m, mjData* d, int stage) {
   for (int i = 0; i < m->nsensor; i++) {
     mjtNum cutoff = m->sensor_cutoff[i];
     int type = m->sensor_datatype[i];

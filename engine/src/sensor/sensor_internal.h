@@ -21,11 +21,9 @@ int tn__sensorEfcRow(const mjData* d, int type, int id);
 /* 1 when sensors are to be evaluated at all (the sensor disable flag is clear). */
 int tn__sensorEnabled(const mjModel* m);
 
-/* Clamp the sensors computed at `stage` to their cutoff (real values to [-cutoff, cutoff],
- * positive values to at most cutoff; axes and quaternions are never clamped). */
-void tn__sensorCutoff(const mjModel* m, mjData* d, int stage);
-
-/* Zero the user sensors of a stage and call mjcb_sensor for it when there are any. */
-void tn__sensorUser(const mjModel* m, mjData* d, int stage);
+/* The end of a stage whose sensors are computed and whose nuser user sensors are zeroed:
+ * mjcb_sensor when there are user sensors, then each sensor's cutoff (real values clamped
+ * to [-cutoff, cutoff], positive values to at most cutoff; axes and quaternions never). */
+void tn__sensorStageEnd(const mjModel* m, mjData* d, int stage, int nuser);
 
 #endif /* TORSION_SENSOR_INTERNAL_H */

@@ -153,21 +153,30 @@ static void sensor_pos(const mjModel* m, mjData* d, int i, int* energy) {
     case mjSENS_E_POTENTIAL: out[0] = energy_sensor(m, d, 0, energy); break;
     case mjSENS_E_KINETIC: out[0] = energy_sensor(m, d, 1, energy); break;
     case mjSENS_CLOCK: out[0] = d->time; break;
-    default: break;  // user sensors: tn__sensorUser; others: not evaluated (tn_sensorsEvaluated)
+    default: break;  // user sensors: zeroed by mj_sensorPos; others: not evaluated (tn_sensorsEvaluated)
   }
 }
 
-/* position-dependent sensors */
+/* position-dependent sensors (user sensors zeroed for mjcb_sensor; a model without any of
+ * this stage: nothing to do) */
 void mj_sensorPos(const mjModel* m, mjData* d) {
   if (!tn__sensorEnabled(m)) {
     return;
   }
-  int energy = 0;
+  int energy = 0, nstage = 0, nuser = 0;
   for (int i = 0; i < m->nsensor; i++) {
-    if (m->sensor_needstage[i] == mjSTAGE_POS) {
+    if (m->sensor_needstage[i] != mjSTAGE_POS) {
+      continue;
+    }
+    nstage++;
+    if (m->sensor_type[i] == mjSENS_USER) {
+      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
+      nuser++;
+    } else {
       sensor_pos(m, d, i, &energy);
     }
   }
-  tn__sensorUser(m, d, mjSTAGE_POS);
-  tn__sensorCutoff(m, d, mjSTAGE_POS);
+  if (nstage) {
+    tn__sensorStageEnd(m, d, mjSTAGE_POS, nuser);
+  }
 }

@@ -5,7 +5,7 @@
  * tendon, actuator and ball-joint velocities, the velocity of an active joint or tendon
  * limit row (0 when none), frame linear and angular velocities (in the world, or relative
  * to a moving reference frame and expressed in it), and the subtree linear velocity and
- * angular momentum (mj_subtreeVel, run once when such a sensor exists). */
+ * angular momentum (mj_subtreeVel, run once, before the first such sensor). */
 #include "sensor/sensor_internal.h"
 #include "util/util_inline.h"
 
@@ -71,34 +71,35 @@ static void sensor_vel(const mjModel* m, mjData* d, int i) {
     case mjSENS_FRAMEANGVEL: frame_velocity(m, d, i, out); break;
     case mjSENS_SUBTREELINVEL: mju_copy3(out, d->subtree_linvel + 3 * id); break;
     case mjSENS_SUBTREEANGMOM: mju_copy3(out, d->subtree_angmom + 3 * id); break;
-    default: break;  // user sensors: tn__sensorUser
+    default: break;  // user sensors: zeroed by mj_sensorVel
   }
 }
 
-/* 1 if a velocity-stage sensor reads the subtree velocities */
-static int needs_subtree(const mjModel* m) {
-  for (int i = 0; i < m->nsensor; i++) {
-    int type = m->sensor_type[i];
-    if (type == mjSENS_SUBTREELINVEL || type == mjSENS_SUBTREEANGMOM) {
-      return 1;
-    }
-  }
-  return 0;
-}
-
-/* velocity-dependent sensors */
+/* velocity-dependent sensors; mj_subtreeVel before the first sensor that reads it (user
+ * sensors zeroed for mjcb_sensor; a model without any of this stage: nothing to do) */
 void mj_sensorVel(const mjModel* m, mjData* d) {
   if (!tn__sensorEnabled(m)) {
     return;
   }
-  if (needs_subtree(m)) {
-    mj_subtreeVel(m, d);
-  }
+  int nstage = 0, nuser = 0, subtree = 0;
   for (int i = 0; i < m->nsensor; i++) {
-    if (m->sensor_needstage[i] == mjSTAGE_VEL) {
-      sensor_vel(m, d, i);
+    int type = m->sensor_type[i];
+    if (m->sensor_needstage[i] != mjSTAGE_VEL) {
+      continue;
     }
+    nstage++;
+    if (type == mjSENS_USER) {
+      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
+      nuser++;
+      continue;
+    }
+    if (!subtree && (type == mjSENS_SUBTREELINVEL || type == mjSENS_SUBTREEANGMOM)) {
+      mj_subtreeVel(m, d);
+      subtree = 1;
+    }
+    sensor_vel(m, d, i);
   }
-  tn__sensorUser(m, d, mjSTAGE_VEL);
-  tn__sensorCutoff(m, d, mjSTAGE_VEL);
+  if (nstage) {
+    tn__sensorStageEnd(m, d, mjSTAGE_VEL, nuser);
+  }
 }
