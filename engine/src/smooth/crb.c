@@ -137,6 +137,64 @@ void mj_fullM(const mjModel* m, const mjData* d, mjtNum* dst) {
   }
 }
 
+/* rows lo..hi-1 of M's product: row i's own sum and, by symmetry, its entries added to its
+ * ancestors' sums (MuJoCo's order: each row's off-diagonal entries from the parent up to
+ * the root, the rows in order). Row i's own sum stays in a register through its row (its
+ * ancestors j are not i, and its descendants add to it only in their later rows) */
+static inline void mulm_rows(const mjModel* m, const mjtNum* M, mjtNum* res, const mjtNum* vec,
+                             int lo, int hi) {
+  for (int i = lo; i < hi; i++) {
+    int adr = m->M_rowadr[i];
+    mjtNum ri = res[i], vi = vec[i];
+    for (int k = adr + m->M_rownnz[i] - 2; k >= adr; k--) {
+      int j = m->M_colind[k];
+      ri += M[k] * vec[j];
+      res[j] += M[k] * vi;
+    }
+    res[i] = ri;
+  }
+}
+
+/* the rows of a tree hanging from a free joint (dofs r..r+5), past the joint's own rows:
+ * mulm_rows with the free joint's six sums and entries of vec held in registers (every
+ * row adds to all six: through memory, each addition would wait for the last one's store) */
+static void mulm_free_tree(const mjModel* m, const mjtNum* M, mjtNum* res, const mjtNum* vec,
+                           int r, int n) {
+  mjtNum a0 = res[r], a1 = res[r + 1], a2 = res[r + 2], a3 = res[r + 3], a4 = res[r + 4];
+  mjtNum a5 = res[r + 5];
+  mjtNum v0 = vec[r], v1 = vec[r + 1], v2 = vec[r + 2], v3 = vec[r + 3], v4 = vec[r + 4];
+  mjtNum v5 = vec[r + 5];
+  for (int i = r + 6; i < r + n; i++) {
+    int adr = m->M_rowadr[i];
+    mjtNum ri = res[i], vi = vec[i];
+
+    // the ancestors below the free joint, through memory
+    for (int k = adr + m->M_rownnz[i] - 2; k >= adr + 6; k--) {
+      int j = m->M_colind[k];
+      ri += M[k] * vec[j];
+      res[j] += M[k] * vi;
+    }
+
+    // the free joint's six, last to first
+    const mjtNum* Mr = M + adr;
+    ri += Mr[5] * v5;
+    a5 += Mr[5] * vi;
+    ri += Mr[4] * v4;
+    a4 += Mr[4] * vi;
+    ri += Mr[3] * v3;
+    a3 += Mr[3] * vi;
+    ri += Mr[2] * v2;
+    a2 += Mr[2] * vi;
+    ri += Mr[1] * v1;
+    a1 += Mr[1] * vi;
+    ri += Mr[0] * v0;
+    a0 += Mr[0] * vi;
+    res[i] = ri;
+  }
+  res[r] = a0, res[r + 1] = a1, res[r + 2] = a2, res[r + 3] = a3, res[r + 4] = a4;
+  res[r + 5] = a5;
+}
+
 /* res = M * vec with the sparse d->M (res must not alias vec) */
 void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) {
   // the diagonal of every row first
@@ -144,18 +202,20 @@ void mj_mulM(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* vec) 
     res[i] = d->M[m->M_rowadr[i] + m->M_rownnz[i] - 1] * vec[i];
   }
 
-  // then each row's off-diagonal entries from the parent up to the root, each used twice
-  // (row i and, by symmetry, column i): MuJoCo's order of sums, so res rounds as its does.
-  // Row i's own sum stays in a register through its row (its ancestors j are not i, and
-  // its descendants add to it only in their later rows)
-  for (int i = 0; i < m->nv; i++) {
-    int adr = m->M_rowadr[i];
-    mjtNum ri = res[i], vi = vec[i];
-    for (int k = adr + m->M_rownnz[i] - 2; k >= adr; k--) {
-      int j = m->M_colind[k];
-      ri += d->M[k] * vec[j];
-      res[j] += d->M[k] * vi;
+  // then the off-diagonal entries, tree by tree (a tree's rows touch only its own dofs,
+  // which are consecutive); a tree hanging from a free joint keeps the joint's six sums in
+  // registers. Trees not covering the dofs in order: all rows alike
+  if (!tn__treesInOrder(m)) {
+    mulm_rows(m, d->M, res, vec, 0, m->nv);
+    return;
+  }
+  for (int t = 0; t < m->ntree; t++) {
+    int r = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    if (tn__freeRooted(m, t)) {
+      mulm_rows(m, d->M, res, vec, r, r + 6);
+      mulm_free_tree(m, d->M, res, vec, r, n);
+    } else {
+      mulm_rows(m, d->M, res, vec, r, r + n);
     }
-    res[i] = ri;
   }
 }

@@ -29,6 +29,36 @@ static inline int zero_row(const mjtNum* row, int n) {
   return 1;
 }
 
+/* the elimination of row k (its first six entries src, in a tree hanging from a free
+ * joint) into the joint's six rows, stored one after the other from F (1, 2, ..., 6
+ * entries: 21 numbers): row j += src[0..j] * (-src[j] * invD), each entry as eliminate_row
+ * updates it, written out so that no loop is set up for rows this short */
+static inline void eliminate_free_rows(mjtNum* restrict F, const mjtNum* restrict src,
+                                       mjtNum invD) {
+  mjtNum s0 = src[0], s1 = src[1], s2 = src[2], s3 = src[3], s4 = src[4], s5 = src[5];
+  mjtNum c5 = -s5 * invD, c4 = -s4 * invD, c3 = -s3 * invD;
+  mjtNum c2 = -s2 * invD, c1 = -s1 * invD, c0 = -s0 * invD;
+  F[15] += s0 * c5, F[16] += s1 * c5, F[17] += s2 * c5;
+  F[18] += s3 * c5, F[19] += s4 * c5, F[20] += s5 * c5;
+  F[10] += s0 * c4, F[11] += s1 * c4, F[12] += s2 * c4, F[13] += s3 * c4, F[14] += s4 * c4;
+  F[6] += s0 * c3, F[7] += s1 * c3, F[8] += s2 * c3, F[9] += s3 * c3;
+  F[3] += s0 * c2, F[4] += s1 * c2, F[5] += s2 * c2;
+  F[1] += s0 * c1, F[2] += s1 * c1;
+  F[0] += s0 * c0;
+}
+
+/* 1 if the six rows of tree t's free joint (tn__freeRooted) are stored one after the
+ * other, with 1, 2, ..., 6 entries */
+static inline int free_rows_packed(const mjModel* m, int t) {
+  int r = m->tree_dofadr[t];
+  for (int j = 0; j < 6; j++) {
+    if (m->M_rownnz[r + j] != j + 1 || m->M_rowadr[r + j] != m->M_rowadr[r] + j * (j + 1) / 2) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* in-place L'DL factorization of a matrix with M's CSR layout (with an AVX2 clone: four
  * entries of an ancestor row per instruction) */
 TN_CLONE_AVX2
@@ -37,6 +67,7 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   const int* rownnz = m->M_rownnz;
   const int* colind = m->M_colind;
   const int* simplenum = m->dof_simplenum;
+  int ordered = tn__treesInOrder(m);
 
   // backward loop over rows: row k is final once all its descendants are eliminated
   for (int k = m->nv - 1; k >= 0; k--) {
@@ -60,9 +91,17 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
 
     // eliminate: row i of each ancestor -= L(k,i) * row k (restricted to columns <= i);
     // row k's columns are k's ancestors in increasing order and row i's are i's ancestors
-    // and i, so row i holds exactly the adr - start + 1 columns of row k up to i
-    for (int adr = diag - 1; adr >= start; adr--) {
+    // and i, so row i holds exactly the adr - start + 1 columns of row k up to i. Below a
+    // free joint, its six rows (row k's first six columns) are eliminated in one go
+    int t = ordered ? m->dof_treeid[k] : -1;
+    int free = t >= 0 && k >= m->tree_dofadr[t] + 6 && tn__freeRooted(m, t) &&
+               free_rows_packed(m, t);
+    int last = free ? start + 6 : start;
+    for (int adr = diag - 1; adr >= last; adr--) {
       eliminate_row(mat + rowadr[colind[adr]], mat + start, -mat[adr] * invD, adr - start + 1);
+    }
+    if (free) {
+      eliminate_free_rows(mat + rowadr[m->tree_dofadr[t]], mat + start, invD);
     }
 
     // scale row k's off-diagonals into L
@@ -72,21 +111,63 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   }
 }
 
-/* one vector: x <- inv(L') x, the first half of the solve */
-static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+/* rows hi-1 down to lo of x <- inv(L') x: x(j) -= L(i,j) x(i) for the ancestors j of i */
+static inline void solve_lt_rows(const mjModel* m, mjtNum* x, const mjtNum* qLD, int lo, int hi) {
   const int* rowadr = m->M_rowadr;
   const int* rownnz = m->M_rownnz;
   const int* colind = m->M_colind;
-  for (int i = m->nv - 1; i >= 0; i--) {
+  for (int i = hi - 1; i >= lo; i--) {
     mjtNum xi = x[i];
     if (xi == 0) {
       continue;
     }
-
-    // x(j) -= L(i,j) * x(i) for the ancestors j of i
     int adr = rowadr[i], diag = adr + rownnz[i] - 1;
     for (int k = adr; k < diag; k++) {
       x[colind[k]] -= qLD[k] * xi;
+    }
+  }
+}
+
+/* the rows of a tree hanging from a free joint (dofs r..r+5, tn__freeRooted), past the
+ * joint's own: solve_lt_rows with the joint's six entries of x in registers (every row
+ * subtracts from all six: through memory, each subtraction would wait for the last one's
+ * store) */
+static void solve_lt_free_tree(const mjModel* m, mjtNum* x, const mjtNum* qLD, int r, int n) {
+  mjtNum x0 = x[r], x1 = x[r + 1], x2 = x[r + 2], x3 = x[r + 3], x4 = x[r + 4], x5 = x[r + 5];
+  for (int i = r + n - 1; i >= r + 6; i--) {
+    mjtNum xi = x[i];
+    if (xi == 0) {
+      continue;
+    }
+    int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
+    const mjtNum* L = qLD + adr;
+    x0 -= L[0] * xi;
+    x1 -= L[1] * xi;
+    x2 -= L[2] * xi;
+    x3 -= L[3] * xi;
+    x4 -= L[4] * xi;
+    x5 -= L[5] * xi;
+    for (int k = adr + 6; k < diag; k++) {
+      x[m->M_colind[k]] -= qLD[k] * xi;
+    }
+  }
+  x[r] = x0, x[r + 1] = x1, x[r + 2] = x2, x[r + 3] = x3, x[r + 4] = x4, x[r + 5] = x5;
+}
+
+/* one vector: x <- inv(L') x, the first half of the solve (tree by tree, last to first:
+ * a tree's rows touch only its own dofs) */
+static void solve_lt(const mjModel* m, mjtNum* x, const mjtNum* qLD) {
+  if (!tn__treesInOrder(m)) {
+    solve_lt_rows(m, x, qLD, 0, m->nv);
+    return;
+  }
+  for (int t = m->ntree - 1; t >= 0; t--) {
+    int r = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    if (tn__freeRooted(m, t)) {
+      solve_lt_free_tree(m, x, qLD, r, n);
+      solve_lt_rows(m, x, qLD, r, r + 6);
+    } else {
+      solve_lt_rows(m, x, qLD, r, r + n);
     }
   }
 }

@@ -18,6 +18,25 @@ int tn__bodyLastDof(const mjModel* m, int body) {
   return body > 0 ? m->body_dofadr[body] + m->body_dofnum[body] - 1 : -1;
 }
 
+/* 1 if the trees' dofs are consecutive and cover all dofs in tree order (they are, as
+ * compiled; checked before a kernel relies on it) */
+int tn__treesInOrder(const mjModel* m) {
+  int next = 0;
+  for (int t = 0; t < m->ntree && next >= 0; t++) {
+    next = m->tree_dofadr[t] == next ? next + m->tree_dofnum[t] : -1;
+  }
+  return next == m->nv;
+}
+
+/* 1 if tree t hangs from a free joint with dofs after it: its first dof begins a free
+ * joint (at the tree's root body), so every later dof of the tree has the joint's six dofs
+ * r..r+5 as its first six ancestors, the first six columns of its row of M */
+int tn__freeRooted(const mjModel* m, int t) {
+  int r = m->tree_dofadr[t];
+  return m->tree_dofnum[t] > 6 && m->jnt_type[m->dof_jntid[r]] == mjJNT_FREE &&
+         m->jnt_dofadr[m->dof_jntid[r]] == r;
+}
+
 /* translational and rotational Jacobians (3 x nv) of a global point on a body */
 void mj_jac(const mjModel* m, const mjData* d, mjtNum* jacp, mjtNum* jacr, const mjtNum point[3],
             int body) {

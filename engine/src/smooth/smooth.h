@@ -81,6 +81,13 @@ int tn__momentBound(const mjModel* m, int i, int* cols, int* mark);
 /* last dof that moves body (or -1), skipping ancestors without dofs */
 int tn__bodyLastDof(const mjModel* m, int body);
 
+/* 1 if the kinematic trees' dofs are consecutive and cover all dofs in tree order */
+int tn__treesInOrder(const mjModel* m);
+
+/* 1 if tree t hangs from a free joint and has dofs below it: every row of M after the
+ * joint's own six (dofs tree_dofadr .. +5) has those six as its first six columns */
+int tn__freeRooted(const mjModel* m, int t);
+
 /* velocity of a point moved by one dof: the dof's column of the point's translational
  * Jacobian, v + w x offset with cdof = (w, v) and offset the point relative to the tree's com */
 static inline void dof_point_vel(mjtNum res[3], const mjtNum cdof[6], const mjtNum offset[3]) {
