@@ -132,9 +132,7 @@ void mj_sensorAcc(const mjModel* m, mjData* d) {
       continue;
     }
     nstage++;
-    if (type == mjSENS_USER) {
-      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
-      nuser++;
+    if (!tn__sensorEngine(m, d, i, &nuser)) {
       continue;
     }
     if (!rnepost && reads_rne_post(type)) {

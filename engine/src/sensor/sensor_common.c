@@ -18,6 +18,17 @@ int tn__sensorEfcRow(const mjData* d, int type, int id) {
   return -1;
 }
 
+/* sensor i in its stage's loop: a user sensor is zeroed for mjcb_sensor and counted in
+ * *nuser (0 returned); any other the engine computes (1) */
+int tn__sensorEngine(const mjModel* m, mjData* d, int i, int* nuser) {
+  if (m->sensor_type[i] != mjSENS_USER) {
+    return 1;
+  }
+  mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
+  (*nuser)++;
+  return 0;
+}
+
 /* the values of a stage's sensors, once the engine's are computed and its user sensors
  * zeroed (nuser of them): mjcb_sensor fills the user sensors, then every sensor of the
  * stage with a cutoff is clamped to it */

@@ -21,6 +21,10 @@ int tn__sensorEfcRow(const mjData* d, int type, int id);
 /* 1 when sensors are to be evaluated at all (the sensor disable flag is clear). */
 int tn__sensorEnabled(const mjModel* m);
 
+/* Sensor i in its stage's loop: a user sensor is zeroed for mjcb_sensor and counted in
+ * *nuser (returns 0); any other is the engine's to compute (returns 1). */
+int tn__sensorEngine(const mjModel* m, mjData* d, int i, int* nuser);
+
 /* The end of a stage whose sensors are computed and whose nuser user sensors are zeroed:
  * mjcb_sensor when there are user sensors, then each sensor's cutoff (real values clamped
  * to [-cutoff, cutoff], positive values to at most cutoff; axes and quaternions never). */

@@ -169,10 +169,7 @@ void mj_sensorPos(const mjModel* m, mjData* d) {
       continue;
     }
     nstage++;
-    if (m->sensor_type[i] == mjSENS_USER) {
-      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
-      nuser++;
-    } else {
+    if (tn__sensorEngine(m, d, i, &nuser)) {
       sensor_pos(m, d, i, &energy);
     }
   }

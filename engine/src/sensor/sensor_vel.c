@@ -88,9 +88,7 @@ void mj_sensorVel(const mjModel* m, mjData* d) {
       continue;
     }
     nstage++;
-    if (type == mjSENS_USER) {
-      mju_zero(d->sensordata + m->sensor_adr[i], m->sensor_dim[i]);
-      nuser++;
+    if (!tn__sensorEngine(m, d, i, &nuser)) {
       continue;
     }
     if (!subtree && (type == mjSENS_SUBTREELINVEL || type == mjSENS_SUBTREEANGMOM)) {

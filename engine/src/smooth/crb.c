@@ -160,10 +160,11 @@ static inline void mulm_rows(const mjModel* m, const mjtNum* M, mjtNum* res, con
  * row adds to all six: through memory, each addition would wait for the last one's store) */
 static void mulm_free_tree(const mjModel* m, const mjtNum* M, mjtNum* res, const mjtNum* vec,
                            int r, int n) {
-  mjtNum a0 = res[r], a1 = res[r + 1], a2 = res[r + 2], a3 = res[r + 3], a4 = res[r + 4];
-  mjtNum a5 = res[r + 5];
-  mjtNum v0 = vec[r], v1 = vec[r + 1], v2 = vec[r + 2], v3 = vec[r + 3], v4 = vec[r + 4];
-  mjtNum v5 = vec[r + 5];
+  mjtNum a[6], v[6];
+  for (int j = 0; j < 6; j++) {
+    a[j] = res[r + j];
+    v[j] = vec[r + j];
+  }
   for (int i = r + 6; i < r + n; i++) {
     int adr = m->M_rowadr[i];
     mjtNum ri = res[i], vi = vec[i];
@@ -176,23 +177,15 @@ static void mulm_free_tree(const mjModel* m, const mjtNum* M, mjtNum* res, const
     }
 
     // the free joint's six, last to first
-    const mjtNum* Mr = M + adr;
-    ri += Mr[5] * v5;
-    a5 += Mr[5] * vi;
-    ri += Mr[4] * v4;
-    a4 += Mr[4] * vi;
-    ri += Mr[3] * v3;
-    a3 += Mr[3] * vi;
-    ri += Mr[2] * v2;
-    a2 += Mr[2] * vi;
-    ri += Mr[1] * v1;
-    a1 += Mr[1] * vi;
-    ri += Mr[0] * v0;
-    a0 += Mr[0] * vi;
+    for (int j = 5; j >= 0; j--) {
+      ri += M[adr + j] * v[j];
+      a[j] += M[adr + j] * vi;
+    }
     res[i] = ri;
   }
-  res[r] = a0, res[r + 1] = a1, res[r + 2] = a2, res[r + 3] = a3, res[r + 4] = a4;
-  res[r + 5] = a5;
+  for (int j = 0; j < 6; j++) {
+    res[r + j] = a[j];
+  }
 }
 
 /* res = M * vec with the sparse d->M (res must not alias vec) */

@@ -133,25 +133,26 @@ static inline void solve_lt_rows(const mjModel* m, mjtNum* x, const mjtNum* qLD,
  * subtracts from all six: through memory, each subtraction would wait for the last one's
  * store) */
 static void solve_lt_free_tree(const mjModel* m, mjtNum* x, const mjtNum* qLD, int r, int n) {
-  mjtNum x0 = x[r], x1 = x[r + 1], x2 = x[r + 2], x3 = x[r + 3], x4 = x[r + 4], x5 = x[r + 5];
+  mjtNum xr[6];
+  for (int j = 0; j < 6; j++) {
+    xr[j] = x[r + j];
+  }
   for (int i = r + n - 1; i >= r + 6; i--) {
     mjtNum xi = x[i];
     if (xi == 0) {
       continue;
     }
     int adr = m->M_rowadr[i], diag = adr + m->M_rownnz[i] - 1;
-    const mjtNum* L = qLD + adr;
-    x0 -= L[0] * xi;
-    x1 -= L[1] * xi;
-    x2 -= L[2] * xi;
-    x3 -= L[3] * xi;
-    x4 -= L[4] * xi;
-    x5 -= L[5] * xi;
+    for (int j = 0; j < 6; j++) {
+      xr[j] -= qLD[adr + j] * xi;
+    }
     for (int k = adr + 6; k < diag; k++) {
       x[m->M_colind[k]] -= qLD[k] * xi;
     }
   }
-  x[r] = x0, x[r + 1] = x1, x[r + 2] = x2, x[r + 3] = x3, x[r + 4] = x4, x[r + 5] = x5;
+  for (int j = 0; j < 6; j++) {
+    x[r + j] = xr[j];
+  }
 }
 
 /* one vector: x <- inv(L') x, the first half of the solve (tree by tree, last to first:
