@@ -290,12 +290,41 @@ static inline mjtNum frame_dot(const mjtNum f[3], const mjtNum v[3]) {
   return s;
 }
 
+/* out[k] = frame row f times (x[k], y[k], z[k]) for the n dofs, each summed as frame_dot
+ * sums it: the frame's zero entries are the same for every dof, so four dofs go in one
+ * vector with the same terms skipped */
+static inline void frame_row(mjtNum* out, const mjtNum f[3], const mjtNum* x, const mjtNum* y,
+                             const mjtNum* z, int n) {
+  mjtNum f0 = f[0], f1 = f[1], f2 = f[2];
+  int k = 0;
+  for (; k + 4 <= n; k += 4) {
+    tn_vec4 s = {0, 0, 0, 0};
+    if (f0 != 0) {
+      s += *(const tn_vec4*)(x + k) * f0;
+    }
+    if (f1 != 0) {
+      s += *(const tn_vec4*)(y + k) * f1;
+    }
+    if (f2 != 0) {
+      s += *(const tn_vec4*)(z + k) * f2;
+    }
+    *(tn_vec4*)(out + k) = s;
+  }
+  for (; k < n; k++) {
+    mjtNum v[3] = {x[k], y[k], z[k]};
+    out[k] = frame_dot(f, v);
+  }
+}
+
 /* contact rows in the contact frame: dif = J(body2) - J(body1) at the contact point, then
  * rows n, t1, t2 (translation) and spin, roll1, roll2 (rotation) of frame * dif. Each
  * distinct chain dof moves one body only, so its column of dif is that body's column, or
- * +0 minus it (the subtraction of the other body's cleared entry, kept for the bits) */
+ * +0 minus it (the subtraction of the other body's cleared entry, kept for the bits). The
+ * columns of dif go to dif (six rows of n: translation x, y, z, rotation x, y, z) first */
+TN_CLONE_AVX2
 static void contact_frame_jac(const mjModel* m, const mjData* d, const mjContact* con,
-                              const int* chain, const int* side, int n, mjtNum* frm) {
+                              const int* chain, const int* side, int n, mjtNum* frm,
+                              mjtNum* dif) {
   int b1 = m->geom_bodyid[con->geom[0]], b2 = m->geom_bodyid[con->geom[1]];
   int rot = con->dim > 3;
   const mjtNum* f = con->frame;
@@ -308,24 +337,25 @@ static void contact_frame_jac(const mjModel* m, const mjData* d, const mjContact
   // one column per chain dof: its point velocity (and angular velocity), signed by body
   for (int k = 0; k < n; k++) {
     const mjtNum* cdof = d->cdof + 6 * chain[k];
-    mjtNum vel[3], difp[3], difr[3];
+    mjtNum vel[3];
     dof_point_vel(vel, cdof, offset[side[k]]);
     if (side[k]) {
-      difp[0] = vel[0], difp[1] = vel[1], difp[2] = vel[2];
-      difr[0] = cdof[0], difr[1] = cdof[1], difr[2] = cdof[2];
+      dif[k] = vel[0], dif[n + k] = vel[1], dif[2 * n + k] = vel[2];
+      dif[3 * n + k] = cdof[0], dif[4 * n + k] = cdof[1], dif[5 * n + k] = cdof[2];
     } else {
-      difp[0] = 0 - vel[0], difp[1] = 0 - vel[1], difp[2] = 0 - vel[2];
-      difr[0] = 0 - cdof[0], difr[1] = 0 - cdof[1], difr[2] = 0 - cdof[2];
+      dif[k] = 0 - vel[0], dif[n + k] = 0 - vel[1], dif[2 * n + k] = 0 - vel[2];
+      dif[3 * n + k] = 0 - cdof[0], dif[4 * n + k] = 0 - cdof[1];
+      dif[5 * n + k] = 0 - cdof[2];
     }
+  }
 
-    // rotate into the contact frame: rows 0-2 translation, 3-5 rotation
-    frm[k] = frame_dot(f, difp);
-    frm[n + k] = frame_dot(f + 3, difp);
-    frm[2 * n + k] = frame_dot(f + 6, difp);
-    if (rot) {
-      frm[3 * n + k] = frame_dot(f, difr);
-      frm[4 * n + k] = frame_dot(f + 3, difr);
-      frm[5 * n + k] = frame_dot(f + 6, difr);
+  // rotate into the contact frame: rows 0-2 translation, 3-5 rotation
+  for (int r = 0; r < 3; r++) {
+    frame_row(frm + r * n, f + 3 * r, dif, dif + n, dif + 2 * n, n);
+  }
+  if (rot) {
+    for (int r = 0; r < 3; r++) {
+      frame_row(frm + (3 + r) * n, f + 3 * r, dif + 3 * n, dif + 4 * n, dif + 5 * n, n);
     }
   }
 }
@@ -349,9 +379,9 @@ static void contact_rows(const mjModel* m, mjData* d, mjContact* con, int ic, co
     return;
   }
 
-  // frame Jacobian: 6 rows of n
-  mjtNum *frm = scratch, *rows = frm + 6 * n;
-  contact_frame_jac(m, d, con, chain, side, n, frm);
+  // frame Jacobian: 6 rows of n (then up to 10 edge rows, and the 6 rows of dif)
+  mjtNum *frm = scratch, *rows = frm + 6 * n, *dif = rows + 10 * n;
+  contact_frame_jac(m, d, con, chain, side, n, frm, dif);
 
   // pyramidal: edges J_n +- mu_k J_k
   if (pyramid) {
@@ -389,7 +419,8 @@ static void instantiate_contact(const mjModel* m, mjData* d) {
   mj_markStack(d);
   int* chain = mj_stackAllocInt(d, (size_t)m->nv);
   int* side = mj_stackAllocInt(d, (size_t)m->nv);
-  mjtNum* scratch = mj_stackAllocNum(d, (size_t)(16 * (m->nv > 0 ? m->nv : 1)));
+  // contact_rows' scratch: frame rows, edge rows and dif rows, 22 of nv at most
+  mjtNum* scratch = mj_stackAllocNum(d, (size_t)(22 * (m->nv > 0 ? m->nv : 1)));
 
   for (int i = 0; i < d->ncon; i++) {
     mjContact* con = d->contact + i;
