@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <torsion/torsion.h>
+#include "util/util_inline.h"
 
 /* tolerance for results that are exact up to a few roundings */
 #define TOL 1e-14
@@ -189,6 +190,44 @@ static void test_vecn(void** state) {
   mju_copy(r, a, 7);
   mju_zero(r, 3);
   assert_true(r[2] == 0 && r[3] == 4);
+}
+
+/* bit patterns equal (signed zeros told apart) */
+static int same_bits(mjtNum a, mjtNum b) {
+  return memcmp(&a, &b, sizeof(mjtNum)) == 0;
+}
+
+/* tn__dotRows4 (four rows' dot products side by side, as mj_mulJacVec uses it) gives each
+ * row's mju_dot bit for bit, for every length with and without a 1-3 entry tail, with
+ * zeros of both signs among the entries and rows whose products are all -0 */
+static void test_dot_rows4(void** state) {
+  (void)state;
+  uint64_t seed = 12345;
+  mjtNum mat[4 * 13], vec[13], res[4];
+  for (int n = 0; n <= 13; n++) {
+    for (int trial = 0; trial < 50; trial++) {
+      for (int k = 0; k < 4 * n; k++) {
+        mjtNum x = rnd(&seed);
+        mat[k] = x < -0.6 ? -0.0 : (x > 0.6 ? 0.0 : x);
+      }
+      for (int k = 0; k < n; k++) {
+        vec[k] = trial % 5 == 0 ? 1 : rnd(&seed);
+      }
+      // every fifth trial: row 2 is all -0 and vec all +1, so its products and sums are -0
+      if (trial % 5 == 0) {
+        for (int k = 0; k < n; k++) {
+          mat[2 * n + k] = -0.0;
+        }
+      }
+      tn__dotRows4(res, mat, (size_t)n, vec, n);
+      for (int t = 0; t < 4; t++) {
+        mjtNum expect = mju_dot(mat + t * n, vec, n);
+        if (!same_bits(res[t], expect)) {
+          fail_msg("n %d trial %d row %d: %a vs mju_dot %a", n, trial, t, res[t], expect);
+        }
+      }
+    }
+  }
 }
 
 /* ---------------------------------------------------------------------------------------
@@ -662,6 +701,7 @@ int main(void) {
       cmocka_unit_test(test_vec3),
       cmocka_unit_test(test_normalize_edges),
       cmocka_unit_test(test_vecn),
+      cmocka_unit_test(test_dot_rows4),
       cmocka_unit_test(test_matrices),
       cmocka_unit_test(test_cholesky),
       cmocka_unit_test(test_cholesky_clamp),

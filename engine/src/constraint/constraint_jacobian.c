@@ -236,8 +236,12 @@ void mj_mulJacVec(const mjModel* m, const mjData* d, mjtNum* res, const mjtNum* 
     return;
   }
 
-  // dense: the rows' dot products, inlined so that consecutive rows overlap
-  for (int i = 0; i < nefc; i++) {
+  // dense: the rows' dot products, four rows at a time, then the rest one by one
+  int i = 0;
+  for (; i + 4 <= nefc; i += 4) {
+    tn__dotRows4(res + i, d->efc_J + (size_t)i * nv, (size_t)nv, vec, nv);
+  }
+  for (; i < nefc; i++) {
     res[i] = mju_dot(d->efc_J + (size_t)i * nv, vec, nv);
   }
 }

@@ -356,6 +356,59 @@ TN_MATH_INLINE mjtNum mju_dot(const mjtNum* vec1, const mjtNum* vec2, int n) {
   }
 }
 
+/* res[t] = mju_dot(mat + t stride, vec, n) for the four rows t = 0..3, each summed exactly
+ * as mju_dot sums it: the rows' partial sums advance side by side, sharing each load of
+ * vec (four independent chains instead of one) */
+static inline void tn__dotRows4(mjtNum res[4], const mjtNum* mat, size_t stride,
+                                const mjtNum* vec, int n) {
+  const mjtNum *r0 = mat, *r1 = mat + stride, *r2 = mat + 2 * stride, *r3 = mat + 3 * stride;
+  mjtNum t0 = 0, t1 = 0, t2 = 0, t3 = 0;
+  int i = 0;
+
+  // blocks of four: one four-lane partial sum per row
+  if (n >= 4) {
+    tn_vec4 v = *(const tn_vec4*)vec;
+    tn_vec4 s0 = *(const tn_vec4*)r0 * v, s1 = *(const tn_vec4*)r1 * v;
+    tn_vec4 s2 = *(const tn_vec4*)r2 * v, s3 = *(const tn_vec4*)r3 * v;
+    for (i = 4; i <= n - 4; i += 4) {
+      v = *(const tn_vec4*)(vec + i);
+      s0 += *(const tn_vec4*)(r0 + i) * v;
+      s1 += *(const tn_vec4*)(r1 + i) * v;
+      s2 += *(const tn_vec4*)(r2 + i) * v;
+      s3 += *(const tn_vec4*)(r3 + i) * v;
+    }
+    // (s0+s2)+(s1+s3) of each row, the four rows' additions side by side: halves added
+    // pairwise, then the two pair sums of every row (rows in lane order 0, 2, 1, 3)
+    typedef long long mask4 __attribute__((vector_size(32)));
+    tn_vec4 u01 = __builtin_shuffle(s0, s1, (mask4){0, 1, 4, 5}) +
+                  __builtin_shuffle(s0, s1, (mask4){2, 3, 6, 7});
+    tn_vec4 u23 = __builtin_shuffle(s2, s3, (mask4){0, 1, 4, 5}) +
+                  __builtin_shuffle(s2, s3, (mask4){2, 3, 6, 7});
+    tn_vec4 t = __builtin_shuffle(u01, u23, (mask4){0, 4, 2, 6}) +
+                __builtin_shuffle(u01, u23, (mask4){1, 5, 3, 7});
+    t0 = t[0], t1 = t[2], t2 = t[1], t3 = t[3];
+  }
+
+  // remaining 1-3 entries of each row, summed on their own and then added (mju_dot's tail)
+  if (i < n) {
+    mjtNum a0 = r0[i] * vec[i], a1 = r1[i] * vec[i], a2 = r2[i] * vec[i], a3 = r3[i] * vec[i];
+    for (int j = i + 1; j < n; j++) {
+      a0 += r0[j] * vec[j];
+      a1 += r1[j] * vec[j];
+      a2 += r2[j] * vec[j];
+      a3 += r3[j] * vec[j];
+    }
+    t0 += a0;
+    t1 += a1;
+    t2 += a2;
+    t3 += a3;
+  }
+  res[0] = t0;
+  res[1] = t1;
+  res[2] = t2;
+  res[3] = t3;
+}
+
 /* mju_dot's sum, rounded the same way, with vec2 read one entry at a time (volatile keeps
  * the compiler from pairing the loads): for a vec2 whose entries were stored moments ago,
  * one by one, as in a triangular solve or a Gauss-Seidel sweep. A load wider than the
