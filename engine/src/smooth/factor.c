@@ -68,6 +68,7 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
   const int* colind = m->M_colind;
   const int* simplenum = m->dof_simplenum;
   int ordered = tn__treesInOrder(m);
+  int tcur = -1, tfree = 0;  // the tree of the last row, and whether it takes the free kernel
 
   // backward loop over rows: row k is final once all its descendants are eliminated
   for (int k = m->nv - 1; k >= 0; k--) {
@@ -94,8 +95,11 @@ void tn__factorLD(const mjModel* m, mjData* d, mjtNum* mat, mjtNum* diaginv) {
     // and i, so row i holds exactly the adr - start + 1 columns of row k up to i. Below a
     // free joint, its six rows (row k's first six columns) are eliminated in one go
     int t = ordered ? m->dof_treeid[k] : -1;
-    int free = t >= 0 && k >= m->tree_dofadr[t] + 6 && tn__freeRooted(m, t) &&
-               free_rows_packed(m, t);
+    if (t != tcur) {
+      tcur = t;
+      tfree = t >= 0 && tn__freeRooted(m, t) && free_rows_packed(m, t);
+    }
+    int free = tfree && k >= m->tree_dofadr[t] + 6;
     int last = free ? start + 6 : start;
     for (int adr = diag - 1; adr >= last; adr--) {
       eliminate_row(mat + rowadr[colind[adr]], mat + start, -mat[adr] * invD, adr - start + 1);
