@@ -302,6 +302,56 @@ static void test_cholesky(void** state) {
   expect_near(b, x, N, 1e-11);
 }
 
+/* mju_cholFactor (rows taken four and two at a time) against the column-by-column algorithm
+ * in MuJoCo's order written out here, bit for bit, for sizes 1-30, full rank and with
+ * clamped pivots */
+static void test_cholesky_bits(void** state) {
+  (void)state;
+  enum { NMAX = 30 };
+  static mjtNum G[NMAX * NMAX], A[NMAX * NMAX], L[NMAX * NMAX], R[NMAX * NMAX];
+  uint64_t s = 777;
+  for (int n = 1; n <= NMAX; n++) {
+    for (int trial = 0; trial < 4; trial++) {
+      // A = G G' (rank about n/2 on odd trials: some pivots clamp) + a small diagonal
+      int rank = trial % 2 ? n / 2 + 1 : n;
+      for (int i = 0; i < n * n; i++) {
+        G[i] = rnd(&s);
+      }
+      for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+          A[i * n + j] = mju_dot(G + i * n, G + j * n, rank) + (i == j && !(trial % 2) ? 0.01 : 0);
+        }
+      }
+      mju_copy(L, A, n * n);
+      mju_copy(R, A, n * n);
+      int got = mju_cholFactor(L, n, 1e-10);
+
+      // reference: each pivot and entry from one mju_dot, clamped pivots decouple the column
+      int want = n;
+      for (int j = 0; j < n; j++) {
+        mjtNum piv = R[j * n + j] - (j ? mju_dot(R + j * n, R + j * n, j) : 0);
+        if (piv < 1e-10) {
+          R[j * n + j] = sqrt(1e-10);
+          want--;
+          for (int i = j + 1; i < n; i++) {
+            R[i * n + j] = 0;
+          }
+          continue;
+        }
+        R[j * n + j] = sqrt(piv);
+        mjtNum inv = 1 / R[j * n + j];
+        for (int i = j + 1; i < n; i++) {
+          R[i * n + j] = (R[i * n + j] - mju_dot(R + i * n, R + j * n, j)) * inv;
+        }
+      }
+      assert_int_equal(got, want);
+      if (memcmp(L, R, sizeof(mjtNum) * (size_t)(n * n))) {
+        fail_msg("n %d trial %d: factor differs from the reference", n, trial);
+      }
+    }
+  }
+}
+
 static void test_cholesky_clamp(void** state) {
   (void)state;
   // MuJoCo 3.14 on this matrix with mindiag 0.9: pivot 1 is clamped, its column below the
@@ -704,6 +754,7 @@ int main(void) {
       cmocka_unit_test(test_dot_rows4),
       cmocka_unit_test(test_matrices),
       cmocka_unit_test(test_cholesky),
+      cmocka_unit_test(test_cholesky_bits),
       cmocka_unit_test(test_cholesky_clamp),
       cmocka_unit_test(test_quat_basic),
       cmocka_unit_test(test_quat_roundtrips),

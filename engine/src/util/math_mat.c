@@ -199,9 +199,18 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     }
     rowj[j] = sqrt(piv);
 
-    // column j below the diagonal, two rows at a time (each dot summed as mju_dot sums)
+    // column j below the diagonal, four rows at a time, then two (each dot summed as
+    // mju_dot sums)
     mjtNum inv = 1 / rowj[j];
     int i = j + 1;
+    for (; i + 3 < n; i += 4) {
+      mjtNum* row0 = mat + (size_t)i * n;
+      mjtNum dot[4];
+      tn__dotRows4(dot, row0, (size_t)n, rowj, j);
+      for (int t = 0; t < 4; t++) {
+        row0[(size_t)t * n + j] = (row0[(size_t)t * n + j] - dot[t]) * inv;
+      }
+    }
     for (; i + 1 < n; i += 2) {
       mjtNum* row0 = mat + (size_t)i * n;
       mjtNum* row1 = row0 + n;
