@@ -379,13 +379,10 @@ static inline void tn__dotRows4(mjtNum res[4], const mjtNum* mat, size_t stride,
     }
     // (s0+s2)+(s1+s3) of each row, the four rows' additions side by side: halves added
     // pairwise, then the two pair sums of every row (rows in lane order 0, 2, 1, 3)
-    typedef long long mask4 __attribute__((vector_size(32)));
-    tn_vec4 u01 = __builtin_shuffle(s0, s1, (mask4){0, 1, 4, 5}) +
-                  __builtin_shuffle(s0, s1, (mask4){2, 3, 6, 7});
-    tn_vec4 u23 = __builtin_shuffle(s2, s3, (mask4){0, 1, 4, 5}) +
-                  __builtin_shuffle(s2, s3, (mask4){2, 3, 6, 7});
-    tn_vec4 t = __builtin_shuffle(u01, u23, (mask4){0, 4, 2, 6}) +
-                __builtin_shuffle(u01, u23, (mask4){1, 5, 3, 7});
+    tn_vec4 u01 = (tn_vec4){s0[0], s0[1], s1[0], s1[1]} + (tn_vec4){s0[2], s0[3], s1[2], s1[3]};
+    tn_vec4 u23 = (tn_vec4){s2[0], s2[1], s3[0], s3[1]} + (tn_vec4){s2[2], s2[3], s3[2], s3[3]};
+    tn_vec4 t = (tn_vec4){u01[0], u23[0], u01[2], u23[2]} +
+                (tn_vec4){u01[1], u23[1], u01[3], u23[3]};
     t0 = t[0], t1 = t[2], t2 = t[1], t3 = t[3];
   }
 
