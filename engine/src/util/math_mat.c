@@ -136,42 +136,6 @@ void mju_mulMatTMat(mjtNum* res, const mjtNum* mat1, const mjtNum* mat2, int r1,
   }
 }
 
-/* res = (a' * v, b' * v): two dot products sharing v, each with mju_dot's partial sums and
- * order (blocks of four as four lanes, the 1-3 tail products summed apart) */
-static inline void dot_pair(mjtNum res[2], const mjtNum* a, const mjtNum* b, const mjtNum* v,
-                            int n) {
-  mjtNum ra = 0, rb = 0, ta = 0, tb = 0;
-  int i = 0;
-
-  // blocks of four: the four lanes of each row in one vector (one register under AVX2)
-  if (n >= 4) {
-    tn_vec4 vv = *(const tn_vec4*)v;
-    tn_vec4 sa4 = *(const tn_vec4*)a * vv, sb4 = *(const tn_vec4*)b * vv;
-    for (i = 4; i <= n - 4; i += 4) {
-      vv = *(const tn_vec4*)(v + i);
-      sa4 += *(const tn_vec4*)(a + i) * vv;
-      sb4 += *(const tn_vec4*)(b + i) * vv;
-    }
-    ra = tn__sumLanes4(&sa4);
-    rb = tn__sumLanes4(&sb4);
-  }
-
-  // remaining entries, summed on their own from the first, then added (none: the block
-  // totals as they are)
-  if (i < n) {
-    ta = a[i] * v[i];
-    tb = b[i] * v[i];
-    for (i++; i < n; i++) {
-      ta += a[i] * v[i];
-      tb += b[i] * v[i];
-    }
-    ra += ta;
-    rb += tb;
-  }
-  res[0] = ra;
-  res[1] = rb;
-}
-
 /* in-place Cholesky L L' = mat in the lower triangle; a pivot below mindiag is clamped to
  * mindiag and its column below the diagonal is zeroed (the dof is decoupled, as MuJoCo
  * does); returns n minus the number of clamped pivots */
@@ -199,8 +163,8 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
     }
     rowj[j] = sqrt(piv);
 
-    // column j below the diagonal, four rows at a time, then two (each dot summed as
-    // mju_dot sums)
+    // column j below the diagonal, four rows at a time, then the last 0-3 one by one (each
+    // dot summed as mju_dot sums)
     mjtNum inv = 1 / rowj[j];
     int i = j + 1;
     for (; i + 3 < n; i += 4) {
@@ -211,15 +175,7 @@ int mju_cholFactor(mjtNum* mat, int n, mjtNum mindiag) {
         row0[(size_t)t * n + j] = (row0[(size_t)t * n + j] - dot[t]) * inv;
       }
     }
-    for (; i + 1 < n; i += 2) {
-      mjtNum* row0 = mat + (size_t)i * n;
-      mjtNum* row1 = row0 + n;
-      mjtNum dot[2];
-      dot_pair(dot, row0, row1, rowj, j);
-      row0[j] = (row0[j] - dot[0]) * inv;
-      row1[j] = (row1[j] - dot[1]) * inv;
-    }
-    if (i < n) {
+    for (; i < n; i++) {
       mjtNum* rowi = mat + (size_t)i * n;
       rowi[j] = (rowi[j] - mju_dot(rowi, rowj, j)) * inv;
     }
