@@ -352,6 +352,40 @@ static void test_cholesky_bits(void** state) {
   }
 }
 
+/* mju_mulMatTVec (columns in passes of up to 27, sums held in registers) against rows of
+ * the matrix scaled and added one by one into a zeroed result, skipping zero scales, bit
+ * for bit: every width 1-70 (one pass, several, and every tail), zeros of both signs in the
+ * matrix and the vector, and nothing written past the result's last column */
+static void test_mul_mat_t_vec_bits(void** state) {
+  (void)state;
+  enum { RMAX = 9, CMAX = 70 };
+  static mjtNum A[RMAX * CMAX], v[RMAX], got[CMAX + 1], want[CMAX];
+  uint64_t s = 4242;
+  for (int nc = 1; nc <= CMAX; nc++) {
+    for (int nr = 0; nr <= RMAX; nr += 3) {
+      for (int k = 0; k < nr * nc; k++) {
+        mjtNum x = rnd(&s);
+        A[k] = x < -0.8 ? -0.0 : (x > 0.8 ? 0.0 : x);
+      }
+      for (int r = 0; r < nr; r++) {
+        v[r] = r % 4 == 1 ? 0 : (r % 4 == 2 ? -0.0 : rnd(&s));
+      }
+      got[nc] = 12345;
+      mju_mulMatTVec(got, A, v, nr, nc);
+      mju_zero(want, nc);
+      for (int r = 0; r < nr; r++) {
+        for (int c = 0; c < nc && v[r] != 0; c++) {
+          want[c] += A[r * nc + c] * v[r];
+        }
+      }
+      assert_true(got[nc] == 12345);
+      if (memcmp(got, want, sizeof(mjtNum) * (size_t)nc)) {
+        fail_msg("nr %d nc %d: product differs from row-by-row accumulation", nr, nc);
+      }
+    }
+  }
+}
+
 static void test_cholesky_clamp(void** state) {
   (void)state;
   // MuJoCo 3.14 on this matrix with mindiag 0.9: pivot 1 is clamped, its column below the
@@ -755,6 +789,7 @@ int main(void) {
       cmocka_unit_test(test_matrices),
       cmocka_unit_test(test_cholesky),
       cmocka_unit_test(test_cholesky_bits),
+      cmocka_unit_test(test_mul_mat_t_vec_bits),
       cmocka_unit_test(test_cholesky_clamp),
       cmocka_unit_test(test_quat_basic),
       cmocka_unit_test(test_quat_roundtrips),

@@ -18,43 +18,26 @@ void mju_mulMatVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, in
   }
 }
 
-/* res[nc] = mat' * vec: rows of mat scaled by the entries of vec (zero entries skipped)
- * summed in row order from +0. Columns are taken eight at a time, then the last 0-7 in one
- * more pass (four, two and one), their sums held in registers over all the rows and stored
- * once: the same additions per entry as accumulating into res row by row, without
- * reloading res after every row, and the short sums of the last columns side by side */
-TN_CLONE_AVX2
-void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
-  int c = 0;
-  for (; c + 8 <= nc; c += 8) {
-    tn_vec4 a0 = {0, 0, 0, 0}, a1 = {0, 0, 0, 0};
-    for (int r = 0; r < nr; r++) {
-      mjtNum s = vec[r];
-      if (s != 0) {
-        const mjtNum* row = mat + (size_t)r * nc + c;
-        a0 += *(const tn_vec4*)row * s;
-        a1 += *(const tn_vec4*)(row + 4) * s;
-      }
-    }
-    *(tn_vec4*)(res + c) = a0;
-    *(tn_vec4*)(res + c + 4) = a1;
+/* the columns [c, c + 4 q + rest) of mat' * vec (q <= 6 blocks of four, then the last
+ * 0-3 columns) in one pass over the rows: every column's sum held in a register over all
+ * the rows and stored once. Inlined with a constant q, so the sums stay in registers. */
+static inline __attribute__((always_inline)) void mat_t_pass(mjtNum* res, const mjtNum* mat,
+                                                             const mjtNum* vec, int nr, int nc,
+                                                             int c, int q, int rest) {
+  tn_vec4 a[6];
+  for (int k = 0; k < q; k++) {
+    a[k] = (tn_vec4){0, 0, 0, 0};
   }
-  if (c == nc) {
-    return;
-  }
-
-  // the last columns: four, two and one of them as present
-  int rest = nc - c, has4 = rest >= 4, has2 = (rest & 2) != 0, has1 = rest & 1;
-  int c2 = c + 4 * has4, c1 = c2 + 2 * has2;
-  tn_vec4 a4 = {0, 0, 0, 0};
+  int has2 = (rest & 2) != 0, has1 = rest & 1;
+  int c2 = c + 4 * q, c1 = c2 + 2 * has2;
   tn_vec2 a2 = {0, 0};
   mjtNum a1 = 0;
   for (int r = 0; r < nr; r++) {
     mjtNum s = vec[r];
     if (s != 0) {
       const mjtNum* row = mat + (size_t)r * nc;
-      if (has4) {
-        a4 += *(const tn_vec4*)(row + c) * s;
+      for (int k = 0; k < q; k++) {
+        a[k] += *(const tn_vec4*)(row + c + 4 * k) * s;
       }
       if (has2) {
         a2 += *(const tn_vec2*)(row + c2) * s;
@@ -64,14 +47,54 @@ void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, i
       }
     }
   }
-  if (has4) {
-    *(tn_vec4*)(res + c) = a4;
+  for (int k = 0; k < q; k++) {
+    *(tn_vec4*)(res + c + 4 * k) = a[k];
   }
   if (has2) {
     *(tn_vec2*)(res + c2) = a2;
   }
   if (has1) {
     res[c1] = a1;
+  }
+}
+
+/* res[nc] = mat' * vec: rows of mat scaled by the entries of vec (zero entries skipped)
+ * summed in row order from +0, for each column on its own. Up to 27 columns in one pass
+ * over the rows (six blocks of four and three more), wider matrices in passes of 24
+ * columns first: the columns' sums are independent chains of additions, and the more of
+ * them one pass carries, the more of their latency overlaps */
+TN_CLONE_AVX2
+void mju_mulMatTVec(mjtNum* res, const mjtNum* mat, const mjtNum* vec, int nr, int nc) {
+  int c = 0;
+  for (; nc - c > 27; c += 24) {
+    mat_t_pass(res, mat, vec, nr, nc, c, 6, 0);
+  }
+
+  // the last 1-27 columns, with the block count a constant in each case
+  int rest = (nc - c) % 4;
+  switch ((nc - c) / 4) {
+    case 6:
+      mat_t_pass(res, mat, vec, nr, nc, c, 6, rest);
+      break;
+    case 5:
+      mat_t_pass(res, mat, vec, nr, nc, c, 5, rest);
+      break;
+    case 4:
+      mat_t_pass(res, mat, vec, nr, nc, c, 4, rest);
+      break;
+    case 3:
+      mat_t_pass(res, mat, vec, nr, nc, c, 3, rest);
+      break;
+    case 2:
+      mat_t_pass(res, mat, vec, nr, nc, c, 2, rest);
+      break;
+    case 1:
+      mat_t_pass(res, mat, vec, nr, nc, c, 1, rest);
+      break;
+    default:
+      // fewer than four columns (none when nc is 0)
+      mat_t_pass(res, mat, vec, nr, nc, c, 0, rest);
+      break;
   }
 }
 
