@@ -123,10 +123,34 @@ static inline uint32_t fastmod(uint32_t x, uint64_t magic, uint32_t n) {
  * constant for k (k <= n) */
 static inline void shuffle_step(int* order, int i, uint64_t* rng, const uint64_t* magic) {
   uint32_t k = (uint32_t)(i + 1);
-  int j = (int)fastmod(pcg32_next(rng), magic[k], k);
+  int j = (int)fastmod(pcg32_next(rng), __atomic_load_n(magic + k, __ATOMIC_RELAXED), k);
   int t = order[i];
   order[i] = order[j];
   order[j] = t;
+}
+
+/* fastmod constants of 1..TN_PGS_MAGIC shared by the solves of every thread, filled on
+ * first need up to magic_filled: an entry depends only on its index, so threads that fill
+ * the same entries at once store the same values (atomic stores and loads keep that
+ * defined). Larger systems make theirs on the stack for each call. */
+#define TN_PGS_MAGIC 1024
+static uint64_t magic_table[TN_PGS_MAGIC + 1];
+static int magic_filled;
+
+/* the shared constants, filled at least up to n (n <= TN_PGS_MAGIC) */
+static const uint64_t* shared_magic(int n) {
+  int filled = __atomic_load_n(&magic_filled, __ATOMIC_ACQUIRE);
+  if (filled >= n) {
+    return magic_table;
+  }
+  for (int k = 1; k <= n; k++) {
+    __atomic_store_n(magic_table + k, UINT64_MAX / (uint64_t)k + 1, __ATOMIC_RELAXED);
+  }
+  while (filled < n && !__atomic_compare_exchange_n(&magic_filled, &filled, n, 0,
+                                                    __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+    // another thread raised the count first: keep the larger
+  }
+  return magic_table;
 }
 
 /* reshuffle the sweep order in place, from the last position down */
@@ -204,7 +228,8 @@ typedef struct {
   mjtNum* prev;    // forces before the sweep
   mjtNum* start;   // the sweep's extrapolated start
   mjtNum scale;    // statistics scale
-  uint64_t* magic;  // fastmod constants of 1..nmagic (the shuffles' divisors)
+  const uint64_t* magic;  // fastmod constants of 1..nmagic (the shuffles' divisors)
+  uint64_t* own_magic;    // this call's own constants (systems past TN_PGS_MAGIC), or NULL
   int nmagic;
   int sparse, maxiter;
   int elliptic;  // elliptic cones: contacts of condim > 1 are blocks (else every row scalar)
@@ -231,9 +256,9 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
   for (int k = 0; k < ln->nblock; k++) {
     ln->order[k] = k;
   }
-  // fastmod constants up to the island's constraint count (shared, made once each)
-  for (; sh->nmagic < ln->nblock; sh->nmagic++) {
-    sh->magic[sh->nmagic + 1] = UINT64_MAX / (uint64_t)(sh->nmagic + 1) + 1;
+  // fastmod constants up to the island's constraint count (this call's own: made once each)
+  for (; sh->own_magic && sh->nmagic < ln->nblock; sh->nmagic++) {
+    sh->own_magic[sh->nmagic + 1] = UINT64_MAX / (uint64_t)(sh->nmagic + 1) + 1;
   }
   ln->rng = 1;
   ln->pending = -1;
@@ -462,8 +487,15 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
   sh->ARdiag = mj_stackAllocNum(d, nefc);
   sh->prev = mj_stackAllocNum(d, nefc);
   sh->start = mj_stackAllocNum(d, nefc);
-  sh->magic = (uint64_t*)mj_stackAllocByte(d, sizeof(uint64_t) * (nefc + 1), sizeof(uint64_t));
+  // the shuffles' divisors go up to nefc at most: the shared table when it reaches that far
   sh->nmagic = 0;
+  sh->own_magic = NULL;
+  if (nefc <= TN_PGS_MAGIC) {
+    sh->magic = shared_magic((int)nefc);
+  } else {
+    sh->own_magic = mj_stackAllocByte(d, sizeof(uint64_t) * (nefc + 1), sizeof(uint64_t));
+    sh->magic = sh->own_magic;
+  }
   sh->scale = tn__solverScale(m);
   sh->sparse = is_sparse(m);
   sh->maxiter = maxiter;
