@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "constraint/constraint.h"
+#include "smooth/smooth.h"
 #include "util/util_inline.h"
 
 /* Y pattern of every row: its Jacobian's dofs and their ancestors, ascending (CSR in
@@ -278,6 +279,68 @@ static inline void solve_dof4(const mjModel* m, const mjtNum* L, mjtNum* x, int 
   }
 }
 
+/* dofs of a tree hanging from a free joint (dofs r..r+5, tn__freeRooted), all past the
+ * joint's own, from the last: cnt of them, cols[0..cnt-1] ascending (NULL: first, first+1,
+ * ...). For four interleaved rows: solve_dof4 with the joint's six vectors of x in
+ * registers (each of these dofs subtracts from all six; through memory every subtraction
+ * would wait for the last one's store). Each entry sees the same subtractions in the same
+ * order */
+static inline __attribute__((always_inline)) void solve_free_tree4(const mjModel* m,
+                                                                   const mjtNum* L, mjtNum* x,
+                                                                   int r, const int* cols,
+                                                                   int first, int cnt) {
+  tn_vec4 x0 = *(const tn_vec4*)(x + 4 * r), x1 = *(const tn_vec4*)(x + 4 * (r + 1));
+  tn_vec4 x2 = *(const tn_vec4*)(x + 4 * (r + 2)), x3 = *(const tn_vec4*)(x + 4 * (r + 3));
+  tn_vec4 x4 = *(const tn_vec4*)(x + 4 * (r + 4)), x5 = *(const tn_vec4*)(x + 4 * (r + 5));
+  for (int k = cnt - 1; k >= 0; k--) {
+    int c = cols ? cols[k] : first + k;
+    tn_vec4 xc = *(const tn_vec4*)(x + 4 * c);
+    if (xc[0] == 0 && xc[1] == 0 && xc[2] == 0 && xc[3] == 0) {
+      continue;
+    }
+    int adr = m->M_rowadr[c], diag = adr + m->M_rownnz[c] - 1;
+    x0 -= L[adr] * xc;
+    x1 -= L[adr + 1] * xc;
+    x2 -= L[adr + 2] * xc;
+    x3 -= L[adr + 3] * xc;
+    x4 -= L[adr + 4] * xc;
+    x5 -= L[adr + 5] * xc;
+    for (int q = adr + 6; q < diag; q++) {
+      tn_vec4* xj = (tn_vec4*)(x + 4 * m->M_colind[q]);
+      *xj -= L[q] * xc;
+    }
+  }
+  *(tn_vec4*)(x + 4 * r) = x0;
+  *(tn_vec4*)(x + 4 * (r + 1)) = x1;
+  *(tn_vec4*)(x + 4 * (r + 2)) = x2;
+  *(tn_vec4*)(x + 4 * (r + 3)) = x3;
+  *(tn_vec4*)(x + 4 * (r + 4)) = x4;
+  *(tn_vec4*)(x + 4 * (r + 5)) = x5;
+}
+
+/* x <- inv(L') x for four interleaved rows, from the last dof up: tree by tree (a tree's
+ * rows touch only its own dofs), a free-rooted tree's descendants with the joint's entries
+ * held in registers (solve_free_tree4) */
+static inline __attribute__((always_inline)) void solve_lt4(const mjModel* m, const mjtNum* L,
+                                                            mjtNum* x) {
+  if (!tn__treesInOrder(m)) {
+    for (int c = m->nv - 1; c >= 0; c--) {
+      solve_dof4(m, L, x, c);
+    }
+    return;
+  }
+  for (int t = m->ntree - 1; t >= 0; t--) {
+    int r = m->tree_dofadr[t], n = m->tree_dofnum[t];
+    if (tn__freeRooted(m, t)) {
+      solve_free_tree4(m, L, x, r, NULL, r + 6, n - 6);
+      n = 6;
+    }
+    for (int c = r + n - 1; c >= r; c--) {
+      solve_dof4(m, L, x, c);
+    }
+  }
+}
+
 /* rows i..i+g-1 of Y (2 <= g <= 4), which share their Jacobian's pattern and so their Y
  * pattern (ycol, n dofs ascending), into Y (row t at y + t n), solved together as the
  * dense whiten_block does: x[4c + t] holds row t's dof c, one vector update per pattern
@@ -293,9 +356,21 @@ static TN_CLONE_AVX2 void whiten_rows_sparse(const mjModel* m, const mjData* d, 
     }
   }
 
-  // x <- inv(L') x over the pattern, from the last dof
-  for (int k = n - 1; k >= 0; k--) {
-    solve_dof4(m, L, x, ycol[k]);
+  // x <- inv(L') x over the pattern, from the last dof; a run of dofs of one free-rooted
+  // tree past its joint's own with the joint's entries in registers
+  for (int k = n - 1; k >= 0;) {
+    int c = ycol[k], t = m->dof_treeid[c], r = m->tree_dofadr[t];
+    if (c < r + 6 || !tn__freeRooted(m, t)) {
+      solve_dof4(m, L, x, c);
+      k--;
+      continue;
+    }
+    int k0 = k;
+    while (k0 > 0 && ycol[k0 - 1] >= r + 6 && m->dof_treeid[ycol[k0 - 1]] == t) {
+      k0--;
+    }
+    solve_free_tree4(m, L, x, r, ycol + k0, 0, k - k0 + 1);
+    k = k0 - 1;
   }
 
   // scale, gather, clear
@@ -323,13 +398,12 @@ static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i,
   const mjtNum* L = d->qLD;
   const mjtNum* J = d->efc_J + (size_t)i * nv;
 
-  // gather the dense J rows interleaved (unused slots zero)
+  // gather the dense J rows interleaved (unused slots zero), each dof's four entries stored
+  // as one vector (which the solve then loads whole: a vector load waits for narrower
+  // stores still in flight to reach the cache)
   if (nb == 4) {
     for (int c = 0; c < nv; c++) {
-      x[4 * c] = J[c];
-      x[4 * c + 1] = J[nv + c];
-      x[4 * c + 2] = J[2 * nv + c];
-      x[4 * c + 3] = J[3 * nv + c];
+      *(tn_vec4*)(x + 4 * c) = (tn_vec4){J[c], J[nv + c], J[2 * nv + c], J[3 * nv + c]};
     }
   } else {
     mju_zero(x, 4 * nv);
@@ -341,9 +415,7 @@ static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i,
   }
 
   // x <- inv(L') x, from the last dof up
-  for (int c = nv - 1; c >= 0; c--) {
-    solve_dof4(m, L, x, c);
-  }
+  solve_lt4(m, L, x);
 
   // scale by sqrt(inv(D)) into the columns of YT, listing each row's non-zeros (the lists
   // of rows past nb stay empty: their entries are zero)
