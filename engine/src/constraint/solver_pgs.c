@@ -233,6 +233,8 @@ typedef struct {
   int nmagic;
   int sparse, maxiter;
   int elliptic;  // elliptic cones: contacts of condim > 1 are blocks (else every row scalar)
+  int states_set;  // every row's initial state already set (lane_begin sets only its rows)
+  const int* queue;  // the islands in the order their solves start
 } tnPGSShared;
 
 /* one island's solve in progress (island < 0: all rows); its lists hold nefc ints each */
@@ -243,6 +245,8 @@ typedef struct {
   int* order;     // this sweep's order of the constraints
   int* next;      // the next sweep's order, shuffled during this sweep
   int pending;    // shuffle steps of next still to do (the next is ready at 0)
+  int pos;        // the sweep's next constraint (its index in order)
+  int active;     // 1 while the lane has a solve in progress
   uint64_t rng;
   mjtNum improvement, beta;
 } tnPGSLane;
@@ -275,7 +279,7 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
 
   // initial states: every row on the first island's solve (the later islands' rows keep
   // their forces until their own solves, which restate only their rows), else the island's
-  if (island <= 0) {
+  if (island <= 0 && !sh->states_set) {
     tn__dualState(m, d, d->efc_state);
   } else {
     tn__dualStateRows(d, d->efc_state, ln->rows, ln->nrow);
@@ -500,6 +504,7 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
   sh->sparse = is_sparse(m);
   sh->maxiter = maxiter;
   sh->elliptic = m->opt.cone != mjCONE_PYRAMIDAL;
+  sh->states_set = 0;
   for (int l = 0; l < nlane; l++) {
     lanes[l].rows = mj_stackAllocInt(d, nefc);
     lanes[l].blockadr = mj_stackAllocInt(d, nefc);
@@ -508,101 +513,137 @@ static void pgs_alloc(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* l
   }
 }
 
+/* the rest of a lane's solve with no other lane beside it: its current sweep from ln->pos
+ * (ln->improvement holding what it has summed so far), then its remaining sweeps */
+static void lane_alone(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* ln) {
+  for (;;) {
+    mjtNum improvement = ln->improvement;
+    for (int k = ln->pos; k < ln->nblock; k++) {
+      improvement -= lane_block(m, d, sh, ln->blockadr[ln->order[k]]);
+      lane_shuffle_step(sh, ln);
+    }
+    ln->improvement = improvement;
+    lane_post(m, d, sh, ln);
+    if (ln->done) {
+      lane_end(d, ln);
+      ln->active = 0;
+      return;
+    }
+    lane_pre(d, sh, ln);
+    ln->pos = 0;
+  }
+}
+
 /* PGS from d->efc_force, on the rows of one island (< 0: all) */
+TN_CLONE_AVX2
 void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
   tnPGSShared sh;
   tnPGSLane ln;
   mj_markStack(d);
   pgs_alloc(m, d, &sh, &ln, 1, maxiter);
   lane_begin(m, d, &sh, &ln, island);
-  while (!ln.done) {
+  if (ln.done) {
+    lane_end(d, &ln);
+  } else {
     lane_pre(d, &sh, &ln);
-    mjtNum improvement = 0;
-    for (int k = 0; k < ln.nblock; k++) {
-      improvement -= lane_block(m, d, &sh, ln.blockadr[ln.order[k]]);
-      lane_shuffle_step(&sh, &ln);
-    }
-    ln.improvement = improvement;
-    lane_post(m, d, &sh, &ln);
+    ln.pos = 0;
+    lane_alone(m, d, &sh, &ln);
   }
-  lane_end(d, &ln);
   mj_freeStack(d);
+}
+
+/* a lane whose sweep has ended: its next sweep, or when its solve has finished the next
+ * island's first sweep (solves that finish at once are ended in passing); with no island
+ * left the lane goes idle. next: the next island to take */
+static void lane_continue(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* ln,
+                          int* next) {
+  while (ln->done) {
+    lane_end(d, ln);
+    if (*next >= d->nisland) {
+      ln->active = 0;
+      return;
+    }
+    lane_begin(m, d, sh, ln, sh->queue[(*next)++]);
+  }
+  lane_pre(d, sh, ln);
+  ln->pos = 0;
 }
 
 /* PGS on every island, TN_PGS_LANES at a time: each island's solve is exactly
  * tn__solPGS's (its rows, order, momentum, iterations and statistics are its own), but the
- * sweeps of several islands run side by side, their k-th constraints updated together, so
- * that the latency-bound residual sums overlap. A lane whose island finishes takes the
- * next one. */
+ * solves of several islands run side by side, one constraint of each lane per step, so
+ * that their latency-bound residual sums overlap. Each lane keeps its own pace: a lane
+ * whose sweep ends starts its next one (or, its solve finished, the next island's) while
+ * the others go on, so lanes with fewer constraints never wait for the others' sweeps.
+ * When one lane is left, it finishes alone. */
 #define TN_PGS_LANES 4
+TN_CLONE_AVX2
 void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
   tnPGSShared sh;
   tnPGSLane lane[TN_PGS_LANES];
   mj_markStack(d);
   pgs_alloc(m, d, &sh, lane, TN_PGS_LANES, maxiter);
 
-  // islands in order; a lane with nothing left is idle (done)
-  int next = 0, nisland = d->nisland;
+  // every row's initial state (from the forces before any solve), then the islands, the
+  // largest first: the order changes no result, and a large island started last would
+  // finish alone
+  tn__dualState(m, d, d->efc_state);
+  sh.states_set = 1;
+  int nisland = d->nisland, next = 0;
+  int* queue = mj_stackAllocInt(d, (size_t)(nisland > 0 ? nisland : 1));
+  for (int k = 0; k < nisland; k++) {
+    int j = k;
+    for (; j > 0 && d->island_nefc[queue[j - 1]] < d->island_nefc[k]; j--) {
+      queue[j] = queue[j - 1];
+    }
+    queue[j] = k;
+  }
+  sh.queue = queue;
   for (int l = 0; l < TN_PGS_LANES; l++) {
     lane[l].done = 1;
+    lane[l].active = 0;
     while (next < nisland && lane[l].done) {
-      lane_begin(m, d, &sh, lane + l, next++);
+      lane_begin(m, d, &sh, lane + l, queue[next++]);
+      lane[l].active = !lane[l].done;
       if (lane[l].done) {
         lane_end(d, lane + l);
       }
     }
   }
+  for (int l = 0; l < TN_PGS_LANES; l++) {
+    if (lane[l].active) {
+      lane_pre(d, &sh, lane + l);
+      lane[l].pos = 0;
+    }
+  }
+
   for (;;) {
-    // the busy lanes
-    tnPGSLane* busy[TN_PGS_LANES];
-    int nbusy = 0, most = 0;
+    // the next constraint of every busy lane
+    tnPGSLane* ln[TN_PGS_LANES];
+    int rows[TN_PGS_LANES], g = 0;
     for (int l = 0; l < TN_PGS_LANES; l++) {
-      if (!lane[l].done) {
-        busy[nbusy++] = lane + l;
-        most = lane[l].nblock > most ? lane[l].nblock : most;
+      if (lane[l].active) {
+        ln[g] = lane + l;
+        rows[g++] = lane[l].blockadr[lane[l].order[lane[l].pos]];
       }
     }
-    if (!nbusy) {
+
+    // fewer lanes than TN_PGS_LANES busy means no island left to take: one lane left
+    // finishes alone, none means done
+    if (g <= 1) {
+      if (g == 1) {
+        lane_alone(m, d, &sh, ln[0]);
+      }
       break;
     }
 
-    // one sweep of each busy lane, their k-th constraints together (one lane: alone)
-    for (int t = 0; t < nbusy; t++) {
-      lane_pre(d, &sh, busy[t]);
-    }
-    if (nbusy == 1) {
-      mjtNum improvement = 0;
-      for (int k = 0; k < most; k++) {
-        improvement -= lane_block(m, d, &sh, busy[0]->blockadr[busy[0]->order[k]]);
-        lane_shuffle_step(&sh, busy[0]);
-      }
-      busy[0]->improvement = improvement;
-    }
-    for (int k = 0; nbusy > 1 && k < most; k++) {
-      tnPGSLane* ln[TN_PGS_LANES];
-      int rows[TN_PGS_LANES], g = 0;
-      for (int t = 0; t < nbusy; t++) {
-        if (k < busy[t]->nblock) {
-          ln[g] = busy[t];
-          rows[g++] = busy[t]->blockadr[busy[t]->order[k]];
-        }
-      }
-      lane_blocks(m, d, &sh, ln, rows, g);
-      for (int t = 0; t < g; t++) {
-        lane_shuffle_step(&sh, ln[t]);
-      }
-    }
-
-    // finish the sweeps; a finished island's lane takes the next island
-    for (int t = 0; t < nbusy; t++) {
-      tnPGSLane* l = busy[t];
-      lane_post(m, d, &sh, l);
-      while (l->done) {
-        lane_end(d, l);
-        if (next >= nisland) {
-          break;
-        }
-        lane_begin(m, d, &sh, l, next++);
+    // one constraint of each, then the lanes whose sweeps ended go on
+    lane_blocks(m, d, &sh, ln, rows, g);
+    for (int t = 0; t < g; t++) {
+      lane_shuffle_step(&sh, ln[t]);
+      if (++ln[t]->pos == ln[t]->nblock) {
+        lane_post(m, d, &sh, ln[t]);
+        lane_continue(m, d, &sh, ln[t], &next);
       }
     }
   }
