@@ -208,6 +208,55 @@ static inline mjtNum tn__dualRowResidual(const mjData* d, int i, int sparse) {
   }
   return s + d->efc_b[i];
 }
+/* the residuals r[t] of rows[t] of sparse AR (t < g, 2 <= g <= 4), each MuJoCo's
+ * sequential sum in column order, computed side by side as independent chains over their
+ * common length, then each finished alone (PGS's lanes, the dual cost) */
+static inline void tn__sparseResiduals(const mjData* d, const int* rows, int g, mjtNum* r) {
+  const mjtNum* force = d->efc_force;
+  const int* c[4];
+  const mjtNum* v[4];
+  int nnz[4], n = 0;
+  for (int t = 0; t < g; t++) {
+    int adr = d->efc_AR_rowadr[rows[t]];
+    c[t] = d->efc_AR_colind + adr;
+    v[t] = d->efc_AR + adr;
+    nnz[t] = d->efc_AR_rownnz[rows[t]];
+    n = t == 0 || nnz[t] < n ? nnz[t] : n;
+  }
+  mjtNum s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int k = 0;
+  if (g == 4) {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+      s2 += v[2][k] * force[c[2][k]];
+      s3 += v[3][k] * force[c[3][k]];
+    }
+  } else if (g == 3) {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+      s2 += v[2][k] * force[c[2][k]];
+    }
+  } else {
+    for (; k < n; k++) {
+      s0 += v[0][k] * force[c[0][k]];
+      s1 += v[1][k] * force[c[1][k]];
+    }
+  }
+  r[0] = s0;
+  r[1] = s1;
+  r[2] = s2;
+  r[3] = s3;
+  for (int t = 0; t < g; t++) {
+    mjtNum st = r[t];
+    for (int q = k; q < nnz[t]; q++) {
+      st += v[t][q] * force[c[t][q]];
+    }
+    r[t] = st + d->efc_b[rows[t]];
+  }
+}
+
 void tn__projectCone(mjtNum* f, const mjtNum* friction, int dim);
 
 /* res = AR[i:i+dim, :] force + b[i:i+dim] (minus the R part when flg_subR); inline, as

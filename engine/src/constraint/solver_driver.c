@@ -63,18 +63,27 @@ void tn__saveStats(const mjModel* m, mjData* d, int island, int iter, mjtNum imp
   s->nupdate = nupdate;
 }
 
-/* dual cost 0.5 f'AR f + f'b of the current forces, row by row; dense AR's residuals four
- * rows at a time (each the sum tn__dualRowResidual makes, the rows sharing the force loads;
- * an AVX2 clone, where each row's four partial sums fill one register) */
+/* dual cost 0.5 f'AR f + f'b of the current forces, row by row; the residuals four rows at
+ * a time (each the sum tn__dualRowResidual makes: dense rows sharing the force loads, in
+ * an AVX2 clone where each row's four partial sums fill one register; sparse rows as four
+ * independent chains) */
 static TN_CLONE_AVX2 mjtNum dual_cost(const mjModel* m, mjData* d) {
   int nefc = d->nefc, i = 0;
   const mjtNum *f = d->efc_force, *b = d->efc_b;
   mjtNum cost = 0, res[4];
-  for (; !is_sparse(m) && i + 4 <= nefc; i += 4) {
-    tn__dotRows4(res, d->efc_AR + (size_t)i * nefc, (size_t)nefc, f, nefc);
+  for (; i + 4 <= nefc; i += 4) {
+    if (is_sparse(m)) {
+      // four sparse residuals side by side (b included)
+      int rows[4] = {i, i + 1, i + 2, i + 3};
+      tn__sparseResiduals(d, rows, 4, res);
+    } else {
+      tn__dotRows4(res, d->efc_AR + (size_t)i * nefc, (size_t)nefc, f, nefc);
+      for (int t = 0; t < 4; t++) {
+        res[t] += b[i + t];
+      }
+    }
     for (int t = 0; t < 4; t++) {
-      mjtNum r = res[t] + b[i + t];
-      cost += f[i + t] * (0.5 * (r - b[i + t]) + b[i + t]);
+      cost += f[i + t] * (0.5 * (res[t] - b[i + t]) + b[i + t]);
     }
   }
   for (; i < nefc; i++) {

@@ -13,14 +13,18 @@ mjtNum tn__dualEntry(const mjModel* m, const mjData* d, int r, int c) {
   if (!is_sparse(m)) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
-  int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
+  // the row's columns ascend: bisect
+  int adr = d->efc_AR_rowadr[r], lo = 0, hi = d->efc_AR_rownnz[r];
   const int* col = d->efc_AR_colind + adr;
-  for (int k = 0; k < nnz; k++) {
-    if (col[k] == c) {
-      return d->efc_AR[adr + k];
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (col[mid] < c) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
     }
   }
-  return 0;
+  return lo < d->efc_AR_rownnz[r] && col[lo] == c ? d->efc_AR[adr + lo] : 0;
 }
 
 /* res = 1 / diag(AR) (minus R when flg_subR) */

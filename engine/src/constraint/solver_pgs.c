@@ -385,55 +385,6 @@ static inline mjtNum lane_block(const mjModel* m, mjData* d, const tnPGSShared* 
   return elliptic_block(m, d, i);
 }
 
-/* the residuals r[t] of rows[t] of sparse AR (t < g, 2 <= g <= 4), each MuJoCo's
- * sequential sum in column order, computed side by side as independent chains over their
- * common length, then each finished alone */
-static inline void sparse_residuals(const mjData* d, const int* rows, int g, mjtNum* r) {
-  const mjtNum* force = d->efc_force;
-  const int* c[4];
-  const mjtNum* v[4];
-  int nnz[4], n = 0;
-  for (int t = 0; t < g; t++) {
-    int adr = d->efc_AR_rowadr[rows[t]];
-    c[t] = d->efc_AR_colind + adr;
-    v[t] = d->efc_AR + adr;
-    nnz[t] = d->efc_AR_rownnz[rows[t]];
-    n = t == 0 || nnz[t] < n ? nnz[t] : n;
-  }
-  mjtNum s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  int k = 0;
-  if (g == 4) {
-    for (; k < n; k++) {
-      s0 += v[0][k] * force[c[0][k]];
-      s1 += v[1][k] * force[c[1][k]];
-      s2 += v[2][k] * force[c[2][k]];
-      s3 += v[3][k] * force[c[3][k]];
-    }
-  } else if (g == 3) {
-    for (; k < n; k++) {
-      s0 += v[0][k] * force[c[0][k]];
-      s1 += v[1][k] * force[c[1][k]];
-      s2 += v[2][k] * force[c[2][k]];
-    }
-  } else {
-    for (; k < n; k++) {
-      s0 += v[0][k] * force[c[0][k]];
-      s1 += v[1][k] * force[c[1][k]];
-    }
-  }
-  r[0] = s0;
-  r[1] = s1;
-  r[2] = s2;
-  r[3] = s3;
-  for (int t = 0; t < g; t++) {
-    mjtNum st = r[t];
-    for (int q = k; q < nnz[t]; q++) {
-      st += v[t][q] * force[c[t][q]];
-    }
-    r[t] = st + d->efc_b[rows[t]];
-  }
-}
-
 /* the constraints rows[t] of g lanes' sweeps (different islands: disjoint rows, so any
  * order gives the same result); scalar rows of sparse AR share one residual pass */
 static void lane_blocks(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPGSLane** ln,
@@ -444,7 +395,7 @@ static void lane_blocks(const mjModel* m, mjData* d, const tnPGSShared* sh, tnPG
   }
   if (fused) {
     mjtNum r[4];
-    sparse_residuals(d, rows, g, r);
+    tn__sparseResiduals(d, rows, g, r);
     for (int t = 0; t < g; t++) {
       ln[t]->improvement -= scalar_row(d, sh, rows[t], r[t]);
     }
@@ -525,8 +476,6 @@ static void lane_alone(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
     ln->improvement = improvement;
     lane_post(m, d, sh, ln);
     if (ln->done) {
-      lane_end(d, ln);
-      ln->active = 0;
       return;
     }
     lane_pre(d, sh, ln);
@@ -548,6 +497,7 @@ void tn__solPGS(const mjModel* m, mjData* d, int island, int maxiter) {
     lane_pre(d, &sh, &ln);
     ln.pos = 0;
     lane_alone(m, d, &sh, &ln);
+    lane_end(d, &ln);
   }
   mj_freeStack(d);
 }
@@ -628,13 +578,15 @@ void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
       }
     }
 
-    // fewer lanes than TN_PGS_LANES busy means no island left to take: one lane left
-    // finishes alone, none means done
+    // one lane busy: its solve alone, then the next island if any (none left when there
+    // are several lanes: a lane that finishes takes the next island at once)
     if (g <= 1) {
-      if (g == 1) {
-        lane_alone(m, d, &sh, ln[0]);
+      if (!g) {
+        break;
       }
-      break;
+      lane_alone(m, d, &sh, ln[0]);
+      lane_continue(m, d, &sh, ln[0], &next);
+      continue;
     }
 
     // one constraint of each, then the lanes whose sweeps ended go on
