@@ -21,6 +21,7 @@
  * solves run interleaved (a solve's state is a lane), which changes no result. */
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "constraint/constraint.h"
@@ -519,6 +520,29 @@ static void lane_continue(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLan
   ln->pos = 0;
 }
 
+/* ascending order of 64-bit keys (for qsort) */
+static int compare_keys(const void* a, const void* b) {
+  uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+  return (x > y) - (x < y);
+}
+
+/* the islands by row count, largest first (ties in island order): each key holds the
+ * count's complement above the island's index */
+static void island_queue(mjData* d, int* queue) {
+  int nisland = d->nisland;
+  mj_markStack(d);
+  uint64_t* key = mj_stackAllocByte(d, sizeof(uint64_t) * (size_t)(nisland > 0 ? nisland : 1),
+                                    sizeof(uint64_t));
+  for (int k = 0; k < nisland; k++) {
+    key[k] = ((uint64_t)(uint32_t)(INT32_MAX - d->island_nefc[k]) << 32) | (uint32_t)k;
+  }
+  qsort(key, (size_t)nisland, sizeof(uint64_t), compare_keys);
+  for (int k = 0; k < nisland; k++) {
+    queue[k] = (int)(key[k] & 0xFFFFFFFFu);
+  }
+  mj_freeStack(d);
+}
+
 /* PGS on every island, TN_PGS_LANES at a time: each island's solve is exactly
  * tn__solPGS's (its rows, order, momentum, iterations and statistics are its own), but the
  * solves of several islands run side by side, one constraint of each lane per step, so
@@ -541,13 +565,7 @@ void tn__solPGSIslands(const mjModel* m, mjData* d, int maxiter) {
   sh.states_set = 1;
   int nisland = d->nisland, next = 0;
   int* queue = mj_stackAllocInt(d, (size_t)(nisland > 0 ? nisland : 1));
-  for (int k = 0; k < nisland; k++) {
-    int j = k;
-    for (; j > 0 && d->island_nefc[queue[j - 1]] < d->island_nefc[k]; j--) {
-      queue[j] = queue[j - 1];
-    }
-    queue[j] = k;
-  }
+  island_queue(d, queue);
   sh.queue = queue;
   for (int l = 0; l < TN_PGS_LANES; l++) {
     lane[l].done = 1;
