@@ -454,39 +454,56 @@ static TN_CLONE_AVX2 void whiten_block(const mjModel* m, const mjData* d, int i,
   }
 }
 
-/* res[k] += y0 a[k], then y1 b[k], y2 e[k], y3 f[k], for k < n: four sequential updates of
- * each entry in one pass */
-static inline void add_to_scl4(mjtNum* res, const mjtNum* a, const mjtNum* b, const mjtNum* e,
-                               const mjtNum* f, const mjtNum* y, int n) {
-  mjtNum ya = y[0], yb = y[1], ye = y[2], yf = y[3];
-  for (int k = 0; k < n; k++) {
-    res[k] = (((res[k] + ya * a[k]) + yb * b[k]) + ye * e[k]) + yf * f[k];
-  }
+/* entries (i, j..j+3) of AR, just summed, also into their mirror places (j..j+3, i) */
+static inline __attribute__((always_inline)) void mirror(mjtNum* AR, tn_vec4 s, int i, int j,
+                                                         int nefc) {
+  mjtNum* col = AR + (size_t)j * nefc + i;
+  col[0] = s[0];
+  col[nefc] = s[1];
+  col[2 * (size_t)nefc] = s[2];
+  col[3 * (size_t)nefc] = s[3];
 }
 
-/* the lower triangle of AR = Y Y' (dense, row-major nefc x nefc): row i accumulates
- * Y(i,c) Y(0..i,c) over its non-zero dofs c in order (each entry a sequential sum as MuJoCo
- * forms it; zero Y(i,c) are skipped), up to four dofs per pass over the row. Entries are
- * independent, so the AVX2 clone (wider lanes across entries) gives the same bits. */
+/* the lower triangle of AR = Y Y' (dense, row-major nefc x nefc): entry (i, j) is the sum
+ * over row i's non-zero dofs c in order of Y(i,c) Y(j,c), from +0 (each entry a sequential
+ * sum as MuJoCo forms it; zero Y(i,c) are skipped). Entries are independent: eight or four
+ * of a row at a time, their sums held in registers over all of the row's dofs (the AVX2
+ * clone: one register per four entries), each stored in its place and in its mirror place
+ * (the upper triangle) */
 static TN_CLONE_AVX2 void dense_lower(mjtNum* AR, const mjtNum* YT, const int* ycol,
                                       const mjtNum* yval, const int* ynnz, int nefc, int nv) {
   for (int i = 0; i < nefc; i++) {
     mjtNum* ari = AR + (size_t)i * nefc;
     const int* ci = ycol + (size_t)i * nv;
     const mjtNum* vi = yval + (size_t)i * nv;
-    int nnz = ynnz[i];
-    mju_zero(ari, i + 1);
-    int k = 0;
-    for (; k + 4 <= nnz; k += 4) {
-      add_to_scl4(ari, YT + (size_t)ci[k] * nefc, YT + (size_t)ci[k + 1] * nefc,
-                  YT + (size_t)ci[k + 2] * nefc, YT + (size_t)ci[k + 3] * nefc, vi + k, i + 1);
-    }
-    for (; k < nnz; k++) {
-      const mjtNum* yt = YT + (size_t)ci[k] * nefc;
-      mjtNum v = vi[k];
-      for (int j = 0; j <= i; j++) {
-        ari[j] += v * yt[j];
+    int nnz = ynnz[i], n = i + 1, j = 0;
+    for (; j + 8 <= n; j += 8) {
+      tn_vec4 s0 = {0, 0, 0, 0}, s1 = {0, 0, 0, 0};
+      for (int k = 0; k < nnz; k++) {
+        const mjtNum* yt = YT + (size_t)ci[k] * nefc + j;
+        s0 += vi[k] * *(const tn_vec4*)yt;
+        s1 += vi[k] * *(const tn_vec4*)(yt + 4);
       }
+      *(tn_vec4*)(ari + j) = s0;
+      *(tn_vec4*)(ari + j + 4) = s1;
+      mirror(AR, s0, i, j, nefc);
+      mirror(AR, s1, i, j + 4, nefc);
+    }
+    for (; j + 4 <= n; j += 4) {
+      tn_vec4 s0 = {0, 0, 0, 0};
+      for (int k = 0; k < nnz; k++) {
+        s0 += vi[k] * *(const tn_vec4*)(YT + (size_t)ci[k] * nefc + j);
+      }
+      *(tn_vec4*)(ari + j) = s0;
+      mirror(AR, s0, i, j, nefc);
+    }
+    for (; j < n; j++) {
+      mjtNum s = 0;
+      for (int k = 0; k < nnz; k++) {
+        s += vi[k] * YT[(size_t)ci[k] * nefc + j];
+      }
+      ari[j] = s;
+      AR[(size_t)j * nefc + i] = s;
     }
   }
 }
@@ -550,11 +567,8 @@ void mj_projectConstraint(const mjModel* m, mjData* d) {
     // row i of the lower triangle accumulates Y(i,c) Y(0..i,c) over the dofs c in order
     dense_lower(d->efc_AR, YT, ycol, yval, ynnz, nefc, nv);
 
-    // mirror, then R on the diagonal
+    // R on the diagonal (dense_lower also wrote the upper triangle)
     for (int i = 0; i < nefc; i++) {
-      for (int j = 0; j < i; j++) {
-        d->efc_AR[(size_t)j * nefc + i] = d->efc_AR[(size_t)i * nefc + j];
-      }
       d->efc_AR[(size_t)i * nefc + i] += d->efc_R[i];
     }
   }
