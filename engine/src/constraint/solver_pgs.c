@@ -234,7 +234,7 @@ typedef struct {
   int nmagic;
   int sparse, maxiter;
   int elliptic;  // elliptic cones: contacts of condim > 1 are blocks (else every row scalar)
-  int states_set;  // every row's initial state already set (lane_begin sets only its rows)
+  int states_set;  // every row's initial state already set (lane_begin sets none)
   const int* queue;  // the islands in the order their solves start
 } tnPGSShared;
 
@@ -279,8 +279,12 @@ static void lane_begin(const mjModel* m, mjData* d, tnPGSShared* sh, tnPGSLane* 
   }
 
   // initial states: every row on the first island's solve (the later islands' rows keep
-  // their forces until their own solves, which restate only their rows), else the island's
-  if (island <= 0 && !sh->states_set) {
+  // their forces until their own solves, which restate only their rows), else the island's;
+  // none when every row's was set before any solve began (from the same forces)
+  if (sh->states_set) {
+    return;
+  }
+  if (island <= 0) {
     tn__dualState(m, d, d->efc_state);
   } else {
     tn__dualStateRows(d, d->efc_state, ln->rows, ln->nrow);
