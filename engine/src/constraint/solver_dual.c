@@ -14,17 +14,10 @@ mjtNum tn__dualEntry(const mjModel* m, const mjData* d, int r, int c) {
     return d->efc_AR[(size_t)r * d->nefc + c];
   }
   // the row's columns ascend: bisect
-  int adr = d->efc_AR_rowadr[r], lo = 0, hi = d->efc_AR_rownnz[r];
+  int adr = d->efc_AR_rowadr[r], nnz = d->efc_AR_rownnz[r];
   const int* col = d->efc_AR_colind + adr;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (col[mid] < c) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return lo < d->efc_AR_rownnz[r] && col[lo] == c ? d->efc_AR[adr + lo] : 0;
+  int k = tn__lowerBound(col, nnz, c);
+  return k < nnz && col[k] == c ? d->efc_AR[adr + k] : 0;
 }
 
 /* res = 1 / diag(AR) (minus R when flg_subR) */

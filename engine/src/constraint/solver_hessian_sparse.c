@@ -288,17 +288,9 @@ typedef struct {
 static int pair_address(const tnPrimal* ctx, int u, int v) {
   int a = ctx->Hnewidx[u], b = ctx->Hnewidx[v];
   int r = a > b ? a : b, c = a > b ? b : a;
-  const int* col = ctx->Hcolind + ctx->Hrowadr[r];
-  int lo = 0, hi = ctx->Hrownnz[r] - 1;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (col[mid] < c) {
-      lo = mid + 1;
-    } else {
-      hi = mid;
-    }
-  }
-  return ctx->Hrowadr[r] + lo;
+  // the pair is in the pattern: its column is among the row's off-diagonals or the diagonal
+  return ctx->Hrowadr[r] +
+         tn__lowerBound(ctx->Hcolind + ctx->Hrowadr[r], ctx->Hrownnz[r] - 1, c);
 }
 
 /* addresses in H of M's entries, and of the lower triangle (map[p(p+1)/2 + q], q <= p) of

@@ -297,6 +297,20 @@ TN_MATH_INLINE void mju_addScl(mjtNum* res, const mjtNum* vec1, const mjtNum* ve
   }
 }
 
+/* the first position in a[0..n-1] (ascending) whose value is not below key; n when none */
+static inline int tn__lowerBound(const int* a, int n, int key) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (a[mid] < key) {
+      lo = mid + 1;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
 /* 1 if every entry is exactly zero */
 TN_MATH_INLINE int mju_isZero(const mjtNum* vec, int n) {
   for (int i = 0; i < n; i++) {
